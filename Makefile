@@ -1,0 +1,116 @@
+# gpubench build. `make` builds ./gpubench with CUDA kernels when nvcc is
+# found (CUDA=0 forces a CPU-only build); see README.md for the targets.
+
+CC ?= gcc
+NVCC ?= nvcc
+PKG_CONFIG ?= pkg-config
+PREFIX ?= /usr/local
+CUDA_ARCH ?= sm_90
+GPUBENCH ?= ./gpubench
+
+ifeq ($(origin CUDA), undefined)
+  CUDA := $(if $(shell command -v $(NVCC) 2>/dev/null),1,0)
+endif
+
+CJSON_CFLAGS := $(shell $(PKG_CONFIG) --cflags libcjson 2>/dev/null)
+CJSON_LIBS := $(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null)
+CJSON_FOUND := $(shell $(PKG_CONFIG) --exists libcjson 2>/dev/null && echo 1)
+
+GIT_REV := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+
+# Kernels for CUDA_ARCH plus PTX of the same architecture, which newer GPUs JIT-compile.
+CUDA_CC := $(patsubst sm_%,%,$(CUDA_ARCH))
+GENCODE := -gencode arch=compute_$(CUDA_CC),code=sm_$(CUDA_CC) -gencode arch=compute_$(CUDA_CC),code=compute_$(CUDA_CC)
+
+WARN := -Wall -Wextra -Werror
+CFLAGS ?= -O2 -g
+BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -I. $(WARN) -pthread $(CJSON_CFLAGS)
+NVCCFLAGS ?= -O3 -lineinfo
+BASE_NVCCFLAGS := -std=c++17 -I. $(GENCODE) -Xcompiler "-Wall -Wextra -Werror" -Werror all-warnings \
+	$(CJSON_CFLAGS) -DGB_CUDA_ARCHS='"$(CUDA_ARCH) compute_$(CUDA_CC)"'
+LDLIBS := $(CJSON_LIBS) -lm -pthread
+
+BUILD := build/$(if $(filter 1,$(CUDA)),cuda,cpu)
+
+COMMON_SRC := common/error.c common/opts.c common/stats.c common/timer.c common/report.c \
+	common/backend.c
+CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/info.c stm/registry.c stm/prstm_cpu.c \
+	workloads/bank.c
+CUDA_SRC := common/device_cuda.cu stm/prstm_gpu.cu
+
+ifeq ($(CUDA),1)
+  CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(shell command -v $(NVCC))))
+  C_SRC := $(CORE_SRC)
+  BASE_CFLAGS += -DGB_HAVE_CUDA
+  LDLIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
+  CU_OBJ := $(CUDA_SRC:%.cu=$(BUILD)/%.o)
+  BUILD_FLAGS := cuda $(CUDA_ARCH)
+else
+  C_SRC := $(CORE_SRC) common/device_none.c
+  CU_OBJ :=
+  BUILD_FLAGS := cpu-only
+endif
+BASE_CFLAGS += -DGB_GIT_REV='"$(GIT_REV)"' -DGB_BUILD_FLAGS='"$(BUILD_FLAGS) $(CFLAGS)"'
+C_OBJ := $(C_SRC:%.c=$(BUILD)/%.o)
+
+UNIT_SRC := $(wildcard tests/unit/*.c)
+UNIT_LIB_SRC := $(COMMON_SRC) common/device_none.c stm/prstm_cpu.c workloads/bank.c
+
+.PHONY: all test check-gpu dist install clean need-cjson
+
+all: need-cjson gpubench
+
+need-cjson:
+ifneq ($(CJSON_FOUND),1)
+	$(error cJSON not found by pkg-config: install it with 'apt-get install libcjson-dev' (Debian/Ubuntu))
+endif
+
+gpubench: $(C_OBJ) $(CU_OBJ)
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
+
+$(BUILD)/%.o: %.c $(wildcard */*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(BASE_CFLAGS) $(CFLAGS) -MMD -c -o $@ $<
+
+$(BUILD)/%.o: %.cu $(wildcard */*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(NVCC) $(BASE_NVCCFLAGS) $(NVCCFLAGS) -c -o $@ $<
+
+# The CPU-only binary, built beside the CUDA one so `make test` covers both builds.
+build/nocuda/gpubench: need-cjson $(addprefix build/nocuda/,$(CORE_SRC:.c=.o) common/device_none.o)
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LDFLAGS) $(CJSON_LIBS) -lm -pthread
+
+build/nocuda/%.o: %.c $(wildcard */*.h) Makefile
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -DGB_HAVE_CUDA,$(BASE_CFLAGS)) $(CFLAGS) -c -o $@ $<
+
+build/unit_tests: need-cjson $(UNIT_SRC) $(UNIT_LIB_SRC) $(wildcard */*.h tests/unit/*.h)
+	@mkdir -p build
+	$(CC) $(filter-out -DGB_HAVE_CUDA,$(BASE_CFLAGS)) $(CFLAGS) -o $@ $(UNIT_SRC) $(UNIT_LIB_SRC) $(LDLIBS)
+
+test: all build/nocuda/gpubench build/unit_tests
+	GPUBENCH=./gpubench GPUBENCH_NOCUDA=build/nocuda/gpubench tests/run.sh
+
+# Run on a machine with a GPU. GPUBENCH=dist/bin/gpubench runs a prebuilt binary
+# (the GPU machine has no cJSON headers to build with).
+check-gpu:
+	GPUBENCH=$(GPUBENCH) tests/gpu/check.sh
+
+dist: all
+	rm -rf dist
+	mkdir -p dist/bin dist/lib dist/scripts dist/tests/gpu
+	$(CC) $(CFLAGS) -o dist/bin/gpubench $(C_OBJ) $(CU_OBJ) $(LDFLAGS) $(LDLIBS) \
+		-Wl,--enable-new-dtags,-rpath,'$$ORIGIN/../lib'
+	cp -L "$$(ldd dist/bin/gpubench | awk '/libcjson\.so/ {print $$3}')" dist/lib/libcjson.so.1
+	cp scripts/*.sh scripts/*.gp dist/scripts/ 2>/dev/null || true
+	cp tests/gpu/*.sh tests/lib.sh dist/tests/gpu/ 2>/dev/null || true
+	@echo "dist/ is self-contained: dist/bin/gpubench finds dist/lib/libcjson.so.1 through its RUNPATH"
+
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin
+	install -m 755 gpubench $(DESTDIR)$(PREFIX)/bin/gpubench
+
+clean:
+	rm -rf build dist gpubench
+
+-include $(C_OBJ:.o=.d)

@@ -1,0 +1,17 @@
+/* The subcommand table: main.c dispatches, `gpubench help` lists it. */
+#ifndef GB_CMD_H
+#define GB_CMD_H
+
+#include <stdio.h>
+
+typedef struct gb_command {
+	const char *name;
+	const char *summary;
+	int (*run)(int argc, char **argv); /* argv[0] is the subcommand name */
+	void (*help)(FILE *out);
+} gb_command;
+
+extern const gb_command gb_cmd_stm;
+extern const gb_command gb_cmd_info;
+
+#endif

@@ -1,0 +1,143 @@
+/* gpubench info: devices found, backends and engines compiled in. */
+#include <getopt.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/cmd.h"
+#include "common/device.h"
+#include "common/error.h"
+#include "common/opts.h"
+#include "common/report.h"
+#include "common/version.h"
+#include "stm/stm.h"
+
+static void help(FILE *out)
+{
+	fputs("usage: gpubench info [--json PATH] [--quiet]\n"
+	      "\n"
+	      "Lists the CUDA devices this machine has (name, SMs, memory, clocks, compute\n"
+	      "capability), the backends compiled into this binary and the engines each\n"
+	      "subcommand offers. Exits 0 even when no GPU is present.\n"
+	      "\n"
+	      "  --json PATH   also write the same as a JSON document ('-' for stdout)\n"
+	      "  --quiet       no human-readable listing\n"
+	      "  -h, --help    this text\n",
+	      out);
+}
+
+static int run(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"json", required_argument, NULL, 'j'},
+		{"quiet", no_argument, NULL, 'q'},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *json = NULL;
+	char why[256] = "";
+	int c, i, n, drv, rt;
+	cJSON *root, *devs, *backends, *engines;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case 'j':
+			json = optarg;
+			break;
+		case 'q':
+			gb_quiet = 1;
+			break;
+		case 'h':
+			help(stdout);
+			return 0;
+		default:
+			gb_opt_fail("info", c, argv, opts);
+		}
+	}
+	if (optind < argc)
+		gb_die(GB_EXIT_USAGE, "info: unexpected argument '%s'", argv[optind]);
+
+	root = cJSON_CreateObject();
+	gb_json_str(root, "gpubench_version", GB_VERSION);
+	gb_json_str(root, "git_revision", GB_GIT_REV);
+	backends = cJSON_AddArrayToObject(root, "backends");
+	cJSON_AddItemToArray(backends, cJSON_CreateString("cpu"));
+	if (gb_cuda_compiled())
+		cJSON_AddItemToArray(backends, cJSON_CreateString("gpu"));
+	gb_json_str(root, "cuda_architectures", gb_cuda_archs());
+	gb_cuda_versions(&drv, &rt);
+	gb_json_u64(root, "cuda_driver_version", (uint64_t)drv);
+	gb_json_u64(root, "cuda_runtime_version", (uint64_t)rt);
+	gb_describe_host_cpu(root);
+
+	if (!gb_quiet) {
+		printf("gpubench %s (%s)\n", GB_VERSION, GB_GIT_REV);
+		printf("backends compiled in: cpu%s\n", gb_cuda_compiled() ? ", gpu" : "");
+		if (gb_cuda_compiled())
+			printf("CUDA kernels for: %s; driver %d, runtime %d\n", gb_cuda_archs(), drv, rt);
+		printf("host CPU: %s, %d logical cores\n",
+		       cJSON_GetObjectItem(root, "cpu_model")->valuestring, gb_cpu_count());
+	}
+	devs = cJSON_AddArrayToObject(root, "devices");
+	n = gb_device_count(why, sizeof(why));
+	if (n == 0) {
+		gb_json_str(root, "no_device_reason", why);
+		if (!gb_quiet)
+			printf("devices: none (%s)\n", why);
+	}
+	for (i = 0; i < n; i++) {
+		gb_device_info d;
+		cJSON *o;
+		char cc[16];
+		if (gb_device_query(i, &d) != 0)
+			continue;
+		o = cJSON_CreateObject();
+		snprintf(cc, sizeof(cc), "%d.%d", d.cc_major, d.cc_minor);
+		gb_json_u64(o, "index", (uint64_t)i);
+		gb_json_str(o, "name", d.name);
+		gb_json_str(o, "compute_capability", cc);
+		gb_json_u64(o, "sm_count", (uint64_t)d.sm_count);
+		gb_json_u64(o, "global_memory_bytes", d.global_mem_bytes);
+		gb_json_u64(o, "l2_bytes", d.l2_bytes);
+		gb_json_u64(o, "sm_clock_khz", (uint64_t)d.sm_clock_khz);
+		gb_json_u64(o, "memory_clock_khz", (uint64_t)d.mem_clock_khz);
+		gb_json_u64(o, "memory_bus_bits", (uint64_t)d.mem_bus_bits);
+		cJSON_AddItemToArray(devs, o);
+		if (!gb_quiet)
+			printf("device %d: %s, compute capability %s, %d SMs, %.1f GiB, L2 %.0f MiB, "
+			       "SM clock %d MHz, memory clock %d MHz\n",
+			       i, d.name, cc, d.sm_count, d.global_mem_bytes / 1073741824.0,
+			       d.l2_bytes / 1048576.0, d.sm_clock_khz / 1000, d.mem_clock_khz / 1000);
+	}
+	engines = cJSON_AddObjectToObject(root, "engines");
+	{
+		cJSON *stm = cJSON_AddArrayToObject(engines, "stm");
+		for (i = 0; stm_engines[i]; i++) {
+			cJSON *o = cJSON_CreateObject();
+			cJSON *b = cJSON_AddArrayToObject(o, "backends");
+			gb_json_str(o, "name", stm_engines[i]->name);
+			gb_json_str(o, "summary", stm_engines[i]->summary);
+			if (stm_engines[i]->bank_gpu)
+				cJSON_AddItemToArray(b, cJSON_CreateString("gpu"));
+			cJSON_AddItemToArray(b, cJSON_CreateString("cpu"));
+			cJSON_AddItemToArray(stm, o);
+			if (!gb_quiet)
+				printf("stm engine %s (%s): %s\n", stm_engines[i]->name,
+				       stm_engines[i]->bank_gpu ? "gpu, cpu" : "cpu",
+				       stm_engines[i]->summary);
+		}
+	}
+	if (json) {
+		gb_report r = {root, NULL, NULL, NULL, NULL};
+		if (gb_report_write(&r, json) != 0) {
+			cJSON_Delete(root);
+			return GB_EXIT_RUNTIME;
+		}
+	}
+	cJSON_Delete(root);
+	return 0;
+}
+
+const gb_command gb_cmd_info = {
+	"info", "devices, backends and engines available", run, help,
+};

@@ -1,0 +1,615 @@
+/*
+ * gpubench stm: software transactional memory engines on STM workloads.
+ * Options, validation, the repetition loop, verification and the report.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "common/backend.h"
+#include "common/error.h"
+#include "common/opts.h"
+#include "common/report.h"
+#include "common/stats.h"
+#include "common/timer.h"
+#include "stm/prstm.h"
+#include "stm/stm.h"
+#include "workloads/bank.h"
+
+#define DEFAULT_THREADS 6720
+#define DEFAULT_ACCOUNTS 2621440 /* 10 MiB of 32-bit balances, the paper's "about 2.5M" */
+#define DEFAULT_TX_PER_THREAD 1000
+#define MAX_TABLE (1ull << 31)
+
+typedef struct stm_opts {
+	const char *algo, *workload, *json;
+	gb_backend backend;
+	bank_config bank;
+	stm_params p;
+	uint32_t reps, warmup, verify_every;
+	double duration, timeout;
+	int verify, paper, duration_set, reps_set;
+} stm_opts;
+
+static const char *const workloads[] = {"bank", NULL};
+
+static void help(FILE *out)
+{
+	int i;
+	fputs("usage: gpubench stm [options]\n"
+	      "\n"
+	      "Runs a software transactional memory engine on a workload, verifies the\n"
+	      "outcome and reports committed transactions per second.\n"
+	      "\n"
+	      "Engine and machine:\n"
+	      "  --algo NAME             engine (default prstm):\n",
+	      out);
+	for (i = 0; stm_engines[i]; i++)
+		fprintf(out, "                            %s  %s\n", stm_engines[i]->name,
+			stm_engines[i]->summary);
+	fprintf(out,
+		"  --workload NAME         bank (default; section 4.1 of Shen et al.)\n"
+		"  --backend gpu|cpu|auto  where to run (default auto: the GPU when present)\n"
+		"  --threads N             logical threads, each with its own block of the\n"
+		"                          transaction table and priority = its index\n"
+		"                          (1..%u, default %u)\n"
+		"  --block-size N          GPU threads per block, a multiple of 32 up to 1024\n"
+		"                          (default 0: spread warps over all SMs)\n"
+		"  --cpu-workers N         OS threads of the CPU backend (default: all cores);\n"
+		"                          the logical threads are interleaved over them\n"
+		"  --hash K                consecutive data words covered by one lock (default 1)\n"
+		"  --max-passes N          sweeps over a block before its postponed transactions\n"
+		"                          are abandoned (1..1000000000, default 1000000)\n"
+		"  --no-tags               ignore the priority tags (deposit 2, transfer 1,\n"
+		"                          withdraw 0) and sweep blocks in table order\n"
+		"\n"
+		"Bank workload:\n"
+		"  --accounts N            number of accounts (2..%u, default %u = 10 MiB)\n"
+		"  --tx-per-thread N       transactions in each thread's block (default %u)\n"
+		"  --semantic-ratio P      percent of update transactions in semantic chains\n"
+		"                          deposit -> transfer -> withdraw (0..100, default 100)\n"
+		"  --read-only P           percent of read-only balance transactions (0..100,\n"
+		"                          default 0; the paper uses 0 and 20)\n"
+		"  --transfers-per-tx K    transfers in each non-semantic transaction (1..%d,\n"
+		"                          default 1)\n"
+		"  --initial-balance B     every account's starting balance (1..100000000,\n"
+		"                          default 1000); chain amounts are drawn from (B, 2B]\n"
+		"  --presort               the application pre-orders the table so every chain\n"
+		"                          runs in order on one thread (no semantic conflicts)\n"
+		"  --seed N                seed of the table generator (default 1)\n"
+		"\n"
+		"Measurement:\n"
+		"  --reps N                timed repetitions (default 5; the paper: 10)\n"
+		"  --duration S            seconds of device time per repetition: batches over\n"
+		"                          the table repeat until it is reached (default 0: one\n"
+		"                          batch; the paper: 5)\n"
+		"  --warmup N              untimed batches before the first repetition (default 1)\n"
+		"  --paper                 the paper's protocol: --duration 5 --reps 10\n"
+		"  --timeout S             give up on a run after S seconds (default 600): the\n"
+		"                          report is marked incomplete and the exit status is 1\n"
+		"\n"
+		"Verification (on by default; a failure exits 3):\n"
+		"  Every committed update transaction takes a stamp while it holds its locks;\n"
+		"  the host replays the committed transactions in stamp order from the state\n"
+		"  before the batch, checks that every withdrawal had the money, and that the\n"
+		"  replay equals the device's final balances exactly, that money is conserved\n"
+		"  and that no balance is negative.\n"
+		"  --verify-every N        replay every Nth batch (default 1: all of them)\n"
+		"  --no-verify             no stamps and no checks; the report says\n"
+		"                          \"verified\": null\n"
+		"\n"
+		"Output:\n"
+		"  --json PATH             write the JSON report to PATH ('-' for stdout); see\n"
+		"                          docs/report-schema.md\n"
+		"  --quiet                 no summary, notes or progress\n"
+		"  -h, --help              this text\n"
+		"\n"
+		"Example: gpubench stm --algo prstm --threads 6720 --semantic-ratio 0 --json run.json\n",
+		PRSTM_MAX_THREADS, DEFAULT_THREADS, UINT32_MAX / 2, DEFAULT_ACCOUNTS,
+		DEFAULT_TX_PER_THREAD, BANK_MAX_TRANSFERS);
+}
+
+enum {
+	O_ALGO = 256, O_WORKLOAD, O_BACKEND, O_THREADS, O_BLOCK, O_WORKERS, O_HASH, O_PASSES,
+	O_NOTAGS, O_ACCOUNTS, O_TPT, O_SEMANTIC, O_READONLY, O_TRANSFERS, O_BALANCE, O_PRESORT,
+	O_SEED, O_REPS, O_DURATION, O_WARMUP, O_PAPER, O_TIMEOUT, O_VEVERY, O_NOVERIFY, O_JSON,
+	O_QUIET,
+};
+
+static void parse(stm_opts *o, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{"algo", required_argument, NULL, O_ALGO},
+		{"workload", required_argument, NULL, O_WORKLOAD},
+		{"backend", required_argument, NULL, O_BACKEND},
+		{"threads", required_argument, NULL, O_THREADS},
+		{"block-size", required_argument, NULL, O_BLOCK},
+		{"cpu-workers", required_argument, NULL, O_WORKERS},
+		{"hash", required_argument, NULL, O_HASH},
+		{"max-passes", required_argument, NULL, O_PASSES},
+		{"no-tags", no_argument, NULL, O_NOTAGS},
+		{"accounts", required_argument, NULL, O_ACCOUNTS},
+		{"tx-per-thread", required_argument, NULL, O_TPT},
+		{"semantic-ratio", required_argument, NULL, O_SEMANTIC},
+		{"read-only", required_argument, NULL, O_READONLY},
+		{"transfers-per-tx", required_argument, NULL, O_TRANSFERS},
+		{"initial-balance", required_argument, NULL, O_BALANCE},
+		{"presort", no_argument, NULL, O_PRESORT},
+		{"seed", required_argument, NULL, O_SEED},
+		{"reps", required_argument, NULL, O_REPS},
+		{"duration", required_argument, NULL, O_DURATION},
+		{"warmup", required_argument, NULL, O_WARMUP},
+		{"paper", no_argument, NULL, O_PAPER},
+		{"timeout", required_argument, NULL, O_TIMEOUT},
+		{"verify-every", required_argument, NULL, O_VEVERY},
+		{"no-verify", no_argument, NULL, O_NOVERIFY},
+		{"json", required_argument, NULL, O_JSON},
+		{"quiet", no_argument, NULL, O_QUIET},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	int c;
+
+	memset(o, 0, sizeof(*o));
+	o->algo = "prstm";
+	o->workload = "bank";
+	o->backend = GB_BACKEND_AUTO;
+	o->p.threads = DEFAULT_THREADS;
+	o->p.hash = 1;
+	o->p.max_passes = 1000000;
+	o->p.use_tags = 1;
+	o->p.cpu_workers = 0;
+	o->bank.accounts = DEFAULT_ACCOUNTS;
+	o->bank.tx_per_thread = DEFAULT_TX_PER_THREAD;
+	o->bank.semantic_ratio = 100;
+	o->bank.transfers_per_tx = 1;
+	o->bank.initial_balance = 1000;
+	o->bank.seed = 1;
+	o->reps = 5;
+	o->warmup = 1;
+	o->verify_every = 1;
+	o->timeout = 600;
+	o->verify = 1;
+
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case O_ALGO:
+			o->algo = optarg;
+			break;
+		case O_WORKLOAD:
+			o->workload = workloads[gb_opt_choice("workload", optarg, workloads)];
+			break;
+		case O_BACKEND:
+			o->backend = gb_backend_parse("backend", optarg);
+			break;
+		case O_THREADS:
+			o->p.threads = gb_opt_u32("threads", optarg, 1, PRSTM_MAX_THREADS);
+			break;
+		case O_BLOCK:
+			o->p.block_size = gb_opt_u32("block-size", optarg, 0, 1024);
+			if (o->p.block_size % 32)
+				gb_die(GB_EXIT_USAGE, "option --block-size: %s is not a multiple of 32 "
+				       "(accepted: 0 or 32..1024 in steps of 32)", optarg);
+			break;
+		case O_WORKERS:
+			o->p.cpu_workers = gb_opt_u32("cpu-workers", optarg, 1, 4096);
+			break;
+		case O_HASH:
+			o->p.hash = gb_opt_u32("hash", optarg, 1, UINT32_MAX / 2);
+			break;
+		case O_PASSES:
+			o->p.max_passes = gb_opt_u32("max-passes", optarg, 1, 1000000000);
+			break;
+		case O_NOTAGS:
+			o->p.use_tags = 0;
+			break;
+		case O_ACCOUNTS:
+			o->bank.accounts = gb_opt_u32("accounts", optarg, 2, UINT32_MAX / 2);
+			break;
+		case O_TPT:
+			o->bank.tx_per_thread = gb_opt_u32("tx-per-thread", optarg, 1, 100000000);
+			break;
+		case O_SEMANTIC:
+			o->bank.semantic_ratio = gb_opt_u32("semantic-ratio", optarg, 0, 100);
+			break;
+		case O_READONLY:
+			o->bank.read_only = gb_opt_u32("read-only", optarg, 0, 100);
+			break;
+		case O_TRANSFERS:
+			o->bank.transfers_per_tx = gb_opt_u32("transfers-per-tx", optarg, 1,
+							      BANK_MAX_TRANSFERS);
+			break;
+		case O_BALANCE:
+			o->bank.initial_balance = gb_opt_u32("initial-balance", optarg, 1, 100000000);
+			break;
+		case O_PRESORT:
+			o->bank.presort = 1;
+			break;
+		case O_SEED:
+			o->bank.seed = gb_opt_u64("seed", optarg, 0, UINT64_MAX);
+			break;
+		case O_REPS:
+			o->reps = gb_opt_u32("reps", optarg, 1, 100000);
+			o->reps_set = 1;
+			break;
+		case O_DURATION:
+			o->duration = gb_opt_double("duration", optarg, 0, 86400);
+			o->duration_set = 1;
+			break;
+		case O_WARMUP:
+			o->warmup = gb_opt_u32("warmup", optarg, 0, 1000);
+			break;
+		case O_PAPER:
+			o->paper = 1;
+			break;
+		case O_TIMEOUT:
+			o->timeout = gb_opt_double("timeout", optarg, 0.001, 864000);
+			break;
+		case O_VEVERY:
+			o->verify_every = gb_opt_u32("verify-every", optarg, 1, UINT32_MAX);
+			break;
+		case O_NOVERIFY:
+			o->verify = 0;
+			break;
+		case O_JSON:
+			o->json = optarg;
+			break;
+		case O_QUIET:
+			gb_quiet = 1;
+			break;
+		case 'h':
+			help(stdout);
+			exit(0);
+		default:
+			gb_opt_fail("stm", c, argv, opts);
+		}
+	}
+	if (optind < argc)
+		gb_die(GB_EXIT_USAGE, "stm: unexpected argument '%s' (see 'gpubench help stm')",
+		       argv[optind]);
+	if (o->paper) {
+		if (!o->duration_set)
+			o->duration = 5;
+		if (!o->reps_set)
+			o->reps = 10;
+	}
+	if (!stm_engine_find(o->algo)) {
+		char list[256] = "";
+		int i;
+		for (i = 0; stm_engines[i]; i++)
+			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? "|" : "",
+				 stm_engines[i]->name);
+		gb_die(GB_EXIT_USAGE, "option --algo: unknown engine '%s' (accepted: %s)", o->algo,
+		       list);
+	}
+	if (o->p.hash > o->bank.accounts)
+		gb_die(GB_EXIT_USAGE, "option --hash: %u exceeds --accounts %u (accepted: 1..%u)",
+		       o->p.hash, o->bank.accounts, o->bank.accounts);
+	if ((uint64_t)o->p.threads * o->bank.tx_per_thread > MAX_TABLE)
+		gb_die(GB_EXIT_USAGE,
+		       "--threads %u x --tx-per-thread %u = %" PRIu64 " transactions exceeds the "
+		       "table limit of %llu",
+		       o->p.threads, o->bank.tx_per_thread,
+		       (uint64_t)o->p.threads * o->bank.tx_per_thread, MAX_TABLE);
+	o->bank.threads = o->p.threads;
+	o->p.ordered = (uint32_t)o->verify;
+}
+
+typedef struct run_totals {
+	stm_counters c;
+	double seconds, cycles_per_ns;
+	uint64_t batches, batches_verified, abandoned;
+	uint32_t block_size;
+} run_totals;
+
+static void add_counters(stm_counters *into, const stm_counters *c)
+{
+	into->commits_update += c->commits_update;
+	into->commits_readonly += c->commits_readonly;
+	into->aborts_locked += c->aborts_locked;
+	into->aborts_priority += c->aborts_priority;
+	into->aborts_validation += c->aborts_validation;
+	into->aborts_semantic += c->aborts_semantic;
+	into->cycles_committed += c->cycles_committed;
+	into->cycles_wasted += c->cycles_wasted;
+	if (c->passes_max > into->passes_max)
+		into->passes_max = c->passes_max;
+	into->threads_gave_up += c->threads_gave_up;
+	into->threads_timed_out += c->threads_timed_out;
+	into->threads_failed += c->threads_failed;
+}
+
+static void progress(const stm_opts *o, uint32_t rep, uint64_t batch, double secs)
+{
+	if (gb_quiet || !isatty(2) || o->duration <= 0)
+		return;
+	fprintf(stderr, "\rrep %u/%u  batch %" PRIu64 "  %.1f/%.1f s   ", rep + 1, o->reps,
+		batch, secs, o->duration);
+	fflush(stderr);
+}
+
+static void fill_config(cJSON *cfg, const stm_opts *o, const bank_workload *w, gb_backend b)
+{
+	cJSON *bank;
+	gb_json_str(cfg, "algo", o->algo);
+	gb_json_str(cfg, "workload", o->workload);
+	gb_json_str(cfg, "backend", gb_backend_name(b));
+	gb_json_u64(cfg, "threads", o->p.threads);
+	gb_json_u64(cfg, "block_size", o->p.block_size);
+	gb_json_u64(cfg, "cpu_workers", b == GB_BACKEND_CPU ? o->p.cpu_workers : 0);
+	gb_json_u64(cfg, "hash", o->p.hash);
+	gb_json_u64(cfg, "max_passes", o->p.max_passes);
+	gb_json_bool(cfg, "priority_tags", (int)o->p.use_tags);
+	gb_json_u64(cfg, "reps", o->reps);
+	gb_json_num(cfg, "duration_s", o->duration);
+	gb_json_u64(cfg, "warmup", o->warmup);
+	gb_json_bool(cfg, "paper", o->paper);
+	gb_json_num(cfg, "timeout_s", o->timeout);
+	gb_json_bool(cfg, "verify", o->verify);
+	gb_json_u64(cfg, "verify_every", o->verify_every);
+	bank = cJSON_AddObjectToObject(cfg, "bank");
+	gb_json_u64(bank, "accounts", w->cfg.accounts);
+	gb_json_u64(bank, "tx_per_thread", w->cfg.tx_per_thread);
+	gb_json_u64(bank, "semantic_ratio", w->cfg.semantic_ratio);
+	gb_json_u64(bank, "read_only", w->cfg.read_only);
+	gb_json_u64(bank, "transfers_per_tx", w->cfg.transfers_per_tx);
+	gb_json_u64(bank, "initial_balance", w->cfg.initial_balance);
+	gb_json_bool(bank, "presort", w->cfg.presort);
+	gb_json_u64(bank, "seed", w->cfg.seed);
+	gb_json_u64(bank, "transactions", w->ntx);
+	gb_json_u64(bank, "chains", w->chains);
+	gb_json_u64(bank, "deposits", w->count[BANK_DEPOSIT]);
+	gb_json_u64(bank, "withdrawals", w->count[BANK_WITHDRAW]);
+	gb_json_u64(bank, "transfers", w->count[BANK_TRANSFER]);
+	gb_json_u64(bank, "read_only_transactions", w->count[BANK_BALANCE]);
+}
+
+static int run(int argc, char **argv)
+{
+	stm_opts o;
+	const stm_engine *eng;
+	const stm_bank_ops *ops;
+	gb_device_info dev;
+	gb_backend backend;
+	bank_workload w;
+	char err[512];
+	int32_t *initial, *mirror, *after;
+	uint32_t *status, rep, i;
+	double *rate, run_start_s;
+	run_totals tot;
+	bank_check chk;
+	gb_report rpt;
+	void *ctx;
+	uint64_t t_start, commits_all, aborts_all, conflict;
+	int mirror_valid, verify_failed = 0, incomplete = 0, failed = 0;
+	char verify_msg[600] = "";
+	cJSON *res, *ab, *ver;
+
+	parse(&o, argc, argv);
+	eng = stm_engine_find(o.algo);
+	backend = gb_backend_resolve(o.backend,
+				     GB_BACKEND_MASK(GB_BACKEND_CPU) |
+				     (eng->bank_gpu ? GB_BACKEND_MASK(GB_BACKEND_GPU) : 0),
+				     o.algo, &dev);
+	ops = backend == GB_BACKEND_GPU ? eng->bank_gpu : eng->bank_cpu;
+	if (!o.p.cpu_workers)
+		o.p.cpu_workers = (uint32_t)gb_cpu_count();
+	if (o.p.cpu_workers > o.p.threads)
+		o.p.cpu_workers = o.p.threads;
+
+	t_start = gb_now_ns();
+	if (bank_generate(&w, &o.bank, err, sizeof(err)) != 0)
+		gb_die(GB_EXIT_USAGE, "stm: %s", err);
+	gb_note("generated %" PRIu64 " bank transactions in %.2f s", w.ntx,
+		gb_seconds_since(t_start));
+
+	initial = gb_xmalloc((size_t)w.cfg.accounts * sizeof(int32_t), "balances");
+	mirror = gb_xmalloc((size_t)w.cfg.accounts * sizeof(int32_t), "replay balances");
+	after = gb_xmalloc((size_t)w.cfg.accounts * sizeof(int32_t), "device balances");
+	status = gb_xmalloc(w.ntx * sizeof(uint32_t), "transaction status");
+	rate = gb_xcalloc(o.reps, sizeof(double), "throughput samples");
+	for (i = 0; i < w.cfg.accounts; i++)
+		initial[i] = (int32_t)w.cfg.initial_balance;
+
+	t_start = gb_now_ns();
+	o.p.timeout_ns = (uint64_t)(o.timeout * 1e9);
+	ctx = ops->open(&w, &o.p);
+	memset(&tot, 0, sizeof(tot));
+	for (i = 0; i < o.warmup; i++) {
+		stm_batch_result r;
+		ops->load(ctx, initial);
+		ops->run_batch(ctx, &r);
+		tot.block_size = r.block_size;
+	}
+
+	for (rep = 0; rep < o.reps && !verify_failed && !incomplete && !failed; rep++) {
+		double rep_secs = 0;
+		uint64_t rep_commits = 0, batch = 0;
+
+		ops->load(ctx, initial);
+		memcpy(mirror, initial, (size_t)w.cfg.accounts * sizeof(int32_t));
+		mirror_valid = 1;
+		do {
+			stm_batch_result r;
+			int check = o.verify && (tot.batches % o.verify_every) == 0;
+			double elapsed = gb_seconds_since(t_start);
+
+			if (elapsed >= o.timeout) {
+				incomplete = 1;
+				break;
+			}
+			o.p.timeout_ns = (uint64_t)((o.timeout - elapsed) * 1e9);
+			if (check && !mirror_valid)
+				ops->fetch(ctx, mirror, NULL);
+			ops->run_batch(ctx, &r);
+			add_counters(&tot.c, &r.c);
+			tot.seconds += r.seconds;
+			tot.cycles_per_ns = r.cycles_per_ns;
+			tot.block_size = r.block_size;
+			tot.batches++;
+			batch++;
+			rep_secs += r.seconds;
+			rep_commits += r.c.commits_update + r.c.commits_readonly;
+			if (r.c.threads_failed) {
+				failed = 1;
+				break;
+			}
+			if (r.c.threads_timed_out)
+				incomplete = 1;
+			if (check) {
+				ops->fetch(ctx, after, status);
+				bank_verify_batch(&w, mirror, status, after, &chk);
+				tot.batches_verified++;
+				tot.abandoned += chk.abandoned;
+				if (chk.ok && (chk.committed_update != r.c.commits_update ||
+					       chk.committed_readonly != r.c.commits_readonly)) {
+					snprintf(chk.message, sizeof(chk.message),
+						 "engine counted %" PRIu64 " update and %" PRIu64
+						 " read-only commits, the status words say %" PRIu64 " and %" PRIu64,
+						 r.c.commits_update, r.c.commits_readonly,
+						 chk.committed_update, chk.committed_readonly);
+					chk.ok = 0;
+				}
+				if (!chk.ok) {
+					snprintf(verify_msg, sizeof(verify_msg), "rep %u batch %" PRIu64 ": %s",
+						 rep, batch, chk.message);
+					verify_failed = 1;
+				}
+				mirror_valid = 1;
+			} else {
+				uint64_t committed = r.c.commits_update + r.c.commits_readonly;
+				tot.abandoned += w.ntx - committed;
+				mirror_valid = 0;
+			}
+			progress(&o, rep, batch, rep_secs);
+		} while (!verify_failed && !incomplete && rep_secs < o.duration);
+		rate[rep] = rep_secs > 0 ? (double)rep_commits / rep_secs : 0;
+	}
+	if (!gb_quiet && isatty(2) && o.duration > 0)
+		fputc('\n', stderr);
+	run_start_s = gb_seconds_since(t_start);
+	ops->close(ctx);
+	if (failed)
+		gb_die(GB_EXIT_RUNTIME, "stm: a transaction touched more than %d distinct words, "
+		       "beyond the engine's read/write set capacity", PRSTM_MAX_SET);
+
+	/* The report. */
+	gb_report_init(&rpt, "stm", argc, argv);
+	gb_report_set_device(&rpt, backend, backend == GB_BACKEND_GPU ? &dev : NULL,
+			     (int)o.p.cpu_workers);
+	fill_config(rpt.config, &o, &w, backend);
+	if (incomplete) {
+		cJSON_ReplaceItemInObject(cJSON_GetObjectItem(rpt.root, "meta"), "complete",
+					  cJSON_CreateFalse());
+	}
+	res = rpt.results;
+	commits_all = tot.c.commits_update + tot.c.commits_readonly;
+	conflict = tot.c.aborts_locked + tot.c.aborts_priority;
+	aborts_all = conflict + tot.c.aborts_validation + tot.c.aborts_semantic;
+	gb_json_stats(res, "throughput_tx_per_s", gb_stats_of(rate, rep));
+	gb_json_u64(res, "reps_completed", rep);
+	gb_json_u64(res, "batches", tot.batches);
+	gb_json_u64(res, "transactions_per_batch", w.ntx);
+	gb_json_num(res, "device_seconds", tot.seconds);
+	gb_json_num(res, "wall_seconds", run_start_s);
+	gb_json_u64(res, "gpu_block_size", tot.block_size);
+	gb_json_u64(res, "commits", commits_all);
+	gb_json_u64(res, "commits_update", tot.c.commits_update);
+	gb_json_u64(res, "commits_read_only", tot.c.commits_readonly);
+	ab = cJSON_AddObjectToObject(res, "aborts");
+	gb_json_u64(ab, "total", aborts_all);
+	gb_json_u64(ab, "conflict", conflict);
+	gb_json_u64(ab, "conflict_locked", tot.c.aborts_locked);
+	gb_json_u64(ab, "conflict_priority", tot.c.aborts_priority);
+	gb_json_u64(ab, "validation", tot.c.aborts_validation);
+	gb_json_u64(ab, "semantic", tot.c.aborts_semantic);
+	gb_json_u64(res, "abandoned", tot.abandoned);
+	gb_json_num(res, "abort_rate",
+		    commits_all + aborts_all ? (double)aborts_all / (double)(commits_all + aborts_all) : 0);
+	gb_json_num(res, "cycles_per_ns", tot.cycles_per_ns);
+	gb_json_num(res, "time_per_tx_ns",
+		    commits_all ? (tot.c.cycles_committed + tot.c.cycles_wasted) / tot.cycles_per_ns /
+				  (double)commits_all : 0);
+	gb_json_num(res, "wasted_per_tx_ns",
+		    commits_all ? tot.c.cycles_wasted / tot.cycles_per_ns / (double)commits_all : 0);
+	gb_json_num(res, "wasted_fraction",
+		    tot.c.cycles_committed + tot.c.cycles_wasted
+			    ? (double)tot.c.cycles_wasted /
+				      (double)(tot.c.cycles_committed + tot.c.cycles_wasted)
+			    : 0);
+	gb_json_u64(res, "passes_max", tot.c.passes_max);
+	gb_json_u64(res, "threads_gave_up", tot.c.threads_gave_up);
+	gb_json_u64(res, "threads_timed_out", tot.c.threads_timed_out);
+
+	ver = rpt.verification;
+	if (!o.verify)
+		cJSON_AddNullToObject(ver, "verified");
+	else
+		gb_json_bool(ver, "verified", !verify_failed);
+	gb_json_str(ver, "method", o.verify ? "serial replay in commit-stamp order" : "none");
+	gb_json_u64(ver, "batches_verified", tot.batches_verified);
+	gb_json_u64(ver, "batches_total", tot.batches);
+	gb_json_str(ver, "message", verify_failed ? verify_msg : "");
+	if (o.verify && tot.batches_verified) {
+		gb_json_num(ver, "money_before", (double)chk.money_before);
+		gb_json_num(ver, "money_after", (double)chk.money_after);
+		gb_json_num(ver, "min_balance", (double)chk.min_balance);
+	}
+
+	if (o.json && gb_report_write(&rpt, o.json) != 0) {
+		gb_report_free(&rpt);
+		return GB_EXIT_RUNTIME;
+	}
+	if (!gb_quiet && !(o.json && strcmp(o.json, "-") == 0)) {
+		gb_stats s = gb_stats_of(rate, rep);
+		printf("gpubench stm: %s on %s, %s backend%s%s%s, %u threads, %u accounts, hash %u\n",
+		       o.algo, o.workload, gb_backend_name(backend),
+		       backend == GB_BACKEND_GPU ? " (" : "", backend == GB_BACKEND_GPU ? dev.name : "",
+		       backend == GB_BACKEND_GPU ? ")" : "", o.p.threads, w.cfg.accounts, o.p.hash);
+		printf("  throughput   %.4g committed tx/s (median of %zu; min %.4g, max %.4g)\n",
+		       s.median, s.n, s.min, s.max);
+		printf("  commits      %" PRIu64 " (%" PRIu64 " read-only) in %" PRIu64
+		       " batches, %.3f s of device time\n",
+		       commits_all, tot.c.commits_readonly, tot.batches, tot.seconds);
+		printf("  aborts       %" PRIu64 " (conflict %" PRIu64 ", validation %" PRIu64
+		       ", semantic %" PRIu64 "), abort rate %.2f%%\n",
+		       aborts_all, conflict, tot.c.aborts_validation, tot.c.aborts_semantic,
+		       commits_all + aborts_all ? 100.0 * aborts_all / (commits_all + aborts_all) : 0);
+		printf("  abandoned    %" PRIu64 "\n", tot.abandoned);
+		if (!o.verify)
+			printf("  verified     not checked (--no-verify)\n");
+		else if (verify_failed)
+			printf("  verified     FAILED: %s\n", verify_msg);
+		else
+			printf("  verified     yes: %" PRIu64 " of %" PRIu64 " batches replayed in commit "
+			       "order, money conserved, no negative balance\n",
+			       tot.batches_verified, tot.batches);
+		if (incomplete)
+			printf("  incomplete   --timeout %.0f s reached\n", o.timeout);
+	}
+	gb_report_free(&rpt);
+	bank_free(&w);
+	free(initial);
+	free(mirror);
+	free(after);
+	free(status);
+	free(rate);
+	if (verify_failed) {
+		gb_warn("stm: verification failed: %s", verify_msg);
+		return GB_EXIT_VERIFY;
+	}
+	if (incomplete) {
+		gb_warn("stm: --timeout %.0f s reached; the report is marked incomplete", o.timeout);
+		return GB_EXIT_RUNTIME;
+	}
+	return 0;
+}
+
+const gb_command gb_cmd_stm = {
+	"stm", "software transactional memory engines (PR-STM) on the bank workload", run, help,
+};

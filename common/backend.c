@@ -1,0 +1,54 @@
+#include <string.h>
+#include <unistd.h>
+
+#include "common/backend.h"
+#include "common/error.h"
+#include "common/opts.h"
+
+static const char *const names[] = {"auto", "gpu", "cpu", NULL};
+
+const char *gb_backend_name(gb_backend b)
+{
+	return names[b];
+}
+
+gb_backend gb_backend_parse(const char *opt, const char *text)
+{
+	return (gb_backend)gb_opt_choice(opt, text, names);
+}
+
+gb_backend gb_backend_resolve(gb_backend requested, unsigned supported, const char *what,
+			      gb_device_info *dev)
+{
+	char why[256] = "";
+	int have_gpu = 0;
+
+	if (requested != GB_BACKEND_CPU && (supported & GB_BACKEND_MASK(GB_BACKEND_GPU)))
+		have_gpu = gb_device_count(why, sizeof(why)) > 0;
+	if (requested == GB_BACKEND_GPU) {
+		if (!(supported & GB_BACKEND_MASK(GB_BACKEND_GPU)))
+			gb_die(GB_EXIT_USAGE, "%s has no GPU backend (use --backend cpu)", what);
+		if (!have_gpu)
+			gb_die(GB_EXIT_RUNTIME, "--backend gpu: %s", why);
+	}
+	if (requested == GB_BACKEND_AUTO) {
+		if (have_gpu) {
+			requested = GB_BACKEND_GPU;
+		} else {
+			requested = GB_BACKEND_CPU;
+			if (supported & GB_BACKEND_MASK(GB_BACKEND_GPU))
+				gb_note("note: %s; running %s on the CPU backend", why, what);
+		}
+	}
+	if (requested == GB_BACKEND_CPU && !(supported & GB_BACKEND_MASK(GB_BACKEND_CPU)))
+		gb_die(GB_EXIT_USAGE, "%s has no CPU backend", what);
+	if (requested == GB_BACKEND_GPU && dev && gb_device_query(0, dev) != 0)
+		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
+	return requested;
+}
+
+int gb_cpu_count(void)
+{
+	long n = sysconf(_SC_NPROCESSORS_ONLN);
+	return n > 0 ? (int)n : 1;
+}

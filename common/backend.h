@@ -1,0 +1,30 @@
+/* Backend choice (--backend gpu|cpu|auto), shared by every subcommand. */
+#ifndef GB_BACKEND_H
+#define GB_BACKEND_H
+
+#include "common/device.h"
+
+typedef enum gb_backend {
+	GB_BACKEND_AUTO = 0,
+	GB_BACKEND_GPU = 1,
+	GB_BACKEND_CPU = 2,
+} gb_backend;
+
+#define GB_BACKEND_MASK(b) (1u << (b))
+
+const char *gb_backend_name(gb_backend b);
+gb_backend gb_backend_parse(const char *opt, const char *text);
+
+/*
+ * Resolve a requested backend against what the engine supports and what the
+ * machine has. auto picks the GPU when a device is present, else the CPU with
+ * a one-line note. An explicit gpu request without a device exits 1. On GPU,
+ * fills *dev with device 0's description.
+ */
+gb_backend gb_backend_resolve(gb_backend requested, unsigned supported, const char *what,
+			      gb_device_info *dev);
+
+/* Number of online CPUs (at least 1). */
+int gb_cpu_count(void);
+
+#endif

@@ -1,0 +1,33 @@
+/* Exit codes and error helpers shared by every subcommand (see DESIGN.md). */
+#ifndef GB_ERROR_H
+#define GB_ERROR_H
+
+#include <stdarg.h>
+
+enum gb_exit {
+	GB_EXIT_OK = 0,
+	GB_EXIT_RUNTIME = 1,     /* CUDA error, out of memory, I/O, timeout */
+	GB_EXIT_USAGE = 2,       /* bad option, bad value, bad trace line */
+	GB_EXIT_VERIFY = 3,      /* the run's own verification failed */
+	GB_EXIT_REGRESSION = 4,  /* compare found a regression */
+};
+
+/* Print "gpubench: <msg>" to stderr and exit with the given code. */
+__attribute__((noreturn, format(printf, 2, 3)))
+void gb_die(int code, const char *fmt, ...);
+
+/* Print "gpubench: <msg>" to stderr. */
+__attribute__((format(printf, 1, 2)))
+void gb_warn(const char *fmt, ...);
+
+/* Set by --quiet: suppresses notes and progress, never errors. */
+extern int gb_quiet;
+
+__attribute__((format(printf, 1, 2)))
+void gb_note(const char *fmt, ...);
+
+/* malloc/calloc that exit 1 with the size in the message when memory is short. */
+void *gb_xmalloc(size_t n, const char *what);
+void *gb_xcalloc(size_t count, size_t size, const char *what);
+
+#endif

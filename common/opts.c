@@ -1,0 +1,85 @@
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/opts.h"
+
+uint64_t gb_opt_u64(const char *opt, const char *text, uint64_t lo, uint64_t hi)
+{
+	const char *s = text;
+	char *end;
+	unsigned long long v;
+
+	while (isspace((unsigned char)*s))
+		s++;
+	if (*s == '\0' || *s == '-' || *s == '+' || !isdigit((unsigned char)*s))
+		gb_die(GB_EXIT_USAGE, "option --%s: '%s' is not a non-negative integer "
+		       "(accepted: %" PRIu64 "..%" PRIu64 ")", opt, text, lo, hi);
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno == ERANGE)
+		gb_die(GB_EXIT_USAGE, "option --%s: '%s' overflows (accepted: %" PRIu64 "..%" PRIu64 ")",
+		       opt, text, lo, hi);
+	if (*end != '\0')
+		gb_die(GB_EXIT_USAGE, "option --%s: '%s' is not an integer (accepted: %" PRIu64 "..%" PRIu64 ")",
+		       opt, text, lo, hi);
+	if (v < lo || v > hi)
+		gb_die(GB_EXIT_USAGE, "option --%s: %s is out of range (accepted: %" PRIu64 "..%" PRIu64 ")",
+		       opt, text, lo, hi);
+	return v;
+}
+
+uint32_t gb_opt_u32(const char *opt, const char *text, uint32_t lo, uint32_t hi)
+{
+	return (uint32_t)gb_opt_u64(opt, text, lo, hi);
+}
+
+double gb_opt_double(const char *opt, const char *text, double lo, double hi)
+{
+	char *end;
+	double v;
+
+	errno = 0;
+	v = strtod(text, &end);
+	if (end == text || *end != '\0' || !isfinite(v))
+		gb_die(GB_EXIT_USAGE, "option --%s: '%s' is not a number (accepted: %g..%g)",
+		       opt, text, lo, hi);
+	if (errno == ERANGE || v < lo || v > hi)
+		gb_die(GB_EXIT_USAGE, "option --%s: %s is out of range (accepted: %g..%g)",
+		       opt, text, lo, hi);
+	return v;
+}
+
+int gb_opt_choice(const char *opt, const char *text, const char *const *choices)
+{
+	char list[256] = "";
+	int i;
+
+	for (i = 0; choices[i]; i++)
+		if (strcmp(text, choices[i]) == 0)
+			return i;
+	for (i = 0; choices[i]; i++) {
+		if (i)
+			strncat(list, "|", sizeof(list) - strlen(list) - 1);
+		strncat(list, choices[i], sizeof(list) - strlen(list) - 1);
+	}
+	gb_die(GB_EXIT_USAGE, "option --%s: unknown value '%s' (accepted: %s)", opt, text, list);
+}
+
+void gb_opt_fail(const char *cmd, int c, char **argv, const struct option *longopts)
+{
+	const char *arg = argv[optind - 1];
+	(void)longopts;
+	if (c == ':')
+		gb_die(GB_EXIT_USAGE, "%s: option '%s' needs a value (see 'gpubench help %s')",
+		       cmd, arg, cmd);
+	if (optopt && optopt != '?')
+		gb_die(GB_EXIT_USAGE, "%s: unknown option '-%c' (see 'gpubench help %s')", cmd,
+		       optopt, cmd);
+	gb_die(GB_EXIT_USAGE, "%s: unknown option '%s' (see 'gpubench help %s')", cmd, arg, cmd);
+}

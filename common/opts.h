@@ -1,0 +1,26 @@
+/*
+ * Option value parsing for getopt_long front ends. Every parser names the
+ * option and the accepted range in its message and exits 2 on bad input:
+ * non-numbers, trailing junk, out-of-range and overflowing values.
+ */
+#ifndef GB_OPTS_H
+#define GB_OPTS_H
+
+#include <getopt.h>
+#include <stdint.h>
+
+uint64_t gb_opt_u64(const char *opt, const char *text, uint64_t lo, uint64_t hi);
+uint32_t gb_opt_u32(const char *opt, const char *text, uint32_t lo, uint32_t hi);
+double gb_opt_double(const char *opt, const char *text, double lo, double hi);
+/* Returns the index of text in choices (NULL-terminated) or exits 2 listing them. */
+int gb_opt_choice(const char *opt, const char *text, const char *const *choices);
+
+/*
+ * Report a getopt_long failure (unknown option or missing value) for the
+ * subcommand and exit 2. Call with the option character getopt returned
+ * ('?' or ':') and the argv it parsed; optstring must start with ':'.
+ */
+__attribute__((noreturn))
+void gb_opt_fail(const char *cmd, int c, char **argv, const struct option *longopts);
+
+#endif

@@ -1,0 +1,157 @@
+/*
+ * Host/device portability and atomics layer.
+ *
+ * Algorithm code that must run on both backends is written once as GB_HD
+ * inline functions over these primitives. Under nvcc's device pass they map
+ * to PTX loads/stores with explicit scope and ordering (so that lock words and
+ * shared data bypass the non-coherent L1); everywhere else they map to GCC
+ * __atomic builtins on plain integers, which is how the CPU backend runs the
+ * very same code on pthreads.
+ */
+#ifndef GB_PORT_H
+#define GB_PORT_H
+
+#include <stdint.h>
+#if !defined(__CUDA_ARCH__)
+#include <time.h>
+#endif
+
+#ifdef __CUDACC__
+#define GB_HD static __host__ __device__ __forceinline__
+#else
+#define GB_HD static inline
+#endif
+
+/* Unroll a loop over a small fixed bound so its arrays stay in registers. */
+#if defined(__CUDA_ARCH__)
+#define GB_UNROLL _Pragma("unroll")
+#elif defined(__CUDACC__)
+#define GB_UNROLL /* nvcc's host pass: this code never runs there */
+#else
+#define GB_UNROLL _Pragma("GCC unroll 8")
+#endif
+
+GB_HD uint32_t gb_ld_acquire_u32(const uint32_t *p)
+{
+#if defined(__CUDA_ARCH__)
+	uint32_t v;
+	asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+	return v;
+#else
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+#endif
+}
+
+GB_HD uint32_t gb_ld_relaxed_u32(const uint32_t *p)
+{
+#if defined(__CUDA_ARCH__)
+	uint32_t v;
+	asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+	return v;
+#else
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+#endif
+}
+
+GB_HD void gb_st_relaxed_u32(uint32_t *p, uint32_t v)
+{
+#if defined(__CUDA_ARCH__)
+	asm volatile("st.relaxed.gpu.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+#else
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
+/* Compare-and-swap; returns the value found at *p (as CUDA's atomicCAS). */
+GB_HD uint32_t gb_cas_u32(uint32_t *p, uint32_t expected, uint32_t desired)
+{
+#if defined(__CUDA_ARCH__)
+	return atomicCAS(p, expected, desired);
+#else
+	__atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL,
+				    __ATOMIC_ACQUIRE);
+	return expected;
+#endif
+}
+
+GB_HD uint32_t gb_fetch_add_u32(uint32_t *p, uint32_t v)
+{
+#if defined(__CUDA_ARCH__)
+	return atomicAdd(p, v);
+#else
+	return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);
+#endif
+}
+
+/*
+ * Acquire-release fence at device (or process) scope. After relaxed loads it
+ * makes them acquire (later accesses stay after them); before relaxed stores
+ * it makes them release (earlier accesses stay before them). Lighter than
+ * __threadfence(), which is sequentially consistent.
+ */
+GB_HD void gb_fence(void)
+{
+#if defined(__CUDA_ARCH__)
+	asm volatile("fence.acq_rel.gpu;" : : : "memory");
+#else
+	__atomic_thread_fence(__ATOMIC_ACQ_REL);
+#endif
+}
+
+/*
+ * A ticket from a shared counter, for ordering events globally. On the GPU the
+ * lanes of a warp that arrive together share one atomicAdd (the leader takes a
+ * block of tickets and hands them out by rank), so a warp of committers costs
+ * one atomic rather than 32.
+ */
+GB_HD uint32_t gb_ticket_u32(uint32_t *counter)
+{
+#if defined(__CUDA_ARCH__)
+	unsigned mask = __activemask();
+	unsigned lane;
+	asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+	int leader = __ffs(mask) - 1;
+	unsigned rank = __popc(mask & ((1u << lane) - 1u));
+	uint32_t base = 0;
+	if ((int)lane == leader)
+		base = atomicAdd(counter, (unsigned)__popc(mask));
+	base = __shfl_sync(mask, base, leader);
+	return base + rank;
+#else
+	return __atomic_fetch_add(counter, 1u, __ATOMIC_ACQ_REL);
+#endif
+}
+
+/*
+ * A cheap per-thread cycle counter for timing short intervals: the SM clock
+ * (clock64) on the GPU, the TSC on x86 hosts, nanoseconds elsewhere. Only
+ * differences taken by one thread are meaningful.
+ */
+GB_HD uint64_t gb_cycles(void)
+{
+#if defined(__CUDA_ARCH__)
+	return (uint64_t)clock64();
+#elif defined(__x86_64__) || defined(__i386__)
+	return __builtin_ia32_rdtsc();
+#else
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+#endif
+}
+
+/* Nanoseconds on a clock shared by all threads of one backend (for deadlines). */
+GB_HD uint64_t gb_clock_ns(void)
+{
+#if defined(__CUDA_ARCH__)
+	uint64_t t;
+	asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+	return t;
+#else
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+#endif
+}
+
+#endif

@@ -1,0 +1,178 @@
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "common/report.h"
+#include "common/version.h"
+
+void gb_json_u64(cJSON *obj, const char *name, uint64_t v)
+{
+	/* cJSON holds numbers as doubles: exact for counters below 2^53. */
+	cJSON_AddNumberToObject(obj, name, (double)v);
+}
+
+void gb_json_num(cJSON *obj, const char *name, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(obj, name, v);
+	else
+		cJSON_AddNullToObject(obj, name);
+}
+
+void gb_json_str(cJSON *obj, const char *name, const char *v)
+{
+	cJSON_AddStringToObject(obj, name, v ? v : "");
+}
+
+void gb_json_bool(cJSON *obj, const char *name, int v)
+{
+	cJSON_AddBoolToObject(obj, name, v ? 1 : 0);
+}
+
+cJSON *gb_json_stats(cJSON *obj, const char *name, gb_stats s)
+{
+	cJSON *o = cJSON_AddObjectToObject(obj, name);
+	gb_json_u64(o, "n", s.n);
+	gb_json_num(o, "min", s.min);
+	gb_json_num(o, "median", s.median);
+	gb_json_num(o, "mean", s.mean);
+	gb_json_num(o, "max", s.max);
+	gb_json_num(o, "stdev", s.stdev);
+	return o;
+}
+
+void gb_report_init(gb_report *r, const char *subcommand, int argc, char **argv)
+{
+	char host[256] = "unknown", date[64];
+	time_t now = time(NULL);
+	struct tm tm;
+	cJSON *meta, *args;
+	int i;
+
+	r->root = cJSON_CreateObject();
+	meta = cJSON_AddObjectToObject(r->root, "meta");
+	gb_json_u64(meta, "schema_version", GB_SCHEMA_VERSION);
+	gb_json_str(meta, "gpubench_version", GB_VERSION);
+	gb_json_str(meta, "git_revision", GB_GIT_REV);
+	gb_json_str(meta, "build_flags", GB_BUILD_FLAGS);
+	gb_json_str(meta, "subcommand", subcommand);
+	args = cJSON_AddArrayToObject(meta, "argv");
+	for (i = 0; i < argc; i++)
+		cJSON_AddItemToArray(args, cJSON_CreateString(argv[i]));
+	gmtime_r(&now, &tm);
+	strftime(date, sizeof(date), "%Y-%m-%dT%H:%M:%SZ", &tm);
+	gb_json_str(meta, "date_utc", date);
+	if (gethostname(host, sizeof(host) - 1) != 0)
+		snprintf(host, sizeof(host), "unknown");
+	gb_json_str(meta, "host", host);
+	gb_json_bool(meta, "complete", 1);
+
+	r->device = cJSON_AddObjectToObject(r->root, "device");
+	r->config = cJSON_AddObjectToObject(r->root, "config");
+	r->results = cJSON_AddObjectToObject(r->root, "results");
+	r->verification = cJSON_AddObjectToObject(r->root, "verification");
+}
+
+void gb_describe_host_cpu(cJSON *obj)
+{
+	char line[512], model[256] = "unknown";
+	FILE *f = fopen("/proc/cpuinfo", "r");
+
+	if (f) {
+		while (fgets(line, sizeof(line), f)) {
+			char *colon = strchr(line, ':');
+			if (strncmp(line, "model name", 10) == 0 && colon) {
+				colon++;
+				while (*colon == ' ' || *colon == '\t')
+					colon++;
+				colon[strcspn(colon, "\n")] = '\0';
+				snprintf(model, sizeof(model), "%s", colon);
+				break;
+			}
+		}
+		fclose(f);
+	}
+	gb_json_str(obj, "cpu_model", model);
+	gb_json_u64(obj, "cpu_logical_cores", (uint64_t)gb_cpu_count());
+}
+
+void gb_report_set_device(gb_report *r, gb_backend backend, const gb_device_info *dev,
+			  int cpu_workers)
+{
+	cJSON *d = r->device;
+	char cc[16];
+	int drv, rt;
+
+	gb_json_str(d, "backend", gb_backend_name(backend));
+	if (backend == GB_BACKEND_GPU && dev) {
+		gb_cuda_versions(&drv, &rt);
+		gb_json_str(d, "name", dev->name);
+		gb_json_u64(d, "index", (uint64_t)dev->index);
+		snprintf(cc, sizeof(cc), "%d.%d", dev->cc_major, dev->cc_minor);
+		gb_json_str(d, "compute_capability", cc);
+		gb_json_u64(d, "sm_count", (uint64_t)dev->sm_count);
+		gb_json_u64(d, "global_memory_bytes", dev->global_mem_bytes);
+		gb_json_u64(d, "l2_bytes", dev->l2_bytes);
+		gb_json_u64(d, "sm_clock_khz", (uint64_t)dev->sm_clock_khz);
+		gb_json_u64(d, "memory_clock_khz", (uint64_t)dev->mem_clock_khz);
+		gb_json_u64(d, "cuda_driver_version", (uint64_t)drv);
+		gb_json_u64(d, "cuda_runtime_version", (uint64_t)rt);
+	}
+	gb_describe_host_cpu(d);
+	if (backend == GB_BACKEND_CPU)
+		gb_json_u64(d, "cpu_workers", (uint64_t)cpu_workers);
+}
+
+void gb_report_free(gb_report *r)
+{
+	cJSON_Delete(r->root);
+	memset(r, 0, sizeof(*r));
+}
+
+int gb_report_write(const gb_report *r, const char *path)
+{
+	char *text = cJSON_Print(r->root);
+	char *tmp;
+	size_t len;
+	FILE *f;
+	int ok;
+
+	if (!text) {
+		gb_warn("cannot render the JSON report (out of memory)");
+		return -1;
+	}
+	len = strlen(text);
+	if (strcmp(path, "-") == 0) {
+		ok = fwrite(text, 1, len, stdout) == len && fputc('\n', stdout) != EOF &&
+		     fflush(stdout) == 0;
+		free(text);
+		if (!ok)
+			gb_warn("cannot write the JSON report to stdout: %s", strerror(errno));
+		return ok ? 0 : -1;
+	}
+	tmp = gb_xmalloc(strlen(path) + 32, "report path");
+	sprintf(tmp, "%s.tmp.%ld", path, (long)getpid());
+	f = fopen(tmp, "w");
+	if (!f) {
+		gb_warn("cannot write report %s: %s", tmp, strerror(errno));
+		free(tmp);
+		free(text);
+		return -1;
+	}
+	ok = fwrite(text, 1, len, f) == len && fputc('\n', f) != EOF;
+	ok = (fclose(f) == 0) && ok;
+	if (ok && rename(tmp, path) != 0)
+		ok = 0;
+	if (!ok) {
+		gb_warn("cannot write report %s: %s", path, strerror(errno));
+		unlink(tmp);
+	}
+	free(tmp);
+	free(text);
+	return ok ? 0 : -1;
+}

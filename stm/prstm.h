@@ -1,0 +1,370 @@
+/*
+ * PR-STM: priority-rule based software transactional memory
+ * (Shen et al., JPDC 2020, section 3.1-3.2, Algorithms 1 and 2).
+ *
+ * Written once as GB_HD functions: the GPU kernel and the CPU backend run this
+ * exact code over the atomics layer in common/port.h.
+ *
+ * Lock word (32 bits, as the paper lays it out, bit 1 = least significant):
+ *   bits  1-11  version, incremented by every committing writer, wraps at 2048
+ *   bits 12-30  priority (thread index) of the pre-lock owner; lower wins
+ *   bit  31     pre-locked
+ *   bit  32     locked
+ * `hash` consecutive data words share one lock (the paper's lock coverage).
+ *
+ * Reads are invisible (validated by version), writes are buffered, locks are
+ * taken at commit: pre-lock every lock of the write set (stealing pre-locks
+ * only from lower priorities), validate the read set, then turn each pre-lock
+ * into a lock with a CAS that fails if a higher priority stole it.
+ *
+ * Deviations from the printed pseudocode, each keeping the algorithm correct:
+ * - txRead takes the version from the same lock-word load that checked the
+ *   lock bit (Algorithm 1 loads the word twice) and loads the value after it
+ *   with acquire ordering, so a concurrent commit is caught by validation.
+ *   The read set keeps the value (as the paper's readSet does) and a repeated
+ *   read is answered from it.
+ * - prstm_tx_prefetch reads several words whose addresses the body knows in
+ *   advance as one batch: all lock words, one acquire fence, all values. Same
+ *   outcome as reading them one by one, with two memory round trips instead
+ *   of two per word.
+ * - Validation also rejects a read whose lock is currently held (locked bit)
+ *   by another transaction. Checking the version alone would let a read-only
+ *   transaction commit a snapshot mixing a writer's new and old words while
+ *   that writer is between its data stores and its version bumps.
+ * - A read whose lock is in the lock set with the same version is not loaded
+ *   again at validation: the successful pre-lock CAS compared that very
+ *   version, and after it only a higher priority can change the word, which
+ *   makes tryLock fail.
+ * - txWrite on an address already in the read set reuses the version read
+ *   there instead of loading the lock word again; a later change is caught by
+ *   the pre-lock version check, as Algorithm 1's own check would be.
+ * - The lock set holds each lock index once (hash > 1 maps several written
+ *   words to one lock; pre-locking one lock twice would fail against itself).
+ * - tryPreLock and tryLock issue the CAS of every lock of the lock set before
+ *   looking at any result (independent atomics overlap in the memory system),
+ *   then apply Algorithm 2's rules to each: a pre-lock CAS that found a lower
+ *   priority's pre-lock with the expected version is retried to steal it; any
+ *   other mismatch aborts and releases what was taken. The decisions are the
+ *   paper's; only the order of independent CASes differs. The first pre-lock
+ *   CAS expects the free word (version, no owner), so the common case costs
+ *   one atomic instead of a load plus an atomic.
+ * - Releasing a pre-lock restores the free word with the same version
+ *   (Algorithm 2 line 25 prints "preLockVal-1", which would corrupt the
+ *   version); releasing a lock after a failed tryLock likewise keeps the
+ *   version. A commit releases each lock by storing the next version.
+ * - The fences are acquire-release fences at device scope rather than
+ *   __threadfence(): they are what the read (acquire) and commit (release)
+ *   orderings need.
+ * - A 2048-commit wrap between a read and its validation is not detected
+ *   (the paper's 11-bit version has the same window).
+ */
+#ifndef GB_PRSTM_H
+#define GB_PRSTM_H
+
+#include <stdint.h>
+
+#include "common/port.h"
+
+#define PRSTM_VERSION_BITS 11u
+#define PRSTM_VERSION_MASK 0x7FFu
+#define PRSTM_OWNER_SHIFT 11u
+#define PRSTM_OWNER_MASK 0x7FFFFu
+#define PRSTM_PRELOCK_BIT (1u << 30)
+#define PRSTM_LOCK_BIT (1u << 31)
+#define PRSTM_MAX_THREADS (1u << 19)
+/* Capacity of each of the read, write and lock sets of one transaction. */
+#define PRSTM_MAX_SET 8
+
+/* Why an attempt aborted. */
+enum prstm_abort {
+	PRSTM_OK = 0,
+	PRSTM_ABORT_LOCKED,     /* met a locked word while reading or writing */
+	PRSTM_ABORT_PRIORITY,   /* pre-lock held by a higher priority, or stolen before tryLock */
+	PRSTM_ABORT_VALIDATION, /* a version changed since it was read */
+	PRSTM_ABORT_CAPACITY,   /* more distinct words than PRSTM_MAX_SET: a workload bug */
+};
+
+typedef struct prstm_mem {
+	uint32_t *locks;
+	uint32_t *data;
+	uint32_t hash; /* data words per lock */
+} prstm_mem;
+
+typedef struct prstm_tx {
+	uint32_t prio; /* static priority: the thread index; lower value wins */
+	uint32_t abort;
+	uint32_t nr, nw, nl;
+	uint32_t r_addr[PRSTM_MAX_SET], r_ver[PRSTM_MAX_SET], r_val[PRSTM_MAX_SET];
+	uint32_t w_addr[PRSTM_MAX_SET], w_val[PRSTM_MAX_SET];
+	uint32_t l_idx[PRSTM_MAX_SET], l_ver[PRSTM_MAX_SET];
+} prstm_tx;
+
+GB_HD uint32_t prstm_version(uint32_t w) { return w & PRSTM_VERSION_MASK; }
+GB_HD uint32_t prstm_owner(uint32_t w) { return (w >> PRSTM_OWNER_SHIFT) & PRSTM_OWNER_MASK; }
+GB_HD int prstm_is_locked(uint32_t w) { return (w & PRSTM_LOCK_BIT) != 0; }
+GB_HD int prstm_is_prelocked(uint32_t w) { return (w & PRSTM_PRELOCK_BIT) != 0; }
+GB_HD uint32_t prstm_free_word(uint32_t version) { return version & PRSTM_VERSION_MASK; }
+GB_HD uint32_t prstm_prelocked_word(uint32_t version, uint32_t owner)
+{
+	return PRSTM_PRELOCK_BIT | ((owner & PRSTM_OWNER_MASK) << PRSTM_OWNER_SHIFT) |
+	       (version & PRSTM_VERSION_MASK);
+}
+GB_HD uint32_t prstm_locked_word(uint32_t version, uint32_t owner)
+{
+	return PRSTM_LOCK_BIT | ((owner & PRSTM_OWNER_MASK) << PRSTM_OWNER_SHIFT) |
+	       (version & PRSTM_VERSION_MASK);
+}
+GB_HD uint32_t prstm_next_version(uint32_t version)
+{
+	return (version + 1u) & PRSTM_VERSION_MASK;
+}
+GB_HD uint32_t prstm_lock_of(const prstm_mem *m, uint32_t addr)
+{
+	return m->hash == 1 ? addr : addr / m->hash;
+}
+
+GB_HD void prstm_tx_start(prstm_tx *tx, uint32_t prio)
+{
+	tx->prio = prio;
+	tx->abort = PRSTM_OK;
+	tx->nr = tx->nw = tx->nl = 0;
+}
+
+/* Index of addr in the read set, or nr. */
+GB_HD uint32_t prstm_find_read(const prstm_tx *tx, uint32_t addr)
+{
+	uint32_t j;
+	for (j = 0; j < tx->nr; j++)
+		if (tx->r_addr[j] == addr)
+			break;
+	return j;
+}
+
+GB_HD void prstm_add_read(prstm_tx *tx, uint32_t addr, uint32_t ver, uint32_t val)
+{
+	if (tx->nr == PRSTM_MAX_SET) {
+		tx->abort = PRSTM_ABORT_CAPACITY;
+		return;
+	}
+	tx->r_addr[tx->nr] = addr;
+	tx->r_ver[tx->nr] = ver;
+	tx->r_val[tx->nr] = val;
+	tx->nr++;
+}
+
+GB_HD uint32_t prstm_tx_read(prstm_tx *tx, const prstm_mem *m, uint32_t addr)
+{
+	uint32_t j, w, v;
+
+	if (tx->abort)
+		return 0;
+	for (j = 0; j < tx->nw; j++)
+		if (tx->w_addr[j] == addr)
+			return tx->w_val[j];
+	j = prstm_find_read(tx, addr);
+	if (j < tx->nr)
+		return tx->r_val[j];
+	w = gb_ld_acquire_u32(m->locks + prstm_lock_of(m, addr));
+	if (prstm_is_locked(w)) {
+		tx->abort = PRSTM_ABORT_LOCKED;
+		return 0;
+	}
+	v = gb_ld_relaxed_u32(m->data + addr);
+	prstm_add_read(tx, addr, prstm_version(w), v);
+	return v;
+}
+
+/*
+ * Read n (<= PRSTM_MAX_SET) words into the read set as one batch, for bodies
+ * that know their addresses up front; later txRead calls of them are answered
+ * from the read set. Call it before any write.
+ */
+GB_HD void prstm_tx_prefetch(prstm_tx *tx, const prstm_mem *m, const uint32_t *addr, uint32_t n)
+{
+	uint32_t w[PRSTM_MAX_SET] = {0}, v[PRSTM_MAX_SET] = {0}, j, locked = 0;
+
+	if (tx->abort)
+		return;
+	GB_UNROLL
+	for (j = 0; j < PRSTM_MAX_SET; j++)
+		if (j < n)
+			w[j] = gb_ld_relaxed_u32(m->locks + prstm_lock_of(m, addr[j]));
+	GB_UNROLL
+	for (j = 0; j < PRSTM_MAX_SET; j++)
+		if (j < n)
+			locked |= w[j] & PRSTM_LOCK_BIT;
+	if (locked) {
+		tx->abort = PRSTM_ABORT_LOCKED;
+		return;
+	}
+	gb_fence(); /* the lock words are loaded before the values */
+	GB_UNROLL
+	for (j = 0; j < PRSTM_MAX_SET; j++)
+		if (j < n)
+			v[j] = gb_ld_relaxed_u32(m->data + addr[j]);
+	GB_UNROLL
+	for (j = 0; j < PRSTM_MAX_SET; j++)
+		if (j < n && prstm_find_read(tx, addr[j]) == tx->nr)
+			prstm_add_read(tx, addr[j], prstm_version(w[j]), v[j]);
+}
+
+GB_HD void prstm_tx_write(prstm_tx *tx, const prstm_mem *m, uint32_t addr, uint32_t val)
+{
+	uint32_t j, idx, ver;
+
+	if (tx->abort)
+		return;
+	for (j = 0; j < tx->nw; j++)
+		if (tx->w_addr[j] == addr) {
+			tx->w_val[j] = val;
+			return;
+		}
+	idx = prstm_lock_of(m, addr);
+	j = prstm_find_read(tx, addr);
+	if (j < tx->nr) {
+		ver = tx->r_ver[j];
+	} else {
+		uint32_t w = gb_ld_relaxed_u32(m->locks + idx);
+		if (prstm_is_locked(w)) {
+			tx->abort = PRSTM_ABORT_LOCKED;
+			return;
+		}
+		ver = prstm_version(w);
+	}
+	if (tx->nw == PRSTM_MAX_SET) {
+		tx->abort = PRSTM_ABORT_CAPACITY;
+		return;
+	}
+	tx->w_addr[tx->nw] = addr;
+	tx->w_val[tx->nw] = val;
+	tx->nw++;
+	for (j = 0; j < tx->nl; j++)
+		if (tx->l_idx[j] == idx)
+			return;
+	tx->l_idx[tx->nl] = idx;
+	tx->l_ver[tx->nl] = ver;
+	tx->nl++;
+}
+
+/* Give back the locks of the lock set marked in `locked` and `prelocked` (bit j = entry j). */
+GB_HD void prstm_release_locks(const prstm_tx *tx, const prstm_mem *m, uint32_t locked,
+			       uint32_t prelocked)
+{
+	uint32_t j;
+	for (j = 0; j < tx->nl; j++) {
+		if (locked & (1u << j))
+			gb_st_relaxed_u32(m->locks + tx->l_idx[j], prstm_free_word(tx->l_ver[j]));
+		else if (prelocked & (1u << j))
+			/* A CAS: a higher priority may have stolen it meanwhile. */
+			gb_cas_u32(m->locks + tx->l_idx[j],
+				   prstm_prelocked_word(tx->l_ver[j], tx->prio),
+				   prstm_free_word(tx->l_ver[j]));
+	}
+}
+
+GB_HD int prstm_try_prelock(prstm_tx *tx, const prstm_mem *m)
+{
+	uint32_t seen[PRSTM_MAX_SET] = {0}, j, held = 0, n = tx->nl;
+
+	GB_UNROLL
+	for (j = 0; j < PRSTM_MAX_SET; j++)
+		if (j < n)
+			seen[j] = gb_cas_u32(m->locks + tx->l_idx[j], prstm_free_word(tx->l_ver[j]),
+					     prstm_prelocked_word(tx->l_ver[j], tx->prio));
+	for (j = 0; j < n; j++) {
+		uint32_t ver = tx->l_ver[j], mine = prstm_prelocked_word(ver, tx->prio);
+		uint32_t expect = prstm_free_word(ver), got = seen[j];
+		while (got != expect && !tx->abort) {
+			if (prstm_version(got) != ver) {
+				tx->abort = PRSTM_ABORT_VALIDATION;
+			} else if (prstm_is_locked(got) ||
+				   (prstm_is_prelocked(got) && prstm_owner(got) < tx->prio)) {
+				tx->abort = PRSTM_ABORT_PRIORITY;
+			} else { /* a lower priority's pre-lock: steal it */
+				expect = got;
+				got = gb_cas_u32(m->locks + tx->l_idx[j], expect, mine);
+			}
+		}
+		if (got == expect)
+			held |= 1u << j;
+	}
+	if (tx->abort) {
+		prstm_release_locks(tx, m, 0, held);
+		return 0;
+	}
+	return 1;
+}
+
+GB_HD int prstm_try_lock(prstm_tx *tx, const prstm_mem *m)
+{
+	uint32_t seen[PRSTM_MAX_SET] = {0}, j, locked = 0, n = tx->nl;
+
+	GB_UNROLL
+	for (j = 0; j < PRSTM_MAX_SET; j++)
+		if (j < n)
+			seen[j] = gb_cas_u32(m->locks + tx->l_idx[j],
+					     prstm_prelocked_word(tx->l_ver[j], tx->prio),
+					     prstm_locked_word(tx->l_ver[j], tx->prio));
+	GB_UNROLL
+	for (j = 0; j < PRSTM_MAX_SET; j++)
+		if (j < n && seen[j] == prstm_prelocked_word(tx->l_ver[j], tx->prio))
+			locked |= 1u << j;
+	if (locked != (1u << n) - 1u) {
+		/* A higher priority stole a pre-lock: every other entry is locked by us. */
+		tx->abort = PRSTM_ABORT_PRIORITY;
+		prstm_release_locks(tx, m, locked, 0);
+		return 0;
+	}
+	return 1;
+}
+
+/* txValidate: pre-lock the write set, check the read set, lock the write set. */
+GB_HD int prstm_tx_validate(prstm_tx *tx, const prstm_mem *m)
+{
+	uint32_t j, k, fenced = 0;
+
+	if (tx->abort)
+		return 0;
+	if (!prstm_try_prelock(tx, m))
+		return 0;
+	for (j = 0; j < tx->nr; j++) {
+		uint32_t idx = prstm_lock_of(m, tx->r_addr[j]), w;
+		for (k = 0; k < tx->nl; k++)
+			if (tx->l_idx[k] == idx && tx->l_ver[k] == tx->r_ver[j])
+				break;
+		if (k < tx->nl)
+			continue; /* checked by the pre-lock CAS */
+		if (!fenced) {
+			gb_fence(); /* the body's value loads stay before these lock loads */
+			fenced = 1;
+		}
+		w = gb_ld_relaxed_u32(m->locks + idx);
+		if (prstm_version(w) != tx->r_ver[j] || prstm_is_locked(w)) {
+			tx->abort = PRSTM_ABORT_VALIDATION;
+			prstm_release_locks(tx, m, 0, (1u << tx->nl) - 1u);
+			return 0;
+		}
+	}
+	return prstm_try_lock(tx, m);
+}
+
+/*
+ * txCommit: publish the write set, then release each lock with the next
+ * version. With a stamp counter, the transaction takes a ticket while it still
+ * holds its locks (its place in a valid serial order) and returns it.
+ */
+GB_HD uint32_t prstm_tx_commit(prstm_tx *tx, const prstm_mem *m, uint32_t *stamp_counter)
+{
+	uint32_t j, stamp = 0;
+	for (j = 0; j < tx->nw; j++)
+		gb_st_relaxed_u32(m->data + tx->w_addr[j], tx->w_val[j]);
+	if (stamp_counter)
+		stamp = gb_ticket_u32(stamp_counter);
+	gb_fence(); /* the values are visible before the locks open */
+	for (j = 0; j < tx->nl; j++)
+		gb_st_relaxed_u32(m->locks + tx->l_idx[j],
+				  prstm_free_word(prstm_next_version(tx->l_ver[j])));
+	return stamp;
+}
+
+#endif

@@ -1,0 +1,160 @@
+/*
+ * PR-STM's semantic contention manager (Shen et al. section 3.3-3.4,
+ * Algorithm 3) driving the bank workload, written once for both backends.
+ *
+ * Each thread owns a contiguous block of the global transaction table
+ * [tid * P, (tid + 1) * P) and sweeps it: a committed entry is skipped, a
+ * concurrent conflict is retried, a semantic conflict postpones the entry and
+ * the thread moves on to its next uncommitted one, wrapping around to the
+ * start of the block (past its committed prefix, Algorithm 3's startIdx) until
+ * every entry has committed. Each sweep runs the programmer's priority tags
+ * from high to low (deposit before transfer before withdraw). A thread that
+ * completes --max-passes sweeps with work still postponed stops: its
+ * uncommitted entries are reported as abandoned.
+ *
+ * The per-thread loop is a resumable step (one transaction attempt per call)
+ * so the CPU backend can interleave many logical threads on one worker; the
+ * GPU kernel simply calls it until the thread is done.
+ *
+ * Commit order: while a transaction holds all its locks it takes a ticket
+ * (common/port.h gb_ticket_u32, one atomic per warp on the GPU) and stores it
+ * in its status word. Conflicting transactions hold a common lock at ticket
+ * time, so ticket order is a valid serial order: the verifier replays in it.
+ */
+#ifndef GB_PRSTM_BANK_H
+#define GB_PRSTM_BANK_H
+
+#include "stm/prstm.h"
+#include "stm/stm.h"
+
+#define TX_CTX prstm_tx
+#define TX_MEM prstm_mem
+#define TX_READ(tx, m, a) prstm_tx_read((tx), (m), (a))
+#define TX_WRITE(tx, m, a, v) prstm_tx_write((tx), (m), (a), (v))
+#define TX_ABORTED(tx) ((tx)->abort != PRSTM_OK)
+#define TX_PREFETCH(tx, m, addrs, n) prstm_tx_prefetch((tx), (m), (addrs), (n))
+#include "workloads/bank_body.h"
+
+typedef struct prstm_thread_counters {
+	uint32_t commits_update, commits_readonly;
+	uint32_t aborts_locked, aborts_priority, aborts_validation, aborts_semantic;
+	uint64_t cycles_committed, cycles_wasted;
+} prstm_thread_counters;
+
+typedef struct prstm_sched {
+	uint32_t tid;
+	uint32_t first;  /* no uncommitted entry before this one */
+	uint32_t pos;    /* next entry of the current sweep */
+	uint32_t end;
+	uint32_t tag;    /* priority tag of the current sweep */
+	uint32_t pending; /* something was postponed in this pass */
+	uint32_t passes;
+	uint32_t state;  /* enum stm_thread_state */
+	uint64_t deadline_ns;
+	prstm_thread_counters c;
+} prstm_sched;
+
+GB_HD void prstm_sched_init(prstm_sched *s, uint32_t tid, const bank_view *v,
+			    const stm_params *p, uint64_t now_ns)
+{
+	s->tid = tid;
+	s->first = s->pos = tid * v->tx_per_thread;
+	s->end = s->first + v->tx_per_thread;
+	s->tag = p->use_tags ? BANK_MAX_TAG : 0;
+	s->pending = 0;
+	s->passes = 0;
+	s->state = STM_RUNNING;
+	s->deadline_ns = now_ns + p->timeout_ns;
+	s->c.commits_update = s->c.commits_readonly = 0;
+	s->c.aborts_locked = s->c.aborts_priority = s->c.aborts_validation = 0;
+	s->c.aborts_semantic = 0;
+	s->c.cycles_committed = s->c.cycles_wasted = 0;
+}
+
+GB_HD void prstm_count_abort(prstm_thread_counters *c, uint32_t cause)
+{
+	if (cause == PRSTM_ABORT_LOCKED)
+		c->aborts_locked++;
+	else if (cause == PRSTM_ABORT_PRIORITY)
+		c->aborts_priority++;
+	else
+		c->aborts_validation++;
+}
+
+/* One transaction attempt (or the end of the thread's work). Returns s->state. */
+GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_view *v,
+			       const stm_params *p, uint32_t *stamp_counter)
+{
+	for (;;) {
+		uint32_t i, status, r;
+		uint64_t t0;
+		bank_entry e;
+		prstm_tx tx;
+
+		if (s->pos == s->end) {
+			if (s->tag > 0) {
+				s->tag--;
+				s->pos = s->first;
+				continue;
+			}
+			if (!s->pending)
+				return s->state = STM_DONE;
+			s->passes++;
+			if (s->passes >= p->max_passes)
+				return s->state = STM_GAVE_UP;
+			if (gb_clock_ns() > s->deadline_ns)
+				return s->state = STM_TIMED_OUT;
+			s->tag = p->use_tags ? BANK_MAX_TAG : 0;
+			s->pos = s->first;
+			s->pending = 0;
+			continue;
+		}
+		i = s->pos;
+		status = v->status[i];
+		if (status != BANK_STATUS_PENDING) {
+			if (i == s->first)
+				s->first++;
+			s->pos++;
+			continue;
+		}
+		e = v->tx[i];
+		if (p->use_tags && BANK_TAG(e.meta) != s->tag) {
+			s->pos++;
+			continue;
+		}
+
+		t0 = gb_cycles();
+		prstm_tx_start(&tx, s->tid);
+		r = bank_tx_body(&tx, m, v, i, &e);
+		if (r == STM_BODY_SEMANTIC) {
+			s->c.aborts_semantic++;
+			s->c.cycles_wasted += gb_cycles() - t0;
+			s->pending = 1;
+			s->pos++;
+			return STM_RUNNING;
+		}
+		if (r != STM_BODY_OK || !prstm_tx_validate(&tx, m)) {
+			if (tx.abort == PRSTM_ABORT_CAPACITY)
+				return s->state = STM_FAILED;
+			prstm_count_abort(&s->c, tx.abort);
+			s->c.cycles_wasted += gb_cycles() - t0;
+			return STM_RUNNING; /* retry the same entry */
+		}
+		if (tx.nw == 0) {
+			status = BANK_STATUS_READONLY;
+			s->c.commits_readonly++;
+		} else {
+			uint32_t stamp = prstm_tx_commit(&tx, m, p->ordered ? stamp_counter : NULL);
+			status = p->ordered ? stamp + 1u : BANK_STATUS_UNORDERED;
+			s->c.commits_update++;
+		}
+		v->status[i] = status;
+		s->c.cycles_committed += gb_cycles() - t0;
+		if (i == s->first)
+			s->first++;
+		s->pos++;
+		return STM_RUNNING;
+	}
+}
+
+#endif

@@ -1,0 +1,178 @@
+/*
+ * PR-STM's CPU backend: the shared algorithm (stm/prstm.h, stm/prstm_bank.h)
+ * on pthreads. The logical --threads are dealt round-robin to --cpu-workers
+ * workers; each worker interleaves its logical threads one transaction attempt
+ * at a time, so a thread postponed on a semantic conflict lets the others of
+ * its worker make the progress it waits for. Priorities are the logical
+ * thread indices, exactly as on the GPU.
+ */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/timer.h"
+#include "stm/prstm_bank.h"
+#include "stm/prstm_engines.h"
+
+typedef struct cpu_ctx {
+	const bank_workload *w;
+	stm_params p;
+	uint32_t *data, *locks, *status;
+	uint32_t nlocks;
+	uint32_t stamp;
+	double cycles_per_ns;
+} cpu_ctx;
+
+typedef struct worker {
+	cpu_ctx *ctx;
+	uint32_t index;
+	stm_counters c;
+	pthread_t thread;
+} worker;
+
+static double calibrate_cycles_per_ns(void)
+{
+	uint64_t t0 = gb_now_ns(), c0 = gb_cycles(), t1, c1;
+	do {
+		t1 = gb_now_ns();
+	} while (t1 - t0 < 20000000ull);
+	c1 = gb_cycles();
+	return (double)(c1 - c0) / (double)(t1 - t0);
+}
+
+static void *cpu_open(const bank_workload *w, const stm_params *p)
+{
+	cpu_ctx *c = gb_xcalloc(1, sizeof(*c), "CPU backend state");
+	c->w = w;
+	c->p = *p;
+	c->nlocks = (w->cfg.accounts + p->hash - 1) / p->hash;
+	c->data = gb_xcalloc(w->cfg.accounts, sizeof(uint32_t), "accounts");
+	c->locks = gb_xcalloc(c->nlocks, sizeof(uint32_t), "lock table");
+	c->status = gb_xcalloc(w->ntx, sizeof(uint32_t), "transaction status");
+	c->cycles_per_ns = calibrate_cycles_per_ns();
+	return c;
+}
+
+static void cpu_load(void *vctx, const int32_t *balances)
+{
+	cpu_ctx *c = vctx;
+	memcpy(c->data, balances, c->w->cfg.accounts * sizeof(uint32_t));
+	memset(c->locks, 0, c->nlocks * sizeof(uint32_t));
+}
+
+static void add_thread(stm_counters *c, const prstm_sched *s)
+{
+	c->commits_update += s->c.commits_update;
+	c->commits_readonly += s->c.commits_readonly;
+	c->aborts_locked += s->c.aborts_locked;
+	c->aborts_priority += s->c.aborts_priority;
+	c->aborts_validation += s->c.aborts_validation;
+	c->aborts_semantic += s->c.aborts_semantic;
+	c->cycles_committed += s->c.cycles_committed;
+	c->cycles_wasted += s->c.cycles_wasted;
+	if (s->passes > c->passes_max)
+		c->passes_max = s->passes;
+	c->threads_gave_up += s->state == STM_GAVE_UP;
+	c->threads_timed_out += s->state == STM_TIMED_OUT;
+	c->threads_failed += s->state == STM_FAILED;
+}
+
+static void *worker_main(void *arg)
+{
+	worker *wk = arg;
+	cpu_ctx *c = wk->ctx;
+	uint32_t workers = c->p.cpu_workers, n = 0, active, k;
+	prstm_sched *s;
+	prstm_mem m = {c->locks, c->data, c->p.hash};
+	bank_view v = bank_view_of(c->w, c->status);
+	uint64_t now = gb_clock_ns();
+	uint32_t t;
+
+	for (t = wk->index; t < c->p.threads; t += workers)
+		n++;
+	s = gb_xmalloc((size_t)n * sizeof(*s) + 1, "CPU logical threads");
+	for (t = wk->index, k = 0; t < c->p.threads; t += workers, k++)
+		prstm_sched_init(&s[k], t, &v, &c->p, now);
+	active = n;
+	while (active) {
+		for (k = 0; k < active;) {
+			if (prstm_bank_step(&s[k], &m, &v, &c->p, &c->stamp) == STM_RUNNING) {
+				k++;
+				continue;
+			}
+			add_thread(&wk->c, &s[k]);
+			s[k] = s[--active];
+		}
+	}
+	free(s);
+	return NULL;
+}
+
+static void merge(stm_counters *into, const stm_counters *c)
+{
+	into->commits_update += c->commits_update;
+	into->commits_readonly += c->commits_readonly;
+	into->aborts_locked += c->aborts_locked;
+	into->aborts_priority += c->aborts_priority;
+	into->aborts_validation += c->aborts_validation;
+	into->aborts_semantic += c->aborts_semantic;
+	into->cycles_committed += c->cycles_committed;
+	into->cycles_wasted += c->cycles_wasted;
+	if (c->passes_max > into->passes_max)
+		into->passes_max = c->passes_max;
+	into->threads_gave_up += c->threads_gave_up;
+	into->threads_timed_out += c->threads_timed_out;
+	into->threads_failed += c->threads_failed;
+}
+
+static void cpu_run_batch(void *vctx, stm_batch_result *r)
+{
+	cpu_ctx *c = vctx;
+	uint32_t nw = c->p.cpu_workers, i;
+	worker *wk = gb_xcalloc(nw, sizeof(*wk), "CPU workers");
+	uint64_t t0;
+	int err;
+
+	memset(c->status, 0, c->w->ntx * sizeof(uint32_t));
+	c->stamp = 0;
+	memset(r, 0, sizeof(*r));
+	t0 = gb_now_ns();
+	for (i = 0; i < nw; i++) {
+		wk[i].ctx = c;
+		wk[i].index = i;
+		err = pthread_create(&wk[i].thread, NULL, worker_main, &wk[i]);
+		if (err)
+			gb_die(GB_EXIT_RUNTIME, "cannot start CPU worker %u of %u: %s", i, nw,
+			       strerror(err));
+	}
+	for (i = 0; i < nw; i++) {
+		pthread_join(wk[i].thread, NULL);
+		merge(&r->c, &wk[i].c);
+	}
+	r->seconds = gb_seconds_since(t0);
+	r->cycles_per_ns = c->cycles_per_ns;
+	free(wk);
+}
+
+static void cpu_fetch(void *vctx, int32_t *balances, uint32_t *status)
+{
+	cpu_ctx *c = vctx;
+	if (balances)
+		memcpy(balances, c->data, c->w->cfg.accounts * sizeof(uint32_t));
+	if (status)
+		memcpy(status, c->status, c->w->ntx * sizeof(uint32_t));
+}
+
+static void cpu_close(void *vctx)
+{
+	cpu_ctx *c = vctx;
+	free(c->data);
+	free(c->locks);
+	free(c->status);
+	free(c);
+}
+
+const stm_bank_ops prstm_bank_cpu_ops = {
+	cpu_open, cpu_load, cpu_run_batch, cpu_fetch, cpu_close,
+};

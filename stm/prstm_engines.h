@@ -1,0 +1,16 @@
+/* The backends of PR-STM, listed in the engine registry (stm/registry.c). */
+#ifndef GB_PRSTM_ENGINES_H
+#define GB_PRSTM_ENGINES_H
+
+#include "stm/stm.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+extern const stm_bank_ops prstm_bank_cpu_ops;
+extern const stm_bank_ops prstm_bank_gpu_ops;
+#ifdef __cplusplus
+}
+#endif
+
+#endif

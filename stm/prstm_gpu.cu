@@ -1,0 +1,188 @@
+/*
+ * PR-STM's GPU backend: one CUDA thread per logical thread, each running the
+ * shared scheduler (stm/prstm_bank.h) over its block of the transaction table
+ * until done. The lock table, balances and status words live in global memory
+ * and are accessed through the PTX loads, stores and atomics of common/port.h
+ * (gpu scope, so the non-coherent L1 is bypassed).
+ *
+ * Per-thread counters are reduced in shared memory and added to the batch
+ * totals once per block, after the transactional work.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "common/cuda_check.h"
+#include "stm/prstm_bank.h"
+#include "stm/prstm_engines.h"
+
+extern "C" {
+#include "common/device.h"
+}
+
+typedef struct gpu_ctx {
+	const bank_workload *w;
+	stm_params p;
+	uint32_t nlocks;
+	uint32_t block_size;
+	double cycles_per_ns;
+	uint32_t *d_data, *d_locks, *d_status, *d_extra, *d_stamp;
+	bank_entry *d_tx;
+	stm_counters *d_counters;
+	cudaEvent_t start, stop;
+} gpu_ctx;
+
+__global__ void prstm_bank_kernel(prstm_mem m, bank_view v, stm_params p, uint32_t *stamp,
+				  stm_counters *out)
+{
+	__shared__ unsigned long long sum[12];
+	uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
+
+	if (threadIdx.x < 12)
+		sum[threadIdx.x] = 0;
+	__syncthreads();
+	if (tid < p.threads) {
+		prstm_sched s;
+		prstm_sched_init(&s, tid, &v, &p, gb_clock_ns());
+		while (prstm_bank_step(&s, &m, &v, &p, stamp) == STM_RUNNING)
+			;
+		atomicAdd(&sum[0], (unsigned long long)s.c.commits_update);
+		atomicAdd(&sum[1], (unsigned long long)s.c.commits_readonly);
+		atomicAdd(&sum[2], (unsigned long long)s.c.aborts_locked);
+		atomicAdd(&sum[3], (unsigned long long)s.c.aborts_priority);
+		atomicAdd(&sum[4], (unsigned long long)s.c.aborts_validation);
+		atomicAdd(&sum[5], (unsigned long long)s.c.aborts_semantic);
+		atomicAdd(&sum[6], (unsigned long long)s.c.cycles_committed);
+		atomicAdd(&sum[7], (unsigned long long)s.c.cycles_wasted);
+		atomicMax(&sum[8], (unsigned long long)s.passes);
+		atomicAdd(&sum[9], (unsigned long long)(s.state == STM_GAVE_UP));
+		atomicAdd(&sum[10], (unsigned long long)(s.state == STM_TIMED_OUT));
+		atomicAdd(&sum[11], (unsigned long long)(s.state == STM_FAILED));
+	}
+	__syncthreads();
+	if (threadIdx.x < 12 && sum[threadIdx.x]) {
+		unsigned long long *o = (unsigned long long *)out;
+		if (threadIdx.x == 8)
+			atomicMax(&o[8], sum[8]);
+		else
+			atomicAdd(&o[threadIdx.x], sum[threadIdx.x]);
+	}
+}
+
+static uint32_t choose_block_size(uint32_t threads, int sms)
+{
+	/* Spread warps over every SM first: at the paper's 6720 threads a block
+	 * of 128 would leave most of the machine idle. */
+	uint32_t warps = (threads + 31) / 32, per = sms > 0 ? warps / (uint32_t)sms : 1;
+	if (per < 1)
+		per = 1;
+	if (per > 4)
+		per = 4;
+	return per * 32;
+}
+
+static void *gpu_open(const bank_workload *w, const stm_params *p)
+{
+	gpu_ctx *c = (gpu_ctx *)calloc(1, sizeof(*c));
+	gb_device_info dev;
+	size_t extra_words = (size_t)w->ntx * w->extra_stride;
+
+	if (!c)
+		gb_die(GB_EXIT_RUNTIME, "out of host memory for the GPU backend state");
+	if (gb_device_query(0, &dev) != 0)
+		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
+	c->w = w;
+	c->p = *p;
+	c->nlocks = (w->cfg.accounts + p->hash - 1) / p->hash;
+	c->block_size = p->block_size ? p->block_size : choose_block_size(p->threads, dev.sm_count);
+	c->cycles_per_ns = dev.sm_clock_khz / 1e6;
+	c->d_data = (uint32_t *)gb_cuda_alloc((size_t)w->cfg.accounts * 4, "accounts");
+	c->d_locks = (uint32_t *)gb_cuda_alloc((size_t)c->nlocks * 4, "lock table");
+	c->d_status = (uint32_t *)gb_cuda_alloc((size_t)w->ntx * 4, "transaction status");
+	c->d_tx = (bank_entry *)gb_cuda_alloc((size_t)w->ntx * sizeof(bank_entry), "transaction table");
+	c->d_extra = extra_words ? (uint32_t *)gb_cuda_alloc(extra_words * 4, "transaction accounts") : NULL;
+	c->d_stamp = (uint32_t *)gb_cuda_alloc(4, "commit stamp counter");
+	c->d_counters = (stm_counters *)gb_cuda_alloc(sizeof(stm_counters), "counters");
+	GB_CUDA(cudaMemcpy(c->d_tx, w->tx, (size_t)w->ntx * sizeof(bank_entry), cudaMemcpyHostToDevice),
+		"copying %llu transactions to the device", (unsigned long long)w->ntx);
+	if (extra_words)
+		GB_CUDA(cudaMemcpy(c->d_extra, w->extra, extra_words * 4, cudaMemcpyHostToDevice),
+			"copying transaction accounts to the device");
+	GB_CUDA(cudaEventCreate(&c->start), "creating a CUDA event");
+	GB_CUDA(cudaEventCreate(&c->stop), "creating a CUDA event");
+	return c;
+}
+
+static void gpu_load(void *vctx, const int32_t *balances)
+{
+	gpu_ctx *c = (gpu_ctx *)vctx;
+	GB_CUDA(cudaMemcpy(c->d_data, balances, (size_t)c->w->cfg.accounts * 4, cudaMemcpyHostToDevice),
+		"copying %u balances to the device", c->w->cfg.accounts);
+	GB_CUDA(cudaMemset(c->d_locks, 0, (size_t)c->nlocks * 4), "clearing %u locks", c->nlocks);
+}
+
+static void gpu_run_batch(void *vctx, stm_batch_result *r)
+{
+	gpu_ctx *c = (gpu_ctx *)vctx;
+	prstm_mem m;
+	bank_view v;
+	uint32_t blocks = (c->p.threads + c->block_size - 1) / c->block_size;
+	float ms = 0;
+
+	m.locks = c->d_locks;
+	m.data = c->d_data;
+	m.hash = c->p.hash;
+	v.tx = c->d_tx;
+	v.extra = c->d_extra;
+	v.extra_stride = c->w->extra_stride;
+	v.status = c->d_status;
+	v.ntx = (uint32_t)c->w->ntx;
+	v.tx_per_thread = c->w->cfg.tx_per_thread;
+
+	memset(r, 0, sizeof(*r));
+	GB_CUDA(cudaMemset(c->d_status, 0, (size_t)c->w->ntx * 4), "clearing transaction status");
+	GB_CUDA(cudaMemset(c->d_stamp, 0, 4), "clearing the stamp counter");
+	GB_CUDA(cudaMemset(c->d_counters, 0, sizeof(stm_counters)), "clearing counters");
+	GB_CUDA(cudaEventRecord(c->start), "recording a CUDA event");
+	prstm_bank_kernel<<<blocks, c->block_size>>>(m, v, c->p, c->d_stamp, c->d_counters);
+	GB_CUDA(cudaGetLastError(), "launching prstm_bank_kernel with %u blocks of %u threads",
+		blocks, c->block_size);
+	GB_CUDA(cudaEventRecord(c->stop), "recording a CUDA event");
+	GB_CUDA(cudaEventSynchronize(c->stop), "running prstm_bank_kernel (%u threads, %llu transactions)",
+		c->p.threads, (unsigned long long)c->w->ntx);
+	GB_CUDA(cudaEventElapsedTime(&ms, c->start, c->stop), "reading CUDA event time");
+	GB_CUDA(cudaMemcpy(&r->c, c->d_counters, sizeof(stm_counters), cudaMemcpyDeviceToHost),
+		"copying counters from the device");
+	r->seconds = ms / 1e3;
+	r->cycles_per_ns = c->cycles_per_ns;
+	r->block_size = c->block_size;
+}
+
+static void gpu_fetch(void *vctx, int32_t *balances, uint32_t *status)
+{
+	gpu_ctx *c = (gpu_ctx *)vctx;
+	if (balances)
+		GB_CUDA(cudaMemcpy(balances, c->d_data, (size_t)c->w->cfg.accounts * 4, cudaMemcpyDeviceToHost),
+			"copying balances from the device");
+	if (status)
+		GB_CUDA(cudaMemcpy(status, c->d_status, (size_t)c->w->ntx * 4, cudaMemcpyDeviceToHost),
+			"copying transaction status from the device");
+}
+
+static void gpu_close(void *vctx)
+{
+	gpu_ctx *c = (gpu_ctx *)vctx;
+	cudaFree(c->d_data);
+	cudaFree(c->d_locks);
+	cudaFree(c->d_status);
+	cudaFree(c->d_tx);
+	cudaFree(c->d_extra);
+	cudaFree(c->d_stamp);
+	cudaFree(c->d_counters);
+	cudaEventDestroy(c->start);
+	cudaEventDestroy(c->stop);
+	free(c);
+}
+
+extern "C" const stm_bank_ops prstm_bank_gpu_ops = {
+	gpu_open, gpu_load, gpu_run_batch, gpu_fetch, gpu_close,
+};

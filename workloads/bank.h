@@ -1,0 +1,132 @@
+/*
+ * The bank workload (Shen et al. section 4.1): accounts of 32-bit balances
+ * and a table of deposit, withdraw, transfer and balance (read-only)
+ * transactions, split into one contiguous block per thread.
+ *
+ * Generation (the paper gives the mix but not the generator; this one is
+ * built so every table has a semantically valid serial order, i.e. an
+ * execution that commits everything exists):
+ * - every account starts with --initial-balance B;
+ * - non-semantic transactions are transfers of 1..10 (K legs each, K =
+ *   --transfers-per-tx) made in pairs with their reverse, and each account's
+ *   total outflow over them is kept within B, so no order can overdraw it
+ *   and a fully committed table leaves every balance where it started;
+ * - semantic transactions (--semantic-ratio percent of the update
+ *   transactions) come as chains deposit(a, d) -> transfer(a->b, d) ->
+ *   withdraw(b, d) with d in (B, 2B]: a step usually finds too little money
+ *   until the step before it has committed, which is the paper's semantic
+ *   conflict. Chains also net to zero;
+ * - --read-only percent of the transactions read 2K balances;
+ * - without --presort the whole table is shuffled; with it, each chain's
+ *   three steps go to one thread in order (randomly interleaved with that
+ *   thread's other transactions), which is the application pre-ordering the
+ *   table so that program order resolves every semantic dependence.
+ * Priority tags (section 3.3): deposit 2, transfer and balance 1, withdraw 0;
+ * the scheduler runs higher tags first within each pass over a block.
+ */
+#ifndef GB_BANK_H
+#define GB_BANK_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum bank_type {
+	BANK_DEPOSIT = 0,
+	BANK_WITHDRAW = 1,
+	BANK_TRANSFER = 2,
+	BANK_BALANCE = 3, /* read-only */
+	BANK_NTYPES
+};
+
+#define BANK_MAX_TRANSFERS 4
+#define BANK_MAX_TAG 2
+
+/* meta word: type (bits 0-3), priority tag (4-7), accounts touched (8-15), semantic chain step (16) */
+#define BANK_META(type, tag, nacct, chain) \
+	((uint32_t)(type) | ((uint32_t)(tag) << 4) | ((uint32_t)(nacct) << 8) | ((uint32_t)(chain) << 16))
+#define BANK_TYPE(meta) ((meta) & 0xFu)
+#define BANK_TAG(meta) (((meta) >> 4) & 0xFu)
+#define BANK_NACCT(meta) (((meta) >> 8) & 0xFFu)
+#define BANK_IS_CHAIN(meta) (((meta) >> 16) & 1u)
+
+typedef struct bank_entry {
+	uint32_t meta;
+	int32_t amount;
+	uint32_t a, b;   /* first two accounts; more in the extra array */
+} bank_entry;
+
+/* What the engines see: the table, the extra accounts and the status words. */
+typedef struct bank_view {
+	const bank_entry *tx;
+	const uint32_t *extra;   /* accounts 3.. of entry i at extra[i * extra_stride + j - 2] */
+	uint32_t extra_stride;
+	uint32_t *status;        /* one word per entry, see BANK_STATUS_* */
+	uint32_t ntx;
+	uint32_t tx_per_thread;
+} bank_view;
+
+/* Status words: 0 = not committed; read-only commit; update commit with or without its stamp. */
+#define BANK_STATUS_PENDING 0u
+#define BANK_STATUS_READONLY 0xFFFFFFFFu
+#define BANK_STATUS_UNORDERED 0xFFFFFFFEu
+#define BANK_STATUS_MAX_STAMP 0xFFFFFFFDu /* status = stamp + 1 */
+
+typedef struct bank_config {
+	uint32_t accounts;
+	uint32_t threads;
+	uint32_t tx_per_thread;
+	uint32_t semantic_ratio;   /* percent of update transactions in chains */
+	uint32_t read_only;        /* percent of all transactions */
+	uint32_t transfers_per_tx; /* K */
+	uint32_t initial_balance;
+	int presort;
+	uint64_t seed;
+} bank_config;
+
+typedef struct bank_workload {
+	bank_config cfg;
+	bank_entry *tx;
+	uint32_t *extra;
+	uint32_t extra_stride;
+	uint64_t ntx;
+	uint64_t count[BANK_NTYPES];
+	uint64_t chains, nonsemantic;
+} bank_workload;
+
+/* Build the table. Returns 0, or -1 with a usage message in err (sizes that cannot work). */
+int bank_generate(bank_workload *w, const bank_config *cfg, char *err, size_t errlen);
+void bank_free(bank_workload *w);
+bank_view bank_view_of(const bank_workload *w, uint32_t *status);
+const char *bank_type_name(unsigned type);
+
+/* Account j (0-based) of entry i. */
+static inline uint32_t bank_account(const bank_workload *w, uint64_t i, unsigned j)
+{
+	if (j == 0)
+		return w->tx[i].a;
+	if (j == 1)
+		return w->tx[i].b;
+	return w->extra[i * w->extra_stride + j - 2];
+}
+
+/* Result of checking one batch against the serial replay. */
+typedef struct bank_check {
+	int ok;
+	char message[512];
+	uint64_t committed_update, committed_readonly, abandoned;
+	int64_t money_before, money_after;
+	int64_t min_balance;
+} bank_check;
+
+/*
+ * Verify a batch: `balances` holds the state before it and is advanced to the
+ * state after it by replaying the committed update transactions in stamp
+ * order, checking every debit had the money at that point. Then the replayed
+ * state must equal `device_after` exactly, money must be conserved
+ * (deposits and withdrawals accounted), and no balance may be negative.
+ * Read-only commits are counted, not replayed.
+ */
+void bank_verify_batch(const bank_workload *w, int32_t *balances, const uint32_t *status,
+		       const int32_t *device_after, bank_check *out);
+
+#endif

@@ -1,0 +1,76 @@
+/*
+ * The bank transaction bodies, written once against the transactional API
+ * macros an engine defines before including this file:
+ *   TX_CTX              the engine's per-transaction descriptor type
+ *   TX_MEM              the engine's shared-memory descriptor type
+ *   TX_READ(tx, m, a)   transactional read of data word a
+ *   TX_WRITE(tx, m, a, v)
+ *   TX_ABORTED(tx)      non-zero once the attempt must abort
+ *   TX_PREFETCH(tx, m, addrs, n)  read n words the body will use, as one batch
+ *                       (an engine without batching defines it to nothing)
+ * The body returns STM_BODY_OK (ready to validate), STM_BODY_ABORT
+ * (concurrent conflict) or STM_BODY_SEMANTIC (insufficient funds: the
+ * paper's semantic conflict, which the scheduler postpones).
+ */
+#ifndef GB_BANK_BODY_H
+#define GB_BANK_BODY_H
+
+#include "common/port.h"
+#include "stm/stm.h"
+#include "workloads/bank.h"
+
+GB_HD uint32_t bank_view_account(const bank_view *v, uint32_t i, const bank_entry *e, uint32_t j)
+{
+	if (j == 0)
+		return e->a;
+	if (j == 1)
+		return e->b;
+	return v->extra[(uint64_t)i * v->extra_stride + j - 2];
+}
+
+GB_HD int bank_tx_body(TX_CTX *tx, const TX_MEM *m, const bank_view *v, uint32_t i,
+		       const bank_entry *e)
+{
+	uint32_t type = BANK_TYPE(e->meta), n = BANK_NACCT(e->meta), j;
+	uint32_t addrs[2 * BANK_MAX_TRANSFERS];
+	int32_t amount = e->amount, bal;
+
+	for (j = 0; j < n; j++)
+		addrs[j] = bank_view_account(v, i, e, j);
+	TX_PREFETCH(tx, m, addrs, n);
+	switch (type) {
+	case BANK_DEPOSIT:
+		bal = (int32_t)TX_READ(tx, m, e->a);
+		TX_WRITE(tx, m, e->a, (uint32_t)(bal + amount));
+		break;
+	case BANK_WITHDRAW:
+		bal = (int32_t)TX_READ(tx, m, e->a);
+		if (TX_ABORTED(tx))
+			return STM_BODY_ABORT;
+		if (bal < amount)
+			return STM_BODY_SEMANTIC;
+		TX_WRITE(tx, m, e->a, (uint32_t)(bal - amount));
+		break;
+	case BANK_TRANSFER:
+		for (j = 0; j + 1 < n; j += 2) {
+			uint32_t src = addrs[j], dst = addrs[j + 1];
+			bal = (int32_t)TX_READ(tx, m, src);
+			if (TX_ABORTED(tx))
+				return STM_BODY_ABORT;
+			if (bal < amount)
+				return STM_BODY_SEMANTIC;
+			TX_WRITE(tx, m, src, (uint32_t)(bal - amount));
+			/* Read the destination after the debit so src == dst stays correct. */
+			bal = (int32_t)TX_READ(tx, m, dst);
+			TX_WRITE(tx, m, dst, (uint32_t)(bal + amount));
+		}
+		break;
+	default: /* BANK_BALANCE: a read-only inquiry over n accounts */
+		for (j = 0; j < n; j++)
+			(void)TX_READ(tx, m, addrs[j]);
+		break;
+	}
+	return TX_ABORTED(tx) ? STM_BODY_ABORT : STM_BODY_OK;
+}
+
+#endif
