@@ -300,6 +300,22 @@ static void parse(stm_opts *o, int argc, char **argv)
 	o->p.ordered = (uint32_t)o->verify;
 }
 
+/* FNV-1a over the balances: equal states give equal checksums on every backend. */
+static uint64_t balances_checksum(const int32_t *b, uint32_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+	uint32_t i;
+	for (i = 0; i < n; i++) {
+		uint32_t v = (uint32_t)b[i];
+		int k;
+		for (k = 0; k < 4; k++) {
+			h ^= (v >> (8 * k)) & 0xFFu;
+			h *= 0x100000001b3ull;
+		}
+	}
+	return h;
+}
+
 typedef struct run_totals {
 	stm_counters c;
 	double seconds, cycles_per_ns;
@@ -559,6 +575,9 @@ static int run(int argc, char **argv)
 		gb_json_num(ver, "money_before", (double)chk.money_before);
 		gb_json_num(ver, "money_after", (double)chk.money_after);
 		gb_json_num(ver, "min_balance", (double)chk.min_balance);
+		snprintf(err, sizeof(err), "%016llx",
+			 (unsigned long long)balances_checksum(after, w.cfg.accounts));
+		gb_json_str(ver, "balances_fnv1a", err);
 	}
 
 	if (o.json && gb_report_write(&rpt, o.json) != 0) {

@@ -122,6 +122,16 @@ GB_HD uint32_t gb_ticket_u32(uint32_t *counter)
 #endif
 }
 
+/* Count of leading zero bits; x must not be 0. */
+GB_HD uint32_t gb_clz_u32(uint32_t x)
+{
+#if defined(__CUDA_ARCH__)
+	return (uint32_t)__clz(x);
+#else
+	return (uint32_t)__builtin_clz(x);
+#endif
+}
+
 /*
  * A cheap per-thread cycle counter for timing short intervals: the SM clock
  * (clock64) on the GPU, the TSC on x86 hosts, nanoseconds elsewhere. Only

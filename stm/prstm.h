@@ -24,9 +24,10 @@
  *   The read set keeps the value (as the paper's readSet does) and a repeated
  *   read is answered from it.
  * - prstm_tx_prefetch reads several words whose addresses the body knows in
- *   advance as one batch: all lock words, one acquire fence, all values. Same
- *   outcome as reading them one by one, with two memory round trips instead
- *   of two per word.
+ *   advance as one batch: all lock words (acquire loads), then all values
+ *   together. Same outcome as reading them one by one, with fewer dependent
+ *   memory round trips. (Relaxed lock loads followed by one acquire fence
+ *   measured slower on the H100 than the acquire loads.)
  * - Validation also rejects a read whose lock is currently held (locked bit)
  *   by another transaction. Checking the version alone would let a read-only
  *   transaction commit a snapshot mixing a writer's new and old words while
@@ -188,7 +189,7 @@ GB_HD void prstm_tx_prefetch(prstm_tx *tx, const prstm_mem *m, const uint32_t *a
 	GB_UNROLL
 	for (j = 0; j < PRSTM_MAX_SET; j++)
 		if (j < n)
-			w[j] = gb_ld_relaxed_u32(m->locks + prstm_lock_of(m, addr[j]));
+			w[j] = gb_ld_acquire_u32(m->locks + prstm_lock_of(m, addr[j]));
 	GB_UNROLL
 	for (j = 0; j < PRSTM_MAX_SET; j++)
 		if (j < n)
@@ -197,7 +198,6 @@ GB_HD void prstm_tx_prefetch(prstm_tx *tx, const prstm_mem *m, const uint32_t *a
 		tx->abort = PRSTM_ABORT_LOCKED;
 		return;
 	}
-	gb_fence(); /* the lock words are loaded before the values */
 	GB_UNROLL
 	for (j = 0; j < PRSTM_MAX_SET; j++)
 		if (j < n)
@@ -360,7 +360,9 @@ GB_HD uint32_t prstm_tx_commit(prstm_tx *tx, const prstm_mem *m, uint32_t *stamp
 		gb_st_relaxed_u32(m->data + tx->w_addr[j], tx->w_val[j]);
 	if (stamp_counter)
 		stamp = gb_ticket_u32(stamp_counter);
-	gb_fence(); /* the values are visible before the locks open */
+	/* The values are visible before the locks open. One fence and relaxed
+	 * stores measured faster on the H100 than a release store per lock. */
+	gb_fence();
 	for (j = 0; j < tx->nl; j++)
 		gb_st_relaxed_u32(m->locks + tx->l_idx[j],
 				  prstm_free_word(prstm_next_version(tx->l_ver[j])));

@@ -47,6 +47,7 @@ typedef struct prstm_sched {
 	uint32_t pos;    /* next entry of the current sweep */
 	uint32_t end;
 	uint32_t tag;    /* priority tag of the current sweep */
+	uint32_t lower;  /* tags below `tag` seen pending in this pass (bit t = tag t) */
 	uint32_t pending; /* something was postponed in this pass */
 	uint32_t passes;
 	uint32_t state;  /* enum stm_thread_state */
@@ -60,7 +61,8 @@ GB_HD void prstm_sched_init(prstm_sched *s, uint32_t tid, const bank_view *v,
 	s->tid = tid;
 	s->first = s->pos = tid * v->tx_per_thread;
 	s->end = s->first + v->tx_per_thread;
-	s->tag = p->use_tags ? BANK_MAX_TAG : 0;
+	s->tag = p->use_tags ? v->max_tag : 0;
+	s->lower = 0;
 	s->pending = 0;
 	s->passes = 0;
 	s->state = STM_RUNNING;
@@ -86,14 +88,15 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 			       const stm_params *p, uint32_t *stamp_counter)
 {
 	for (;;) {
-		uint32_t i, status, r;
+		uint32_t i, status, r, tag;
 		uint64_t t0;
 		bank_entry e;
 		prstm_tx tx;
 
 		if (s->pos == s->end) {
-			if (s->tag > 0) {
-				s->tag--;
+			if (s->lower) {
+				s->tag = 31 - gb_clz_u32(s->lower);
+				s->lower &= ~(1u << s->tag);
 				s->pos = s->first;
 				continue;
 			}
@@ -104,21 +107,25 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 				return s->state = STM_GAVE_UP;
 			if (gb_clock_ns() > s->deadline_ns)
 				return s->state = STM_TIMED_OUT;
-			s->tag = p->use_tags ? BANK_MAX_TAG : 0;
+			s->tag = p->use_tags ? v->max_tag : 0;
 			s->pos = s->first;
 			s->pending = 0;
 			continue;
 		}
 		i = s->pos;
-		status = v->status[i];
-		if (status != BANK_STATUS_PENDING) {
+		e = v->tx[i];
+		tag = p->use_tags ? BANK_TAG(e.meta) : 0;
+		/* In the first pass no entry of the current or a lower tag has been
+		 * attempted yet: only later passes need the status word. */
+		if (s->passes > 0 && v->status[i] != BANK_STATUS_PENDING) {
 			if (i == s->first)
 				s->first++;
 			s->pos++;
 			continue;
 		}
-		e = v->tx[i];
-		if (p->use_tags && BANK_TAG(e.meta) != s->tag) {
+		if (tag != s->tag) {
+			if (tag < s->tag)
+				s->lower |= 1u << tag;
 			s->pos++;
 			continue;
 		}

@@ -137,6 +137,7 @@ static void gpu_run_batch(void *vctx, stm_batch_result *r)
 	v.status = c->d_status;
 	v.ntx = (uint32_t)c->w->ntx;
 	v.tx_per_thread = c->w->cfg.tx_per_thread;
+	v.max_tag = c->w->max_tag;
 
 	memset(r, 0, sizeof(*r));
 	GB_CUDA(cudaMemset(c->d_status, 0, (size_t)c->w->ntx * 4), "clearing transaction status");

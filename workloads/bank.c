@@ -266,6 +266,9 @@ int bank_generate(bank_workload *w, const bank_config *cfg, char *err, size_t er
 			       w->extra_stride * sizeof(uint32_t));
 	}
 	memcpy(w->count, layout.count, sizeof(w->count));
+	for (i = 0; i < BANK_NTYPES; i++)
+		if (w->count[i] && tag_of((unsigned)i) > w->max_tag)
+			w->max_tag = tag_of((unsigned)i);
 	free(slot);
 	free(layout.tx);
 	free(layout.extra);
@@ -288,6 +291,7 @@ bank_view bank_view_of(const bank_workload *w, uint32_t *status)
 	v.status = status;
 	v.ntx = (uint32_t)w->ntx;
 	v.tx_per_thread = w->cfg.tx_per_thread;
+	v.max_tag = w->max_tag;
 	return v;
 }
 

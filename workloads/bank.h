@@ -39,7 +39,6 @@ enum bank_type {
 };
 
 #define BANK_MAX_TRANSFERS 4
-#define BANK_MAX_TAG 2
 
 /* meta word: type (bits 0-3), priority tag (4-7), accounts touched (8-15), semantic chain step (16) */
 #define BANK_META(type, tag, nacct, chain) \
@@ -63,6 +62,7 @@ typedef struct bank_view {
 	uint32_t *status;        /* one word per entry, see BANK_STATUS_* */
 	uint32_t ntx;
 	uint32_t tx_per_thread;
+	uint32_t max_tag;        /* highest priority tag in the table */
 } bank_view;
 
 /* Status words: 0 = not committed; read-only commit; update commit with or without its stamp. */
@@ -91,6 +91,7 @@ typedef struct bank_workload {
 	uint64_t ntx;
 	uint64_t count[BANK_NTYPES];
 	uint64_t chains, nonsemantic;
+	uint32_t max_tag;
 } bank_workload;
 
 /* Build the table. Returns 0, or -1 with a usage message in err (sizes that cannot work). */
