@@ -99,26 +99,41 @@ GB_HD void gb_fence(void)
 }
 
 /*
- * A ticket from a shared counter, for ordering events globally. On the GPU the
- * lanes of a warp that arrive together share one atomicAdd (the leader takes a
- * block of tickets and hands them out by rank), so a warp of committers costs
- * one atomic rather than 32.
+ * A ticket from a shared counter, for ordering events globally, taken in two
+ * halves so its latency can overlap other memory work: gb_ticket_begin issues
+ * the atomic, gb_ticket_end (called by the same lanes, with nothing in between
+ * that needs the value) returns the ticket. On the GPU the lanes of a warp that
+ * arrive together share one atomicAdd: the leader takes a block of tickets and
+ * hands them out by rank, so a warp of committers costs one atomic, not 32.
  */
-GB_HD uint32_t gb_ticket_u32(uint32_t *counter)
+typedef struct gb_ticket {
+	uint32_t base;
+	uint32_t mask, leader, rank;
+} gb_ticket;
+
+GB_HD gb_ticket gb_ticket_begin(uint32_t *counter)
 {
+	gb_ticket t;
 #if defined(__CUDA_ARCH__)
-	unsigned mask = __activemask();
 	unsigned lane;
 	asm("mov.u32 %0, %%laneid;" : "=r"(lane));
-	int leader = __ffs(mask) - 1;
-	unsigned rank = __popc(mask & ((1u << lane) - 1u));
-	uint32_t base = 0;
-	if ((int)lane == leader)
-		base = atomicAdd(counter, (unsigned)__popc(mask));
-	base = __shfl_sync(mask, base, leader);
-	return base + rank;
+	t.mask = __activemask();
+	t.leader = (uint32_t)(__ffs(t.mask) - 1);
+	t.rank = (uint32_t)__popc(t.mask & ((1u << lane) - 1u));
+	t.base = lane == t.leader ? atomicAdd(counter, (unsigned)__popc(t.mask)) : 0;
 #else
-	return __atomic_fetch_add(counter, 1u, __ATOMIC_ACQ_REL);
+	t.base = __atomic_fetch_add(counter, 1u, __ATOMIC_ACQ_REL);
+	t.mask = t.leader = t.rank = 0;
+#endif
+	return t;
+}
+
+GB_HD uint32_t gb_ticket_end(const gb_ticket *t)
+{
+#if defined(__CUDA_ARCH__)
+	return __shfl_sync(t->mask, t->base, (int)t->leader) + t->rank;
+#else
+	return t->base;
 #endif
 }
 

@@ -356,13 +356,16 @@ GB_HD int prstm_tx_validate(prstm_tx *tx, const prstm_mem *m)
 GB_HD uint32_t prstm_tx_commit(prstm_tx *tx, const prstm_mem *m, uint32_t *stamp_counter)
 {
 	uint32_t j, stamp = 0;
+	gb_ticket t = {0, 0, 0, 0};
+	if (stamp_counter)
+		t = gb_ticket_begin(stamp_counter);
 	for (j = 0; j < tx->nw; j++)
 		gb_st_relaxed_u32(m->data + tx->w_addr[j], tx->w_val[j]);
-	if (stamp_counter)
-		stamp = gb_ticket_u32(stamp_counter);
 	/* The values are visible before the locks open. One fence and relaxed
 	 * stores measured faster on the H100 than a release store per lock. */
 	gb_fence();
+	if (stamp_counter)
+		stamp = gb_ticket_end(&t);
 	for (j = 0; j < tx->nl; j++)
 		gb_st_relaxed_u32(m->locks + tx->l_idx[j],
 				  prstm_free_word(prstm_next_version(tx->l_ver[j])));

@@ -17,7 +17,7 @@
  * GPU kernel simply calls it until the thread is done.
  *
  * Commit order: while a transaction holds all its locks it takes a ticket
- * (common/port.h gb_ticket_u32, one atomic per warp on the GPU) and stores it
+ * (common/port.h gb_ticket_begin/end, one atomic per warp on the GPU) and stores it
  * in its status word. Conflicting transactions hold a common lock at ticket
  * time, so ticket order is a valid serial order: the verifier replays in it.
  */
@@ -51,6 +51,8 @@ typedef struct prstm_sched {
 	uint32_t pending; /* something was postponed in this pass */
 	uint32_t passes;
 	uint32_t state;  /* enum stm_thread_state */
+	uint32_t ahead;  /* index of the entry loaded into `next`, or end */
+	bank_entry next; /* the entry after the one being attempted, loaded early */
 	uint64_t deadline_ns;
 	prstm_thread_counters c;
 } prstm_sched;
@@ -66,6 +68,7 @@ GB_HD void prstm_sched_init(prstm_sched *s, uint32_t tid, const bank_view *v,
 	s->pending = 0;
 	s->passes = 0;
 	s->state = STM_RUNNING;
+	s->ahead = s->end;
 	s->deadline_ns = now_ns + p->timeout_ns;
 	s->c.commits_update = s->c.commits_readonly = 0;
 	s->c.aborts_locked = s->c.aborts_priority = s->c.aborts_validation = 0;
@@ -113,7 +116,7 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 			continue;
 		}
 		i = s->pos;
-		e = v->tx[i];
+		e = i == s->ahead ? s->next : v->tx[i];
 		tag = p->use_tags ? BANK_TAG(e.meta) : 0;
 		/* In the first pass no entry of the current or a lower tag has been
 		 * attempted yet: only later passes need the status word. */
@@ -130,6 +133,11 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 			continue;
 		}
 
+		/* Load the next entry now: its latency hides behind this attempt. */
+		if (i + 1 < s->end) {
+			s->next = v->tx[i + 1];
+			s->ahead = i + 1;
+		}
 		t0 = gb_cycles();
 		prstm_tx_start(&tx, s->tid);
 		r = bank_tx_body(&tx, m, v, i, &e);
