@@ -395,7 +395,7 @@ static int run(int argc, char **argv)
 	bank_workload w;
 	char err[512];
 	int32_t *initial, *mirror, *after;
-	uint32_t *status, rep, i;
+	uint32_t *status, rep, reps_done = 0, i;
 	double *rate, run_start_s;
 	run_totals tot;
 	bank_check chk;
@@ -504,7 +504,9 @@ static int run(int argc, char **argv)
 			}
 			progress(&o, rep, batch, rep_secs);
 		} while (!verify_failed && !incomplete && rep_secs < o.duration);
-		rate[rep] = rep_secs > 0 ? (double)rep_commits / rep_secs : 0;
+		if (incomplete || failed)
+			break; /* a cut-short repetition is not a sample */
+		rate[reps_done++] = rep_secs > 0 ? (double)rep_commits / rep_secs : 0;
 	}
 	if (!gb_quiet && isatty(2) && o.duration > 0)
 		fputc('\n', stderr);
@@ -527,8 +529,8 @@ static int run(int argc, char **argv)
 	commits_all = tot.c.commits_update + tot.c.commits_readonly;
 	conflict = tot.c.aborts_locked + tot.c.aborts_priority;
 	aborts_all = conflict + tot.c.aborts_validation + tot.c.aborts_semantic;
-	gb_json_stats(res, "throughput_tx_per_s", gb_stats_of(rate, rep));
-	gb_json_u64(res, "reps_completed", rep);
+	gb_json_stats(res, "throughput_tx_per_s", gb_stats_of(rate, reps_done));
+	gb_json_u64(res, "reps_completed", reps_done);
 	gb_json_u64(res, "batches", tot.batches);
 	gb_json_u64(res, "transactions_per_batch", w.ntx);
 	gb_json_num(res, "device_seconds", tot.seconds);
@@ -563,8 +565,8 @@ static int run(int argc, char **argv)
 	gb_json_u64(res, "threads_timed_out", tot.c.threads_timed_out);
 
 	ver = rpt.verification;
-	if (!o.verify)
-		cJSON_AddNullToObject(ver, "verified");
+	if (!o.verify || tot.batches_verified == 0)
+		cJSON_AddNullToObject(ver, "verified"); /* nothing was checked */
 	else
 		gb_json_bool(ver, "verified", !verify_failed);
 	gb_json_str(ver, "method", o.verify ? "serial replay in commit-stamp order" : "none");
@@ -585,7 +587,7 @@ static int run(int argc, char **argv)
 		return GB_EXIT_RUNTIME;
 	}
 	if (!gb_quiet && !(o.json && strcmp(o.json, "-") == 0)) {
-		gb_stats s = gb_stats_of(rate, rep);
+		gb_stats s = gb_stats_of(rate, reps_done);
 		printf("gpubench stm: %s on %s, %s backend%s%s%s, %u threads, %u accounts, hash %u\n",
 		       o.algo, o.workload, gb_backend_name(backend),
 		       backend == GB_BACKEND_GPU ? " (" : "", backend == GB_BACKEND_GPU ? dev.name : "",
@@ -602,6 +604,8 @@ static int run(int argc, char **argv)
 		printf("  abandoned    %" PRIu64 "\n", tot.abandoned);
 		if (!o.verify)
 			printf("  verified     not checked (--no-verify)\n");
+		else if (tot.batches_verified == 0)
+			printf("  verified     not checked (no batch completed)\n");
 		else if (verify_failed)
 			printf("  verified     FAILED: %s\n", verify_msg);
 		else
@@ -609,7 +613,7 @@ static int run(int argc, char **argv)
 			       "order, money conserved, no negative balance\n",
 			       tot.batches_verified, tot.batches);
 		if (incomplete)
-			printf("  incomplete   --timeout %.0f s reached\n", o.timeout);
+			printf("  incomplete   --timeout %g s reached\n", o.timeout);
 	}
 	gb_report_free(&rpt);
 	bank_free(&w);
@@ -623,7 +627,7 @@ static int run(int argc, char **argv)
 		return GB_EXIT_VERIFY;
 	}
 	if (incomplete) {
-		gb_warn("stm: --timeout %.0f s reached; the report is marked incomplete", o.timeout);
+		gb_warn("stm: --timeout %g s reached; the report is marked incomplete", o.timeout);
 		return GB_EXIT_RUNTIME;
 	}
 	return 0;

@@ -38,6 +38,13 @@ cJSON *gb_json_stats(cJSON *obj, const char *name, gb_stats s)
 {
 	cJSON *o = cJSON_AddObjectToObject(obj, name);
 	gb_json_u64(o, "n", s.n);
+	if (s.n == 0) { /* no samples: every statistic is undefined */
+		const char *const keys[] = {"min", "median", "mean", "max", "stdev"};
+		size_t i;
+		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
+			cJSON_AddNullToObject(o, keys[i]);
+		return o;
+	}
 	gb_json_num(o, "min", s.min);
 	gb_json_num(o, "median", s.median);
 	gb_json_num(o, "mean", s.mean);
