@@ -34,8 +34,8 @@ BUILD := build/$(if $(filter 1,$(CUDA)),cuda,cpu)
 
 COMMON_SRC := common/error.c common/opts.c common/stats.c common/timer.c common/report.c \
 	common/backend.c
-CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/info.c stm/registry.c stm/prstm_cpu.c \
-	workloads/bank.c
+CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/info.c stm/registry.c stm/counters.c \
+	stm/prstm_cpu.c workloads/bank.c
 CUDA_SRC := common/device_cuda.cu stm/prstm_gpu.cu
 
 ifeq ($(CUDA),1)
@@ -54,7 +54,7 @@ BASE_CFLAGS += -DGB_GIT_REV='"$(GIT_REV)"' -DGB_BUILD_FLAGS='"$(BUILD_FLAGS) $(C
 C_OBJ := $(C_SRC:%.c=$(BUILD)/%.o)
 
 UNIT_SRC := $(wildcard tests/unit/*.c)
-UNIT_LIB_SRC := $(COMMON_SRC) common/device_none.c stm/prstm_cpu.c workloads/bank.c
+UNIT_LIB_SRC := $(COMMON_SRC) common/device_none.c stm/counters.c stm/prstm_cpu.c workloads/bank.c
 
 .PHONY: all test check-gpu dist install clean need-cjson
 

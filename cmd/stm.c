@@ -323,23 +323,6 @@ typedef struct run_totals {
 	uint32_t block_size;
 } run_totals;
 
-static void add_counters(stm_counters *into, const stm_counters *c)
-{
-	into->commits_update += c->commits_update;
-	into->commits_readonly += c->commits_readonly;
-	into->aborts_locked += c->aborts_locked;
-	into->aborts_priority += c->aborts_priority;
-	into->aborts_validation += c->aborts_validation;
-	into->aborts_semantic += c->aborts_semantic;
-	into->cycles_committed += c->cycles_committed;
-	into->cycles_wasted += c->cycles_wasted;
-	if (c->passes_max > into->passes_max)
-		into->passes_max = c->passes_max;
-	into->threads_gave_up += c->threads_gave_up;
-	into->threads_timed_out += c->threads_timed_out;
-	into->threads_failed += c->threads_failed;
-}
-
 static void progress(const stm_opts *o, uint32_t rep, uint64_t batch, double secs)
 {
 	if (gb_quiet || !isatty(2) || o->duration <= 0)
@@ -463,7 +446,7 @@ static int run(int argc, char **argv)
 			if (check && !mirror_valid)
 				ops->fetch(ctx, mirror, NULL);
 			ops->run_batch(ctx, &r);
-			add_counters(&tot.c, &r.c);
+			stm_counters_add(&tot.c, &r.c);
 			tot.seconds += r.seconds;
 			tot.cycles_per_ns = r.cycles_per_ns;
 			tot.block_size = r.block_size;

@@ -109,23 +109,6 @@ static void *worker_main(void *arg)
 	return NULL;
 }
 
-static void merge(stm_counters *into, const stm_counters *c)
-{
-	into->commits_update += c->commits_update;
-	into->commits_readonly += c->commits_readonly;
-	into->aborts_locked += c->aborts_locked;
-	into->aborts_priority += c->aborts_priority;
-	into->aborts_validation += c->aborts_validation;
-	into->aborts_semantic += c->aborts_semantic;
-	into->cycles_committed += c->cycles_committed;
-	into->cycles_wasted += c->cycles_wasted;
-	if (c->passes_max > into->passes_max)
-		into->passes_max = c->passes_max;
-	into->threads_gave_up += c->threads_gave_up;
-	into->threads_timed_out += c->threads_timed_out;
-	into->threads_failed += c->threads_failed;
-}
-
 static void cpu_run_batch(void *vctx, stm_batch_result *r)
 {
 	cpu_ctx *c = vctx;
@@ -148,7 +131,7 @@ static void cpu_run_batch(void *vctx, stm_batch_result *r)
 	}
 	for (i = 0; i < nw; i++) {
 		pthread_join(wk[i].thread, NULL);
-		merge(&r->c, &wk[i].c);
+		stm_counters_add(&r->c, &wk[i].c);
 	}
 	r->seconds = gb_seconds_since(t0);
 	r->cycles_per_ns = c->cycles_per_ns;

@@ -49,6 +49,8 @@ typedef struct stm_counters {
 	uint64_t threads_failed;
 } stm_counters;
 
+void stm_counters_add(stm_counters *into, const stm_counters *c);
+
 typedef struct stm_batch_result {
 	stm_counters c;
 	double seconds;        /* device time of the batch (CUDA events, or host wall clock) */

@@ -1,0 +1,19 @@
+/* Summing batch counters: totals add, passes_max takes the maximum. */
+#include "stm/stm.h"
+
+void stm_counters_add(stm_counters *into, const stm_counters *c)
+{
+	into->commits_update += c->commits_update;
+	into->commits_readonly += c->commits_readonly;
+	into->aborts_locked += c->aborts_locked;
+	into->aborts_priority += c->aborts_priority;
+	into->aborts_validation += c->aborts_validation;
+	into->aborts_semantic += c->aborts_semantic;
+	into->cycles_committed += c->cycles_committed;
+	into->cycles_wasted += c->cycles_wasted;
+	if (c->passes_max > into->passes_max)
+		into->passes_max = c->passes_max;
+	into->threads_gave_up += c->threads_gave_up;
+	into->threads_timed_out += c->threads_timed_out;
+	into->threads_failed += c->threads_failed;
+}
