@@ -1,6 +1,8 @@
 # gpubench build. `make` builds ./gpubench with CUDA kernels when nvcc is
 # found (CUDA=0 forces a CPU-only build); see README.md for the targets.
 
+.DEFAULT_GOAL := all
+
 CC ?= gcc
 NVCC ?= nvcc
 PKG_CONFIG ?= pkg-config
@@ -17,6 +19,10 @@ CJSON_LIBS := $(shell $(PKG_CONFIG) --libs libcjson 2>/dev/null)
 CJSON_FOUND := $(shell $(PKG_CONFIG) --exists libcjson 2>/dev/null && echo 1)
 
 GIT_REV := $(shell git describe --always --dirty --abbrev=12 2>/dev/null || echo unknown)
+# Rewritten only when the revision changes, so the objects that embed it rebuild then.
+REV_STAMP := build/git-rev
+$(shell mkdir -p build; echo '$(GIT_REV)' | cmp -s - $(REV_STAMP) || echo '$(GIT_REV)' > $(REV_STAMP))
+REV_OBJS := main.o common/report.o cmd/info.o
 
 # Kernels for CUDA_ARCH plus PTX of the same architecture, which newer GPUs JIT-compile.
 CUDA_CC := $(patsubst sm_%,%,$(CUDA_ARCH))
@@ -50,8 +56,9 @@ else
   CU_OBJ :=
   BUILD_FLAGS := cpu-only
 endif
-BASE_CFLAGS += -DGB_GIT_REV='"$(GIT_REV)"' -DGB_BUILD_FLAGS='"$(BUILD_FLAGS) $(CFLAGS)"'
+BASE_CFLAGS += -DGB_GIT_REV='"$(GIT_REV)"'
 C_OBJ := $(C_SRC:%.c=$(BUILD)/%.o)
+$(addprefix $(BUILD)/,$(REV_OBJS)) $(addprefix build/nocuda/,$(REV_OBJS)): $(REV_STAMP)
 
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_LIB_SRC := $(COMMON_SRC) common/device_none.c stm/counters.c stm/prstm_cpu.c workloads/bank.c
@@ -70,7 +77,7 @@ gpubench: $(C_OBJ) $(CU_OBJ)
 
 $(BUILD)/%.o: %.c $(wildcard */*.h) Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) $(CFLAGS) -MMD -c -o $@ $<
+	$(CC) $(BASE_CFLAGS) -DGB_BUILD_FLAGS='"$(BUILD_FLAGS) $(CFLAGS)"' $(CFLAGS) -MMD -c -o $@ $<
 
 $(BUILD)/%.o: %.cu $(wildcard */*.h) Makefile
 	@mkdir -p $(dir $@)
@@ -82,7 +89,7 @@ build/nocuda/gpubench: need-cjson $(addprefix build/nocuda/,$(CORE_SRC:.c=.o) co
 
 build/nocuda/%.o: %.c $(wildcard */*.h) Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(filter-out -DGB_HAVE_CUDA,$(BASE_CFLAGS)) $(CFLAGS) -c -o $@ $<
+	$(CC) $(filter-out -DGB_HAVE_CUDA,$(BASE_CFLAGS)) -DGB_BUILD_FLAGS='"cpu-only $(CFLAGS)"' $(CFLAGS) -c -o $@ $<
 
 build/unit_tests: need-cjson $(UNIT_SRC) $(UNIT_LIB_SRC) $(wildcard */*.h tests/unit/*.h)
 	@mkdir -p build
@@ -102,7 +109,7 @@ dist: all
 	$(CC) $(CFLAGS) -o dist/bin/gpubench $(C_OBJ) $(CU_OBJ) $(LDFLAGS) $(LDLIBS) \
 		-Wl,--enable-new-dtags,-rpath,'$$ORIGIN/../lib'
 	cp -L "$$(ldd dist/bin/gpubench | awk '/libcjson\.so/ {print $$3}')" dist/lib/libcjson.so.1
-	cp scripts/*.sh scripts/*.gp dist/scripts/ 2>/dev/null || true
+	cp -r scripts/. dist/scripts/
 	cp tests/gpu/*.sh tests/lib.sh dist/tests/gpu/ 2>/dev/null || true
 	@echo "dist/ is self-contained: dist/bin/gpubench finds dist/lib/libcjson.so.1 through its RUNPATH"
 

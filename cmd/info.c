@@ -35,7 +35,7 @@ static int run(int argc, char **argv)
 	};
 	const char *json = NULL;
 	char why[256] = "";
-	int c, i, n, drv, rt;
+	int c, i, n, drv, rt, listing;
 	cJSON *root, *devs, *backends, *engines;
 
 	opterr = 0;
@@ -56,8 +56,10 @@ static int run(int argc, char **argv)
 	}
 	if (optind < argc)
 		gb_die(GB_EXIT_USAGE, "info: unexpected argument '%s'", argv[optind]);
+	listing = !gb_quiet && !(json && strcmp(json, "-") == 0); /* stdout holds only JSON then */
 
 	root = cJSON_CreateObject();
+	gb_json_u64(root, "schema_version", GB_SCHEMA_VERSION);
 	gb_json_str(root, "gpubench_version", GB_VERSION);
 	gb_json_str(root, "git_revision", GB_GIT_REV);
 	backends = cJSON_AddArrayToObject(root, "backends");
@@ -70,7 +72,7 @@ static int run(int argc, char **argv)
 	gb_json_u64(root, "cuda_runtime_version", (uint64_t)rt);
 	gb_describe_host_cpu(root);
 
-	if (!gb_quiet) {
+	if (listing) {
 		printf("gpubench %s (%s)\n", GB_VERSION, GB_GIT_REV);
 		printf("backends compiled in: cpu%s\n", gb_cuda_compiled() ? ", gpu" : "");
 		if (gb_cuda_compiled())
@@ -82,7 +84,7 @@ static int run(int argc, char **argv)
 	n = gb_device_count(why, sizeof(why));
 	if (n == 0) {
 		gb_json_str(root, "no_device_reason", why);
-		if (!gb_quiet)
+		if (listing)
 			printf("devices: none (%s)\n", why);
 	}
 	for (i = 0; i < n; i++) {
@@ -103,7 +105,7 @@ static int run(int argc, char **argv)
 		gb_json_u64(o, "memory_clock_khz", (uint64_t)d.mem_clock_khz);
 		gb_json_u64(o, "memory_bus_bits", (uint64_t)d.mem_bus_bits);
 		cJSON_AddItemToArray(devs, o);
-		if (!gb_quiet)
+		if (listing)
 			printf("device %d: %s, compute capability %s, %d SMs, %.1f GiB, L2 %.0f MiB, "
 			       "SM clock %d MHz, memory clock %d MHz\n",
 			       i, d.name, cc, d.sm_count, d.global_mem_bytes / 1073741824.0,
@@ -121,7 +123,7 @@ static int run(int argc, char **argv)
 				cJSON_AddItemToArray(b, cJSON_CreateString("gpu"));
 			cJSON_AddItemToArray(b, cJSON_CreateString("cpu"));
 			cJSON_AddItemToArray(stm, o);
-			if (!gb_quiet)
+			if (listing)
 				printf("stm engine %s (%s): %s\n", stm_engines[i]->name,
 				       stm_engines[i]->bank_gpu ? "gpu, cpu" : "cpu",
 				       stm_engines[i]->summary);

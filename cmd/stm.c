@@ -300,6 +300,13 @@ static void parse(stm_opts *o, int argc, char **argv)
 	o->p.ordered = (uint32_t)o->verify;
 }
 
+/* Time left before --timeout, counted from start_ns; 0 when it has passed. */
+static uint64_t remaining_ns(const stm_opts *o, uint64_t start_ns)
+{
+	double left = o->timeout - gb_seconds_since(start_ns);
+	return left > 0 ? (uint64_t)(left * 1e9) : 0;
+}
+
 /* FNV-1a over the balances: equal states give equal checksums on every backend. */
 static uint64_t balances_checksum(const int32_t *b, uint32_t n)
 {
@@ -401,10 +408,10 @@ static int run(int argc, char **argv)
 	if (o.p.cpu_workers > o.p.threads)
 		o.p.cpu_workers = o.p.threads;
 
-	t_start = gb_now_ns();
+	t_start = gb_now_ns(); /* --timeout counts from here: generation and warm-up included */
 	if (bank_generate(&w, &o.bank, err, sizeof(err)) != 0)
 		gb_die(GB_EXIT_USAGE, "stm: %s", err);
-	gb_note("generated %" PRIu64 " bank transactions in %.2f s", w.ntx,
+	gb_note("note: generated %" PRIu64 " bank transactions in %.2f s", w.ntx,
 		gb_seconds_since(t_start));
 
 	initial = gb_xmalloc((size_t)w.cfg.accounts * sizeof(int32_t), "balances");
@@ -415,15 +422,16 @@ static int run(int argc, char **argv)
 	for (i = 0; i < w.cfg.accounts; i++)
 		initial[i] = (int32_t)w.cfg.initial_balance;
 
-	t_start = gb_now_ns();
-	o.p.timeout_ns = (uint64_t)(o.timeout * 1e9);
+	o.p.timeout_ns = remaining_ns(&o, t_start);
 	ctx = ops->open(&w, &o.p);
 	memset(&tot, 0, sizeof(tot));
-	for (i = 0; i < o.warmup; i++) {
+	for (i = 0; i < o.warmup && !incomplete; i++) {
 		stm_batch_result r;
 		ops->load(ctx, initial);
 		ops->run_batch(ctx, &r);
 		tot.block_size = r.block_size;
+		incomplete = r.c.threads_timed_out > 0 || remaining_ns(&o, t_start) == 0;
+		o.p.timeout_ns = remaining_ns(&o, t_start);
 	}
 
 	for (rep = 0; rep < o.reps && !verify_failed && !incomplete && !failed; rep++) {
@@ -436,13 +444,12 @@ static int run(int argc, char **argv)
 		do {
 			stm_batch_result r;
 			int check = o.verify && (tot.batches % o.verify_every) == 0;
-			double elapsed = gb_seconds_since(t_start);
 
-			if (elapsed >= o.timeout) {
+			o.p.timeout_ns = remaining_ns(&o, t_start);
+			if (o.p.timeout_ns == 0) {
 				incomplete = 1;
 				break;
 			}
-			o.p.timeout_ns = (uint64_t)((o.timeout - elapsed) * 1e9);
 			if (check && !mirror_valid)
 				ops->fetch(ctx, mirror, NULL);
 			ops->run_batch(ctx, &r);
@@ -487,8 +494,8 @@ static int run(int argc, char **argv)
 			}
 			progress(&o, rep, batch, rep_secs);
 		} while (!verify_failed && !incomplete && rep_secs < o.duration);
-		if (incomplete || failed)
-			break; /* a cut-short repetition is not a sample */
+		if (incomplete || failed || verify_failed)
+			break; /* a cut-short or failed repetition is not a sample */
 		rate[reps_done++] = rep_secs > 0 ? (double)rep_commits / rep_secs : 0;
 	}
 	if (!gb_quiet && isatty(2) && o.duration > 0)
@@ -575,8 +582,11 @@ static int run(int argc, char **argv)
 		       o.algo, o.workload, gb_backend_name(backend),
 		       backend == GB_BACKEND_GPU ? " (" : "", backend == GB_BACKEND_GPU ? dev.name : "",
 		       backend == GB_BACKEND_GPU ? ")" : "", o.p.threads, w.cfg.accounts, o.p.hash);
-		printf("  throughput   %.4g committed tx/s (median of %zu; min %.4g, max %.4g)\n",
-		       s.median, s.n, s.min, s.max);
+		if (s.n)
+			printf("  throughput   %.4g committed tx/s (median of %zu; min %.4g, max %.4g)\n",
+			       s.median, s.n, s.min, s.max);
+		else
+			printf("  throughput   none: no repetition completed\n");
 		printf("  commits      %" PRIu64 " (%" PRIu64 " read-only) in %" PRIu64
 		       " batches, %.3f s of device time\n",
 		       commits_all, tot.c.commits_readonly, tot.batches, tot.seconds);
