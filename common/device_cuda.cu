@@ -28,7 +28,11 @@ extern "C" int gb_device_count(char *why, size_t why_len)
 	cudaError_t e = cudaGetDeviceCount(&n);
 	if (e != cudaSuccess) {
 		if (why && why_len)
-			snprintf(why, why_len, "no usable CUDA device (%s)", cudaGetErrorString(e));
+			snprintf(why, why_len, "%s (CUDA: %s)",
+				 e == cudaErrorInsufficientDriver || e == cudaErrorNoDevice
+					 ? "no NVIDIA GPU or driver found"
+					 : "no usable CUDA device",
+				 cudaGetErrorString(e));
 		cudaGetLastError();
 		return 0;
 	}
