@@ -1,0 +1,240 @@
+#!/usr/bin/env python3
+"""Check gpubench stm reports and turn a folder of them into a CSV and a markdown table.
+
+    report2csv.py check REPORT.json
+        Exit 0 and print a one-line summary when the report is complete and
+        verified; otherwise print why on stderr and exit 1.
+
+    report2csv.py table DIR --csv OUT.csv --md OUT.md [--title TEXT]
+        Read every DIR/<algo>-<panel>-t<threads>.json, check each one as
+        above, and write one CSV row per report plus a markdown table per
+        panel. Any report that is incomplete, unverified or disagrees with its
+        file name makes the whole command fail: no numbers are written.
+
+A panel is a letter; the reports say what it means (config.bank.presort and
+config.bank.read_only), and every report of one panel must agree on it.
+Only the standard library is used, so this runs wherever python3 does.
+"""
+
+import argparse
+import csv
+import json
+import os
+import re
+import sys
+
+CSV_FIELDS = [
+    "algo", "panel", "presort", "read_only", "threads",
+    "throughput_median", "throughput_min", "throughput_max",
+    "abort_rate", "abandoned", "verified",
+]
+
+NAME_RE = re.compile(r"^(?P<algo>.+)-(?P<panel>[A-Z])-t(?P<threads>[0-9]+)\.json$")
+
+
+class ReportError(Exception):
+    pass
+
+
+def load(path):
+    try:
+        with open(path, encoding="utf-8") as f:
+            return json.load(f)
+    except (OSError, ValueError) as e:
+        raise ReportError("%s: cannot read a JSON report: %s" % (path, e))
+
+
+def field(doc, path, dotted):
+    node = doc
+    for key in dotted.split("."):
+        if not isinstance(node, dict) or key not in node:
+            raise ReportError("%s: field %s is missing" % (path, dotted))
+        node = node[key]
+    return node
+
+
+def checked(path):
+    """The report at path, after the checks every plotted number must pass."""
+    doc = load(path)
+    version = field(doc, path, "meta.schema_version")
+    if version != 1:
+        raise ReportError("%s: schema_version %r, this script reads version 1" % (path, version))
+    if field(doc, path, "meta.subcommand") != "stm":
+        raise ReportError("%s: not a 'gpubench stm' report" % path)
+    if field(doc, path, "meta.complete") is not True:
+        raise ReportError("%s: incomplete run (meta.complete is false: --timeout reached)" % path)
+    verified = field(doc, path, "verification.verified")
+    if verified is None:
+        raise ReportError("%s: not verified (run without --no-verify)" % path)
+    if verified is not True:
+        raise ReportError("%s: verification FAILED: %s"
+                          % (path, field(doc, path, "verification.message")))
+    return doc
+
+
+def row_of(doc, path):
+    stats = field(doc, path, "results.throughput_tx_per_s")
+    return {
+        "algo": field(doc, path, "config.algo"),
+        "presort": 1 if field(doc, path, "config.bank.presort") else 0,
+        "read_only": field(doc, path, "config.bank.read_only"),
+        "threads": field(doc, path, "config.threads"),
+        "throughput_median": stats["median"],
+        "throughput_min": stats["min"],
+        "throughput_max": stats["max"],
+        "abort_rate": field(doc, path, "results.abort_rate"),
+        "abandoned": field(doc, path, "results.abandoned"),
+        "verified": "true",
+    }
+
+
+def summary(row, doc, path):
+    return "%.4g tx/s median (%d reps), abort rate %.2f%%, abandoned %d, %s backend" % (
+        row["throughput_median"], field(doc, path, "results.throughput_tx_per_s.n"),
+        100.0 * row["abort_rate"], row["abandoned"], field(doc, path, "device.backend"))
+
+
+def cmd_check(args):
+    doc = checked(args.report)
+    print(summary(row_of(doc, args.report), doc, args.report))
+
+
+def device_text(doc):
+    dev = doc.get("device", {})
+    if dev.get("backend") == "gpu":
+        return "%s (GPU, %s SMs, driver %s, runtime %s)" % (
+            dev.get("name"), dev.get("sm_count"), dev.get("cuda_driver_version"),
+            dev.get("cuda_runtime_version"))
+    return "%s (CPU backend, %s workers)" % (dev.get("cpu_model"), dev.get("cpu_workers"))
+
+
+def panel_text(presort, read_only):
+    return "%s, %d%% read-only" % ("presort" if presort else "no presort", read_only)
+
+
+def protocol_of(doc):
+    """The settings every report of one figure must share."""
+    cfg, bank = doc["config"], doc["config"]["bank"]
+    return (("backend", cfg["backend"]), ("reps", cfg["reps"]),
+            ("duration_s", cfg["duration_s"]), ("hash", cfg["hash"]),
+            ("accounts", bank["accounts"]), ("tx_per_thread", bank["tx_per_thread"]),
+            ("semantic_ratio", bank["semantic_ratio"]),
+            ("transfers_per_tx", bank["transfers_per_tx"]), ("seed", bank["seed"]))
+
+
+def collect(folder):
+    rows, docs = [], []
+    names = sorted(n for n in os.listdir(folder) if n.endswith(".json"))
+    for name in names:
+        m = NAME_RE.match(name)
+        if not m:
+            continue
+        path = os.path.join(folder, name)
+        doc = checked(path)
+        row = row_of(doc, path)
+        if row["algo"] != m.group("algo") or row["threads"] != int(m.group("threads")):
+            raise ReportError("%s: the report is for %s at %d threads, not what its name says"
+                              % (path, row["algo"], row["threads"]))
+        row["panel"] = m.group("panel")
+        rows.append(row)
+        docs.append(doc)
+    if not rows:
+        raise ReportError("%s: no <algo>-<panel>-t<threads>.json reports found" % folder)
+    meaning = {}
+    for row in rows:
+        key = (row["presort"], row["read_only"])
+        if meaning.setdefault(row["panel"], key) != key:
+            raise ReportError("panel %s mixes %s and %s: reports from different sweeps in %s"
+                              % (row["panel"], panel_text(*meaning[row["panel"]]),
+                                 panel_text(*key), folder))
+    protocols = {}
+    for doc, row in zip(docs, rows):
+        protocols.setdefault(protocol_of(doc), []).append("%s-%s-t%d" % (
+            row["algo"], row["panel"], row["threads"]))
+    if len(protocols) > 1:
+        raise ReportError("%s mixes reports of different settings, which one figure cannot "
+                          "show: %s" % (folder, "; ".join(
+                              "%s (%s)" % (", ".join("%s=%s" % kv for kv in key), names[0])
+                              for key, names in protocols.items())))
+    rows.sort(key=lambda r: (r["algo"], r["panel"], r["threads"]))
+    return rows, docs, meaning
+
+
+def write_csv(rows, out):
+    tmp = out + ".tmp"
+    with open(tmp, "w", newline="", encoding="utf-8") as f:
+        w = csv.DictWriter(f, fieldnames=CSV_FIELDS, lineterminator="\n")
+        w.writeheader()
+        for row in rows:
+            w.writerow({k: (repr(row[k]) if isinstance(row[k], float) else row[k])
+                        for k in CSV_FIELDS})
+    os.replace(tmp, out)
+
+
+def write_md(rows, docs, meaning, out, title):
+    revisions = sorted({d["meta"].get("git_revision", "?") for d in docs})
+    devices = sorted({device_text(d) for d in docs})
+    dates = sorted(d["meta"].get("date_utc", "") for d in docs)
+    first = docs[0]
+    cfg = first["config"]
+    lines = [
+        "# " + title,
+        "",
+        "Committed transactions per second (read-only included), median over repetitions "
+        "with min and max; every run verified by serial replay.",
+        "",
+        "- device: " + "; ".join(devices),
+        "- gpubench: %s, git %s, build %s" % (first["meta"].get("gpubench_version"),
+                                              ", ".join(revisions),
+                                              first["meta"].get("build_flags")),
+        "- runs: %d, from %s to %s" % (len(docs), dates[0], dates[-1]),
+        "- protocol: %s reps x %s s per repetition (0 = one batch over the table), "
+        "%s accounts, %s transactions per thread, hash %s, semantic ratio %s%%"
+        % (cfg["reps"], cfg["duration_s"], cfg["bank"]["accounts"],
+           cfg["bank"]["tx_per_thread"], cfg["hash"], cfg["bank"]["semantic_ratio"]),
+        "- example command: `gpubench %s`" % " ".join(first["meta"].get("argv", [])),
+    ]
+    for panel in sorted(meaning):
+        lines += ["", "## %s: %s" % (panel, panel_text(*meaning[panel])), "",
+                  "| algo | threads | median tx/s | min tx/s | max tx/s | abort rate | abandoned |",
+                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+        for r in rows:
+            if r["panel"] == panel:
+                lines.append("| %s | %d | %.4g | %.4g | %.4g | %.2f%% | %d |" % (
+                    r["algo"], r["threads"], r["throughput_median"], r["throughput_min"],
+                    r["throughput_max"], 100.0 * r["abort_rate"], r["abandoned"]))
+    tmp = out + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write("\n".join(lines) + "\n")
+    os.replace(tmp, out)
+
+
+def cmd_table(args):
+    rows, docs, meaning = collect(args.dir)
+    write_csv(rows, args.csv)
+    write_md(rows, docs, meaning, args.md, args.title)
+    print("%d reports -> %s, %s" % (len(rows), args.csv, args.md))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("check", help="check one report and summarise it")
+    c.add_argument("report")
+    c.set_defaults(fn=cmd_check)
+    t = sub.add_parser("table", help="CSV and markdown from a folder of reports")
+    t.add_argument("dir")
+    t.add_argument("--csv", required=True)
+    t.add_argument("--md", required=True)
+    t.add_argument("--title", default="gpubench stm results")
+    t.set_defaults(fn=cmd_table)
+    args = ap.parse_args()
+    try:
+        args.fn(args)
+    except ReportError as e:
+        print("report2csv: %s" % e, file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,432 @@
+#!/usr/bin/env bash
+# CLI integration tests of gpubench on the CPU backend: option handling, exit
+# codes, messages and the JSON report. Tiny sizes: every run takes well under
+# a second. GPUBENCH names the binary (default ./gpubench). Last line:
+# "cli: N passed, N failed"; exit status 1 when any failed.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+t_init
+
+G=${GPUBENCH:-./gpubench}
+if [ ! -x "$G" ]; then
+	echo "cli: $G is not an executable (set GPUBENCH)"
+	echo "cli: 0 passed, 1 failed"
+	exit 1
+fi
+# A tiny, fast bank run on the CPU backend.
+TINY=(--backend cpu --threads 8 --accounts 64 --tx-per-thread 6 --reps 1 --warmup 0)
+
+# ---------------------------------------------------------------- top level
+
+expect_rc "--help exits 0" 0 "$G" --help
+expect_out "--help lists the subcommands" "usage: gpubench" "stm" "info" "Exit status"
+cp "$T_OUT" "$T_TMP/help.txt"
+expect_rc "-h exits 0" 0 "$G" -h
+check "-h prints the same as --help" cmp -s "$T_OUT" "$T_TMP/help.txt"
+expect_rc "help without a subcommand exits 0" 0 "$G" help
+check "help prints the same as --help" cmp -s "$T_OUT" "$T_TMP/help.txt"
+
+expect_rc "help stm exits 0" 0 "$G" help stm
+expect_out "help stm documents every option" "usage: gpubench stm" --algo --workload --backend \
+	--threads --block-size --cpu-workers --hash --max-passes --no-tags --accounts \
+	--tx-per-thread --semantic-ratio --read-only --transfers-per-tx --initial-balance \
+	--presort --seed --reps --duration --warmup --paper --timeout --verify-every \
+	--no-verify --json --quiet prstm
+cp "$T_OUT" "$T_TMP/help-stm.txt"
+expect_rc "stm --help exits 0" 0 "$G" stm --help
+check "stm --help prints the same as help stm" cmp -s "$T_OUT" "$T_TMP/help-stm.txt"
+expect_rc "stm -h exits 0" 0 "$G" stm -h
+check "stm --help writes nothing on stderr" test ! -s "$T_ERR"
+
+expect_rc "help info exits 0" 0 "$G" help info
+expect_out "help info documents its options" "usage: gpubench info" --json --quiet
+expect_rc "info --help exits 0" 0 "$G" info --help
+
+expect_rc "help nosuch exits 2" 2 "$G" help nosuch
+expect_err "help nosuch names it" "nosuch"
+check "help nosuch prints nothing on stdout" test ! -s "$T_OUT"
+
+expect_rc "--version exits 0" 0 "$G" --version
+version_line=$(cat "$T_OUT")
+if [[ $version_line =~ ^gpubench\ ([0-9]+\.[0-9]+\.[0-9]+)\ \(git\ ([^\)]+)\)$ ]]; then
+	pass "--version prints version and git revision"
+	G_VERSION=${BASH_REMATCH[1]}
+	G_REV=${BASH_REMATCH[2]}
+else
+	fail "--version prints version and git revision" "got: $version_line"
+	G_VERSION=unknown
+	G_REV=unknown
+fi
+if [[ $G_REV =~ ^[0-9a-f]{7,40}(-dirty)?$ || $G_REV == unknown ]]; then
+	pass "--version revision looks like git describe"
+else
+	fail "--version revision looks like git describe" "revision: $G_REV"
+fi
+expect_rc "-V exits 0" 0 "$G" -V
+check "-V prints the same as --version" test "$(cat "$T_OUT")" = "$version_line"
+
+expect_rc "no arguments exits 2" 2 "$G"
+expect_err "no arguments prints the usage on stderr" "usage: gpubench"
+check "no arguments prints nothing on stdout" test ! -s "$T_OUT"
+expect_rc "unknown subcommand exits 2" 2 "$G" frobnicate
+expect_err "unknown subcommand is named" "frobnicate"
+
+# ---------------------------------------------------------------- option errors
+
+expect_rc "stm unknown option exits 2" 2 "$G" stm --frobnicate 3
+expect_err "stm unknown option is named" "--frobnicate"
+expect_rc "stm unknown short option exits 2" 2 "$G" stm -x
+expect_err "stm unknown short option is named" "-x"
+expect_rc "info unknown option exits 2" 2 "$G" info --frobnicate
+expect_err "info unknown option is named" "--frobnicate"
+expect_rc "stm stray argument exits 2" 2 "$G" stm "${TINY[@]}" stray
+expect_err "stm stray argument is named" "stray"
+expect_rc "info stray argument exits 2" 2 "$G" info stray
+expect_rc "stm missing value exits 2" 2 "$G" stm --threads
+expect_err "stm missing value names the option" "--threads" "needs a value"
+expect_rc "stm missing value of --json exits 2" 2 "$G" stm "${TINY[@]}" --json
+expect_err "stm missing --json value names the option" "--json"
+expect_rc "info missing value exits 2" 2 "$G" info --json
+expect_err "info missing value names the option" "--json"
+
+# Numeric options: name, lowest, highest accepted (as the message prints them).
+numeric_opts=(
+	"threads 1 524288"
+	"block-size 0 1024"
+	"cpu-workers 1 4096"
+	"hash 1 2147483647"
+	"max-passes 1 1000000000"
+	"accounts 2 2147483647"
+	"tx-per-thread 1 100000000"
+	"semantic-ratio 0 100"
+	"read-only 0 100"
+	"transfers-per-tx 1 4"
+	"initial-balance 1 100000000"
+	"seed 0 18446744073709551615"
+	"reps 1 100000"
+	"duration 0 86400"
+	"warmup 0 1000"
+	"timeout 0.001 864000"
+	"verify-every 1 4294967295"
+)
+for spec in "${numeric_opts[@]}"; do
+	read -r opt lo hi <<<"$spec"
+	range="accepted: $lo..$hi"
+	bad=(abc "" -1 12x 99999999999999999999999)
+	if [ "$hi" != 18446744073709551615 ]; then
+		if [[ $hi == *.* || $opt == duration || $opt == timeout ]]; then
+			bad+=("${hi}1")
+		else
+			bad+=("$(python3 -c "print($hi + 1)")")
+		fi
+	fi
+	case $lo in
+	0) ;;
+	0.001) bad+=(0.0001 0) ;;
+	*) bad+=("$(python3 -c "print($lo - 1)")") ;;
+	esac
+	for v in "${bad[@]}"; do
+		run "$G" stm --backend cpu "--$opt" "$v"
+		if [ "$RC" = 2 ] && grep -qF -- "--$opt" "$T_ERR" && grep -qF -- "$range" "$T_ERR"; then
+			pass "--$opt '$v' is refused"
+		else
+			fail "--$opt '$v' is refused with exit 2, the option and '$range'" "$(t_context)"
+		fi
+	done
+done
+# Values at both ends of a range are accepted (checked through the report below).
+expect_rc "--block-size 33 exits 2" 2 "$G" stm "${TINY[@]}" --block-size 33
+expect_err "--block-size 33 says why" "--block-size" "multiple of 32"
+expect_rc "--hash above --accounts exits 2" 2 "$G" stm "${TINY[@]}" --accounts 10 --hash 11
+expect_err "--hash above --accounts names both" "--hash" "--accounts 10" "1..10"
+expect_rc "--hash equal to --accounts is accepted" 0 "$G" stm "${TINY[@]}" --accounts 10 --hash 10 --quiet
+expect_rc "threads x tx-per-thread over the limit exits 2" 2 "$G" stm --backend cpu --threads 524288 --tx-per-thread 4097
+expect_err "threads x tx-per-thread message" "--threads 524288" "--tx-per-thread 4097" "table limit"
+expect_rc "--algo nosuch exits 2" 2 "$G" stm "${TINY[@]}" --algo nosuch
+expect_err "--algo nosuch lists the engines" "--algo" "nosuch" "accepted: prstm"
+expect_rc "--workload nosuch exits 2" 2 "$G" stm "${TINY[@]}" --workload nosuch
+expect_err "--workload nosuch lists the workloads" "--workload" "accepted: bank"
+expect_rc "--backend nosuch exits 2" 2 "$G" stm --backend nosuch
+expect_err "--backend nosuch lists the backends" "--backend" "nosuch" "auto|gpu|cpu"
+
+# Info first: it tells whether this binary has a GPU backend and a device.
+expect_rc "info --json - exits 0" 0 "$G" info --json -
+json_check "info --json - prints only JSON on stdout" "$T_OUT" 'assert "backends" in d'
+expect_rc "info --quiet --json - exits 0" 0 "$G" info --quiet --json -
+cp "$T_OUT" "$T_TMP/info.json"
+json_check "info JSON has backends, devices and engines" "$T_TMP/info.json" '
+assert isinstance(d["backends"], list) and "cpu" in d["backends"], d["backends"]
+assert isinstance(d["devices"], list)
+stm = d["engines"]["stm"]
+assert isinstance(stm, list) and any(e["name"] == "prstm" for e in stm), stm
+for e in stm:
+    assert "cpu" in e["backends"] and isinstance(e["summary"], str) and e["summary"]
+assert d["gpubench_version"] == "'"$G_VERSION"'", d["gpubench_version"]
+assert d["git_revision"] == "'"$G_REV"'", d["git_revision"]
+assert isinstance(d["cpu_model"], str) and isint(d["cpu_logical_cores"]) and d["cpu_logical_cores"] >= 1
+if not d["devices"]:
+    assert isinstance(d["no_device_reason"], str) and d["no_device_reason"]
+'
+has_gpu_backend=$(python3 -c 'import json,sys; print(int("gpu" in json.load(open(sys.argv[1]))["backends"]))' "$T_TMP/info.json" 2>/dev/null || echo 0)
+ndevices=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["devices"]))' "$T_TMP/info.json" 2>/dev/null || echo 0)
+run "$G" info
+check "info lists the backends" grep -q '^backends compiled in: cpu' "$T_OUT"
+check "info lists the engine" grep -q '^stm engine prstm' "$T_OUT"
+expect_rc "info --quiet exits 0" 0 "$G" info --quiet
+check "info --quiet prints nothing" test ! -s "$T_OUT"
+expect_rc "info --json PATH exits 0" 0 "$G" info --quiet --json "$T_TMP/info2.json"
+json_check "info --json PATH writes the same document" "$T_TMP/info2.json" '
+import json
+other = json.load(open("'"$T_TMP/info.json"'"))
+assert sorted(d) == sorted(other), (sorted(d), sorted(other))
+assert d["backends"] == other["backends"] and d["engines"] == other["engines"]
+'
+
+if [ "$ndevices" = 0 ]; then
+	if [ "$has_gpu_backend" = 1 ]; then
+		expect_rc "--backend gpu without a GPU exits 1" 1 "$G" stm "${TINY[@]/cpu/gpu}"
+		expect_err "--backend gpu without a GPU says why" "--backend gpu"
+		expect_rc "--backend auto without a GPU falls back to the CPU" 0 "$G" stm "${TINY[@]/cpu/auto}" --json "$T_TMP/auto.json"
+		expect_err "--backend auto notes the fallback" "CPU backend"
+		json_check "--backend auto reports the cpu backend" "$T_TMP/auto.json" '
+assert d["config"]["backend"] == "cpu" and d["device"]["backend"] == "cpu"'
+	else
+		expect_rc "--backend gpu in a CPU-only build exits 2" 2 "$G" stm "${TINY[@]/cpu/gpu}"
+		expect_err "--backend gpu in a CPU-only build says so" "no GPU backend"
+	fi
+fi
+
+expect_rc "an impossible bank table exits 2" 2 "$G" stm --backend cpu --accounts 2 \
+	--initial-balance 1 --semantic-ratio 0 --threads 100 --tx-per-thread 10 --reps 1
+expect_err "an impossible bank table says what to change" "--initial-balance 1" "too small"
+
+# ---------------------------------------------------------------- the report
+
+R=$T_TMP/reports
+mkdir -p "$R"
+expect_rc "stm --json PATH exits 0" 0 "$G" stm --backend cpu --threads 16 --cpu-workers 3 \
+	--accounts 100 --tx-per-thread 10 --semantic-ratio 50 --read-only 20 --transfers-per-tx 2 \
+	--initial-balance 5000 --seed 99 --hash 2 --reps 3 --warmup 1 --json "$R/full.json"
+check "stm --json PATH prints the summary on stdout" grep -q '^  verified     yes' "$T_OUT"
+json_check "report: top level has the five blocks in order" "$R/full.json" '
+assert list(d) == ["meta", "device", "config", "results", "verification"], list(d)'
+json_check "report: meta" "$R/full.json" '
+import re
+m = d["meta"]
+for k in ["schema_version", "gpubench_version", "git_revision", "build_flags", "subcommand", "argv", "date_utc", "host", "complete"]:
+    assert k in m, k
+assert m["schema_version"] == 1 and isint(m["schema_version"])
+assert m["gpubench_version"] == "'"$G_VERSION"'", m["gpubench_version"]
+assert m["git_revision"] == "'"$G_REV"'", m["git_revision"]
+assert isinstance(m["build_flags"], str) and m["build_flags"]
+assert m["subcommand"] == "stm"
+assert m["argv"] == ["stm", "--backend", "cpu", "--threads", "16", "--cpu-workers", "3", "--accounts", "100", "--tx-per-thread", "10", "--semantic-ratio", "50", "--read-only", "20", "--transfers-per-tx", "2", "--initial-balance", "5000", "--seed", "99", "--hash", "2", "--reps", "3", "--warmup", "1", "--json", "'"$R/full.json"'"], m["argv"]
+assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", m["date_utc"]), m["date_utc"]
+assert isinstance(m["host"], str) and m["host"]
+assert m["complete"] is True'
+json_check "report: device" "$R/full.json" '
+v = d["device"]
+assert v["backend"] == "cpu"
+assert isinstance(v["cpu_model"], str) and v["cpu_model"]
+assert isint(v["cpu_logical_cores"]) and v["cpu_logical_cores"] >= 1
+assert v["cpu_workers"] == 3, v["cpu_workers"]'
+json_check "report: config" "$R/full.json" '
+c = d["config"]
+want = dict(algo="prstm", workload="bank", backend="cpu", threads=16, hash=2, max_passes=1000000,
+            priority_tags=True, reps=3, duration_s=0, warmup=1, verify=True, verify_every=1,
+            timeout_s=600, paper=False, cpu_workers=3, block_size=0)
+for k, v in want.items():
+    assert c[k] == v and type(c[k]) == type(v), (k, c[k], v)
+b = c["bank"]
+want = dict(accounts=100, tx_per_thread=10, semantic_ratio=50, read_only=20, transfers_per_tx=2,
+            initial_balance=5000, presort=False, seed=99, transactions=160)
+for k, v in want.items():
+    assert b[k] == v and type(b[k]) == type(v), (k, b[k], v)
+# per thread: 2 read-only, 8 updates, 1 chain (3 entries), 5 non-semantic
+assert b["read_only_transactions"] == 32, b
+assert b["chains"] == 16 and b["deposits"] == 16 and b["withdrawals"] == 16, b
+assert b["transfers"] == 16 + 80, b
+assert b["deposits"] + b["withdrawals"] + b["transfers"] + b["read_only_transactions"] == b["transactions"]'
+json_check "report: results" "$R/full.json" '
+r = d["results"]
+ntx = d["config"]["bank"]["transactions"]
+ro = d["config"]["bank"]["read_only_transactions"]
+t = r["throughput_tx_per_s"]
+assert sorted(t) == ["max", "mean", "median", "min", "n", "stdev"], sorted(t)
+assert t["n"] == 3 and isint(t["n"])
+assert 0 < t["min"] <= t["median"] <= t["max"], t
+assert t["min"] <= t["mean"] <= t["max"] and t["stdev"] >= 0, t
+assert r["reps_completed"] == 3
+assert r["batches"] == 3, r["batches"]
+assert r["transactions_per_batch"] == ntx
+assert r["device_seconds"] > 0 and r["wall_seconds"] >= r["device_seconds"], (r["device_seconds"], r["wall_seconds"])
+assert r["abandoned"] == 0 and r["threads_gave_up"] == 0 and r["threads_timed_out"] == 0
+assert r["commits"] == 3 * ntx, (r["commits"], ntx)
+assert r["commits_update"] + r["commits_read_only"] == r["commits"]
+assert r["commits_read_only"] == 3 * ro, r["commits_read_only"]
+a = r["aborts"]
+for k in ["total", "conflict", "conflict_locked", "conflict_priority", "validation", "semantic"]:
+    assert isint(a[k]) and a[k] >= 0, (k, a[k])
+assert a["conflict"] == a["conflict_locked"] + a["conflict_priority"], a
+assert a["total"] == a["conflict"] + a["validation"] + a["semantic"], a
+assert abs(r["abort_rate"] - a["total"] / (a["total"] + r["commits"])) < 1e-9, r["abort_rate"]
+assert r["time_per_tx_ns"] > 0 and 0 <= r["wasted_per_tx_ns"] <= r["time_per_tx_ns"]
+assert 0 <= r["wasted_fraction"] <= 1
+assert abs(r["wasted_per_tx_ns"] / r["time_per_tx_ns"] - r["wasted_fraction"]) < 1e-6
+assert isint(r["passes_max"]) and r["passes_max"] >= 0
+for k in ["reps_completed", "batches", "transactions_per_batch", "commits", "commits_update", "commits_read_only", "abandoned", "passes_max", "threads_gave_up"]:
+    assert isint(r[k]), k'
+json_check "report: verification" "$R/full.json" '
+v = d["verification"]
+assert v["verified"] is True
+assert isinstance(v["method"], str) and v["method"] != "none"
+assert v["batches_verified"] == 3 and v["batches_total"] == 3
+assert v["message"] == ""
+assert v["money_before"] == 100 * 5000 and v["money_after"] == 100 * 5000, (v["money_before"], v["money_after"])
+# everything committed and the table nets to zero: every account is back at 5000
+assert v["min_balance"] == 5000, v["min_balance"]
+assert v["balances_fnv1a"] == fnv1a_balances([5000] * 100), v["balances_fnv1a"]'
+check "report: no temporary file left" test -z "$(find "$R" -name '*.tmp.*')"
+
+# Edges of numeric ranges are accepted.
+expect_rc "range ends are accepted" 0 "$G" stm --backend cpu --threads 2 --accounts 2 --hash 2 \
+	--tx-per-thread 1 --semantic-ratio 0 --read-only 100 --transfers-per-tx 4 --initial-balance 100000000 \
+	--seed 18446744073709551615 --reps 1 --warmup 0 --duration 0 --timeout 864000 --max-passes 1 \
+	--verify-every 4294967295 --block-size 1024 --cpu-workers 4096 --quiet --json "$R/edges.json"
+json_check "range ends are reported" "$R/edges.json" '
+c = d["config"]
+assert c["block_size"] == 1024 and c["cpu_workers"] == 2 and c["hash"] == 2, c
+assert c["verify_every"] == 4294967295 and c["timeout_s"] == 864000
+assert c["bank"]["transfers_per_tx"] == 4 and c["bank"]["initial_balance"] == 100000000
+assert d["results"]["commits"] == 2 and d["results"]["commits_read_only"] == 2
+assert d["results"]["gpu_block_size"] == 0
+assert d["verification"]["verified"] is True'
+expect_rc "a 12-digit seed runs" 0 "$G" stm "${TINY[@]}" --seed 123456789012 --quiet --json "$R/seed.json"
+json_check "the report keeps a 12-digit seed exactly" "$R/seed.json" '
+assert d["config"]["bank"]["seed"] == 123456789012, d["config"]["bank"]["seed"]'
+
+# --json - prints exactly one JSON document on stdout.
+expect_rc "stm --json - exits 0" 0 "$G" stm "${TINY[@]}" --json -
+json_check "stm --json - prints only JSON on stdout" "$T_OUT" '
+assert d["meta"]["subcommand"] == "stm" and d["verification"]["verified"] is True'
+check "stm --json - keeps notes on stderr" grep -q "generated" "$T_ERR"
+
+# --quiet
+expect_rc "stm --quiet exits 0" 0 "$G" stm "${TINY[@]}" --quiet
+check "stm --quiet prints nothing on stdout" test ! -s "$T_OUT"
+check "stm --quiet prints nothing on stderr" test ! -s "$T_ERR"
+expect_rc "stm --quiet --json PATH exits 0" 0 "$G" stm "${TINY[@]}" --quiet --json "$R/quiet.json"
+check "stm --quiet --json PATH prints nothing" test ! -s "$T_OUT" -a ! -s "$T_ERR"
+json_check "stm --quiet still writes the report" "$R/quiet.json" 'assert d["verification"]["verified"] is True'
+expect_rc "stm without --quiet prints the summary" 0 "$G" stm "${TINY[@]}"
+expect_out "the summary names backend, commits and verification" "cpu backend" "commits" "verified     yes"
+
+# --no-verify
+expect_rc "stm --no-verify exits 0" 0 "$G" stm "${TINY[@]}" --reps 2 --no-verify --json "$R/noverify.json"
+json_check "--no-verify reports verified null" "$R/noverify.json" '
+v = d["verification"]
+assert "verified" in v and v["verified"] is None, v
+assert v["method"] == "none" and v["batches_verified"] == 0 and v["batches_total"] == 2, v
+assert "balances_fnv1a" not in v
+assert d["config"]["verify"] is False
+assert d["results"]["commits"] == 2 * d["config"]["bank"]["transactions"]'
+check "--no-verify says so in the summary" grep -q "not checked" "$T_OUT"
+
+# --seed reproducibility. One logical thread, no tags, one pass: the chain
+# steps that come out of order are abandoned, so the final balances depend on
+# the table (and so on the seed) but not on timing.
+SEEDRUN=(--backend cpu --threads 1 --accounts 20 --tx-per-thread 60 --semantic-ratio 100
+	--no-tags --max-passes 1 --reps 1 --warmup 0 --quiet)
+expect_rc "seed 5, first run" 0 "$G" stm "${SEEDRUN[@]}" --seed 5 --json "$R/s5a.json"
+expect_rc "seed 5, second run" 0 "$G" stm "${SEEDRUN[@]}" --seed 5 --json "$R/s5b.json"
+expect_rc "seed 6" 0 "$G" stm "${SEEDRUN[@]}" --seed 6 --json "$R/s6.json"
+json_check "seed run abandons and verifies" "$R/s5a.json" '
+assert d["results"]["abandoned"] > 0 and d["verification"]["verified"] is True, d["results"]["abandoned"]
+assert d["config"]["priority_tags"] is False and d["config"]["max_passes"] == 1'
+h5a=$(json_get "$R/s5a.json" verification.balances_fnv1a 2>/dev/null)
+h5b=$(json_get "$R/s5b.json" verification.balances_fnv1a 2>/dev/null)
+h6=$(json_get "$R/s6.json" verification.balances_fnv1a 2>/dev/null)
+if [ -n "$h5a" ] && [ "$h5a" = "$h5b" ]; then pass "same seed, same balances"; else fail "same seed, same balances" "$h5a vs $h5b"; fi
+if [ -n "$h6" ] && [ "$h5a" != "$h6" ]; then pass "different seed, different balances"; else fail "different seed, different balances" "$h5a vs $h6"; fi
+a5a=$(json_get "$R/s5a.json" results.abandoned 2>/dev/null)
+a5b=$(json_get "$R/s5b.json" results.abandoned 2>/dev/null)
+check "same seed, same abandoned count" test -n "$a5a" -a "$a5a" = "$a5b"
+
+# --paper: duration 5 and 10 repetitions, explicit values win.
+expect_rc "--paper with explicit --reps and --duration runs" 0 "$G" stm "${TINY[@]}" --paper --reps 1 --duration 0.01 --quiet --json "$R/paper.json"
+json_check "--paper keeps explicit --reps and --duration" "$R/paper.json" '
+c = d["config"]
+assert c["paper"] is True and c["reps"] == 1 and c["duration_s"] == 0.01, c
+assert d["results"]["reps_completed"] == 1 and d["results"]["batches"] >= 1'
+# Without explicit values --paper would run 50 s; a tiny --timeout stops it at once.
+expect_rc "--paper alone (stopped by --timeout) exits 1" 1 "$G" stm "${TINY[@]/--reps/--warmup}" --paper --timeout 0.001 --quiet --json "$R/paper2.json"
+json_check "--paper sets duration 5 and 10 repetitions" "$R/paper2.json" '
+c = d["config"]
+assert c["paper"] is True and c["duration_s"] == 5 and c["reps"] == 10, (c["duration_s"], c["reps"])'
+
+# --max-passes 1 with semantic chains spread over threads: abandoned, still verified.
+expect_rc "--max-passes 1 exits 0" 0 "$G" stm --backend cpu --threads 32 --accounts 50 --tx-per-thread 12 \
+	--semantic-ratio 100 --max-passes 1 --reps 2 --warmup 0 --quiet --json "$R/passes.json"
+json_check "--max-passes 1 abandons and verifies" "$R/passes.json" '
+r = d["results"]
+ntx = d["config"]["bank"]["transactions"]
+assert r["abandoned"] > 0 and r["threads_gave_up"] > 0, (r["abandoned"], r["threads_gave_up"])
+assert r["commits"] + r["abandoned"] == 2 * ntx, (r["commits"], r["abandoned"], ntx)
+assert r["passes_max"] <= 1, r["passes_max"]
+assert d["verification"]["verified"] is True and d["config"]["max_passes"] == 1'
+
+# --timeout: a run cut short exits 1 and says so in the report.
+expect_rc "--timeout 0.001 exits 1" 1 "$G" stm --backend cpu --threads 64 --accounts 1000 --tx-per-thread 100 \
+	--reps 3 --timeout 0.001 --json "$R/timeout.json"
+expect_err "--timeout says the report is incomplete" "--timeout" "incomplete"
+json_check "--timeout marks the report incomplete" "$R/timeout.json" '
+assert d["meta"]["complete"] is False
+assert d["config"]["timeout_s"] == 0.001
+r = d["results"]
+assert r["reps_completed"] < 3, r["reps_completed"]
+assert r["throughput_tx_per_s"]["n"] == r["reps_completed"]
+if r["reps_completed"] == 0:
+    assert r["throughput_tx_per_s"]["median"] is None
+if d["verification"]["batches_verified"] == 0:
+    assert d["verification"]["verified"] is None'
+check "--timeout leaves no temporary file" test -z "$(find "$R" -name '*.tmp.*')"
+
+# --verify-every with --duration: some batches are not replayed.
+expect_rc "--verify-every 2 --duration exits 0" 0 "$G" stm "${TINY[@]}" --verify-every 2 --duration 0.05 --quiet --json "$R/every.json"
+json_check "--verify-every 2 checks every other batch" "$R/every.json" '
+v = d["verification"]
+n = v["batches_total"]
+assert n == d["results"]["batches"] and n >= 3, n
+assert v["batches_verified"] < n and v["batches_verified"] == (n + 1) // 2, (v["batches_verified"], n)
+assert v["verified"] is True
+assert d["results"]["device_seconds"] >= 0.05
+assert d["results"]["commits"] == n * d["config"]["bank"]["transactions"]'
+
+# --cpu-workers above --threads is clamped
+expect_rc "--cpu-workers above --threads runs" 0 "$G" stm "${TINY[@]}" --cpu-workers 50 --quiet --json "$R/workers.json"
+json_check "--cpu-workers is clamped to --threads" "$R/workers.json" '
+assert d["config"]["cpu_workers"] == 8 and d["device"]["cpu_workers"] == 8'
+
+# presort and read-only
+expect_rc "--presort --read-only 20 --transfers-per-tx 3 runs" 0 "$G" stm "${TINY[@]}" --presort --read-only 20 \
+	--transfers-per-tx 3 --semantic-ratio 50 --reps 2 --quiet --json "$R/presort.json"
+json_check "--presort run verifies with every transaction committed" "$R/presort.json" '
+r = d["results"]; b = d["config"]["bank"]
+assert b["presort"] is True and b["read_only"] == 20 and b["transfers_per_tx"] == 3
+assert r["commits"] == 2 * b["transactions"] and r["abandoned"] == 0
+assert r["commits_read_only"] == 2 * b["read_only_transactions"] > 0
+assert d["verification"]["verified"] is True'
+
+# The report file: written atomically, errors exit 1.
+expect_rc "--json into a missing directory exits 1" 1 "$G" stm "${TINY[@]}" --quiet --json "$R/missing/dir/r.json"
+expect_err "--json into a missing directory says so" "missing/dir"
+mkdir -p "$R/adir"
+expect_rc "--json onto a directory exits 1" 1 "$G" stm "${TINY[@]}" --quiet --json "$R/adir"
+check "a failed report write leaves no temporary file" test -z "$(find "$R" -name '*.tmp.*')"
+expect_rc "--json overwrites an existing report" 0 "$G" stm "${TINY[@]}" --seed 3 --quiet --json "$R/quiet.json"
+json_check "the overwritten report is the new one" "$R/quiet.json" 'assert d["config"]["bank"]["seed"] == 3'
+check "no temporary files anywhere" test -z "$(find "$T_TMP" -name '*.tmp.*')"
+
+summary cli

@@ -1,0 +1,124 @@
+#!/usr/bin/env bash
+# gpubench's test driver (make test): the unit tests, the CLI tests on the
+# CUDA build and on the CPU-only build, the fig7 script in --quick mode when it
+# exists, and a smoke test of the CPU-only binary. Run from the repository
+# root. GPUBENCH (default ./gpubench), GPUBENCH_NOCUDA (default
+# build/nocuda/gpubench) and UNIT_TESTS (default build/unit_tests) name the
+# binaries. The last line is "N passed, N failed" over every suite; the exit
+# status is 1 when anything failed.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+t_init
+
+G=${GPUBENCH:-./gpubench}
+GN=${GPUBENCH_NOCUDA:-build/nocuda/gpubench}
+UNIT=${UNIT_TESTS:-build/unit_tests}
+total_pass=0
+total_fail=0
+
+# run_suite LABEL CMD...: run a suite whose last line is "LABEL: N passed, N failed".
+# A suite that ends without that line, or fails without counting a failure,
+# counts as one more failure.
+run_suite() {
+	local label=$1 rc line p f
+	shift
+	echo "== $label: $*"
+	"$@" >"$T_TMP/suite.log" 2>&1
+	rc=$?
+	grep -v "^$label: [0-9]* passed, [0-9]* failed\$" "$T_TMP/suite.log"
+	line=$(tail -n 1 "$T_TMP/suite.log")
+	if [[ $line =~ ^$label:\ ([0-9]+)\ passed,\ ([0-9]+)\ failed$ ]]; then
+		p=${BASH_REMATCH[1]}
+		f=${BASH_REMATCH[2]}
+		if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+			echo "FAIL $label exited $rc with no failure counted"
+			f=1
+		fi
+		if [ "$rc" -eq 0 ] && [ "$f" -ne 0 ]; then
+			echo "FAIL $label counted $f failures but exited 0"
+		fi
+	else
+		echo "FAIL $label ended without its summary line (exit status $rc)"
+		p=0
+		f=1
+	fi
+	echo "$label: $p passed, $f failed"
+	total_pass=$((total_pass + p))
+	total_fail=$((total_fail + f))
+}
+
+cd "$root" || exit 1
+
+run_suite unit "$UNIT"
+run_suite cli env GPUBENCH="$G" "$here/cli.sh"
+if [ -x "$GN" ]; then
+	run_suite cli env GPUBENCH="$GN" "$here/cli.sh"
+fi
+
+# ---- scripts/fig7-bank.sh --quick, when someone has written it
+echo "== fig7: scripts/fig7-bank.sh --quick"
+if [ -f scripts/fig7-bank.sh ]; then
+	out=$T_TMP/fig7
+	expect_rc "fig7-bank.sh --quick exits 0" 0 bash scripts/fig7-bank.sh --quick --gpubench "$G" --out "$out"
+	check "fig7-bank.csv exists" test -s "$out/fig7-bank.csv"
+	check "fig7-bank.md exists" test -s "$out/fig7-bank.md"
+	if command -v gnuplot >/dev/null 2>&1; then
+		check "fig7-bank.png exists (gnuplot is installed)" test -s "$out/fig7-bank.png"
+	fi
+	if [ -s "$out/fig7-bank.csv" ]; then
+		rows=$(($(grep -cv '^[[:space:]]*$' "$out/fig7-bank.csv") - 1))
+		header=$(head -n 1 "$out/fig7-bank.csv")
+		if [[ $header == *,* ]] && ! [[ $header =~ ^[0-9.,[:space:]-]+$ ]]; then
+			pass "fig7-bank.csv starts with a header"
+		else
+			fail "fig7-bank.csv starts with a header" "first line: $header"
+		fi
+		if [ "$rows" -ge 1 ]; then
+			pass "fig7-bank.csv has data rows ($rows)"
+		else
+			fail "fig7-bank.csv has data rows" "$(cat "$out/fig7-bank.csv")"
+		fi
+		ncols=$(head -n 1 "$out/fig7-bank.csv" | awk -F, '{print NF}')
+		check "fig7-bank.csv rows have as many fields as the header" \
+			awk -F, -v n="$ncols" 'NF && NF != n {bad=1} END {exit bad}' "$out/fig7-bank.csv"
+	fi
+else
+	echo "(scripts/fig7-bank.sh does not exist yet: skipped)"
+fi
+
+# ---- the CPU-only build
+echo "== nocuda: $GN"
+if [ -x "$GN" ]; then
+	expect_rc "nocuda: info exits 0" 0 "$GN" info
+	expect_out "nocuda: info lists only the cpu backend" "backends compiled in: cpu"
+	check "nocuda: info does not list a gpu backend" test -z "$(grep '^backends compiled in:.*gpu' "$T_OUT")"
+	expect_rc "nocuda: info --quiet --json - exits 0" 0 "$GN" info --quiet --json -
+	json_check "nocuda: info JSON has no gpu backend and no device" "$T_OUT" '
+assert d["backends"] == ["cpu"], d["backends"]
+assert d["devices"] == [], d["devices"]
+assert "without CUDA" in d["no_device_reason"], d["no_device_reason"]
+assert d["cuda_driver_version"] == 0 and d["cuda_runtime_version"] == 0
+assert all(e["backends"] == ["cpu"] for e in d["engines"]["stm"]), d["engines"]'
+	expect_rc "nocuda: a tiny stm run verifies" 0 "$GN" stm --threads 8 --accounts 64 --tx-per-thread 6 \
+		--reps 1 --warmup 0 --json "$T_TMP/nocuda.json"
+	check "nocuda: auto picks the CPU without a fallback note" test -z "$(grep -i 'on the CPU backend' "$T_ERR")"
+	json_check "nocuda: the run's report" "$T_TMP/nocuda.json" '
+assert d["config"]["backend"] == "cpu" and d["device"]["backend"] == "cpu"
+assert d["meta"]["build_flags"].startswith("cpu-only"), d["meta"]["build_flags"]
+assert d["verification"]["verified"] is True
+assert d["results"]["commits"] == d["config"]["bank"]["transactions"] == 48
+assert d["results"]["abandoned"] == 0'
+	expect_rc "nocuda: --backend gpu exits 2" 2 "$GN" stm --backend gpu --threads 8 --accounts 64 --tx-per-thread 6
+	expect_err "nocuda: --backend gpu says there is no GPU backend" "no GPU backend"
+else
+	fail "nocuda: $GN is not an executable"
+fi
+
+echo "fig7 + nocuda: $T_PASS passed, $T_FAIL failed"
+total_pass=$((total_pass + T_PASS))
+total_fail=$((total_fail + T_FAIL))
+echo "$total_pass passed, $total_fail failed"
+[ "$total_fail" -eq 0 ]
