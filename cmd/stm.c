@@ -31,7 +31,7 @@ typedef struct stm_opts {
 	bank_config bank;
 	stm_params p;
 	uint32_t reps, warmup, verify_every;
-	double duration, timeout;
+	double duration, timeout, stall;
 	int verify, paper, duration_set, reps_set;
 } stm_opts;
 
@@ -64,6 +64,10 @@ static void help(FILE *out)
 		"  --hash K                consecutive data words covered by one lock (default 1)\n"
 		"  --max-passes N          sweeps over a block before its postponed transactions\n"
 		"                          are abandoned (1..1000000000, default 1000000)\n"
+		"  --stall-timeout S       a thread with postponed work gives up when no update\n"
+		"                          transaction has committed anywhere for S seconds:\n"
+		"                          nothing left can then resolve its conflict; its\n"
+		"                          transactions are abandoned (0.001..86400, default 1)\n"
 		"  --no-tags               ignore the priority tags (deposit 2, transfer 1,\n"
 		"                          withdraw 0) and sweep blocks in table order\n"
 		"\n"
@@ -99,8 +103,8 @@ static void help(FILE *out)
 		"  replay equals the device's final balances exactly, that money is conserved\n"
 		"  and that no balance is negative.\n"
 		"  --verify-every N        replay every Nth batch (default 1: all of them)\n"
-		"  --no-verify             no stamps and no checks; the report says\n"
-		"                          \"verified\": null\n"
+		"  --no-verify             no host checks (the stamps are still taken); the\n"
+		"                          report says \"verified\": null\n"
 		"\n"
 		"Output:\n"
 		"  --json PATH             write the JSON report to PATH ('-' for stdout); see\n"
@@ -117,7 +121,7 @@ enum {
 	O_ALGO = 256, O_WORKLOAD, O_BACKEND, O_THREADS, O_BLOCK, O_WORKERS, O_HASH, O_PASSES,
 	O_NOTAGS, O_ACCOUNTS, O_TPT, O_SEMANTIC, O_READONLY, O_TRANSFERS, O_BALANCE, O_PRESORT,
 	O_SEED, O_REPS, O_DURATION, O_WARMUP, O_PAPER, O_TIMEOUT, O_VEVERY, O_NOVERIFY, O_JSON,
-	O_QUIET,
+	O_QUIET, O_STALL,
 };
 
 static void parse(stm_opts *o, int argc, char **argv)
@@ -131,6 +135,7 @@ static void parse(stm_opts *o, int argc, char **argv)
 		{"cpu-workers", required_argument, NULL, O_WORKERS},
 		{"hash", required_argument, NULL, O_HASH},
 		{"max-passes", required_argument, NULL, O_PASSES},
+		{"stall-timeout", required_argument, NULL, O_STALL},
 		{"no-tags", no_argument, NULL, O_NOTAGS},
 		{"accounts", required_argument, NULL, O_ACCOUNTS},
 		{"tx-per-thread", required_argument, NULL, O_TPT},
@@ -173,6 +178,7 @@ static void parse(stm_opts *o, int argc, char **argv)
 	o->warmup = 1;
 	o->verify_every = 1;
 	o->timeout = 600;
+	o->stall = 1;
 	o->verify = 1;
 
 	opterr = 0;
@@ -204,6 +210,9 @@ static void parse(stm_opts *o, int argc, char **argv)
 			break;
 		case O_PASSES:
 			o->p.max_passes = gb_opt_u32("max-passes", optarg, 1, 1000000000);
+			break;
+		case O_STALL:
+			o->stall = gb_opt_double("stall-timeout", optarg, 0.001, 86400);
 			break;
 		case O_NOTAGS:
 			o->p.use_tags = 0;
@@ -297,7 +306,7 @@ static void parse(stm_opts *o, int argc, char **argv)
 		       o->p.threads, o->bank.tx_per_thread,
 		       (uint64_t)o->p.threads * o->bank.tx_per_thread, MAX_TABLE);
 	o->bank.threads = o->p.threads;
-	o->p.ordered = (uint32_t)o->verify;
+	o->p.stall_ns = (uint64_t)(o->stall * 1e9);
 }
 
 /* Time left before --timeout, counted from start_ns; 0 when it has passed. */
@@ -350,6 +359,7 @@ static void fill_config(cJSON *cfg, const stm_opts *o, const bank_workload *w, g
 	gb_json_u64(cfg, "cpu_workers", b == GB_BACKEND_CPU ? o->p.cpu_workers : 0);
 	gb_json_u64(cfg, "hash", o->p.hash);
 	gb_json_u64(cfg, "max_passes", o->p.max_passes);
+	gb_json_num(cfg, "stall_timeout_s", o->stall);
 	gb_json_bool(cfg, "priority_tags", (int)o->p.use_tags);
 	gb_json_u64(cfg, "reps", o->reps);
 	gb_json_num(cfg, "duration_s", o->duration);
@@ -552,6 +562,7 @@ static int run(int argc, char **argv)
 			    : 0);
 	gb_json_u64(res, "passes_max", tot.c.passes_max);
 	gb_json_u64(res, "threads_gave_up", tot.c.threads_gave_up);
+	gb_json_u64(res, "threads_stalled", tot.c.threads_stalled);
 	gb_json_u64(res, "threads_timed_out", tot.c.threads_timed_out);
 
 	ver = rpt.verification;

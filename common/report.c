@@ -12,8 +12,11 @@
 
 void gb_json_u64(cJSON *obj, const char *name, uint64_t v)
 {
-	/* cJSON holds numbers as doubles: exact for counters below 2^53. */
-	cJSON_AddNumberToObject(obj, name, (double)v);
+	/* Written as integer text: cJSON's own numbers are doubles printed with
+	 * 15 significant digits, which would round large counters and seeds. */
+	char text[24];
+	snprintf(text, sizeof(text), "%llu", (unsigned long long)v);
+	cJSON_AddRawToObject(obj, name, text);
 }
 
 void gb_json_num(cJSON *obj, const char *name, double v)

@@ -10,7 +10,13 @@
  * every entry has committed. Each sweep runs the programmer's priority tags
  * from high to low (deposit before transfer before withdraw). A thread that
  * completes --max-passes sweeps with work still postponed stops: its
- * uncommitted entries are reported as abandoned.
+ * uncommitted entries are reported as abandoned. So does a thread that sees
+ * no update transaction commit anywhere for --stall-timeout while it waits:
+ * every remaining transaction is then postponed on every thread, a state the
+ * paper leaves to the application ("some transaction must always exist that
+ * resolves the semantic conflict", section 3.3), and waiting longer cannot
+ * help. A shuffled table of semantic chains over few shared accounts can get
+ * there when one chain's withdrawal spends money another chain deposited.
  *
  * The per-thread loop is a resumable step (one transaction attempt per call)
  * so the CPU backend can interleave many logical threads on one worker; the
@@ -54,6 +60,8 @@ typedef struct prstm_sched {
 	uint32_t ahead;  /* index of the entry loaded into `next`, or end */
 	bank_entry next; /* the entry after the one being attempted, loaded early */
 	uint64_t deadline_ns;
+	uint64_t progress_ns;  /* when this thread last saw the commit count move */
+	uint32_t progress_seen; /* the commit count then */
 	prstm_thread_counters c;
 } prstm_sched;
 
@@ -70,6 +78,8 @@ GB_HD void prstm_sched_init(prstm_sched *s, uint32_t tid, const bank_view *v,
 	s->state = STM_RUNNING;
 	s->ahead = s->end;
 	s->deadline_ns = now_ns + p->timeout_ns;
+	s->progress_ns = now_ns;
+	s->progress_seen = 0;
 	s->c.commits_update = s->c.commits_readonly = 0;
 	s->c.aborts_locked = s->c.aborts_priority = s->c.aborts_validation = 0;
 	s->c.aborts_semantic = 0;
@@ -91,7 +101,8 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 			       const stm_params *p, uint32_t *stamp_counter)
 {
 	for (;;) {
-		uint32_t i, status, r, tag;
+		uint32_t i, status, r, tag, seen;
+		uint64_t now;
 		uint64_t t0;
 		bank_entry e;
 		prstm_tx tx;
@@ -108,8 +119,18 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 			s->passes++;
 			if (s->passes >= p->max_passes)
 				return s->state = STM_GAVE_UP;
-			if (gb_clock_ns() > s->deadline_ns)
+			now = gb_clock_ns();
+			if (now > s->deadline_ns)
 				return s->state = STM_TIMED_OUT;
+			/* The stamp counter counts update commits everywhere: when it
+			 * stands still while this thread waits, nobody can help it. */
+			seen = gb_ld_relaxed_u32(stamp_counter);
+			if (seen != s->progress_seen) {
+				s->progress_seen = seen;
+				s->progress_ns = now;
+			} else if (now - s->progress_ns > p->stall_ns) {
+				return s->state = STM_STALLED;
+			}
 			s->tag = p->use_tags ? v->max_tag : 0;
 			s->pos = s->first;
 			s->pending = 0;
@@ -159,8 +180,7 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 			status = BANK_STATUS_READONLY;
 			s->c.commits_readonly++;
 		} else {
-			uint32_t stamp = prstm_tx_commit(&tx, m, p->ordered ? stamp_counter : NULL);
-			status = p->ordered ? stamp + 1u : BANK_STATUS_UNORDERED;
+			status = prstm_tx_commit(&tx, m, stamp_counter) + 1u;
 			s->c.commits_update++;
 		}
 		v->status[i] = status;

@@ -76,6 +76,7 @@ static void add_thread(stm_counters *c, const prstm_sched *s)
 	c->threads_gave_up += s->state == STM_GAVE_UP;
 	c->threads_timed_out += s->state == STM_TIMED_OUT;
 	c->threads_failed += s->state == STM_FAILED;
+	c->threads_stalled += s->state == STM_STALLED;
 }
 
 static void *worker_main(void *arg)

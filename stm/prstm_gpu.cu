@@ -19,6 +19,10 @@ extern "C" {
 #include "common/device.h"
 }
 
+/* The kernel sums the counters as an array of 64-bit words, in field order. */
+#define STM_NCOUNTERS 13
+static_assert(sizeof(stm_counters) == STM_NCOUNTERS * sizeof(uint64_t), "stm_counters layout");
+
 typedef struct gpu_ctx {
 	const bank_workload *w;
 	stm_params p;
@@ -34,10 +38,10 @@ typedef struct gpu_ctx {
 __global__ void prstm_bank_kernel(prstm_mem m, bank_view v, stm_params p, uint32_t *stamp,
 				  stm_counters *out)
 {
-	__shared__ unsigned long long sum[12];
+	__shared__ unsigned long long sum[STM_NCOUNTERS];
 	uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
 
-	if (threadIdx.x < 12)
+	if (threadIdx.x < STM_NCOUNTERS)
 		sum[threadIdx.x] = 0;
 	__syncthreads();
 	if (tid < p.threads) {
@@ -57,9 +61,10 @@ __global__ void prstm_bank_kernel(prstm_mem m, bank_view v, stm_params p, uint32
 		atomicAdd(&sum[9], (unsigned long long)(s.state == STM_GAVE_UP));
 		atomicAdd(&sum[10], (unsigned long long)(s.state == STM_TIMED_OUT));
 		atomicAdd(&sum[11], (unsigned long long)(s.state == STM_FAILED));
+		atomicAdd(&sum[12], (unsigned long long)(s.state == STM_STALLED));
 	}
 	__syncthreads();
-	if (threadIdx.x < 12 && sum[threadIdx.x]) {
+	if (threadIdx.x < STM_NCOUNTERS && sum[threadIdx.x]) {
 		unsigned long long *o = (unsigned long long *)out;
 		if (threadIdx.x == 8)
 			atomicMax(&o[8], sum[8]);

@@ -18,6 +18,7 @@ enum stm_thread_state {
 	STM_RUNNING = 0,
 	STM_DONE,      /* every transaction of the block committed */
 	STM_GAVE_UP,   /* --max-passes reached: the rest is abandoned */
+	STM_STALLED,   /* nothing committed anywhere for --stall-timeout: abandoned too */
 	STM_TIMED_OUT, /* --timeout reached */
 	STM_FAILED,    /* a transaction overflowed the engine's read/write sets */
 };
@@ -27,10 +28,10 @@ typedef struct stm_params {
 	uint32_t hash;        /* data words per lock */
 	uint32_t max_passes;
 	uint32_t use_tags;    /* run higher priority tags first within a pass */
-	uint32_t ordered;     /* record commit stamps for the replay check */
 	uint32_t block_size;  /* GPU threads per block; 0 = choose */
 	uint32_t cpu_workers;
 	uint64_t timeout_ns;  /* per batch */
+	uint64_t stall_ns;    /* give up postponed work after this long without any commit */
 } stm_params;
 
 /* Counters of one batch, summed over threads. Times are in backend cycles. */
@@ -47,6 +48,7 @@ typedef struct stm_counters {
 	uint64_t threads_gave_up;
 	uint64_t threads_timed_out;
 	uint64_t threads_failed;
+	uint64_t threads_stalled;
 } stm_counters;
 
 void stm_counters_add(stm_counters *into, const stm_counters *c);

@@ -105,6 +105,7 @@ numeric_opts=(
 	"transfers-per-tx 1 4"
 	"initial-balance 1 100000000"
 	"seed 0 18446744073709551615"
+	"stall-timeout 0.001 86400"
 	"reps 1 100000"
 	"duration 0 86400"
 	"warmup 0 1000"
@@ -235,6 +236,7 @@ assert v["cpu_workers"] == 3, v["cpu_workers"]'
 json_check "report: config" "$R/full.json" '
 c = d["config"]
 want = dict(algo="prstm", workload="bank", backend="cpu", threads=16, hash=2, max_passes=1000000,
+            stall_timeout_s=1,
             priority_tags=True, reps=3, duration_s=0, warmup=1, verify=True, verify_every=1,
             timeout_s=600, paper=False, cpu_workers=3, block_size=0)
 for k, v in want.items():
@@ -276,7 +278,7 @@ assert r["time_per_tx_ns"] > 0 and 0 <= r["wasted_per_tx_ns"] <= r["time_per_tx_
 assert 0 <= r["wasted_fraction"] <= 1
 assert abs(r["wasted_per_tx_ns"] / r["time_per_tx_ns"] - r["wasted_fraction"]) < 1e-6
 assert isint(r["passes_max"]) and r["passes_max"] >= 0
-for k in ["reps_completed", "batches", "transactions_per_batch", "commits", "commits_update", "commits_read_only", "abandoned", "passes_max", "threads_gave_up"]:
+for k in ["reps_completed", "batches", "transactions_per_batch", "commits", "commits_update", "commits_read_only", "abandoned", "passes_max", "threads_gave_up", "threads_stalled", "threads_timed_out"]:
     assert isint(r[k]), k'
 json_check "report: verification" "$R/full.json" '
 v = d["verification"]
@@ -299,6 +301,7 @@ json_check "range ends are reported" "$R/edges.json" '
 c = d["config"]
 assert c["block_size"] == 1024 and c["cpu_workers"] == 2 and c["hash"] == 2, c
 assert c["verify_every"] == 4294967295 and c["timeout_s"] == 864000
+assert c["bank"]["seed"] == 18446744073709551615, c["bank"]["seed"]
 assert c["bank"]["transfers_per_tx"] == 4 and c["bank"]["initial_balance"] == 100000000
 assert d["results"]["commits"] == 2 and d["results"]["commits_read_only"] == 2
 assert d["results"]["gpu_block_size"] == 0

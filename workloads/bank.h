@@ -5,7 +5,8 @@
  *
  * Generation (the paper gives the mix but not the generator; this one is
  * built so every table has a semantically valid serial order, i.e. an
- * execution that commits everything exists):
+ * execution that commits everything exists; a concurrent execution can
+ * still strand some of it, see stm/prstm_bank.h):
  * - every account starts with --initial-balance B;
  * - non-semantic transactions are transfers of 1..10 (K legs each, K =
  *   --transfers-per-tx) made in pairs with their reverse, and each account's
@@ -65,10 +66,9 @@ typedef struct bank_view {
 	uint32_t max_tag;        /* highest priority tag in the table */
 } bank_view;
 
-/* Status words: 0 = not committed; read-only commit; update commit with or without its stamp. */
+/* Status words: 0 = not committed; read-only commit; update commit = its stamp + 1. */
 #define BANK_STATUS_PENDING 0u
 #define BANK_STATUS_READONLY 0xFFFFFFFFu
-#define BANK_STATUS_UNORDERED 0xFFFFFFFEu
 #define BANK_STATUS_MAX_STAMP 0xFFFFFFFDu /* status = stamp + 1 */
 
 typedef struct bank_config {

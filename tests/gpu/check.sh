@@ -69,13 +69,21 @@ assert d["device"]["backend"] == "gpu" and d["config"]["backend"] == "gpu"
 assert isinstance(d["device"]["name"], str) and d["device"]["sm_count"] > 0
 assert v["verified"] is True, v["message"]
 assert v["batches_verified"] == v["batches_total"] == r["batches"] == '"$reps"', (v["batches_verified"], r["batches"])
-assert r["abandoned"] == 0, "abandoned %d (threads gave up: %d, passes_max %d): %s" % (r["abandoned"], r["threads_gave_up"], r["passes_max"], " ".join(d["meta"]["argv"]))
+# A shuffled table of semantic chains can strand its last transactions (one
+# chain spending money another deposited); the stall detector then abandons
+# them. Everything else must commit in full.
+may_strand = b["semantic_ratio"] > 0 and not b["presort"]
+if may_strand and r["abandoned"]:
+    assert r["threads_stalled"] > 0, "abandoned %d without a stall: %s" % (r["abandoned"], " ".join(d["meta"]["argv"]))
+else:
+    assert r["abandoned"] == 0, "abandoned %d (threads gave up: %d, stalled %d): %s" % (r["abandoned"], r["threads_gave_up"], r["threads_stalled"], " ".join(d["meta"]["argv"]))
 assert r["threads_gave_up"] == 0 and r["threads_timed_out"] == 0
-assert r["commits"] == '"$reps"' * b["transactions"], (r["commits"], b["transactions"])
+assert r["commits"] + r["abandoned"] == '"$reps"' * b["transactions"], (r["commits"], r["abandoned"], b["transactions"])
 assert r["commits_read_only"] == '"$reps"' * b["read_only_transactions"]
-assert v["money_before"] == v["money_after"] == b["accounts"] * b["initial_balance"]
 assert v["min_balance"] >= 0
-assert v["balances_fnv1a"] == fnv1a_balances([b["initial_balance"]] * b["accounts"])
+if r["abandoned"] == 0:
+    assert v["money_before"] == v["money_after"] == b["accounts"] * b["initial_balance"]
+    assert v["balances_fnv1a"] == fnv1a_balances([b["initial_balance"]] * b["accounts"])
 assert r["throughput_tx_per_s"]["n"] == '"$reps"' and r["throughput_tx_per_s"]["min"] > 0
 bs = r["gpu_block_size"]
 assert bs > 0 and bs % 32 == 0 and bs <= 1024, bs
@@ -107,7 +115,7 @@ for threads in 32 960 6720; do
 			fi
 			gpu_bank "$label" 1 --threads "$threads" --hash "$hash" --semantic-ratio "$sem" \
 				--accounts 4096 --tx-per-thread 40 --initial-balance 10000 --seed "$i" \
-				--max-passes 200000 "${extra[@]}"
+				"${extra[@]}"
 		done
 	done
 done

@@ -538,12 +538,6 @@ TEST(bank_verify_rejects_bad_stamps)
 	CHECK_CONTAINS(chk.message, "permutation");
 	r.status[b] = save;
 
-	/* an update commit without a stamp */
-	r.status[b] = BANK_STATUS_UNORDERED;
-	verify(&r, &chk);
-	CHECK_EQ_I(chk.ok, 0);
-	r.status[b] = save;
-
 	/* an update transaction marked as a read-only commit: a stamp goes missing */
 	r.status[b] = BANK_STATUS_READONLY;
 	verify(&r, &chk);

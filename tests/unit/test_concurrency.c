@@ -62,7 +62,7 @@ static void run_case(const conc_case *k, int batches, conc_result *res, const ch
 	p.hash = k->hash;
 	p.max_passes = k->max_passes;
 	p.use_tags = k->use_tags;
-	p.ordered = 1;
+	p.stall_ns = 10ull * 1000000000ull;
 	p.cpu_workers = k->workers;
 	p.timeout_ns = 120ull * 1000000000ull;
 
@@ -236,4 +236,69 @@ TEST(cpu_backend_single_thread_matches_serial_state)
 	CHECK_EQ(res.commits, 60u);
 	CHECK_EQ(res.aborts_conflict, 0u);
 	CHECK(res.all_initial);
+}
+
+/*
+ * A withdrawal nothing can ever fund, beside work that can commit: with a
+ * huge --max-passes only the stall detector ends the run, and it must do so
+ * soon after the last commit, leaving exactly that transaction abandoned.
+ */
+TEST(cpu_backend_stall_abandons_unfundable_withdrawal)
+{
+	bank_workload w;
+	bank_config bc;
+	stm_params p;
+	stm_batch_result r;
+	bank_check chk;
+	int32_t initial[4] = {1000, 1000, 1000, 1000}, after[4], mirror[4];
+	uint32_t status[8];
+	void *ctx;
+	uint64_t i;
+
+	memset(&w, 0, sizeof(w));
+	memset(&bc, 0, sizeof(bc));
+	bc.accounts = 4;
+	bc.threads = 2;
+	bc.tx_per_thread = 4;
+	bc.transfers_per_tx = 1;
+	bc.initial_balance = 1000;
+	w.cfg = bc;
+	w.ntx = 8;
+	w.tx = calloc(8, sizeof(bank_entry));
+	REQUIRE(w.tx != NULL);
+	for (i = 0; i < 8; i++) {
+		w.tx[i].meta = BANK_META(BANK_DEPOSIT, 2, 1, 0);
+		w.tx[i].amount = 5;
+		w.tx[i].a = (uint32_t)(i % 4);
+	}
+	w.tx[5].meta = BANK_META(BANK_WITHDRAW, 0, 1, 0);
+	w.tx[5].amount = 1000000; /* far beyond all the money there is */
+	w.max_tag = 2;
+
+	memset(&p, 0, sizeof(p));
+	p.threads = 2;
+	p.hash = 1;
+	p.max_passes = 1000000000;
+	p.use_tags = 1;
+	p.cpu_workers = 2;
+	p.timeout_ns = 60ull * 1000000000ull;
+	p.stall_ns = 50ull * 1000000ull;
+
+	ctx = prstm_bank_cpu_ops.open(&w, &p);
+	prstm_bank_cpu_ops.load(ctx, initial);
+	prstm_bank_cpu_ops.run_batch(ctx, &r);
+	prstm_bank_cpu_ops.fetch(ctx, after, status);
+	prstm_bank_cpu_ops.close(ctx);
+
+	CHECK_EQ(r.c.threads_stalled, 1u);
+	CHECK_EQ(r.c.threads_gave_up, 0u);
+	CHECK_EQ(r.c.threads_timed_out, 0u);
+	CHECK_EQ(r.c.commits_update, 7u);
+	CHECK_EQ(status[5], BANK_STATUS_PENDING);
+	CHECK(r.seconds < 5.0);
+	memcpy(mirror, initial, sizeof(mirror));
+	bank_verify_batch(&w, mirror, status, after, &chk);
+	CHECK_EQ_I(chk.ok, 1);
+	CHECK_EQ(chk.abandoned, 1u);
+	free(w.tx);
 }
