@@ -31,7 +31,7 @@ typedef struct stm_opts {
 	bank_config bank;
 	stm_params p;
 	uint32_t reps, warmup, verify_every;
-	double duration, timeout, stall;
+	double duration, timeout, stall, warmup_time;
 	int verify, paper, duration_set, reps_set;
 } stm_opts;
 
@@ -92,6 +92,9 @@ static void help(FILE *out)
 		"                          the table repeat until it is reached (default 0: one\n"
 		"                          batch; the paper: 5)\n"
 		"  --warmup N              untimed batches before the first repetition (default 1)\n"
+		"  --warmup-time S         ... and at least S seconds of them, so the GPU clock has\n"
+		"                          ramped up from idle before timing starts (0..3600,\n"
+		"                          default 0.2; --warmup 0 turns warm-up off)\n"
 		"  --paper                 the paper's protocol: --duration 5 --reps 10\n"
 		"  --timeout S             give up on a run after S seconds (default 600): the\n"
 		"                          report is marked incomplete and the exit status is 1\n"
@@ -121,7 +124,7 @@ enum {
 	O_ALGO = 256, O_WORKLOAD, O_BACKEND, O_THREADS, O_BLOCK, O_WORKERS, O_HASH, O_PASSES,
 	O_NOTAGS, O_ACCOUNTS, O_TPT, O_SEMANTIC, O_READONLY, O_TRANSFERS, O_BALANCE, O_PRESORT,
 	O_SEED, O_REPS, O_DURATION, O_WARMUP, O_PAPER, O_TIMEOUT, O_VEVERY, O_NOVERIFY, O_JSON,
-	O_QUIET, O_STALL,
+	O_QUIET, O_STALL, O_WARMUP_TIME,
 };
 
 static void parse(stm_opts *o, int argc, char **argv)
@@ -148,6 +151,7 @@ static void parse(stm_opts *o, int argc, char **argv)
 		{"reps", required_argument, NULL, O_REPS},
 		{"duration", required_argument, NULL, O_DURATION},
 		{"warmup", required_argument, NULL, O_WARMUP},
+		{"warmup-time", required_argument, NULL, O_WARMUP_TIME},
 		{"paper", no_argument, NULL, O_PAPER},
 		{"timeout", required_argument, NULL, O_TIMEOUT},
 		{"verify-every", required_argument, NULL, O_VEVERY},
@@ -176,6 +180,7 @@ static void parse(stm_opts *o, int argc, char **argv)
 	o->bank.seed = 1;
 	o->reps = 5;
 	o->warmup = 1;
+	o->warmup_time = 0.2;
 	o->verify_every = 1;
 	o->timeout = 600;
 	o->stall = 1;
@@ -252,6 +257,9 @@ static void parse(stm_opts *o, int argc, char **argv)
 			break;
 		case O_WARMUP:
 			o->warmup = gb_opt_u32("warmup", optarg, 0, 1000);
+			break;
+		case O_WARMUP_TIME:
+			o->warmup_time = gb_opt_double("warmup-time", optarg, 0, 3600);
 			break;
 		case O_PAPER:
 			o->paper = 1;
@@ -364,6 +372,7 @@ static void fill_config(cJSON *cfg, const stm_opts *o, const bank_workload *w, g
 	gb_json_u64(cfg, "reps", o->reps);
 	gb_json_num(cfg, "duration_s", o->duration);
 	gb_json_u64(cfg, "warmup", o->warmup);
+	gb_json_num(cfg, "warmup_time_s", o->warmup_time);
 	gb_json_bool(cfg, "paper", o->paper);
 	gb_json_num(cfg, "timeout_s", o->timeout);
 	gb_json_bool(cfg, "verify", o->verify);
@@ -435,13 +444,17 @@ static int run(int argc, char **argv)
 	o.p.timeout_ns = remaining_ns(&o, t_start);
 	ctx = ops->open(&w, &o.p);
 	memset(&tot, 0, sizeof(tot));
-	for (i = 0; i < o.warmup && !incomplete; i++) {
-		stm_batch_result r;
-		ops->load(ctx, initial);
-		ops->run_batch(ctx, &r);
-		tot.block_size = r.block_size;
-		incomplete = r.c.threads_timed_out > 0 || remaining_ns(&o, t_start) == 0;
-		o.p.timeout_ns = remaining_ns(&o, t_start);
+	{
+		double warm_secs = 0;
+		for (i = 0; o.warmup && (i < o.warmup || warm_secs < o.warmup_time) && !incomplete; i++) {
+			stm_batch_result r;
+			ops->load(ctx, initial);
+			ops->run_batch(ctx, &r);
+			warm_secs += r.seconds;
+			tot.block_size = r.block_size;
+			incomplete = r.c.threads_timed_out > 0 || remaining_ns(&o, t_start) == 0;
+			o.p.timeout_ns = remaining_ns(&o, t_start);
+		}
 	}
 
 	for (rep = 0; rep < o.reps && !verify_failed && !incomplete && !failed; rep++) {

@@ -109,6 +109,7 @@ numeric_opts=(
 	"reps 1 100000"
 	"duration 0 86400"
 	"warmup 0 1000"
+	"warmup-time 0 3600"
 	"timeout 0.001 864000"
 	"verify-every 1 4294967295"
 )
@@ -238,7 +239,7 @@ c = d["config"]
 want = dict(algo="prstm", workload="bank", backend="cpu", threads=16, hash=2, max_passes=1000000,
             stall_timeout_s=1,
             priority_tags=True, reps=3, duration_s=0, warmup=1, verify=True, verify_every=1,
-            timeout_s=600, paper=False, cpu_workers=3, block_size=0)
+            timeout_s=600, paper=False, cpu_workers=3, block_size=0, warmup_time_s=0.2)
 for k, v in want.items():
     assert c[k] == v and type(c[k]) == type(v), (k, c[k], v)
 b = c["bank"]
