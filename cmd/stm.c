@@ -340,12 +340,30 @@ static uint64_t balances_checksum(const int32_t *b, uint32_t n)
 	return h;
 }
 
-typedef struct run_totals {
+/* Everything one invocation measures, from the first batch to the report. */
+typedef struct stm_run {
+	stm_opts o;
+	gb_backend backend;
+	gb_device_info dev;
+	const stm_bank_ops *ops;
+	void *ctx;
+	bank_workload w;
+	int32_t *initial, *mirror, *after; /* start state; replay state; device state */
+	uint32_t *status;
+	double *rate;                      /* throughput of each finished repetition */
+	uint32_t reps_done;
+	uint64_t t_start;
+	double wall_seconds;
+	/* totals over the timed batches */
 	stm_counters c;
 	double seconds, cycles_per_ns;
 	uint64_t batches, batches_verified, abandoned;
 	uint32_t block_size;
-} run_totals;
+	/* how it ended */
+	int incomplete, failed, verify_failed;
+	bank_check chk;                    /* the last verified batch */
+	char verify_msg[600];
+} stm_run;
 
 static void progress(const stm_opts *o, uint32_t rep, uint64_t batch, double secs)
 {
@@ -394,260 +412,289 @@ static void fill_config(cJSON *cfg, const stm_opts *o, const bank_workload *w, g
 	gb_json_u64(bank, "read_only_transactions", w->count[BANK_BALANCE]);
 }
 
-static int run(int argc, char **argv)
+/* Untimed batches until --warmup batches and --warmup-time seconds are done. */
+static void warm_up(stm_run *r)
 {
-	stm_opts o;
-	const stm_engine *eng;
-	const stm_bank_ops *ops;
-	gb_device_info dev;
-	gb_backend backend;
-	bank_workload w;
-	char err[512];
-	int32_t *initial, *mirror, *after;
-	uint32_t *status, rep, reps_done = 0, i;
-	double *rate, run_start_s;
-	run_totals tot;
-	bank_check chk;
-	gb_report rpt;
-	void *ctx;
-	uint64_t t_start, commits_all, aborts_all, conflict;
-	int mirror_valid, verify_failed = 0, incomplete = 0, failed = 0;
-	char verify_msg[600] = "";
-	cJSON *res, *ab, *ver;
+	double secs = 0;
+	uint32_t i;
 
-	parse(&o, argc, argv);
-	eng = stm_engine_find(o.algo);
-	backend = gb_backend_resolve(o.backend,
-				     GB_BACKEND_MASK(GB_BACKEND_CPU) |
-				     (eng->bank_gpu ? GB_BACKEND_MASK(GB_BACKEND_GPU) : 0),
-				     o.algo, &dev);
-	ops = backend == GB_BACKEND_GPU ? eng->bank_gpu : eng->bank_cpu;
-	if (!o.p.cpu_workers)
-		o.p.cpu_workers = (uint32_t)gb_cpu_count();
-	if (o.p.cpu_workers > o.p.threads)
-		o.p.cpu_workers = o.p.threads;
-
-	t_start = gb_now_ns(); /* --timeout counts from here: generation and warm-up included */
-	if (bank_generate(&w, &o.bank, err, sizeof(err)) != 0)
-		gb_die(GB_EXIT_USAGE, "stm: %s", err);
-	gb_note("note: generated %" PRIu64 " bank transactions in %.2f s", w.ntx,
-		gb_seconds_since(t_start));
-
-	initial = gb_xmalloc((size_t)w.cfg.accounts * sizeof(int32_t), "balances");
-	mirror = gb_xmalloc((size_t)w.cfg.accounts * sizeof(int32_t), "replay balances");
-	after = gb_xmalloc((size_t)w.cfg.accounts * sizeof(int32_t), "device balances");
-	status = gb_xmalloc(w.ntx * sizeof(uint32_t), "transaction status");
-	rate = gb_xcalloc(o.reps, sizeof(double), "throughput samples");
-	for (i = 0; i < w.cfg.accounts; i++)
-		initial[i] = (int32_t)w.cfg.initial_balance;
-
-	o.p.timeout_ns = remaining_ns(&o, t_start);
-	ctx = ops->open(&w, &o.p);
-	memset(&tot, 0, sizeof(tot));
-	{
-		double warm_secs = 0;
-		for (i = 0; o.warmup && (i < o.warmup || warm_secs < o.warmup_time) && !incomplete; i++) {
-			stm_batch_result r;
-			ops->load(ctx, initial);
-			ops->run_batch(ctx, &r);
-			warm_secs += r.seconds;
-			tot.block_size = r.block_size;
-			incomplete = r.c.threads_timed_out > 0 || remaining_ns(&o, t_start) == 0;
-			o.p.timeout_ns = remaining_ns(&o, t_start);
-		}
+	for (i = 0; r->o.warmup && (i < r->o.warmup || secs < r->o.warmup_time) && !r->incomplete;
+	     i++) {
+		stm_batch_result b;
+		r->ops->load(r->ctx, r->initial);
+		r->ops->run_batch(r->ctx, &b);
+		secs += b.seconds;
+		r->block_size = b.block_size;
+		r->o.p.timeout_ns = remaining_ns(&r->o, r->t_start);
+		r->incomplete = b.c.threads_timed_out > 0 || r->o.p.timeout_ns == 0;
 	}
+}
 
-	for (rep = 0; rep < o.reps && !verify_failed && !incomplete && !failed; rep++) {
+/* Replay a batch against the state before it; sets verify_failed with a message. */
+static void verify_batch(stm_run *r, const stm_batch_result *b, uint32_t rep, uint64_t batch)
+{
+	bank_check *chk = &r->chk;
+
+	r->ops->fetch(r->ctx, r->after, r->status);
+	bank_verify_batch(&r->w, r->mirror, r->status, r->after, chk);
+	r->batches_verified++;
+	r->abandoned += chk->abandoned;
+	if (chk->ok && (chk->committed_update != b->c.commits_update ||
+			chk->committed_readonly != b->c.commits_readonly)) {
+		snprintf(chk->message, sizeof(chk->message),
+			 "engine counted %" PRIu64 " update and %" PRIu64
+			 " read-only commits, the status words say %" PRIu64 " and %" PRIu64,
+			 b->c.commits_update, b->c.commits_readonly, chk->committed_update,
+			 chk->committed_readonly);
+		chk->ok = 0;
+	}
+	if (!chk->ok) {
+		snprintf(r->verify_msg, sizeof(r->verify_msg), "rep %u batch %" PRIu64 ": %s", rep,
+			 batch, chk->message);
+		r->verify_failed = 1;
+	}
+}
+
+/*
+ * The timed repetitions: each starts from the initial balances and runs
+ * batches until --duration seconds of device time (at least one). A
+ * repetition cut short by a timeout or a failure is not a sample.
+ */
+static void timed_reps(stm_run *r)
+{
+	const stm_opts *o = &r->o;
+	uint32_t rep;
+
+	for (rep = 0; rep < o->reps && !r->verify_failed && !r->incomplete && !r->failed; rep++) {
 		double rep_secs = 0;
 		uint64_t rep_commits = 0, batch = 0;
+		int mirror_valid = 1;
 
-		ops->load(ctx, initial);
-		memcpy(mirror, initial, (size_t)w.cfg.accounts * sizeof(int32_t));
-		mirror_valid = 1;
+		r->ops->load(r->ctx, r->initial);
+		memcpy(r->mirror, r->initial, (size_t)r->w.cfg.accounts * sizeof(int32_t));
 		do {
-			stm_batch_result r;
-			int check = o.verify && (tot.batches % o.verify_every) == 0;
+			stm_batch_result b;
+			int check = o->verify && (r->batches % o->verify_every) == 0;
 
-			o.p.timeout_ns = remaining_ns(&o, t_start);
-			if (o.p.timeout_ns == 0) {
-				incomplete = 1;
+			r->o.p.timeout_ns = remaining_ns(o, r->t_start);
+			if (r->o.p.timeout_ns == 0) {
+				r->incomplete = 1;
 				break;
 			}
 			if (check && !mirror_valid)
-				ops->fetch(ctx, mirror, NULL);
-			ops->run_batch(ctx, &r);
-			stm_counters_add(&tot.c, &r.c);
-			tot.seconds += r.seconds;
-			tot.cycles_per_ns = r.cycles_per_ns;
-			tot.block_size = r.block_size;
-			tot.batches++;
+				r->ops->fetch(r->ctx, r->mirror, NULL);
+			r->ops->run_batch(r->ctx, &b);
+			stm_counters_add(&r->c, &b.c);
+			r->seconds += b.seconds;
+			r->cycles_per_ns = b.cycles_per_ns;
+			r->block_size = b.block_size;
+			r->batches++;
 			batch++;
-			rep_secs += r.seconds;
-			rep_commits += r.c.commits_update + r.c.commits_readonly;
-			if (r.c.threads_failed) {
-				failed = 1;
+			rep_secs += b.seconds;
+			rep_commits += b.c.commits_update + b.c.commits_readonly;
+			if (b.c.threads_failed) {
+				r->failed = 1;
 				break;
 			}
-			if (r.c.threads_timed_out)
-				incomplete = 1;
-			if (check) {
-				ops->fetch(ctx, after, status);
-				bank_verify_batch(&w, mirror, status, after, &chk);
-				tot.batches_verified++;
-				tot.abandoned += chk.abandoned;
-				if (chk.ok && (chk.committed_update != r.c.commits_update ||
-					       chk.committed_readonly != r.c.commits_readonly)) {
-					snprintf(chk.message, sizeof(chk.message),
-						 "engine counted %" PRIu64 " update and %" PRIu64
-						 " read-only commits, the status words say %" PRIu64 " and %" PRIu64,
-						 r.c.commits_update, r.c.commits_readonly,
-						 chk.committed_update, chk.committed_readonly);
-					chk.ok = 0;
-				}
-				if (!chk.ok) {
-					snprintf(verify_msg, sizeof(verify_msg), "rep %u batch %" PRIu64 ": %s",
-						 rep, batch, chk.message);
-					verify_failed = 1;
-				}
-				mirror_valid = 1;
-			} else {
-				uint64_t committed = r.c.commits_update + r.c.commits_readonly;
-				tot.abandoned += w.ntx - committed;
-				mirror_valid = 0;
-			}
-			progress(&o, rep, batch, rep_secs);
-		} while (!verify_failed && !incomplete && rep_secs < o.duration);
-		if (incomplete || failed || verify_failed)
-			break; /* a cut-short or failed repetition is not a sample */
-		rate[reps_done++] = rep_secs > 0 ? (double)rep_commits / rep_secs : 0;
+			if (b.c.threads_timed_out)
+				r->incomplete = 1;
+			if (check)
+				verify_batch(r, &b, rep, batch);
+			else
+				r->abandoned += r->w.ntx - (b.c.commits_update + b.c.commits_readonly);
+			mirror_valid = check;
+			progress(o, rep, batch, rep_secs);
+		} while (!r->verify_failed && !r->incomplete && rep_secs < o->duration);
+		if (r->incomplete || r->failed || r->verify_failed)
+			break;
+		r->rate[r->reps_done++] = rep_secs > 0 ? (double)rep_commits / rep_secs : 0;
 	}
-	if (!gb_quiet && isatty(2) && o.duration > 0)
+	if (!gb_quiet && isatty(2) && o->duration > 0)
 		fputc('\n', stderr);
-	run_start_s = gb_seconds_since(t_start);
-	ops->close(ctx);
-	if (failed)
+}
+
+static uint64_t commits_of(const stm_run *r)
+{
+	return r->c.commits_update + r->c.commits_readonly;
+}
+
+static uint64_t aborts_of(const stm_run *r)
+{
+	return r->c.aborts_locked + r->c.aborts_priority + r->c.aborts_validation +
+	       r->c.aborts_semantic;
+}
+
+static void fill_results(cJSON *res, const stm_run *r)
+{
+	uint64_t commits = commits_of(r), aborts = aborts_of(r);
+	uint64_t cycles = r->c.cycles_committed + r->c.cycles_wasted;
+	cJSON *ab;
+
+	gb_json_stats(res, "throughput_tx_per_s", gb_stats_of(r->rate, r->reps_done));
+	gb_json_u64(res, "reps_completed", r->reps_done);
+	gb_json_u64(res, "batches", r->batches);
+	gb_json_u64(res, "transactions_per_batch", r->w.ntx);
+	gb_json_num(res, "device_seconds", r->seconds);
+	gb_json_num(res, "wall_seconds", r->wall_seconds);
+	gb_json_u64(res, "gpu_block_size", r->block_size);
+	gb_json_u64(res, "commits", commits);
+	gb_json_u64(res, "commits_update", r->c.commits_update);
+	gb_json_u64(res, "commits_read_only", r->c.commits_readonly);
+	ab = cJSON_AddObjectToObject(res, "aborts");
+	gb_json_u64(ab, "total", aborts);
+	gb_json_u64(ab, "conflict", r->c.aborts_locked + r->c.aborts_priority);
+	gb_json_u64(ab, "conflict_locked", r->c.aborts_locked);
+	gb_json_u64(ab, "conflict_priority", r->c.aborts_priority);
+	gb_json_u64(ab, "validation", r->c.aborts_validation);
+	gb_json_u64(ab, "semantic", r->c.aborts_semantic);
+	gb_json_u64(res, "abandoned", r->abandoned);
+	gb_json_num(res, "abort_rate",
+		    commits + aborts ? (double)aborts / (double)(commits + aborts) : 0);
+	gb_json_num(res, "cycles_per_ns", r->cycles_per_ns);
+	gb_json_num(res, "time_per_tx_ns",
+		    commits ? (double)cycles / r->cycles_per_ns / (double)commits : 0);
+	gb_json_num(res, "wasted_per_tx_ns",
+		    commits ? (double)r->c.cycles_wasted / r->cycles_per_ns / (double)commits : 0);
+	gb_json_num(res, "wasted_fraction", cycles ? (double)r->c.cycles_wasted / (double)cycles : 0);
+	gb_json_u64(res, "passes_max", r->c.passes_max);
+	gb_json_u64(res, "threads_gave_up", r->c.threads_gave_up);
+	gb_json_u64(res, "threads_stalled", r->c.threads_stalled);
+	gb_json_u64(res, "threads_timed_out", r->c.threads_timed_out);
+}
+
+static void fill_verification(cJSON *ver, const stm_run *r)
+{
+	char hex[24];
+
+	if (!r->o.verify || r->batches_verified == 0)
+		cJSON_AddNullToObject(ver, "verified"); /* nothing was checked */
+	else
+		gb_json_bool(ver, "verified", !r->verify_failed);
+	gb_json_str(ver, "method", r->o.verify ? "serial replay in commit-stamp order" : "none");
+	gb_json_u64(ver, "batches_verified", r->batches_verified);
+	gb_json_u64(ver, "batches_total", r->batches);
+	gb_json_str(ver, "message", r->verify_failed ? r->verify_msg : "");
+	if (r->o.verify && r->batches_verified) {
+		gb_json_num(ver, "money_before", (double)r->chk.money_before);
+		gb_json_num(ver, "money_after", (double)r->chk.money_after);
+		gb_json_num(ver, "min_balance", (double)r->chk.min_balance);
+		snprintf(hex, sizeof(hex), "%016llx",
+			 (unsigned long long)balances_checksum(r->after, r->w.cfg.accounts));
+		gb_json_str(ver, "balances_fnv1a", hex);
+	}
+}
+
+static void print_summary(const stm_run *r)
+{
+	const stm_opts *o = &r->o;
+	gb_stats s = gb_stats_of(r->rate, r->reps_done);
+	uint64_t commits = commits_of(r), aborts = aborts_of(r);
+	int gpu = r->backend == GB_BACKEND_GPU;
+
+	printf("gpubench stm: %s on %s, %s backend%s%s%s, %u threads, %u accounts, hash %u\n",
+	       o->algo, o->workload, gb_backend_name(r->backend), gpu ? " (" : "",
+	       gpu ? r->dev.name : "", gpu ? ")" : "", o->p.threads, r->w.cfg.accounts, o->p.hash);
+	if (s.n)
+		printf("  throughput   %.4g committed tx/s (median of %zu; min %.4g, max %.4g)\n",
+		       s.median, s.n, s.min, s.max);
+	else
+		printf("  throughput   none: no repetition completed\n");
+	printf("  commits      %" PRIu64 " (%" PRIu64 " read-only) in %" PRIu64
+	       " batches, %.3f s of device time\n",
+	       commits, r->c.commits_readonly, r->batches, r->seconds);
+	printf("  aborts       %" PRIu64 " (conflict %" PRIu64 ", validation %" PRIu64
+	       ", semantic %" PRIu64 "), abort rate %.2f%%\n",
+	       aborts, r->c.aborts_locked + r->c.aborts_priority, r->c.aborts_validation,
+	       r->c.aborts_semantic, commits + aborts ? 100.0 * aborts / (commits + aborts) : 0);
+	printf("  abandoned    %" PRIu64 "\n", r->abandoned);
+	if (!o->verify)
+		printf("  verified     not checked (--no-verify)\n");
+	else if (r->batches_verified == 0)
+		printf("  verified     not checked (no batch completed)\n");
+	else if (r->verify_failed)
+		printf("  verified     FAILED: %s\n", r->verify_msg);
+	else
+		printf("  verified     yes: %" PRIu64 " of %" PRIu64 " batches replayed in commit "
+		       "order, money conserved, no negative balance\n",
+		       r->batches_verified, r->batches);
+	if (r->incomplete)
+		printf("  incomplete   --timeout %g s reached\n", o->timeout);
+}
+
+static int run(int argc, char **argv)
+{
+	stm_run *r = gb_xcalloc(1, sizeof(*r), "run state");
+	stm_opts *o = &r->o;
+	const stm_engine *eng;
+	gb_report rpt;
+	char err[512];
+	uint32_t i;
+	int rc = 0;
+
+	parse(o, argc, argv);
+	eng = stm_engine_find(o->algo);
+	r->backend = gb_backend_resolve(o->backend,
+					GB_BACKEND_MASK(GB_BACKEND_CPU) |
+					(eng->bank_gpu ? GB_BACKEND_MASK(GB_BACKEND_GPU) : 0),
+					o->algo, &r->dev);
+	r->ops = r->backend == GB_BACKEND_GPU ? eng->bank_gpu : eng->bank_cpu;
+	if (!o->p.cpu_workers)
+		o->p.cpu_workers = (uint32_t)gb_cpu_count();
+	if (o->p.cpu_workers > o->p.threads)
+		o->p.cpu_workers = o->p.threads;
+
+	r->t_start = gb_now_ns(); /* --timeout counts from here: generation and warm-up included */
+	if (bank_generate(&r->w, &o->bank, err, sizeof(err)) != 0)
+		gb_die(GB_EXIT_USAGE, "stm: %s", err);
+	gb_note("note: generated %" PRIu64 " bank transactions in %.2f s", r->w.ntx,
+		gb_seconds_since(r->t_start));
+	r->initial = gb_xmalloc((size_t)r->w.cfg.accounts * sizeof(int32_t), "balances");
+	r->mirror = gb_xmalloc((size_t)r->w.cfg.accounts * sizeof(int32_t), "replay balances");
+	r->after = gb_xmalloc((size_t)r->w.cfg.accounts * sizeof(int32_t), "device balances");
+	r->status = gb_xmalloc(r->w.ntx * sizeof(uint32_t), "transaction status");
+	r->rate = gb_xcalloc(o->reps, sizeof(double), "throughput samples");
+	for (i = 0; i < r->w.cfg.accounts; i++)
+		r->initial[i] = (int32_t)r->w.cfg.initial_balance;
+
+	o->p.timeout_ns = remaining_ns(o, r->t_start);
+	r->ctx = r->ops->open(&r->w, &o->p);
+	warm_up(r);
+	timed_reps(r);
+	r->wall_seconds = gb_seconds_since(r->t_start);
+	r->ops->close(r->ctx);
+	if (r->failed)
 		gb_die(GB_EXIT_RUNTIME, "stm: a transaction touched more than %d distinct words, "
 		       "beyond the engine's read/write set capacity", PRSTM_MAX_SET);
 
-	/* The report. */
 	gb_report_init(&rpt, "stm", argc, argv);
-	gb_report_set_device(&rpt, backend, backend == GB_BACKEND_GPU ? &dev : NULL,
-			     (int)o.p.cpu_workers);
-	fill_config(rpt.config, &o, &w, backend);
-	if (incomplete) {
+	gb_report_set_device(&rpt, r->backend, r->backend == GB_BACKEND_GPU ? &r->dev : NULL,
+			     (int)o->p.cpu_workers);
+	fill_config(rpt.config, o, &r->w, r->backend);
+	if (r->incomplete)
 		cJSON_ReplaceItemInObject(cJSON_GetObjectItem(rpt.root, "meta"), "complete",
 					  cJSON_CreateFalse());
-	}
-	res = rpt.results;
-	commits_all = tot.c.commits_update + tot.c.commits_readonly;
-	conflict = tot.c.aborts_locked + tot.c.aborts_priority;
-	aborts_all = conflict + tot.c.aborts_validation + tot.c.aborts_semantic;
-	gb_json_stats(res, "throughput_tx_per_s", gb_stats_of(rate, reps_done));
-	gb_json_u64(res, "reps_completed", reps_done);
-	gb_json_u64(res, "batches", tot.batches);
-	gb_json_u64(res, "transactions_per_batch", w.ntx);
-	gb_json_num(res, "device_seconds", tot.seconds);
-	gb_json_num(res, "wall_seconds", run_start_s);
-	gb_json_u64(res, "gpu_block_size", tot.block_size);
-	gb_json_u64(res, "commits", commits_all);
-	gb_json_u64(res, "commits_update", tot.c.commits_update);
-	gb_json_u64(res, "commits_read_only", tot.c.commits_readonly);
-	ab = cJSON_AddObjectToObject(res, "aborts");
-	gb_json_u64(ab, "total", aborts_all);
-	gb_json_u64(ab, "conflict", conflict);
-	gb_json_u64(ab, "conflict_locked", tot.c.aborts_locked);
-	gb_json_u64(ab, "conflict_priority", tot.c.aborts_priority);
-	gb_json_u64(ab, "validation", tot.c.aborts_validation);
-	gb_json_u64(ab, "semantic", tot.c.aborts_semantic);
-	gb_json_u64(res, "abandoned", tot.abandoned);
-	gb_json_num(res, "abort_rate",
-		    commits_all + aborts_all ? (double)aborts_all / (double)(commits_all + aborts_all) : 0);
-	gb_json_num(res, "cycles_per_ns", tot.cycles_per_ns);
-	gb_json_num(res, "time_per_tx_ns",
-		    commits_all ? (tot.c.cycles_committed + tot.c.cycles_wasted) / tot.cycles_per_ns /
-				  (double)commits_all : 0);
-	gb_json_num(res, "wasted_per_tx_ns",
-		    commits_all ? tot.c.cycles_wasted / tot.cycles_per_ns / (double)commits_all : 0);
-	gb_json_num(res, "wasted_fraction",
-		    tot.c.cycles_committed + tot.c.cycles_wasted
-			    ? (double)tot.c.cycles_wasted /
-				      (double)(tot.c.cycles_committed + tot.c.cycles_wasted)
-			    : 0);
-	gb_json_u64(res, "passes_max", tot.c.passes_max);
-	gb_json_u64(res, "threads_gave_up", tot.c.threads_gave_up);
-	gb_json_u64(res, "threads_stalled", tot.c.threads_stalled);
-	gb_json_u64(res, "threads_timed_out", tot.c.threads_timed_out);
-
-	ver = rpt.verification;
-	if (!o.verify || tot.batches_verified == 0)
-		cJSON_AddNullToObject(ver, "verified"); /* nothing was checked */
-	else
-		gb_json_bool(ver, "verified", !verify_failed);
-	gb_json_str(ver, "method", o.verify ? "serial replay in commit-stamp order" : "none");
-	gb_json_u64(ver, "batches_verified", tot.batches_verified);
-	gb_json_u64(ver, "batches_total", tot.batches);
-	gb_json_str(ver, "message", verify_failed ? verify_msg : "");
-	if (o.verify && tot.batches_verified) {
-		gb_json_num(ver, "money_before", (double)chk.money_before);
-		gb_json_num(ver, "money_after", (double)chk.money_after);
-		gb_json_num(ver, "min_balance", (double)chk.min_balance);
-		snprintf(err, sizeof(err), "%016llx",
-			 (unsigned long long)balances_checksum(after, w.cfg.accounts));
-		gb_json_str(ver, "balances_fnv1a", err);
-	}
-
-	if (o.json && gb_report_write(&rpt, o.json) != 0) {
-		gb_report_free(&rpt);
-		return GB_EXIT_RUNTIME;
-	}
-	if (!gb_quiet && !(o.json && strcmp(o.json, "-") == 0)) {
-		gb_stats s = gb_stats_of(rate, reps_done);
-		printf("gpubench stm: %s on %s, %s backend%s%s%s, %u threads, %u accounts, hash %u\n",
-		       o.algo, o.workload, gb_backend_name(backend),
-		       backend == GB_BACKEND_GPU ? " (" : "", backend == GB_BACKEND_GPU ? dev.name : "",
-		       backend == GB_BACKEND_GPU ? ")" : "", o.p.threads, w.cfg.accounts, o.p.hash);
-		if (s.n)
-			printf("  throughput   %.4g committed tx/s (median of %zu; min %.4g, max %.4g)\n",
-			       s.median, s.n, s.min, s.max);
-		else
-			printf("  throughput   none: no repetition completed\n");
-		printf("  commits      %" PRIu64 " (%" PRIu64 " read-only) in %" PRIu64
-		       " batches, %.3f s of device time\n",
-		       commits_all, tot.c.commits_readonly, tot.batches, tot.seconds);
-		printf("  aborts       %" PRIu64 " (conflict %" PRIu64 ", validation %" PRIu64
-		       ", semantic %" PRIu64 "), abort rate %.2f%%\n",
-		       aborts_all, conflict, tot.c.aborts_validation, tot.c.aborts_semantic,
-		       commits_all + aborts_all ? 100.0 * aborts_all / (commits_all + aborts_all) : 0);
-		printf("  abandoned    %" PRIu64 "\n", tot.abandoned);
-		if (!o.verify)
-			printf("  verified     not checked (--no-verify)\n");
-		else if (tot.batches_verified == 0)
-			printf("  verified     not checked (no batch completed)\n");
-		else if (verify_failed)
-			printf("  verified     FAILED: %s\n", verify_msg);
-		else
-			printf("  verified     yes: %" PRIu64 " of %" PRIu64 " batches replayed in commit "
-			       "order, money conserved, no negative balance\n",
-			       tot.batches_verified, tot.batches);
-		if (incomplete)
-			printf("  incomplete   --timeout %g s reached\n", o.timeout);
+	fill_results(rpt.results, r);
+	fill_verification(rpt.verification, r);
+	if (o->json && gb_report_write(&rpt, o->json) != 0)
+		rc = GB_EXIT_RUNTIME;
+	else if (!gb_quiet && !(o->json && strcmp(o->json, "-") == 0))
+		print_summary(r);
+	if (!rc && r->verify_failed) {
+		gb_warn("stm: verification failed: %s", r->verify_msg);
+		rc = GB_EXIT_VERIFY;
+	} else if (!rc && r->incomplete) {
+		gb_warn("stm: --timeout %g s reached; the report is marked incomplete", o->timeout);
+		rc = GB_EXIT_RUNTIME;
 	}
 	gb_report_free(&rpt);
-	bank_free(&w);
-	free(initial);
-	free(mirror);
-	free(after);
-	free(status);
-	free(rate);
-	if (verify_failed) {
-		gb_warn("stm: verification failed: %s", verify_msg);
-		return GB_EXIT_VERIFY;
-	}
-	if (incomplete) {
-		gb_warn("stm: --timeout %g s reached; the report is marked incomplete", o.timeout);
-		return GB_EXIT_RUNTIME;
-	}
-	return 0;
+	bank_free(&r->w);
+	free(r->initial);
+	free(r->mirror);
+	free(r->after);
+	free(r->status);
+	free(r->rate);
+	free(r);
+	return rc;
 }
 
 const gb_command gb_cmd_stm = {
