@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "common/cuda_check.h"
+#include "common/cuda_timer.h"
 #include "stm/prstm_bank.h"
 #include "stm/prstm_engines.h"
 
@@ -32,7 +33,7 @@ typedef struct gpu_ctx {
 	uint32_t *d_data, *d_locks, *d_status, *d_extra, *d_stamp;
 	bank_entry *d_tx;
 	stm_counters *d_counters;
-	cudaEvent_t start, stop;
+	gb_cuda_timer timer;
 } gpu_ctx;
 
 __global__ void prstm_bank_kernel(prstm_mem m, bank_view v, stm_params p, uint32_t *stamp,
@@ -112,8 +113,7 @@ static void *gpu_open(const bank_workload *w, const stm_params *p)
 	if (extra_words)
 		GB_CUDA(cudaMemcpy(c->d_extra, w->extra, extra_words * 4, cudaMemcpyHostToDevice),
 			"copying transaction accounts to the device");
-	GB_CUDA(cudaEventCreate(&c->start), "creating a CUDA event");
-	GB_CUDA(cudaEventCreate(&c->stop), "creating a CUDA event");
+	gb_cuda_timer_init(&c->timer);
 	return c;
 }
 
@@ -131,7 +131,7 @@ static void gpu_run_batch(void *vctx, stm_batch_result *r)
 	prstm_mem m;
 	bank_view v;
 	uint32_t blocks = (c->p.threads + c->block_size - 1) / c->block_size;
-	float ms = 0;
+	char what[128];
 
 	m.locks = c->d_locks;
 	m.data = c->d_data;
@@ -148,17 +148,15 @@ static void gpu_run_batch(void *vctx, stm_batch_result *r)
 	GB_CUDA(cudaMemset(c->d_status, 0, (size_t)c->w->ntx * 4), "clearing transaction status");
 	GB_CUDA(cudaMemset(c->d_stamp, 0, 4), "clearing the stamp counter");
 	GB_CUDA(cudaMemset(c->d_counters, 0, sizeof(stm_counters)), "clearing counters");
-	GB_CUDA(cudaEventRecord(c->start), "recording a CUDA event");
+	gb_cuda_timer_start(&c->timer);
 	prstm_bank_kernel<<<blocks, c->block_size>>>(m, v, c->p, c->d_stamp, c->d_counters);
 	GB_CUDA(cudaGetLastError(), "launching prstm_bank_kernel with %u blocks of %u threads",
 		blocks, c->block_size);
-	GB_CUDA(cudaEventRecord(c->stop), "recording a CUDA event");
-	GB_CUDA(cudaEventSynchronize(c->stop), "running prstm_bank_kernel (%u threads, %llu transactions)",
-		c->p.threads, (unsigned long long)c->w->ntx);
-	GB_CUDA(cudaEventElapsedTime(&ms, c->start, c->stop), "reading CUDA event time");
+	snprintf(what, sizeof(what), "prstm_bank_kernel (%u threads, %llu transactions)",
+		 c->p.threads, (unsigned long long)c->w->ntx);
+	r->seconds = gb_cuda_timer_stop(&c->timer, what);
 	GB_CUDA(cudaMemcpy(&r->c, c->d_counters, sizeof(stm_counters), cudaMemcpyDeviceToHost),
 		"copying counters from the device");
-	r->seconds = ms / 1e3;
 	r->cycles_per_ns = c->cycles_per_ns;
 	r->block_size = c->block_size;
 }
@@ -184,8 +182,7 @@ static void gpu_close(void *vctx)
 	cudaFree(c->d_extra);
 	cudaFree(c->d_stamp);
 	cudaFree(c->d_counters);
-	cudaEventDestroy(c->start);
-	cudaEventDestroy(c->stop);
+	gb_cuda_timer_destroy(&c->timer);
 	free(c);
 }
 
