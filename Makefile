@@ -40,8 +40,10 @@ BUILD := build/$(if $(filter 1,$(CUDA)),cuda,cpu)
 
 COMMON_SRC := common/error.c common/opts.c common/stats.c common/timer.c common/report.c \
 	common/backend.c
-CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/info.c stm/registry.c stm/counters.c \
-	stm/prstm_cpu.c workloads/bank.c
+PBA_SRC := deadlock/pba.c deadlock/pba_cpu.c deadlock/pba_registry.c workloads/pba_gen.c \
+	workloads/pba_oracle.c workloads/pba_trace.c
+CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/avoid.c cmd/info.c stm/registry.c stm/counters.c \
+	stm/prstm_cpu.c workloads/bank.c $(PBA_SRC)
 CUDA_SRC := common/device_cuda.cu stm/prstm_gpu.cu
 
 ifeq ($(CUDA),1)
@@ -61,7 +63,8 @@ C_OBJ := $(C_SRC:%.c=$(BUILD)/%.o)
 $(addprefix $(BUILD)/,$(REV_OBJS)) $(addprefix build/nocuda/,$(REV_OBJS)): $(REV_STAMP)
 
 UNIT_SRC := $(wildcard tests/unit/*.c)
-UNIT_LIB_SRC := $(COMMON_SRC) common/device_none.c stm/counters.c stm/prstm_cpu.c workloads/bank.c
+UNIT_LIB_SRC := $(COMMON_SRC) common/device_none.c stm/counters.c stm/prstm_cpu.c workloads/bank.c \
+	$(PBA_SRC)
 
 .PHONY: all test check-gpu dist install clean need-cjson
 

@@ -12,6 +12,7 @@ typedef struct gb_command {
 } gb_command;
 
 extern const gb_command gb_cmd_stm;
+extern const gb_command gb_cmd_avoid;
 extern const gb_command gb_cmd_info;
 
 #endif

@@ -9,6 +9,7 @@
 #include "common/opts.h"
 #include "common/report.h"
 #include "common/version.h"
+#include "deadlock/pba_engine.h"
 #include "stm/stm.h"
 
 static void help(FILE *out)
@@ -127,6 +128,17 @@ static int run(int argc, char **argv)
 				printf("stm engine %s (%s): %s\n", stm_engines[i]->name,
 				       stm_engines[i]->bank_gpu ? "gpu, cpu" : "cpu",
 				       stm_engines[i]->summary);
+		}
+		stm = cJSON_AddArrayToObject(engines, "avoid");
+		for (i = 0; pba_engines[i]; i++) {
+			cJSON *o = cJSON_CreateObject();
+			gb_json_str(o, "name", pba_engines[i]->name);
+			gb_json_str(o, "summary", pba_engines[i]->summary);
+			gb_json_bool(o, "gpu", pba_engines[i]->needs_gpu);
+			cJSON_AddItemToArray(stm, o);
+			if (listing)
+				printf("avoid implementation %s: %s\n", pba_engines[i]->name,
+				       pba_engines[i]->summary);
 		}
 	}
 	if (json) {

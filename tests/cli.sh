@@ -433,4 +433,66 @@ expect_rc "--json overwrites an existing report" 0 "$G" stm "${TINY[@]}" --seed 
 json_check "the overwritten report is the new one" "$R/quiet.json" 'assert d["config"]["bank"]["seed"] == 3'
 check "no temporary files anywhere" test -z "$(find "$T_TMP" -name '*.tmp.*')"
 
+# ---- gpubench avoid
+expect_rc "avoid --help exits 0" 0 "$G" avoid --help
+expect_out "avoid --help lists the implementations" "cpu-fast"
+expect_rc "help avoid exits 0" 0 "$G" help avoid
+expect_rc "avoid --impl nosuch exits 2" 2 "$G" avoid --impl nosuch
+expect_err "avoid --impl nosuch lists the accepted ones" "cpu|cpu-fast"
+expect_rc "avoid --compare with an unknown one exits 2" 2 "$G" avoid --compare cpu,nosuch
+expect_rc "avoid --procs 1 exits 2" 2 "$G" avoid --procs 1
+expect_err "avoid --procs 1 names the range" "--procs"
+expect_rc "avoid --workload nosuch exits 2" 2 "$G" avoid --workload nosuch
+expect_rc "avoid --trace of a missing file exits 2" 2 "$G" avoid --trace "$R/no-such.trace"
+expect_rc "avoid worst case, both implementations" 0 "$G" avoid --procs 65 --res 7 --events 6 --compare cpu \
+	--reps 2 --quiet --json "$R/avoid.json"
+json_check "avoid report: worst case decided and timed" "$R/avoid.json" '
+c = d["config"]; v = d["verification"]
+assert d["meta"]["subcommand"] == "avoid" and v["verified"] is True and v["events_checked"] == 6
+assert c["impl"] == "cpu-fast" and c["compare"] == ["cpu"] and c["procs"] == 65 and c["res"] == 7
+impls = {x["impl"]: x for x in d["results"]["impls"]}
+for name in ("cpu-fast", "cpu"):
+    x = impls[name]
+    assert x["decisions"]["granted"] == 3 and x["decisions"]["released"] == 3, x["decisions"]
+    assert x["mismatches"] == 0 and x["final_state_matches"] is True
+    assert x["stream_seconds"]["n"] == 2 and x["request_seconds"]["n"] == 3
+    assert x["phase_seconds"]["safety_check"] > 0
+assert impls["cpu"]["safety_steps_max"] == 64
+assert impls["cpu"]["speedup_of_impl"] > 0'
+cat > "$R/avoid.trace" <<'TRACE'
+# the textbook example: 5 processes, 3 resources
+processes 5
+resources 3
+available 10 5 7
+max 0 7 5 3
+max 1 3 2 2
+max 2 9 0 2
+max 3 2 2 2
+max 4 4 3 3
+request 0 0 1 0
+request 1 2 0 0
+request 2 3 0 2
+request 3 2 1 1
+request 4 0 0 2
+request 1 1 0 2
+request 4 3 3 0
+request 0 0 2 0
+release 1 0:1
+TRACE
+expect_rc "avoid replays a trace" 0 "$G" avoid --trace "$R/avoid.trace" --impl cpu --decisions "$R/avoid.dec" --quiet
+check "avoid decisions: the textbook outcomes" diff -u - "$R/avoid.dec" <<'DEC'
+0 request 0 granted
+1 request 1 granted
+2 request 2 granted
+3 request 3 granted
+4 request 4 granted
+5 request 1 granted
+6 request 4 denied-unavailable
+7 request 0 denied-unsafe
+8 release 1 released
+DEC
+printf 'processes 2\nresources 1\navailable 1\nmax 0 1\nmax 1 1\nrelease 0 1\n' >"$R/bad.trace"
+expect_rc "avoid: a trace releasing what is not held exits 2" 2 "$G" avoid --trace "$R/bad.trace"
+expect_err "avoid: the message names the line" "line 6"
+
 summary cli
