@@ -166,9 +166,7 @@ static void parse(avoid_opts *o, int argc, char **argv)
 			gb_opt_fail("avoid", c, argv, opts);
 		}
 	}
-	if (optind < argc)
-		gb_die(GB_EXIT_USAGE, "avoid: unexpected argument '%s' (see 'gpubench help avoid')",
-		       argv[optind]);
+	gb_opt_no_operands("avoid", argc, argv);
 	o->nimpl = 1;
 	if (compare) {
 		char *list = strdup(compare), *save = NULL, *tok;

@@ -55,8 +55,7 @@ static int run(int argc, char **argv)
 			gb_opt_fail("info", c, argv, opts);
 		}
 	}
-	if (optind < argc)
-		gb_die(GB_EXIT_USAGE, "info: unexpected argument '%s'", argv[optind]);
+	gb_opt_no_operands("info", argc, argv);
 	listing = !gb_quiet && !(json && strcmp(json, "-") == 0); /* stdout holds only JSON then */
 
 	root = cJSON_CreateObject();

@@ -286,9 +286,7 @@ static void parse(stm_opts *o, int argc, char **argv)
 			gb_opt_fail("stm", c, argv, opts);
 		}
 	}
-	if (optind < argc)
-		gb_die(GB_EXIT_USAGE, "stm: unexpected argument '%s' (see 'gpubench help stm')",
-		       argv[optind]);
+	gb_opt_no_operands("stm", argc, argv);
 	if (o->paper) {
 		if (!o->duration_set)
 			o->duration = 5;

@@ -71,6 +71,13 @@ int gb_opt_choice(const char *opt, const char *text, const char *const *choices)
 	gb_die(GB_EXIT_USAGE, "option --%s: unknown value '%s' (accepted: %s)", opt, text, list);
 }
 
+void gb_opt_no_operands(const char *cmd, int argc, char **argv)
+{
+	if (optind < argc)
+		gb_die(GB_EXIT_USAGE, "%s: unexpected argument '%s' (see 'gpubench help %s')", cmd,
+		       argv[optind], cmd);
+}
+
 void gb_opt_fail(const char *cmd, int c, char **argv, const struct option *longopts)
 {
 	const char *arg = argv[optind - 1];

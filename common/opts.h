@@ -15,6 +15,9 @@ double gb_opt_double(const char *opt, const char *text, double lo, double hi);
 /* Returns the index of text in choices (NULL-terminated) or exits 2 listing them. */
 int gb_opt_choice(const char *opt, const char *text, const char *const *choices);
 
+/* Exit 2 when arguments remain after the options (no subcommand takes operands). */
+void gb_opt_no_operands(const char *cmd, int argc, char **argv);
+
 /*
  * Report a getopt_long failure (unknown option or missing value) for the
  * subcommand and exit 2. Call with the option character getopt returned
