@@ -74,15 +74,6 @@ GB_HD uint32_t gb_cas_u32(uint32_t *p, uint32_t expected, uint32_t desired)
 #endif
 }
 
-GB_HD uint32_t gb_fetch_add_u32(uint32_t *p, uint32_t v)
-{
-#if defined(__CUDA_ARCH__)
-	return atomicAdd(p, v);
-#else
-	return __atomic_fetch_add(p, v, __ATOMIC_ACQ_REL);
-#endif
-}
-
 /*
  * Acquire-release fence at device (or process) scope. After relaxed loads it
  * makes them acquire (later accesses stay after them); before relaxed stores

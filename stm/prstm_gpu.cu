@@ -140,7 +140,6 @@ static void gpu_run_batch(void *vctx, stm_batch_result *r)
 	v.extra = c->d_extra;
 	v.extra_stride = c->w->extra_stride;
 	v.status = c->d_status;
-	v.ntx = (uint32_t)c->w->ntx;
 	v.tx_per_thread = c->w->cfg.tx_per_thread;
 	v.max_tag = c->w->max_tag;
 

@@ -289,7 +289,6 @@ bank_view bank_view_of(const bank_workload *w, uint32_t *status)
 	v.extra = w->extra;
 	v.extra_stride = w->extra_stride;
 	v.status = status;
-	v.ntx = (uint32_t)w->ntx;
 	v.tx_per_thread = w->cfg.tx_per_thread;
 	v.max_tag = w->max_tag;
 	return v;

@@ -31,6 +31,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/port.h"
+
 enum bank_type {
 	BANK_DEPOSIT = 0,
 	BANK_WITHDRAW = 1,
@@ -61,7 +63,6 @@ typedef struct bank_view {
 	const uint32_t *extra;   /* accounts 3.. of entry i at extra[i * extra_stride + j - 2] */
 	uint32_t extra_stride;
 	uint32_t *status;        /* one word per entry, see BANK_STATUS_* */
-	uint32_t ntx;
 	uint32_t tx_per_thread;
 	uint32_t max_tag;        /* highest priority tag in the table */
 } bank_view;
@@ -100,14 +101,20 @@ void bank_free(bank_workload *w);
 bank_view bank_view_of(const bank_workload *w, uint32_t *status);
 const char *bank_type_name(unsigned type);
 
-/* Account j (0-based) of entry i. */
-static inline uint32_t bank_account(const bank_workload *w, uint64_t i, unsigned j)
+/* Account j (0-based) of entry e = table[i]: a, b, then the extra array. */
+GB_HD uint32_t bank_entry_account(const bank_entry *e, const uint32_t *extra, uint32_t stride,
+				  uint64_t i, uint32_t j)
 {
 	if (j == 0)
-		return w->tx[i].a;
+		return e->a;
 	if (j == 1)
-		return w->tx[i].b;
-	return w->extra[i * w->extra_stride + j - 2];
+		return e->b;
+	return extra[i * stride + j - 2];
+}
+
+static inline uint32_t bank_account(const bank_workload *w, uint64_t i, unsigned j)
+{
+	return bank_entry_account(&w->tx[i], w->extra, w->extra_stride, i, j);
 }
 
 /* Result of checking one batch against the serial replay. */

@@ -19,15 +19,6 @@
 #include "stm/stm.h"
 #include "workloads/bank.h"
 
-GB_HD uint32_t bank_view_account(const bank_view *v, uint32_t i, const bank_entry *e, uint32_t j)
-{
-	if (j == 0)
-		return e->a;
-	if (j == 1)
-		return e->b;
-	return v->extra[(uint64_t)i * v->extra_stride + j - 2];
-}
-
 GB_HD int bank_tx_body(TX_CTX *tx, const TX_MEM *m, const bank_view *v, uint32_t i,
 		       const bank_entry *e)
 {
@@ -36,7 +27,7 @@ GB_HD int bank_tx_body(TX_CTX *tx, const TX_MEM *m, const bank_view *v, uint32_t
 	int32_t amount = e->amount, bal;
 
 	for (j = 0; j < n; j++)
-		addrs[j] = bank_view_account(v, i, e, j);
+		addrs[j] = bank_entry_account(e, v->extra, v->extra_stride, i, j);
 	TX_PREFETCH(tx, m, addrs, n);
 	switch (type) {
 	case BANK_DEPOSIT:
