@@ -192,6 +192,7 @@ static void parse(avoid_opts *o, int argc, char **argv)
 typedef struct impl_run {
 	const pba_engine *e;
 	double *total;           /* per repetition: seconds for the whole stream */
+	gb_stats stream;         /* of total */
 	double *lat[2];          /* per event of the last repetition: request, release */
 	uint64_t nlat[2];
 	double phase[PBA_NPHASES];
@@ -251,6 +252,7 @@ static void run_impl(impl_run *ir, const avoid_opts *o, const pba_system *init,
 		}
 		ir->e->close(ctx);
 	}
+	ir->stream = gb_stats_of(ir->total, o->reps);
 }
 
 static void free_impl(impl_run *ir)
@@ -325,7 +327,7 @@ static int run(int argc, char **argv)
 	impls = cJSON_AddArrayToObject(rpt.results, "impls");
 	for (k = 0; k < o.nimpl; k++) {
 		cJSON *j = cJSON_CreateObject(), *ph, *dec;
-		gb_stats tot = gb_stats_of(ir[k].total, o.reps);
+		gb_stats tot = ir[k].stream;
 		gb_json_str(j, "impl", ir[k].e->name);
 		gb_json_stats(j, "stream_seconds", tot);
 		gb_json_num(j, "events_per_s", tot.median > 0 ? (double)ev.count / tot.median : 0);
@@ -340,10 +342,9 @@ static int run(int argc, char **argv)
 		gb_json_u64(j, "safety_steps_max", ir[k].iterations_max);
 		gb_json_num(j, "safety_steps_mean",
 			    ir[k].nlat[PBA_REQUEST] ? (double)ir[k].iterations_sum / ir[k].nlat[PBA_REQUEST] : 0);
-		if (k > 0) {
-			gb_stats mine = gb_stats_of(ir[0].total, o.reps);
-			gb_json_num(j, "speedup_of_impl", mine.median > 0 ? tot.median / mine.median : 0);
-		}
+		if (k > 0)
+			gb_json_num(j, "speedup_of_impl",
+				    ir[0].stream.median > 0 ? tot.median / ir[0].stream.median : 0);
 		if (o.verify) {
 			gb_json_u64(j, "mismatches", ir[k].mismatches);
 			gb_json_bool(j, "final_state_matches", ir[k].state_ok);
@@ -365,7 +366,7 @@ static int run(int argc, char **argv)
 		       o.impl[0]->name, init.procs, init.res, ev.count,
 		       o.trace ? o.trace : pba_workload_names[o.gen.workload]);
 		for (k = 0; k < o.nimpl; k++) {
-			gb_stats tot = gb_stats_of(ir[k].total, o.reps);
+			gb_stats tot = ir[k].stream;
 			gb_stats req = gb_stats_of(ir[k].lat[PBA_REQUEST], ir[k].nlat[PBA_REQUEST]);
 			printf("  %-10s stream %.4g s (median of %u), request median %.4g s, "
 			       "safety steps max %" PRIu64 "%s",
@@ -373,7 +374,7 @@ static int run(int argc, char **argv)
 			       o.verify ? ((ir[k].mismatches || !ir[k].state_ok) ? ", WRONG" : ", verified") : "");
 			if (k > 0 && tot.median > 0)
 				printf(", %s is %.3gx faster\n", o.impl[0]->name,
-				       tot.median / gb_stats_of(ir[0].total, o.reps).median);
+				       tot.median / ir[0].stream.median);
 			else
 				printf("\n");
 		}

@@ -86,6 +86,26 @@ GB_HD void prstm_sched_init(prstm_sched *s, uint32_t tid, const bank_view *v,
 	s->c.cycles_committed = s->c.cycles_wasted = 0;
 }
 
+/* A finished thread's contribution to the batch counters (both backends sum these). */
+GB_HD stm_counters prstm_thread_totals(const prstm_sched *s)
+{
+	stm_counters c;
+	c.commits_update = s->c.commits_update;
+	c.commits_readonly = s->c.commits_readonly;
+	c.aborts_locked = s->c.aborts_locked;
+	c.aborts_priority = s->c.aborts_priority;
+	c.aborts_validation = s->c.aborts_validation;
+	c.aborts_semantic = s->c.aborts_semantic;
+	c.cycles_committed = s->c.cycles_committed;
+	c.cycles_wasted = s->c.cycles_wasted;
+	c.passes_max = s->passes;
+	c.threads_gave_up = s->state == STM_GAVE_UP;
+	c.threads_timed_out = s->state == STM_TIMED_OUT;
+	c.threads_failed = s->state == STM_FAILED;
+	c.threads_stalled = s->state == STM_STALLED;
+	return c;
+}
+
 GB_HD void prstm_count_abort(prstm_thread_counters *c, uint32_t cause)
 {
 	if (cause == PRSTM_ABORT_LOCKED)

@@ -61,24 +61,6 @@ static void cpu_load(void *vctx, const int32_t *balances)
 	memset(c->locks, 0, c->nlocks * sizeof(uint32_t));
 }
 
-static void add_thread(stm_counters *c, const prstm_sched *s)
-{
-	c->commits_update += s->c.commits_update;
-	c->commits_readonly += s->c.commits_readonly;
-	c->aborts_locked += s->c.aborts_locked;
-	c->aborts_priority += s->c.aborts_priority;
-	c->aborts_validation += s->c.aborts_validation;
-	c->aborts_semantic += s->c.aborts_semantic;
-	c->cycles_committed += s->c.cycles_committed;
-	c->cycles_wasted += s->c.cycles_wasted;
-	if (s->passes > c->passes_max)
-		c->passes_max = s->passes;
-	c->threads_gave_up += s->state == STM_GAVE_UP;
-	c->threads_timed_out += s->state == STM_TIMED_OUT;
-	c->threads_failed += s->state == STM_FAILED;
-	c->threads_stalled += s->state == STM_STALLED;
-}
-
 static void *worker_main(void *arg)
 {
 	worker *wk = arg;
@@ -102,7 +84,10 @@ static void *worker_main(void *arg)
 				k++;
 				continue;
 			}
-			add_thread(&wk->c, &s[k]);
+			{
+				stm_counters t = prstm_thread_totals(&s[k]);
+				stm_counters_add(&wk->c, &t);
+			}
 			s[k] = s[--active];
 		}
 	}

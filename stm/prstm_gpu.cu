@@ -8,6 +8,7 @@
  * Per-thread counters are reduced in shared memory and added to the batch
  * totals once per block, after the transactional work.
  */
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -22,6 +23,7 @@ extern "C" {
 
 /* The kernel sums the counters as an array of 64-bit words, in field order. */
 #define STM_NCOUNTERS 13
+#define STM_PASSES_MAX (offsetof(stm_counters, passes_max) / sizeof(uint64_t)) /* a maximum, not a sum */
 static_assert(sizeof(stm_counters) == STM_NCOUNTERS * sizeof(uint64_t), "stm_counters layout");
 
 typedef struct gpu_ctx {
@@ -50,25 +52,20 @@ __global__ void prstm_bank_kernel(prstm_mem m, bank_view v, stm_params p, uint32
 		prstm_sched_init(&s, tid, &v, &p, gb_clock_ns());
 		while (prstm_bank_step(&s, &m, &v, &p, stamp) == STM_RUNNING)
 			;
-		atomicAdd(&sum[0], (unsigned long long)s.c.commits_update);
-		atomicAdd(&sum[1], (unsigned long long)s.c.commits_readonly);
-		atomicAdd(&sum[2], (unsigned long long)s.c.aborts_locked);
-		atomicAdd(&sum[3], (unsigned long long)s.c.aborts_priority);
-		atomicAdd(&sum[4], (unsigned long long)s.c.aborts_validation);
-		atomicAdd(&sum[5], (unsigned long long)s.c.aborts_semantic);
-		atomicAdd(&sum[6], (unsigned long long)s.c.cycles_committed);
-		atomicAdd(&sum[7], (unsigned long long)s.c.cycles_wasted);
-		atomicMax(&sum[8], (unsigned long long)s.passes);
-		atomicAdd(&sum[9], (unsigned long long)(s.state == STM_GAVE_UP));
-		atomicAdd(&sum[10], (unsigned long long)(s.state == STM_TIMED_OUT));
-		atomicAdd(&sum[11], (unsigned long long)(s.state == STM_FAILED));
-		atomicAdd(&sum[12], (unsigned long long)(s.state == STM_STALLED));
+		stm_counters t = prstm_thread_totals(&s);
+		const uint64_t *w = (const uint64_t *)&t;
+		int k;
+		for (k = 0; k < STM_NCOUNTERS; k++)
+			if (k == STM_PASSES_MAX)
+				atomicMax(&sum[k], (unsigned long long)w[k]);
+			else if (w[k])
+				atomicAdd(&sum[k], (unsigned long long)w[k]);
 	}
 	__syncthreads();
 	if (threadIdx.x < STM_NCOUNTERS && sum[threadIdx.x]) {
 		unsigned long long *o = (unsigned long long *)out;
-		if (threadIdx.x == 8)
-			atomicMax(&o[8], sum[8]);
+		if (threadIdx.x == STM_PASSES_MAX)
+			atomicMax(&o[threadIdx.x], sum[threadIdx.x]);
 		else
 			atomicAdd(&o[threadIdx.x], sum[threadIdx.x]);
 	}
