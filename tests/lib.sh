@@ -47,7 +47,7 @@ fail() {
 	T_FAIL=$((T_FAIL + 1))
 	echo "FAIL $name"
 	if [ $# -gt 0 ]; then
-		printf '%s\n' "$@" | head -n 20 | sed 's/^/     /'
+		printf '%s\n' "$@" | sed -n '1,20s/^/     /p'
 	fi
 	return 1
 }
