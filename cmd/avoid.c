@@ -11,6 +11,8 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "common/backend.h"
+#include "common/device.h"
 #include "common/error.h"
 #include "common/opts.h"
 #include "common/report.h"
@@ -30,6 +32,7 @@ typedef struct avoid_opts {
 	const char *trace, *decisions, *json;
 	uint32_t reps;
 	int verify;
+	int gpu; /* some implementation runs on the GPU */
 } avoid_opts;
 
 static void help(FILE *out)
@@ -42,7 +45,8 @@ static void help(FILE *out)
 	      "need; unavailable; unsafe: no H-safe sequence would remain), every release is\n"
 	      "applied. Each decision is checked against an independent oracle.\n"
 	      "\n"
-	      "  --impl NAME           implementation (default cpu-fast):\n",
+	      "  --impl NAME           implementation (default gpu, or cpu-fast when no GPU\n"
+	      "                        is found):\n",
 	      out);
 	for (i = 0; pba_engines[i]; i++)
 		fprintf(out, "                          %-10s %s\n", pba_engines[i]->name,
@@ -51,7 +55,10 @@ static void help(FILE *out)
 	      "                        same process, e.g. cpu; the report gives the speedup\n"
 	      "                        of --impl over each\n"
 	      "  --workload NAME       worst-case (default: every request needs I-1 safety\n"
-	      "                        iterations, section 5.4) or random\n"
+	      "                        iterations, section 5.4), random, or unsafe-mix (a\n"
+	      "                        chosen share of the requests is unsafe)\n"
+	      "  --unsafe-share F      unsafe-mix: share of requests made unsafe, 0..1\n"
+	      "                        (default 0.25)\n"
 	      "  --procs N             processes (2..1048576, default 1024)\n"
 	      "  --res M               resources (1..65536, default 256)\n"
 	      "  --events E            events in the stream (1..100000000, default 20)\n"
@@ -87,7 +94,7 @@ static const pba_engine *engine_or_die(const char *opt, const char *name)
 static void parse(avoid_opts *o, int argc, char **argv)
 {
 	enum { O_IMPL = 256, O_COMPARE, O_WORKLOAD, O_PROCS, O_RES, O_EVENTS, O_SEED, O_TRACE,
-	       O_DECISIONS, O_REPS, O_NOVERIFY, O_JSON, O_QUIET };
+	       O_DECISIONS, O_REPS, O_NOVERIFY, O_JSON, O_QUIET, O_UNSAFE };
 	static const struct option opts[] = {
 		{"impl", required_argument, NULL, O_IMPL},
 		{"compare", required_argument, NULL, O_COMPARE},
@@ -96,6 +103,7 @@ static void parse(avoid_opts *o, int argc, char **argv)
 		{"res", required_argument, NULL, O_RES},
 		{"events", required_argument, NULL, O_EVENTS},
 		{"seed", required_argument, NULL, O_SEED},
+		{"unsafe-share", required_argument, NULL, O_UNSAFE},
 		{"trace", required_argument, NULL, O_TRACE},
 		{"decisions", required_argument, NULL, O_DECISIONS},
 		{"reps", required_argument, NULL, O_REPS},
@@ -106,15 +114,16 @@ static void parse(avoid_opts *o, int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	const char *compare = NULL;
-	int c;
+	unsigned k;
+	int c, unsafe_given = 0;
 
 	memset(o, 0, sizeof(o[0]));
-	o->impl[0] = pba_engine_find("cpu-fast");
 	o->gen.procs = 1024;
 	o->gen.res = 256;
 	o->gen.events = 20;
 	o->gen.workload = PBA_WORST_CASE;
 	o->gen.seed = 1;
+	o->gen.unsafe_share = 0.25;
 	o->reps = 3;
 	o->verify = 1;
 	opterr = 0;
@@ -140,6 +149,10 @@ static void parse(avoid_opts *o, int argc, char **argv)
 			break;
 		case O_SEED:
 			o->gen.seed = gb_opt_u64("seed", optarg, 0, UINT64_MAX);
+			break;
+		case O_UNSAFE:
+			o->gen.unsafe_share = gb_opt_double("unsafe-share", optarg, 0, 1);
+			unsafe_given = 1;
 			break;
 		case O_TRACE:
 			o->trace = optarg;
@@ -167,6 +180,17 @@ static void parse(avoid_opts *o, int argc, char **argv)
 		}
 	}
 	gb_opt_no_operands("avoid", argc, argv);
+	if (unsafe_given && (o->trace || o->gen.workload != PBA_UNSAFE_MIX))
+		gb_die(GB_EXIT_USAGE, "option --unsafe-share applies only to --workload unsafe-mix");
+	if (!o->impl[0]) {
+		char why[256] = "";
+		if (gb_device_count(why, sizeof(why)) > 0) {
+			o->impl[0] = pba_engine_find("gpu");
+		} else {
+			o->impl[0] = pba_engine_find("cpu-fast");
+			gb_note("note: %s; running --impl cpu-fast", why);
+		}
+	}
 	o->nimpl = 1;
 	if (compare) {
 		char *list = strdup(compare), *save = NULL, *tok;
@@ -179,6 +203,12 @@ static void parse(avoid_opts *o, int argc, char **argv)
 			o->impl[o->nimpl++] = engine_or_die("compare", tok);
 		}
 		free(list);
+	}
+	for (k = 0; k < o->nimpl; k++) {
+		char why[256] = "";
+		if (o->impl[k]->needs_gpu && !o->gpu && gb_device_count(why, sizeof(why)) <= 0)
+			gb_die(GB_EXIT_RUNTIME, "--impl/--compare %s needs a GPU: %s", o->impl[k]->name, why);
+		o->gpu |= o->impl[k]->needs_gpu;
 	}
 	if (o->gen.events * o->gen.res > (1ull << 31))
 		gb_die(GB_EXIT_USAGE, "--events %llu x --res %u is above the %llu-amount stream limit",
@@ -307,7 +337,14 @@ static int run(int argc, char **argv)
 		gb_die(GB_EXIT_RUNTIME, "avoid: %s", err);
 
 	gb_report_init(&rpt, "avoid", argc, argv);
-	gb_report_set_device(&rpt, GB_BACKEND_CPU, NULL, 1);
+	if (o.gpu) {
+		gb_device_info dev;
+		if (gb_device_query(0, &dev) != 0)
+			gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
+		gb_report_set_device(&rpt, GB_BACKEND_GPU, &dev, 1);
+	} else {
+		gb_report_set_device(&rpt, GB_BACKEND_CPU, NULL, 1);
+	}
 	gb_json_str(rpt.config, "impl", o.impl[0]->name);
 	{
 		cJSON *cmp = cJSON_AddArrayToObject(rpt.config, "compare");
@@ -320,6 +357,10 @@ static int run(int argc, char **argv)
 	gb_json_u64(rpt.config, "res", init.res);
 	gb_json_u64(rpt.config, "events", ev.count);
 	gb_json_u64(rpt.config, "seed", o.gen.seed);
+	if (!o.trace && o.gen.workload == PBA_UNSAFE_MIX)
+		gb_json_num(rpt.config, "unsafe_share", o.gen.unsafe_share);
+	else
+		cJSON_AddNullToObject(rpt.config, "unsafe_share");
 	gb_json_u64(rpt.config, "reps", o.reps);
 	gb_json_bool(rpt.config, "verify", o.verify);
 	gb_json_u64(rpt.config, "matrix_bytes", 3ull * init.procs * init.res * sizeof(int32_t));
@@ -406,6 +447,6 @@ static int run(int argc, char **argv)
 }
 
 const gb_command gb_cmd_avoid = {
-	"avoid", "deadlock avoidance: the parallel banker's algorithm (CPU implementations so far)",
+	"avoid", "deadlock avoidance: the parallel banker's algorithm (GPU-PBA)",
 	run, help,
 };

@@ -5,7 +5,21 @@
 
 extern const pba_engine pba_engine_cpu, pba_engine_cpu_fast;
 
-const pba_engine *const pba_engines[] = {&pba_engine_cpu, &pba_engine_cpu_fast, NULL};
+#ifdef GB_HAVE_CUDA
+extern const pba_engine pba_engine_gpu, pba_engine_gpu_thesis;
+#else
+/* Listed in a CPU-only build too, so --impl gpu says why it cannot run. */
+static const pba_engine pba_engine_gpu = {
+	"gpu", "whole safety check on the GPU (needs a CUDA build)", 1, NULL, NULL, NULL, NULL, NULL,
+};
+static const pba_engine pba_engine_gpu_thesis = {
+	"gpu-thesis", "the thesis's per-iteration kernels (needs a CUDA build)", 1, NULL, NULL, NULL,
+	NULL, NULL,
+};
+#endif
+
+const pba_engine *const pba_engines[] = {&pba_engine_gpu, &pba_engine_gpu_thesis, &pba_engine_cpu,
+					 &pba_engine_cpu_fast, NULL};
 
 static const char *const phase_names[PBA_NPHASES] = {
 	"valid_request", "availability", "prepare", "safety_check", "resolve",

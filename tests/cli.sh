@@ -491,6 +491,30 @@ check "avoid decisions: the textbook outcomes" diff -u - "$R/avoid.dec" <<'DEC'
 7 request 0 denied-unsafe
 8 release 1 released
 DEC
+expect_rc "avoid --unsafe-share outside 0..1 exits 2" 2 "$G" avoid --workload unsafe-mix --unsafe-share 1.5
+expect_err "avoid --unsafe-share names the range" "--unsafe-share"
+expect_rc "avoid --unsafe-share without unsafe-mix exits 2" 2 "$G" avoid --unsafe-share 0.5
+expect_err "avoid --unsafe-share says where it applies" "unsafe-mix"
+expect_rc "avoid unsafe-mix on the CPU implementations" 0 "$G" avoid --workload unsafe-mix --unsafe-share 0.6 \
+	--procs 300 --res 40 --events 500 --impl cpu-fast --compare cpu --reps 1 --quiet --json "$R/avoid-mix.json"
+json_check "avoid unsafe-mix report: about 60% of the requests unsafe" "$R/avoid-mix.json" '
+c = d["config"]; x = d["results"]["impls"][0]["decisions"]
+assert c["workload"] == "unsafe-mix" and abs(c["unsafe_share"] - 0.6) < 1e-12
+req = x["granted"] + x["denied-unsafe"]
+assert x["denied-invalid"] == 0 and x["denied-unavailable"] == 0
+assert 0.45 < x["denied-unsafe"] / req < 0.75, x
+assert d["verification"]["verified"] is True'
+json_check "avoid random report: no unsafe share in config" "$R/avoid.json" '
+assert d["config"]["unsafe_share"] is None'
+if [ "$ndevices" = 0 ]; then
+	expect_rc "avoid --impl gpu without a GPU exits 1" 1 "$G" avoid --impl gpu --procs 10 --res 2
+	expect_err "avoid --impl gpu says why it cannot run" "needs a GPU"
+	expect_rc "avoid --compare gpu-thesis without a GPU exits 1" 1 "$G" avoid --compare gpu-thesis --procs 10 --res 2
+	expect_rc "avoid falls back to cpu-fast without a GPU" 0 "$G" avoid --procs 10 --res 2 --events 4 --json "$R/avoid-fb.json"
+	expect_err "avoid says it fell back" "cpu-fast"
+	json_check "avoid fallback report names cpu-fast" "$R/avoid-fb.json" '
+assert d["config"]["impl"] == "cpu-fast" and d["device"]["backend"] == "cpu"'
+fi
 printf 'processes 2\nresources 1\navailable 1\nmax 0 1\nmax 1 1\nrelease 0 1\n' >"$R/bad.trace"
 expect_rc "avoid: a trace releasing what is not held exits 2" 2 "$G" avoid --trace "$R/bad.trace"
 expect_err "avoid: the message names the line" "line 6"

@@ -3,7 +3,9 @@
 # PR-STM bank on the GPU backend over thread counts, lock coverage (hash),
 # semantic ratios, presort, read-only and multi-leg transfers, every run
 # verified by the serial replay; a high-contention configuration; and cross
-# checks against the CPU backend. Needs bash and python3, no compiler.
+# checks against the CPU backend; the banker's algorithm (avoid) on the GPU
+# against the oracle and the CPU implementations. Needs bash and python3, no
+# compiler.
 #
 #   GPUBENCH=dist/bin/gpubench tests/gpu/check.sh
 #
@@ -184,6 +186,62 @@ json_check "the one-pass cross check abandoned something" "$R/cross-gpu.json" '
 assert d["results"]["abandoned"] > 0'
 cross "960 threads, semantic 50, presort" 1 --threads 960 --accounts 2048 --tx-per-thread 20 --semantic-ratio 50 --presort --read-only 20
 cross "256 threads, hash 4, semantic 0, K=2" 1 --threads 256 --accounts 512 --hash 4 --tx-per-thread 20 --semantic-ratio 0 --transfers-per-tx 2
+
+# ---- gpubench avoid: both GPU implementations decide every event as the
+# oracle does and end in its state (exit 4 otherwise), beside the CPU ones.
+avoid_same() {
+	local name=$1
+	shift
+	expect_rc "avoid $name: gpu, gpu-thesis, cpu, cpu-fast agree with the oracle" 0 \
+		"$G" avoid --impl gpu --compare gpu-thesis,cpu,cpu-fast --reps 1 --quiet --json "$R/avoid.json" "$@"
+	json_check "avoid $name: every implementation verified" "$R/avoid.json" '
+assert d["verification"]["verified"] is True
+for x in d["results"]["impls"]:
+    assert x["mismatches"] == 0 and x["final_state_matches"] is True, x["impl"]
+assert d["device"]["backend"] == "gpu"'
+}
+avoid_same "worst case 65x7" --workload worst-case --procs 65 --res 7 --events 6
+avoid_same "worst case 1000x33" --workload worst-case --procs 1000 --res 33 --events 4
+avoid_same "random 777x129" --workload random --procs 777 --res 129 --events 300 --seed 5
+avoid_same "random 3000x1100 (J above one block)" --workload random --procs 3000 --res 1100 --events 60 --seed 6
+avoid_same "unsafe-mix 500x64" --workload unsafe-mix --unsafe-share 0.5 --procs 500 --res 64 --events 400 --seed 7
+json_check "avoid unsafe-mix: unsafe requests were denied" "$R/avoid.json" '
+assert d["results"]["impls"][0]["decisions"]["denied-unsafe"] > 100'
+avoid_same "unsafe-mix 2x1" --workload unsafe-mix --unsafe-share 0.9 --procs 2 --res 1 --events 50
+avoid_same "random 40x40000 (work[] in global memory)" --workload random --procs 40 --res 40000 --events 30
+expect_rc "avoid: the default implementation is gpu when there is a GPU" 0 \
+	"$G" avoid --procs 100 --res 10 --events 4 --quiet --json "$R/avoid-default.json"
+json_check "avoid: report names gpu and the device" "$R/avoid-default.json" '
+assert d["config"]["impl"] == "gpu" and d["device"]["backend"] == "gpu"'
+cat > "$R/textbook.trace" <<'TRACE'
+# the textbook system: 5 processes, 3 resources
+processes 5
+resources 3
+available 10 5 7
+max 0 7 5 3
+max 1 3 2 2
+max 2 9 0 2
+max 3 2 2 2
+max 4 4 3 3
+request 0 0 1 0
+request 1 2 0 0
+request 2 3 0 2
+request 3 2 1 1
+request 4 0 0 2
+request 1 1 0 2
+request 4 3 3 0
+request 0 0 2 0
+release 1 3 0 2
+request 4 3 3 0
+TRACE
+for impl in gpu gpu-thesis; do
+	expect_rc "avoid --impl $impl replays the textbook trace" 0 \
+		"$G" avoid --impl "$impl" --trace "$R/textbook.trace" --decisions "$R/$impl.dec" --quiet
+	check "avoid --impl $impl: the textbook decisions" diff -u "$R/gpu.dec" "$R/$impl.dec"
+done
+expect_rc "avoid --impl cpu replays the textbook trace" 0 \
+	"$G" avoid --impl cpu --trace "$R/textbook.trace" --decisions "$R/cpu.dec" --quiet
+check "avoid: gpu decisions equal cpu decisions on the textbook trace" diff -u "$R/cpu.dec" "$R/gpu.dec"
 
 echo "check-gpu: $n GPU bank runs and the cross checks took $(($(date +%s) - start)) s"
 summary check-gpu

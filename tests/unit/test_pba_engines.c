@@ -50,7 +50,7 @@ TEST(pba_engines_agree_with_oracle_on_random_streams)
 			continue;
 		for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
 			for (seed = 1; seed <= 25; seed++) {
-				pba_gen_config cfg = {sizes[s][0], sizes[s][1], 300, PBA_RANDOM, seed};
+				pba_gen_config cfg = {sizes[s][0], sizes[s][1], 300, PBA_RANDOM, seed, 0};
 				pba_system init;
 				pba_events ev;
 				char err[256];
@@ -111,7 +111,7 @@ TEST(pba_engines_agree_with_oracle_on_tight_states)
 
 TEST(pba_worst_case_needs_all_iterations)
 {
-	pba_gen_config cfg = {97, 5, 6, PBA_WORST_CASE, 1};
+	pba_gen_config cfg = {97, 5, 6, PBA_WORST_CASE, 1, 0};
 	const pba_engine *thesis = pba_engine_find("cpu");
 	pba_system init;
 	pba_events ev;
@@ -138,4 +138,35 @@ TEST(pba_worst_case_needs_all_iterations)
 	CHECK_EQ(replay(pba_engine_find("cpu-fast"), &init, &ev, NULL), 0u);
 	pba_system_free(&init);
 	pba_events_free(&ev);
+}
+
+/* unsafe-mix: the share of unsafe requests follows --unsafe-share, every request is valid and available. */
+TEST(pba_unsafe_mix_controls_the_unsafe_share)
+{
+	static const double shares[] = {0, 0.1, 0.5, 0.9};
+	unsigned s, k;
+	for (s = 0; s < sizeof(shares) / sizeof(shares[0]); s++) {
+		pba_gen_config cfg = {400, 48, 1500, PBA_UNSAFE_MIX, 3, shares[s]};
+		uint64_t counts[PBA_NOUTCOMES] = {0}, requests;
+		pba_system init;
+		pba_events ev;
+		char err[256];
+		double got;
+		REQUIRE(pba_generate(&cfg, &init, &ev, err, sizeof(err)) == 0);
+		CHECK_EQ(replay(pba_engine_find("cpu"), &init, &ev, counts), 0u);
+		for (k = 0; pba_engines[k]; k++)
+			if (!pba_engines[k]->needs_gpu)
+				CHECK_EQ(replay(pba_engines[k], &init, &ev, NULL), 0u);
+		CHECK_EQ(counts[PBA_DENIED_INVALID], 0u);
+		CHECK_EQ(counts[PBA_DENIED_UNAVAILABLE], 0u);
+		CHECK_EQ(counts[PBA_RELEASE_INVALID], 0u);
+		/* counts holds the oracle's outcomes of one replay */
+		requests = counts[PBA_GRANTED] + counts[PBA_DENIED_UNSAFE];
+		REQUIRE(requests > 500);
+		got = (double)counts[PBA_DENIED_UNSAFE] / (double)requests;
+		CHECK(got > shares[s] - 0.07 && got < shares[s] + 0.07);
+		CHECK(counts[PBA_RELEASED] > 100);
+		pba_system_free(&init);
+		pba_events_free(&ev);
+	}
 }
