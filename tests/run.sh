@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # gpubench's test driver (make test): the unit tests, the CLI tests on the
 # CUDA build and on the CPU-only build, the fig7 script in --quick mode when it
-# exists, and a smoke test of the CPU-only binary. Run from the repository
-# root. GPUBENCH (default ./gpubench), GPUBENCH_NOCUDA (default
-# build/nocuda/gpubench) and UNIT_TESTS (default build/unit_tests) name the
-# binaries. The last line is "N passed, N failed" over every suite; the exit
-# status is 1 when anything failed.
+# exists, the pba-tables script in --quick mode, and a smoke test of the
+# CPU-only binary. Run from the repository root. GPUBENCH (default
+# ./gpubench), GPUBENCH_NOCUDA (default build/nocuda/gpubench) and UNIT_TESTS
+# (default build/unit_tests) name the binaries. The last line is "N passed,
+# N failed" over every suite; the exit status is 1 when anything failed.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -89,6 +89,53 @@ else
 	echo "(scripts/fig7-bank.sh does not exist yet: skipped)"
 fi
 
+# ---- scripts/pba-tables.sh --quick: Tables 5.2-5.4 on the CPU implementations
+echo "== pba: scripts/pba-tables.sh --quick"
+out=$T_TMP/pba
+expect_rc "pba-tables.sh --quick exits 0" 0 bash scripts/pba-tables.sh --quick --gpubench "$G" --out "$out"
+check "pba-tables.csv exists" test -s "$out/pba-tables.csv"
+check "pba-tables.md exists" test -s "$out/pba-tables.md"
+check "pba-tables.sh wrote one report per size" test -s "$out/reports/pba-R32-P128.json"
+if command -v gnuplot >/dev/null 2>&1; then
+	check "pba-speedup.png exists (gnuplot is installed)" test -s "$out/pba-speedup.png"
+fi
+if [ -s "$out/pba-tables.csv" ]; then
+	header=$(sed -n 1p "$out/pba-tables.csv")
+	if [[ $header == res,procs,impl,request_median_s,* ]]; then
+		pass "pba-tables.csv starts with its header"
+	else
+		fail "pba-tables.csv starts with its header" "first line: $header"
+	fi
+	# --quick: resources 16,32 x processes 64,128 x cpu,cpu-fast
+	rows=$(($(grep -cv '^[[:space:]]*$' "$out/pba-tables.csv") - 1))
+	if [ "$rows" -eq 8 ]; then
+		pass "pba-tables.csv has a row per size and implementation (8)"
+	else
+		fail "pba-tables.csv has a row per size and implementation (8)" "$(cat "$out/pba-tables.csv")"
+	fi
+	ncols=$(sed -n 1p "$out/pba-tables.csv" | awk -F, '{print NF}')
+	check "pba-tables.csv rows have as many fields as the header" \
+		awk -F, -v n="$ncols" 'NF && NF != n {bad=1} END {exit bad}' "$out/pba-tables.csv"
+	check "pba-tables.csv times are positive, a stream no shorter than its request" \
+		awk -F, 'NR > 1 && !($4 > 0 && $8 >= $4) {bad=1} END {exit bad}' "$out/pba-tables.csv"
+fi
+if [ -s "$out/pba-tables.md" ]; then
+	tables=$(grep -c '^| processes |' "$out/pba-tables.md")
+	if [ "$tables" -eq 2 ] && grep -q '^## 16 resources$' "$out/pba-tables.md" &&
+		grep -q '^## 32 resources$' "$out/pba-tables.md"; then
+		pass "pba-tables.md has one table per resource count"
+	else
+		fail "pba-tables.md has one table per resource count" "$(grep '^##\|^| processes' "$out/pba-tables.md")"
+	fi
+	check "pba-tables.md shows the GPU implementations it did not run as -" \
+		grep -q '^| 64 | - | - | [0-9.]* [um]*s | [0-9.]* [um]*s | - | - | - | - |$' "$out/pba-tables.md"
+fi
+cp "$out/pba-tables.csv" "$T_TMP/pba-first.csv" 2>/dev/null
+expect_rc "pba-tables.sh --plot-only exits 0" 0 bash scripts/pba-tables.sh --plot-only --out "$out"
+check "pba-tables.sh --plot-only rebuilds the same CSV" cmp "$T_TMP/pba-first.csv" "$out/pba-tables.csv"
+expect_rc "pba-tables.sh --procs x exits 2" 2 bash scripts/pba-tables.sh --procs x --out "$T_TMP/pba-bad"
+expect_err "pba-tables.sh --procs x names the option" "--procs"
+
 # ---- the CPU-only build
 echo "== nocuda: $GN"
 if [ -x "$GN" ]; then
@@ -117,7 +164,7 @@ else
 	fail "nocuda: $GN is not an executable"
 fi
 
-echo "fig7 + nocuda: $T_PASS passed, $T_FAIL failed"
+echo "fig7 + pba + nocuda: $T_PASS passed, $T_FAIL failed"
 total_pass=$((total_pass + T_PASS))
 total_fail=$((total_fail + T_FAIL))
 echo "$total_pass passed, $total_fail failed"

@@ -53,22 +53,27 @@ def field(doc, path, dotted):
     return node
 
 
-def checked(path):
-    """The report at path, after the checks every plotted number must pass."""
+def checked(path, subcommand="stm", why_failed=None):
+    """The report at path, after the checks every plotted number must pass.
+
+    Other figure helpers call this for their subcommand's reports; why_failed(doc,
+    path) says what a failed verification found when the report has no
+    verification.message (stm reports have one).
+    """
     doc = load(path)
     version = field(doc, path, "meta.schema_version")
     if version != 1:
         raise ReportError("%s: schema_version %r, this script reads version 1" % (path, version))
-    if field(doc, path, "meta.subcommand") != "stm":
-        raise ReportError("%s: not a 'gpubench stm' report" % path)
+    if field(doc, path, "meta.subcommand") != subcommand:
+        raise ReportError("%s: not a 'gpubench %s' report" % (path, subcommand))
     if field(doc, path, "meta.complete") is not True:
         raise ReportError("%s: incomplete run (meta.complete is false: --timeout reached)" % path)
     verified = field(doc, path, "verification.verified")
     if verified is None:
         raise ReportError("%s: not verified (run without --no-verify)" % path)
     if verified is not True:
-        raise ReportError("%s: verification FAILED: %s"
-                          % (path, field(doc, path, "verification.message")))
+        why = why_failed(doc, path) if why_failed else field(doc, path, "verification.message")
+        raise ReportError("%s: verification FAILED: %s" % (path, why))
     return doc
 
 
