@@ -13,6 +13,7 @@ typedef struct gb_command {
 
 extern const gb_command gb_cmd_stm;
 extern const gb_command gb_cmd_avoid;
+extern const gb_command gb_cmd_detect;
 extern const gb_command gb_cmd_info;
 
 #endif

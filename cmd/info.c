@@ -10,6 +10,7 @@
 #include "common/report.h"
 #include "common/version.h"
 #include "deadlock/pba_engine.h"
+#include "deadlock/rag.h"
 #include "stm/stm.h"
 
 static void help(FILE *out)
@@ -138,6 +139,18 @@ static int run(int argc, char **argv)
 			if (listing)
 				printf("avoid implementation %s: %s\n", pba_engines[i]->name,
 				       pba_engines[i]->summary);
+		}
+		stm = cJSON_AddArrayToObject(engines, "detect");
+		for (i = 0; rag_engines[i]; i++) {
+			cJSON *o = cJSON_CreateObject();
+			gb_json_str(o, "algo", rag_engines[i]->algo);
+			gb_json_str(o, "name", rag_engines[i]->name);
+			gb_json_str(o, "summary", rag_engines[i]->summary);
+			gb_json_bool(o, "gpu", rag_engines[i]->needs_gpu);
+			cJSON_AddItemToArray(stm, o);
+			if (listing)
+				printf("detect %s detector %s: %s\n", rag_engines[i]->algo,
+				       rag_engines[i]->name, rag_engines[i]->summary);
 		}
 	}
 	if (json) {

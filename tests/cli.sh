@@ -519,4 +519,64 @@ printf 'processes 2\nresources 1\navailable 1\nmax 0 1\nmax 1 1\nrelease 0 1\n' 
 expect_rc "avoid: a trace releasing what is not held exits 2" 2 "$G" avoid --trace "$R/bad.trace"
 expect_err "avoid: the message names the line" "line 6"
 
+# ---- gpubench detect
+expect_rc "detect --help exits 0" 0 "$G" detect --help
+expect_out "detect --help lists the detectors" "cpu-bits" "osdda" "lmdda"
+expect_rc "help detect exits 0" 0 "$G" help detect
+expect_rc "detect --algo nosuch exits 2" 2 "$G" detect --algo nosuch
+expect_err "detect --algo nosuch lists the algorithms" "osdda|lmdda"
+expect_rc "detect --impl nosuch exits 2" 2 "$G" detect --impl nosuch
+expect_err "detect --impl nosuch lists the detectors" "cpu|cpu-bits"
+expect_rc "detect --compare with an unknown one exits 2" 2 "$G" detect --compare cpu,nosuch
+expect_rc "detect --procs 0 exits 2" 2 "$G" detect --procs 0
+expect_err "detect --procs 0 names the range" "--procs"
+expect_rc "detect --units with osdda exits 2" 2 "$G" detect --units 2
+expect_err "detect --units with osdda says why" "lmdda"
+expect_rc "detect --units 3-2 exits 2" 2 "$G" detect --algo lmdda --units 3-2
+expect_rc "detect --units 0 exits 2" 2 "$G" detect --algo lmdda --units 0
+expect_rc "detect --deadlock-share 2 exits 2" 2 "$G" detect --deadlock-share 2
+expect_rc "detect --trace of a missing file exits 2" 2 "$G" detect --trace "$R/no-such.trace"
+expect_rc "detect --trace with --events exits 2" 2 "$G" detect --trace "$R/no-such.trace" --events 5
+expect_rc "detect osdda, both detectors" 0 "$G" detect --procs 67 --res 45 --events 3000 --compare cpu \
+	--reps 2 --quiet --json "$R/detect.json" --emit-trace "$R/detect.trace" --decisions "$R/detect.dec"
+json_check "detect osdda report: decided, verified and timed" "$R/detect.json" '
+c = d["config"]; r = d["results"]; v = d["verification"]
+assert d["meta"]["subcommand"] == "detect" and c["algo"] == "osdda" and c["impl"] == "cpu-bits"
+assert c["procs"] == 67 and c["res"] == 45 and c["units_min"] == 1 and c["units_max"] == 1
+assert v["verified"] is True and v["events_checked"] == 3000
+assert sum(r["decisions"].values()) == 3000 and r["deadlocks"] == r["decisions"]["deadlock"]
+for k in ("granted", "blocked", "released", "regranted", "deadlock"):
+    assert r["decisions"][k] > 0, k
+impls = {x["impl"]: x for x in r["impls"]}
+assert set(impls) == {"cpu", "cpu-bits"}
+for x in impls.values():
+    assert x["mismatches"] == 0 and x["stream_seconds"]["n"] == 2 and x["matrix_bytes"] > 0
+    assert x["event_seconds"]["granted"]["n"] == r["decisions"]["granted"]
+assert impls["cpu"]["speedup_of_impl"] > 0'
+check "detect --decisions has a line per event" test "$(wc -l <"$R/detect.dec")" = 3000
+expect_rc "detect replays its emitted trace" 0 "$G" detect --trace "$R/detect.trace" --impl cpu \
+	--decisions "$R/detect2.dec" --quiet
+check "detect: the replayed trace gives the same decisions" diff -u "$R/detect.dec" "$R/detect2.dec"
+expect_rc "detect lmdda with unit ranges, both detectors" 0 "$G" detect --algo lmdda --procs 15 --res 13 \
+	--units 1-3 --events 800 --compare cpu --reps 1 --quiet --json "$R/detect-l.json"
+json_check "detect lmdda report" "$R/detect-l.json" '
+c = d["config"]; r = d["results"]
+assert c["algo"] == "lmdda" and c["units_min"] >= 1 and c["units_max"] <= 3 and c["units_max"] > 1
+assert d["verification"]["verified"] is True
+assert r["decisions"]["blocked"] > 0 and r["decisions"]["regranted"] > 0'
+expect_rc "detect --deadlock-share 0 has no deadlocks" 0 "$G" detect --procs 40 --res 40 --events 2000 \
+	--deadlock-share 0 --quiet --json "$R/detect-0.json"
+json_check "detect --deadlock-share 0 report" "$R/detect-0.json" '
+assert d["results"]["deadlocks"] == 0'
+expect_rc "detect --verify-every 0 skips the oracle" 0 "$G" detect --procs 10 --res 10 --events 100 \
+	--verify-every 0 --quiet --json "$R/detect-nv.json"
+json_check "detect --verify-every 0 report" "$R/detect-nv.json" '
+assert d["verification"]["verified"] is None and d["verification"]["events_checked"] == 0'
+printf 'processes 2\nresources 2\nrequest 0 0\nrelease 1 0\n' >"$R/bad-detect.trace"
+expect_rc "detect: a trace releasing what is not held exits 2" 2 "$G" detect --trace "$R/bad-detect.trace"
+expect_err "detect: the message names the line" ":4:"
+printf 'processes 2\nresources 1\nrequest 0 0\nrequest 1 0\nrequest 1 0\n' >"$R/bad-detect2.trace"
+expect_rc "detect: a request by a blocked process exits 2" 2 "$G" detect --trace "$R/bad-detect2.trace"
+expect_err "detect: the message says the process is blocked" "blocked"
+
 summary cli
