@@ -246,15 +246,11 @@ static void parse(detect_opts *o, int argc, char **argv)
 	o->impl[0] = engine_or_die("impl", o->algo, impl);
 	o->nimpl = 1;
 	if (compare) {
-		char *list = strdup(compare), *save = NULL, *tok;
-		if (!list)
-			gb_die(GB_EXIT_RUNTIME, "out of host memory");
-		for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
-			if (o->nimpl == MAX_IMPLS)
-				gb_die(GB_EXIT_USAGE, "option --compare: at most %d detectors", MAX_IMPLS - 1);
-			o->impl[o->nimpl++] = engine_or_die("compare", o->algo, tok);
-		}
-		free(list);
+		char *names[MAX_IMPLS - 1];
+		unsigned k, n = gb_opt_list("compare", compare, names, MAX_IMPLS - 1);
+		for (k = 0; k < n; k++)
+			o->impl[o->nimpl++] = engine_or_die("compare", o->algo, names[k]);
+		free(names[0]);
 	}
 }
 

@@ -90,3 +90,26 @@ void gb_opt_fail(const char *cmd, int c, char **argv, const struct option *longo
 		       optopt, cmd);
 	gb_die(GB_EXIT_USAGE, "%s: unknown option '%s' (see 'gpubench help %s')", cmd, arg, cmd);
 }
+
+unsigned gb_opt_list(const char *opt, const char *text, char **names, unsigned max)
+{
+	char *copy = strdup(text), *p;
+	unsigned n = 0;
+
+	if (!copy)
+		gb_die(GB_EXIT_RUNTIME, "out of host memory");
+	for (p = copy;; p++) {
+		char *comma = strchr(p, ',');
+		if (comma)
+			*comma = 0;
+		if (!*p)
+			gb_die(GB_EXIT_USAGE, "option --%s: empty name in '%s'", opt, text);
+		if (n == max)
+			gb_die(GB_EXIT_USAGE, "option --%s: at most %u names in '%s'", opt, max, text);
+		names[n++] = p;
+		if (!comma)
+			break;
+		p = comma;
+	}
+	return n;
+}

@@ -15,6 +15,13 @@ double gb_opt_double(const char *opt, const char *text, double lo, double hi);
 /* Returns the index of text in choices (NULL-terminated) or exits 2 listing them. */
 int gb_opt_choice(const char *opt, const char *text, const char *const *choices);
 
+/*
+ * Split a comma-separated list into at most max names; returns how many.
+ * The names point into one allocation the caller frees with free(names[0])
+ * (nothing to free when 0 are returned). Empty names and more than max exit 2.
+ */
+unsigned gb_opt_list(const char *opt, const char *text, char **names, unsigned max);
+
 /* Exit 2 when arguments remain after the options (no subcommand takes operands). */
 void gb_opt_no_operands(const char *cmd, int argc, char **argv);
 

@@ -348,3 +348,32 @@ TEST(opts_valid_values_exact)
 	CHECK_EQ_I(tu_run_child(parse_child, &c, err, sizeof(err)), 0);
 	CHECK_STR_EQ(err, "");
 }
+
+static void list_child(void *arg)
+{
+	char *names[2];
+	(void)gb_opt_list("impls", arg, names, 2);
+	_exit(0);
+}
+
+TEST(opts_list_splits_and_rejects)
+{
+	char *names[3], err[1024];
+	CHECK_EQ(gb_opt_list("impls", "cpu", names, 3), 1u);
+	CHECK_STR_EQ(names[0], "cpu");
+	free(names[0]);
+	CHECK_EQ(gb_opt_list("impls", "gpu,cpu,cpu-fast", names, 3), 3u);
+	CHECK_STR_EQ(names[0], "gpu");
+	CHECK_STR_EQ(names[1], "cpu");
+	CHECK_STR_EQ(names[2], "cpu-fast");
+	free(names[0]);
+	/* empty names and too many names exit 2 naming the option */
+	CHECK_EQ_I(tu_run_child(list_child, "a,,b", err, sizeof(err)), 2);
+	CHECK_CONTAINS(err, "--impls");
+	CHECK_EQ_I(tu_run_child(list_child, ",a", err, sizeof(err)), 2);
+	CHECK_EQ_I(tu_run_child(list_child, "a,", err, sizeof(err)), 2);
+	CHECK_EQ_I(tu_run_child(list_child, "", err, sizeof(err)), 2);
+	CHECK_EQ_I(tu_run_child(list_child, "a,b,c", err, sizeof(err)), 2);
+	CHECK_CONTAINS(err, "at most 2");
+	CHECK_EQ_I(tu_run_child(list_child, "a,b", err, sizeof(err)), 0);
+}
