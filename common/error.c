@@ -55,3 +55,15 @@ void *gb_xcalloc(size_t count, size_t size, const char *what)
 		       count, size, what);
 	return p;
 }
+
+int gb_errmsg(char *err, size_t errlen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (err && errlen) {
+		va_start(ap, fmt);
+		vsnprintf(err, errlen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}

@@ -27,6 +27,11 @@ __attribute__((format(printf, 1, 2)))
 void gb_note(const char *fmt, ...);
 
 /* malloc/calloc that exit 1 with the size in the message when memory is short. */
+/* Format a message into err (errlen bytes, either may be 0) and return -1: for functions that
+ * report failure through an err buffer. */
+__attribute__((format(printf, 3, 4)))
+int gb_errmsg(char *err, size_t errlen, const char *fmt, ...);
+
 void *gb_xmalloc(size_t n, const char *what);
 void *gb_xcalloc(size_t count, size_t size, const char *what);
 

@@ -64,19 +64,6 @@ static int fail(parser *p, const char *fmt, ...)
 	return -1;
 }
 
-__attribute__((format(printf, 3, 4)))
-static int fail_plain(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 /* The whole of f in a malloc'd buffer; -1 on a read error or when memory is short. */
 static int slurp(FILE *f, char **buf, size_t *len)
 {
@@ -413,7 +400,7 @@ static int read_error(parser *p, int rc)
 {
 	if (rc == -2)
 		return fail(p, "malformed line: it holds a NUL byte");
-	return fail_plain(p->err, p->errlen, "%s: read error after line %" PRIu64 ": %s", p->name,
+	return gb_errmsg(p->err, p->errlen, "%s: read error after line %" PRIu64 ": %s", p->name,
 			  p->in.lineno, strerror(errno ? errno : EIO));
 }
 
@@ -475,11 +462,11 @@ int pba_trace_read(const char *path, pba_system *initial, pba_events *events, ch
 	p.ev = events;
 	f = is_stdin ? stdin : fopen(path, "r");
 	if (!f)
-		return fail_plain(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return gb_errmsg(err, errlen, "cannot open %s: %s", path, strerror(errno));
 	/* A pipe cannot be read twice: keep all of it in memory instead. */
 	if (is_stdin || fseeko(f, 0, SEEK_CUR) != 0) {
 		if (slurp(f, &p.in.buf, &p.in.len) < 0) {
-			fail_plain(err, errlen, "cannot read %s: %s", p.name, strerror(errno));
+			gb_errmsg(err, errlen, "cannot read %s: %s", p.name, strerror(errno));
 			goto out;
 		}
 	} else {
@@ -488,7 +475,7 @@ int pba_trace_read(const char *path, pba_system *initial, pba_events *events, ch
 	if (count_events(&p) < 0)
 		goto out;
 	if (p.in.f && fseeko(p.in.f, 0, SEEK_SET) != 0) {
-		fail_plain(err, errlen, "cannot rewind %s: %s", p.name, strerror(errno));
+		gb_errmsg(err, errlen, "cannot rewind %s: %s", p.name, strerror(errno));
 		goto out;
 	}
 	p.in.pos = 0;
@@ -527,11 +514,11 @@ int pba_decisions_write(const char *path, const pba_events *e, const uint8_t *ou
 		/* Beside the target, so the rename stays on one file system. */
 		tmp = malloc(strlen(path) + 32);
 		if (!tmp)
-			return fail_plain(err, errlen, "cannot write %s: out of memory", path);
+			return gb_errmsg(err, errlen, "cannot write %s: out of memory", path);
 		sprintf(tmp, "%s.tmp.%ld", path, (long)getpid());
 		f = fopen(tmp, "w");
 		if (!f) {
-			fail_plain(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+			gb_errmsg(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
 			free(tmp);
 			return -1;
 		}
@@ -543,7 +530,7 @@ int pba_decisions_write(const char *path, const pba_events *e, const uint8_t *ou
 	if (to_stdout) {
 		ok = fflush(f) == 0 && !ferror(f);
 		if (!ok)
-			return fail_plain(err, errlen, "cannot write decisions to stdout: %s",
+			return gb_errmsg(err, errlen, "cannot write decisions to stdout: %s",
 					  strerror(errno));
 		return 0;
 	}
@@ -552,7 +539,7 @@ int pba_decisions_write(const char *path, const pba_events *e, const uint8_t *ou
 	if (ok && rename(tmp, path) != 0)
 		ok = 0;
 	if (!ok) {
-		fail_plain(err, errlen, "cannot write %s: %s", path, strerror(errno));
+		gb_errmsg(err, errlen, "cannot write %s: %s", path, strerror(errno));
 		unlink(tmp);
 	}
 	free(tmp);

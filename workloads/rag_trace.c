@@ -31,19 +31,6 @@ typedef struct reader {
 	uint64_t n;
 } reader;
 
-__attribute__((format(printf, 3, 4)))
-static int fail_plain(char *err, size_t errlen, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (err && errlen) {
-		va_start(ap, fmt);
-		vsnprintf(err, errlen, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
 /* "<file>:<line>: <reason>" */
 __attribute__((format(printf, 2, 3)))
 static int fail(reader *rd, const char *fmt, ...)
@@ -241,7 +228,7 @@ static int parse_all(reader *rd, FILE *f)
 	}
 	free(line);
 	if (rc == 0 && (ferror(f) || errno == ENOMEM))
-		rc = fail_plain(rd->err, rd->errlen, "%s: read error after line %" PRIu64 ": %s",
+		rc = gb_errmsg(rd->err, rd->errlen, "%s: read error after line %" PRIu64 ": %s",
 				rd->name, rd->line, strerror(errno ? errno : EIO));
 	if (rc == 0 && (!rd->procs_line || !rd->res_line))
 		rc = fail(rd, "missing header: end of trace without a '%s' line",
@@ -262,7 +249,7 @@ int rag_trace_read(const char *path, uint32_t *procs, uint32_t *res, uint32_t **
 	rd.errlen = errlen;
 	f = is_stdin ? stdin : fopen(path, "r");
 	if (!f)
-		return fail_plain(err, errlen, "cannot open %s: %s", path, strerror(errno));
+		return gb_errmsg(err, errlen, "cannot open %s: %s", path, strerror(errno));
 	rc = parse_all(&rd, f);
 	if (!is_stdin)
 		fclose(f);
@@ -295,13 +282,13 @@ static FILE *out_open(const char *path, char **tmp, char *err, size_t errlen)
 	/* Beside the target, so the rename stays on one file system. */
 	*tmp = malloc(strlen(path) + 32);
 	if (!*tmp) {
-		fail_plain(err, errlen, "cannot write %s: out of memory", path);
+		gb_errmsg(err, errlen, "cannot write %s: out of memory", path);
 		return NULL;
 	}
 	sprintf(*tmp, "%s.tmp.%ld", path, (long)getpid());
 	f = fopen(*tmp, "w");
 	if (!f) {
-		fail_plain(err, errlen, "cannot write %s: %s", *tmp, strerror(errno));
+		gb_errmsg(err, errlen, "cannot write %s: %s", *tmp, strerror(errno));
 		free(*tmp);
 		*tmp = NULL;
 	}
@@ -315,7 +302,7 @@ static int out_close(FILE *f, const char *path, char *tmp, char *err, size_t err
 
 	if (!tmp) {
 		ok = fflush(f) == 0 && !ferror(f);
-		return ok ? 0 : fail_plain(err, errlen, "cannot write to stdout: %s",
+		return ok ? 0 : gb_errmsg(err, errlen, "cannot write to stdout: %s",
 					   strerror(errno));
 	}
 	ok = !ferror(f);
@@ -323,7 +310,7 @@ static int out_close(FILE *f, const char *path, char *tmp, char *err, size_t err
 	if (ok && rename(tmp, path) != 0)
 		ok = 0;
 	if (!ok) {
-		fail_plain(err, errlen, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
+		gb_errmsg(err, errlen, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
 		unlink(tmp);
 	}
 	free(tmp);
