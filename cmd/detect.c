@@ -312,14 +312,13 @@ static void free_impl(impl_run *ir)
 	free(ir->got);
 }
 
-static void write_units(cJSON *config, const detect_opts *o, const uint32_t *units, uint32_t res)
+static void write_units(cJSON *config, const uint32_t *units, uint32_t res)
 {
 	uint32_t j, lo = UINT32_MAX, hi = 0;
 	for (j = 0; j < res; j++) {
 		lo = units[j] < lo ? units[j] : lo;
 		hi = units[j] > hi ? units[j] : hi;
 	}
-	(void)o;
 	gb_json_u64(config, "units_min", lo);
 	gb_json_u64(config, "units_max", hi);
 }
@@ -394,7 +393,7 @@ static int run(int argc, char **argv)
 	gb_json_str(rpt.config, "trace", o.trace ? o.trace : "");
 	gb_json_u64(rpt.config, "procs", procs);
 	gb_json_u64(rpt.config, "res", res);
-	write_units(rpt.config, &o, units, res);
+	write_units(rpt.config, units, res);
 	gb_json_u64(rpt.config, "events", ev.count);
 	if (o.trace) {
 		cJSON_AddNullToObject(rpt.config, "seed");
