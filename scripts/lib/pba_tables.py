@@ -41,10 +41,12 @@ import os
 import re
 import sys
 
-# The checks are report2csv.py's; importing it must not leave a __pycache__
-# folder in scripts/lib (make dist copies the folder).
+# The checks and the writing helpers are report2csv.py's; importing it must
+# not leave a __pycache__ folder in scripts/lib (make dist copies the folder).
 sys.dont_write_bytecode = True
-from report2csv import ReportError, checked, field  # noqa: E402
+from report2csv import (  # noqa: E402
+    ReportError, agree, checked, field, fmt_speedup, fmt_time, gp_list, write_atomically,
+    write_csv)
 
 CSV_FIELDS = [
     "res", "procs", "impl", "request_median_s", "request_min_s", "request_max_s",
@@ -114,21 +116,6 @@ def rows_of(doc, path):
     return rows
 
 
-def fmt_time(s):
-    if s is None:
-        return "-"
-    for unit, scale in (("us", 1e6), ("ms", 1e3)):
-        if s * scale < 999.5:
-            return "%.3g %s" % (s * scale, unit)
-    return ("%.3g s" if s < 999.5 else "%.0f s") % s
-
-
-def fmt_speedup(x):
-    if x is None:
-        return "-"
-    return ("%.0fx" if x >= 99.95 else "%.3gx") % x
-
-
 def summary(doc, path):
     rows = rows_of(doc, path)
     times = ", ".join("%s %s" % (r["impl"], fmt_time(r["request_median_s"])) for r in rows)
@@ -150,18 +137,6 @@ def device_text(doc):
             dev.get("name"), dev.get("sm_count"), dev.get("cuda_driver_version"),
             dev.get("cuda_runtime_version"))
     return "none (CPU implementations only)"
-
-
-def agree(docs, paths, what, value_of):
-    """Fail unless value_of gives one value over all reports it does not skip (None)."""
-    seen = {}
-    for doc, path in zip(docs, paths):
-        value = value_of(doc)
-        if value is not None:
-            seen.setdefault(value, os.path.basename(path))
-    if len(seen) > 1:
-        raise ReportError("the reports mix %s, which one table cannot show: %s" % (
-            what, "; ".join("%s (%s)" % kv for kv in seen.items())))
 
 
 def collect(folder):
@@ -189,25 +164,6 @@ def collect(folder):
     agree(docs, paths, "GPUs", lambda d: d["device"].get("name"))
     rows.sort(key=lambda r: (impl_key(r["impl"]), r["res"], r["procs"]))
     return rows, docs
-
-
-def write_atomically(out, text):
-    tmp = out + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write(text)
-    os.replace(tmp, out)
-
-
-def write_csv(rows, out):
-    tmp = out + ".tmp"
-    with open(tmp, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=CSV_FIELDS, lineterminator="\n")
-        w.writeheader()
-        for row in rows:
-            w.writerow({k: ("" if row[k] is None else
-                            repr(row[k]) if isinstance(row[k], float) else row[k])
-                        for k in CSV_FIELDS})
-    os.replace(tmp, out)
 
 
 def write_md(rows, docs, out):
@@ -265,7 +221,7 @@ def write_md(rows, docs, out):
 
 def cmd_table(args):
     rows, docs = collect(args.dir)
-    write_csv(rows, args.csv)
+    write_csv(rows, args.csv, CSV_FIELDS)
     write_md(rows, docs, args.md)
     print("%d reports -> %s, %s" % (len(docs), args.csv, args.md))
 
@@ -279,10 +235,6 @@ def read_csv(path):
     if not rows or set(CSV_FIELDS) - set(rows[0]):
         raise ReportError("%s: not a CSV written by 'pba_tables.py table'" % path)
     return rows
-
-
-def gp_list(values):
-    return "'%s'" % " ".join(str(v) for v in values)
 
 
 def cmd_plot_vars(args):

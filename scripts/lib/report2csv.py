@@ -14,6 +14,10 @@
 A panel is a letter; the reports say what it means (config.bank.presort and
 config.bank.read_only), and every report of one panel must agree on it.
 Only the standard library is used, so this runs wherever python3 does.
+
+The other table helpers (pba_tables.py, detect_tables.py) import the report
+checks (load, field, checked) and the writing and formatting helpers below
+(write_atomically, write_csv, agree, fmt_time, fmt_speedup, gp_list).
 """
 
 import argparse
@@ -165,15 +169,57 @@ def collect(folder):
     return rows, docs, meaning
 
 
-def write_csv(rows, out):
+def write_atomically(out, text):
+    tmp = out + ".tmp"
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write(text)
+    os.replace(tmp, out)
+
+
+def write_csv(rows, out, fields=CSV_FIELDS):
+    """One line per row in the order of fields; floats in full (repr), None empty."""
     tmp = out + ".tmp"
     with open(tmp, "w", newline="", encoding="utf-8") as f:
-        w = csv.DictWriter(f, fieldnames=CSV_FIELDS, lineterminator="\n")
+        w = csv.DictWriter(f, fieldnames=fields, lineterminator="\n")
         w.writeheader()
         for row in rows:
-            w.writerow({k: (repr(row[k]) if isinstance(row[k], float) else row[k])
-                        for k in CSV_FIELDS})
+            w.writerow({k: ("" if row[k] is None else
+                            repr(row[k]) if isinstance(row[k], float) else row[k])
+                        for k in fields})
     os.replace(tmp, out)
+
+
+def agree(docs, paths, what, value_of):
+    """Fail unless value_of gives one value over all reports it does not skip (None)."""
+    seen = {}
+    for doc, path in zip(docs, paths):
+        value = value_of(doc)
+        if value is not None:
+            seen.setdefault(value, os.path.basename(path))
+    if len(seen) > 1:
+        raise ReportError("the reports mix %s, which one table cannot show: %s" % (
+            what, "; ".join("%s (%s)" % kv for kv in seen.items())))
+
+
+def fmt_time(s):
+    """Seconds with three significant digits in us, ms or s; '-' for None."""
+    if s is None:
+        return "-"
+    for unit, scale in (("us", 1e6), ("ms", 1e3)):
+        if s * scale < 999.5:
+            return "%.3g %s" % (s * scale, unit)
+    return ("%.3g s" if s < 999.5 else "%.0f s") % s
+
+
+def fmt_speedup(x):
+    if x is None:
+        return "-"
+    return ("%.0fx" if x >= 99.95 else "%.3gx") % x
+
+
+def gp_list(values):
+    """A gnuplot word list: the values as one quoted, space-separated string."""
+    return "'%s'" % " ".join(str(v) for v in values)
 
 
 def write_md(rows, docs, meaning, out, title):
@@ -208,10 +254,7 @@ def write_md(rows, docs, meaning, out, title):
                 lines.append("| %s | %d | %.4g | %.4g | %.4g | %.2f%% | %d |" % (
                     r["algo"], r["threads"], r["throughput_median"], r["throughput_min"],
                     r["throughput_max"], 100.0 * r["abort_rate"], r["abandoned"]))
-    tmp = out + ".tmp"
-    with open(tmp, "w", encoding="utf-8") as f:
-        f.write("\n".join(lines) + "\n")
-    os.replace(tmp, out)
+    write_atomically(out, "\n".join(lines) + "\n")
 
 
 def cmd_table(args):
