@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # gpubench's test driver (make test): the unit tests, the CLI tests on the
 # CUDA build and on the CPU-only build, the fig7 script in --quick mode when it
-# exists, the pba-tables script in --quick mode, and a smoke test of the
-# CPU-only binary. Run from the repository root. GPUBENCH (default
+# exists, the pba-tables and detect-tables scripts in --quick mode, and a smoke
+# test of the CPU-only binary. Run from the repository root. GPUBENCH (default
 # ./gpubench), GPUBENCH_NOCUDA (default build/nocuda/gpubench) and UNIT_TESTS
 # (default build/unit_tests) name the binaries. The last line is "N passed,
 # N failed" over every suite; the exit status is 1 when anything failed.
@@ -136,6 +136,73 @@ check "pba-tables.sh --plot-only rebuilds the same CSV" cmp "$T_TMP/pba-first.cs
 expect_rc "pba-tables.sh --procs x exits 2" 2 bash scripts/pba-tables.sh --procs x --out "$T_TMP/pba-bad"
 expect_err "pba-tables.sh --procs x names the option" "--procs"
 
+# ---- scripts/detect-tables.sh --quick: Tables 3.2-3.3 and 4.3-4.4 on the CPU detectors
+echo "== detect: scripts/detect-tables.sh --quick"
+out=$T_TMP/detect
+expect_rc "detect-tables.sh --quick exits 0" 0 bash scripts/detect-tables.sh --quick --gpubench "$G" --out "$out"
+check "detect-tables.csv exists" test -s "$out/detect-tables.csv"
+check "detect-tables.md exists" test -s "$out/detect-tables.md"
+check "detect-tables.sh wrote one osdda report per size" test -s "$out/reports/detect-osdda-128.json"
+check "detect-tables.sh wrote one lmdda report per size" test -s "$out/reports/detect-lmdda-32.json"
+if command -v gnuplot >/dev/null 2>&1; then
+	check "detect-speedup.png exists (gnuplot is installed)" test -s "$out/detect-speedup.png"
+fi
+if [ -s "$out/detect-tables.csv" ]; then
+	header=$(sed -n 1p "$out/detect-tables.csv")
+	if [[ $header == algo,procs,res,impl,events,stream_median_s,events_per_s,* ]]; then
+		pass "detect-tables.csv starts with its header"
+	else
+		fail "detect-tables.csv starts with its header" "first line: $header"
+	fi
+	# --quick: osdda 64,128 and lmdda 16,32 x cpu-bits,cpu
+	rows=$(($(grep -cv '^[[:space:]]*$' "$out/detect-tables.csv") - 1))
+	if [ "$rows" -eq 8 ]; then
+		pass "detect-tables.csv has a row per algorithm, size and detector (8)"
+	else
+		fail "detect-tables.csv has a row per algorithm, size and detector (8)" "$(cat "$out/detect-tables.csv")"
+	fi
+	ncols=$(sed -n 1p "$out/detect-tables.csv" | awk -F, '{print NF}')
+	check "detect-tables.csv rows have as many fields as the header" \
+		awk -F, -v n="$ncols" 'NF && NF != n {bad=1} END {exit bad}' "$out/detect-tables.csv"
+	check "detect-tables.csv rows are square systems of 200 events with positive times" \
+		awk -F, 'NR > 1 && !($2 == $3 && $5 == 200 && $6 > 0 && $7 > 0 && $13 > 0) {bad=1} END {exit bad}' \
+		"$out/detect-tables.csv"
+	check "detect-tables.csv gives cpu-bits (the --impl) a speedup over cpu, and cpu none" \
+		awk -F, 'NR > 1 && (($4 == "cpu-bits") != ($14 > 0) || $15 != "") {bad=1} END {exit bad}' \
+		"$out/detect-tables.csv"
+fi
+if [ -s "$out/detect-tables.md" ]; then
+	tables=$(grep -c '^| processes x resources | cpu-bits | cpu | cpu-bits over cpu |$' "$out/detect-tables.md")
+	if [ "$tables" -eq 2 ] && grep -q '^## Tables 3.2-3.3: OSDDA' "$out/detect-tables.md" &&
+		grep -q '^## Tables 4.3-4.4: LMDDA' "$out/detect-tables.md"; then
+		pass "detect-tables.md has one table per algorithm"
+	else
+		fail "detect-tables.md has one table per algorithm" "$(grep '^##\|^| processes' "$out/detect-tables.md")"
+	fi
+	check "detect-tables.md has a row per size with two times and a speedup" \
+		grep -q '^| 32 x 32 | [0-9.]* [um]*s | [0-9.]* [um]*s | [0-9.]*x |$' "$out/detect-tables.md"
+	check "detect-tables.md names the event stream it timed" \
+		grep -q '^- event stream: generated, seed 1, 200 events, ' "$out/detect-tables.md"
+fi
+cp "$out/detect-tables.csv" "$T_TMP/detect-first.csv" 2>/dev/null
+expect_rc "detect-tables.sh --plot-only exits 0" 0 bash scripts/detect-tables.sh --plot-only --out "$out"
+check "detect-tables.sh --plot-only rebuilds the same CSV" cmp "$T_TMP/detect-first.csv" "$out/detect-tables.csv"
+cp -r "$out" "$T_TMP/detect-mixed"
+python3 - "$T_TMP/detect-mixed/reports/detect-osdda-64.json" <<'PY'
+import json, sys
+with open(sys.argv[1]) as f:
+    d = json.load(f)
+d["config"]["events"] = 300
+with open(sys.argv[1], "w") as f:
+    json.dump(d, f)
+PY
+expect_rc "detect-tables.sh refuses reports of different streams" 1 \
+	bash scripts/detect-tables.sh --plot-only --out "$T_TMP/detect-mixed"
+expect_err "detect-tables.sh says the reports mix stream lengths" "mix stream lengths (--events)"
+check "detect-tables.sh writes no CSV from a mixed folder" test ! -e "$T_TMP/detect-mixed/detect-tables.csv"
+expect_rc "detect-tables.sh --osdda-sizes x exits 2" 2 bash scripts/detect-tables.sh --osdda-sizes x --out "$T_TMP/detect-bad"
+expect_err "detect-tables.sh --osdda-sizes x names the option" "--osdda-sizes"
+
 # ---- the CPU-only build
 echo "== nocuda: $GN"
 if [ -x "$GN" ]; then
@@ -164,7 +231,7 @@ else
 	fail "nocuda: $GN is not an executable"
 fi
 
-echo "fig7 + pba + nocuda: $T_PASS passed, $T_FAIL failed"
+echo "fig7 + pba + detect + nocuda: $T_PASS passed, $T_FAIL failed"
 total_pass=$((total_pass + T_PASS))
 total_fail=$((total_fail + T_FAIL))
 echo "$total_pass passed, $total_fail failed"

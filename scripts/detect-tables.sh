@@ -1,0 +1,326 @@
+#!/usr/bin/env bash
+# Tables 3.2-3.3 (OSDDA, single-unit resources) and 4.3-4.4 (LMDDA, multi-unit
+# resources) of Abell's thesis, chapters 3 and 4: deadlock detection time on
+# square systems, OSDDA at 512..8192 and LMDDA at 64..1024 processes and
+# resources, here for every detector of gpubench detect on one generated event
+# stream per size, with the speedups of the first detector and of the GPU ones
+# over cpu (the thesis's serial CPU detectors) and cpu-bits.
+# One JSON report per size, then detect-tables.csv, detect-tables.md and (with
+# gnuplot) detect-speedup.png. Any failed or unverified run stops the script
+# with status 1.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+helper="$here/lib/detect_tables.py"
+plot_script="$here/detect-tables.gp"
+
+usage() {
+	cat <<'EOF'
+usage: scripts/detect-tables.sh [options] [-- extra gpubench detect options]
+
+Runs gpubench detect once per algorithm and size N on an N x N system
+(--procs N --res N), every detector on the same generated stream (--impl
+FIRST --compare REST), writes DIR/reports/detect-<algo>-<N>.json (and .log),
+then builds DIR/detect-tables.csv, DIR/detect-tables.md (one table per
+algorithm: Tables 3.2-3.3 for osdda, 4.3-4.4 for lmdda) and, when gnuplot is
+installed, DIR/detect-speedup.png.
+
+The thesis does not say which event stream its tables were timed on. Ours is
+gpubench's generator with a fixed seed and its default shares (release 0.4,
+deadlock 0.02), the same stream settings at every size.
+
+  --gpubench PATH     binary to run (default: dist/bin/gpubench if present,
+                      else ./gpubench)
+  --out DIR           where reports and outputs go (default results/local/detect-tables)
+  --algos LIST        comma-separated algorithms: osdda, lmdda (default both)
+  --impls LIST        comma-separated detectors of every algorithm, the first
+                      one is --impl (default: those gpubench info lists for
+                      the algorithm, GPU ones first and only when info lists a
+                      device, then cpu-bits, then cpu; --quick: cpu-bits,cpu)
+  --osdda-sizes LIST  comma-separated sizes N (default 512,1024,2048,4096,8192)
+  --lmdda-sizes LIST  comma-separated sizes N (default 64,128,256,512,1024)
+  --units U | LO-HI   lmdda: units of every resource, or the range drawn per
+                      resource (default 1-4)
+  --lmdda-cpu-max N   run lmdda's cpu only up to N x N (default 128; 0: never).
+                      The thesis's CPU-LMDDA recomputes reachability in
+                      O(N^2 M^2) after every release that changes an edge:
+                      about 8 minutes for 2000 events at 128 x 128 on one
+                      core, some 16 times longer for each doubling of N
+                      (hours at 256 x 256). osdda's cpu runs at every size.
+  --events N          events per stream (default 2000; --quick 200)
+  --seed N            seed of the generator (default 1)
+  --reps N            repetitions of the stream (default 1)
+  --extended          then a second sweep past the thesis: osdda at 16384,
+                      32768 and 65536, lmdda at 2048, 4096 and 8192, with the
+                      --impls list less cpu. osdda's cpu keeps five N x N byte
+                      matrices (20 GiB at 65536); lmdda's cpu would take
+                      centuries at 8192.
+  --extended-impls LIST
+                      detectors of the second sweep instead
+  --quick             tiny sizes for CI, no GPU needed: osdda 64,128, lmdda
+                      16,32 (extended: osdda 256,512, lmdda 64,128), 200
+                      events, detectors cpu-bits,cpu unless --impls is given
+  --plot-only         run nothing: rebuild CSV, markdown and PNG from the
+                      reports already in DIR/reports (e.g. fetched from a GPU
+                      machine)
+  -h, --help          this text
+
+detect-tables.csv has one row per algorithm, size and detector, sorted by
+algo, impl and size:
+  algo, procs, res, impl  the system (procs = res = N) and the detector
+  events                  events in the stream
+  stream_median_s         median seconds to replay the whole stream, over
+                          repetitions (the tables' time)
+  events_per_s            events / stream_median_s
+  granted_median_s, blocked_median_s, deadlock_median_s, released_median_s,
+  regranted_median_s      median seconds of one event of that outcome, in the
+                          last repetition; empty when none occurred
+  matrix_bytes            memory of the detector's state
+  speedup_over_cpu        stream_median_s of cpu / that of this row's detector,
+                          in the same run; filled only in the rows of the
+                          run's --impl and of GPU detectors (gpu, gpu-*), and
+                          only when cpu ran at that size
+  speedup_over_cpu_bits   the same over cpu-bits
+
+Options after -- go to every gpubench detect run unchanged. Every run must
+verify (no --verify-every 0). Exit status: 0 when every run succeeded and
+verified, 1 otherwise, 2 on a usage error.
+EOF
+}
+
+die_usage() {
+	echo "detect-tables.sh: $*" >&2
+	echo "see scripts/detect-tables.sh --help" >&2
+	exit 2
+}
+
+need_value() {
+	[[ $# -ge 2 && -n $2 && $2 != --* ]] || die_usage "option $1 needs a value"
+}
+
+# check_sizes OPTION LIST: positive numbers.
+check_sizes() {
+	[[ $2 =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] ||
+		die_usage "$1: '$2' is not a comma-separated list of positive numbers"
+}
+
+# check_names OPTION LIST: the shape of a list of detectors (gpubench info
+# says later which names exist).
+check_names() {
+	[[ -z $2 || $2 =~ ^[a-z0-9-]+(,[a-z0-9-]+)*$ ]] ||
+		die_usage "$1: '$2' is not a comma-separated list of detectors"
+}
+
+# without_cpu LIST: LIST less cpu (empty when nothing else is left).
+without_cpu() {
+	tr , '\n' <<<"$1" | grep -vx cpu | paste -sd, || true
+}
+
+gpubench=""
+out="results/local/detect-tables"
+algos="osdda,lmdda"
+impls=""
+extended_impls=""
+osdda_sizes="512,1024,2048,4096,8192"
+osdda_set=0
+lmdda_sizes="64,128,256,512,1024"
+lmdda_set=0
+units="1-4"
+lmdda_cpu_max=128
+events=2000
+events_set=0
+seed=1
+reps=1
+extended=0
+quick=0
+plot_only=0
+extra=()
+
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--gpubench) need_value "$@"; gpubench=$2; shift 2 ;;
+	--out) need_value "$@"; out=$2; shift 2 ;;
+	--algos) need_value "$@"; algos=$2; shift 2 ;;
+	--impls) need_value "$@"; impls=$2; shift 2 ;;
+	--extended-impls) need_value "$@"; extended_impls=$2; shift 2 ;;
+	--osdda-sizes) need_value "$@"; osdda_sizes=$2; osdda_set=1; shift 2 ;;
+	--lmdda-sizes) need_value "$@"; lmdda_sizes=$2; lmdda_set=1; shift 2 ;;
+	--units) need_value "$@"; units=$2; shift 2 ;;
+	--lmdda-cpu-max) need_value "$@"; lmdda_cpu_max=$2; shift 2 ;;
+	--events) need_value "$@"; events=$2; events_set=1; shift 2 ;;
+	--seed) need_value "$@"; seed=$2; shift 2 ;;
+	--reps) need_value "$@"; reps=$2; shift 2 ;;
+	--extended) extended=1; shift ;;
+	--quick) quick=1; shift ;;
+	--plot-only) plot_only=1; shift ;;
+	-h | --help) usage; exit 0 ;;
+	--) shift; extra=("$@"); break ;;
+	*) die_usage "unknown option '$1'" ;;
+	esac
+done
+
+[[ $algos =~ ^(osdda|lmdda)(,(osdda|lmdda))?$ && $algos != osdda,osdda && $algos != lmdda,lmdda ]] ||
+	die_usage "--algos: '$algos' is not osdda, lmdda or both, comma-separated"
+check_sizes --osdda-sizes "$osdda_sizes"
+check_sizes --lmdda-sizes "$lmdda_sizes"
+check_names --impls "$impls"
+check_names --extended-impls "$extended_impls"
+[[ $units =~ ^[1-9][0-9]*(-[1-9][0-9]*)?$ ]] ||
+	die_usage "--units: '$units' is not a number of units or a range LO-HI"
+[[ $lmdda_cpu_max =~ ^(0|[1-9][0-9]*)$ ]] || die_usage "--lmdda-cpu-max: '$lmdda_cpu_max' is not a number"
+[[ $events =~ ^[1-9][0-9]*$ ]] || die_usage "--events: '$events' is not a positive number"
+[[ $seed =~ ^[0-9]+$ ]] || die_usage "--seed: '$seed' is not a number"
+[[ $reps =~ ^[1-9][0-9]*$ ]] || die_usage "--reps: '$reps' is not a positive number"
+[[ $extended == 1 || -z $extended_impls ]] || die_usage "--extended-impls applies only with --extended"
+
+ext_osdda="16384,32768,65536"
+ext_lmdda="2048,4096,8192"
+if [[ $quick == 1 ]]; then
+	[[ $osdda_set == 1 ]] || osdda_sizes="64,128"
+	[[ $lmdda_set == 1 ]] || lmdda_sizes="16,32"
+	[[ $events_set == 1 ]] || events=200
+	[[ -n $impls ]] || impls="cpu-bits,cpu"
+	ext_osdda="256,512"
+	ext_lmdda="64,128"
+fi
+declare -A table_sizes=([osdda]=$osdda_sizes [lmdda]=$lmdda_sizes)
+declare -A ext_sizes=([osdda]=$ext_osdda [lmdda]=$ext_lmdda)
+
+command -v python3 >/dev/null || { echo "detect-tables.sh: python3 is required" >&2; exit 1; }
+[[ -r $helper ]] || { echo "detect-tables.sh: $helper is missing" >&2; exit 1; }
+
+reports="$out/reports"
+IFS=, read -r -a algo_list <<<"$algos"
+declare -A list ext_list
+
+# detectors ALGO OPTION [LIST]: the detectors to run for ALGO: LIST checked
+# against gpubench info, or info's default. Called in $(...): its exit status
+# (2 for a name info does not list, 1 otherwise) ends the script through set -e.
+detectors() {
+	local rc=0 result
+	result=$(python3 "$helper" impls --algo "$1" --option="$2" ${3:+--want "$3"} <<<"$info") ||
+		rc=$?
+	case $rc in
+	0) echo "$result" ;;
+	2) echo "see scripts/detect-tables.sh --help" >&2; exit 2 ;;
+	*) echo "detect-tables.sh: cannot choose the $1 detectors of $gpubench (see above)" >&2; exit 1 ;;
+	esac
+}
+
+# check_lmdda_left OPTION LIST SIZES: lmdda's LIST must keep a detector at the
+# SIZES past --lmdda-cpu-max, where cpu is left out.
+check_lmdda_left() {
+	if [[ -z $(without_cpu "$2") ]] &&
+		tr , '\n' <<<"$3" | awk -v m="$lmdda_cpu_max" '$1 > m {f = 1} END {exit !f}'; then
+		die_usage "$1: '$2' leaves nothing for lmdda above --lmdda-cpu-max $lmdda_cpu_max;" \
+			"add cpu-bits or lower the sizes"
+	fi
+}
+
+# run_sweep LABEL ALGO LIST SIZES: one gpubench detect run per size.
+run_sweep() {
+	local label=$1 algo=$2 all=$3 total n=0 size here_list first rest name json log rc
+	local started line noted=0
+	local -a sizes compare units_opt=()
+	IFS=, read -r -a sizes <<<"$4"
+	total=${#sizes[@]}
+	[[ $algo != lmdda ]] || units_opt=(--units "$units")
+	echo "detect-tables.sh: $label $algo: $total runs of $("$gpubench" --version) ($gpubench)," \
+		"detectors $all, $events events, seed $seed, reports in $reports" >&2
+	for size in "${sizes[@]}"; do
+		n=$((n + 1))
+		here_list=$all
+		if [[ $algo == lmdda && $size -gt $lmdda_cpu_max && ,$all, == *,cpu,* ]]; then
+			here_list=$(without_cpu "$all")
+			if [[ $noted == 0 ]]; then
+				echo "detect-tables.sh: lmdda's cpu left out above $lmdda_cpu_max x" \
+					"$lmdda_cpu_max (--lmdda-cpu-max): it costs O(N^2 M^2) per release" >&2
+				noted=1
+			fi
+		fi
+		first=${here_list%%,*}
+		rest=${here_list#"$first"}
+		rest=${rest#,}
+		compare=()
+		[[ -z $rest ]] || compare=(--compare "$rest")
+		name="detect-$algo-$size"
+		json="$reports/$name.json"
+		log="$reports/$name.log"
+		rm -f "$json"
+		started=$SECONDS
+		if "$gpubench" detect --algo "$algo" --procs "$size" --res "$size" "${units_opt[@]}" \
+			--events "$events" --seed "$seed" --reps "$reps" --impl "$first" "${compare[@]}" \
+			"${extra[@]}" --json "$json" >"$log" 2>&1; then
+			rc=0
+		else
+			rc=$?
+		fi
+		if [[ $rc != 0 ]]; then
+			echo "[$label $algo $n/$total] $name FAILED: gpubench exited $rc; its output ($log):" >&2
+			sed 's/^/    /' "$log" >&2
+			echo "detect-tables.sh: stopped; no table or plot is made from a failed sweep" >&2
+			exit 1
+		fi
+		if ! line=$(python3 "$helper" check "$json" --algo "$algo" --impls "$here_list"); then
+			echo "[$label $algo $n/$total] $name REJECTED (see above); output in $log" >&2
+			exit 1
+		fi
+		echo "[$label $algo $n/$total] $name: $line, $((SECONDS - started)) s" >&2
+	done
+}
+
+# Outputs of an earlier sweep must not survive a failed one.
+rm -f "$out/detect-tables.csv" "$out/detect-tables.md" "$out/detect-speedup.png"
+
+if [[ $plot_only == 0 ]]; then
+	if [[ -z $gpubench ]]; then
+		if [[ -x dist/bin/gpubench ]]; then gpubench=dist/bin/gpubench; else gpubench=./gpubench; fi
+	fi
+	[[ -x $gpubench ]] || {
+		echo "detect-tables.sh: no gpubench at '$gpubench' (build with make or make dist, or" \
+			"pass --gpubench PATH)" >&2
+		exit 1
+	}
+	info=$("$gpubench" info --quiet --json -) || {
+		echo "detect-tables.sh: '$gpubench info --json -' failed" >&2
+		exit 1
+	}
+	# Every list is settled before the first run, so a bad name costs no time.
+	for algo in "${algo_list[@]}"; do
+		list[$algo]=$(detectors "$algo" --impls "$impls")
+		[[ $algo == osdda ]] || check_lmdda_left --impls "${list[$algo]}" "${table_sizes[lmdda]}"
+		[[ $extended == 1 ]] || continue
+		if [[ -n $extended_impls ]]; then
+			ext_list[$algo]=$(detectors "$algo" --extended-impls "$extended_impls")
+			[[ $algo == osdda ]] ||
+				check_lmdda_left --extended-impls "${ext_list[$algo]}" "${ext_sizes[lmdda]}"
+		else
+			ext_list[$algo]=$(without_cpu "${list[$algo]}")
+			[[ -n ${ext_list[$algo]} ]] ||
+				die_usage "--extended: --impls '${list[$algo]}' leaves nothing once cpu is" \
+					"dropped; name the detectors with --extended-impls"
+		fi
+	done
+	mkdir -p "$reports"
+	for algo in "${algo_list[@]}"; do
+		run_sweep tables "$algo" "${list[$algo]}" "${table_sizes[$algo]}"
+	done
+	if [[ $extended == 1 ]]; then
+		for algo in "${algo_list[@]}"; do
+			run_sweep extended "$algo" "${ext_list[$algo]}" "${ext_sizes[$algo]}"
+		done
+	fi
+else
+	[[ -d $reports ]] || { echo "detect-tables.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
+fi
+
+python3 "$helper" table "$reports" --csv "$out/detect-tables.csv" --md "$out/detect-tables.md" >&2
+
+if command -v gnuplot >/dev/null; then
+	vars=$(python3 "$helper" plot-vars "$out/detect-tables.csv")
+	gnuplot -e "csv='$out/detect-tables.csv'; out='$out/detect-speedup.png'; $vars" "$plot_script"
+	echo "detect-tables.sh: plot in $out/detect-speedup.png" >&2
+else
+	echo "detect-tables.sh: gnuplot not installed, no plot; copy $out to a machine with" \
+		"gnuplot and run scripts/detect-tables.sh --plot-only --out DIR there" >&2
+fi
