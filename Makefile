@@ -68,7 +68,7 @@ UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_LIB_SRC := $(COMMON_SRC) common/device_none.c stm/counters.c stm/prstm_cpu.c workloads/bank.c \
 	$(PBA_SRC) $(RAG_SRC)
 
-.PHONY: all test check-gpu dist install clean need-cjson
+.PHONY: all test check-gpu sanitize-gpu dist install clean need-cjson
 
 all: need-cjson gpubench
 
@@ -107,6 +107,10 @@ test: all build/nocuda/gpubench build/unit_tests
 # (the GPU machine has no cJSON headers to build with).
 check-gpu:
 	GPUBENCH=$(GPUBENCH) tests/gpu/check.sh
+
+# Every GPU kernel under compute-sanitizer's memcheck, racecheck and synccheck.
+sanitize-gpu:
+	GPUBENCH=$(GPUBENCH) tests/gpu/sanitize.sh
 
 dist: all
 	rm -rf dist

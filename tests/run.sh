@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # gpubench's test driver (make test): the unit tests, the CLI tests on the
 # CUDA build and on the CPU-only build, the fig7 script in --quick mode when it
-# exists, the pba-tables and detect-tables scripts in --quick mode, and a smoke
-# test of the CPU-only binary. Run from the repository root. GPUBENCH (default
+# exists, the pba-tables and detect-tables scripts in --quick mode, a parse of
+# the GPU scripts, and a smoke test of the CPU-only binary. Run from the repository root. GPUBENCH (default
 # ./gpubench), GPUBENCH_NOCUDA (default build/nocuda/gpubench) and UNIT_TESTS
 # (default build/unit_tests) name the binaries. The last line is "N passed,
 # N failed" over every suite; the exit status is 1 when anything failed.
@@ -203,6 +203,17 @@ check "detect-tables.sh writes no CSV from a mixed folder" test ! -e "$T_TMP/det
 expect_rc "detect-tables.sh --osdda-sizes x exits 2" 2 bash scripts/detect-tables.sh --osdda-sizes x --out "$T_TMP/detect-bad"
 expect_err "detect-tables.sh --osdda-sizes x names the option" "--osdda-sizes"
 
+# ---- the GPU scripts (run on a GPU machine) at least parse, and the
+# sanitizer script says what it lacks
+echo "== gpu scripts: tests/gpu/*.sh"
+for f in tests/gpu/*.sh; do
+	check "bash -n $f" bash -n "$f"
+done
+expect_rc "sanitize.sh without compute-sanitizer exits 1" 1 \
+	env COMPUTE_SANITIZER=/nonexistent/compute-sanitizer GPUBENCH="$G" bash tests/gpu/sanitize.sh
+expect_out "sanitize.sh names what it did not find" "compute-sanitizer: /nonexistent/compute-sanitizer" \
+	"sanitize-gpu: 0 passed, 1 failed"
+
 # ---- the CPU-only build
 echo "== nocuda: $GN"
 if [ -x "$GN" ]; then
@@ -231,7 +242,7 @@ else
 	fail "nocuda: $GN is not an executable"
 fi
 
-echo "fig7 + pba + detect + nocuda: $T_PASS passed, $T_FAIL failed"
+echo "fig7 + pba + detect + gpu scripts + nocuda: $T_PASS passed, $T_FAIL failed"
 total_pass=$((total_pass + T_PASS))
 total_fail=$((total_fail + T_FAIL))
 echo "$total_pass passed, $total_fail failed"

@@ -1,0 +1,81 @@
+#!/usr/bin/env bash
+# Every GPU kernel of gpubench under compute-sanitizer (make sanitize-gpu), for
+# a machine with a CUDA GPU: memcheck (out-of-bounds and misaligned accesses,
+# leaks), racecheck (shared-memory hazards) and synccheck (illegal barriers) on
+# configurations small enough for the sanitizer's slowdown, each run verified
+# as usual. Needs bash and compute-sanitizer (from the CUDA toolkit), no
+# compiler.
+#
+#   GPUBENCH=dist/bin/gpubench tests/gpu/sanitize.sh [SUBCOMMAND...]
+#
+# SUBCOMMAND limits the runs to those of stm, avoid, ... (default: all).
+# SANITIZE_TOOLS (default "memcheck racecheck synccheck") picks the tools;
+# COMPUTE_SANITIZER names the binary when it is not on the PATH or in
+# $CUDA_HOME/bin or /usr/local/cuda/bin. Last line: "sanitize-gpu: N passed,
+# N failed"; exit status 1 when any failed.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+if [ -f "$here/../lib.sh" ]; then
+	# shellcheck source=tests/lib.sh
+	. "$here/../lib.sh"
+else
+	# shellcheck source=tests/lib.sh
+	. "$here/lib.sh"
+fi
+t_init
+G=${GPUBENCH:-./gpubench}
+tools=${SANITIZE_TOOLS:-memcheck racecheck synccheck}
+only=("$@")
+
+cs=${COMPUTE_SANITIZER:-}
+if [ -z "$cs" ]; then
+	for c in compute-sanitizer "${CUDA_HOME:-/usr/local/cuda}/bin/compute-sanitizer" \
+		/usr/local/cuda/bin/compute-sanitizer; do
+		if command -v "$c" >/dev/null 2>&1; then
+			cs=$(command -v "$c")
+			break
+		fi
+	done
+fi
+if [ -z "$cs" ] || ! command -v "$cs" >/dev/null 2>&1 || [ ! -x "$G" ]; then
+	fail "compute-sanitizer and $G are found" "compute-sanitizer: ${cs:-not found}" "GPUBENCH: $G"
+	summary sanitize-gpu
+	exit 1
+fi
+echo "sanitize-gpu: $("$cs" --version | sed -n 's/.*Version /version /p' | head -n 1), tools: $tools"
+
+# sanitize SUBCOMMAND ARGS...: one gpubench run under every tool; the
+# sanitizer's own error status (9) and gpubench's (1 runtime, 3 wrong result)
+# both fail it.
+sanitize() {
+	local sub=$1 tool
+	shift
+	if [ ${#only[@]} -gt 0 ] && ! printf '%s\n' "${only[@]}" | grep -qx "$sub"; then
+		return
+	fi
+	for tool in $tools; do
+		run "$cs" --tool "$tool" --error-exitcode 9 --print-limit 20 "$G" "$sub" --quiet "$@"
+		if [ "$RC" = 0 ]; then
+			pass "$tool: $sub $*"
+		else
+			fail "$tool: $sub $*" "$(t_context)"
+		fi
+	done
+}
+
+# stm: PR-STM's kernel at low and high contention, with semantic chains,
+# read-only transactions and multi-leg transfers.
+sanitize stm --backend gpu --threads 256 --accounts 1024 --tx-per-thread 8 --reps 1 --warmup 0 \
+	--semantic-ratio 50 --read-only 20 --transfers-per-tx 2
+sanitize stm --backend gpu --threads 512 --accounts 64 --hash 8 --initial-balance 100000 \
+	--tx-per-thread 4 --reps 1 --warmup 0 --semantic-ratio 100 --presort
+
+# avoid: both GPU implementations, one block and several, work[] in shared and
+# global memory.
+for impl in gpu gpu-thesis; do
+	sanitize avoid --impl "$impl" --workload worst-case --procs 65 --res 7 --events 4 --reps 1
+	sanitize avoid --impl "$impl" --workload random --procs 300 --res 1100 --events 20 --reps 1 --seed 3
+	sanitize avoid --impl "$impl" --workload unsafe-mix --procs 40 --res 20000 --events 10 --reps 1 --seed 4
+done
+
+summary sanitize-gpu
