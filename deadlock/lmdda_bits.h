@@ -298,7 +298,29 @@ GB_HD void lmdda_rp_copy_word(const lmdda_dev *d, size_t x)
 	d->rp[x] = d->rp_temp[x];
 }
 
-/* ---- host side: the order of the kernels of one event ---- */
+/* ---- host side: the event in, the decision out, the order of the kernels ---- */
+
+/* The io words of a new event: nothing decided yet, no iteration run. */
+static inline void lmdda_io_event(uint32_t *io, uint32_t hops, uint8_t type, uint32_t p, uint32_t q)
+{
+	uint32_t s;
+	io[LM_TYPE] = type;
+	io[LM_P] = p;
+	io[LM_Q] = q;
+	io[LM_OUTCOME] = LM_PENDING;
+	io[LM_WAITER] = RB_NONE;
+	io[LM_REACH] = 0;
+	for (s = 0; s < hops; s++)
+		io[LM_CHANGED + s] = 0;
+}
+
+static inline rag_decision lmdda_io_decision(const uint32_t *io)
+{
+	rag_decision d;
+	d.outcome = (uint8_t)io[LM_OUTCOME];
+	d.to = io[LM_OUTCOME] == RAG_REGRANTED ? io[LM_WAITER] : RAG_NONE;
+	return d;
+}
 
 /* Algorithm 12: launch what the event needs, reading verdicts between kernels. */
 static inline const uint32_t *lmdda_thesis_flow(const rag_launch_ops *ops, void *ctx, int request,
@@ -333,13 +355,14 @@ static inline const uint32_t *lmdda_thesis_flow(const rag_launch_ops *ops, void 
 	return ops->read(ctx);
 }
 
-/* The graph's flow: every kernel in order, the gates decide on the device. */
-static inline void lmdda_all_kernels(const rag_launch_ops *ops, void *ctx, uint32_t hops)
+/* A graph's flow: every kernel an event of this type may need, in order; the gates decide on
+ * the device. */
+static inline void lmdda_all_kernels(const rag_launch_ops *ops, void *ctx, int request, uint32_t hops)
 {
 	unsigned s, k;
-	for (k = 0; k < LK_FIRST_ITER; k++)
+	for (k = request ? 0 : LK_RELEASE; k < (request ? LK_RELEASE : LK_FIRST_ITER); k++)
 		ops->launch(ctx, k, 0);
-	for (s = 0; s < hops; s++)
+	for (s = 0; !request && s < hops; s++)
 		for (k = LK_FIRST_ITER; k < LK_COUNT; k++)
 			ops->launch(ctx, k, s);
 }

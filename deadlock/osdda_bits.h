@@ -12,8 +12,9 @@
  * starts with osdda_gate(), which says whether it has work for this event.
  * The thesis's flow (osdda_thesis_flow) launches only the kernels the host
  * has decided on, reading the verdicts back in between as Algorithm 4 does;
- * the graph flow launches all of them in order and lets the gates skip the
- * others, so the host waits once per event.
+ * the graph flow launches all that an event of its type may need (one graph
+ * for requests, one for releases) and lets the gates skip the others, so the
+ * host waits once per event.
  *
  * Beyond Algorithm 4:
  * - The thesis is handed the event as granted or blocked; here a row
@@ -264,7 +265,25 @@ GB_HD int osdda_reach_test(const osdda_dev *d, uint32_t k)
 	return rb_test(d->rr, d->Nw, k, d->io[OS_Q], d->lcpw);
 }
 
-/* ---- host side: the order of the kernels of one event ---- */
+/* ---- host side: the event in, the decision out, the order of the kernels ---- */
+
+/* The io words of a new event: nothing decided yet. */
+static inline void osdda_io_event(uint32_t *io, uint8_t type, uint32_t p, uint32_t q)
+{
+	io[OS_TYPE] = type;
+	io[OS_P] = p;
+	io[OS_Q] = q;
+	io[OS_OUTCOME] = OS_PENDING;
+	io[OS_HOLDER] = io[OS_HELD] = io[OS_WAITER] = RB_NONE;
+}
+
+static inline rag_decision osdda_io_decision(const uint32_t *io)
+{
+	rag_decision d;
+	d.outcome = (uint8_t)io[OS_OUTCOME];
+	d.to = io[OS_OUTCOME] == RAG_REGRANTED ? io[OS_WAITER] : RAG_NONE;
+	return d;
+}
 
 /* Algorithm 4: launch what the event needs, reading verdicts between kernels. */
 static inline const uint32_t *osdda_thesis_flow(const rag_launch_ops *ops, void *ctx, int request)
@@ -306,11 +325,12 @@ static inline const uint32_t *osdda_thesis_flow(const rag_launch_ops *ops, void 
 	return ops->read(ctx);
 }
 
-/* The graph's flow: every kernel in order, the gates decide on the device. */
-static inline void osdda_all_kernels(const rag_launch_ops *ops, void *ctx)
+/* A graph's flow: every kernel an event of this type may need, in order; the gates decide on
+ * the device. */
+static inline void osdda_all_kernels(const rag_launch_ops *ops, void *ctx, int request)
 {
 	unsigned k;
-	for (k = 0; k < OK_COUNT; k++)
+	for (k = request ? 0 : OK_RELEASE; k < (request ? OK_RELEASE : OK_COUNT); k++)
 		ops->launch(ctx, k, 0);
 }
 

@@ -216,38 +216,22 @@ static void *lmdda_open(uint32_t procs, uint32_t res, const uint32_t *units, uin
 static rag_decision sim_apply(void *ctx, uint8_t type, uint32_t p, uint32_t q)
 {
 	sim *s = ctx;
-	uint32_t *io = s->lmdda ? s->lm.io : s->os.io;
-	const uint32_t *got;
-	rag_decision d;
 	int req = type == RAG_REQUEST;
 
-	/* the event upload: OS_* and LM_* share the first four slots */
-	io[0] = type;
-	io[1] = p;
-	io[2] = q;
-	io[3] = OS_PENDING;
 	if (s->lmdda) {
-		memset(io + LM_WAITER, 0, (lmdda_io_words(&s->lm) - LM_WAITER) * sizeof(uint32_t));
-		io[LM_WAITER] = RB_NONE;
+		lmdda_io_event(s->lm.io, s->lm.hops, type, p, q);
 		if (s->graph) {
-			lmdda_all_kernels(&lmdda_ops, s, s->lm.hops);
-			got = io;
-		} else {
-			got = lmdda_thesis_flow(&lmdda_ops, s, req, s->lm.hops);
+			lmdda_all_kernels(&lmdda_ops, s, req, s->lm.hops);
+			return lmdda_io_decision(s->lm.io);
 		}
-		d.to = got[LM_OUTCOME] == RAG_REGRANTED ? got[LM_WAITER] : RAG_NONE;
-	} else {
-		io[OS_HOLDER] = io[OS_HELD] = io[OS_WAITER] = RB_NONE;
-		if (s->graph) {
-			osdda_all_kernels(&osdda_ops, s);
-			got = io;
-		} else {
-			got = osdda_thesis_flow(&osdda_ops, s, req);
-		}
-		d.to = got[OS_OUTCOME] == RAG_REGRANTED ? got[OS_WAITER] : RAG_NONE;
+		return lmdda_io_decision(lmdda_thesis_flow(&lmdda_ops, s, req, s->lm.hops));
 	}
-	d.outcome = (uint8_t)got[OS_OUTCOME];
-	return d;
+	osdda_io_event(s->os.io, type, p, q);
+	if (s->graph) {
+		osdda_all_kernels(&osdda_ops, s, req);
+		return osdda_io_decision(s->os.io);
+	}
+	return osdda_io_decision(osdda_thesis_flow(&osdda_ops, s, req));
 }
 
 static uint64_t sim_bytes(void *ctx)
