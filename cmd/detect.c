@@ -64,7 +64,10 @@ static void help(FILE *out)
 	list_impls(out, "osdda");
 	fputs("                        lmdda:\n", out);
 	list_impls(out, "lmdda");
-	fputs("  --compare LIST        other detectors run on the same events in the same\n"
+	fputs("                        gpu and gpu-graph run the same kernels: the thesis's\n"
+	      "                        launches with host reads between them, or one CUDA\n"
+	      "                        graph per event (docs/detect.md)\n"
+	      "  --compare LIST        other detectors run on the same events in the same\n"
 	      "                        process, e.g. cpu; the report gives the speedup of\n"
 	      "                        --impl over each. lmdda's cpu recomputes reachability\n"
 	      "                        in O(N^2 M^2) per release, as the thesis: keep it to\n"
@@ -91,6 +94,7 @@ static void help(FILE *out)
 	      "\n"
 	      "Examples:\n"
 	      "  gpubench detect --algo osdda --procs 4096 --res 4096 --compare cpu\n"
+	      "  gpubench detect --algo osdda --procs 8192 --res 8192 --impl gpu --compare gpu-graph,cpu-bits\n"
 	      "  gpubench detect --algo lmdda --procs 256 --res 256 --units 1-4 --decisions out.txt\n",
 	      out);
 }

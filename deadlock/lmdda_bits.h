@@ -101,7 +101,9 @@ GB_HD uint32_t lmdda_io_words(const lmdda_dev *d)
 
 GB_HD int lmdda_gate(const uint32_t *io, unsigned k, unsigned iter)
 {
-	int req = io[LM_TYPE] == RAG_REQUEST, pending = io[LM_OUTCOME] == LM_PENDING;
+	/* an event of neither type (RAG_GPU_WARM_UP) passes no gate */
+	int req = io[LM_TYPE] == RAG_REQUEST, rel = io[LM_TYPE] == RAG_RELEASE;
+	int pending = io[LM_OUTCOME] == LM_PENDING;
 	switch (k) {
 	case LK_GRANT:
 		return req;
@@ -115,11 +117,11 @@ GB_HD int lmdda_gate(const uint32_t *io, unsigned k, unsigned iter)
 	case LK_AR_MOVE:
 	case LK_WAITER:
 	case LK_RELEASE_TYPE:
-		return !req;
+		return rel;
 	case LK_INIT_RP:
-		return !req && io[LM_REACH];
+		return rel && io[LM_REACH];
 	default: /* an iteration: runs until one changed nothing */
-		return !req && io[LM_REACH] && (iter == 0 || io[LM_CHANGED + iter - 1]);
+		return rel && io[LM_REACH] && (iter == 0 || io[LM_CHANGED + iter - 1]);
 	}
 }
 

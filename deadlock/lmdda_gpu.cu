@@ -226,6 +226,8 @@ static void *lm_open(uint32_t procs, uint32_t res, const uint32_t *units, uint32
 	free(avail);
 	if (graph)
 		rag_gpu_capture(&l->g, lm_all, l);
+	lmdda_io_event(l->g.h_in, d->hops, RAG_GPU_WARM_UP, 0, 0);
+	rag_gpu_warm_up(&l->g, lm_all, l);
 	return l;
 }
 

@@ -91,7 +91,9 @@ GB_HD size_t osdda_words_nn(const osdda_dev *d) { return (size_t)d->Np * d->Nw; 
 
 GB_HD int osdda_gate(const uint32_t *io, unsigned k)
 {
-	int req = io[OS_TYPE] == RAG_REQUEST, blocked = io[OS_OUTCOME] == RAG_BLOCKED;
+	/* an event of neither type (RAG_GPU_WARM_UP) passes no gate */
+	int req = io[OS_TYPE] == RAG_REQUEST, rel = io[OS_TYPE] == RAG_RELEASE;
+	int blocked = io[OS_OUTCOME] == RAG_BLOCKED;
 	switch (k) {
 	case OK_HOLDER:
 		return req;
@@ -110,11 +112,11 @@ GB_HD int osdda_gate(const uint32_t *io, unsigned k)
 	case OK_AR_TILES:
 	case OK_AR_MOVE:
 	case OK_WAITER:
-		return !req;
+		return rel;
 	case OK_SINK_RP:
-		return !req && io[OS_WAITER] == RB_NONE;
+		return rel && io[OS_WAITER] == RB_NONE;
 	default: /* OK_AG_AR, OK_REACH */
-		return !req && io[OS_WAITER] != RB_NONE;
+		return rel && io[OS_WAITER] != RB_NONE;
 	}
 }
 

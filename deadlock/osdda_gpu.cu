@@ -191,6 +191,8 @@ static void *os_open(uint32_t procs, uint32_t res, const uint32_t *units, uint32
 	GB_CUDA(cudaStreamSynchronize(o->g.st), "initialising %s", what);
 	if (graph)
 		rag_gpu_capture(&o->g, os_all, o);
+	osdda_io_event(o->g.h_in, RAG_GPU_WARM_UP, 0, 0);
+	rag_gpu_warm_up(&o->g, os_all, o);
 	return o;
 }
 

@@ -29,6 +29,9 @@
 
 #define RB_NONE UINT32_MAX /* RAG_NONE, for code that does not include rag.h */
 #define RB_TOP 0x80000000u
+/* An event type that is neither a request nor a release: every kernel's gate is off, so
+ * running all kernels with it loads and warms them without changing anything. */
+#define RAG_GPU_WARM_UP 255u
 
 /* Words in a row of cells cells. */
 GB_HD uint32_t rb_words(uint32_t cells, uint32_t lcpw)

@@ -64,6 +64,17 @@ const uint32_t *rag_gpu_graph_event(rag_gpu *g, int request)
 	return g->h_out;
 }
 
+void rag_gpu_warm_up(rag_gpu *g, void (*all)(void *ctx, int request), void *ctx)
+{
+	int request;
+	rag_gpu_upload(g);
+	for (request = 0; request < 2; request++)
+		all(ctx, request);
+	rag_gpu_read(g);
+	for (request = 0; g->graph && request < 2; request++)
+		rag_gpu_graph_event(g, request);
+}
+
 const uint32_t *rag_gpu_read(rag_gpu *g)
 {
 	GB_CUDA(cudaMemcpyAsync(g->h_out, g->d_io, g->io_words * sizeof(uint32_t), cudaMemcpyDeviceToHost,
