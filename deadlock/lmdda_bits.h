@@ -43,7 +43,6 @@
 /* io[]: the event, the verdicts, then one changed flag per iteration. */
 enum { LM_TYPE, LM_P, LM_Q, LM_OUTCOME, LM_WAITER, LM_REACH, LM_CHANGED };
 #define LM_PENDING 255u
-#define LM_MAX_HOPS 32
 
 /* The kernels of Algorithm 12, in launch order; the last five run once an iteration. */
 enum lmdda_kernel {

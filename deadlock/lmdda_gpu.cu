@@ -193,9 +193,6 @@ static void *lm_open(uint32_t procs, uint32_t res, const uint32_t *units, uint32
 	char what[160];
 
 	lmdda_geometry(d, procs, res, lcpw);
-	if (d->hops > LM_MAX_HOPS)
-		gb_die(GB_EXIT_USAGE, "GPU-LMDDA: %u x %u needs %u reachability iterations, at most %u",
-		       procs, res, d->hops, LM_MAX_HOPS);
 	nm = (size_t)d->Np * d->Mw;
 	mn = (size_t)d->Mp * d->Nw;
 	mm = (size_t)d->Mp * d->Mw;

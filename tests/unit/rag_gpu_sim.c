@@ -158,6 +158,20 @@ static const uint32_t *lmdda_read(void *ctx)
 static const rag_launch_ops osdda_ops = {osdda_launch, osdda_read};
 static const rag_launch_ops lmdda_ops = {lmdda_launch, lmdda_read};
 
+/* As the GPU engines do when they open: every kernel of both types on an event no gate passes. */
+static void warm_up(sim *s)
+{
+	int request;
+	for (request = 0; request < 2; request++)
+		if (s->lmdda) {
+			lmdda_io_event(s->lm.io, s->lm.hops, RAG_GPU_WARM_UP, 0, 0);
+			lmdda_all_kernels(&lmdda_ops, s, request, s->lm.hops);
+		} else {
+			osdda_io_event(s->os.io, RAG_GPU_WARM_UP, 0, 0);
+			osdda_all_kernels(&osdda_ops, s, request);
+		}
+}
+
 static void *osdda_open(uint32_t procs, uint32_t res, const uint32_t *units, uint32_t lcpw, int graph)
 {
 	sim *s = calloc(1, sizeof(*s));
@@ -182,6 +196,7 @@ static void *osdda_open(uint32_t procs, uint32_t res, const uint32_t *units, uin
 	sim_alloc(s, &d->io, OS_IO_WORDS);
 	for (j = 0; j < res; j++)
 		osdda_init_rr(d, j);
+	warm_up(s);
 	return s;
 }
 
@@ -210,6 +225,7 @@ static void *lmdda_open(uint32_t procs, uint32_t res, const uint32_t *units, uin
 	sim_alloc(s, &d->io, lmdda_io_words(d));
 	for (j = 0; j < res; j++)
 		d->avail[j] = units ? units[j] : 1;
+	warm_up(s);
 	return s;
 }
 
