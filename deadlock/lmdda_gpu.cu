@@ -203,7 +203,8 @@ static void *lm_open(uint32_t procs, uint32_t res, const uint32_t *units, uint32
 	rag_gpu_require(l->bytes, what);
 	rag_gpu_open(&l->g, lmdda_io_words(d), graph);
 	l->mem = m = (uint32_t *)gb_cuda_alloc(l->bytes, what);
-	GB_CUDA(cudaMemset(m, 0, l->bytes), "clearing %s", what);
+	/* on the detector's stream: a non-blocking stream does not wait for the default one */
+	GB_CUDA(cudaMemsetAsync(m, 0, l->bytes, l->g.st), "clearing %s", what);
 	d->ag = m;
 	d->avail = m += cells;
 	d->ar = m += res;
@@ -218,8 +219,9 @@ static void *lm_open(uint32_t procs, uint32_t res, const uint32_t *units, uint32
 	avail = (uint32_t *)gb_xmalloc((size_t)res * sizeof(uint32_t), "GPU-LMDDA free units");
 	for (j = 0; j < res; j++)
 		avail[j] = units ? units[j] : 1;
-	GB_CUDA(cudaMemcpy(d->avail, avail, (size_t)res * sizeof(uint32_t), cudaMemcpyHostToDevice),
-		"uploading the free units of %s", what);
+	GB_CUDA(cudaMemcpyAsync(d->avail, avail, (size_t)res * sizeof(uint32_t), cudaMemcpyHostToDevice,
+				l->g.st), "uploading the free units of %s", what);
+	GB_CUDA(cudaStreamSynchronize(l->g.st), "initialising %s", what);
 	free(avail);
 	if (graph)
 		rag_gpu_capture(&l->g, lm_all, l);
@@ -248,7 +250,7 @@ static void lm_close(void *ctx)
 {
 	lmdda_gpu *l = (lmdda_gpu *)ctx;
 	rag_gpu_close(&l->g);
-	cudaFree(l->mem);
+	GB_CUDA(cudaFree(l->mem), "freeing a detector's matrices");
 	free(l);
 }
 

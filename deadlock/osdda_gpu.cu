@@ -175,7 +175,8 @@ static void *os_open(uint32_t procs, uint32_t res, const uint32_t *units, uint32
 	rag_gpu_require(o->bytes, what);
 	rag_gpu_open(&o->g, OS_IO_WORDS, graph);
 	o->mem = m = (uint32_t *)gb_cuda_alloc(o->bytes, what);
-	GB_CUDA(cudaMemset(m, 0, o->bytes), "clearing %s", what);
+	/* on the detector's stream: a non-blocking stream does not wait for the default one */
+	GB_CUDA(cudaMemsetAsync(m, 0, o->bytes, o->g.st), "clearing %s", what);
 	d->ag = m;
 	d->sink = m += nm;
 	d->sink_temp = m += nm;
@@ -216,7 +217,7 @@ static void os_close(void *ctx)
 {
 	osdda_gpu *o = (osdda_gpu *)ctx;
 	rag_gpu_close(&o->g);
-	cudaFree(o->mem);
+	GB_CUDA(cudaFree(o->mem), "freeing a detector's matrices");
 	free(o);
 }
 

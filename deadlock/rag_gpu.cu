@@ -88,11 +88,11 @@ void rag_gpu_close(rag_gpu *g)
 	int k;
 	for (k = 0; k < 2; k++)
 		if (g->exec[k])
-			cudaGraphExecDestroy(g->exec[k]);
-	cudaStreamDestroy(g->st);
-	cudaFree(g->d_io);
-	cudaFreeHost(g->h_in);
-	cudaFreeHost(g->h_out);
+			GB_CUDA(cudaGraphExecDestroy(g->exec[k]), "destroying a CUDA graph");
+	GB_CUDA(cudaStreamDestroy(g->st), "destroying a CUDA stream");
+	GB_CUDA(cudaFree(g->d_io), "freeing device memory");
+	GB_CUDA(cudaFreeHost(g->h_in), "freeing pinned host memory");
+	GB_CUDA(cudaFreeHost(g->h_out), "freeing pinned host memory");
 }
 
 uint32_t rag_gpu_blocks(const rag_gpu *g, size_t n)
