@@ -21,12 +21,20 @@
  *   stay a sink.
  * - Find_Waiting_Processes returns the lowest waiting process (the model's
  *   choice, rag.h), not only a flag.
- * - Reachability_Computation: Algorithm 21 rebuilds innertemp (which p_z
- *   reach p_h through one request edge and RP) in every thread (k, h),
- *   although it does not depend on k: N times the work. Here a kernel
- *   computes it once per h into CONN[h][z] (M x M bits), then one thread a
- *   word of RP_temp[k] sets the bits of the 32 h it covers, so no atomicOr
- *   is needed. RP_temp starts as RP (lmdda_cpu.c says why).
+ * - Reachability_Computation: Algorithm 21 gives thread (k, h) the test
+ *   "does q_k reach some p_z that reaches p_h through a request edge and
+ *   RP", rebuilding innertemp (which p_z) in every thread although it does
+ *   not depend on k, and scanning all of RP_trans[h] and AR for it: O(N M^2
+ *   N / 32) per iteration. The same step here is two sparse bit products,
+ *   one thread a word, which visit only set bits:
+ *     CONN[z] = OR of RP[g] over the q_g that p_z waits for (AR[z]),
+ *     RP_temp[k] = RP[k] | OR of CONN[z] over the p_z in RP[k],
+ *   so q_k reaches p_h in RP_temp exactly when Algorithm 21 sets RP[k][h]
+ *   (RP_temp starts as RP, see lmdda_cpu.c). The threads of a warp take
+ *   consecutive words of one row: they walk the same set bits (broadcast
+ *   reads) and read consecutive words of CONN or RP (coalesced), which is
+ *   what RP_trans was for in the thesis, so RP is not transposed. Work per
+ *   iteration: O((M + N) Mw (Nw or Mw) + the set bits visited x Mw).
  * - An iteration that changes nothing has reached the fixpoint: the later
  *   ones (still at most ceil(log2(min(m, n)))) skip their work on a device
  *   flag, without a host round trip.
@@ -44,7 +52,7 @@
 enum { LM_TYPE, LM_P, LM_Q, LM_OUTCOME, LM_WAITER, LM_REACH, LM_CHANGED };
 #define LM_PENDING 255u
 
-/* The kernels of Algorithm 12, in launch order; the last five run once an iteration. */
+/* The kernels of Algorithm 12, in launch order; the last three run once an iteration. */
 enum lmdda_kernel {
 	LK_GRANT,        /* Request_Granted <<<1,1>>> (Algorithm 13) */
 	LK_SINKS,        /* Find_Sink_Processes <<<M,IPR>>> (Algorithm 14) */
@@ -56,24 +64,22 @@ enum lmdda_kernel {
 	LK_WAITER,       /* Find_Waiting_Processes <<<1,IPR>>> (Algorithm 18) */
 	LK_RELEASE_TYPE, /* Determine_Release_Type <<<1,1>>> (Algorithm 19) */
 	LK_INIT_RP,      /* InitRP_Reachability (Algorithm 20), one thread a word */
-	LK_RP_TILES,     /* bitMatrixTranspose of RP */
-	LK_RP_MOVE,      /* tileTranspose into RP_trans */
 	LK_CONNECT_PROCS, /* Algorithm 21 lines 13-21 for every h: CONN */
 	LK_CONNECT_RES,  /* Algorithm 21 lines 24-29: RP_temp */
 	LK_RP_COPY,      /* RP = RP_temp */
 	LK_COUNT
 };
-#define LK_FIRST_ITER LK_RP_TILES
+#define LK_FIRST_ITER LK_CONNECT_PROCS
 
 typedef struct lmdda_dev {
 	uint32_t M, N, lcpw, hops;
 	uint32_t Mw, Nw, Mp, Np;
 	uint32_t *ag;            /* N x M: units of q_j granted to p_i */
 	uint32_t *avail;         /* N: free units */
-	uint32_t *ar, *rp_t;     /* Mp x Nw: AR, RP transposed */
+	uint32_t *ar;            /* Mp x Nw */
 	uint32_t *ar_t;          /* Np x Mw: AR transposed */
 	uint32_t *rp, *rp_temp;  /* Np x Mw */
-	uint32_t *conn;          /* Mp x Mw: CONN[h][z], p_z reaches p_h */
+	uint32_t *conn;          /* Mp x Mw: CONN[z][h], p_h reachable from a resource p_z waits for */
 	uint32_t *sp;            /* Mw: SP, the active processes */
 	uint32_t *tile;          /* transpose scratch */
 	uint32_t *io;            /* LM_CHANGED + hops words */
@@ -216,79 +222,54 @@ GB_HD void lmdda_init_rp_word(const lmdda_dev *d, size_t x)
 	d->rp[x] = word;
 }
 
-/* Source, destination and shape of a transpose kernel (LK_AR_* or LK_RP_*). */
-GB_HD void lmdda_transpose_args(const lmdda_dev *d, unsigned k, const uint32_t **src, uint32_t **dst,
-				uint32_t *rows, uint32_t *spitch, uint32_t *dpitch)
+/* Tiles of the transpose of AR (Mp rows of Nw words). */
+GB_HD size_t lmdda_transpose_tiles(const lmdda_dev *d)
 {
-	if (k == LK_AR_TILES || k == LK_AR_MOVE) {
-		*src = d->ar;
-		*dst = d->ar_t;
-		*rows = d->Mp;
-		*spitch = d->Nw;
-		*dpitch = d->Mw;
-	} else {
-		*src = d->rp;
-		*dst = d->rp_t;
-		*rows = d->Np;
-		*spitch = d->Mw;
-		*dpitch = d->Nw;
-	}
+	return rb_tiles(d->Mp, d->Nw, d->lcpw);
 }
 
-GB_HD size_t lmdda_transpose_tiles(const lmdda_dev *d, unsigned k)
-{
-	const uint32_t *src;
-	uint32_t *dst, rows, sp, dp;
-	lmdda_transpose_args(d, k, &src, &dst, &rows, &sp, &dp);
-	return rb_tiles(rows, sp, d->lcpw);
-}
-
+/* bitMatrixTranspose (LK_AR_TILES) or tileTranspose (LK_AR_MOVE) of tile x of AR. */
 GB_HD void lmdda_transpose_tile(const lmdda_dev *d, unsigned k, size_t x)
 {
-	const uint32_t *src;
-	uint32_t *dst, rows, sp, dp, tr, tw;
-	lmdda_transpose_args(d, k, &src, &dst, &rows, &sp, &dp);
-	tr = (uint32_t)(x / sp);
-	tw = (uint32_t)(x % sp);
-	if (k == LK_AR_TILES || k == LK_RP_TILES)
-		rb_tile_transpose(src, d->tile, sp, tr, tw, d->lcpw);
+	uint32_t tr = (uint32_t)(x / d->Nw), tw = (uint32_t)(x % d->Nw);
+	if (k == LK_AR_TILES)
+		rb_tile_transpose(d->ar, d->tile, d->Nw, tr, tw, d->lcpw);
 	else
-		rb_tile_move(d->tile, dst, sp, dp, tr, tw, d->lcpw);
+		rb_tile_move(d->tile, d->ar_t, d->Nw, d->Mw, tr, tw, d->lcpw);
 }
 
-/* CONN word x = (h, zw): bit z set when some q_g has AR[z][g] and RP_trans[h][g]. */
+/*
+ * Word w of OR over the rows of m (rows of pitch words) named by the set cells of sel (words
+ * long): the sparse product both halves of the node hopping step share.
+ */
+GB_HD uint32_t lmdda_or_selected(const uint32_t *sel, uint32_t words, const uint32_t *m,
+				 uint32_t pitch, uint32_t w, uint32_t lcpw)
+{
+	uint32_t acc = 0, sw;
+	for (sw = 0; sw < words; sw++) {
+		uint32_t bits = sel[sw];
+		while (bits) {
+			uint32_t b = gb_clz_u32(bits);
+			bits &= ~(RB_TOP >> b);
+			acc |= m[(size_t)((sw << lcpw) + b) * pitch + w];
+		}
+	}
+	return acc;
+}
+
+/* CONN word x = (z, hw): the processes reachable from the resources p_z waits for. */
 GB_HD void lmdda_connect_procs_word(const lmdda_dev *d, size_t x)
 {
-	uint32_t h = (uint32_t)(x / d->Mw), zw = (uint32_t)(x % d->Mw), b, g, word = 0;
-	uint32_t cells = 1u << d->lcpw;
-	const uint32_t *to_h = d->rp_t + (size_t)h * d->Nw;
-	for (b = 0; b < cells && (zw << d->lcpw) + b < d->M; b++) {
-		const uint32_t *req = d->ar + (size_t)((zw << d->lcpw) + b) * d->Nw;
-		for (g = 0; g < d->Nw; g++)
-			if (req[g] & to_h[g]) {
-				word |= RB_TOP >> b;
-				break;
-			}
-	}
-	d->conn[x] = word;
+	uint32_t z = (uint32_t)(x / d->Mw), hw = (uint32_t)(x % d->Mw);
+	d->conn[x] = lmdda_or_selected(d->ar + (size_t)z * d->Nw, d->Nw, d->rp, d->Mw, hw, d->lcpw);
 }
 
-/* RP_temp word x = (k, hw): RP[k][h], or q_k reaches some p_z with CONN[h][z]. */
+/* RP_temp word x = (k, hw): RP[k], and what the processes in RP[k] reach through CONN. */
 GB_HD void lmdda_connect_res_word(const lmdda_dev *d, size_t x, unsigned iter)
 {
-	uint32_t k = (uint32_t)(x / d->Mw), hw = (uint32_t)(x % d->Mw), b, zw;
-	uint32_t cells = 1u << d->lcpw, old = d->rp[x], word = old;
-	const uint32_t *from_k = d->rp + (size_t)k * d->Mw;
-	for (b = 0; b < cells && (hw << d->lcpw) + b < d->M; b++) {
-		const uint32_t *conn_h = d->conn + (size_t)((hw << d->lcpw) + b) * d->Mw;
-		if (word & (RB_TOP >> b))
-			continue;
-		for (zw = 0; zw < d->Mw; zw++)
-			if (from_k[zw] & conn_h[zw]) {
-				word |= RB_TOP >> b;
-				break;
-			}
-	}
+	uint32_t k = (uint32_t)(x / d->Mw), hw = (uint32_t)(x % d->Mw), old = d->rp[x];
+	uint32_t word = old | lmdda_or_selected(d->rp + (size_t)k * d->Mw, d->Mw, d->conn, d->Mw, hw,
+						d->lcpw);
 	d->rp_temp[x] = word;
 	if (word != old)
 		d->io[LM_CHANGED + iter] = 1; /* every writer stores 1: no atomic needed */

@@ -8,17 +8,17 @@
  *                Deadlock_Check, Release_Resource, Determine_Release_Type
  *                <<<1,1>>>; Find_Sink_Processes one block a process,
  *                Update_RP_Blocked one block a resource;
- *                Find_Waiting_Processes one block; transposes one thread a
- *                32 x 32 tile; InitRP_Reachability and the node hopping
- *                kernels one thread a word of their output. Blocks have at
+ *                Find_Waiting_Processes one block; the transpose of AR one
+ *                thread a 32 x 32 tile; InitRP_Reachability and the node
+ *                hopping kernels one thread a word of their output. Blocks have at
  *                most RAG_GPU_THREADS threads and loop over what the grid
  *                does not cover, so M and N may exceed 1024 (section 6.2).
  *   gpu-graph    the same kernels, one CUDA graph per event.
  *   gpu-initial  the thesis's first design (section 4.3.1): one int a cell
  *                for AR, RP and the rest, the same kernels and launches.
  * Device memory: AG (4 M N bytes), free units, and bit-packed AR, AR_trans,
- * RP, RP_temp, RP_trans, the transpose scratch (6 M N bits) and CONN (M^2
- * bits): 4.9 MiB at 1024 x 1024, 1.22 GiB at 16384 x 16384.
+ * RP, RP_temp, the transpose scratch (5 M N bits) and CONN (M^2 bits):
+ * 4.8 MiB at 1024 x 1024, 1.19 GiB at 16384 x 16384.
  */
 #include <stdio.h>
 #include <string.h>
@@ -81,10 +81,10 @@ __global__ void k_lm_waiter(lmdda_dev d)
 		d.io[LM_WAITER] = best;
 }
 
-__global__ void k_lm_transpose(lmdda_dev d, unsigned k, unsigned iter)
+__global__ void k_lm_transpose(lmdda_dev d, unsigned k)
 {
-	size_t n = lmdda_transpose_tiles(&d, k);
-	if (!lmdda_gate(d.io, k, iter))
+	size_t n = lmdda_transpose_tiles(&d);
+	if (!lmdda_gate(d.io, k, 0))
 		return;
 	RAG_FOR_EACH(x, n)
 		lmdda_transpose_tile(&d, k, x);
@@ -134,7 +134,7 @@ static void lm_launch(void *ctx, unsigned k, unsigned iter)
 	static const char *const names[LK_COUNT] = {
 		"Request_Granted", "Find_Sink_Processes", "Deadlock_Check", "Update_RP_Blocked",
 		"Release_Resource", "bitMatrixTranspose", "tileTranspose", "Find_Waiting_Processes",
-		"Determine_Release_Type", "InitRP_Reachability", "bitMatrixTranspose", "tileTranspose",
+		"Determine_Release_Type", "InitRP_Reachability",
 		"Reachability_Computation (processes)", "Reachability_Computation (resources)",
 		"RP_temp copy",
 	};
@@ -154,10 +154,7 @@ static void lm_launch(void *ctx, unsigned k, unsigned iter)
 		break;
 	case LK_AR_TILES:
 	case LK_AR_MOVE:
-	case LK_RP_TILES:
-	case LK_RP_MOVE:
-		k_lm_transpose<<<rag_gpu_blocks(g, lmdda_transpose_tiles(&d, k)), RAG_GPU_THREADS, 0,
-				 g->st>>>(d, k, iter);
+		k_lm_transpose<<<rag_gpu_blocks(g, lmdda_transpose_tiles(&d)), RAG_GPU_THREADS, 0, g->st>>>(d, k);
 		break;
 	case LK_INIT_RP:
 	case LK_CONNECT_PROCS:
@@ -196,7 +193,7 @@ static void *lm_open(uint32_t procs, uint32_t res, const uint32_t *units, uint32
 	nm = (size_t)d->Np * d->Mw;
 	mn = (size_t)d->Mp * d->Nw;
 	mm = (size_t)d->Mp * d->Mw;
-	words = cells + res + 2 * mn + 3 * nm + mm + d->Mw + (nm > mn ? nm : mn);
+	words = cells + res + mn + 3 * nm + mm + d->Mw + (nm > mn ? nm : mn);
 	l->bytes = words * sizeof(uint32_t);
 	snprintf(what, sizeof(what), "GPU-LMDDA's matrices for %u processes x %u resources (%s)", procs,
 		 res, lcpw ? "bit-packed" : "one int a cell");
@@ -208,7 +205,6 @@ static void *lm_open(uint32_t procs, uint32_t res, const uint32_t *units, uint32
 	d->ag = m;
 	d->avail = m += cells;
 	d->ar = m += res;
-	d->rp_t = m += mn;
 	d->ar_t = m += mn;
 	d->rp = m += nm;
 	d->rp_temp = m += nm;

@@ -118,10 +118,7 @@ static void lmdda_launch(void *ctx, unsigned k, unsigned iter)
 		break;
 	case LK_AR_TILES:
 	case LK_AR_MOVE:
-	case LK_RP_TILES:
-	case LK_RP_MOVE:
-		n = lmdda_transpose_tiles(d, k);
-		for (x = 0; x < n; x++)
+		for (x = 0; x < lmdda_transpose_tiles(d); x++)
 			lmdda_transpose_tile(d, k, x);
 		break;
 	case LK_INIT_RP:
@@ -215,7 +212,6 @@ static void *lmdda_open(uint32_t procs, uint32_t res, const uint32_t *units, uin
 	sim_alloc(s, &d->ag, (size_t)procs * res);
 	sim_alloc(s, &d->avail, res);
 	sim_alloc(s, &d->ar, mn);
-	sim_alloc(s, &d->rp_t, mn);
 	sim_alloc(s, &d->ar_t, nm);
 	sim_alloc(s, &d->rp, nm);
 	sim_alloc(s, &d->rp_temp, nm);
