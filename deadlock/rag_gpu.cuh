@@ -7,8 +7,8 @@
  * Launch structures (--impl):
  *  - thesis (gpu, gpu-initial): the host launches the kernels the event needs
  *    and copies the verdicts back between them, as Algorithms 4 and 12 do:
- *    up to 4 host round trips and 8 launches per OSDDA event, and for an
- *    LMDDA release 10 + 5 ceil(log2(min(m, n))) launches.
+ *    up to 4 host round trips and 7 launches per OSDDA event, and for an
+ *    LMDDA release 6 + 3 ceil(log2(min(m, n))) launches.
  *  - graph (gpu-graph): one CUDA graph per event type (request, release),
  *    captured at open: the event's upload, every kernel such an event may
  *    need, the verdicts' download. The kernels' gates (osdda_gate,
