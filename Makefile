@@ -46,7 +46,8 @@ RAG_SRC := deadlock/rag.c deadlock/rag_registry.c deadlock/osdda_cpu.c deadlock/
 	deadlock/lmdda_fast.c workloads/rag_oracle.c workloads/rag_gen.c workloads/rag_trace.c
 CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/avoid.c cmd/detect.c cmd/info.c stm/registry.c stm/counters.c \
 	stm/prstm_cpu.c workloads/bank.c $(PBA_SRC) $(RAG_SRC)
-CUDA_SRC := common/device_cuda.cu stm/prstm_gpu.cu deadlock/pba_gpu.cu
+CUDA_SRC := common/device_cuda.cu stm/prstm_gpu.cu deadlock/pba_gpu.cu deadlock/rag_gpu.cu \
+	deadlock/osdda_gpu.cu deadlock/lmdda_gpu.cu
 
 ifeq ($(CUDA),1)
   CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(shell command -v $(NVCC))))
@@ -84,7 +85,7 @@ $(BUILD)/%.o: %.c $(wildcard */*.h) Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -DGB_BUILD_FLAGS='"$(BUILD_FLAGS) $(CFLAGS)"' $(CFLAGS) -MMD -c -o $@ $<
 
-$(BUILD)/%.o: %.cu $(wildcard */*.h) Makefile
+$(BUILD)/%.o: %.cu $(wildcard */*.h */*.cuh) Makefile
 	@mkdir -p $(dir $@)
 	$(NVCC) $(BASE_NVCCFLAGS) $(NVCCFLAGS) -c -o $@ $<
 

@@ -86,18 +86,6 @@
 #include "common/error.h"
 #include "deadlock/rag.h"
 
-/* OSDDA is the single-unit detector: units NULL means one unit each. */
-static void require_single_unit(uint32_t res, const uint32_t *units)
-{
-	uint32_t j;
-	for (j = 0; units && j < res; j++)
-		if (units[j] != 1)
-			gb_die(GB_EXIT_USAGE,
-			       "osdda detects deadlock in single-unit systems, but resource %u has %u units "
-			       "(lmdda handles multi-unit resources)",
-			       j, units[j]);
-}
-
 /* ---- cpu: the thesis's serial CPU-OSDDA ---- */
 
 typedef struct osdda_cpu {
@@ -115,7 +103,7 @@ static void *cpu_open(uint32_t procs, uint32_t res, const uint32_t *units)
 	size_t nm = (size_t)res * procs;
 	uint32_t j;
 
-	require_single_unit(res, units);
+	rag_require_single_unit(res, units);
 	c = gb_xcalloc(1, sizeof(*c), "OSDDA state");
 	c->procs = procs;
 	c->res = res;
@@ -250,7 +238,7 @@ static void *bits_open(uint32_t procs, uint32_t res, const uint32_t *units)
 {
 	osdda_bits *b;
 
-	require_single_unit(res, units);
+	rag_require_single_unit(res, units);
 	b = gb_xcalloc(1, sizeof(*b), "OSDDA state");
 	b->procs = procs;
 	b->res = res;

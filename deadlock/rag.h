@@ -81,6 +81,9 @@ typedef struct rag_engine {
 	void (*close)(void *ctx);
 } rag_engine;
 
+/* OSDDA's detectors are single-unit: units NULL means one unit each; exit 2 otherwise. */
+void rag_require_single_unit(uint32_t res, const uint32_t *units);
+
 extern const rag_engine *const rag_engines[]; /* NULL-terminated */
 const rag_engine *rag_engine_find(const char *algo, const char *name);
 

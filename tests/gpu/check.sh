@@ -4,7 +4,8 @@
 # semantic ratios, presort, read-only and multi-leg transfers, every run
 # verified by the serial replay; a high-contention configuration; and cross
 # checks against the CPU backend; the banker's algorithm (avoid) on the GPU
-# against the oracle and the CPU implementations. Needs bash and python3, no
+# against the oracle and the CPU implementations; the deadlock detectors
+# (detect) on the GPU against the oracle and cpu-bits. Needs bash and python3, no
 # compiler.
 #
 #   GPUBENCH=dist/bin/gpubench tests/gpu/check.sh
@@ -242,6 +243,71 @@ done
 expect_rc "avoid --impl cpu replays the textbook trace" 0 \
 	"$G" avoid --impl cpu --trace "$R/textbook.trace" --decisions "$R/cpu.dec" --quiet
 check "avoid: gpu decisions equal cpu decisions on the textbook trace" diff -u "$R/cpu.dec" "$R/gpu.dec"
+
+# ---- gpubench detect: every GPU detector decides every event as the oracle
+# does (exit 3 otherwise), and its decisions equal cpu-bits' line by line.
+detect_same() {
+	local name=$1 algo=$2
+	shift 2
+	expect_rc "detect $algo $name: gpu, gpu-graph, gpu-initial, cpu-bits agree with the oracle" 0 \
+		"$G" detect --algo "$algo" --impl gpu --compare gpu-graph,gpu-initial,cpu-bits --reps 1 \
+		--verify-every 1 --quiet --json "$R/detect.json" --decisions "$R/detect-gpu.dec" "$@"
+	json_check "detect $algo $name: every detector verified on every event" "$R/detect.json" '
+v = d["verification"]
+assert v["verified"] is True and v["events_checked"] == d["config"]["events"], v
+assert [x["impl"] for x in d["results"]["impls"]] == ["gpu", "gpu-graph", "gpu-initial", "cpu-bits"]
+for x in d["results"]["impls"]:
+    assert x["mismatches"] == 0, x["impl"]
+assert d["device"]["backend"] == "gpu"'
+	expect_rc "detect $algo $name: cpu-bits decisions" 0 "$G" detect --algo "$algo" --impl cpu-bits \
+		--reps 1 --quiet --decisions "$R/detect-cpu.dec" "$@"
+	check "detect $algo $name: gpu decisions equal cpu-bits decisions" diff -u "$R/detect-cpu.dec" "$R/detect-gpu.dec"
+}
+detect_same "1x1" osdda --procs 1 --res 1 --events 50
+detect_same "7x5" osdda --procs 7 --res 5 --events 2000 --deadlock-share 0.2 --seed 3
+detect_same "33x31" osdda --procs 33 --res 31 --events 3000 --deadlock-share 0.1 --seed 4
+detect_same "100x17" osdda --procs 100 --res 17 --events 3000 --seed 5
+detect_same "17x100" osdda --procs 17 --res 100 --events 3000 --seed 6
+detect_same "1000x1000" osdda --procs 1000 --res 1000 --events 4000 --seed 7
+detect_same "2049x513 (rows of 65 words)" osdda --procs 2049 --res 513 --events 3000 --seed 8
+detect_same "5000x9000 (rows beyond a block)" osdda --procs 5000 --res 9000 --events 2000 --seed 9
+detect_same "1x1" lmdda --procs 1 --res 1 --units 2 --events 50
+detect_same "7x5 units 1-3" lmdda --procs 7 --res 5 --units 1-3 --events 1500 --deadlock-share 0.2 --seed 3
+detect_same "33x31 units 1" lmdda --procs 33 --res 31 --units 1 --events 1500 --deadlock-share 0.1 --seed 4
+detect_same "65x63 units 1-4" lmdda --procs 65 --res 63 --units 1-4 --events 1500 --seed 5
+detect_same "129x127 units 2" lmdda --procs 129 --res 127 --units 2 --events 1000 --seed 6
+detect_same "300x40 units 1-2" lmdda --procs 300 --res 40 --units 1-2 --events 1000 --seed 7
+expect_rc "detect lmdda 1025x1100 (beyond the thesis's 1024): gpu and gpu-graph verified" 0 \
+	"$G" detect --algo lmdda --impl gpu --compare gpu-graph,cpu-bits --procs 1025 --res 1100 --units 1-3 \
+	--events 600 --reps 1 --quiet --json "$R/detect-big.json"
+json_check "detect lmdda 1025x1100: no mismatch" "$R/detect-big.json" '
+assert d["verification"]["verified"] is True
+assert all(x["mismatches"] == 0 for x in d["results"]["impls"])'
+expect_rc "detect lmdda 20x20: gpu agrees with the thesis's cpu" 0 \
+	"$G" detect --algo lmdda --impl gpu --compare cpu --procs 20 --res 20 --units 1-2 --events 800 --reps 1 --quiet
+expect_rc "detect: the default detector is gpu when there is a GPU" 0 \
+	"$G" detect --procs 50 --res 50 --events 100 --reps 1 --quiet --json "$R/detect-default.json"
+json_check "detect: report names gpu and the device" "$R/detect-default.json" '
+assert d["config"]["impl"] == "gpu" and d["device"]["backend"] == "gpu"
+assert d["results"]["impls"][0]["matrix_bytes"] > 0'
+expect_rc "detect: matrices that cannot fit exit 1 before allocating" 1 \
+	"$G" detect --impl gpu-initial --procs 1048576 --res 1048576 --events 1 --reps 1 --quiet
+expect_err "detect: the message gives required and available memory" "of device memory but only"
+# compute-sanitizer (when installed): the detectors' kernels and graphs on small odd
+# systems, every tool that applies (memory errors, shared-memory races, barriers,
+# reads of uninitialised device memory).
+if command -v compute-sanitizer >/dev/null 2>&1; then
+	for tool in memcheck racecheck synccheck initcheck; do
+		expect_rc "detect osdda under compute-sanitizer --tool $tool" 0 compute-sanitizer --tool "$tool" \
+			--error-exitcode 9 "$G" detect --algo osdda --impl gpu --compare gpu-graph,gpu-initial \
+			--procs 67 --res 45 --events 300 --reps 1 --quiet
+		expect_rc "detect lmdda under compute-sanitizer --tool $tool" 0 compute-sanitizer --tool "$tool" \
+			--error-exitcode 9 "$G" detect --algo lmdda --impl gpu --compare gpu-graph,gpu-initial \
+			--procs 40 --res 37 --units 1-3 --events 300 --reps 1 --quiet
+	done
+else
+	echo "check-gpu: compute-sanitizer not found; the detect kernels were not sanitized"
+fi
 
 echo "check-gpu: $n GPU bank runs and the cross checks took $(($(date +%s) - start)) s"
 summary check-gpu

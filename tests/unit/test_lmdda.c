@@ -11,6 +11,7 @@
 
 #include "common/rng.h"
 #include "deadlock/rag.h"
+#include "tests/unit/rag_gpu_sim.h"
 #include "tests/unit/test.h"
 #include "workloads/rag_oracle.h"
 
@@ -167,6 +168,24 @@ TEST(lmdda_cpu_agrees_with_oracle_on_random_streams)
 	agree_on_sizes(e, larger, 1, 2, 200);
 }
 
+/*
+ * The GPU detectors' kernels (deadlock/lmdda_bits.h) run by the CPU driver,
+ * bit-packed with both flows and one int a cell: sizes on both sides of 32
+ * and of every power of two up to 128, so padding and the last word of a
+ * row are exercised.
+ */
+TEST(lmdda_gpu_kernels_agree_with_oracle_on_random_streams)
+{
+	static const uint32_t small[][2] = {{1, 1}, {2, 3}, {5, 7}, {7, 5}, {13, 11}};
+	static const uint32_t odd[][2] = {{31, 33}, {33, 31}, {40, 40}, {65, 63}, {20, 129}};
+	const rag_engine *e[] = {&rag_sim_lmdda_gpu, &rag_sim_lmdda_gpu_graph, &rag_sim_lmdda_gpu_initial};
+	unsigned k;
+	for (k = 0; k < sizeof(e) / sizeof(e[0]); k++) {
+		agree_on_sizes(e[k], small, sizeof(small) / sizeof(small[0]), 60, 300);
+		agree_on_sizes(e[k], odd, sizeof(odd) / sizeof(odd[0]), 6, 400);
+	}
+}
+
 /* Long streams at sizes where waiting chains, cycles and affected sets get large. */
 TEST(lmdda_cpu_bits_agrees_with_oracle_on_long_streams)
 {
@@ -183,10 +202,9 @@ typedef struct step {
 	uint32_t to;
 } step;
 
-static void replay_steps(const char *name, const uint32_t *units, uint32_t procs, uint32_t res,
+static void replay_steps(const rag_engine *e, const uint32_t *units, uint32_t procs, uint32_t res,
 			 const step *steps, unsigned nsteps)
 {
-	const rag_engine *e = engine(name);
 	rag_oracle o;
 	void *ctx;
 	unsigned k;
@@ -202,11 +220,23 @@ static void replay_steps(const char *name, const uint32_t *units, uint32_t procs
 		if (got.outcome != s->outcome || got.to != s->to || want.outcome != s->outcome ||
 		    want.to != s->to)
 			tu_fail(__FILE__, __LINE__, "lmdda %s step %u: %s to %u (oracle %s to %u), want %s to %u",
-				name, k, rag_outcome_name(got.outcome), got.to,
+				e->name, k, rag_outcome_name(got.outcome), got.to,
 				rag_outcome_name(want.outcome), want.to, rag_outcome_name(s->outcome), s->to);
 	}
 	e->close(ctx);
 	rag_oracle_free(&o);
+}
+
+/* The same steps through cpu, cpu-bits and the GPU kernels on the CPU driver. */
+static void replay_on_all(const uint32_t *units, uint32_t procs, uint32_t res, const step *steps,
+			  unsigned nsteps)
+{
+	const rag_engine *e[] = {engine("cpu"), engine("cpu-bits"), &rag_sim_lmdda_gpu,
+				 &rag_sim_lmdda_gpu_graph, &rag_sim_lmdda_gpu_initial};
+	unsigned k;
+	for (k = 0; k < sizeof(e) / sizeof(e[0]); k++)
+		if (e[k])
+			replay_steps(e[k], units, procs, res, steps, nsteps);
 }
 
 #define REQ(p, q, out) {RAG_REQUEST, p, q, out, RAG_NONE}
@@ -232,8 +262,7 @@ TEST(lmdda_knot)
 		REL(1, 1, RAG_RELEASED, RAG_NONE),
 		REQ(1, 1, RAG_GRANTED),
 	};
-	replay_steps("cpu", units, 3, 2, steps, sizeof(steps) / sizeof(steps[0]));
-	replay_steps("cpu-bits", units, 3, 2, steps, sizeof(steps) / sizeof(steps[0]));
+	replay_on_all(units, 3, 2, steps, sizeof(steps) / sizeof(steps[0]));
 }
 
 /*
@@ -256,8 +285,7 @@ TEST(lmdda_cycle_without_knot)
 		REL(1, 1, RAG_RELEASED, RAG_NONE),
 		REL(0, 0, RAG_RELEASED, RAG_NONE),
 	};
-	replay_steps("cpu", units, 3, 2, steps, sizeof(steps) / sizeof(steps[0]));
-	replay_steps("cpu-bits", units, 3, 2, steps, sizeof(steps) / sizeof(steps[0]));
+	replay_on_all(units, 3, 2, steps, sizeof(steps) / sizeof(steps[0]));
 }
 
 TEST(lmdda_bytes)
