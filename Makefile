@@ -109,7 +109,7 @@ test: all build/nocuda/gpubench build/unit_tests
 check-gpu:
 	GPUBENCH=$(GPUBENCH) tests/gpu/check.sh
 
-# Every GPU kernel under compute-sanitizer's memcheck, racecheck and synccheck.
+# Every GPU kernel under compute-sanitizer's memcheck, racecheck, synccheck and initcheck.
 sanitize-gpu:
 	GPUBENCH=$(GPUBENCH) tests/gpu/sanitize.sh
 

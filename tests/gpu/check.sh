@@ -293,21 +293,6 @@ assert d["results"]["impls"][0]["matrix_bytes"] > 0'
 expect_rc "detect: matrices that cannot fit exit 1 before allocating" 1 \
 	"$G" detect --impl gpu-initial --procs 1048576 --res 1048576 --events 1 --reps 1 --quiet
 expect_err "detect: the message gives required and available memory" "of device memory but only"
-# compute-sanitizer (when installed): the detectors' kernels and graphs on small odd
-# systems, every tool that applies (memory errors, shared-memory races, barriers,
-# reads of uninitialised device memory).
-if command -v compute-sanitizer >/dev/null 2>&1; then
-	for tool in memcheck racecheck synccheck initcheck; do
-		expect_rc "detect osdda under compute-sanitizer --tool $tool" 0 compute-sanitizer --tool "$tool" \
-			--error-exitcode 9 "$G" detect --algo osdda --impl gpu --compare gpu-graph,gpu-initial \
-			--procs 67 --res 45 --events 300 --reps 1 --quiet
-		expect_rc "detect lmdda under compute-sanitizer --tool $tool" 0 compute-sanitizer --tool "$tool" \
-			--error-exitcode 9 "$G" detect --algo lmdda --impl gpu --compare gpu-graph,gpu-initial \
-			--procs 40 --res 37 --units 1-3 --events 300 --reps 1 --quiet
-	done
-else
-	echo "check-gpu: compute-sanitizer not found; the detect kernels were not sanitized"
-fi
 
 echo "check-gpu: $n GPU bank runs and the cross checks took $(($(date +%s) - start)) s"
 summary check-gpu

@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Every GPU kernel of gpubench under compute-sanitizer (make sanitize-gpu), for
 # a machine with a CUDA GPU: memcheck (out-of-bounds and misaligned accesses,
-# leaks), racecheck (shared-memory hazards) and synccheck (illegal barriers) on
-# configurations small enough for the sanitizer's slowdown, each run verified
+# leaks), racecheck (shared-memory hazards), synccheck (illegal barriers) and
+# initcheck (reads of uninitialised device memory) on configurations small enough for the sanitizer's slowdown, each run verified
 # as usual. Needs bash and compute-sanitizer (from the CUDA toolkit), no
 # compiler.
 #
 #   GPUBENCH=dist/bin/gpubench tests/gpu/sanitize.sh [SUBCOMMAND...]
 #
 # SUBCOMMAND limits the runs to those of stm, avoid, ... (default: all).
-# SANITIZE_TOOLS (default "memcheck racecheck synccheck") picks the tools;
+# SANITIZE_TOOLS (default "memcheck racecheck synccheck initcheck") picks the tools;
 # COMPUTE_SANITIZER names the binary when it is not on the PATH or in
 # $CUDA_HOME/bin or /usr/local/cuda/bin. Last line: "sanitize-gpu: N passed,
 # N failed"; exit status 1 when any failed.
@@ -24,7 +24,7 @@ else
 fi
 t_init
 G=${GPUBENCH:-./gpubench}
-tools=${SANITIZE_TOOLS:-memcheck racecheck synccheck}
+tools=${SANITIZE_TOOLS:-memcheck racecheck synccheck initcheck}
 only=("$@")
 
 cs=${COMPUTE_SANITIZER:-}
@@ -39,7 +39,14 @@ if [ -z "$cs" ]; then
 fi
 if [ -z "$cs" ] || ! command -v "$cs" >/dev/null 2>&1 || [ ! -x "$G" ]; then
 	fail "compute-sanitizer and $G are found" "compute-sanitizer: ${cs:-not found}" "GPUBENCH: $G"
-	summary sanitize-gpu
+	# detect: every GPU detector (thesis launches, graphs, one int a cell) on
+# small odd systems, rows padded to whole words.
+sanitize detect --algo osdda --impl gpu --compare gpu-graph,gpu-initial --procs 67 --res 45 \
+	--events 300 --reps 1
+sanitize detect --algo lmdda --impl gpu --compare gpu-graph,gpu-initial --procs 40 --res 37 \
+	--units 1-3 --events 300 --reps 1
+
+summary sanitize-gpu
 	exit 1
 fi
 echo "sanitize-gpu: $("$cs" --version | sed -n 's/.*Version /version /p' | head -n 1), tools: $tools"
@@ -77,5 +84,12 @@ for impl in gpu gpu-thesis; do
 	sanitize avoid --impl "$impl" --workload random --procs 300 --res 1100 --events 20 --reps 1 --seed 3
 	sanitize avoid --impl "$impl" --workload unsafe-mix --procs 40 --res 20000 --events 10 --reps 1 --seed 4
 done
+
+# detect: every GPU detector (thesis launches, graphs, one int a cell) on
+# small odd systems, rows padded to whole words.
+sanitize detect --algo osdda --impl gpu --compare gpu-graph,gpu-initial --procs 67 --res 45 \
+	--events 300 --reps 1
+sanitize detect --algo lmdda --impl gpu --compare gpu-graph,gpu-initial --procs 40 --res 37 \
+	--units 1-3 --events 300 --reps 1
 
 summary sanitize-gpu
