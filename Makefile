@@ -47,6 +47,7 @@ RAG_SRC := deadlock/rag.c deadlock/rag_registry.c deadlock/osdda_cpu.c deadlock/
 SPEC_SRC := speculation/clause.c speculation/runtime.c speculation/backend_cpu.c workloads/spec_loops.c
 CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/avoid.c cmd/detect.c cmd/info.c stm/registry.c stm/counters.c \
 	stm/prstm_cpu.c workloads/bank.c $(PBA_SRC) $(RAG_SRC)
+CORE_SRC += cmd/speculate.c $(SPEC_SRC)
 CUDA_SRC := common/device_cuda.cu stm/prstm_gpu.cu deadlock/pba_gpu.cu
 
 ifeq ($(CUDA),1)

@@ -22,14 +22,20 @@ enum sp_loop_id {
 	SP_FIGURE3, SP_NLOOPS
 };
 
-/* ocean: a relaxation sweep over cells in permuted order; neighbours are mostly
- * boundary cells (read-only), a few are cells that nearby iterations update. */
+/* ocean: a relaxation sweep over cells in permuted order; neighbours are
+ * mostly boundary values (read-only inputs, not speculated), a few are cells
+ * that nearby iterations update. */
+GB_HD float sp_ocean_neighbour(const sp_args *a, sp_track *t, uint32_t e)
+{
+	return e < a->p[1] ? sp_rdf(a, t, e) : a->in[a->n + e - a->p[1]];
+}
+
 GB_HD void sp_ocean(const sp_args *a, sp_track *t, uint32_t i)
 {
 	const uint32_t *P = a->idx, *Q = a->idx + a->n, *R = a->idx + 2 * a->n;
 	float x = sp_rdf(a, t, P[i]);
-	float y = sp_rdf(a, t, Q[i]);
-	float z = sp_rdf(a, t, R[i]);
+	float y = sp_ocean_neighbour(a, t, Q[i]);
+	float z = sp_ocean_neighbour(a, t, R[i]);
 	float v = sp_fadd(sp_fmul(x, 0.5f), sp_fmul(sp_fmul(sp_fadd(y, z), 0.25f), a->in[i]));
 	sp_wrf(a, t, P[i], v);
 }

@@ -52,31 +52,44 @@ static void fill_floats(float *v, size_t n, gb_rng *r)
 		v[i] = unit_float(r);
 }
 
-/* ocean: cells 0..n-1 are updated once each (P a permutation); Q and R name
- * boundary cells n..n+n/4 (read only), or with probability density a cell that
- * an iteration within n/16 before or after updates. */
+/* ocean: p[0] sweeps over p[1] = n / p[0] cells, each sweep updating every
+ * cell once in one permuted order (so any p[1] consecutive iterations write
+ * distinct cells); Q and R name boundary values (read-only inputs, a quarter
+ * as many as cells, numbered from p[1]), or with probability density a cell
+ * an iteration within cells/16 before or after updates. */
 static int gen_ocean(const sp_loop_gen *g, sp_problem *p, char *err, size_t errlen)
 {
-	uint32_t n = g->iters, halo = n / 4 + 1, i, k, dmax = n / 16 + 1;
+	uint32_t n = g->iters, sweeps = g->work, cells, halo, i, k, dmax, *perm;
 	gb_rng r;
 	(void)err, (void)errlen;
-	alloc_problem(p, n, n + halo, 3 * (size_t)n, n);
+	if (sweeps > n)
+		sweeps = n;
+	cells = (n + sweeps - 1) / sweeps;
+	halo = cells / 4 + 1;
+	dmax = cells / 16 + 1;
+	alloc_problem(p, n, cells, 3 * (size_t)n, (size_t)n + halo);
+	p->args.p[0] = sweeps;
+	p->args.p[1] = cells;
 	gb_rng_init(&r, g->seed, 0);
+	perm = gb_xmalloc((size_t)cells * sizeof(*perm), "the sweep order");
+	for (i = 0; i < cells; i++)
+		perm[i] = i;
+	shuffle(perm, cells, &r);
 	for (i = 0; i < n; i++)
-		p->idx[i] = i;
-	shuffle(p->idx, n, &r);
+		p->idx[i] = perm[i % cells];
+	free(perm);
 	for (k = 1; k <= 2; k++)
 		for (i = 0; i < n; i++) {
-			uint32_t e = n + (uint32_t)gb_rng_below(&r, halo);
+			uint32_t e = cells + (uint32_t)gb_rng_below(&r, halo);
 			if (unit_float(&r) < g->density) {
 				int64_t j = (int64_t)i + (int64_t)gb_rng_range(&r, 1, dmax) *
 						(gb_rng_below(&r, 2) ? 1 : -1);
-				if (j >= 0 && j < n && j != i)
+				if (j >= 0 && j < n && p->idx[j] != p->idx[i])
 					e = p->idx[j];
 			}
 			p->idx[k * (size_t)n + i] = e;
 		}
-	fill_floats(p->in, n, &r);
+	fill_floats(p->in, p->nin, &r);
 	for (i = 0; i < p->args.size; i++)
 		p->A0[i] = sp_f2u(unit_float(&r));
 	return 0;
@@ -273,7 +286,7 @@ static int gen_figure3(const sp_loop_gen *g, sp_problem *p, char *err, size_t er
 
 static const sp_loop loop_ocean = {
 	"ocean", "irregular memory: neighbour updates, dependences that larger assignments catch",
-	SP_OCEAN, SP_MEM, NULL, 3, 1, 1000000, 0.002, 1, 0, 0, 0, gen_ocean,
+	SP_OCEAN, SP_MEM, NULL, 3, 1, 1000000, 0.001, 1, 4, 1024, 0, gen_ocean,
 };
 static const sp_loop loop_trfd = {
 	"trfd", "irregular memory: writes only, one WAW pair per loop execution",

@@ -250,7 +250,7 @@ TEST(speculate_assignment_extremes)
 	sp_result r;
 	sp_config c = config(SP_OPT_ALL, 2);
 
-	/* Assignments of one iteration: nothing can conflict. */
+	/* Assignments of one iteration: nothing can conflict (4 sweeps of 75 cells). */
 	REQUIRE(sp_problem_generate(sp_loop_find("ocean"), &g, &p, NULL, 0) == 0);
 	c.max_assignment = 1;
 	CHECK(spec_equals_seq(&p, &c, &r));
@@ -259,8 +259,9 @@ TEST(speculate_assignment_extremes)
 	CHECK_EQ(r.reexecuted, 0);
 	sp_problem_free(&p);
 
-	/* A loop shorter than one assignment: one assignment of all of it. */
+	/* A loop shorter than one assignment (one sweep of 3 cells): one assignment. */
 	g.iters = 3;
+	g.work = 1;
 	REQUIRE(sp_problem_generate(sp_loop_find("ocean"), &g, &p, NULL, 0) == 0);
 	c.max_assignment = 0;
 	CHECK(spec_equals_seq(&p, &c, &r));
