@@ -49,6 +49,7 @@ CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/avoid.c cmd/detect.c cmd/info.c s
 	stm/prstm_cpu.c workloads/bank.c $(PBA_SRC) $(RAG_SRC)
 CORE_SRC += cmd/speculate.c $(SPEC_SRC)
 CUDA_SRC := common/device_cuda.cu stm/prstm_gpu.cu deadlock/pba_gpu.cu
+CUDA_SRC += speculation/backend_gpu.cu
 
 ifeq ($(CUDA),1)
   CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(shell command -v $(NVCC))))

@@ -217,7 +217,7 @@ GB_HD void sp_kernel_run(const sp_dev *d, unsigned kernel, uint32_t i)
 	case SP_K_SCATTER: d->args.A[d->sidx[i]] = d->sval[i]; break;
 	default: {
 		sp_args a = d->args;
-		sp_track t = {0};
+		sp_track t = sp_track_sequential();
 		sp_body(&a, &t, d->start + i);
 	}
 	}

@@ -71,7 +71,7 @@ static void download(run *u, unsigned buf, size_t off, uint32_t *dst, size_t wor
 static void run_iteration(const sp_problem *p, uint32_t *host, float *s, uint32_t i)
 {
 	sp_args a = p->args;
-	sp_track t = {0};
+	sp_track t = sp_track_sequential();
 	a.A = host;
 	memcpy(a.s, s, sizeof(a.s));
 	sp_body(&a, &t, i);

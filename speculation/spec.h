@@ -76,6 +76,14 @@ typedef struct sp_track {
 	const sp_clause *clause;
 } sp_track;
 
+/* The instrumentation of a plain sequential execution: nothing recorded. */
+GB_HD sp_track sp_track_sequential(void)
+{
+	sp_track t;
+	memset(&t, 0, sizeof(t));
+	return t;
+}
+
 /* Bit-exact float arithmetic: nvcc must not contract a*b+c into an FMA on one side only. */
 GB_HD float sp_fadd(float a, float b)
 {
