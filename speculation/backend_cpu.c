@@ -20,6 +20,7 @@ typedef struct cpu_ctx {
 	sp_dev d;
 	uint32_t *words;      /* one allocation behind every device buffer */
 	uint32_t *inputs;     /* device copies of idx and in */
+	uint32_t max_count;   /* iterations the traces have room for */
 	unsigned workers;
 	pthread_t *threads;
 	pthread_mutex_t mu;
@@ -75,6 +76,9 @@ static void cpu_launch(void *vctx, unsigned kernel, uint32_t start, uint32_t cou
 {
 	cpu_ctx *c = vctx;
 	sp_dev d = c->d;
+	if (kernel != SP_K_SCATTER && kernel != SP_K_PLAIN && count > c->max_count)
+		gb_die(GB_EXIT_RUNTIME, "an assignment of %u iterations exceeds the %u the device state "
+		       "was sized for", count, c->max_count);
 	d.start = start;
 	d.count = count;
 	memcpy(d.args.s, s, sizeof(d.args.s));
@@ -126,6 +130,7 @@ static void *cpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
 	unsigned w;
 	uint32_t *q;
 
+	c->max_count = (uint32_t)n;
 	c->d.args = p->args;
 	c->d.clause = p->clause;
 	c->d.kind = l->kind;

@@ -61,6 +61,7 @@ static const char *const kernel_names[SP_NKERNELS] = {
 
 typedef struct gpu_ctx {
 	sp_dev d;
+	uint32_t max_count; /* iterations the traces have room for */
 	uint32_t *inputs;
 	uint32_t *buffers[6]; /* by enum sp_buffer */
 	size_t words[6];
@@ -78,6 +79,7 @@ static void *gpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
 	size_t size = p->args.size, n = max_count ? max_count : 1;
 	(void)workers;
 
+	c->max_count = (uint32_t)n;
 	c->d.args = p->args;
 	c->d.clause = p->clause;
 	c->d.kind = l->kind;
@@ -136,6 +138,9 @@ static void gpu_launch(void *vctx, unsigned kernel, uint32_t start, uint32_t cou
 	sp_dev d = c->d;
 	if (!count)
 		return;
+	if (kernel != SP_K_SCATTER && kernel != SP_K_PLAIN && count > c->max_count)
+		gb_die(GB_EXIT_RUNTIME, "an assignment of %u iterations exceeds the %u the device state "
+		       "was sized for", count, c->max_count);
 	d.start = start;
 	d.count = count;
 	memcpy(d.args.s, s, sizeof(d.args.s));

@@ -234,7 +234,7 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	   float scalars[SP_NSCALARS], sp_result *r)
 {
 	const sp_loop *l = p->loop;
-	uint32_t n = p->args.n, size = p->args.size, start = 0;
+	uint32_t n = p->args.n, size = p->args.size, start = 0, limit;
 	uint32_t counters[SP_NCOUNTERS];
 	uint64_t t0 = gb_now_ns();
 	sched sc;
@@ -262,7 +262,11 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	sc.last_branch = -1;
 	r->min_assignment = UINT64_MAX;
 
-	u.ctx = b->open(p, c->opt == SP_OPT_NO_SCHED && !c->max_assignment ? n : sc.cap, c->workers);
+	/* no-sched ignores n/m: every assignment takes all that remains (up to --max-assignment). */
+	limit = sc.cap;
+	if (c->opt == SP_OPT_NO_SCHED)
+		limit = c->max_assignment && c->max_assignment < n ? c->max_assignment : n;
+	u.ctx = b->open(p, limit, c->workers);
 	r->bytes_in += 4 * (uint64_t)(p->nidx + p->nin);
 	upload(&u, SP_BUF_A, 0, host, size);
 	u.mlist = xalloc_words(n, "the Misspec list");
@@ -282,9 +286,7 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 			break;
 		}
 		/* scheduling */
-		count = c->opt == SP_OPT_NO_SCHED ? n - start : sc.size;
-		if (c->opt == SP_OPT_NO_SCHED && c->max_assignment && count > c->max_assignment)
-			count = c->max_assignment;
+		count = c->opt == SP_OPT_NO_SCHED ? limit : sc.size;
 		if (count > n - start)
 			count = n - start;
 		end = start + count;

@@ -283,6 +283,12 @@ TEST(speculate_dense_dependences)
 	CHECK_EQ(r.assignments, 64);
 	CHECK_EQ(r.assignments_misspeculated, 64);
 	CHECK(r.reexecuted > 4096 / 4);
+	/* no-sched ignores n/m: assignments above it, and every one misspeculates. */
+	c.max_assignment = 1024;
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.assignments, 4);
+	CHECK_EQ(r.max_assignment, 1024);
+	CHECK_EQ(r.assignments_misspeculated, 4);
 	sp_problem_free(&p);
 	/* With the policy, the assignments shrink until they stop misspeculating. */
 	c = config(SP_OPT_ALL, 3);
