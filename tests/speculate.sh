@@ -29,6 +29,10 @@ expect_rc "speculate --help exits 0" 0 "$G" speculate --help
 check "speculate --help prints the same as help speculate" cmp -s "$T_OUT" "$T_TMP/help.txt"
 expect_rc "--help lists speculate" 0 "$G" --help
 expect_out "--help lists speculate" "speculate"
+expect_rc "info lists the loops" 0 "$G" info --quiet --json "$R/info.json"
+json_check "info JSON lists every loop" "$R/info.json" '
+assert [e["loop"] for e in d["engines"]["speculate"]] == ["ocean", "trfd", "fftbench", "mdg",
+    "strcat", "gothic", "alvinn", "chain", "figure3"]'
 
 # ---- usage errors: exit 2, naming the option
 bad() {
