@@ -71,7 +71,7 @@ static void help(FILE *out)
 	      "  --backend B           gpu, cpu or auto (default: gpu when there is one)\n"
 	      "  --cpu-workers N       host threads of the CPU backend (default: all cores)\n"
 	      "  --threshold F         halve the assignment above this misspeculation rate\n"
-	      "                        (irregular memory; default 0.001)\n"
+	      "                        (irregular memory; default 0.01)\n"
 	      "  --clean-run N         double it after N clean assignments (default 4)\n"
 	      "  --max-assignment N    never assign more than N iterations (default: no limit)\n"
 	      "  --reps N              repetitions of the whole loop (default 3)\n"
@@ -120,7 +120,7 @@ static void parse(spec_opts *o, int argc, char **argv)
 	memset(o, 0, sizeof(*o));
 	o->gen.seed = 1;
 	o->cfg.opt = SP_OPT_ALL;
-	o->cfg.threshold = 0.001;
+	o->cfg.threshold = 0.01;
 	o->cfg.clean_run = 4;
 	o->cfg.timeout_s = 600;
 	o->reps = 3;

@@ -76,7 +76,7 @@ static void cpu_launch(void *vctx, unsigned kernel, uint32_t start, uint32_t cou
 {
 	cpu_ctx *c = vctx;
 	sp_dev d = c->d;
-	if (kernel != SP_K_SCATTER && kernel != SP_K_PLAIN && count > c->max_count)
+	if (kernel != SP_K_SCATTER && kernel != SP_K_RESET && count > c->max_count)
 		gb_die(GB_EXIT_RUNTIME, "an assignment of %u iterations exceeds the %u the device state "
 		       "was sized for", count, c->max_count);
 	d.start = start;
@@ -98,6 +98,12 @@ static void cpu_launch(void *vctx, unsigned kernel, uint32_t start, uint32_t cou
 	while (c->pending)
 		pthread_cond_wait(&c->done, &c->mu);
 	pthread_mutex_unlock(&c->mu);
+}
+
+/* Steps run synchronously on the host: nothing to wait for. */
+static void cpu_sync(void *vctx, const char *what)
+{
+	(void)vctx, (void)what;
 }
 
 static uint32_t *buffer(cpu_ctx *c, unsigned buf)
@@ -126,7 +132,7 @@ static void *cpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
 {
 	cpu_ctx *c = gb_xcalloc(1, sizeof(*c), "the CPU backend");
 	const sp_loop *l = p->loop;
-	size_t size = p->args.size, n = max_count ? max_count : 1, total, at = 0;
+	size_t size = p->args.size, n = max_count ? max_count : 1, total, at = 0, staging;
 	unsigned w;
 	uint32_t *q;
 
@@ -136,8 +142,9 @@ static void *cpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
 	c->d.kind = l->kind;
 	c->d.maxrd = l->kind == SP_MEM ? l->max_reads : 0;
 	c->d.maxwr = l->kind == SP_MEM ? l->max_writes : 0;
-	/* A, Read, Write, Read-min, Wrong, Wrong list, staging x2; traces; Misspec, Misspec list. */
-	total = 8 * size + n * (c->d.maxrd + c->d.maxwr + 2) + 2 * n + SP_NCOUNTERS;
+	/* A, Read, Write, Read-min, Wrong, Wrong list; staging x2; traces; Misspec, Misspec list. */
+	staging = n * l->max_writes > size ? n * l->max_writes : size;
+	total = 6 * size + 2 * staging + n * (c->d.maxrd + c->d.maxwr + 2) + 2 * n + SP_NCOUNTERS;
 	q = c->words = gb_xcalloc(total, sizeof(uint32_t), "the CPU backend's device memory");
 #define TAKE(field, words) (c->d.field = q + at, at += (words))
 	TAKE(args.A, size);
@@ -146,8 +153,8 @@ static void *cpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
 	TAKE(minrd, size);
 	TAKE(wrongf, size);
 	TAKE(wlist, size);
-	TAKE(sidx, size);
-	TAKE(sval, size);
+	TAKE(sidx, staging);
+	TAKE(sval, staging);
 	TAKE(rd, n * c->d.maxrd);
 	TAKE(wr, n * c->d.maxwr);
 	TAKE(nrd, n);
@@ -201,5 +208,5 @@ static void cpu_close(void *vctx)
 }
 
 const sp_backend sp_backend_cpu = {
-	"cpu", cpu_open, cpu_launch, cpu_upload, cpu_download, cpu_close,
+	"cpu", cpu_open, cpu_launch, cpu_sync, cpu_upload, cpu_download, cpu_close,
 };

@@ -7,9 +7,12 @@
  * array, the traces and Read/Write/Read-min/Wrong live in device memory for
  * the whole loop; the host copies only what the runtime asks for.
  *
- * Every launch is followed by a synchronization so that the runtime's
- * per-phase host timers measure the phase's device time (launch overhead
- * included, by design: the paper's phases include it too).
+ * Launches are asynchronous; the runtime synchronizes at the end of each
+ * phase (sync), and every copy waits for the steps before it, so its
+ * per-phase host timers measure the phase's device time, launch overhead
+ * included by design. Copies of up to BOUNCE words go through a pinned
+ * buffer: pageable copies cost several microseconds more each, and an
+ * assignment makes a handful of small ones.
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +25,7 @@ extern "C" {
 }
 
 #define BLOCK 256u
+#define BOUNCE (1u << 16)
 
 #define STEP_KERNEL(name, fn)                                                  \
 	__global__ void name(sp_dev d)                                         \
@@ -46,17 +50,21 @@ STEP_KERNEL(k_mark, sp_k_mark)
 STEP_KERNEL(k_intersect, sp_k_intersect)
 STEP_KERNEL(k_minread, sp_k_minread)
 STEP_KERNEL(k_localize, sp_k_localize)
+STEP_KERNEL(k_gather, sp_k_gather)
 STEP_KERNEL(k_clear, sp_k_clear)
+STEP_KERNEL(k_reset, sp_k_reset)
 STEP_KERNEL(k_scatter, scatter_one)
 STEP_KERNEL(k_plain, plain_one)
 
 typedef void (*step_kernel)(sp_dev);
 static const step_kernel kernels[SP_NKERNELS] = {
-	k_compute, k_mark, k_intersect, k_minread, k_localize, k_clear, k_scatter, k_plain,
+	k_compute, k_mark, k_intersect, k_minread, k_localize, k_gather, k_clear, k_reset, k_scatter,
+	k_plain,
 };
 static const char *const kernel_names[SP_NKERNELS] = {
 	"computation", "detection (marks)", "detection (intersection)", "localization (Read-min)",
-	"localization", "clearing the check arrays", "copy-in scatter", "the unchecked loop",
+	"localization", "the commit gather", "clearing the check arrays", "resetting the check arrays",
+	"copy-in scatter", "the unchecked loop",
 };
 
 typedef struct gpu_ctx {
@@ -65,6 +73,7 @@ typedef struct gpu_ctx {
 	uint32_t *inputs;
 	uint32_t *buffers[6]; /* by enum sp_buffer */
 	size_t words[6];
+	uint32_t *bounce;     /* pinned host memory for small copies */
 } gpu_ctx;
 
 static uint32_t *dev_words(size_t words, const char *what)
@@ -77,6 +86,7 @@ static void *gpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
 	gpu_ctx *c = (gpu_ctx *)gb_xcalloc(1, sizeof(*c), "the GPU backend");
 	const sp_loop *l = p->loop;
 	size_t size = p->args.size, n = max_count ? max_count : 1;
+	size_t staging = n * l->max_writes > size ? n * l->max_writes : size;
 	(void)workers;
 
 	c->max_count = (uint32_t)n;
@@ -91,8 +101,8 @@ static void *gpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
 	c->d.minrd = dev_words(size, "Read-min");
 	c->d.wrongf = dev_words(size, "Wrong_A");
 	c->d.wlist = dev_words(size, "the Wrong list");
-	c->d.sidx = dev_words(size, "copy-in staging");
-	c->d.sval = dev_words(size, "copy-in staging");
+	c->d.sidx = dev_words(staging, "commit and copy-in staging");
+	c->d.sval = dev_words(staging, "commit and copy-in staging");
 	c->d.rd = dev_words(n * c->d.maxrd, "read traces");
 	c->d.wr = dev_words(n * c->d.maxwr, "write traces");
 	c->d.nrd = dev_words(n, "trace lengths");
@@ -125,9 +135,11 @@ static void *gpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
 	c->buffers[SP_BUF_WLIST] = c->d.wlist;
 	c->words[SP_BUF_WLIST] = size;
 	c->buffers[SP_BUF_SIDX] = c->d.sidx;
-	c->words[SP_BUF_SIDX] = size;
+	c->words[SP_BUF_SIDX] = staging;
 	c->buffers[SP_BUF_SVAL] = c->d.sval;
-	c->words[SP_BUF_SVAL] = size;
+	c->words[SP_BUF_SVAL] = staging;
+	GB_CUDA(cudaMallocHost((void **)&c->bounce, BOUNCE * sizeof(uint32_t)),
+		"allocating %u words of pinned host memory", BOUNCE);
 	return c;
 }
 
@@ -138,7 +150,7 @@ static void gpu_launch(void *vctx, unsigned kernel, uint32_t start, uint32_t cou
 	sp_dev d = c->d;
 	if (!count)
 		return;
-	if (kernel != SP_K_SCATTER && kernel != SP_K_PLAIN && count > c->max_count)
+	if (kernel != SP_K_SCATTER && kernel != SP_K_RESET && count > c->max_count)
 		gb_die(GB_EXIT_RUNTIME, "an assignment of %u iterations exceeds the %u the device state "
 		       "was sized for", count, c->max_count);
 	d.start = start;
@@ -147,8 +159,12 @@ static void gpu_launch(void *vctx, unsigned kernel, uint32_t start, uint32_t cou
 	kernels[kernel]<<<(count + BLOCK - 1) / BLOCK, BLOCK>>>(d);
 	GB_CUDA(cudaGetLastError(), "launching %s over %u iterations from %u", kernel_names[kernel],
 		count, start);
-	GB_CUDA(cudaDeviceSynchronize(), "running %s over %u iterations from %u",
-		kernel_names[kernel], count, start);
+}
+
+static void gpu_sync(void *vctx, const char *what)
+{
+	(void)vctx;
+	GB_CUDA(cudaDeviceSynchronize(), "running %s", what);
 }
 
 static void check_range(const gpu_ctx *c, unsigned buf, size_t off, size_t words)
@@ -162,6 +178,10 @@ static void gpu_upload(void *vctx, unsigned buf, size_t off, const uint32_t *src
 {
 	gpu_ctx *c = (gpu_ctx *)vctx;
 	check_range(c, buf, off, words);
+	if (words <= BOUNCE) {
+		memcpy(c->bounce, src, words * 4);
+		src = c->bounce;
+	}
 	GB_CUDA(cudaMemcpy(c->buffers[buf] + off, src, words * 4, cudaMemcpyHostToDevice),
 		"copying %zu words to the device", words);
 }
@@ -170,8 +190,11 @@ static void gpu_download(void *vctx, unsigned buf, size_t off, uint32_t *dst, si
 {
 	gpu_ctx *c = (gpu_ctx *)vctx;
 	check_range(c, buf, off, words);
-	GB_CUDA(cudaMemcpy(dst, c->buffers[buf] + off, words * 4, cudaMemcpyDeviceToHost),
-		"copying %zu words from the device", words);
+	GB_CUDA(cudaMemcpy(words <= BOUNCE ? c->bounce : dst, c->buffers[buf] + off, words * 4,
+			   cudaMemcpyDeviceToHost),
+		"copying %zu words from the device (after the steps before it)", words);
+	if (words <= BOUNCE)
+		memcpy(dst, c->bounce, words * 4);
 }
 
 static void gpu_close(void *vctx)
@@ -183,12 +206,13 @@ static void gpu_close(void *vctx)
 	size_t k;
 	for (k = 0; k < sizeof(bufs) / sizeof(bufs[0]); k++)
 		cudaFree(bufs[k]);
+	cudaFreeHost(c->bounce);
 	free(c);
 }
 
 extern "C" {
 extern const sp_backend sp_backend_gpu;
 const sp_backend sp_backend_gpu = {
-	"gpu", gpu_open, gpu_launch, gpu_upload, gpu_download, gpu_close,
+	"gpu", gpu_open, gpu_launch, gpu_sync, gpu_upload, gpu_download, gpu_close,
 };
 }

@@ -6,29 +6,36 @@
  * assignment; the CPU backend runs it over slices on host threads.
  *
  * Detection (Figure 4): Read_A marks elements some iteration read without
- * writing them; Write_A counts the iterations that wrote each element, so
- * its non-zero entries are the paper's Write_A, its values the WW_A of
- * localization and the number of entries that became non-zero the sum of
- * Write_A; the sum of WC_A is the sum of the write-trace lengths. RAW/WAR:
- * an element read-only in one iteration and written in another; WAW: sum
- * Write_A < sum WC_A.
+ * writing them; Write_A counts the iterations that wrote each element, so its
+ * non-zero entries are the paper's Write_A and its values the WW_A of
+ * localization. RAW/WAR: an element read-only in one iteration and written in
+ * another; WAW: sum Write_A < sum WC_A, which holds exactly when some
+ * element's count reaches 2, so the second writer of an element raises the
+ * flag and no global sum is taken.
  * Localization (Figure 5): an iteration misspeculated when an element it read
  * is in RW_A (Read_A and Write_A), or an element it wrote has WW_A > 1.
  * Wrong_A holds the elements misspeculated iterations wrote; both are
  * compacted into lists.
  *
  * Deviations, each for cost or correctness:
- * - The intersection and the sums are taken over the traces, not over every
- *   element of A (a pass per element per assignment would cost O(|A|) even
- *   for an assignment of ten iterations), and the arrays are cleared through
- *   the traces for the same reason. WW_A is counted with atomics instead of
- *   N partial arrays and a reduction (N x |A| counters do not fit at our sizes).
+ * - The intersection is taken over the traces, not over every element of A
+ *   (a pass per element per assignment would cost O(|A|) even for an
+ *   assignment of ten iterations), and the arrays are cleared through the
+ *   traces for the same reason. WW_A is counted with atomics instead of N
+ *   partial arrays and a reduction (N x |A| counters do not fit at our
+ *   sizes). No step adds to one global counter per iteration: that
+ *   serializes every thread on one address.
  * - A WAR pair also marks the writer when it comes after the element's first
  *   read-only reader (Read-min): recovery re-executes the reader on the CPU
  *   after the commit, and a committed later write would then be visible to
  *   it. The paper marks the reader only.
- * - The lists are compacted by atomic appends; the host sorts them (they are
- *   short), instead of ordered parallel reductions.
+ * - The lists are compacted by atomic appends (only misspeculated iterations
+ *   append); the host sorts them (they are short), instead of ordered
+ *   parallel reductions.
+ * - Commit of a memory loop gathers the elements the assignment wrote, less
+ *   the wrong ones, through the write traces (SP_K_GATHER), where Figure 7
+ *   copies the whole array between wrong elements: a short assignment would
+ *   otherwise pay for the whole array.
  */
 #ifndef GB_SPEC_CHECK_H
 #define GB_SPEC_CHECK_H
@@ -38,8 +45,7 @@
 
 /* Counters of one assignment, in device memory. */
 enum sp_counter {
-	SP_C_WRITTEN = 0, /* sum of Write_A: distinct elements written */
-	SP_C_WC,          /* sum of WC_A: writes, one per element per iteration */
+	SP_C_WAW = 0,     /* sum Write_A < sum WC_A: an element has two writers */
 	SP_C_CONFLICT,    /* a RAW/WAR (SP_MEM) or a marked iteration (SP_CF) was seen */
 	SP_C_OVERFLOW,    /* an iteration exceeded its declared trace size */
 	SP_C_ALL_FROM,    /* SP_CF: first iteration of a range to the end, SP_NONE if none */
@@ -51,11 +57,13 @@ enum sp_counter {
 /* The steps, in the order the runtime launches them. */
 enum sp_kernel {
 	SP_K_COMPUTE = 0, /* the loop body with tracking */
-	SP_K_MARK,        /* detection: Read_A, Write_A, WC_A and their sums */
+	SP_K_MARK,        /* detection: Read_A, Write_A (WW_A) and the WAW flag */
 	SP_K_INTERSECT,   /* detection: Read_A and Write_A intersect (SP_MEM), or a mark (SP_CF) */
 	SP_K_MINREAD,     /* localization: earliest read-only reader of each RW_A element */
 	SP_K_LOCALIZE,    /* localization: Misspec, Wrong_A and their lists */
-	SP_K_CLEAR,       /* reset what this assignment set */
+	SP_K_GATHER,      /* commit: the written, correct elements and their values */
+	SP_K_CLEAR,       /* reset what this assignment set, and the counters */
+	SP_K_RESET,       /* the same by element, when the traces outnumber the elements */
 	SP_K_SCATTER,     /* copy-in: A[sidx[i]] = sval[i] */
 	SP_K_PLAIN,       /* the loop body without tracking (--compare gpu-nospec) */
 	SP_NKERNELS
@@ -78,7 +86,7 @@ typedef struct sp_dev {
 	uint32_t *counters;    /* enum sp_counter */
 	uint32_t *mlist;       /* Misspec list: iteration offsets in the assignment */
 	uint32_t *wlist;       /* Wrong list: elements */
-	uint32_t *sidx, *sval; /* copy-in staging */
+	uint32_t *sidx, *sval; /* commit and copy-in staging: count x maxwr, or |A| */
 } sp_dev;
 
 GB_HD int sp_row_has(const uint32_t *row, uint32_t n, uint32_t e)
@@ -123,10 +131,8 @@ GB_HD void sp_k_mark(const sp_dev *d, uint32_t i)
 		if (!sp_row_has(wr, nwr, rd[k]))
 			gb_st_relaxed_u32(&d->readf[rd[k]], 1);
 	for (k = 0; k < nwr; k++)
-		if (gb_add_u32(&d->writec[wr[k]], 1) == 0)
-			gb_add_u32(&d->counters[SP_C_WRITTEN], 1);
-	if (nwr)
-		gb_add_u32(&d->counters[SP_C_WC], nwr);
+		if (gb_add_u32(&d->writec[wr[k]], 1) == 1)
+			gb_st_relaxed_u32(&d->counters[SP_C_WAW], 1);
 }
 
 GB_HD void sp_k_intersect(const sp_dev *d, uint32_t i)
@@ -142,7 +148,8 @@ GB_HD void sp_k_intersect(const sp_dev *d, uint32_t i)
 	nwr = d->nwr[i];
 	for (k = 0; k < nrd; k++)
 		if (!sp_row_has(wr, nwr, rd[k]) && gb_ld_relaxed_u32(&d->writec[rd[k]])) {
-			gb_st_relaxed_u32(&d->counters[SP_C_CONFLICT], 1);
+			if (!gb_ld_relaxed_u32(&d->counters[SP_C_CONFLICT]))
+				gb_st_relaxed_u32(&d->counters[SP_C_CONFLICT], 1);
 			return;
 		}
 }
@@ -186,10 +193,34 @@ GB_HD void sp_k_localize(const sp_dev *d, uint32_t i)
 			d->wlist[gb_add_u32(&d->counters[SP_C_NWRONG], 1)] = wr[k];
 }
 
+/* Slot k of iteration i: the element it wrote and its value, SP_NONE when empty or wrong. */
+GB_HD void sp_k_gather(const sp_dev *d, uint32_t i)
+{
+	const uint32_t *wr = d->wr + (uint64_t)i * d->maxwr;
+	uint32_t k, nwr = d->nwr[i];
+	for (k = 0; k < d->maxwr; k++) {
+		uint32_t e = k < nwr ? wr[k] : SP_NONE;
+		if (e != SP_NONE && gb_ld_relaxed_u32(&d->wrongf[e]))
+			e = SP_NONE;
+		d->sidx[(uint64_t)i * d->maxwr + k] = e;
+		d->sval[(uint64_t)i * d->maxwr + k] = e == SP_NONE ? 0 : d->args.A[e];
+	}
+}
+
+/* The next assignment starts from zeroed counters, with no upload. */
+GB_HD void sp_reset_counters(const sp_dev *d)
+{
+	uint32_t k;
+	for (k = 0; k < SP_NCOUNTERS; k++)
+		d->counters[k] = k == SP_C_ALL_FROM ? SP_NONE : 0;
+}
+
 GB_HD void sp_k_clear(const sp_dev *d, uint32_t i)
 {
 	const uint32_t *rd = d->rd + (uint64_t)i * d->maxrd, *wr = d->wr + (uint64_t)i * d->maxwr;
 	uint32_t k;
+	if (i == 0)
+		sp_reset_counters(d);
 	if (d->kind == SP_CF) {
 		d->misspec[i] = 0;
 		return;
@@ -204,6 +235,17 @@ GB_HD void sp_k_clear(const sp_dev *d, uint32_t i)
 	}
 }
 
+/* Element i of a memory loop's check arrays (count is |A| for this step). */
+GB_HD void sp_k_reset(const sp_dev *d, uint32_t i)
+{
+	if (i == 0)
+		sp_reset_counters(d);
+	d->readf[i] = 0;
+	d->writec[i] = 0;
+	d->minrd[i] = SP_NONE;
+	d->wrongf[i] = 0;
+}
+
 /* Thread i of step kernel. */
 GB_HD void sp_kernel_run(const sp_dev *d, unsigned kernel, uint32_t i)
 {
@@ -213,7 +255,9 @@ GB_HD void sp_kernel_run(const sp_dev *d, unsigned kernel, uint32_t i)
 	case SP_K_INTERSECT: sp_k_intersect(d, i); break;
 	case SP_K_MINREAD: sp_k_minread(d, i); break;
 	case SP_K_LOCALIZE: sp_k_localize(d, i); break;
+	case SP_K_GATHER: sp_k_gather(d, i); break;
 	case SP_K_CLEAR: sp_k_clear(d, i); break;
+	case SP_K_RESET: sp_k_reset(d, i); break;
 	case SP_K_SCATTER: d->args.A[d->sidx[i]] = d->sval[i]; break;
 	default: {
 		sp_args a = d->args;

@@ -14,9 +14,10 @@
  * fires (no localization), no-co copies the whole array both ways every
  * assignment, no-sched gives every assignment all remaining iterations.
  *
- * Deviations: the commit of an SP_CF loop copies the span its assignment
- * wrote (known from the regular mapping) rather than the whole array; its
- * Wrong ranges come from the Misspec list through that mapping on the host.
+ * Deviations: commit copies only what the assignment wrote, not the whole
+ * array between wrong elements: a memory loop's written elements are
+ * gathered through the write traces, an SP_CF loop's span is known from its
+ * regular mapping (whose Wrong ranges come from the Misspec list on the host).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +122,16 @@ static void add_iteration_ranges(run *u, uint32_t i)
 		add_range(u, lo[k], hi[k]);
 }
 
+/* Reset the check arrays: through the traces, or element by element when that is less work. */
+static void clear_check(run *u, uint32_t start, uint32_t count)
+{
+	const sp_loop *l = u->p->loop;
+	if (l->kind == SP_MEM && (uint64_t)count * (l->max_reads + l->max_writes) > u->p->args.size)
+		u->b->launch(u->ctx, SP_K_RESET, 0, u->p->args.size, u->s);
+	else
+		u->b->launch(u->ctx, SP_K_CLEAR, start, count, u->s);
+}
+
 static int cmp_u32(const void *a, const void *b)
 {
 	uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
@@ -148,24 +159,39 @@ static void merge_ranges(run *u)
 	u->nranges = n;
 }
 
-/* Figure 7: copy region [lo, hi) to the host except the wrong ranges. */
-static void commit(run *u, range region)
+/*
+ * Figure 7: copy region [lo, hi) to the host except the wrong ranges. When a
+ * memory loop's assignment wrote few of its elements (index and value for
+ * each cost less than the array), those are gathered through the write
+ * traces instead (speculation/check.h). no-co copies the whole array and
+ * merges the correct ranges on the host.
+ */
+static void commit(run *u, range region, uint32_t start, uint32_t count)
 {
-	uint32_t k, at = region.lo;
+	uint32_t k, at = region.lo, maxwr = u->p->loop->max_writes;
 	int all = u->c->opt == SP_OPT_NO_CO;
+	int gather = !all && u->p->loop->kind == SP_MEM &&
+		     2 * (uint64_t)count * maxwr < u->p->args.size;
 
 	if (all)
 		download(u, SP_BUF_A, 0, u->stage, u->p->args.size);
+	if (gather) {
+		size_t slots = (size_t)count * maxwr, j;
+		u->b->launch(u->ctx, SP_K_GATHER, start, count, u->s);
+		download(u, SP_BUF_SIDX, 0, u->sidx, slots);
+		download(u, SP_BUF_SVAL, 0, u->sval, slots);
+		for (j = 0; j < slots; j++)
+			if (u->sidx[j] != SP_NONE)
+				u->host[u->sidx[j]] = u->sval[j];
+	}
 	for (k = 0; k <= u->nranges; k++) {
 		uint32_t end = k < u->nranges ? u->ranges[k].lo : region.hi;
 		if (end > region.hi)
 			end = region.hi;
-		if (end > at) {
-			if (all)
-				memcpy(u->host + at, u->stage + at, (size_t)(end - at) * 4);
-			else
-				download(u, SP_BUF_A, at, u->host + at, end - at);
-		}
+		if (end > at && all)
+			memcpy(u->host + at, u->stage + at, (size_t)(end - at) * 4);
+		else if (end > at && !gather)
+			download(u, SP_BUF_A, at, u->host + at, end - at);
 		if (k < u->nranges) {
 			u->r->wrong_elements += u->ranges[k].hi - u->ranges[k].lo;
 			if (u->ranges[k].hi > at)
@@ -235,6 +261,7 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 {
 	const sp_loop *l = p->loop;
 	uint32_t n = p->args.n, size = p->args.size, start = 0, limit;
+	size_t staging;
 	uint32_t counters[SP_NCOUNTERS];
 	uint64_t t0 = gb_now_ns();
 	sched sc;
@@ -269,10 +296,15 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	u.ctx = b->open(p, limit, c->workers);
 	r->bytes_in += 4 * (uint64_t)(p->nidx + p->nin);
 	upload(&u, SP_BUF_A, 0, host, size);
+	/* Later assignments find the counters reset by the clearing step, on the device. */
+	memset(counters, 0, sizeof(counters));
+	counters[SP_C_ALL_FROM] = SP_NONE;
+	upload(&u, SP_BUF_COUNTERS, 0, counters, SP_NCOUNTERS);
+	staging = (size_t)limit * l->max_writes > size ? (size_t)limit * l->max_writes : size;
 	u.mlist = xalloc_words(n, "the Misspec list");
 	u.wlist = xalloc_words(size, "the Wrong list");
-	u.sidx = xalloc_words(size, "copy-in staging");
-	u.sval = xalloc_words(size, "copy-in staging");
+	u.sidx = xalloc_words(staging, "commit and copy-in staging");
+	u.sval = xalloc_words(staging, "commit and copy-in staging");
 	u.stage = c->opt == SP_OPT_NO_CO ? xalloc_words(size, "copy-out staging") : NULL;
 	phase_end(&u, SP_PH_SETUP);
 
@@ -296,13 +328,11 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 			r->min_assignment = count;
 		if (count > r->max_assignment)
 			r->max_assignment = count;
-		memset(counters, 0, sizeof(counters));
-		counters[SP_C_ALL_FROM] = SP_NONE;
-		upload(&u, SP_BUF_COUNTERS, 0, counters, SP_NCOUNTERS);
 		phase_end(&u, SP_PH_SCHEDULE);
 
 		/* computation */
 		b->launch(u.ctx, SP_K_COMPUTE, start, count, scalars);
+		b->sync(u.ctx, "the computation phase");
 		phase_end(&u, SP_PH_COMPUTE);
 
 		/* misspeculation check: detection, then localization when it fired */
@@ -317,10 +347,9 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 			break;
 		}
 		all_from = counters[SP_C_ALL_FROM];
-		detected = counters[SP_C_CONFLICT] || all_from != SP_NONE ||
-			   counters[SP_C_WRITTEN] < counters[SP_C_WC];
+		detected = counters[SP_C_CONFLICT] || counters[SP_C_WAW] || all_from != SP_NONE;
 		r->raw_war += l->kind == SP_MEM && counters[SP_C_CONFLICT];
-		r->waw += counters[SP_C_WRITTEN] < counters[SP_C_WC];
+		r->waw += counters[SP_C_WAW];
 		r->detections += detected;
 		u.nranges = 0;
 		if (detected && c->opt != SP_OPT_NO_MO) {
@@ -346,13 +375,13 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 			}
 			merge_ranges(&u);
 		}
-		b->launch(u.ctx, SP_K_CLEAR, start, count, scalars);
 		phase_end(&u, SP_PH_CHECK);
 
 		/* commit and recovery */
 		if (detected && c->opt == SP_OPT_NO_MO) {
 			/* Nothing is committed: the CPU redoes the assignment and the device gets it back. */
 			range span = l->kind == SP_MEM ? (range){0, size} : cf_span(p, start, end);
+			clear_check(&u, start, count);
 			phase_end(&u, SP_PH_COMMIT);
 			sp_run_sequential(p, host, scalars, start, end);
 			miss = count;
@@ -361,7 +390,8 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 			next = end;
 		} else {
 			range region = l->kind == SP_MEM ? (range){0, size} : cf_span(p, start, end);
-			commit(&u, region);
+			commit(&u, region, start, count);
+			clear_check(&u, start, count);
 			phase_end(&u, SP_PH_COMMIT);
 			for (k = 0; k < nm; k++)
 				run_iteration(p, host, scalars, start + u.mlist[k]);
@@ -390,6 +420,7 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 				copy_in_ranges(&u);
 			}
 		}
+		b->sync(u.ctx, "the recovery phase");
 		r->misspeculated += miss;
 		r->assignments_misspeculated += miss > 0;
 		phase_end(&u, SP_PH_RECOVERY);
@@ -423,6 +454,7 @@ void sp_run_nospec(const sp_backend *b, const sp_problem *p, const sp_config *c,
 	t = gb_now_ns();
 	r->phase_s[SP_PH_SETUP] = (double)(t - t0) / 1e9;
 	b->launch(ctx, SP_K_PLAIN, 0, p->args.n, p->args.s);
+	b->sync(ctx, "the unchecked loop");
 	r->phase_s[SP_PH_COMPUTE] = gb_seconds_since(t);
 	t = gb_now_ns();
 	b->download(ctx, SP_BUF_A, 0, host, p->args.size);

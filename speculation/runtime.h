@@ -26,6 +26,8 @@ typedef struct sp_backend {
 	/* Run step kernel for threads 0..count-1 over the assignment at start, with scalars s. */
 	void (*launch)(void *ctx, unsigned kernel, uint32_t start, uint32_t count,
 		       const float s[SP_NSCALARS]);
+	/* Wait for the launched steps (what names them in errors); copies wait by themselves. */
+	void (*sync)(void *ctx, const char *what);
 	void (*upload)(void *ctx, unsigned buf, size_t off_words, const uint32_t *src, size_t words);
 	void (*download)(void *ctx, unsigned buf, size_t off_words, uint32_t *dst, size_t words);
 	void (*close)(void *ctx);
