@@ -46,7 +46,7 @@
 /* Counters of one assignment, in device memory. */
 enum sp_counter {
 	SP_C_WAW = 0,     /* sum Write_A < sum WC_A: an element has two writers */
-	SP_C_CONFLICT,    /* a RAW/WAR (SP_MEM) or a marked iteration (SP_CF) was seen */
+	SP_C_CONFLICT,    /* a RAW/WAR (SP_MEM), or an iteration marked before ALL_FROM (SP_CF) */
 	SP_C_OVERFLOW,    /* an iteration exceeded its declared trace size */
 	SP_C_ALL_FROM,    /* SP_CF: first iteration of a range to the end, SP_NONE if none */
 	SP_C_NMISSPEC,    /* length of the Misspec list */
@@ -140,7 +140,10 @@ GB_HD void sp_k_intersect(const sp_dev *d, uint32_t i)
 	const uint32_t *rd = d->rd + (uint64_t)i * d->maxrd, *wr = d->wr + (uint64_t)i * d->maxwr;
 	uint32_t k, nrd, nwr;
 	if (d->kind == SP_CF) {
-		if (gb_ld_relaxed_u32(&d->misspec[i]))
+		/* Marks from a range to the end need no list: the host knows where it starts. */
+		if (gb_ld_relaxed_u32(&d->misspec[i]) &&
+		    d->start + i < gb_ld_relaxed_u32(&d->counters[SP_C_ALL_FROM]) &&
+		    !gb_ld_relaxed_u32(&d->counters[SP_C_CONFLICT]))
 			gb_st_relaxed_u32(&d->counters[SP_C_CONFLICT], 1);
 		return;
 	}

@@ -200,10 +200,17 @@ static void commit(run *u, range region, uint32_t start, uint32_t count)
 	}
 }
 
-/* Copy in the elements of the (merged) ranges, through the device's scatter step. */
+/* Copy in the elements of the (merged) ranges: a few ranges one copy each, many
+ * through the device's scatter step. */
 static void copy_in_ranges(run *u)
 {
 	uint32_t k, e, n = 0;
+	if (u->nranges <= 4) {
+		for (k = 0; k < u->nranges; k++)
+			upload(u, SP_BUF_A, u->ranges[k].lo, u->host + u->ranges[k].lo,
+			       u->ranges[k].hi - u->ranges[k].lo);
+		return;
+	}
 	for (k = 0; k < u->nranges; k++)
 		for (e = u->ranges[k].lo; e < u->ranges[k].hi; e++) {
 			u->sidx[n] = e;
@@ -353,13 +360,16 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 		r->detections += detected;
 		u.nranges = 0;
 		if (detected && c->opt != SP_OPT_NO_MO) {
-			if (l->kind == SP_MEM)
-				b->launch(u.ctx, SP_K_MINREAD, start, count, scalars);
-			b->launch(u.ctx, SP_K_LOCALIZE, start, count, scalars);
-			download(&u, SP_BUF_COUNTERS, 0, counters, SP_NCOUNTERS);
-			nm = counters[SP_C_NMISSPEC];
-			download(&u, SP_BUF_MLIST, 0, u.mlist, nm);
-			qsort(u.mlist, nm, sizeof(uint32_t), cmp_u32);
+			/* A control-flow loop whose only marks are a range to the end has no list to make. */
+			if (l->kind == SP_MEM || counters[SP_C_CONFLICT]) {
+				if (l->kind == SP_MEM)
+					b->launch(u.ctx, SP_K_MINREAD, start, count, scalars);
+				b->launch(u.ctx, SP_K_LOCALIZE, start, count, scalars);
+				download(&u, SP_BUF_COUNTERS, 0, counters, SP_NCOUNTERS);
+				nm = counters[SP_C_NMISSPEC];
+				download(&u, SP_BUF_MLIST, 0, u.mlist, nm);
+				qsort(u.mlist, nm, sizeof(uint32_t), cmp_u32);
+			}
 			if (l->kind == SP_MEM) {
 				uint32_t nw = counters[SP_C_NWRONG];
 				download(&u, SP_BUF_WLIST, 0, u.wlist, nw);
