@@ -57,15 +57,17 @@ STEP_KERNEL(k_scatter, scatter_one)
 STEP_KERNEL(k_plain, plain_one)
 
 typedef void (*step_kernel)(sp_dev);
-static const step_kernel kernels[SP_NKERNELS] = {
+static const step_kernel kernels[] = {
 	k_compute, k_mark, k_intersect, k_minread, k_localize, k_gather, k_clear, k_reset, k_scatter,
 	k_plain,
 };
-static const char *const kernel_names[SP_NKERNELS] = {
+static const char *const kernel_names[] = {
 	"computation", "detection (marks)", "detection (intersection)", "localization (Read-min)",
 	"localization", "the commit gather", "clearing the check arrays", "resetting the check arrays",
 	"copy-in scatter", "the unchecked loop",
 };
+static_assert(sizeof(kernels) / sizeof(kernels[0]) == SP_NKERNELS, "one kernel per step");
+static_assert(sizeof(kernel_names) / sizeof(kernel_names[0]) == SP_NKERNELS, "one name per step");
 
 typedef struct gpu_ctx {
 	sp_dev d;

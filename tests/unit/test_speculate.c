@@ -252,6 +252,16 @@ TEST(speculate_branch_types)
 	CHECK_EQ(r.min_assignment, 2);
 	sp_problem_free(&p);
 
+	/* Items of both kinds in one clause: iterations before the range go through the
+	 * Misspec list (3, 4 and 7 here), the range's first (8) is redone, 9..19 deferred. */
+	flagged(&p, "chain", 20, at, 2);
+	REQUIRE(sp_clause_parse("(+1,+5:end)", &p.clause, NULL, 0) == 0);
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.reexecuted, 4);
+	CHECK_EQ(r.deferred, 11);
+	CHECK_EQ(r.assignments, 3);
+	sp_problem_free(&p);
+
 	/* Without localization the whole assignment redoes on the CPU. */
 	flagged(&p, "mdg", 10, at, 1);
 	c.opt = SP_OPT_NO_MO;
