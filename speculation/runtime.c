@@ -263,14 +263,125 @@ static void *xalloc_words(size_t words, const char *what)
 	return gb_xmalloc((words ? words : 1) * sizeof(uint32_t), what);
 }
 
+/* What the check of one assignment found. */
+typedef struct verdict {
+	int detected;
+	uint32_t all_from; /* first iteration of a range to the end, SP_NONE when none */
+	uint32_t nm;       /* misspeculated iterations in u->mlist (offsets, sorted) */
+} verdict;
+
+/*
+ * Detection, then localization when it fired (and --opt allows it): the
+ * Misspec list in u->mlist and the wrong elements as merged u->ranges.
+ * Returns -1 when an iteration overflowed its traces.
+ */
+static int check_phase(run *u, uint32_t start, uint32_t count, verdict *v)
+{
+	const sp_loop *l = u->p->loop;
+	uint32_t counters[SP_NCOUNTERS], end = start + count, k;
+
+	if (l->kind == SP_MEM)
+		u->b->launch(u->ctx, SP_K_MARK, start, count, u->s);
+	u->b->launch(u->ctx, SP_K_INTERSECT, start, count, u->s);
+	download(u, SP_BUF_COUNTERS, 0, counters, SP_NCOUNTERS);
+	if (counters[SP_C_OVERFLOW])
+		return -1;
+	v->all_from = counters[SP_C_ALL_FROM];
+	v->detected = counters[SP_C_CONFLICT] || counters[SP_C_WAW] || v->all_from != SP_NONE;
+	v->nm = 0;
+	u->r->raw_war += l->kind == SP_MEM && counters[SP_C_CONFLICT];
+	u->r->waw += counters[SP_C_WAW];
+	u->r->detections += v->detected;
+	u->nranges = 0;
+	if (!v->detected || u->c->opt == SP_OPT_NO_MO)
+		return 0;
+	/* A control-flow loop whose only marks are a range to the end has no list to make. */
+	if (l->kind == SP_MEM || counters[SP_C_CONFLICT]) {
+		if (l->kind == SP_MEM)
+			u->b->launch(u->ctx, SP_K_MINREAD, start, count, u->s);
+		u->b->launch(u->ctx, SP_K_LOCALIZE, start, count, u->s);
+		download(u, SP_BUF_COUNTERS, 0, counters, SP_NCOUNTERS);
+		v->nm = counters[SP_C_NMISSPEC];
+		download(u, SP_BUF_MLIST, 0, u->mlist, v->nm);
+		qsort(u->mlist, v->nm, sizeof(uint32_t), cmp_u32);
+	}
+	if (l->kind == SP_MEM) {
+		uint32_t nw = counters[SP_C_NWRONG];
+		download(u, SP_BUF_WLIST, 0, u->wlist, nw);
+		for (k = 0; k < nw; k++)
+			add_range(u, u->wlist[k], u->wlist[k] + 1);
+	} else {
+		for (k = 0; k < v->nm; k++)
+			add_iteration_ranges(u, start + u->mlist[k]);
+		if (v->all_from != SP_NONE) {
+			range t = cf_span(u->p, v->all_from, end);
+			add_range(u, t.lo, t.hi);
+		}
+	}
+	merge_ranges(u);
+	return 0;
+}
+
+/*
+ * Commit and recovery of one checked assignment. Returns the first iteration
+ * of the next assignment; *miss counts the assignment's misspeculated iterations.
+ */
+static uint32_t commit_and_recover(run *u, uint32_t start, uint32_t count, const verdict *v,
+				   uint64_t *miss)
+{
+	const sp_problem *p = u->p;
+	uint32_t size = p->args.size, end = start + count, next = end, k;
+	range span = p->loop->kind == SP_MEM ? (range){0, size} : cf_span(p, start, end);
+
+	if (v->detected && u->c->opt == SP_OPT_NO_MO) {
+		/* Nothing is committed: the CPU redoes the assignment and the device gets it back. */
+		clear_check(u, start, count);
+		phase_end(u, SP_PH_COMMIT);
+		sp_run_sequential(p, u->host, u->s, start, end);
+		*miss = count;
+		u->r->reexecuted += count;
+		upload(u, SP_BUF_A, span.lo, u->host + span.lo, span.hi - span.lo);
+		return end;
+	}
+	commit(u, span, start, count);
+	clear_check(u, start, count);
+	phase_end(u, SP_PH_COMMIT);
+	for (k = 0; k < v->nm; k++)
+		run_iteration(p, u->host, u->s, start + u->mlist[k]);
+	u->r->reexecuted += v->nm;
+	*miss = v->nm;
+	if (v->all_from != SP_NONE) {
+		run_iteration(p, u->host, u->s, v->all_from);
+		u->r->reexecuted++;
+		*miss += end - v->all_from;
+		u->r->deferred += end - v->all_from - 1;
+		next = v->all_from + 1;
+	}
+	if (u->c->opt == SP_OPT_NO_CO) {
+		upload(u, SP_BUF_A, 0, u->host, size);
+	} else if (v->detected) {
+		/* The elements recovery changed: those of the iterations it re-executed. */
+		if (p->loop->kind == SP_CF) {
+			u->nranges = 0;
+			for (k = 0; k < v->nm; k++)
+				add_iteration_ranges(u, start + u->mlist[k]);
+			if (v->all_from != SP_NONE)
+				add_iteration_ranges(u, v->all_from);
+			merge_ranges(u);
+		}
+		copy_in_ranges(u);
+	}
+	return next;
+}
+
 int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_t *host,
 	   float scalars[SP_NSCALARS], sp_result *r)
 {
 	const sp_loop *l = p->loop;
 	uint32_t n = p->args.n, size = p->args.size, start = 0, limit;
-	size_t staging;
 	uint32_t counters[SP_NCOUNTERS];
 	uint64_t t0 = gb_now_ns();
+	size_t staging;
 	sched sc;
 	run u;
 	int rc = 0;
@@ -316,9 +427,9 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	phase_end(&u, SP_PH_SETUP);
 
 	while (start < n) {
-		uint32_t count, end, next, all_from, nm = 0, k;
+		uint32_t count, next;
 		uint64_t miss = 0;
-		int detected;
+		verdict v;
 
 		if (c->timeout_s > 0 && gb_seconds_since(t0) > c->timeout_s) {
 			r->incomplete = 1;
@@ -328,7 +439,6 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 		count = c->opt == SP_OPT_NO_SCHED ? limit : sc.size;
 		if (count > n - start)
 			count = n - start;
-		end = start + count;
 		r->assignments++;
 		r->iterations_gpu += count;
 		if (count < r->min_assignment)
@@ -342,99 +452,22 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 		b->sync(u.ctx, "the computation phase");
 		phase_end(&u, SP_PH_COMPUTE);
 
-		/* misspeculation check: detection, then localization when it fired */
-		if (l->kind == SP_MEM)
-			b->launch(u.ctx, SP_K_MARK, start, count, scalars);
-		b->launch(u.ctx, SP_K_INTERSECT, start, count, scalars);
-		download(&u, SP_BUF_COUNTERS, 0, counters, SP_NCOUNTERS);
-		if (counters[SP_C_OVERFLOW]) {
+		/* misspeculation check */
+		if (check_phase(&u, start, count, &v) != 0) {
 			snprintf(r->error, sizeof(r->error), "an iteration of %s accessed more distinct "
 				 "elements than its declared trace size", l->name);
 			rc = -1;
 			break;
 		}
-		all_from = counters[SP_C_ALL_FROM];
-		detected = counters[SP_C_CONFLICT] || counters[SP_C_WAW] || all_from != SP_NONE;
-		r->raw_war += l->kind == SP_MEM && counters[SP_C_CONFLICT];
-		r->waw += counters[SP_C_WAW];
-		r->detections += detected;
-		u.nranges = 0;
-		if (detected && c->opt != SP_OPT_NO_MO) {
-			/* A control-flow loop whose only marks are a range to the end has no list to make. */
-			if (l->kind == SP_MEM || counters[SP_C_CONFLICT]) {
-				if (l->kind == SP_MEM)
-					b->launch(u.ctx, SP_K_MINREAD, start, count, scalars);
-				b->launch(u.ctx, SP_K_LOCALIZE, start, count, scalars);
-				download(&u, SP_BUF_COUNTERS, 0, counters, SP_NCOUNTERS);
-				nm = counters[SP_C_NMISSPEC];
-				download(&u, SP_BUF_MLIST, 0, u.mlist, nm);
-				qsort(u.mlist, nm, sizeof(uint32_t), cmp_u32);
-			}
-			if (l->kind == SP_MEM) {
-				uint32_t nw = counters[SP_C_NWRONG];
-				download(&u, SP_BUF_WLIST, 0, u.wlist, nw);
-				for (k = 0; k < nw; k++)
-					add_range(&u, u.wlist[k], u.wlist[k] + 1);
-			} else {
-				for (k = 0; k < nm; k++)
-					add_iteration_ranges(&u, start + u.mlist[k]);
-				if (all_from != SP_NONE) {
-					range t = cf_span(p, all_from, end);
-					add_range(&u, t.lo, t.hi);
-				}
-			}
-			merge_ranges(&u);
-		}
 		phase_end(&u, SP_PH_CHECK);
 
-		/* commit and recovery */
-		if (detected && c->opt == SP_OPT_NO_MO) {
-			/* Nothing is committed: the CPU redoes the assignment and the device gets it back. */
-			range span = l->kind == SP_MEM ? (range){0, size} : cf_span(p, start, end);
-			clear_check(&u, start, count);
-			phase_end(&u, SP_PH_COMMIT);
-			sp_run_sequential(p, host, scalars, start, end);
-			miss = count;
-			r->reexecuted += count;
-			upload(&u, SP_BUF_A, span.lo, host + span.lo, span.hi - span.lo);
-			next = end;
-		} else {
-			range region = l->kind == SP_MEM ? (range){0, size} : cf_span(p, start, end);
-			commit(&u, region, start, count);
-			clear_check(&u, start, count);
-			phase_end(&u, SP_PH_COMMIT);
-			for (k = 0; k < nm; k++)
-				run_iteration(p, host, scalars, start + u.mlist[k]);
-			r->reexecuted += nm;
-			miss = nm;
-			next = end;
-			if (all_from != SP_NONE) {
-				run_iteration(p, host, scalars, all_from);
-				r->reexecuted++;
-				miss += end - all_from;
-				r->deferred += end - all_from - 1;
-				next = all_from + 1;
-			}
-			if (c->opt == SP_OPT_NO_CO) {
-				upload(&u, SP_BUF_A, 0, host, size);
-			} else if (detected) {
-				/* The elements recovery changed: those of the iterations it re-executed. */
-				if (l->kind == SP_CF) {
-					u.nranges = 0;
-					for (k = 0; k < nm; k++)
-						add_iteration_ranges(&u, start + u.mlist[k]);
-					if (all_from != SP_NONE)
-						add_iteration_ranges(&u, all_from);
-					merge_ranges(&u);
-				}
-				copy_in_ranges(&u);
-			}
-		}
+		/* commit (its phase ends inside) and recovery */
+		next = commit_and_recover(&u, start, count, &v, &miss);
 		b->sync(u.ctx, "the recovery phase");
 		r->misspeculated += miss;
 		r->assignments_misspeculated += miss > 0;
 		phase_end(&u, SP_PH_RECOVERY);
-		schedule_after(&sc, &u, count, miss, all_from);
+		schedule_after(&sc, &u, count, miss, v.all_from);
 		start = next;
 	}
 	if (r->min_assignment == UINT64_MAX)

@@ -9,6 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "speculation/clause.h"
 #include "speculation/spec.h"
 
 typedef struct sp_loop_gen {
@@ -56,13 +57,5 @@ void sp_problem_make(sp_problem *p, const sp_loop *l, uint32_t n, uint32_t size,
 		     const uint32_t *idx, size_t nidx, const float *in, size_t nin,
 		     const uint32_t *A0);
 void sp_problem_free(sp_problem *p);
-
-/*
- * Parse a misspeculate clause, "(+1)", "(-1,+1)", "(+0:+4)", "(10)",
- * "(+0:end)"; 0, or -1 with a message naming the bad item.
- */
-int sp_clause_parse(const char *text, sp_clause *c, char *err, size_t errlen);
-/* 1 when some item is a range to the end (Figure 6(c): the interval schedule). */
-int sp_clause_all_subsequent(const sp_clause *c);
 
 #endif
