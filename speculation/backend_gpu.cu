@@ -215,6 +215,6 @@ static void gpu_close(void *vctx)
 extern "C" {
 extern const sp_backend sp_backend_gpu;
 const sp_backend sp_backend_gpu = {
-	"gpu", gpu_open, gpu_launch, gpu_sync, gpu_upload, gpu_download, gpu_close,
+	"gpu", 0, gpu_open, gpu_launch, gpu_sync, gpu_upload, gpu_download, gpu_close,
 };
 }

@@ -412,7 +412,8 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	if (c->opt == SP_OPT_NO_SCHED)
 		limit = c->max_assignment && c->max_assignment < n ? c->max_assignment : n;
 	u.ctx = b->open(p, limit, c->workers);
-	r->bytes_in += 4 * (uint64_t)(p->nidx + p->nin);
+	if (!b->host_memory)
+		r->bytes_in += 4 * (uint64_t)(p->nidx + p->nin);
 	upload(&u, SP_BUF_A, 0, host, size);
 	/* Later assignments find the counters reset by the clearing step, on the device. */
 	memset(counters, 0, sizeof(counters));
@@ -493,7 +494,7 @@ void sp_run_nospec(const sp_backend *b, const sp_problem *p, const sp_config *c,
 	memset(r, 0, sizeof(*r));
 	ctx = b->open(p, p->args.n, c->workers);
 	b->upload(ctx, SP_BUF_A, 0, host, p->args.size);
-	r->bytes_in = 4 * ((uint64_t)p->args.size + p->nidx + p->nin);
+	r->bytes_in = 4 * ((uint64_t)p->args.size + (b->host_memory ? 0 : p->nidx + p->nin));
 	t = gb_now_ns();
 	r->phase_s[SP_PH_SETUP] = (double)(t - t0) / 1e9;
 	b->launch(ctx, SP_K_PLAIN, 0, p->args.n, p->args.s);

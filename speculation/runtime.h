@@ -20,6 +20,7 @@ enum sp_buffer { SP_BUF_A = 0, SP_BUF_COUNTERS, SP_BUF_MLIST, SP_BUF_WLIST, SP_B
 
 typedef struct sp_backend {
 	const char *name;
+	int host_memory; /* the device is the host: read-only inputs are used in place, not copied */
 	/* Device state for p with room for assignments of up to max_count iterations;
 	 * uploads the inputs. workers: host threads (CPU backend). */
 	void *(*open)(const sp_problem *p, uint32_t max_count, unsigned workers);
