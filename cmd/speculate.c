@@ -49,15 +49,16 @@ static void help(FILE *out)
 	      "tracking, misspeculation check, commit, recovery on the CPU). The final\n"
 	      "array is compared with the sequential loop's, bit for bit.\n"
 	      "\n"
-	      "  --loop NAME           the loop (default ocean):\n",
+	      "  --loop NAME           the loop (default ocean), one of:\n",
 	      out);
 	for (i = 0; sp_loops[i]; i++)
-		fprintf(out, "                          %-9s %s\n", sp_loops[i]->name, sp_loops[i]->summary);
+		fprintf(out, "      %-9s %s\n", sp_loops[i]->name, sp_loops[i]->summary);
 	fputs("  --iters N             iterations (1..100000000; default: the loop's, see\n"
 	      "                        docs/speculate.md)\n"
 	      "  --density F           dependence density: how often the loop's dependence\n"
 	      "                        or branch occurs (meaning and default per loop)\n"
-	      "  --work N              per-iteration work of trfd, mdg, gothic, alvinn\n"
+	      "  --work N              per-iteration work of trfd, mdg, gothic, alvinn;\n"
+	      "                        sweeps over the cells for ocean\n"
 	      "  --clause TEXT         override the misspeculate(...) clause of a control-flow\n"
 	      "                        loop: (+1), (-1,+1), (+0:+4), (10), (+0:end); a wrong\n"
 	      "                        one is caught by verification\n"
