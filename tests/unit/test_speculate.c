@@ -396,3 +396,29 @@ TEST(speculate_trfd_one_pair)
 	CHECK_EQ(r.wrong_elements, 1);
 	sp_problem_free(&p);
 }
+
+/* High contention on the threaded path: assignments of 8192 iterations (above the
+ * CPU backend's inline limit) on 8 threads, 4 iterations per element. */
+TEST(speculate_contention_threads)
+{
+	sp_loop_gen g = {40000, 4, 0, 13};
+	sp_problem p;
+	sp_result r;
+	sp_config c = config(SP_OPT_NO_SCHED, 8);
+	c.max_assignment = 8192;
+	REQUIRE(sp_problem_generate(sp_loop_find("figure3"), &g, &p, NULL, 0) == 0);
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.assignments, 5);
+	CHECK_EQ(r.assignments_misspeculated, 5);
+	CHECK(r.reexecuted > 40000 / 2 && r.reexecuted < 40000);
+	CHECK_EQ(r.raw_war, 5);
+	CHECK_EQ(r.waw, 5);
+	sp_problem_free(&p);
+	g.iters = 200000;
+	g.density = 0.5;
+	c = config(SP_OPT_ALL, 8);
+	REQUIRE(sp_problem_generate(sp_loop_find("ocean"), &g, &p, NULL, 0) == 0);
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK(r.reexecuted > 0 && r.assignments > 1);
+	sp_problem_free(&p);
+}
