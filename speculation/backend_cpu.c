@@ -114,7 +114,9 @@ static uint32_t *buffer(cpu_ctx *c, unsigned buf)
 	case SP_BUF_MLIST: return c->d.mlist;
 	case SP_BUF_WLIST: return c->d.wlist;
 	case SP_BUF_SIDX: return c->d.sidx;
-	default: return c->d.sval;
+	case SP_BUF_SVAL: return c->d.sval;
+	default: /* the inputs are used in place (host_memory) */
+		gb_die(GB_EXIT_RUNTIME, "the CPU backend has no device buffer %u", buf);
 	}
 }
 

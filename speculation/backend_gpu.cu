@@ -73,8 +73,8 @@ typedef struct gpu_ctx {
 	sp_dev d;
 	uint32_t max_count; /* iterations the traces have room for */
 	uint32_t *inputs;
-	uint32_t *buffers[6]; /* by enum sp_buffer */
-	size_t words[6];
+	uint32_t *buffers[SP_NBUFFERS];
+	size_t words[SP_NBUFFERS];
 	uint32_t *bounce;     /* pinned host memory for small copies */
 } gpu_ctx;
 
@@ -121,10 +121,6 @@ static void *gpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
 	GB_CUDA(cudaMemset(c->d.nwr, 0, n * 4), "clearing trace lengths (%zu iterations)", n);
 
 	c->inputs = dev_words(p->nidx + p->nin, "the loop's inputs");
-	GB_CUDA(cudaMemcpy(c->inputs, p->idx, p->nidx * 4, cudaMemcpyHostToDevice),
-		"copying %zu index inputs to the device", p->nidx);
-	GB_CUDA(cudaMemcpy(c->inputs + p->nidx, p->in, p->nin * 4, cudaMemcpyHostToDevice),
-		"copying %zu float inputs to the device", p->nin);
 	c->d.args.idx = c->inputs;
 	c->d.args.in = (const float *)(c->inputs + p->nidx);
 
@@ -140,6 +136,8 @@ static void *gpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
 	c->words[SP_BUF_SIDX] = staging;
 	c->buffers[SP_BUF_SVAL] = c->d.sval;
 	c->words[SP_BUF_SVAL] = staging;
+	c->buffers[SP_BUF_INPUTS] = c->inputs;
+	c->words[SP_BUF_INPUTS] = p->nidx + p->nin;
 	GB_CUDA(cudaMallocHost((void **)&c->bounce, BOUNCE * sizeof(uint32_t)),
 		"allocating %u words of pinned host memory", BOUNCE);
 	return c;
