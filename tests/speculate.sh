@@ -150,6 +150,15 @@ assert v["verified"] is False and "differs from the sequential loop" in v["messa
 assert d["config"]["clause"] == "(+1)"'
 expect_rc "--clause (+0:end) on chain is conservative and verifies" 0 "${S[@]}" --loop chain \
 	--iters 3000 --density 0.01 --clause "(+0:end)" --json "$R/cons.json"
+expect_rc "--clause with an absolute and a relative item verifies" 0 "${S[@]}" --loop chain \
+	--iters 3000 --density 0.01 --seed 3 --clause "(+1,5)" --json "$R/abs.json"
+json_check "the absolute item marks iteration 5 as well" "$R/abs.json" '
+import json
+c = json.load(open("'"$R"'/chain-all.json"))["results"]
+assert d["config"]["clause"] == "(+1,5)"
+assert d["results"]["iterations_reexecuted"] > c["iterations_reexecuted"], (d["results"], c)'
+expect_rc "--clause with a range verifies" 0 "${S[@]}" --loop alvinn --iters 3000 --density 0.01 \
+	--clause "(-2:+2)" --json "$R/range.json"
 expect_rc "--no-verify" 0 "${S[@]}" --loop mdg --iters 300 --no-verify --json "$R/nov.json"
 json_check "--no-verify: verified is null" "$R/nov.json" '
 assert d["verification"]["verified"] is None and d["config"]["verify"] is False'
