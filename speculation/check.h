@@ -46,7 +46,8 @@
 /* Counters of one assignment, in device memory. */
 enum sp_counter {
 	SP_C_WAW = 0,     /* sum Write_A < sum WC_A: an element has two writers */
-	SP_C_CONFLICT,    /* a RAW/WAR (SP_MEM), or an iteration marked before ALL_FROM (SP_CF) */
+	SP_C_CONFLICT,    /* a RAW/WAR was seen (SP_MEM) */
+	SP_C_MARKS,       /* a branch marked iterations one by one (SP_CF) */
 	SP_C_OVERFLOW,    /* an iteration exceeded its declared trace size */
 	SP_C_ALL_FROM,    /* SP_CF: first iteration of a range to the end, SP_NONE if none */
 	SP_C_NMISSPEC,    /* length of the Misspec list */
@@ -58,7 +59,7 @@ enum sp_counter {
 enum sp_kernel {
 	SP_K_COMPUTE = 0, /* the loop body with tracking */
 	SP_K_MARK,        /* detection: Read_A, Write_A (WW_A) and the WAW flag */
-	SP_K_INTERSECT,   /* detection: Read_A and Write_A intersect (SP_MEM), or a mark (SP_CF) */
+	SP_K_INTERSECT,   /* detection: Read_A and Write_A intersect */
 	SP_K_MINREAD,     /* localization: earliest read-only reader of each RW_A element */
 	SP_K_LOCALIZE,    /* localization: Misspec, Wrong_A and their lists */
 	SP_K_GATHER,      /* commit: the written, correct elements and their values */
@@ -111,6 +112,7 @@ GB_HD void sp_k_compute(const sp_dev *d, uint32_t i)
 	t.overflow = 0;
 	t.misspec = d->misspec;
 	t.all_from = &d->counters[SP_C_ALL_FROM];
+	t.marks = &d->counters[SP_C_MARKS];
 	t.start = d->start;
 	t.count = d->count;
 	t.clause = &d->clause;
@@ -138,17 +140,7 @@ GB_HD void sp_k_mark(const sp_dev *d, uint32_t i)
 GB_HD void sp_k_intersect(const sp_dev *d, uint32_t i)
 {
 	const uint32_t *rd = d->rd + (uint64_t)i * d->maxrd, *wr = d->wr + (uint64_t)i * d->maxwr;
-	uint32_t k, nrd, nwr;
-	if (d->kind == SP_CF) {
-		/* Marks from a range to the end need no list: the host knows where it starts. */
-		if (gb_ld_relaxed_u32(&d->misspec[i]) &&
-		    d->start + i < gb_ld_relaxed_u32(&d->counters[SP_C_ALL_FROM]) &&
-		    !gb_ld_relaxed_u32(&d->counters[SP_C_CONFLICT]))
-			gb_st_relaxed_u32(&d->counters[SP_C_CONFLICT], 1);
-		return;
-	}
-	nrd = d->nrd[i];
-	nwr = d->nwr[i];
+	uint32_t k, nrd = d->nrd[i], nwr = d->nwr[i];
 	for (k = 0; k < nrd; k++)
 		if (!sp_row_has(wr, nwr, rd[k]) && gb_ld_relaxed_u32(&d->writec[rd[k]])) {
 			if (!gb_ld_relaxed_u32(&d->counters[SP_C_CONFLICT]))

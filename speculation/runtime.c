@@ -290,14 +290,17 @@ static int check_phase(run *u, uint32_t start, uint32_t count, verdict *v)
 	const sp_loop *l = u->p->loop;
 	uint32_t counters[SP_NCOUNTERS], end = start + count, k;
 
-	if (l->kind == SP_MEM)
+	/* A control-flow loop's marks are made during computation: nothing to launch. */
+	if (l->kind == SP_MEM) {
 		u->b->launch(u->ctx, SP_K_MARK, start, count, u->s);
-	u->b->launch(u->ctx, SP_K_INTERSECT, start, count, u->s);
+		u->b->launch(u->ctx, SP_K_INTERSECT, start, count, u->s);
+	}
 	download(u, SP_BUF_COUNTERS, 0, counters, SP_NCOUNTERS);
 	if (counters[SP_C_OVERFLOW])
 		return -1;
 	v->all_from = counters[SP_C_ALL_FROM];
-	v->detected = counters[SP_C_CONFLICT] || counters[SP_C_WAW] || v->all_from != SP_NONE;
+	v->detected = counters[SP_C_CONFLICT] || counters[SP_C_WAW] || counters[SP_C_MARKS] ||
+		      v->all_from != SP_NONE;
 	v->nm = 0;
 	u->r->raw_war += l->kind == SP_MEM && counters[SP_C_CONFLICT];
 	u->r->waw += counters[SP_C_WAW];
@@ -305,9 +308,10 @@ static int check_phase(run *u, uint32_t start, uint32_t count, verdict *v)
 	u->nranges = 0;
 	if (!v->detected || u->c->opt == SP_OPT_NO_MO)
 		return 0;
-	/* A control-flow loop whose only marks are a range to the end has no list to make. */
-	if (l->kind == SP_MEM || counters[SP_C_CONFLICT]) {
-		if (l->kind == SP_MEM)
+	/* A control-flow loop whose only marks are a range to the end has no list to make,
+	 * and Read-min matters only where a RAW/WAR was seen. */
+	if (l->kind == SP_MEM || counters[SP_C_MARKS]) {
+		if (l->kind == SP_MEM && counters[SP_C_CONFLICT])
 			u->b->launch(u->ctx, SP_K_MINREAD, start, count, u->s);
 		u->b->launch(u->ctx, SP_K_LOCALIZE, start, count, u->s);
 		download(u, SP_BUF_COUNTERS, 0, counters, SP_NCOUNTERS);

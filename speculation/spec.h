@@ -72,6 +72,7 @@ typedef struct sp_track {
 	uint32_t overflow;     /* more distinct accesses than SP_MAX_TRACE */
 	uint32_t *misspec;     /* per iteration of the assignment (SP_CF) */
 	uint32_t *all_from;    /* first iteration marked by a range to the end (SP_CF) */
+	uint32_t *marks;       /* set when any other iteration was marked (SP_CF) */
 	uint32_t start, count; /* the assignment */
 	const sp_clause *clause;
 } sp_track;
@@ -221,14 +222,15 @@ GB_HD void sp_clause_resolve(const sp_clause_item *it, uint32_t i, uint32_t n, i
  * names and returns whether the branch's statements may run on the device:
  * only when every named iteration comes after i and none is a range to the
  * end (Figure 6(a)). Otherwise (Figure 6(b), (c)) the statements are dropped
- * and i itself is marked, so that recovery re-executes them: a deviation that
- * keeps a clause such as (+1:end) correct too. Ranges to the end set the
- * all_from flag instead of marking iterations one by one.
+ * and i itself is marked unless a range to the end already covers it, so
+ * that recovery re-executes them: a deviation that keeps a clause such as
+ * (+1:end) correct too. Ranges to the end set the all_from flag instead of
+ * marking iterations one by one; any other mark raises the marks flag.
  */
 GB_HD int sp_branch(sp_track *t, uint32_t i, uint32_t n)
 {
 	uint32_t k, end = t->start + t->count;
-	int keep = 1;
+	int keep = 1, covered = 0, marked = 0;
 
 	if (!t->spec)
 		return 1;
@@ -241,17 +243,24 @@ GB_HD int sp_branch(sp_track *t, uint32_t i, uint32_t n)
 		if (lo < (int64_t)t->start)
 			lo = t->start;
 		if (it->hi_end) {
+			covered |= lo <= (int64_t)i;
 			if (lo < (int64_t)end)
 				gb_min_u32(t->all_from, (uint32_t)lo);
 			continue;
 		}
 		if (hi >= (int64_t)end)
 			hi = (int64_t)end - 1;
-		for (j = lo; j <= hi; j++)
+		for (j = lo; j <= hi; j++) {
 			gb_st_relaxed_u32(&t->misspec[j - t->start], 1);
+			marked = 1;
+		}
 	}
-	if (!keep)
+	if (!keep && !covered) {
 		gb_st_relaxed_u32(&t->misspec[i - t->start], 1);
+		marked = 1;
+	}
+	if (marked && !gb_ld_relaxed_u32(t->marks))
+		gb_st_relaxed_u32(t->marks, 1);
 	return keep;
 }
 

@@ -171,14 +171,14 @@ assert d["results"]["iterations_reexecuted"] == 2 and d["results"]["waw_assignme
 json_check "trfd: the copies of commit and recovery" "$T_OUT" '
 r = d["results"]
 assert d["config"]["elements"] == 300 and r["assignments"] == 1 and r["wrong_elements"] == 1
-assert r["bytes_to_device"] == 4 * 300 + 4 * 6 + 4, r["bytes_to_device"]        # array, counters, 1 element
-assert r["bytes_from_device"] == 2 * 4 * 6 + 4 * 2 + 4 + 4 * 299, r["bytes_from_device"]  # counters x2, Misspec, Wrong, commit'
+assert r["bytes_to_device"] == 4 * 300 + 4 * 7 + 4, r["bytes_to_device"]        # array, 7 counters, 1 element
+assert r["bytes_from_device"] == 2 * 4 * 7 + 4 * 2 + 4 + 4 * 299, r["bytes_from_device"]  # counters x2, Misspec, Wrong, commit'
 expect_rc "figure3 over a sparse array" 0 "${S[@]}" --loop figure3 --iters 300 --json -
 json_check "figure3: commit gathers the 300 written elements, not the array" "$T_OUT" '
 r = d["results"]
 assert d["config"]["elements"] == 30000 and r["assignments"] == 1
-lists = 4 * 6 + 4 * r["iterations_reexecuted"] + 4 * r["wrong_elements"] if r["detections"] else 0
-assert r["bytes_from_device"] == 4 * 6 + lists + 8 * 300, r["bytes_from_device"]'
+lists = 4 * 7 + 4 * r["iterations_reexecuted"] + 4 * r["wrong_elements"] if r["detections"] else 0
+assert r["bytes_from_device"] == 4 * 7 + lists + 8 * 300, r["bytes_from_device"]'
 
 # ---- timeout: exit 1, the report marked incomplete
 expect_rc "--timeout before the first repetition exits 1" 1 "${S[@]}" --loop ocean --iters 2000000 \
