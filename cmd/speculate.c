@@ -28,7 +28,6 @@ static const char *const baseline_names[] = {"seq", "cpu-spec", "gpu-nospec", NU
 typedef struct spec_opts {
 	const sp_loop *loop;
 	sp_loop_gen gen;
-	int density_given;
 	const char *clause;
 	sp_config cfg;
 	gb_backend backend;
@@ -211,7 +210,7 @@ typedef struct mode_run {
 	gb_stats total_stats;
 	sp_result last;
 	int verified, ran;
-	uint64_t first_diff;
+	uint64_t first_diff, size; /* first element that differed; size when only scalars did */
 } mode_run;
 
 static const sp_backend *backend_ops(gb_backend b)
@@ -224,7 +223,7 @@ static const sp_backend *backend_ops(gb_backend b)
 	return &sp_backend_cpu;
 }
 
-/* Compare a run's final state with the reference; records the first differing element. */
+/* Compare a run's final state with the reference; a difference is recorded for the report. */
 static int matches(mode_run *m, const sp_problem *p, const uint32_t *got, const float *s,
 		   const uint32_t *ref, const float *ref_s)
 {
@@ -232,10 +231,13 @@ static int matches(mode_run *m, const sp_problem *p, const uint32_t *got, const 
 	for (i = 0; i < p->args.size; i++)
 		if (got[i] != ref[i]) {
 			m->first_diff = i;
+			m->size = p->args.size;
 			return 0;
 		}
-	m->first_diff = p->args.size;
-	return memcmp(s, ref_s, SP_NSCALARS * sizeof(float)) == 0;
+	if (memcmp(s, ref_s, SP_NSCALARS * sizeof(float)) == 0)
+		return 1;
+	m->first_diff = m->size = p->args.size;
+	return 0;
 }
 
 /* kind: SEQ, the speculative runtime on backend b, or the unchecked parallel loop. */
@@ -390,6 +392,17 @@ static void fill_results(cJSON *res, const spec_opts *o, const sp_problem *p, co
 	}
 }
 
+/* Where a run's final state first differed from the sequential loop's. */
+static void describe_difference(char *msg, size_t len, const char *what, const mode_run *m)
+{
+	if (m->first_diff < m->size)
+		snprintf(msg, len, "%s %s differs from the sequential loop, first at element %" PRIu64,
+			 what, m->name, m->first_diff);
+	else
+		snprintf(msg, len, "%s %s differs from the sequential loop in its loop-carried scalars",
+			 what, m->name);
+}
+
 static void fill_verification(cJSON *v, const spec_opts *o, const mode_run *m, const mode_run *base,
 			      int bad)
 {
@@ -406,12 +419,10 @@ static void fill_verification(cJSON *v, const spec_opts *o, const mode_run *m, c
 	gb_json_str(v, "method", "final array and loop-carried scalars against the sequential loop, "
 		    "bit for bit, after every repetition of every mode");
 	if (!m->verified)
-		snprintf(msg, sizeof(msg), "opt %s differs from the sequential loop, first at element %" PRIu64,
-			 m->name, m->first_diff);
+		describe_difference(msg, sizeof(msg), "opt", m);
 	for (k = 0; k < NBASELINES && !msg[0]; k++)
 		if (o->compare[k] && !base[k].verified)
-			snprintf(msg, sizeof(msg), "%s differs from the sequential loop, first at element %" PRIu64,
-				 base[k].name, base[k].first_diff);
+			describe_difference(msg, sizeof(msg), "baseline", &base[k]);
 	gb_json_str(v, "message", bad ? msg : "equal");
 }
 
