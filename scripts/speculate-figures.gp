@@ -39,6 +39,6 @@ unset logscale y
 set ylabel "% of loop time"
 set style histogram rowstacked
 set yrange [0:*]
-plot for [c=2:7] dir.'/fig11.csv' using c:xtic(1)
+plot for [c=2:8] dir.'/fig11.csv' using c:xtic(1)
 
 unset multiplot

@@ -52,8 +52,9 @@ typedef struct sp_config {
 	double timeout_s;       /* give up after this long (0: never) */
 } sp_config;
 
-enum sp_phase { SP_PH_SETUP = 0, SP_PH_SCHEDULE, SP_PH_COMPUTE, SP_PH_CHECK, SP_PH_COMMIT,
-		SP_PH_RECOVERY, SP_NPHASES };
+/* inputs: the read-only inputs copied in; setup: the array and counters copied in. */
+enum sp_phase { SP_PH_INPUTS = 0, SP_PH_SETUP, SP_PH_SCHEDULE, SP_PH_COMPUTE, SP_PH_CHECK,
+		SP_PH_COMMIT, SP_PH_RECOVERY, SP_NPHASES };
 extern const char *const sp_phase_names[];
 
 /* What one execution of the loop did. */

@@ -86,7 +86,7 @@ assert r["assignments_misspeculated"] <= r["assignments"]
 assert r["misspeculation_rate"] == r["iterations_reexecuted"] / 3000.0
 assert r["bytes_to_device"] >= 4 * c["elements"] and r["bytes_from_device"] > 0
 ph = r["phase_seconds"]
-assert sorted(ph) == sorted(["setup", "scheduling", "computation", "check", "commit", "recovery"])
+assert sorted(ph) == sorted(["inputs", "setup", "scheduling", "computation", "check", "commit", "recovery"])
 assert all(ph[k]["n"] == 1 and ph[k]["median"] >= 0 for k in ph)
 assert abs(sum(ph[k]["median"] for k in ph) - r["loop_seconds"]["median"]) <= 1e-9 + 1e-6 * r["loop_seconds"]["median"]
 assert (c["kind"] == "irregular-control-flow") == (c["clause"] is not None)

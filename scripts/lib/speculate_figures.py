@@ -22,7 +22,7 @@ clustered histograms (scripts/speculate-figures.gp):
              baseline was not run)
   fig10.csv  loop, all, no-mo, no-co, no-sched: misspeculation rate in
              percent (iterations re-executed on the CPU over iterations)
-  fig11.csv  loop, setup, scheduling, computation, check, commit, recovery:
+  fig11.csv  loop, inputs, setup, scheduling, computation, check, commit, recovery:
              percent of the --opt all run's loop time in each phase (medians)
 Only the standard library is used.
 """
@@ -38,7 +38,7 @@ from report2csv import (ReportError, agree, checked, field, fmt_speedup,  # noqa
 
 LOOPS = ["ocean", "trfd", "fftbench", "mdg", "strcat", "gothic", "alvinn", "chain", "figure3"]
 OPTS = ["all", "no-mo", "no-co", "no-sched"]
-PHASES = ["setup", "scheduling", "computation", "check", "commit", "recovery"]
+PHASES = ["inputs", "setup", "scheduling", "computation", "check", "commit", "recovery"]
 NAME_RE = re.compile(r"^spec-(?P<loop>[a-z0-9]+)-(?P<opt>all|no-mo|no-co|no-sched)\.json$")
 
 
