@@ -44,10 +44,13 @@ PBA_SRC := deadlock/pba.c deadlock/pba_cpu.c deadlock/pba_registry.c workloads/p
 	workloads/pba_oracle.c workloads/pba_trace.c
 RAG_SRC := deadlock/rag.c deadlock/rag_registry.c deadlock/osdda_cpu.c deadlock/lmdda_cpu.c \
 	deadlock/lmdda_fast.c workloads/rag_oracle.c workloads/rag_gen.c workloads/rag_trace.c
+SPEC_SRC := speculation/clause.c speculation/runtime.c speculation/backend_cpu.c workloads/spec_loops.c
 CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/avoid.c cmd/detect.c cmd/info.c stm/registry.c stm/counters.c \
 	stm/prstm_cpu.c workloads/bank.c $(PBA_SRC) $(RAG_SRC)
 CUDA_SRC := common/device_cuda.cu stm/prstm_gpu.cu deadlock/pba_gpu.cu deadlock/rag_gpu.cu \
 	deadlock/osdda_gpu.cu deadlock/lmdda_gpu.cu
+CORE_SRC += cmd/speculate.c $(SPEC_SRC)
+CUDA_SRC += speculation/backend_gpu.cu
 
 ifeq ($(CUDA),1)
   CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(shell command -v $(NVCC))))
@@ -68,6 +71,7 @@ $(addprefix $(BUILD)/,$(REV_OBJS)) $(addprefix build/nocuda/,$(REV_OBJS)): $(REV
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_LIB_SRC := $(COMMON_SRC) common/device_none.c stm/counters.c stm/prstm_cpu.c workloads/bank.c \
 	$(PBA_SRC) $(RAG_SRC)
+UNIT_LIB_SRC += $(SPEC_SRC)
 
 .PHONY: all test check-gpu sanitize-gpu dist install clean need-cjson
 

@@ -12,6 +12,7 @@
 #include "deadlock/pba_engine.h"
 #include "deadlock/rag.h"
 #include "stm/stm.h"
+#include "workloads/spec_loops.h"
 
 static void help(FILE *out)
 {
@@ -151,6 +152,15 @@ static int run(int argc, char **argv)
 			if (listing)
 				printf("detect %s detector %s: %s\n", rag_engines[i]->algo,
 				       rag_engines[i]->name, rag_engines[i]->summary);
+		}
+		stm = cJSON_AddArrayToObject(engines, "speculate");
+		for (i = 0; sp_loops[i]; i++) {
+			cJSON *o = cJSON_CreateObject();
+			gb_json_str(o, "loop", sp_loops[i]->name);
+			gb_json_str(o, "summary", sp_loops[i]->summary);
+			cJSON_AddItemToArray(stm, o);
+			if (listing)
+				printf("speculate loop %s: %s\n", sp_loops[i]->name, sp_loops[i]->summary);
 		}
 	}
 	if (json) {

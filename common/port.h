@@ -74,6 +74,30 @@ GB_HD uint32_t gb_cas_u32(uint32_t *p, uint32_t expected, uint32_t desired)
 #endif
 }
 
+/* Atomic add; returns the value found at *p (as CUDA's atomicAdd). Relaxed: a counter. */
+GB_HD uint32_t gb_add_u32(uint32_t *p, uint32_t v)
+{
+#if defined(__CUDA_ARCH__)
+	return atomicAdd(p, v);
+#else
+	return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
+/* Atomic minimum; returns the value found at *p (as CUDA's atomicMin). Relaxed. */
+GB_HD uint32_t gb_min_u32(uint32_t *p, uint32_t v)
+{
+#if defined(__CUDA_ARCH__)
+	return atomicMin(p, v);
+#else
+	uint32_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+	while (v < old && !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_RELAXED,
+						       __ATOMIC_RELAXED))
+		;
+	return old;
+#endif
+}
+
 /*
  * Acquire-release fence at device (or process) scope. After relaxed loads it
  * makes them acquire (later accesses stay after them); before relaxed stores

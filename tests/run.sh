@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # gpubench's test driver (make test): the unit tests, the CLI tests on the
-# CUDA build and on the CPU-only build, the fig7 script in --quick mode when it
-# exists, the pba-tables and detect-tables scripts in --quick mode, a parse of
-# the GPU scripts, and a smoke test of the CPU-only binary. Run from the repository root. GPUBENCH (default
+# CUDA build and on the CPU-only build, the speculate CLI tests, the figure and
+# table scripts in --quick mode (fig7, pba-tables, detect-tables,
+# speculate-figures), a parse of the GPU scripts, and a smoke test of the
+# CPU-only binary. Run from the repository root. GPUBENCH (default
 # ./gpubench), GPUBENCH_NOCUDA (default build/nocuda/gpubench) and UNIT_TESTS
 # (default build/unit_tests) name the binaries. The last line is "N passed,
 # N failed" over every suite; the exit status is 1 when anything failed.
@@ -56,6 +57,10 @@ run_suite unit "$UNIT"
 run_suite cli env GPUBENCH="$G" "$here/cli.sh"
 if [ -x "$GN" ]; then
 	run_suite cli env GPUBENCH="$GN" "$here/cli.sh"
+fi
+run_suite speculate env GPUBENCH="$G" "$here/speculate.sh"
+if [ -x "$GN" ]; then
+	run_suite speculate env GPUBENCH="$GN" "$here/speculate.sh"
 fi
 
 # ---- scripts/fig7-bank.sh --quick, when someone has written it
@@ -203,6 +208,37 @@ check "detect-tables.sh writes no CSV from a mixed folder" test ! -e "$T_TMP/det
 expect_rc "detect-tables.sh --osdda-sizes x exits 2" 2 bash scripts/detect-tables.sh --osdda-sizes x --out "$T_TMP/detect-bad"
 expect_err "detect-tables.sh --osdda-sizes x names the option" "--osdda-sizes"
 
+# ---- scripts/speculate-figures.sh --quick: Figures 8-11 on the CPU backend
+echo "== speculate-figures: scripts/speculate-figures.sh --quick"
+out=$T_TMP/specfig
+expect_rc "speculate-figures.sh --quick exits 0" 0 bash scripts/speculate-figures.sh --quick \
+	--gpubench "$G" --out "$out"
+for f in fig8 fig9 fig10 fig11; do
+	check "speculate-figures: $f.csv has a header and a row per loop" \
+		awk -F, 'NR == 1 && $1 != "loop" {bad=1} END {exit bad || NR != 8}' "$out/$f.csv"
+done
+check "speculate-figures: every --opt all run is slower or faster than seq by a positive factor" \
+	awk -F, 'NR > 1 && !($2 > 0 && $5 > 0) {bad=1} END {exit bad}' "$out/fig8.csv"
+check "speculate-figures: gpu-nospec only for fftbench and alvinn" \
+	awk -F, 'NR > 1 && (($4 != "") != ($1 == "fftbench" || $1 == "alvinn")) {bad=1} END {exit bad}' \
+	"$out/fig9.csv"
+check "speculate-figures: trfd redoes everything without localization" \
+	awk -F, '$1 == "trfd" && $3 == 100.0 {ok=1} END {exit !ok}' "$out/fig10.csv"
+check "speculate-figures: the phases add up to the loop time" \
+	awk -F, 'NR > 1 {s=$2+$3+$4+$5+$6+$7+$8; if (s < 99.9 || s > 100.1) bad=1} END {exit bad}' "$out/fig11.csv"
+check "speculate-figures.md has the four figures" grep -q '^## Figure 11' "$out/figures.md"
+if command -v gnuplot >/dev/null 2>&1; then
+	check "speculate-figures.png exists (gnuplot is installed)" test -s "$out/speculate-figures.png"
+fi
+cp "$out/fig10.csv" "$T_TMP/specfig-first.csv" 2>/dev/null
+expect_rc "speculate-figures.sh --plot-only exits 0" 0 bash scripts/speculate-figures.sh --plot-only --out "$out"
+check "speculate-figures.sh --plot-only rebuilds the same CSV" cmp "$T_TMP/specfig-first.csv" "$out/fig10.csv"
+rm "$out/reports/spec-ocean-all.json"
+expect_rc "speculate-figures.sh refuses a loop without its --opt all report" 1 \
+	bash scripts/speculate-figures.sh --plot-only --out "$out"
+expect_err "speculate-figures.sh names the missing report" "spec-ocean-all.json"
+expect_rc "speculate-figures.sh --reps x exits 2" 2 bash scripts/speculate-figures.sh --reps x --out "$T_TMP/sf-bad"
+
 # ---- the GPU scripts (run on a GPU machine) at least parse, and the
 # sanitizer script says what it lacks
 echo "== gpu scripts: tests/gpu/*.sh"
@@ -242,7 +278,7 @@ else
 	fail "nocuda: $GN is not an executable"
 fi
 
-echo "fig7 + pba + detect + gpu scripts + nocuda: $T_PASS passed, $T_FAIL failed"
+echo "scripts + gpu scripts + nocuda: $T_PASS passed, $T_FAIL failed"
 total_pass=$((total_pass + T_PASS))
 total_fail=$((total_fail + T_FAIL))
 echo "$total_pass passed, $total_fail failed"

@@ -5,8 +5,9 @@
 # verified by the serial replay; a high-contention configuration; and cross
 # checks against the CPU backend; the banker's algorithm (avoid) on the GPU
 # against the oracle and the CPU implementations; the deadlock detectors
-# (detect) on the GPU against the oracle and cpu-bits. Needs bash and python3, no
-# compiler.
+# (detect) on the GPU against the oracle and cpu-bits; speculate's loops on
+# the GPU against the sequential loop and the CPU backend's decisions. Needs
+# bash and python3, no compiler.
 #
 #   GPUBENCH=dist/bin/gpubench tests/gpu/check.sh
 #
@@ -293,6 +294,54 @@ assert d["results"]["impls"][0]["matrix_bytes"] > 0'
 expect_rc "detect: matrices that cannot fit exit 1 before allocating" 1 \
 	"$G" detect --impl gpu-initial --procs 1048576 --res 1048576 --events 1 --reps 1 --quiet
 expect_err "detect: the message gives required and available memory" "of device memory but only"
+
+# ---- gpubench speculate: every loop under every --opt on the GPU, verified
+# bit for bit against the sequential loop (exit 3 otherwise), and the same
+# assignments, misspeculations and copies back as the CPU backend: detection
+# reads addresses and branch conditions, never raced values, so both must
+# agree (the CPU backend uses the inputs in place, so only copies to the
+# device differ).
+spec_same() {
+	local name=$1 b
+	shift
+	for b in gpu cpu; do
+		run "$G" speculate --backend "$b" --reps 1 --quiet --json "$R/spec-$b.json" "$@"
+		if [ "$RC" != 0 ]; then
+			fail "speculate $name: $b exits 0" "$G speculate --backend $b $*" "$(t_context)"
+			return
+		fi
+	done
+	json_check "speculate $name: gpu verified, same decisions as cpu" "$R/spec-gpu.json" '
+import json
+c = json.load(open("'"$R/spec-cpu.json"'"))
+assert d["device"]["backend"] == "gpu" and d["verification"]["verified"] is True
+for k in ("assignments", "assignments_misspeculated", "iterations_reexecuted", "iterations_deferred",
+          "wrong_elements", "detections", "raw_war_assignments", "waw_assignments",
+          "bytes_from_device", "assignment_min", "assignment_max"):
+    assert d["results"][k] == c["results"][k], (k, d["results"][k], c["results"][k])'
+}
+for loop in ocean trfd fftbench mdg strcat gothic alvinn chain figure3; do
+	for opt in all no-mo no-co no-sched; do
+		spec_same "$loop $opt" --loop "$loop" --opt "$opt" --iters 30000 --density 0.01 --seed 4
+	done
+done
+spec_same "ocean, one-iteration assignments" --loop ocean --iters 3000 --max-assignment 1
+spec_same "ocean, shorter than one assignment" --loop ocean --iters 5 --work 1
+spec_same "figure3, dense: 16 iterations per element" --loop figure3 --iters 50000 --density 16 \
+	--opt no-sched --max-assignment 4096
+spec_same "chain, Figure 6(a) at density 0.3" --loop chain --iters 100000 --density 0.3
+spec_same "alvinn, Figure 6(b) at density 0.3" --loop alvinn --iters 20000 --density 0.3
+spec_same "gothic, Figure 6(c) with a range clause" --loop gothic --iters 50000 --clause "(-1:end)"
+spec_same "ocean at its default size" --loop ocean
+spec_same "mdg at its default size" --loop mdg
+expect_rc "speculate: a wrong clause fails verification on the GPU" 3 \
+	"$G" speculate --backend gpu --loop gothic --iters 30000 --clause "(+1)" --reps 1 --quiet
+expect_rc "speculate: fftbench against gpu-nospec and cpu-spec" 0 \
+	"$G" speculate --backend gpu --loop fftbench --compare seq,cpu-spec,gpu-nospec --reps 2 --quiet \
+	--json "$R/spec-cmp.json"
+json_check "speculate: every baseline verified" "$R/spec-cmp.json" '
+assert all(b["verified"] is True for b in d["results"]["baselines"])
+assert d["results"]["baselines"][2]["backend"] == "gpu"'
 
 echo "check-gpu: $n GPU bank runs and the cross checks took $(($(date +%s) - start)) s"
 summary check-gpu

@@ -46,6 +46,14 @@ sanitize detect --algo osdda --impl gpu --compare gpu-graph,gpu-initial --procs 
 sanitize detect --algo lmdda --impl gpu --compare gpu-graph,gpu-initial --procs 40 --res 37 \
 	--units 1-3 --events 300 --reps 1
 
+# speculate: every kernel of the runtime: memory loops that misspeculate
+# (detection and localization), a control-flow loop with a range clause, and
+# the non-speculative loop.
+sanitize speculate --backend gpu --loop figure3 --iters 3000 --density 1 --reps 1
+sanitize speculate --backend gpu --loop ocean --iters 4000 --reps 1 --opt no-sched
+sanitize speculate --backend gpu --loop gothic --iters 3000 --density 0.01 --reps 1
+sanitize speculate --backend gpu --loop fftbench --iters 2000 --reps 1 --compare gpu-nospec
+
 summary sanitize-gpu
 	exit 1
 fi
@@ -91,5 +99,13 @@ sanitize detect --algo osdda --impl gpu --compare gpu-graph,gpu-initial --procs 
 	--events 300 --reps 1
 sanitize detect --algo lmdda --impl gpu --compare gpu-graph,gpu-initial --procs 40 --res 37 \
 	--units 1-3 --events 300 --reps 1
+
+# speculate: every kernel of the runtime: memory loops that misspeculate
+# (detection and localization), a control-flow loop with a range clause, and
+# the non-speculative loop.
+sanitize speculate --backend gpu --loop figure3 --iters 3000 --density 1 --reps 1
+sanitize speculate --backend gpu --loop ocean --iters 4000 --reps 1 --opt no-sched
+sanitize speculate --backend gpu --loop gothic --iters 3000 --density 0.01 --reps 1
+sanitize speculate --backend gpu --loop fftbench --iters 2000 --reps 1 --compare gpu-nospec
 
 summary sanitize-gpu

@@ -1,0 +1,195 @@
+#!/usr/bin/env python3
+"""Check gpubench speculate reports and turn a sweep of them into Figures 8-11.
+
+    speculate_figures.py check REPORT.json
+        Exit 0 and print a one-line summary when the report is a complete,
+        verified speculate run; otherwise print why on stderr and exit 1.
+
+    speculate_figures.py table DIR --out OUTDIR
+        Read every DIR/spec-<loop>-<opt>.json, check each one as above, and
+        write OUTDIR/fig8.csv ... fig11.csv and OUTDIR/figures.md. Every loop
+        needs its --opt all report, which carries the baselines (seq,
+        cpu-spec, gpu-nospec); the other --opt reports of a loop must be runs
+        of the same loop instance (iterations, density, work, seed) on the same
+        backend. Any failed check writes nothing.
+
+The CSVs are wide (one row per loop, in the paper's order), for gnuplot's
+clustered histograms (scripts/speculate-figures.gp):
+  fig8.csv   loop, all, no-mo, no-co, no-sched: speedup over seq (the seq
+             median of the loop's --opt all run over each run's median)
+  fig9.csv   loop, gpu-spec, cpu-spec, gpu-nospec: speedups over seq
+             (gpu-spec is the --opt all run on its backend; empty when a
+             baseline was not run)
+  fig10.csv  loop, all, no-mo, no-co, no-sched: misspeculation rate in
+             percent (iterations re-executed on the CPU over iterations)
+  fig11.csv  loop, inputs, setup, scheduling, computation, check, commit, recovery:
+             percent of the --opt all run's loop time in each phase (medians)
+Only the standard library is used.
+"""
+
+import argparse
+import os
+import re
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from report2csv import (ReportError, agree, checked, field, fmt_speedup,  # noqa: E402
+                        write_atomically, write_csv)
+
+LOOPS = ["ocean", "trfd", "fftbench", "mdg", "strcat", "gothic", "alvinn", "chain", "figure3"]
+OPTS = ["all", "no-mo", "no-co", "no-sched"]
+PHASES = ["inputs", "setup", "scheduling", "computation", "check", "commit", "recovery"]
+NAME_RE = re.compile(r"^spec-(?P<loop>[a-z0-9]+)-(?P<opt>all|no-mo|no-co|no-sched)\.json$")
+
+
+def checked_spec(path):
+    return checked(path, "speculate")
+
+
+def baseline(doc, path, name):
+    for b in field(doc, path, "results.baselines"):
+        if b.get("name") == name:
+            return b
+    return None
+
+
+def summary(doc, path):
+    r = field(doc, path, "results")
+    sp = r.get("speedup_over", {})
+    extra = "".join(", %.3gx over %s" % (v, k) for k, v in sp.items() if v)
+    return "%s opt %s: %.4g s median, %d assignments, misspeculation %.4f%%%s, %s backend" % (
+        field(doc, path, "config.loop"), field(doc, path, "config.opt"),
+        r["loop_seconds"]["median"], r["assignments"], 100 * r["misspeculation_rate"], extra,
+        field(doc, path, "device.backend"))
+
+
+def cmd_check(args):
+    doc = checked_spec(args.report)
+    print(summary(doc, args.report))
+
+
+def collect(folder):
+    runs = {}
+    paths = []
+    for name in sorted(os.listdir(folder)):
+        m = NAME_RE.match(name)
+        if not m:
+            continue
+        path = os.path.join(folder, name)
+        doc = checked_spec(path)
+        loop, opt = m.group("loop"), m.group("opt")
+        if field(doc, path, "config.loop") != loop or field(doc, path, "config.opt") != opt:
+            raise ReportError("%s: a run of %s --opt %s, not what its name says" % (
+                path, field(doc, path, "config.loop"), field(doc, path, "config.opt")))
+        runs[(loop, opt)] = (doc, path)
+        paths.append(path)
+    if not runs:
+        raise ReportError("%s: no spec-<loop>-<opt>.json reports" % folder)
+    docs = [runs[k][0] for k in runs]
+    agree(docs, paths, "backends", lambda d: d["config"]["backend"])
+    loops = [loop for loop in LOOPS if any(k[0] == loop for k in runs)]
+    for loop in loops:
+        if (loop, "all") not in runs:
+            raise ReportError("%s: no spec-%s-all.json, which holds the loop's baselines" % (folder, loop))
+        mine = [runs[(loop, o)] for o in OPTS if (loop, o) in runs]
+        agree([d for d, _ in mine], [p for _, p in mine], "instances of %s" % loop,
+              lambda d: (d["config"]["iters"], d["config"]["density"], d["config"]["work"],
+                         d["config"]["seed"]))
+    return runs, loops
+
+
+def ratio(a, b):
+    return a / b if a is not None and b else None
+
+
+def tables(runs, loops):
+    f8, f9, f10, f11 = [], [], [], []
+    for loop in loops:
+        doc, path = runs[(loop, "all")]
+        seq = baseline(doc, path, "seq")
+        seq_t = seq["loop_seconds"]["median"] if seq else None
+        r8, r10 = {"loop": loop}, {"loop": loop}
+        for opt in OPTS:
+            got = runs.get((loop, opt))
+            res = got[0]["results"] if got else None
+            r8[opt] = ratio(seq_t, res["loop_seconds"]["median"]) if res else None
+            r10[opt] = 100.0 * res["misspeculation_rate"] if res else None
+        f8.append(r8)
+        f10.append(r10)
+        r9 = {"loop": loop, "gpu-spec": r8["all"]}
+        for name in ("cpu-spec", "gpu-nospec"):
+            b = baseline(doc, path, name)
+            r9[name] = ratio(seq_t, b["loop_seconds"]["median"]) if b else None
+        f9.append(r9)
+        res = doc["results"]
+        total = res["loop_seconds"]["median"]
+        r11 = {"loop": loop}
+        for ph in PHASES:
+            r11[ph] = 100.0 * res["phase_seconds"][ph]["median"] / total if total else None
+        f11.append(r11)
+    return f8, f9, f10, f11
+
+
+def fmt_pct(x):
+    return "-" if x is None else "%.3g%%" % x
+
+
+def md_table(head, rows, keys, fmt):
+    out = ["| " + " | ".join(head) + " |", "|" + " --- |" * len(head)]
+    for r in rows:
+        out.append("| " + " | ".join([r["loop"]] + [fmt(r[k]) for k in keys]) + " |")
+    return "\n".join(out) + "\n"
+
+
+def cmd_table(args):
+    runs, loops = collect(args.dir)
+    f8, f9, f10, f11 = tables(runs, loops)
+    os.makedirs(args.out, exist_ok=True)
+    write_csv(f8, os.path.join(args.out, "fig8.csv"), ["loop"] + OPTS)
+    write_csv(f9, os.path.join(args.out, "fig9.csv"), ["loop", "gpu-spec", "cpu-spec", "gpu-nospec"])
+    write_csv(f10, os.path.join(args.out, "fig10.csv"), ["loop"] + OPTS)
+    write_csv(f11, os.path.join(args.out, "fig11.csv"), ["loop"] + PHASES)
+    doc = runs[(loops[0], "all")][0]
+    dev = doc["device"]
+    where = dev.get("name") if dev.get("backend") == "gpu" else "CPU backend, %s workers" % dev.get("cpu_workers")
+    text = ["# Figures 8-11 of \"Optimistic Parallelism on GPUs\", gpubench speculate\n",
+            "- backend: %s (%s); gpubench %s (%s)" % (
+                dev.get("backend"), where, doc["meta"]["gpubench_version"], doc["meta"]["git_revision"]),
+            "- loops: " + ", ".join("%s (%d iterations)" % (
+                loop, runs[(loop, "all")][0]["config"]["iters"]) for loop in loops),
+            "- speedups: median loop time of `seq` over the run's; rates: iterations re-executed "
+            "on the CPU over iterations\n",
+            "## Figure 8: speedup over seq with each optimization left out\n",
+            md_table(["loop", "all", "w/o MO", "w/o CO", "w/o SCHED"], f8, OPTS, fmt_speedup),
+            "## Figure 9: against CPU speculation and the non-speculative parallel loop\n",
+            md_table(["loop", "speculative (" + dev.get("backend", "?") + ")", "cpu-spec",
+                      "gpu-nospec"], f9, ["gpu-spec", "cpu-spec", "gpu-nospec"], fmt_speedup),
+            "## Figure 10: misspeculation rate\n",
+            md_table(["loop", "all", "w/o MO", "w/o CO", "w/o SCHED"], f10, OPTS, fmt_pct),
+            "## Figure 11: share of the loop time per phase (--opt all)\n",
+            md_table(["loop"] + PHASES, f11, PHASES, fmt_pct)]
+    write_atomically(os.path.join(args.out, "figures.md"), "\n".join(text))
+    print("speculate_figures.py: %d loops, %d reports -> %s/fig8..fig11.csv, figures.md"
+          % (len(loops), len(runs), args.out), file=sys.stderr)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    c = sub.add_parser("check")
+    c.add_argument("report")
+    c.set_defaults(fn=cmd_check)
+    t = sub.add_parser("table")
+    t.add_argument("dir")
+    t.add_argument("--out", required=True)
+    t.set_defaults(fn=cmd_table)
+    args = ap.parse_args()
+    try:
+        args.fn(args)
+    except ReportError as e:
+        print("speculate_figures.py: %s" % e, file=sys.stderr)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,157 @@
+#!/usr/bin/env bash
+# Figures 8-11 of Feng, Gupta and Bhuyan, "Optimistic Parallelism on GPUs",
+# with gpubench speculate: every loop under every --opt (Figure 8's bars and
+# Figure 10's rates), the --opt all run with the seq, cpu-spec and (fftbench,
+# alvinn) gpu-nospec baselines (Figure 9) and its phase times (Figure 11).
+# One JSON report per run, then fig8..fig11.csv, figures.md and (with
+# gnuplot) speculate-figures.png. Any failed or unverified run stops the
+# script with status 1.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+helper="$here/lib/speculate_figures.py"
+plot_script="$here/speculate-figures.gp"
+
+usage() {
+	cat <<'EOF'
+usage: scripts/speculate-figures.sh [options] [-- extra gpubench speculate options]
+
+Runs gpubench speculate for every loop and every --opt (all, no-mo, no-co,
+no-sched) at the loop's default size, the --opt all run with
+--compare seq,cpu-spec (and gpu-nospec for fftbench and alvinn), writes
+DIR/reports/spec-<loop>-<opt>.json, then DIR/fig8.csv, fig9.csv, fig10.csv,
+fig11.csv, DIR/figures.md and, when gnuplot is installed,
+DIR/speculate-figures.png.
+
+  --gpubench PATH     binary to run (default: dist/bin/gpubench if present,
+                      else ./gpubench)
+  --out DIR           where reports and outputs go (default
+                      results/local/speculate-figures)
+  --loops LIST        comma-separated loops (default: the paper's seven,
+                      ocean,trfd,fftbench,mdg,strcat,gothic,alvinn)
+  --iters N           iterations of every loop (default: each loop's own)
+  --reps N            repetitions of every run (default 3)
+  --quick             tiny loops on the CPU backend for CI: 2000 iterations,
+                      1 repetition
+  --plot-only         run nothing: rebuild the CSVs, markdown and PNG from the
+                      reports already in DIR/reports
+  -h, --help          this text
+
+Options after -- go to every gpubench speculate run unchanged (for example
+--backend gpu). Every run must verify. Exit status: 0 when every run
+succeeded and verified, 1 otherwise, 2 on a usage error.
+EOF
+}
+
+die_usage() {
+	echo "speculate-figures.sh: $*" >&2
+	echo "see scripts/speculate-figures.sh --help" >&2
+	exit 2
+}
+
+need_value() {
+	[[ $# -ge 2 && -n $2 && $2 != --* ]] || die_usage "option $1 needs a value"
+}
+
+gpubench=""
+out="results/local/speculate-figures"
+loops="ocean,trfd,fftbench,mdg,strcat,gothic,alvinn"
+iters=""
+reps=3
+quick=0
+plot_only=0
+extra=()
+
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--gpubench) need_value "$@"; gpubench=$2; shift 2 ;;
+	--out) need_value "$@"; out=$2; shift 2 ;;
+	--loops) need_value "$@"; loops=$2; shift 2 ;;
+	--iters) need_value "$@"; iters=$2; shift 2 ;;
+	--reps) need_value "$@"; reps=$2; shift 2 ;;
+	--quick) quick=1; shift ;;
+	--plot-only) plot_only=1; shift ;;
+	-h | --help) usage; exit 0 ;;
+	--) shift; extra=("$@"); break ;;
+	*) die_usage "unknown option '$1'" ;;
+	esac
+done
+
+[[ $loops =~ ^[a-z0-9]+(,[a-z0-9]+)*$ ]] || die_usage "--loops: '$loops' is not a comma-separated list"
+[[ -z $iters || $iters =~ ^[1-9][0-9]*$ ]] || die_usage "--iters: '$iters' is not a positive number"
+[[ $reps =~ ^[1-9][0-9]*$ ]] || die_usage "--reps: '$reps' is not a positive number"
+
+size=()
+if [[ $quick == 1 ]]; then
+	size=(--backend cpu --iters "${iters:-2000}")
+	reps=1
+elif [[ -n $iters ]]; then
+	size=(--iters "$iters")
+fi
+
+command -v python3 >/dev/null || { echo "speculate-figures.sh: python3 is required" >&2; exit 1; }
+reports="$out/reports"
+rm -f "$out"/fig8.csv "$out"/fig9.csv "$out"/fig10.csv "$out"/fig11.csv "$out/figures.md" \
+	"$out/speculate-figures.png"
+
+if [[ $plot_only == 0 ]]; then
+	if [[ -z $gpubench ]]; then
+		if [[ -x dist/bin/gpubench ]]; then gpubench=dist/bin/gpubench; else gpubench=./gpubench; fi
+	fi
+	[[ -x $gpubench ]] || {
+		echo "speculate-figures.sh: no gpubench at '$gpubench' (build with make or make dist," \
+			"or pass --gpubench PATH)" >&2
+		exit 1
+	}
+	mkdir -p "$reports"
+	IFS=, read -r -a loop_list <<<"$loops"
+	total=$((${#loop_list[@]} * 4))
+	n=0
+	echo "speculate-figures.sh: $total runs of $("$gpubench" --version) ($gpubench), reports in $reports" >&2
+	for loop in "${loop_list[@]}"; do
+		for opt in all no-mo no-co no-sched; do
+			n=$((n + 1))
+			name="spec-$loop-$opt"
+			json="$reports/$name.json"
+			log="$reports/$name.log"
+			compare=()
+			if [[ $opt == all ]]; then
+				case $loop in
+				fftbench | alvinn) compare=(--compare seq,cpu-spec,gpu-nospec) ;;
+				*) compare=(--compare seq,cpu-spec) ;;
+				esac
+			fi
+			rm -f "$json"
+			started=$SECONDS
+			if "$gpubench" speculate --loop "$loop" --opt "$opt" --reps "$reps" "${size[@]}" \
+				"${compare[@]}" "${extra[@]}" --json "$json" >"$log" 2>&1; then
+				rc=0
+			else
+				rc=$?
+			fi
+			if [[ $rc != 0 ]]; then
+				echo "[$n/$total] $name FAILED: gpubench exited $rc; its output ($log):" >&2
+				sed 's/^/    /' "$log" >&2
+				echo "speculate-figures.sh: stopped; no table or plot is made from a failed sweep" >&2
+				exit 1
+			fi
+			line=$(python3 "$helper" check "$json") || {
+				echo "[$n/$total] $name REJECTED (see above); output in $log" >&2
+				exit 1
+			}
+			echo "[$n/$total] $line, $((SECONDS - started)) s" >&2
+		done
+	done
+else
+	[[ -d $reports ]] || { echo "speculate-figures.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
+fi
+
+python3 "$helper" table "$reports" --out "$out"
+
+if command -v gnuplot >/dev/null; then
+	gnuplot -e "dir='$out'; out='$out/speculate-figures.png'" "$plot_script"
+	echo "speculate-figures.sh: plot in $out/speculate-figures.png" >&2
+else
+	echo "speculate-figures.sh: gnuplot not installed, no plot; copy $out to a machine with" \
+		"gnuplot and run scripts/speculate-figures.sh --plot-only --out DIR there" >&2
+fi

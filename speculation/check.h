@@ -1,0 +1,265 @@
+/*
+ * The device phases of the speculative runtime (sections 2 and 3 of Feng,
+ * Gupta and Bhuyan): computation with access tracking, misspeculation
+ * detection and localization, one GB_HD function per thread and step. The GPU
+ * backend runs sp_kernel_run in one CUDA thread per iteration of the
+ * assignment; the CPU backend runs it over slices on host threads.
+ *
+ * Detection (Figure 4): Read_A marks elements some iteration read without
+ * writing them; Write_A counts the iterations that wrote each element, so its
+ * non-zero entries are the paper's Write_A and its values the WW_A of
+ * localization. RAW/WAR: an element read-only in one iteration and written in
+ * another; WAW: sum Write_A < sum WC_A, which holds exactly when some
+ * element's count reaches 2, so the second writer of an element raises the
+ * flag and no global sum is taken.
+ * Localization (Figure 5): an iteration misspeculated when an element it read
+ * is in RW_A (Read_A and Write_A), or an element it wrote has WW_A > 1.
+ * Wrong_A holds the elements misspeculated iterations wrote; both are
+ * compacted into lists.
+ *
+ * Deviations, each for cost or correctness:
+ * - The intersection is taken over the traces, not over every element of A
+ *   (a pass per element per assignment would cost O(|A|) even for an
+ *   assignment of ten iterations), and the arrays are cleared through the
+ *   traces for the same reason. WW_A is counted with atomics instead of N
+ *   partial arrays and a reduction (N x |A| counters do not fit at our
+ *   sizes). No step adds to one global counter per iteration: that
+ *   serializes every thread on one address.
+ * - A WAR pair also marks the writer when it comes after the element's first
+ *   read-only reader (Read-min): recovery re-executes the reader on the CPU
+ *   after the commit, and a committed later write would then be visible to
+ *   it. The paper marks the reader only.
+ * - The lists are compacted by atomic appends (only misspeculated iterations
+ *   append); the host sorts them (they are short), instead of ordered
+ *   parallel reductions.
+ * - Commit of a memory loop gathers the elements the assignment wrote, less
+ *   the wrong ones, through the write traces (SP_K_GATHER), where Figure 7
+ *   copies the whole array between wrong elements: a short assignment would
+ *   otherwise pay for the whole array.
+ */
+#ifndef GB_SPEC_CHECK_H
+#define GB_SPEC_CHECK_H
+
+#include "speculation/spec.h"
+#include "workloads/spec_bodies.h"
+
+/* Counters of one assignment, in device memory. */
+enum sp_counter {
+	SP_C_WAW = 0,     /* sum Write_A < sum WC_A: an element has two writers */
+	SP_C_CONFLICT,    /* a RAW/WAR was seen (SP_MEM) */
+	SP_C_MARKS,       /* a branch marked iterations one by one (SP_CF) */
+	SP_C_OVERFLOW,    /* an iteration exceeded its declared trace size */
+	SP_C_ALL_FROM,    /* SP_CF: first iteration of a range to the end, SP_NONE if none */
+	SP_C_NMISSPEC,    /* length of the Misspec list */
+	SP_C_NWRONG,      /* length of the Wrong list */
+	SP_NCOUNTERS
+};
+
+/* The steps, in the order the runtime launches them. */
+enum sp_kernel {
+	SP_K_COMPUTE = 0, /* the loop body with tracking */
+	SP_K_MARK,        /* detection: Read_A, Write_A (WW_A) and the WAW flag */
+	SP_K_INTERSECT,   /* detection: Read_A and Write_A intersect */
+	SP_K_MINREAD,     /* localization: earliest read-only reader of each RW_A element */
+	SP_K_LOCALIZE,    /* localization: Misspec, Wrong_A and their lists */
+	SP_K_GATHER,      /* commit: the written, correct elements and their values */
+	SP_K_CLEAR,       /* reset what this assignment set, and the counters */
+	SP_K_RESET,       /* the same by element, when the traces outnumber the elements */
+	SP_K_SCATTER,     /* copy-in: A[sidx[i]] = sval[i] */
+	SP_K_PLAIN,       /* the loop body without tracking (--compare gpu-nospec) */
+	SP_NKERNELS
+};
+
+/* The device state: pointers into device memory (host memory for the CPU backend). */
+typedef struct sp_dev {
+	sp_args args;          /* args.A is the device copy */
+	sp_clause clause;
+	uint32_t kind;         /* enum sp_kind */
+	uint32_t maxrd, maxwr; /* trace row lengths */
+	uint32_t start, count; /* the assignment (SP_K_SCATTER: count elements) */
+	uint32_t *rd, *wr;     /* count x maxrd, count x maxwr */
+	uint32_t *nrd, *nwr;   /* trace lengths per iteration */
+	uint32_t *readf;       /* Read_A */
+	uint32_t *writec;      /* Write_A / WW_A */
+	uint32_t *minrd;       /* earliest read-only reader, SP_NONE when none */
+	uint32_t *wrongf;      /* Wrong_A */
+	uint32_t *misspec;     /* Misspec, per iteration of the assignment */
+	uint32_t *counters;    /* enum sp_counter */
+	uint32_t *mlist;       /* Misspec list: iteration offsets in the assignment */
+	uint32_t *wlist;       /* Wrong list: elements */
+	uint32_t *sidx, *sval; /* commit and copy-in staging: count x maxwr, or |A| */
+} sp_dev;
+
+GB_HD int sp_row_has(const uint32_t *row, uint32_t n, uint32_t e)
+{
+	uint32_t k;
+	for (k = 0; k < n; k++)
+		if (row[k] == e)
+			return 1;
+	return 0;
+}
+
+GB_HD void sp_k_compute(const sp_dev *d, uint32_t i)
+{
+	sp_args a = d->args;
+	sp_track t;
+	t.spec = 1;
+	t.rd = d->rd + (uint64_t)i * d->maxrd;
+	t.wr = d->wr + (uint64_t)i * d->maxwr;
+	t.nrd = t.nwr = 0;
+	t.maxrd = d->maxrd;
+	t.maxwr = d->maxwr;
+	t.overflow = 0;
+	t.misspec = d->misspec;
+	t.all_from = &d->counters[SP_C_ALL_FROM];
+	t.marks = &d->counters[SP_C_MARKS];
+	t.start = d->start;
+	t.count = d->count;
+	t.clause = &d->clause;
+	sp_body(&a, &t, d->start + i);
+	if (d->kind == SP_MEM) {
+		d->nrd[i] = t.nrd;
+		d->nwr[i] = t.nwr;
+	}
+	if (t.overflow)
+		gb_st_relaxed_u32(&d->counters[SP_C_OVERFLOW], 1);
+}
+
+GB_HD void sp_k_mark(const sp_dev *d, uint32_t i)
+{
+	const uint32_t *rd = d->rd + (uint64_t)i * d->maxrd, *wr = d->wr + (uint64_t)i * d->maxwr;
+	uint32_t k, nrd = d->nrd[i], nwr = d->nwr[i];
+	for (k = 0; k < nrd; k++)
+		if (!sp_row_has(wr, nwr, rd[k]))
+			gb_st_relaxed_u32(&d->readf[rd[k]], 1);
+	for (k = 0; k < nwr; k++)
+		if (gb_add_u32(&d->writec[wr[k]], 1) == 1)
+			gb_st_relaxed_u32(&d->counters[SP_C_WAW], 1);
+}
+
+GB_HD void sp_k_intersect(const sp_dev *d, uint32_t i)
+{
+	const uint32_t *rd = d->rd + (uint64_t)i * d->maxrd, *wr = d->wr + (uint64_t)i * d->maxwr;
+	uint32_t k, nrd = d->nrd[i], nwr = d->nwr[i];
+	for (k = 0; k < nrd; k++)
+		if (!sp_row_has(wr, nwr, rd[k]) && gb_ld_relaxed_u32(&d->writec[rd[k]])) {
+			if (!gb_ld_relaxed_u32(&d->counters[SP_C_CONFLICT]))
+				gb_st_relaxed_u32(&d->counters[SP_C_CONFLICT], 1);
+			return;
+		}
+}
+
+GB_HD void sp_k_minread(const sp_dev *d, uint32_t i)
+{
+	const uint32_t *rd = d->rd + (uint64_t)i * d->maxrd, *wr = d->wr + (uint64_t)i * d->maxwr;
+	uint32_t k, nrd = d->nrd[i], nwr = d->nwr[i];
+	for (k = 0; k < nrd; k++)
+		if (!sp_row_has(wr, nwr, rd[k]) && gb_ld_relaxed_u32(&d->writec[rd[k]]))
+			gb_min_u32(&d->minrd[rd[k]], i);
+}
+
+GB_HD void sp_k_localize(const sp_dev *d, uint32_t i)
+{
+	const uint32_t *rd = d->rd + (uint64_t)i * d->maxrd, *wr = d->wr + (uint64_t)i * d->maxwr;
+	uint32_t k, nrd, nwr;
+	int miss = 0;
+
+	if (d->kind == SP_CF) {
+		/* Iterations from a range to the end are the host's: it knows where it starts. */
+		if (gb_ld_relaxed_u32(&d->misspec[i]) &&
+		    d->start + i < gb_ld_relaxed_u32(&d->counters[SP_C_ALL_FROM]))
+			d->mlist[gb_add_u32(&d->counters[SP_C_NMISSPEC], 1)] = i;
+		return;
+	}
+	nrd = d->nrd[i];
+	nwr = d->nwr[i];
+	for (k = 0; k < nrd && !miss; k++) /* RW_A: read here, written elsewhere */
+		miss = gb_ld_relaxed_u32(&d->readf[rd[k]]) && gb_ld_relaxed_u32(&d->writec[rd[k]]);
+	for (k = 0; k < nwr && !miss; k++) {
+		uint32_t e = wr[k];
+		miss = gb_ld_relaxed_u32(&d->writec[e]) > 1 || /* WW_A */
+		       (gb_ld_relaxed_u32(&d->readf[e]) && gb_ld_relaxed_u32(&d->minrd[e]) < i);
+	}
+	if (!miss)
+		return;
+	d->mlist[gb_add_u32(&d->counters[SP_C_NMISSPEC], 1)] = i;
+	for (k = 0; k < nwr; k++)
+		if (gb_cas_u32(&d->wrongf[wr[k]], 0, 1) == 0)
+			d->wlist[gb_add_u32(&d->counters[SP_C_NWRONG], 1)] = wr[k];
+}
+
+/* Slot k of iteration i: the element it wrote and its value, SP_NONE when empty or wrong. */
+GB_HD void sp_k_gather(const sp_dev *d, uint32_t i)
+{
+	const uint32_t *wr = d->wr + (uint64_t)i * d->maxwr;
+	uint32_t k, nwr = d->nwr[i];
+	for (k = 0; k < d->maxwr; k++) {
+		uint32_t e = k < nwr ? wr[k] : SP_NONE;
+		if (e != SP_NONE && gb_ld_relaxed_u32(&d->wrongf[e]))
+			e = SP_NONE;
+		d->sidx[(uint64_t)i * d->maxwr + k] = e;
+		d->sval[(uint64_t)i * d->maxwr + k] = e == SP_NONE ? 0 : d->args.A[e];
+	}
+}
+
+/* The next assignment starts from zeroed counters, with no upload. */
+GB_HD void sp_reset_counters(const sp_dev *d)
+{
+	uint32_t k;
+	for (k = 0; k < SP_NCOUNTERS; k++)
+		d->counters[k] = k == SP_C_ALL_FROM ? SP_NONE : 0;
+}
+
+GB_HD void sp_k_clear(const sp_dev *d, uint32_t i)
+{
+	const uint32_t *rd = d->rd + (uint64_t)i * d->maxrd, *wr = d->wr + (uint64_t)i * d->maxwr;
+	uint32_t k;
+	if (i == 0)
+		sp_reset_counters(d);
+	if (d->kind == SP_CF) {
+		d->misspec[i] = 0;
+		return;
+	}
+	for (k = 0; k < d->nrd[i]; k++) {
+		gb_st_relaxed_u32(&d->readf[rd[k]], 0);
+		gb_st_relaxed_u32(&d->minrd[rd[k]], SP_NONE);
+	}
+	for (k = 0; k < d->nwr[i]; k++) {
+		gb_st_relaxed_u32(&d->writec[wr[k]], 0);
+		gb_st_relaxed_u32(&d->wrongf[wr[k]], 0);
+	}
+}
+
+/* Element i of a memory loop's check arrays (count is |A| for this step). */
+GB_HD void sp_k_reset(const sp_dev *d, uint32_t i)
+{
+	if (i == 0)
+		sp_reset_counters(d);
+	d->readf[i] = 0;
+	d->writec[i] = 0;
+	d->minrd[i] = SP_NONE;
+	d->wrongf[i] = 0;
+}
+
+/* Thread i of step kernel. */
+GB_HD void sp_kernel_run(const sp_dev *d, unsigned kernel, uint32_t i)
+{
+	switch (kernel) {
+	case SP_K_COMPUTE: sp_k_compute(d, i); break;
+	case SP_K_MARK: sp_k_mark(d, i); break;
+	case SP_K_INTERSECT: sp_k_intersect(d, i); break;
+	case SP_K_MINREAD: sp_k_minread(d, i); break;
+	case SP_K_LOCALIZE: sp_k_localize(d, i); break;
+	case SP_K_GATHER: sp_k_gather(d, i); break;
+	case SP_K_CLEAR: sp_k_clear(d, i); break;
+	case SP_K_RESET: sp_k_reset(d, i); break;
+	case SP_K_SCATTER: d->args.A[d->sidx[i]] = d->sval[i]; break;
+	default: {
+		sp_args a = d->args;
+		sp_track t = sp_track_sequential();
+		sp_body(&a, &t, d->start + i);
+	}
+	}
+}
+
+#endif

@@ -1,0 +1,98 @@
+/*
+ * The five-phase speculative runtime (scheduling, computation, misspeculation
+ * check, commit, recovery; section 2 of Feng, Gupta and Bhuyan) and the
+ * device backends it drives. The runtime itself is host code shared by every
+ * backend; a backend owns device memory and runs the steps of
+ * speculation/check.h over an assignment.
+ */
+#ifndef GB_SPEC_RUNTIME_H
+#define GB_SPEC_RUNTIME_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "speculation/check.h"
+#include "workloads/spec_loops.h"
+
+/* Device buffers the runtime copies to and from. */
+enum sp_buffer { SP_BUF_A = 0, SP_BUF_COUNTERS, SP_BUF_MLIST, SP_BUF_WLIST, SP_BUF_SIDX,
+		 SP_BUF_SVAL, SP_BUF_INPUTS /* idx then in; not with host_memory */, SP_NBUFFERS };
+
+typedef struct sp_backend {
+	const char *name;
+	int host_memory; /* the device is the host: read-only inputs are used in place, not copied */
+	/* Device state for p with room for assignments of up to max_count iterations,
+	 * allocated but not filled. workers: host threads (CPU backend). */
+	void *(*open)(const sp_problem *p, uint32_t max_count, unsigned workers);
+	/* Run step kernel for threads 0..count-1 over the assignment at start, with scalars s. */
+	void (*launch)(void *ctx, unsigned kernel, uint32_t start, uint32_t count,
+		       const float s[SP_NSCALARS]);
+	/* Wait for the launched steps (what names them in errors); copies wait by themselves. */
+	void (*sync)(void *ctx, const char *what);
+	void (*upload)(void *ctx, unsigned buf, size_t off_words, const uint32_t *src, size_t words);
+	void (*download)(void *ctx, unsigned buf, size_t off_words, uint32_t *dst, size_t words);
+	void (*close)(void *ctx);
+} sp_backend;
+
+extern const sp_backend sp_backend_cpu;
+#ifdef GB_HAVE_CUDA
+extern const sp_backend sp_backend_gpu;
+#endif
+
+/* The ablations of Figure 8. */
+enum sp_opt { SP_OPT_ALL = 0, SP_OPT_NO_MO, SP_OPT_NO_CO, SP_OPT_NO_SCHED, SP_NOPTS };
+extern const char *const sp_opt_names[]; /* "all", "no-mo", "no-co", "no-sched" */
+
+typedef struct sp_config {
+	unsigned opt;           /* enum sp_opt */
+	double threshold;       /* SP_MEM: halve above this misspeculation rate */
+	uint32_t clean_run;     /* SP_MEM: double after this many clean assignments */
+	uint32_t max_assignment; /* 0: no limit beyond the policy */
+	unsigned workers;       /* CPU backend threads */
+	double timeout_s;       /* give up after this long (0: never) */
+} sp_config;
+
+/* inputs: the read-only inputs copied in; setup: the array and counters copied in. */
+enum sp_phase { SP_PH_INPUTS = 0, SP_PH_SETUP, SP_PH_SCHEDULE, SP_PH_COMPUTE, SP_PH_CHECK,
+		SP_PH_COMMIT, SP_PH_RECOVERY, SP_NPHASES };
+extern const char *const sp_phase_names[];
+
+/* What one execution of the loop did. */
+typedef struct sp_result {
+	double phase_s[SP_NPHASES];
+	double total_s;
+	uint64_t assignments, assignments_misspeculated;
+	uint64_t iterations_gpu;        /* iterations executed speculatively (all attempts) */
+	uint64_t misspeculated;         /* iterations found misspeculated */
+	uint64_t reexecuted;            /* iterations re-executed on the CPU */
+	uint64_t deferred;              /* iterations handed to the next assignment (Figure 6(c)) */
+	uint64_t wrong_elements;        /* elements not committed */
+	uint64_t detections;            /* assignments where detection fired */
+	uint64_t raw_war, waw;          /* assignments with each kind of dependence */
+	uint64_t bytes_in, bytes_out;   /* host to device, device to host */
+	uint64_t min_assignment, max_assignment;
+	int incomplete;                 /* the timeout cut it short */
+	char error[160];                /* a runtime failure (trace overflow) */
+} sp_result;
+
+/*
+ * Run the whole loop speculatively on backend b. host holds the array (the
+ * initial state on entry, the result on return) and scalars are the
+ * loop-carried scalars, updated likewise. Returns 0, or -1 with r->error set.
+ */
+int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_t *host,
+	   float scalars[SP_NSCALARS], sp_result *r);
+
+/* The sequential loop (the baseline and the oracle): iterations lo..hi-1 on host. */
+void sp_run_sequential(const sp_problem *p, uint32_t *host, float scalars[SP_NSCALARS],
+		       uint32_t lo, uint32_t hi);
+
+/*
+ * The loop run in parallel with no tracking and no check (--compare
+ * gpu-nospec): correct only for a loop without runtime dependences, which
+ * the caller verifies. Fills r's setup, compute and commit times and bytes.
+ */
+void sp_run_nospec(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_t *host,
+		   sp_result *r);
+
+#endif

@@ -1,0 +1,267 @@
+/*
+ * Speculative loop parallelization (Feng, Gupta and Bhuyan, "Optimistic
+ * Parallelism on GPUs"): the types every part of the runtime shares and the
+ * per-iteration instrumentation of section 3, written once as GB_HD code that
+ * the GPU kernels and the CPU backend both run.
+ *
+ * A loop runs over n iterations and one speculated array A of 32-bit words
+ * (floats are stored as their bit patterns, so results compare bit for bit).
+ * Two kinds of loop, as in section 3:
+ *   SP_MEM  irregular memory accesses: every access to A goes through sp_rd /
+ *           sp_wr, which record the element in the iteration's read or write
+ *           trace (at most SP_MAX_TRACE distinct elements each, declared per
+ *           loop as in the paper);
+ *   SP_CF   irregular control flow: accesses follow a regular mapping from
+ *           iterations to elements (the loop's write ranges), and a branch
+ *           marked with a misspeculate(...) clause records the iterations its
+ *           execution makes wrong (sp_branch).
+ * Loop-carried scalars (s[]) are read-only on the device: only a branch whose
+ * statements run on the CPU may change them.
+ */
+#ifndef GB_SPEC_H
+#define GB_SPEC_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "common/port.h"
+
+#define SP_MAX_TRACE 8    /* distinct elements an iteration may read (or write) */
+#define SP_NSCALARS 4
+#define SP_NPARAMS 4
+#define SP_MAX_CLAUSE 4   /* items in one misspeculate(...) clause */
+#define SP_NONE 0xFFFFFFFFu
+
+enum sp_kind { SP_MEM = 0, SP_CF = 1 };
+
+/* One item of a misspeculate(...) clause: (i), (+i), (-i) or (a:b). */
+typedef struct sp_clause_item {
+	int32_t lo, hi;
+	uint8_t lo_rel, hi_rel; /* relative to the current iteration */
+	uint8_t hi_end;         /* (a:end): up to the loop's last iteration */
+	uint8_t pad;
+} sp_clause_item;
+
+typedef struct sp_clause {
+	uint32_t nitems;
+	sp_clause_item item[SP_MAX_CLAUSE];
+} sp_clause;
+
+/* Everything one iteration of any loop needs; passed by value to kernels. */
+typedef struct sp_args {
+	uint32_t loop;              /* index into the loop table (workloads/spec_loops.h) */
+	uint32_t n;                 /* iterations of the whole loop */
+	uint32_t size;              /* elements of A */
+	uint32_t p[SP_NPARAMS];     /* the loop's integer parameters */
+	const uint32_t *idx;        /* read-only integer inputs */
+	const float *in;            /* read-only float inputs */
+	uint32_t *A;                /* the speculated array */
+	float s[SP_NSCALARS];       /* loop-carried scalars */
+} sp_args;
+
+/*
+ * The instrumentation of one iteration. spec = 0 is plain sequential
+ * execution (the baselines and recovery): nothing is recorded and every
+ * branch runs its statements.
+ */
+typedef struct sp_track {
+	int spec;
+	uint32_t *rd, *wr;     /* this iteration's trace rows (SP_MEM) */
+	uint32_t nrd, nwr;
+	uint32_t maxrd, maxwr; /* the loop's declared trace sizes (at most SP_MAX_TRACE) */
+	uint32_t overflow;     /* more distinct accesses than SP_MAX_TRACE */
+	uint32_t *misspec;     /* per iteration of the assignment (SP_CF) */
+	uint32_t *all_from;    /* first iteration marked by a range to the end (SP_CF) */
+	uint32_t *marks;       /* set when any other iteration was marked (SP_CF) */
+	uint32_t start, count; /* the assignment */
+	const sp_clause *clause;
+} sp_track;
+
+/* The instrumentation of a plain sequential execution: nothing recorded. */
+GB_HD sp_track sp_track_sequential(void)
+{
+	sp_track t;
+	memset(&t, 0, sizeof(t));
+	return t;
+}
+
+/* Bit-exact float arithmetic: nvcc must not contract a*b+c into an FMA on one side only. */
+GB_HD float sp_fadd(float a, float b)
+{
+#if defined(__CUDA_ARCH__)
+	return __fadd_rn(a, b);
+#else
+	return a + b;
+#endif
+}
+
+GB_HD float sp_fmul(float a, float b)
+{
+#if defined(__CUDA_ARCH__)
+	return __fmul_rn(a, b);
+#else
+	return a * b;
+#endif
+}
+
+GB_HD float sp_fsub(float a, float b)
+{
+#if defined(__CUDA_ARCH__)
+	return __fsub_rn(a, b);
+#else
+	return a - b;
+#endif
+}
+
+GB_HD float sp_fdiv(float a, float b)
+{
+#if defined(__CUDA_ARCH__)
+	return __fdiv_rn(a, b);
+#else
+	return a / b;
+#endif
+}
+
+GB_HD uint32_t sp_f2u(float f)
+{
+#if defined(__CUDA_ARCH__)
+	return __float_as_uint(f);
+#else
+	uint32_t u;
+	memcpy(&u, &f, sizeof(u));
+	return u;
+#endif
+}
+
+GB_HD float sp_u2f(uint32_t u)
+{
+#if defined(__CUDA_ARCH__)
+	return __uint_as_float(u);
+#else
+	float f;
+	memcpy(&f, &u, sizeof(f));
+	return f;
+#endif
+}
+
+/*
+ * Loads and stores of A. Speculative iterations race on A by design (that is
+ * what the check finds), so the CPU backend uses relaxed atomics to keep the
+ * race defined; the GPU uses plain accesses.
+ */
+GB_HD uint32_t sp_ld(const uint32_t *p)
+{
+#if defined(__CUDA_ARCH__)
+	return *p;
+#else
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+#endif
+}
+
+GB_HD void sp_st(uint32_t *p, uint32_t v)
+{
+#if defined(__CUDA_ARCH__)
+	*p = v;
+#else
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
+/* Add e to a trace row of n distinct elements; 0 when the row is full. */
+GB_HD int sp_trace_add(uint32_t *row, uint32_t *n, uint32_t max, uint32_t e)
+{
+	uint32_t k;
+	for (k = 0; k < *n; k++)
+		if (row[k] == e)
+			return 1;
+	if (*n == max)
+		return 0;
+	row[(*n)++] = e;
+	return 1;
+}
+
+/* A tracked read of A[e] (Figure 3(b): the tracking operation after each irregular access). */
+GB_HD uint32_t sp_rd(const sp_args *a, sp_track *t, uint32_t e)
+{
+	if (t->spec && !sp_trace_add(t->rd, &t->nrd, t->maxrd, e))
+		t->overflow = 1;
+	return sp_ld(&a->A[e]);
+}
+
+GB_HD void sp_wr(const sp_args *a, sp_track *t, uint32_t e, uint32_t v)
+{
+	if (t->spec && !sp_trace_add(t->wr, &t->nwr, t->maxwr, e))
+		t->overflow = 1;
+	sp_st(&a->A[e], v);
+}
+
+GB_HD float sp_rdf(const sp_args *a, sp_track *t, uint32_t e)
+{
+	return sp_u2f(sp_rd(a, t, e));
+}
+
+GB_HD void sp_wrf(const sp_args *a, sp_track *t, uint32_t e, float v)
+{
+	sp_wr(a, t, e, sp_f2u(v));
+}
+
+/* The iterations [*lo, *hi] an item names when executed in iteration i of n. */
+GB_HD void sp_clause_resolve(const sp_clause_item *it, uint32_t i, uint32_t n, int64_t *lo,
+			     int64_t *hi)
+{
+	*lo = it->lo_rel ? (int64_t)i + it->lo : (int64_t)it->lo;
+	if (it->hi_end)
+		*hi = (int64_t)n - 1;
+	else
+		*hi = it->hi_rel ? (int64_t)i + it->hi : (int64_t)it->hi;
+}
+
+/*
+ * A marked branch is executed in iteration i (section 3.2). Sequentially it
+ * just runs (returns 1). Speculatively it records the iterations its clause
+ * names and returns whether the branch's statements may run on the device:
+ * only when every named iteration comes after i and none is a range to the
+ * end (Figure 6(a)). Otherwise (Figure 6(b), (c)) the statements are dropped
+ * and i itself is marked unless a range to the end already covers it, so
+ * that recovery re-executes them: a deviation that keeps a clause such as
+ * (+1:end) correct too. Ranges to the end set the all_from flag instead of
+ * marking iterations one by one; any other mark raises the marks flag.
+ */
+GB_HD int sp_branch(sp_track *t, uint32_t i, uint32_t n)
+{
+	uint32_t k, end = t->start + t->count;
+	int keep = 1, covered = 0, marked = 0;
+
+	if (!t->spec)
+		return 1;
+	for (k = 0; k < t->clause->nitems; k++) {
+		const sp_clause_item *it = &t->clause->item[k];
+		int64_t lo, hi, j;
+		sp_clause_resolve(it, i, n, &lo, &hi);
+		if (lo <= (int64_t)i || it->hi_end)
+			keep = 0;
+		if (lo < (int64_t)t->start)
+			lo = t->start;
+		if (it->hi_end) {
+			covered |= lo <= (int64_t)i;
+			if (lo < (int64_t)end)
+				gb_min_u32(t->all_from, (uint32_t)lo);
+			continue;
+		}
+		if (hi >= (int64_t)end)
+			hi = (int64_t)end - 1;
+		for (j = lo; j <= hi; j++) {
+			gb_st_relaxed_u32(&t->misspec[j - t->start], 1);
+			marked = 1;
+		}
+	}
+	if (!keep && !covered) {
+		gb_st_relaxed_u32(&t->misspec[i - t->start], 1);
+		marked = 1;
+	}
+	if (marked && !gb_ld_relaxed_u32(t->marks))
+		gb_st_relaxed_u32(t->marks, 1);
+	return keep;
+}
+
+#endif

@@ -1,0 +1,202 @@
+#!/usr/bin/env bash
+# CLI tests of `gpubench speculate` on the CPU backend: options, error paths,
+# exit codes and the JSON report. Tiny loops: each run takes well under a
+# second. GPUBENCH names the binary (default ./gpubench). Last line:
+# "speculate: N passed, N failed"; exit status 1 when any failed.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+t_init
+
+G=${GPUBENCH:-./gpubench}
+R=$T_TMP
+if [ ! -x "$G" ]; then
+	echo "speculate: $G is not an executable (set GPUBENCH)"
+	echo "speculate: 0 passed, 1 failed"
+	exit 1
+fi
+S=("$G" speculate --backend cpu --cpu-workers 3 --reps 1 --quiet)
+
+# ---- help
+expect_rc "help speculate exits 0" 0 "$G" help speculate
+expect_out "help speculate documents every option and loop" "usage: gpubench speculate" --loop \
+	--iters --density --work --clause --opt --compare --backend --cpu-workers --threshold \
+	--clean-run --max-assignment --reps --seed --timeout --no-verify --json --quiet \
+	ocean trfd fftbench mdg strcat gothic alvinn chain figure3 no-mo no-co no-sched gpu-nospec
+cp "$T_OUT" "$T_TMP/help.txt"
+expect_rc "speculate --help exits 0" 0 "$G" speculate --help
+check "speculate --help prints the same as help speculate" cmp -s "$T_OUT" "$T_TMP/help.txt"
+expect_rc "--help lists speculate" 0 "$G" --help
+expect_out "--help lists speculate" "speculate"
+expect_rc "info lists the loops" 0 "$G" info --quiet --json "$R/info.json"
+json_check "info JSON lists every loop" "$R/info.json" '
+assert [e["loop"] for e in d["engines"]["speculate"]] == ["ocean", "trfd", "fftbench", "mdg",
+    "strcat", "gothic", "alvinn", "chain", "figure3"]'
+
+# ---- usage errors: exit 2, naming the option
+bad() {
+	local name=$1 text=$2
+	shift 2
+	expect_rc "$name exits 2" 2 "$G" speculate "$@"
+	expect_err "$name names the problem" "$text"
+}
+bad "--loop nosuch" "ocean|trfd|fftbench|mdg|strcat|gothic|alvinn|chain|figure3" --loop nosuch
+bad "--iters 0" "--iters" --iters 0
+bad "--iters x" "--iters" --iters x
+bad "--density above the loop's maximum" "--density" --loop ocean --density 2
+bad "--density 0 for figure3" "figure3 needs a density above 0" --loop figure3 --density 0
+bad "--work for a loop without one" "no work knob" --loop fftbench --work 3
+bad "--opt nosuch" "all|no-mo|no-co|no-sched" --opt nosuch
+bad "--compare nosuch" "seq|cpu-spec|gpu-nospec" --compare seq,nosuch
+bad "--compare with an empty name" "empty name" --compare seq,
+bad "--compare gpu-nospec on a loop with dependences" "runtime dependences" --loop ocean --compare gpu-nospec
+bad "--compare gpu-nospec above density 0" "runtime dependences" --loop alvinn --density 0.1 --compare gpu-nospec
+bad "--clause on a memory loop" "control-flow loops" --loop ocean --clause "(+1)"
+bad "--clause without parentheses" "--clause" --loop mdg --clause "+1"
+bad "--clause with an empty range" "empty range" --loop mdg --clause "(+4:+1)"
+bad "--backend nosuch" "--backend" --backend nosuch
+bad "--reps 0" "--reps" --reps 0
+bad "--threshold 2" "--threshold" --threshold 2
+bad "an unknown option" "--frobnicate" --frobnicate
+bad "a stray operand" "unexpected argument" extra
+bad "--json without a value" "needs a value" --json
+
+# ---- a run of every loop under every --opt: verified, with a consistent report
+for loop in ocean trfd fftbench mdg strcat gothic alvinn chain figure3; do
+	for opt in all no-mo no-co no-sched; do
+		f=$R/$loop-$opt.json
+		expect_rc "$loop --opt $opt verifies" 0 "${S[@]}" --loop "$loop" --iters 3000 --opt "$opt" \
+			--density 0.01 --seed 3 --json "$f"
+		json_check "$loop --opt $opt report" "$f" '
+r = d["results"]; c = d["config"]; v = d["verification"]
+assert d["meta"]["subcommand"] == "speculate" and d["meta"]["complete"] is True
+assert c["loop"] == "'"$loop"'" and c["opt"] == "'"$opt"'" and c["iters"] == 3000
+assert c["backend"] == "cpu" and d["device"]["backend"] == "cpu" and c["cpu_workers"] == 3
+assert v["verified"] is True and v["message"] == "equal", v
+for k in ("assignments", "assignments_misspeculated", "assignment_min", "assignment_max",
+          "iterations_speculated", "iterations_misspeculated", "iterations_reexecuted",
+          "iterations_deferred", "wrong_elements", "detections", "raw_war_assignments",
+          "waw_assignments", "bytes_to_device", "bytes_from_device", "reps_completed"):
+    assert isint(r[k]), (k, r[k])
+assert r["reps_completed"] == 1
+assert 1 <= r["assignment_min"] <= r["assignment_max"] <= 3000
+assert r["iterations_speculated"] >= 3000
+assert r["assignments_misspeculated"] <= r["assignments"]
+assert r["misspeculation_rate"] == r["iterations_reexecuted"] / 3000.0
+assert r["bytes_to_device"] >= 4 * c["elements"] and r["bytes_from_device"] > 0
+ph = r["phase_seconds"]
+assert sorted(ph) == sorted(["inputs", "setup", "scheduling", "computation", "check", "commit", "recovery"])
+assert all(ph[k]["n"] == 1 and ph[k]["median"] >= 0 for k in ph)
+assert abs(sum(ph[k]["median"] for k in ph) - r["loop_seconds"]["median"]) <= 1e-9 + 1e-6 * r["loop_seconds"]["median"]
+assert (c["kind"] == "irregular-control-flow") == (c["clause"] is not None)
+if "'"$opt"'" == "no-sched":
+    assert r["assignments"] == 1 or c["clause"] == "(+0:end)", r["assignments"]
+if "'"$opt"'" == "no-mo":
+    assert r["iterations_reexecuted"] % 1 == 0 and r["iterations_deferred"] == 0'
+	done
+done
+json_check "ocean: no-co copies more than all" "$R/ocean-no-co.json" '
+import json
+a = json.load(open("'"$R"'/ocean-all.json"))["results"]
+assert d["results"]["bytes_to_device"] > a["bytes_to_device"]
+assert d["results"]["bytes_from_device"] > a["bytes_from_device"]'
+json_check "figure3: no-mo re-executes at least what all does" "$R/figure3-no-mo.json" '
+import json
+a = json.load(open("'"$R"'/figure3-all.json"))["results"]
+assert d["results"]["iterations_reexecuted"] >= a["iterations_reexecuted"] > 0'
+json_check "gothic: the all-subsequent branch defers iterations" "$R/gothic-all.json" '
+r = d["results"]
+assert r["iterations_deferred"] > 0 and r["assignments"] > 1 and r["iterations_reexecuted"] > 0'
+json_check "fftbench at density 0.01 has RAW/WAR or WAW assignments" "$R/fftbench-all.json" '
+r = d["results"]
+assert r["raw_war_assignments"] + r["waw_assignments"] > 0 and r["iterations_reexecuted"] > 0'
+
+# ---- baselines and speedups
+expect_rc "speculate --compare seq,cpu-spec,gpu-nospec (fftbench)" 0 "${S[@]}" --loop fftbench \
+	--iters 4096 --compare seq,cpu-spec,gpu-nospec --reps 2 --json "$R/cmp.json"
+json_check "baselines report: each verified, speedups from medians" "$R/cmp.json" '
+r = d["results"]; b = r["baselines"]
+assert [x["name"] for x in b] == ["seq", "cpu-spec", "gpu-nospec"], b
+assert d["config"]["compare"] == ["seq", "cpu-spec", "gpu-nospec"]
+for x in b:
+    assert x["verified"] is True and x["loop_seconds"]["n"] == 2
+    s = r["speedup_over"][x["name"]]
+    assert abs(s - x["loop_seconds"]["median"] / r["loop_seconds"]["median"]) < 1e-9 * max(1, s)
+assert b[0]["iterations_reexecuted"] == 4096 and b[0]["backend"] == "cpu"
+assert b[2]["iterations_reexecuted"] == 0 and b[2]["assignments"] == 1
+assert r["iterations_reexecuted"] == 0 and r["detections"] == 0'
+expect_rc "the summary names each baseline" 0 "$G" speculate --backend cpu --loop alvinn --iters 500 \
+	--reps 1 --compare seq,gpu-nospec
+expect_out "the summary names each baseline" "seq " "gpu-nospec" "speedup" "verified     yes"
+
+# ---- the runs are reproducible
+expect_rc "a seeded run" 0 "${S[@]}" --loop ocean --iters 20000 --seed 9 --json "$R/s1.json"
+expect_rc "the same seeded run again" 0 "${S[@]}" --loop ocean --iters 20000 --seed 9 --json "$R/s2.json"
+json_check "the same seed gives the same assignments and misspeculations" "$R/s2.json" '
+import json
+a = json.load(open("'"$R"'/s1.json"))["results"]; r = d["results"]
+for k in ("assignments", "iterations_reexecuted", "wrong_elements", "assignment_min", "bytes_to_device"):
+    assert a[k] == r[k], (k, a[k], r[k])
+assert r["iterations_reexecuted"] > 0'
+
+# ---- verification: a wrong clause is caught
+expect_rc "a wrong --clause fails verification with exit 3" 3 "${S[@]}" --loop gothic --iters 3000 \
+	--density 0.01 --clause "(+1)" --json "$R/wrong.json"
+expect_err "a wrong --clause says what failed" "verification failed"
+json_check "a wrong --clause: the report says so" "$R/wrong.json" '
+v = d["verification"]
+assert v["verified"] is False and "differs from the sequential loop" in v["message"], v
+assert d["config"]["clause"] == "(+1)"'
+expect_rc "--clause (+0:end) on chain is conservative and verifies" 0 "${S[@]}" --loop chain \
+	--iters 3000 --density 0.01 --clause "(+0:end)" --json "$R/cons.json"
+expect_rc "--clause with an absolute and a relative item verifies" 0 "${S[@]}" --loop chain \
+	--iters 3000 --density 0.01 --seed 3 --clause "(+1,5)" --json "$R/abs.json"
+json_check "the absolute item marks iteration 5 as well" "$R/abs.json" '
+import json
+c = json.load(open("'"$R"'/chain-all.json"))["results"]
+assert d["config"]["clause"] == "(+1,5)"
+assert d["results"]["iterations_reexecuted"] > c["iterations_reexecuted"], (d["results"], c)'
+expect_rc "--clause with a range verifies" 0 "${S[@]}" --loop alvinn --iters 3000 --density 0.01 \
+	--clause "(-2:+2)" --json "$R/range.json"
+expect_rc "--no-verify" 0 "${S[@]}" --loop mdg --iters 300 --no-verify --json "$R/nov.json"
+json_check "--no-verify: verified is null" "$R/nov.json" '
+assert d["verification"]["verified"] is None and d["config"]["verify"] is False'
+expect_rc "--json - writes the report to stdout" 0 "${S[@]}" --loop trfd --iters 300 --json -
+json_check "--json -: the report parses" "$T_OUT" '
+assert d["results"]["iterations_reexecuted"] == 2 and d["results"]["waw_assignments"] == 1'
+# Figure 7 and the copy-in of recovery, word by word: trfd writes its whole
+# array in one assignment, so commit copies all of it but the one wrong
+# element; copy-in sends back that element only.
+json_check "trfd: the copies of commit and recovery" "$T_OUT" '
+r = d["results"]
+assert d["config"]["elements"] == 300 and r["assignments"] == 1 and r["wrong_elements"] == 1
+assert r["bytes_to_device"] == 4 * 300 + 4 * 7 + 4, r["bytes_to_device"]        # array, 7 counters, 1 element
+assert r["bytes_from_device"] == 2 * 4 * 7 + 4 * 2 + 4 + 4 * 299, r["bytes_from_device"]  # counters x2, Misspec, Wrong, commit'
+expect_rc "figure3 over a sparse array" 0 "${S[@]}" --loop figure3 --iters 300 --json -
+json_check "figure3: commit gathers the 300 written elements, not the array" "$T_OUT" '
+r = d["results"]
+assert d["config"]["elements"] == 30000 and r["assignments"] == 1
+lists = 4 * 7 + 4 * r["iterations_reexecuted"] + 4 * r["wrong_elements"] if r["detections"] else 0
+assert r["bytes_from_device"] == 4 * 7 + lists + 8 * 300, r["bytes_from_device"]'
+
+# ---- timeout: exit 1, the report marked incomplete
+expect_rc "--timeout before the first repetition exits 1" 1 "${S[@]}" --loop ocean --iters 2000000 \
+	--timeout 0.001 --json "$R/to.json"
+expect_err "--timeout says so" "--timeout"
+json_check "--timeout: incomplete report" "$R/to.json" '
+assert d["meta"]["complete"] is False and d["results"]["reps_completed"] == 0
+assert d["results"]["loop_seconds"]["median"] is None'
+
+# ---- --backend gpu without a GPU: 1 (CUDA build, no device) or 2 (CPU-only build)
+run "$G" speculate --backend gpu --iters 10
+if [ "$RC" = 1 ] || [ "$RC" = 2 ]; then
+	pass "--backend gpu without a GPU fails with 1 or 2"
+else
+	fail "--backend gpu without a GPU fails with 1 or 2" "$(t_context)"
+fi
+if [ "$RC" = 2 ]; then
+	expect_err "--backend gpu on a CPU-only build says there is no GPU backend" "no GPU backend"
+fi
+
+summary speculate

@@ -1,0 +1,424 @@
+/*
+ * Unit tests of the speculative runtime (speculation/, workloads/spec_*):
+ * the misspeculate clause, the detection and localization steps on the
+ * example of Figure 3, each dependence kind and branch type, assignment
+ * sizes at their extremes, and every loop under every --opt against the
+ * sequential loop, bit for bit, on more host threads than cores.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "speculation/runtime.h"
+#include "tests/unit/test.h"
+
+static sp_config config(unsigned opt, unsigned workers)
+{
+	sp_config c;
+	memset(&c, 0, sizeof(c));
+	c.opt = opt;
+	c.threshold = 0.001;
+	c.clean_run = 4;
+	c.workers = workers;
+	return c;
+}
+
+/* Run p speculatively on the CPU backend and sequentially; 1 when both end equal. */
+static int spec_equals_seq(const sp_problem *p, const sp_config *c, sp_result *r)
+{
+	size_t bytes = (size_t)p->args.size * sizeof(uint32_t);
+	uint32_t *a = malloc(bytes), *b = malloc(bytes);
+	float sa[SP_NSCALARS], sb[SP_NSCALARS];
+	int same, rc;
+	memcpy(a, p->A0, bytes);
+	memcpy(b, p->A0, bytes);
+	memcpy(sa, p->args.s, sizeof(sa));
+	memcpy(sb, p->args.s, sizeof(sb));
+	rc = sp_run(&sp_backend_cpu, p, c, a, sa, r);
+	sp_run_sequential(p, b, sb, 0, p->args.n);
+	same = rc == 0 && memcmp(a, b, bytes) == 0 && memcmp(sa, sb, sizeof(sa)) == 0;
+	free(a);
+	free(b);
+	return same;
+}
+
+/* A figure3 instance (A[P[i]] = 3 A[Q[i]] + i + 1) with the given P and Q. */
+static void figure3(sp_problem *p, uint32_t n, uint32_t size, const uint32_t *P, const uint32_t *Q)
+{
+	uint32_t *idx = malloc(2 * n * sizeof(uint32_t)), *A0 = malloc(size * sizeof(uint32_t)), i;
+	memcpy(idx, P, n * sizeof(uint32_t));
+	memcpy(idx + n, Q, n * sizeof(uint32_t));
+	for (i = 0; i < size; i++)
+		A0[i] = 100 + i;
+	sp_problem_make(p, sp_loop_find("figure3"), n, size, idx, 2 * n, NULL, 0, A0);
+	free(idx);
+	free(A0);
+}
+
+TEST(speculate_clause_forms)
+{
+	sp_clause c;
+	char err[128];
+	int64_t lo, hi;
+	REQUIRE(sp_clause_parse("(-1,+1)", &c, err, sizeof(err)) == 0);
+	CHECK_EQ(c.nitems, 2);
+	sp_clause_resolve(&c.item[0], 10, 100, &lo, &hi);
+	CHECK_EQ_I(lo, 9);
+	CHECK_EQ_I(hi, 9);
+	sp_clause_resolve(&c.item[1], 10, 100, &lo, &hi);
+	CHECK_EQ_I(lo, 11);
+	REQUIRE(sp_clause_parse("(+0:+4)", &c, err, sizeof(err)) == 0);
+	sp_clause_resolve(&c.item[0], 10, 100, &lo, &hi);
+	CHECK_EQ_I(lo, 10);
+	CHECK_EQ_I(hi, 14);
+	REQUIRE(sp_clause_parse("(10)", &c, err, sizeof(err)) == 0);
+	sp_clause_resolve(&c.item[0], 3, 100, &lo, &hi);
+	CHECK_EQ_I(lo, 10);
+	CHECK_EQ_I(hi, 10);
+	CHECK(!sp_clause_all_subsequent(&c));
+	REQUIRE(sp_clause_parse("(+0:end)", &c, err, sizeof(err)) == 0);
+	CHECK(sp_clause_all_subsequent(&c));
+	sp_clause_resolve(&c.item[0], 3, 100, &lo, &hi);
+	CHECK_EQ_I(hi, 99);
+	REQUIRE(sp_clause_parse("(2:+3)", &c, err, sizeof(err)) == 0);
+	CHECK(!c.item[0].lo_rel && c.item[0].hi_rel);
+	CHECK(sp_clause_parse("+1", &c, err, sizeof(err)) != 0);
+	CHECK(sp_clause_parse("(+1", &c, err, sizeof(err)) != 0);
+	CHECK(sp_clause_parse("(x)", &c, err, sizeof(err)) != 0);
+	CHECK_CONTAINS(err, "bad iteration");
+	CHECK(sp_clause_parse("(+4:+1)", &c, err, sizeof(err)) != 0);
+	CHECK(sp_clause_parse("(end)", &c, err, sizeof(err)) != 0);
+	CHECK(sp_clause_parse("(1,2,3,4,5)", &c, err, sizeof(err)) != 0);
+}
+
+/*
+ * Figure 3: iteration 1 writes A[2], which iteration 2 reads (RAW); iterations
+ * 2 and 4 both write A[3], iteration 4 reading it too (WAW, and A[3] is not
+ * read-only anywhere). The steps run one by one over host arrays.
+ */
+TEST(speculate_figure3_arrays)
+{
+	static const uint32_t P[5] = {5, 2, 3, 6, 3}, Q[5] = {1, 0, 2, 4, 3};
+	static const uint32_t want_read[8] = {1, 1, 1, 0, 1, 0, 0, 0};
+	static const uint32_t want_write[8] = {0, 0, 1, 1, 0, 1, 1, 0};
+	uint32_t A[8], rd[5], wr[5], nrd[5], nwr[5], readf[8] = {0}, writec[8] = {0}, minrd[8];
+	uint32_t wrongf[8] = {0}, misspec[5] = {0}, counters[SP_NCOUNTERS] = {0}, mlist[5], wlist[8];
+	uint32_t i, k, misspec_flags[5] = {0}, sum_write, sum_wc;
+	uint32_t sidx[5], sval[5];
+	sp_problem p;
+	sp_dev d;
+	sp_result r;
+	sp_config c = config(SP_OPT_ALL, 2);
+
+	figure3(&p, 5, 8, P, Q);
+	memcpy(A, p.A0, sizeof(A));
+	memset(minrd, 0xFF, sizeof(minrd));
+	memset(&d, 0, sizeof(d));
+	d.args = p.args;
+	d.args.A = A;
+	d.kind = SP_MEM;
+	d.maxrd = d.maxwr = 1;
+	d.count = 5;
+	d.rd = rd, d.wr = wr, d.nrd = nrd, d.nwr = nwr;
+	d.readf = readf, d.writec = writec, d.minrd = minrd, d.wrongf = wrongf;
+	d.misspec = misspec, d.counters = counters, d.mlist = mlist, d.wlist = wlist;
+	counters[SP_C_ALL_FROM] = SP_NONE;
+	for (k = SP_K_COMPUTE; k <= SP_K_INTERSECT; k++)
+		for (i = 0; i < 5; i++)
+			sp_kernel_run(&d, k, i);
+	for (i = 0; i < 8; i++) {
+		CHECK_EQ(readf[i], want_read[i]);
+		CHECK_EQ(writec[i] != 0, want_write[i]);
+	}
+	CHECK_EQ(writec[3], 2); /* WW_A[3]: two iterations write A[3] */
+	for (i = 0, sum_write = 0; i < 8; i++)
+		sum_write += writec[i] != 0;
+	for (i = 0, sum_wc = 0; i < 5; i++)
+		sum_wc += nwr[i];
+	CHECK_EQ(sum_write, 4); /* sum of Write_A */
+	CHECK_EQ(sum_wc, 5);    /* sum of WC_A */
+	CHECK_EQ(counters[SP_C_WAW], 1);
+	CHECK_EQ(counters[SP_C_CONFLICT], 1);
+	for (k = SP_K_MINREAD; k <= SP_K_LOCALIZE; k++)
+		for (i = 0; i < 5; i++)
+			sp_kernel_run(&d, k, i);
+	REQUIRE(counters[SP_C_NMISSPEC] == 2);
+	for (i = 0; i < 2; i++)
+		misspec_flags[mlist[i]] = 1;
+	CHECK(misspec_flags[2] && misspec_flags[4]); /* Misspec = {2, 4} */
+	REQUIRE(counters[SP_C_NWRONG] == 1);
+	CHECK_EQ(wlist[0], 3);                       /* Wrong_A = {3} */
+	for (i = 0; i < 8; i++)
+		CHECK_EQ(wrongf[i], i == 3);
+	/* The commit gathers what iterations 0, 1 and 3 wrote (A[5], A[2], A[6]), not A[3]. */
+	d.sidx = sidx, d.sval = sval;
+	for (i = 0; i < 5; i++)
+		sp_kernel_run(&d, SP_K_GATHER, i);
+	CHECK_EQ(sidx[0], 5);
+	CHECK_EQ(sidx[1], 2);
+	CHECK_EQ(sidx[2], SP_NONE);
+	CHECK_EQ(sidx[3], 6);
+	CHECK_EQ(sidx[4], SP_NONE);
+	CHECK_EQ(sval[1], A[2]);
+	for (i = 0; i < 5; i++)
+		sp_kernel_run(&d, SP_K_CLEAR, i);
+	for (i = 0; i < 8; i++)
+		CHECK(!readf[i] && !writec[i] && !wrongf[i] && minrd[i] == SP_NONE);
+	CHECK(!counters[SP_C_WAW] && !counters[SP_C_CONFLICT] && !counters[SP_C_NMISSPEC]);
+	CHECK_EQ(counters[SP_C_ALL_FROM], SP_NONE);
+
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.assignments, 1);
+	CHECK_EQ(r.reexecuted, 2);
+	CHECK_EQ(r.wrong_elements, 1);
+	CHECK_EQ(r.raw_war, 1);
+	CHECK_EQ(r.waw, 1);
+	sp_problem_free(&p);
+}
+
+/* One assignment of two iterations over four elements: what each dependence kind does. */
+static void dependence_case(const uint32_t P[2], const uint32_t Q[2], uint64_t raw_war, uint64_t waw,
+			    uint64_t reexecuted)
+{
+	sp_problem p;
+	sp_result r;
+	sp_config c = config(SP_OPT_ALL, 1);
+	figure3(&p, 2, 4, P, Q);
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.assignments, 1);
+	CHECK_EQ(r.raw_war, raw_war);
+	CHECK_EQ(r.waw, waw);
+	CHECK_EQ(r.reexecuted, reexecuted);
+	CHECK_EQ(r.detections, raw_war || waw);
+	sp_problem_free(&p);
+}
+
+TEST(speculate_dependence_kinds)
+{
+	static const uint32_t none_P[2] = {0, 1}, none_Q[2] = {2, 3};
+	static const uint32_t raw_P[2] = {0, 1}, raw_Q[2] = {2, 0};
+	static const uint32_t war_P[2] = {0, 1}, war_Q[2] = {1, 3};
+	static const uint32_t waw_P[2] = {2, 2}, waw_Q[2] = {0, 1};
+	dependence_case(none_P, none_Q, 0, 0, 0);
+	dependence_case(raw_P, raw_Q, 1, 0, 1); /* the reader redoes */
+	dependence_case(war_P, war_Q, 1, 0, 2); /* the reader and the later writer redo */
+	dependence_case(waw_P, waw_Q, 0, 1, 2); /* both writers redo */
+}
+
+/* An SP_CF loop with flags at the given iterations (the branch condition's input). */
+static void flagged(sp_problem *p, const char *loop, uint32_t n, const uint32_t *at, unsigned nat)
+{
+	sp_loop_gen g = {n, 0, 0, 3};
+	unsigned k;
+	REQUIRE(sp_problem_generate(sp_loop_find(loop), &g, p, NULL, 0) == 0);
+	for (k = 0; k < nat; k++) {
+		if (strcmp(loop, "gothic") == 0)
+			p->in[2 * at[k]] = 5e7f;
+		else
+			p->idx[at[k]] = 1;
+	}
+}
+
+TEST(speculate_branch_types)
+{
+	static const uint32_t at[2] = {3, 7};
+	sp_problem p;
+	sp_result r;
+	sp_config c = config(SP_OPT_ALL, 2);
+
+	/* Figure 6(a), (+1): the iterations after the flagged ones redo, the branch's write is kept. */
+	flagged(&p, "chain", 10, at, 2);
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.assignments, 1);
+	CHECK_EQ(r.reexecuted, 2);
+	CHECK_EQ(r.deferred, 0);
+	sp_problem_free(&p);
+
+	/* Figure 6(b), (+0): the flagged iterations themselves redo. */
+	flagged(&p, "alvinn", 10, at, 2);
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.assignments, 1);
+	CHECK_EQ(r.reexecuted, 2);
+	sp_problem_free(&p);
+
+	/* Figure 6(c), (+0:end): iteration 3 redoes on the CPU, 4..9 go to the next
+	 * assignment, sized by the interval (3 - (-1) = 4): 4..7, where 7 branches,
+	 * then 8..9 at the mean interval of 4. */
+	flagged(&p, "gothic", 10, at, 2);
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.reexecuted, 2);
+	CHECK_EQ(r.deferred, 6);
+	CHECK_EQ(r.assignments, 3);
+	CHECK_EQ(r.max_assignment, 10);
+	CHECK_EQ(r.min_assignment, 2);
+	sp_problem_free(&p);
+
+	/* Items of both kinds in one clause: iterations before the range go through the
+	 * Misspec list (3, 4 and 7 here), the range's first (8) is redone, 9..19 deferred. */
+	flagged(&p, "chain", 20, at, 2);
+	REQUIRE(sp_clause_parse("(+1,+5:end)", &p.clause, NULL, 0) == 0);
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.reexecuted, 4);
+	CHECK_EQ(r.deferred, 11);
+	CHECK_EQ(r.assignments, 3);
+	sp_problem_free(&p);
+
+	/* Without localization the whole assignment redoes on the CPU. */
+	flagged(&p, "mdg", 10, at, 1);
+	c.opt = SP_OPT_NO_MO;
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.reexecuted, 10);
+	CHECK_EQ(r.assignments, 1);
+	sp_problem_free(&p);
+}
+
+TEST(speculate_assignment_extremes)
+{
+	sp_loop_gen g = {300, 0.05, 0, 11};
+	sp_problem p;
+	sp_result r;
+	sp_config c = config(SP_OPT_ALL, 2);
+
+	/* Assignments of one iteration: nothing can conflict (4 sweeps of 75 cells). */
+	REQUIRE(sp_problem_generate(sp_loop_find("ocean"), &g, &p, NULL, 0) == 0);
+	c.max_assignment = 1;
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.assignments, 300);
+	CHECK_EQ(r.max_assignment, 1);
+	CHECK_EQ(r.reexecuted, 0);
+	sp_problem_free(&p);
+
+	/* A loop shorter than one assignment (one sweep of 3 cells): one assignment. */
+	g.iters = 3;
+	g.work = 1;
+	REQUIRE(sp_problem_generate(sp_loop_find("ocean"), &g, &p, NULL, 0) == 0);
+	c.max_assignment = 0;
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.assignments, 1);
+	CHECK_EQ(r.max_assignment, 3);
+	sp_problem_free(&p);
+}
+
+/* Dense dependences: 16 iterations per element, every assignment of 64 misspeculates. */
+TEST(speculate_dense_dependences)
+{
+	sp_loop_gen g = {4096, 16, 0, 5};
+	sp_problem p;
+	sp_result r;
+	sp_config c = config(SP_OPT_NO_SCHED, 3);
+	REQUIRE(sp_problem_generate(sp_loop_find("figure3"), &g, &p, NULL, 0) == 0);
+	c.max_assignment = 64;
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.assignments, 64);
+	CHECK_EQ(r.assignments_misspeculated, 64);
+	CHECK(r.reexecuted > 4096 / 4);
+	/* no-sched ignores n/m: assignments above it, and every one misspeculates. */
+	c.max_assignment = 1024;
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.assignments, 4);
+	CHECK_EQ(r.max_assignment, 1024);
+	CHECK_EQ(r.assignments_misspeculated, 4);
+	sp_problem_free(&p);
+	/* With the policy, the assignments shrink until they stop misspeculating. */
+	c = config(SP_OPT_ALL, 3);
+	REQUIRE(sp_problem_generate(sp_loop_find("figure3"), &g, &p, NULL, 0) == 0);
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.max_assignment, 256); /* n/m: 256 elements, one written per iteration */
+	CHECK(r.min_assignment < 16);
+	sp_problem_free(&p);
+}
+
+/* Every loop under every --opt, on 5 threads (more than cores), at a density
+ * that makes each misspeculate: the speculative result equals the sequential one. */
+TEST(speculate_all_loops_all_opts)
+{
+	unsigned i, o;
+	for (i = 0; sp_loops[i]; i++)
+		for (o = 0; o < SP_NOPTS; o++) {
+			const sp_loop *l = sp_loops[i];
+			sp_loop_gen g = {6000, l->max_density > 0.05 ? 0.05 : l->max_density, 8, 7 + o};
+			sp_problem p;
+			sp_result r;
+			sp_config c = config(o, 5);
+			REQUIRE(sp_problem_generate(l, &g, &p, NULL, 0) == 0);
+			if (!spec_equals_seq(&p, &c, &r))
+				tu_fail(__FILE__, __LINE__, "%s --opt %s differs from the sequential loop",
+					l->name, sp_opt_names[o]);
+			if (r.reexecuted == 0 && l->id != SP_FFTBENCH)
+				tu_fail(__FILE__, __LINE__, "%s --opt %s never misspeculated at density %g",
+					l->name, sp_opt_names[o], g.density);
+			CHECK(r.iterations_gpu >= 6000);
+			sp_problem_free(&p);
+		}
+}
+
+/* fftbench and alvinn at density 0: no misspeculation, and the unchecked run agrees. */
+TEST(speculate_nospec_loops)
+{
+	const char *names[2] = {"fftbench", "alvinn"};
+	unsigned k;
+	for (k = 0; k < 2; k++) {
+		sp_loop_gen g = {5000, 0, 0, 2};
+		sp_problem p;
+		sp_result r;
+		sp_config c = config(SP_OPT_ALL, 3);
+		uint32_t *a, *b;
+		float s[SP_NSCALARS];
+		REQUIRE(sp_problem_generate(sp_loop_find(names[k]), &g, &p, NULL, 0) == 0);
+		CHECK(spec_equals_seq(&p, &c, &r));
+		CHECK_EQ(r.reexecuted, 0);
+		CHECK_EQ(r.detections, 0);
+		a = malloc(p.args.size * 4);
+		b = malloc(p.args.size * 4);
+		memcpy(a, p.A0, p.args.size * 4);
+		memcpy(b, p.A0, p.args.size * 4);
+		memcpy(s, p.args.s, sizeof(s));
+		sp_run_nospec(&sp_backend_cpu, &p, &c, a, &r);
+		sp_run_sequential(&p, b, s, 0, p.args.n);
+		CHECK(memcmp(a, b, p.args.size * 4) == 0);
+		free(a);
+		free(b);
+		sp_problem_free(&p);
+	}
+}
+
+/* trfd: one WAW pair, so exactly two iterations redo whatever the schedule. */
+TEST(speculate_trfd_one_pair)
+{
+	sp_loop_gen g = {20000, 0, 4, 9};
+	sp_problem p;
+	sp_result r;
+	sp_config c = config(SP_OPT_ALL, 2);
+	REQUIRE(sp_problem_generate(sp_loop_find("trfd"), &g, &p, NULL, 0) == 0);
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.reexecuted, 2);
+	CHECK_EQ(r.waw, 1);
+	CHECK_EQ(r.raw_war, 0);
+	CHECK_EQ(r.wrong_elements, 1);
+	sp_problem_free(&p);
+}
+
+/* High contention on the threaded path: assignments of 8192 iterations (above the
+ * CPU backend's inline limit) on 8 threads, 4 iterations per element. */
+TEST(speculate_contention_threads)
+{
+	sp_loop_gen g = {40000, 4, 0, 13};
+	sp_problem p;
+	sp_result r;
+	sp_config c = config(SP_OPT_NO_SCHED, 8);
+	c.max_assignment = 8192;
+	REQUIRE(sp_problem_generate(sp_loop_find("figure3"), &g, &p, NULL, 0) == 0);
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.assignments, 5);
+	CHECK_EQ(r.assignments_misspeculated, 5);
+	CHECK(r.reexecuted > 40000 / 2 && r.reexecuted < 40000);
+	CHECK_EQ(r.raw_war, 5);
+	CHECK_EQ(r.waw, 5);
+	sp_problem_free(&p);
+	g.iters = 200000;
+	g.density = 0.5;
+	c = config(SP_OPT_ALL, 8);
+	REQUIRE(sp_problem_generate(sp_loop_find("ocean"), &g, &p, NULL, 0) == 0);
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK(r.reexecuted > 0 && r.assignments > 1);
+	sp_problem_free(&p);
+}
