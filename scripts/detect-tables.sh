@@ -11,6 +11,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib/sweep.sh
+. "$here/lib/sweep.sh"
 helper="$here/lib/detect_tables.py"
 plot_script="$here/detect-tables.gp"
 
@@ -87,16 +89,6 @@ Options after -- go to every gpubench detect run unchanged. Every run must
 verify (no --verify-every 0). Exit status: 0 when every run succeeded and
 verified, 1 otherwise, 2 on a usage error.
 EOF
-}
-
-die_usage() {
-	echo "detect-tables.sh: $*" >&2
-	echo "see scripts/detect-tables.sh --help" >&2
-	exit 2
-}
-
-need_value() {
-	[[ $# -ge 2 && -n $2 && $2 != --* ]] || die_usage "option $1 needs a value"
 }
 
 # check_sizes OPTION LIST: positive numbers.
@@ -280,14 +272,7 @@ run_sweep() {
 rm -f "$out/detect-tables.csv" "$out/detect-tables.md" "$out/detect-speedup.png"
 
 if [[ $plot_only == 0 ]]; then
-	if [[ -z $gpubench ]]; then
-		if [[ -x dist/bin/gpubench ]]; then gpubench=dist/bin/gpubench; else gpubench=./gpubench; fi
-	fi
-	[[ -x $gpubench ]] || {
-		echo "detect-tables.sh: no gpubench at '$gpubench' (build with make or make dist, or" \
-			"pass --gpubench PATH)" >&2
-		exit 1
-	}
+	sweep_gpubench
 	info=$("$gpubench" info --quiet --json -) || {
 		echo "detect-tables.sh: '$gpubench info --json -' failed" >&2
 		exit 1

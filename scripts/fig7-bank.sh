@@ -8,6 +8,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib/sweep.sh
+. "$here/lib/sweep.sh"
 report2csv="$here/lib/report2csv.py"
 plot_script="$here/fig7-bank.gp"
 
@@ -38,16 +40,6 @@ Options after -- go to every gpubench stm run unchanged (e.g. -- --hash 2).
 Exit status: 0 when every run succeeded and verified, 1 otherwise, 2 on a
 usage error.
 EOF
-}
-
-die_usage() {
-	echo "fig7-bank.sh: $*" >&2
-	echo "see scripts/fig7-bank.sh --help" >&2
-	exit 2
-}
-
-need_value() {
-	[[ $# -ge 2 && -n $2 ]] || die_usage "option $1 needs a value"
 }
 
 gpubench=""
@@ -159,14 +151,7 @@ run_sweep() {
 rm -f "$out/fig7-bank.csv" "$out/fig7-bank.md" "$out/fig7-bank.png"
 
 if [[ $plot_only == 0 ]]; then
-	if [[ -z $gpubench ]]; then
-		if [[ -x dist/bin/gpubench ]]; then gpubench=dist/bin/gpubench; else gpubench=./gpubench; fi
-	fi
-	[[ -x $gpubench ]] || {
-		echo "fig7-bank.sh: no gpubench at '$gpubench' (build with make or make dist, or" \
-			"pass --gpubench PATH)" >&2
-		exit 1
-	}
+	sweep_gpubench
 	mkdir -p "$out"
 	run_sweep
 else

@@ -10,6 +10,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib/sweep.sh
+. "$here/lib/sweep.sh"
 helper="$here/lib/pba_tables.py"
 plot_script="$here/pba-tables.gp"
 
@@ -70,16 +72,6 @@ Options after -- go to every gpubench avoid run unchanged. Every run must
 verify (no --no-verify). Exit status: 0 when every run succeeded and verified,
 1 otherwise, 2 on a usage error.
 EOF
-}
-
-die_usage() {
-	echo "pba-tables.sh: $*" >&2
-	echo "see scripts/pba-tables.sh --help" >&2
-	exit 2
-}
-
-need_value() {
-	[[ $# -ge 2 && -n $2 && $2 != --* ]] || die_usage "option $1 needs a value"
 }
 
 # check_impls OPTION LIST: known names, none twice.
@@ -215,14 +207,7 @@ run_sweep() {
 rm -f "$out/pba-tables.csv" "$out/pba-tables.md" "$out/pba-speedup.png"
 
 if [[ $plot_only == 0 ]]; then
-	if [[ -z $gpubench ]]; then
-		if [[ -x dist/bin/gpubench ]]; then gpubench=dist/bin/gpubench; else gpubench=./gpubench; fi
-	fi
-	[[ -x $gpubench ]] || {
-		echo "pba-tables.sh: no gpubench at '$gpubench' (build with make or make dist, or" \
-			"pass --gpubench PATH)" >&2
-		exit 1
-	}
+	sweep_gpubench
 	mkdir -p "$reports"
 	run_sweep tables "$impls" "$res" "$procs"
 	[[ $extended == 0 ]] || run_sweep extended "$extended_impls" "$ext_res" "$ext_procs"

@@ -9,6 +9,8 @@
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib/sweep.sh
+. "$here/lib/sweep.sh"
 helper="$here/lib/speculate_figures.py"
 plot_script="$here/speculate-figures.gp"
 
@@ -41,16 +43,6 @@ Options after -- go to every gpubench speculate run unchanged (for example
 --backend gpu). Every run must verify. Exit status: 0 when every run
 succeeded and verified, 1 otherwise, 2 on a usage error.
 EOF
-}
-
-die_usage() {
-	echo "speculate-figures.sh: $*" >&2
-	echo "see scripts/speculate-figures.sh --help" >&2
-	exit 2
-}
-
-need_value() {
-	[[ $# -ge 2 && -n $2 && $2 != --* ]] || die_usage "option $1 needs a value"
 }
 
 gpubench=""
@@ -95,14 +87,7 @@ rm -f "$out"/fig8.csv "$out"/fig9.csv "$out"/fig10.csv "$out"/fig11.csv "$out/fi
 	"$out/speculate-figures.png"
 
 if [[ $plot_only == 0 ]]; then
-	if [[ -z $gpubench ]]; then
-		if [[ -x dist/bin/gpubench ]]; then gpubench=dist/bin/gpubench; else gpubench=./gpubench; fi
-	fi
-	[[ -x $gpubench ]] || {
-		echo "speculate-figures.sh: no gpubench at '$gpubench' (build with make or make dist," \
-			"or pass --gpubench PATH)" >&2
-		exit 1
-	}
+	sweep_gpubench
 	mkdir -p "$reports"
 	IFS=, read -r -a loop_list <<<"$loops"
 	total=$((${#loop_list[@]} * 4))

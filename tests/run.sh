@@ -239,6 +239,20 @@ expect_rc "speculate-figures.sh refuses a loop without its --opt all report" 1 \
 expect_err "speculate-figures.sh names the missing report" "spec-ocean-all.json"
 expect_rc "speculate-figures.sh --reps x exits 2" 2 bash scripts/speculate-figures.sh --reps x --out "$T_TMP/sf-bad"
 
+# ---- scripts/lib/sweep.sh: a script that defaults to a dist/ older than
+# ./gpubench says so
+echo "== sweep: a stale dist/"
+mkdir -p "$T_TMP/stale/dist/bin"
+cp "$G" "$T_TMP/stale/gpubench"
+cp "$G" "$T_TMP/stale/dist/bin/gpubench"
+touch -d '1 hour ago' "$T_TMP/stale/dist/bin/gpubench"
+expect_rc "pba-tables.sh --quick runs dist/bin/gpubench by default" 0 \
+	bash -c 'cd "$1" && bash "$2/scripts/pba-tables.sh" --quick --out out' sh "$T_TMP/stale" "$root"
+expect_err "pba-tables.sh says dist/bin/gpubench is older than ./gpubench" \
+	"pba-tables.sh: note: running dist/bin/gpubench, which is older than ./gpubench"
+expect_rc "fig7-bank.sh --threads without a value exits 2" 2 bash scripts/fig7-bank.sh --threads --quick
+expect_err "fig7-bank.sh names the option that needs a value" "fig7-bank.sh: option --threads needs a value"
+
 # ---- the GPU scripts (run on a GPU machine) at least parse, and the
 # sanitizer script says what it lacks
 echo "== gpu scripts: tests/gpu/*.sh"

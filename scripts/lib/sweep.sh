@@ -1,0 +1,41 @@
+# shellcheck shell=bash
+# What the figure and table scripts (scripts/*.sh) share: usage errors and the
+# choice of the gpubench binary. Source it; messages name the sourcing script.
+#
+#   die_usage MESSAGE...   print MESSAGE and where the help is, exit 2
+#   need_value "$@"        exit 2 unless option $1 has a value in $2
+#   sweep_gpubench         settle $gpubench (see below), exit 1 if it is not there
+
+sweep_name=$(basename "$0")
+
+die_usage() {
+	echo "$sweep_name: $*" >&2
+	echo "see scripts/$sweep_name --help" >&2
+	exit 2
+}
+
+need_value() {
+	[[ $# -ge 2 && -n $2 && $2 != --* ]] || die_usage "option $1 needs a value"
+}
+
+# Unless --gpubench named one, dist/bin/gpubench (what a GPU machine carries)
+# or else ./gpubench. A dist/ older than ./gpubench would time an old build, so
+# that case is said on stderr.
+sweep_gpubench() {
+	if [[ -z $gpubench ]]; then
+		if [[ -x dist/bin/gpubench ]]; then
+			gpubench=dist/bin/gpubench
+			if [[ -x ./gpubench && ./gpubench -nt dist/bin/gpubench ]]; then
+				echo "$sweep_name: note: running dist/bin/gpubench, which is older than ./gpubench" \
+					"(make dist, or pass --gpubench ./gpubench)" >&2
+			fi
+		else
+			gpubench=./gpubench
+		fi
+	fi
+	[[ -x $gpubench ]] || {
+		echo "$sweep_name: no gpubench at '$gpubench' (build with make or make dist, or" \
+			"pass --gpubench PATH)" >&2
+		exit 1
+	}
+}
