@@ -44,8 +44,10 @@ PBA_SRC := deadlock/pba.c deadlock/pba_cpu.c deadlock/pba_registry.c workloads/p
 	workloads/pba_oracle.c workloads/pba_trace.c
 RAG_SRC := deadlock/rag.c deadlock/rag_registry.c deadlock/osdda_cpu.c deadlock/lmdda_cpu.c \
 	deadlock/lmdda_fast.c workloads/rag_oracle.c workloads/rag_gen.c workloads/rag_trace.c
+LIST_SRC := structures/kma_host.c structures/list_heap.c structures/list_serial.c structures/list_cpu.c \
+	structures/list_registry.c workloads/list_gen.c workloads/list_oracle.c
 CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/avoid.c cmd/detect.c cmd/info.c stm/registry.c stm/counters.c \
-	stm/prstm_cpu.c workloads/bank.c $(PBA_SRC) $(RAG_SRC)
+	stm/prstm_cpu.c workloads/bank.c $(PBA_SRC) $(RAG_SRC) cmd/list.c $(LIST_SRC)
 CUDA_SRC := common/device_cuda.cu stm/prstm_gpu.cu deadlock/pba_gpu.cu
 
 ifeq ($(CUDA),1)
@@ -66,7 +68,7 @@ $(addprefix $(BUILD)/,$(REV_OBJS)) $(addprefix build/nocuda/,$(REV_OBJS)): $(REV
 
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_LIB_SRC := $(COMMON_SRC) common/device_none.c stm/counters.c stm/prstm_cpu.c workloads/bank.c \
-	$(PBA_SRC) $(RAG_SRC)
+	$(PBA_SRC) $(RAG_SRC) $(LIST_SRC)
 
 .PHONY: all test check-gpu dist install clean need-cjson
 

@@ -15,5 +15,6 @@ extern const gb_command gb_cmd_stm;
 extern const gb_command gb_cmd_avoid;
 extern const gb_command gb_cmd_detect;
 extern const gb_command gb_cmd_info;
+extern const gb_command gb_cmd_list;
 
 #endif

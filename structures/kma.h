@@ -1,0 +1,179 @@
+/*
+ * A kernel memory allocator in the spirit of KMA (Spliet et al. 2014, as
+ * used in section 3.2 and 5 of Mulder 2015): the host sets up a heap of
+ * superblocks whose count and size the user chooses; device threads (and the
+ * CPU backend's threads, running this same code) call kma_malloc and
+ * kma_free. The first superblocks hold the bookkeeping.
+ *
+ * A superblock is handed out whole from a pool of unused superblocks to one
+ * size class (blocks of 8 << c bytes, KMA_NCLASS classes) and cut into
+ * blocks; free blocks of a class sit on a lock-free stack whose link word is
+ * the first word of the free block. Both stacks have a 64-bit head: the low
+ * half is the top (a byte offset or a superblock index, 0 = empty), the high
+ * half a tag bumped by every successful push or pop, so a pop that read a
+ * stale top fails its CAS instead of corrupting the stack (ABA).
+ *
+ * Deviations from KMA:
+ *  - blocks are addressed by 32-bit byte offsets from the heap base, not by
+ *    pointers, so one heap image means the same on the host, in CUDA and in
+ *    OpenCL, and the host can build and check it (heaps up to 4 GiB);
+ *  - the per-superblock header (its size class) lives in the bookkeeping
+ *    superblocks instead of a header and footer inside each superblock, so
+ *    every byte of a data superblock is blocks;
+ *  - a superblock keeps its size class once given one: freed blocks are
+ *    reused by later allocations of the same class, but superblocks are not
+ *    returned to the pool.
+ * An allocation that cannot be satisfied (no free block, no unused
+ * superblock, or a size above the largest class) returns KMA_NULL and counts
+ * itself in failed_allocs.
+ */
+#ifndef GB_KMA_H
+#define GB_KMA_H
+
+#include "common/port.h"
+
+#define KMA_NULL 0u
+#define KMA_NCLASS 6u          /* 8, 16, 32, 64, 128, 256 bytes */
+#define KMA_MIN_BLOCK 8u
+#define KMA_MAX_BLOCK (KMA_MIN_BLOCK << (KMA_NCLASS - 1))
+#define KMA_ROOT_BYTES 64u     /* room in the bookkeeping for a data structure's roots */
+
+/*
+ * The bookkeeping at offset 0 of the heap, followed by sb_class[sb_count]
+ * (0: unused, c + 1: size class c) and sb_next[sb_count] (pool links).
+ */
+typedef struct kma_meta {
+	uint64_t pool_head;                 /* tag << 32 | superblock index */
+	uint64_t class_head[KMA_NCLASS];    /* tag << 32 | block offset */
+	uint32_t failed_allocs;
+	uint32_t pad;
+	uint32_t root[KMA_ROOT_BYTES / 4];  /* owned by the data structure on the heap */
+} kma_meta;
+
+/* The heap as threads see it: passed by value into kernels. */
+typedef struct kma_heap {
+	uint32_t *base;        /* the heap's words (device or host memory) */
+	uint32_t sb_size;      /* bytes per superblock, a multiple of KMA_MAX_BLOCK */
+	uint32_t sb_count;     /* superblocks in all, bookkeeping included */
+	uint32_t sb_first;     /* first data superblock */
+} kma_heap;
+
+GB_HD kma_meta *kma_meta_of(kma_heap h)
+{
+	return (kma_meta *)h.base;
+}
+
+GB_HD uint32_t *kma_sb_class(kma_heap h)
+{
+	return h.base + sizeof(kma_meta) / 4;
+}
+
+GB_HD uint32_t *kma_sb_next(kma_heap h)
+{
+	return kma_sb_class(h) + h.sb_count;
+}
+
+/* The word at byte offset off. */
+GB_HD uint32_t *kma_word(kma_heap h, uint32_t off)
+{
+	return h.base + off / 4;
+}
+
+GB_HD uint32_t kma_class_of_size(uint32_t bytes)
+{
+	uint32_t c = 0;
+	while (c < KMA_NCLASS && (KMA_MIN_BLOCK << c) < bytes)
+		c++;
+	return c;
+}
+
+GB_HD uint64_t kma_tagged(uint64_t old, uint32_t top)
+{
+	return (((old >> 32) + 1) << 32) | top;
+}
+
+/* Pop an unused superblock index from the pool; 0 when the pool is empty. */
+GB_HD uint32_t kma_pool_pop(kma_heap h)
+{
+	kma_meta *m = kma_meta_of(h);
+	for (;;) {
+		uint64_t head = gb_ld_relaxed_u64(&m->pool_head);
+		uint32_t sb = (uint32_t)head, next;
+		if (sb == 0)
+			return 0;
+		gb_fence();
+		next = gb_ld_relaxed_u32(&kma_sb_next(h)[sb]);
+		if (gb_cas_u64(&m->pool_head, head, kma_tagged(head, next)) == head)
+			return sb;
+	}
+}
+
+/* Push the chain first..last (linked through their first words) onto class c's stack. */
+GB_HD void kma_push_chain(kma_heap h, uint32_t c, uint32_t first, uint32_t last)
+{
+	kma_meta *m = kma_meta_of(h);
+	for (;;) {
+		uint64_t head = gb_ld_relaxed_u64(&m->class_head[c]);
+		gb_st_relaxed_u32(kma_word(h, last), (uint32_t)head);
+		gb_fence(); /* the links are visible before the new top */
+		if (gb_cas_u64(&m->class_head[c], head, kma_tagged(head, first)) == head)
+			return;
+	}
+}
+
+/*
+ * Give a fresh superblock to class c: its first block goes to the caller,
+ * the rest onto the class's stack in one push. KMA_NULL when none is left.
+ */
+GB_HD uint32_t kma_carve(kma_heap h, uint32_t c)
+{
+	uint32_t sb = kma_pool_pop(h), bs = KMA_MIN_BLOCK << c, n, i, first;
+	if (sb == 0)
+		return KMA_NULL;
+	n = h.sb_size / bs;
+	first = sb * h.sb_size;
+	gb_st_relaxed_u32(&kma_sb_class(h)[sb], c + 1);
+	for (i = 1; i + 1 < n; i++)
+		gb_st_relaxed_u32(kma_word(h, first + i * bs), first + (i + 1) * bs);
+	if (n > 1)
+		kma_push_chain(h, c, first + bs, first + (n - 1) * bs);
+	else
+		gb_fence(); /* the class is visible before the block is used */
+	return first;
+}
+
+GB_HD uint32_t kma_malloc(kma_heap h, uint32_t bytes)
+{
+	kma_meta *m = kma_meta_of(h);
+	uint32_t c = kma_class_of_size(bytes), off;
+	if (c >= KMA_NCLASS) {
+		gb_add_u32(&m->failed_allocs, 1);
+		return KMA_NULL;
+	}
+	for (;;) {
+		uint64_t head = gb_ld_relaxed_u64(&m->class_head[c]);
+		uint32_t next;
+		off = (uint32_t)head;
+		if (off == KMA_NULL)
+			break;
+		gb_fence();
+		/* The block may be popped and reused meanwhile; then the tag has moved on and the CAS fails. */
+		next = gb_ld_relaxed_u32(kma_word(h, off));
+		if (gb_cas_u64(&m->class_head[c], head, kma_tagged(head, next)) == head) {
+			gb_fence();
+			return off;
+		}
+	}
+	off = kma_carve(h, c);
+	if (off == KMA_NULL)
+		gb_add_u32(&m->failed_allocs, 1);
+	return off;
+}
+
+GB_HD void kma_free(kma_heap h, uint32_t off)
+{
+	uint32_t c = gb_ld_relaxed_u32(&kma_sb_class(h)[off / h.sb_size]) - 1;
+	kma_push_chain(h, c, off, off);
+}
+
+#endif
