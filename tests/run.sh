@@ -57,6 +57,10 @@ run_suite cli env GPUBENCH="$G" "$here/cli.sh"
 if [ -x "$GN" ]; then
 	run_suite cli env GPUBENCH="$GN" "$here/cli.sh"
 fi
+run_suite cli-list env GPUBENCH="$G" "$here/cli-list.sh"
+if [ -x "$GN" ]; then
+	run_suite cli-list env GPUBENCH="$GN" "$here/cli-list.sh"
+fi
 
 # ---- scripts/fig7-bank.sh --quick, when someone has written it
 echo "== fig7: scripts/fig7-bank.sh --quick"
