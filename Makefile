@@ -48,7 +48,7 @@ LIST_SRC := structures/kma_host.c structures/list_heap.c structures/list_serial.
 	structures/list_registry.c workloads/list_gen.c workloads/list_oracle.c
 CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/avoid.c cmd/detect.c cmd/info.c stm/registry.c stm/counters.c \
 	stm/prstm_cpu.c workloads/bank.c $(PBA_SRC) $(RAG_SRC) cmd/list.c $(LIST_SRC)
-CUDA_SRC := common/device_cuda.cu stm/prstm_gpu.cu deadlock/pba_gpu.cu
+CUDA_SRC := common/device_cuda.cu stm/prstm_gpu.cu deadlock/pba_gpu.cu structures/list_gpu.cu
 
 ifeq ($(CUDA),1)
   CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(shell command -v $(NVCC))))

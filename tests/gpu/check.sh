@@ -4,7 +4,8 @@
 # semantic ratios, presort, read-only and multi-leg transfers, every run
 # verified by the serial replay; a high-contention configuration; and cross
 # checks against the CPU backend; the banker's algorithm (avoid) on the GPU
-# against the oracle and the CPU implementations. Needs bash and python3, no
+# against the oracle and the CPU implementations; the lock-free lists (list)
+# on the GPU, verified on every workload. Needs bash and python3, no
 # compiler.
 #
 #   GPUBENCH=dist/bin/gpubench tests/gpu/check.sh
@@ -242,6 +243,38 @@ done
 expect_rc "avoid --impl cpu replays the textbook trace" 0 \
 	"$G" avoid --impl cpu --trace "$R/textbook.trace" --decisions "$R/cpu.dec" --quiet
 check "avoid: gpu decisions equal cpu decisions on the textbook trace" diff -u "$R/cpu.dec" "$R/gpu.dec"
+
+# ---- gpubench list: both GPU lists on every workload, each repetition
+# verified by the per-thread replay, beside the CPU lock-free lists.
+list_gpu() {
+	local name=$1
+	shift
+	expect_rc "list $name: gpu, gpu-tail, cpu-lockfree-tail verified" 0 \
+		"$G" list --impl gpu --compare gpu-tail,cpu-lockfree-tail --reps 2 --quiet --json "$R/list.json" "$@"
+	json_check "list $name: every implementation verified on the GPU" "$R/list.json" '
+assert d["verification"]["verified"] is True and d["device"]["backend"] == "gpu"
+for x in d["results"]["impls"]:
+    assert x["verified"] is True and x["run_seconds"]["median"] > 0, x["impl"]
+    assert x["heap"]["live_blocks"] == x["list_nodes"] + x["nodes_in_deletion"]'
+}
+list_gpu "insert 4096" --op insert --nodes 4096
+list_gpu "insert 20000 by 1000 threads" --op insert --nodes 20000 --threads 1000
+list_gpu "delete 4096 adjacent" --op delete --nodes 4096
+list_gpu "mixed 2000 x 50000 ops, 4096 threads" --op mixed --nodes 2000 --threads 4096 --ops 50000 --seed 3
+list_gpu "mixed 100 keys, 320 threads (contention)" --op mixed --nodes 100 --threads 320 --ops 32000 --seed 4
+list_gpu "insert 100000 into a 4-superblock heap (exhaustion)" --op insert --nodes 100000 --superblocks 4
+json_check "list exhaustion: 768 nodes fit, the rest are failed allocations" "$R/list.json" '
+for x in d["results"]["impls"]:
+    assert x["list_nodes"] == 768 and x["failed_allocs"] == 100000 - 768, x["impl"]'
+expect_rc "list: gpu-tail inserts a million nodes" 0 "$G" list --impl gpu-tail --op insert --nodes 1000000 \
+	--threads 1000000 --reps 2 --quiet --json "$R/list-1m.json"
+json_check "list: a million nodes, verified" "$R/list-1m.json" '
+x = d["results"]["impls"][0]
+assert d["verification"]["verified"] is True and x["list_nodes"] == 1000000'
+expect_rc "list: the default implementation is gpu when there is a GPU" 0 \
+	"$G" list --nodes 256 --reps 1 --quiet --json "$R/list-default.json"
+json_check "list: report names gpu" "$R/list-default.json" '
+assert d["config"]["impl"] == "gpu" and d["device"]["backend"] == "gpu"'
 
 echo "check-gpu: $n GPU bank runs and the cross checks took $(($(date +%s) - start)) s"
 summary check-gpu
