@@ -269,7 +269,8 @@ static void op_stats(impl_result *ir, const list_workload *w)
 		op = LIST_OP_OF(w->ops[c]);
 		if (op == LIST_NOP)
 			continue;
-		v[op][n[op]++] = ir->last.op_ns[c] * 1e-9;
+		if (!ir->last.no_op_times)
+			v[op][n[op]++] = ir->last.op_ns[c] * 1e-9;
 		ir->outcomes[op][ir->last.outcome[c] & 3]++;
 	}
 	for (op = 1; op < LIST_NOPCODES; op++) {
@@ -363,7 +364,7 @@ static void report_impl(cJSON *j, const impl_result *ir, const impl_result *firs
 static void summary(const list_opts *o, const list_workload *w, const impl_result *ir)
 {
 	const list_run *r0 = &ir[0].last;
-	unsigned k;
+	unsigned k, op;
 
 	printf("gpubench list: %s, %u nodes, %u threads, %" PRIu64 " operations (%s)\n",
 	       list_kind_names[o->cfg.kind], o->cfg.nodes, w->threads, list_real_ops(w), ir[0].e->name);
@@ -379,10 +380,14 @@ static void summary(const list_opts *o, const list_workload *w, const impl_resul
 			printf(", %s is %.3gx faster", ir[0].e->name, s->median / ir[0].run.median);
 		printf("\n");
 	}
-	printf("  per op       add %.3g us, get %.3g us, delete %.3g us (medians, %s)\n",
-	       ir[0].op_s[LIST_ADD].n ? ir[0].op_s[LIST_ADD].median * 1e6 : 0,
-	       ir[0].op_s[LIST_GET].n ? ir[0].op_s[LIST_GET].median * 1e6 : 0,
-	       ir[0].op_s[LIST_DEL].n ? ir[0].op_s[LIST_DEL].median * 1e6 : 0, ir[0].e->name);
+	printf("  per op      ");
+	for (op = 1; op < LIST_NOPCODES; op++) {
+		if (ir[0].op_s[op].n)
+			printf(" %s %.3g us", list_opcode_names[op], ir[0].op_s[op].median * 1e6);
+		else
+			printf(" %s -", list_opcode_names[op]);
+		printf(op + 1 < LIST_NOPCODES ? "," : " (medians, %s)\n", ir[0].e->name);
+	}
 	printf("  outcomes     add %" PRIu64 " done, %" PRIu64 " out of heap; get %" PRIu64 " found, %" PRIu64
 	       " missing; delete %" PRIu64 " done, %" PRIu64 " missing; %" PRIu64 " nodes left\n",
 	       ir[0].outcomes[LIST_ADD][LIST_DONE], ir[0].outcomes[LIST_ADD][LIST_NOMEM],

@@ -32,6 +32,11 @@
 
 #include "common/port.h"
 
+/* The address space of heap pointers: empty in C and CUDA, __global in the OpenCL kernel source. */
+#ifndef GB_GLOBAL
+#define GB_GLOBAL
+#endif
+
 #define KMA_NULL 0u
 #define KMA_NCLASS 6u          /* 8, 16, 32, 64, 128, 256 bytes */
 #define KMA_MIN_BLOCK 8u
@@ -52,29 +57,29 @@ typedef struct kma_meta {
 
 /* The heap as threads see it: passed by value into kernels. */
 typedef struct kma_heap {
-	uint32_t *base;        /* the heap's words (device or host memory) */
+	GB_GLOBAL uint32_t *base;        /* the heap's words (device or host memory) */
 	uint32_t sb_size;      /* bytes per superblock, a multiple of KMA_MAX_BLOCK */
 	uint32_t sb_count;     /* superblocks in all, bookkeeping included */
 	uint32_t sb_first;     /* first data superblock */
 } kma_heap;
 
-GB_HD kma_meta *kma_meta_of(kma_heap h)
+GB_HD GB_GLOBAL kma_meta *kma_meta_of(kma_heap h)
 {
-	return (kma_meta *)h.base;
+	return (GB_GLOBAL kma_meta *)h.base;
 }
 
-GB_HD uint32_t *kma_sb_class(kma_heap h)
+GB_HD GB_GLOBAL uint32_t *kma_sb_class(kma_heap h)
 {
 	return h.base + sizeof(kma_meta) / 4;
 }
 
-GB_HD uint32_t *kma_sb_next(kma_heap h)
+GB_HD GB_GLOBAL uint32_t *kma_sb_next(kma_heap h)
 {
 	return kma_sb_class(h) + h.sb_count;
 }
 
 /* The word at byte offset off. */
-GB_HD uint32_t *kma_word(kma_heap h, uint32_t off)
+GB_HD GB_GLOBAL uint32_t *kma_word(kma_heap h, uint32_t off)
 {
 	return h.base + off / 4;
 }
@@ -95,7 +100,7 @@ GB_HD uint64_t kma_tagged(uint64_t old, uint32_t top)
 /* Pop an unused superblock index from the pool; 0 when the pool is empty. */
 GB_HD uint32_t kma_pool_pop(kma_heap h)
 {
-	kma_meta *m = kma_meta_of(h);
+	GB_GLOBAL kma_meta *m = kma_meta_of(h);
 	for (;;) {
 		uint64_t head = gb_ld_relaxed_u64(&m->pool_head);
 		uint32_t sb = (uint32_t)head, next;
@@ -111,7 +116,7 @@ GB_HD uint32_t kma_pool_pop(kma_heap h)
 /* Push the chain first..last (linked through their first words) onto class c's stack. */
 GB_HD void kma_push_chain(kma_heap h, uint32_t c, uint32_t first, uint32_t last)
 {
-	kma_meta *m = kma_meta_of(h);
+	GB_GLOBAL kma_meta *m = kma_meta_of(h);
 	for (;;) {
 		uint64_t head = gb_ld_relaxed_u64(&m->class_head[c]);
 		gb_st_relaxed_u32(kma_word(h, last), (uint32_t)head);
@@ -144,7 +149,7 @@ GB_HD uint32_t kma_carve(kma_heap h, uint32_t c)
 
 GB_HD uint32_t kma_malloc(kma_heap h, uint32_t bytes)
 {
-	kma_meta *m = kma_meta_of(h);
+	GB_GLOBAL kma_meta *m = kma_meta_of(h);
 	uint32_t c = kma_class_of_size(bytes), off;
 	if (c >= KMA_NCLASS) {
 		gb_add_u32(&m->failed_allocs, 1);

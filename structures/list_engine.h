@@ -27,6 +27,7 @@ typedef struct list_run {
 	double seconds;               /* the operations only: set-up and checks are outside */
 	uint8_t *outcome;             /* steps x threads, enum list_outcome (allocated by the caller) */
 	uint32_t *op_ns;              /* steps x threads: each operation's duration */
+	int no_op_times;              /* op_ns not filled: the implementation cannot time one operation */
 	list_snapshot snap;
 	int has_heap;                 /* on the KMA-style heap: heap below is filled */
 	kma_usage heap;

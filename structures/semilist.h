@@ -60,17 +60,17 @@
 #define SL_ANCHOR ((uint32_t)offsetof(kma_meta, root))  /* a node: next word = head */
 #define SL_TAIL_WORD (SL_ANCHOR + SL_NODE_BYTES)         /* tail variant: the last node */
 
-GB_HD uint32_t *sl_key(kma_heap h, uint32_t node)
+GB_HD GB_GLOBAL uint32_t *sl_key(kma_heap h, uint32_t node)
 {
 	return kma_word(h, node + 8);
 }
 
-GB_HD uint32_t *sl_next(kma_heap h, uint32_t node)
+GB_HD GB_GLOBAL uint32_t *sl_next(kma_heap h, uint32_t node)
 {
 	return kma_word(h, node + 4);
 }
 
-GB_HD uint32_t *sl_gen(kma_heap h, uint32_t node)
+GB_HD GB_GLOBAL uint32_t *sl_gen(kma_heap h, uint32_t node)
 {
 	return kma_word(h, node + 12);
 }
@@ -229,7 +229,7 @@ GB_HD int sl_delete(kma_heap h, uint32_t node)
 /* Tail variant: node is unlinked; move the tail word off it, then free it. */
 GB_HD void sl_tail_release(kma_heap h, uint32_t node, uint32_t succ)
 {
-	uint32_t *tail = kma_word(h, SL_TAIL_WORD);
+	GB_GLOBAL uint32_t *tail = kma_word(h, SL_TAIL_WORD);
 	while (gb_ld_acquire_u32(tail) == node)
 		gb_cas_u32(tail, node, succ);
 	sl_free_node(h, node);
@@ -247,7 +247,7 @@ GB_HD void sl_tail_release(kma_heap h, uint32_t node, uint32_t succ)
  */
 GB_HD void sl_tail_append(kma_heap h, uint32_t first, uint32_t last)
 {
-	uint32_t *tail = kma_word(h, SL_TAIL_WORD);
+	GB_GLOBAL uint32_t *tail = kma_word(h, SL_TAIL_WORD);
 	gb_fence(); /* the chain is visible before it is linked */
 	for (;;) {
 		uint32_t t = gb_ld_acquire_u32(tail);

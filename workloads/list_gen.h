@@ -16,8 +16,8 @@
  *          and two thirds updates: delete the key when the thread's history
  *          says it is in the list, add it otherwise.
  *
- * ops[i * threads + t] is thread t's i-th operation: an opcode in the top two
- * bits and a key below (LIST_NOP pads threads with fewer operations).
+ * ops[i * threads + t] is thread t's i-th operation (workloads/list_ops.h;
+ * LIST_NOP pads threads with fewer operations).
  */
 #ifndef GB_LIST_GEN_H
 #define GB_LIST_GEN_H
@@ -25,14 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-enum list_opcode { LIST_NOP = 0, LIST_ADD = 1, LIST_GET = 2, LIST_DEL = 3, LIST_NOPCODES };
-/* Outcome of one operation: add done / get found / delete done, not found, heap exhausted. */
-enum list_outcome { LIST_NOT_RUN = 0, LIST_DONE = 1, LIST_MISS = 2, LIST_NOMEM = 3 };
-
-#define LIST_OP_OF(w) ((w) >> 30)
-#define LIST_KEY_OF(w) ((w) & 0x3FFFFFFFu)
-#define LIST_OP(op, key) (((uint32_t)(op) << 30) | (key))
-#define LIST_MAX_KEY 0x3FFFFFFFu
+#include "workloads/list_ops.h"
 
 enum list_kind { LIST_INSERT = 0, LIST_DELETE, LIST_MIXED, LIST_NKINDS };
 extern const char *const list_kind_names[];   /* NULL-terminated, in enum order */
