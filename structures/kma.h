@@ -12,6 +12,7 @@
  * half is the top (a byte offset or a superblock index, 0 = empty), the high
  * half a tag bumped by every successful push or pop, so a pop that read a
  * stale top fails its CAS instead of corrupting the stack (ABA).
+ * kma_malloc_run pops a run of blocks with one CAS, for a warp's allocations.
  *
  * Deviations from KMA:
  *  - blocks are addressed by 32-bit byte offsets from the heap base, not by
@@ -147,32 +148,61 @@ GB_HD uint32_t kma_carve(kma_heap h, uint32_t c)
 	return first;
 }
 
-GB_HD uint32_t kma_malloc(kma_heap h, uint32_t bytes)
+/*
+ * Up to n blocks of one size class in one go, so that a warp's (or a group's)
+ * allocations cost one contended CAS on the class's stack instead of n: a run
+ * of the stack is popped with one CAS, and fresh superblocks are carved when
+ * the stack is empty. The blocks come linked through their first word, *first
+ * the head of the run. Returns how many; fewer than n only when the heap is
+ * exhausted (the shortfall counts as failed allocations).
+ */
+GB_HD uint32_t kma_malloc_run(kma_heap h, uint32_t bytes, uint32_t n, uint32_t *first)
 {
 	GB_GLOBAL kma_meta *m = kma_meta_of(h);
-	uint32_t c = kma_class_of_size(bytes), off;
-	if (c >= KMA_NCLASS) {
-		gb_add_u32(&m->failed_allocs, 1);
-		return KMA_NULL;
-	}
-	for (;;) {
+	uint32_t c = kma_class_of_size(bytes), got = 0, last = KMA_NULL;
+	uint32_t bs = KMA_MIN_BLOCK << c, limit = h.sb_count * h.sb_size;
+
+	*first = KMA_NULL;
+	while (c < KMA_NCLASS && got < n) {
 		uint64_t head = gb_ld_relaxed_u64(&m->class_head[c]);
-		uint32_t next;
-		off = (uint32_t)head;
-		if (off == KMA_NULL)
-			break;
-		gb_fence();
-		/* The block may be popped and reused meanwhile; then the tag has moved on and the CAS fails. */
-		next = gb_ld_relaxed_u32(kma_word(h, off));
-		if (gb_cas_u64(&m->class_head[c], head, kma_tagged(head, next)) == head) {
+		uint32_t top = (uint32_t)head, end = top, k = 1, next;
+		if (top == KMA_NULL) {
+			top = end = kma_carve(h, c);
+			if (top == KMA_NULL)
+				break;
+		} else {
 			gb_fence();
-			return off;
+			/*
+			 * The links may be rewritten by whoever pops the blocks meanwhile; then the
+			 * tag has moved on and the CAS fails. The bounds check only keeps such a stale
+			 * walk inside the heap.
+			 */
+			next = gb_ld_relaxed_u32(kma_word(h, end));
+			while (k < n - got && next != KMA_NULL && next < limit && next % bs == 0) {
+				end = next;
+				next = gb_ld_relaxed_u32(kma_word(h, end));
+				k++;
+			}
+			if (gb_cas_u64(&m->class_head[c], head, kma_tagged(head, next)) != head)
+				continue;
+			gb_fence();
 		}
+		if (last == KMA_NULL)
+			*first = top;
+		else
+			gb_st_relaxed_u32(kma_word(h, last), top);
+		last = end;
+		got += k;
 	}
-	off = kma_carve(h, c);
-	if (off == KMA_NULL)
-		gb_add_u32(&m->failed_allocs, 1);
-	return off;
+	if (got < n)
+		gb_add_u32(&m->failed_allocs, n - got);
+	return got;
+}
+
+GB_HD uint32_t kma_malloc(kma_heap h, uint32_t bytes)
+{
+	uint32_t off;
+	return kma_malloc_run(h, bytes, 1, &off) ? off : KMA_NULL;
 }
 
 GB_HD void kma_free(kma_heap h, uint32_t off)

@@ -7,8 +7,9 @@
  *                     interleaves its logical threads one operation at a time.
  *  cpu-lockfree-tail: the tail variant, organised as the GPU runs it: groups
  *                     of LIST_GROUP logical threads (a warp) go to workers
- *                     round-robin, and at each step a group's adds are linked
- *                     into one chain and appended with one CAS
+ *                     round-robin, and at each step a group's adds take their
+ *                     nodes in one run from the allocator (kma_malloc_run),
+ *                     are linked into one chain and appended with one CAS
  *                     (sl_tail_append); its gets and deletes run one by one.
  */
 #include <pthread.h>
@@ -43,38 +44,42 @@ static void one_op(cpu_job *j, uint64_t c)
 	j->r->op_ns[c] = (uint32_t)((double)(gb_cycles() - c0) / j->cpn);
 }
 
-/* One step of one group in the tail variant: its adds as one chain, then the rest. */
+/*
+ * One step of one group in the tail variant, as a warp does it on the GPU:
+ * the adds' nodes in one run from the allocator, keys set, linked in thread
+ * order and appended as one chain; then the gets and deletes one by one.
+ */
 static void group_step(cpu_job *j, uint64_t row, uint32_t lo, uint32_t hi)
 {
 	const uint32_t *ops = j->w->ops + row;
-	uint32_t t, node[LIST_GROUP], n = 0, k;
+	uint32_t t, node[LIST_GROUP], adds = 0, got, k, b;
 	uint64_t c0 = gb_cycles();
-	int adds = 0;
 
-	for (t = lo; t < hi; t++) {
-		if (LIST_OP_OF(ops[t]) != LIST_ADD)
-			continue;
-		adds = 1;
-		node[n] = kma_malloc(j->h, SL_NODE_BYTES);
-		if (node[n] == KMA_NULL) {
-			j->r->outcome[row + t] = LIST_NOMEM;
-			continue;
-		}
-		gb_st_relaxed_u32(sl_key(j->h, node[n]), LIST_KEY_OF(ops[t]));
-		j->r->outcome[row + t] = LIST_DONE;
-		n++;
-	}
-	if (n) {
-		gb_fence(); /* the keys before the next words */
-		for (k = 0; k < n; k++)
-			gb_st_relaxed_u32(sl_next(j->h, node[k]), k + 1 < n ? node[k + 1] : 0);
-		sl_tail_append(j->h, node[0], node[n - 1]);
-	}
+	for (t = lo; t < hi; t++)
+		adds += LIST_OP_OF(ops[t]) == LIST_ADD;
 	if (adds) {
-		uint32_t ns = (uint32_t)((double)(gb_cycles() - c0) / j->cpn);
+		got = kma_malloc_run(j->h, SL_NODE_BYTES, adds, &b);
+		for (k = 0, t = lo; t < hi; t++) {
+			if (LIST_OP_OF(ops[t]) != LIST_ADD)
+				continue;
+			j->r->outcome[row + t] = k < got ? LIST_DONE : LIST_NOMEM;
+			if (k < got) {
+				node[k] = b;
+				gb_st_relaxed_u32(sl_key(j->h, b), LIST_KEY_OF(ops[t]));
+				if (++k < got)
+					b = gb_ld_relaxed_u32(kma_word(j->h, b));
+			}
+		}
+		if (got) {
+			gb_fence(); /* the keys before the next words */
+			for (k = 0; k < got; k++)
+				gb_st_relaxed_u32(sl_next(j->h, node[k]), k + 1 < got ? node[k + 1] : 0);
+			sl_tail_append(j->h, node[0], node[got - 1]);
+		}
+		c0 = (uint64_t)((double)(gb_cycles() - c0) / j->cpn);
 		for (t = lo; t < hi; t++)
 			if (LIST_OP_OF(ops[t]) == LIST_ADD)
-				j->r->op_ns[row + t] = ns;
+				j->r->op_ns[row + t] = (uint32_t)c0;
 	}
 	for (t = lo; t < hi; t++)
 		if (LIST_OP_OF(ops[t]) == LIST_GET || LIST_OP_OF(ops[t]) == LIST_DEL)

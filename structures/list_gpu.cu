@@ -7,10 +7,11 @@
  *
  *  gpu:      Listing 1's add (traverse to the end), get, Listing 3's delete.
  *  gpu-tail: the tail variant (section 8's future work). At each step the
- *            lanes of a warp that add allocate their nodes, link them in lane
- *            order with shuffles and the lowest lane appends the chain with
- *            one CAS on the last node (sl_tail_append), so the single tail is
- *            contended once per warp rather than once per thread.
+ *            lanes of a warp that add take their nodes in one run from the
+ *            allocator (one CAS on the size class's stack), link them in lane
+ *            order and the lowest lane appends the chain with one CAS on the
+ *            last node (sl_tail_append), so the free list and the single tail
+ *            are each contended once per warp rather than once per thread.
  * Per-operation durations are SM clock cycles converted with the device's
  * reported clock, so they are approximate where the clock boosts.
  */
@@ -54,44 +55,56 @@ __global__ void k_list_plain(kma_heap h, const uint32_t *ops, uint32_t threads, 
 	}
 }
 
-/* Every lane of every warp runs every step (lanes past threads with no-ops), so the warp votes see all 32. */
+/*
+ * Every lane of every warp runs every step (lanes past threads with no-ops),
+ * so the warp votes see all 32. The lowest adding lane takes the warp's nodes
+ * in one run from the allocator and lists them in shared memory; each adding
+ * lane takes the node of its rank, and the chain goes in with one CAS.
+ */
 __global__ void k_list_tail(kma_heap h, const uint32_t *ops, uint32_t threads, uint32_t steps,
 			    uint8_t *outcome, uint32_t *op_ns, float cycles_per_ns)
 {
+	__shared__ uint32_t run[BLOCK];
 	uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31u, i;
+	uint32_t *mine = run + (threadIdx.x & ~31u);
 	for (i = 0; i < steps; i++) {
 		uint64_t c = (uint64_t)i * threads + t, c0 = gb_cycles();
-		uint32_t op = t < threads ? ops[c] : 0, node = 0, have;
+		uint32_t op = t < threads ? ops[c] : 0, node = 0, adds, got = 0;
 		int add = LIST_OP_OF(op) == LIST_ADD;
 
-		if (add) {
-			node = kma_malloc(h, SL_NODE_BYTES);
-			if (node)
+		adds = __ballot_sync(FULL_MASK, add);
+		if (adds) {
+			uint32_t lo = __ffs(adds) - 1, rank = __popc(adds & ((1u << lane) - 1u));
+			if (lane == lo) {
+				uint32_t b, k;
+				got = kma_malloc_run(h, SL_NODE_BYTES, __popc(adds), &b);
+				for (k = 0; k < got; k++) {
+					mine[k] = b;
+					if (k + 1 < got)
+						b = gb_ld_relaxed_u32(kma_word(h, b));
+				}
+			}
+			got = __shfl_sync(FULL_MASK, got, lo);
+			__syncwarp(FULL_MASK);
+			if (add && rank < got) {
+				node = mine[rank];
 				gb_st_relaxed_u32(sl_key(h, node), LIST_KEY_OF(op));
-		}
-		have = __ballot_sync(FULL_MASK, node != 0);
-		if (have) {
-			uint32_t above = lane == 31 ? 0 : have & (FULL_MASK << (lane + 1));
-			uint32_t next = __shfl_sync(FULL_MASK, node, above ? __ffs(above) - 1 : 0);
-			uint32_t lo = __ffs(have) - 1, hi = 31 - __clz(have);
-			uint32_t first = __shfl_sync(FULL_MASK, node, lo), last = __shfl_sync(FULL_MASK, node, hi);
-			if (node) {
 				gb_fence(); /* the key before the next word */
-				gb_st_relaxed_u32(sl_next(h, node), above ? next : 0);
+				gb_st_relaxed_u32(sl_next(h, node), rank + 1 < got ? mine[rank + 1] : 0);
 				gb_fence();
 			}
 			__syncwarp(FULL_MASK);
-			if (lane == lo)
-				sl_tail_append(h, first, last);
+			if (lane == lo && got)
+				sl_tail_append(h, mine[0], mine[got - 1]);
 			__syncwarp(FULL_MASK);
 		}
 		if (add)
 			record(outcome, op_ns, c, node ? LIST_DONE : LIST_NOMEM, gb_cycles() - c0, cycles_per_ns);
 		else if (op) {
-			uint8_t got;
+			uint8_t got_op;
 			c0 = gb_cycles();
-			got = list_apply(h, op, 1);
-			record(outcome, op_ns, c, got, gb_cycles() - c0, cycles_per_ns);
+			got_op = list_apply(h, op, 1);
+			record(outcome, op_ns, c, got_op, gb_cycles() - c0, cycles_per_ns);
 		}
 	}
 }

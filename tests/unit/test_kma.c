@@ -102,13 +102,24 @@ static void *churn(void *p)
 	churn_arg *a = p;
 	uint32_t r, k, blocks[24];
 	for (r = 0; r < a->rounds; r++) {
-		uint32_t n = 1 + (r * 7 + a->id) % 24;
-		for (k = 0; k < n; k++) {
-			blocks[k] = kma_malloc(a->h, 16 + 16 * ((r + k) % 2));
-			if (blocks[k] == KMA_NULL) {
-				a->nulls++;
-				continue;
+		uint32_t n = 1 + (r * 7 + a->id) % 24, b, got;
+		if (r % 3 == 0) { /* a run, as a warp allocates */
+			got = kma_malloc_run(a->h, 16, n, &b);
+			for (k = 0; k < n; k++) {
+				blocks[k] = k < got ? b : KMA_NULL;
+				if (k < got && k + 1 < got)
+					b = *kma_word(a->h, b);
 			}
+			a->nulls += n - got;
+		}
+		for (k = 0; k < n && r % 3; k++) {
+			blocks[k] = kma_malloc(a->h, 16 + 16 * ((r + k) % 2));
+			if (blocks[k] == KMA_NULL)
+				a->nulls++;
+		}
+		for (k = 0; k < n; k++) {
+			if (blocks[k] == KMA_NULL)
+				continue;
 			__atomic_store_n(kma_word(a->h, blocks[k] + 4), a->id * 100000 + r, __ATOMIC_RELAXED);
 		}
 		for (k = 0; k < n; k++) {
@@ -146,5 +157,34 @@ TEST(kma_concurrent_malloc_free_many_threads)
 	CHECK_EQ(failures, 0u);
 	REQUIRE(kma_check(h, &u, err, sizeof(err)) == 0);
 	CHECK_EQ(u.live_blocks, 0u);
+	kma_host_destroy(h);
+}
+
+TEST(kma_malloc_run_pops_runs_and_carves_across_superblocks)
+{
+	kma_heap h = kma_host_create(4, 256); /* 3 data superblocks of 16 blocks of 16 bytes */
+	kma_usage u;
+	char err[256];
+	uint32_t first, b, k, got, seen = 0;
+
+	got = kma_malloc_run(h, 16, 20, &first); /* one superblock and 4 of the next */
+	CHECK_EQ(got, 20u);
+	for (b = first, k = 0; k < got; k++) {
+		CHECK(b % 16 == 0 && b / 256 >= 1 && b / 256 <= 2);
+		seen |= 1u << ((b / 16) % 16) << (b / 256 == 2 ? 16 : 0);
+		if (k + 1 < got)
+			b = *kma_word(h, b);
+	}
+	CHECK_EQ(__builtin_popcount(seen), 20);
+	REQUIRE(kma_check(h, &u, err, sizeof(err)) == 0);
+	CHECK_EQ(u.live_blocks, 20u);
+	CHECK_EQ(kma_malloc_run(h, 16, 40, &first), 28u); /* what is left */
+	REQUIRE(kma_check(h, &u, err, sizeof(err)) == 0);
+	CHECK_EQ(u.failed_allocs, 12u);
+	CHECK_EQ(u.live_blocks, 48u);
+	CHECK_EQ(kma_malloc_run(h, 16, 3, &first), 0u);
+	CHECK_EQ(kma_malloc_run(h, 512, 2, &first), 0u);
+	REQUIRE(kma_check(h, &u, err, sizeof(err)) == 0);
+	CHECK_EQ(u.failed_allocs, 17u);
 	kma_host_destroy(h);
 }
