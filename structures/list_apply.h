@@ -21,7 +21,7 @@ GB_HD uint8_t list_apply_add(kma_heap h, uint32_t key, int tail)
 		return LIST_NOMEM;
 	gb_st_relaxed_u32(sl_key(h, node), key);
 	gb_fence(); /* the key before the next word */
-	gb_st_relaxed_u32(sl_next(h, node), 0);
+	gb_st_relaxed_u32(sl_next(h, node), SL_LINKING);
 	sl_tail_append(h, node, node);
 	return LIST_DONE;
 }

@@ -73,7 +73,7 @@ static void group_step(cpu_job *j, uint64_t row, uint32_t lo, uint32_t hi)
 		if (got) {
 			gb_fence(); /* the keys before the next words */
 			for (k = 0; k < got; k++)
-				gb_st_relaxed_u32(sl_next(j->h, node[k]), k + 1 < got ? node[k + 1] : 0);
+				gb_st_relaxed_u32(sl_next(j->h, node[k]), k + 1 < got ? node[k + 1] : SL_LINKING);
 			sl_tail_append(j->h, node[0], node[got - 1]);
 		}
 		c0 = (uint64_t)((double)(gb_cycles() - c0) / j->cpn);

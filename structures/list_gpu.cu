@@ -90,7 +90,7 @@ __global__ void k_list_tail(kma_heap h, const uint32_t *ops, uint32_t threads, u
 				node = mine[rank];
 				gb_st_relaxed_u32(sl_key(h, node), LIST_KEY_OF(op));
 				gb_fence(); /* the key before the next word */
-				gb_st_relaxed_u32(sl_next(h, node), rank + 1 < got ? mine[rank + 1] : 0);
+				gb_st_relaxed_u32(sl_next(h, node), rank + 1 < got ? mine[rank + 1] : SL_LINKING);
 				gb_fence();
 			}
 			__syncwarp(FULL_MASK);

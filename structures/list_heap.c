@@ -25,7 +25,7 @@ int list_heap_build(const list_workload *w, const list_params *p, int tail, kma_
 		}
 		*sl_key(h, node) = w->prefill[i];
 		if (tail) {
-			*sl_next(h, node) = 0;
+			*sl_next(h, node) = SL_LINKING;
 			sl_tail_append(h, node, node);
 		} else {
 			sl_add(h, node);

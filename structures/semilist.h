@@ -29,15 +29,18 @@
  *    listing would follow it and, at a last node in deletion (next = 0|1),
  *    dereference offset 0;
  *  - a next word of exactly 1 (a last node in deletion) ends every traversal;
+ *  - a node's next word is SL_LINKING, not 0, until the node is linked (then
+ *    its adder stores 0): a late add that reaches a reused block through a
+ *    stale pointer would otherwise link its node behind a block that is not
+ *    in the list yet, and report the add done while its node is unreachable;
  *  - traversals load a next word and CAS only where it holds the expected
  *    value (test and CAS), instead of a CAS at every node.
  * Memory is reused without a grace period, as in the paper. A freed node
  * keeps its marked next word (the allocator links free blocks through word
- * 0), so a late CAS on it fails, and every allocated node is linked into the
- * list, so a late append to a reused node still lands in the list. What reuse
- * can still do is let a traversal that sits on a node while it is deleted,
- * freed and added again read the new incarnation's next word and jump past
- * live nodes. Hence, beyond the listings:
+ * 0) and a reused one shows SL_LINKING until it is linked, so a late CAS on
+ * either fails. What reuse can still do is let a traversal that sits on a
+ * node while it is deleted, freed and added again read the new incarnation's
+ * next word and jump past live nodes. Hence, beyond the listings:
  *  - a node has a third word, its generation, bumped when it is freed (so
  *    nodes take 16 bytes, the allocator's second size class);
  *  - a get that finds nothing confirms the miss with a traversal that checks
@@ -57,6 +60,7 @@
 
 #define SL_NODE_BYTES 16u   /* free-list link, next, key, generation */
 #define SL_MARK 1u
+#define SL_LINKING 2u       /* next word of a node not linked yet: nothing may be linked behind it */
 #define SL_ANCHOR ((uint32_t)offsetof(kma_meta, root))  /* a node: next word = head */
 #define SL_TAIL_WORD (SL_ANCHOR + SL_NODE_BYTES)         /* tail variant: the last node */
 
@@ -82,6 +86,12 @@ GB_HD void sl_free_node(kma_heap h, uint32_t node)
 	kma_free(h, node);
 }
 
+/* 0, SL_MARK (a last node in deletion) and SL_LINKING end a traversal; node offsets are larger. */
+GB_HD int sl_end(uint32_t v)
+{
+	return v < 4u;
+}
+
 /* An empty list on a fresh heap (single-threaded). */
 GB_HD void sl_init(kma_heap h)
 {
@@ -94,16 +104,19 @@ GB_HD void sl_add(kma_heap h, uint32_t node)
 {
 	uint32_t cursor = SL_ANCHOR;
 	gb_fence(); /* the key before the next word */
-	gb_st_relaxed_u32(sl_next(h, node), 0);
+	gb_st_relaxed_u32(sl_next(h, node), SL_LINKING);
 	gb_fence(); /* both before the node is linked */
 	for (;;) {
 		uint32_t v = gb_ld_acquire_u32(sl_next(h, cursor));
 		if (v == 0) {
 			v = gb_cas_u32(sl_next(h, cursor), 0, node);
-			if (v == 0)
+			if (v == 0) {
+				gb_fence();
+				gb_st_relaxed_u32(sl_next(h, node), 0); /* linked: now the end */
 				return;
+			}
 		}
-		cursor = (v & SL_MARK) ? SL_ANCHOR : v;
+		cursor = (v & SL_MARK) || v == SL_LINKING ? SL_ANCHOR : v;
 	}
 }
 
@@ -124,7 +137,7 @@ GB_HD uint32_t sl_get_fast(kma_heap h, uint32_t key)
 	uint32_t v = gb_ld_acquire_u32(sl_next(h, SL_ANCHOR));
 	for (;;) {
 		uint32_t n;
-		if (v == 0 || v == SL_MARK)
+		if (sl_end(v))
 			return 0;
 		if (v & SL_MARK) {
 			v = gb_ld_acquire_u32(sl_next(h, SL_ANCHOR));
@@ -153,7 +166,7 @@ restart:
 	gp = 0; /* the anchor is never freed */
 	c = gb_ld_acquire_u32(sl_next(h, p));
 	for (;;) {
-		if (c == 0 || c == SL_MARK)
+		if (sl_end(c))
 			return 0; /* p was linked when its next word ended the list */
 		if (c & SL_MARK)
 			goto restart;
@@ -211,7 +224,7 @@ GB_HD void sl_unlink(kma_heap h, uint32_t node, uint32_t succ)
 			if (v == node)
 				return;
 		}
-		cursor = (v & SL_MARK) || v == 0 ? SL_ANCHOR : v;
+		cursor = (v & SL_MARK) || sl_end(v) ? SL_ANCHOR : v;
 	}
 }
 
@@ -235,9 +248,17 @@ GB_HD void sl_tail_release(kma_heap h, uint32_t node, uint32_t succ)
 	sl_free_node(h, node);
 }
 
+/* Tail variant: the chain ending in last was linked behind t; end the list there and move the tail. */
+GB_HD void sl_tail_linked(kma_heap h, uint32_t t, uint32_t last)
+{
+	gb_fence();
+	gb_st_relaxed_u32(sl_next(h, last), 0);
+	gb_cas_u32(kma_word(h, SL_TAIL_WORD), t, last);
+}
+
 /*
  * Tail variant: link the chain first..last (keys set, each next word
- * pointing at the following node, last's next 0) behind the last node with
+ * pointing at the following node, last's SL_LINKING) behind the last node with
  * one CAS, then swing the tail word to last. A lagging tail word is helped
  * forward. The policy for the last node's removal: a deleted last node is
  * not unlinked (its next word becomes 1, and the tail word may point at it);
@@ -254,17 +275,17 @@ GB_HD void sl_tail_append(kma_heap h, uint32_t first, uint32_t last)
 		uint32_t v = gb_ld_acquire_u32(sl_next(h, t));
 		if (v == 0) {
 			if (gb_cas_u32(sl_next(h, t), 0, first) == 0) {
-				gb_cas_u32(tail, t, last);
+				sl_tail_linked(h, t, last);
 				return;
 			}
 		} else if (v == SL_MARK) {
 			if (gb_cas_u32(sl_next(h, t), SL_MARK, first | SL_MARK) == SL_MARK) {
-				gb_cas_u32(tail, t, last);
+				sl_tail_linked(h, t, last);
 				sl_unlink(h, t, first);
 				sl_tail_release(h, t, first);
 				return;
 			}
-		} else {
+		} else if (v != SL_LINKING) { /* SL_LINKING: an append is finishing; look again */
 			gb_cas_u32(tail, t, v & ~SL_MARK);
 		}
 	}
@@ -287,7 +308,7 @@ GB_HD int sl_tail_delete(kma_heap h, uint32_t node)
 GB_HD uint32_t sl_count(kma_heap h)
 {
 	uint32_t n = 0, v = gb_ld_acquire_u32(sl_next(h, SL_ANCHOR));
-	while (v & ~SL_MARK) {
+	while (!sl_end(v)) {
 		uint32_t w = gb_ld_acquire_u32(sl_next(h, v & ~SL_MARK));
 		n += !(w & SL_MARK);
 		v = w;
