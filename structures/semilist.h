@@ -116,7 +116,9 @@ GB_HD void sl_add(kma_heap h, uint32_t node)
 				return;
 			}
 		}
-		cursor = (v & SL_MARK) || v == SL_LINKING ? SL_ANCHOR : v;
+		/* SL_LINKING: cursor's adder has linked it or will; wait here for its end (0). */
+		if (v != SL_LINKING)
+			cursor = (v & SL_MARK) ? SL_ANCHOR : v;
 	}
 }
 

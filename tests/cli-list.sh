@@ -131,6 +131,8 @@ if "$G" info | grep -q '^list implementation opencl:'; then
 x = d["results"]["impls"][0]
 assert x["platform"] == "opencl" and " / " in x["where"], x["where"]
 assert d["verification"]["verified"] is True'
+	expect_rc "list --opencl-device past the last device exits 1" 1 "$G" list --impl opencl --opencl-device 999 --nodes 10
+	expect_err "list --opencl-device says how many there are" "OpenCL devices found"
 	for op in insert delete; do
 		expect_rc "list --impl opencl --op $op" 0 "$G" list --impl opencl --op "$op" --nodes 1000 \
 			--threads 1000 --reps 1 --quiet

@@ -271,6 +271,17 @@ expect_rc "list: gpu-tail inserts a million nodes" 0 "$G" list --impl gpu-tail -
 json_check "list: a million nodes, verified" "$R/list-1m.json" '
 x = d["results"]["impls"][0]
 assert d["verification"]["verified"] is True and x["list_nodes"] == 1000000'
+# The OpenCL list on the GPU, where an NVIDIA OpenCL ICD is installed (device 0 of all platforms
+# may be another one: every device is tried).
+for dev in 0 1 2 3; do
+	run "$G" list --impl opencl --opencl-device "$dev" --nodes 64 --reps 1 --quiet --json "$R/list-cl.json"
+	[ "$RC" = 0 ] || break
+	if grep -qi nvidia "$R/list-cl.json"; then
+		expect_rc "list: opencl on the NVIDIA GPU, mixed, verified" 0 "$G" list --impl opencl --opencl-device "$dev" \
+			--op mixed --nodes 2000 --threads 4096 --ops 40000 --reps 2 --quiet --json "$R/list-cl.json"
+		break
+	fi
+done
 expect_rc "list: the default implementation is gpu when there is a GPU" 0 \
 	"$G" list --nodes 256 --reps 1 --quiet --json "$R/list-default.json"
 json_check "list: report names gpu" "$R/list-default.json" '
