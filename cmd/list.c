@@ -319,8 +319,8 @@ static void report_impl(cJSON *j, const impl_result *ir, const impl_result *firs
 			const list_workload *w)
 {
 	static const char *const outcome_names[4] = {"not_run", "done", "missing", "out_of_heap"};
-	cJSON *ops = cJSON_AddObjectToObject(j, "op_seconds"), *out = cJSON_AddObjectToObject(j, "outcomes");
 	const list_run *r = &ir->last;
+	cJSON *ops, *out;
 	unsigned op, k;
 
 	gb_json_str(j, "impl", ir->e->name);
@@ -328,6 +328,8 @@ static void report_impl(cJSON *j, const impl_result *ir, const impl_result *firs
 	gb_json_str(j, "where", r->where);
 	gb_json_stats(j, "run_seconds", ir->run);
 	gb_json_num(j, "ops_per_s", ir->run.median > 0 ? (double)list_real_ops(w) / ir->run.median : 0);
+	ops = cJSON_AddObjectToObject(j, "op_seconds");
+	out = cJSON_AddObjectToObject(j, "outcomes");
 	for (op = 1; op < LIST_NOPCODES; op++) {
 		cJSON *oc = cJSON_AddObjectToObject(out, list_opcode_names[op]);
 		gb_json_stats(ops, list_opcode_names[op], ir->op_s[op]);
