@@ -44,13 +44,24 @@ PBA_SRC := deadlock/pba.c deadlock/pba_cpu.c deadlock/pba_registry.c workloads/p
 	workloads/pba_oracle.c workloads/pba_trace.c
 RAG_SRC := deadlock/rag.c deadlock/rag_registry.c deadlock/osdda_cpu.c deadlock/lmdda_cpu.c \
 	deadlock/lmdda_fast.c workloads/rag_oracle.c workloads/rag_gen.c workloads/rag_trace.c
+LIST_SRC := structures/kma_host.c structures/list_heap.c structures/list_serial.c structures/list_cpu.c \
+	structures/list_registry.c workloads/list_gen.c workloads/list_oracle.c
+# The opencl list implementation: built when the OpenCL headers and ICD loader are found (OPENCL=0 forces it off).
+ifeq ($(origin OPENCL), undefined)
+  OPENCL := $(shell test -f /usr/include/CL/cl.h && $(CC) -print-file-name=libOpenCL.so | grep -q / && echo 1 || echo 0)
+endif
+OPENCL_KERNEL_SRC := structures/list_kernel_port.cl structures/kma.h structures/semilist.h workloads/list_ops.h \
+	structures/list_apply.h structures/list_kernel.cl
+ifeq ($(OPENCL),1)
+  LIST_SRC += structures/list_opencl.c
+  OPENCL_LIBS := -lOpenCL
+endif
 SPEC_SRC := speculation/clause.c speculation/runtime.c speculation/backend_cpu.c workloads/spec_loops.c
-CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/avoid.c cmd/detect.c cmd/info.c stm/registry.c stm/counters.c \
-	stm/prstm_cpu.c workloads/bank.c $(PBA_SRC) $(RAG_SRC)
+CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/avoid.c cmd/detect.c cmd/speculate.c cmd/list.c cmd/info.c \
+	stm/registry.c stm/counters.c stm/prstm_cpu.c workloads/bank.c $(PBA_SRC) $(RAG_SRC) $(SPEC_SRC) \
+	$(LIST_SRC)
 CUDA_SRC := common/device_cuda.cu stm/prstm_gpu.cu deadlock/pba_gpu.cu deadlock/rag_gpu.cu \
-	deadlock/osdda_gpu.cu deadlock/lmdda_gpu.cu
-CORE_SRC += cmd/speculate.c $(SPEC_SRC)
-CUDA_SRC += speculation/backend_gpu.cu
+	deadlock/osdda_gpu.cu deadlock/lmdda_gpu.cu speculation/backend_gpu.cu structures/list_gpu.cu
 
 ifeq ($(CUDA),1)
   CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(shell command -v $(NVCC))))
@@ -65,13 +76,22 @@ else
   BUILD_FLAGS := cpu-only
 endif
 BASE_CFLAGS += -DGB_GIT_REV='"$(GIT_REV)"'
+ifeq ($(OPENCL),1)
+  BASE_CFLAGS += -DGB_HAVE_OPENCL -Ibuild/gen
+  LDLIBS += $(OPENCL_LIBS)
+endif
 C_OBJ := $(C_SRC:%.c=$(BUILD)/%.o)
 $(addprefix $(BUILD)/,$(REV_OBJS)) $(addprefix build/nocuda/,$(REV_OBJS)): $(REV_STAMP)
 
 UNIT_SRC := $(wildcard tests/unit/*.c)
 UNIT_LIB_SRC := $(COMMON_SRC) common/device_none.c stm/counters.c stm/prstm_cpu.c workloads/bank.c \
-	$(PBA_SRC) $(RAG_SRC)
-UNIT_LIB_SRC += $(SPEC_SRC)
+	$(PBA_SRC) $(RAG_SRC) $(SPEC_SRC) $(LIST_SRC)
+
+# The OpenCL kernel source as a C string: the shared list code with its #include lines dropped.
+build/gen/list_kernel_source.h: $(OPENCL_KERNEL_SRC) Makefile
+	@mkdir -p $(dir $@)
+	sed -e '/^#include/d' -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(OPENCL_KERNEL_SRC) >$@
+$(BUILD)/structures/list_opencl.o build/nocuda/structures/list_opencl.o build/unit_tests: build/gen/list_kernel_source.h
 
 .PHONY: all test check-gpu sanitize-gpu dist install clean need-cjson
 
@@ -95,7 +115,7 @@ $(BUILD)/%.o: %.cu $(wildcard */*.h */*.cuh) Makefile
 
 # The CPU-only binary, built beside the CUDA one so `make test` covers both builds.
 build/nocuda/gpubench: need-cjson $(addprefix build/nocuda/,$(CORE_SRC:.c=.o) common/device_none.o)
-	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LDFLAGS) $(CJSON_LIBS) -lm -pthread
+	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LDFLAGS) $(CJSON_LIBS) $(OPENCL_LIBS) -lm -pthread
 
 build/nocuda/%.o: %.c $(wildcard */*.h) Makefile
 	@mkdir -p $(dir $@)
@@ -123,6 +143,7 @@ dist: all
 	$(CC) $(CFLAGS) -o dist/bin/gpubench $(C_OBJ) $(CU_OBJ) $(LDFLAGS) $(LDLIBS) \
 		-Wl,--enable-new-dtags,-rpath,'$$ORIGIN/../lib'
 	cp -L "$$(ldd dist/bin/gpubench | awk '/libcjson\.so/ {print $$3}')" dist/lib/libcjson.so.1
+	if [ "$(OPENCL)" = 1 ]; then cp -L "$$(ldd dist/bin/gpubench | awk '/libOpenCL\.so/ {print $$3}')" dist/lib/libOpenCL.so.1; fi
 	cp -r scripts/. dist/scripts/
 	cp tests/gpu/*.sh tests/lib.sh dist/tests/gpu/ 2>/dev/null || true
 	@echo "dist/ is self-contained: dist/bin/gpubench finds dist/lib/libcjson.so.1 through its RUNPATH"

@@ -11,6 +11,7 @@
 #include "common/version.h"
 #include "deadlock/pba_engine.h"
 #include "deadlock/rag.h"
+#include "structures/list_engine.h"
 #include "stm/stm.h"
 #include "workloads/spec_loops.h"
 
@@ -161,6 +162,19 @@ static int run(int argc, char **argv)
 			cJSON_AddItemToArray(stm, o);
 			if (listing)
 				printf("speculate loop %s: %s\n", sp_loops[i]->name, sp_loops[i]->summary);
+		}
+		stm = cJSON_AddArrayToObject(engines, "list");
+		for (i = 0; list_engines[i]; i++) {
+			static const char *const platforms[] = {"cpu", "gpu", "opencl"};
+			cJSON *o = cJSON_CreateObject();
+			gb_json_str(o, "name", list_engines[i]->name);
+			gb_json_str(o, "summary", list_engines[i]->summary);
+			gb_json_str(o, "platform", platforms[list_engines[i]->platform]);
+			gb_json_bool(o, "built", list_engines[i]->available);
+			cJSON_AddItemToArray(stm, o);
+			if (listing)
+				printf("list implementation %s%s: %s\n", list_engines[i]->name,
+				       list_engines[i]->available ? "" : " (not built)", list_engines[i]->summary);
 		}
 	}
 	if (json) {

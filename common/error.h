@@ -3,6 +3,7 @@
 #define GB_ERROR_H
 
 #include <stdarg.h>
+#include <stddef.h>
 
 enum gb_exit {
 	GB_EXIT_OK = 0,

@@ -194,4 +194,28 @@ GB_HD uint64_t gb_clock_ns(void)
 #endif
 }
 
+/* 64-bit variants, for words that pair a value with an ABA tag. */
+GB_HD uint64_t gb_ld_relaxed_u64(const uint64_t *p)
+{
+#if defined(__CUDA_ARCH__)
+	uint64_t v;
+	asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+	return v;
+#else
+	return __atomic_load_n(p, __ATOMIC_RELAXED);
+#endif
+}
+
+GB_HD uint64_t gb_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired)
+{
+#if defined(__CUDA_ARCH__)
+	return (uint64_t)atomicCAS((unsigned long long *)p, (unsigned long long)expected,
+				   (unsigned long long)desired);
+#else
+	__atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL,
+				    __ATOMIC_ACQUIRE);
+	return expected;
+#endif
+}
+
 #endif

@@ -62,6 +62,10 @@ run_suite speculate env GPUBENCH="$G" "$here/speculate.sh"
 if [ -x "$GN" ]; then
 	run_suite speculate env GPUBENCH="$GN" "$here/speculate.sh"
 fi
+run_suite cli-list env GPUBENCH="$G" "$here/cli-list.sh"
+if [ -x "$GN" ]; then
+	run_suite cli-list env GPUBENCH="$GN" "$here/cli-list.sh"
+fi
 
 # ---- scripts/fig7-bank.sh --quick, when someone has written it
 echo "== fig7: scripts/fig7-bank.sh --quick"
@@ -207,6 +211,38 @@ expect_err "detect-tables.sh says the reports mix stream lengths" "mix stream le
 check "detect-tables.sh writes no CSV from a mixed folder" test ! -e "$T_TMP/detect-mixed/detect-tables.csv"
 expect_rc "detect-tables.sh --osdda-sizes x exits 2" 2 bash scripts/detect-tables.sh --osdda-sizes x --out "$T_TMP/detect-bad"
 expect_err "detect-tables.sh --osdda-sizes x names the option" "--osdda-sizes"
+
+# ---- scripts/list-table1.sh --quick: Table 1 on the CPU implementations (and PoCL when built)
+echo "== list: scripts/list-table1.sh --quick"
+out=$T_TMP/list-table1
+expect_rc "list-table1.sh --quick exits 0" 0 bash scripts/list-table1.sh --quick --gpubench "$G" --out "$out"
+check "list-table1.csv exists" test -s "$out/list-table1.csv"
+check "list-table1.md exists" test -s "$out/list-table1.md"
+check "list-table1.sh wrote one report per size" test -s "$out/reports/table1-N384.json"
+if command -v gnuplot >/dev/null 2>&1; then
+	check "list-table1.png exists (gnuplot is installed)" test -s "$out/list-table1.png"
+fi
+if [ -s "$out/list-table1.csv" ]; then
+	nimpl=$(cut -d, -f2 "$out/list-table1.csv" | sed 1d | sort -u | wc -l)
+	rows=$(($(grep -cv '^[[:space:]]*$' "$out/list-table1.csv") - 1))
+	if [ "$nimpl" -ge 2 ] && [ "$rows" -eq $((3 * nimpl)) ]; then
+		pass "list-table1.csv has a row per size and implementation"
+	else
+		fail "list-table1.csv has a row per size and implementation" "$(cat "$out/list-table1.csv")"
+	fi
+	check "list-table1.csv: positive times, the paper's C column at 256 nodes" \
+		awk -F, 'NR > 1 && !($3 > 0 && $6 > 0 && ($1 != 256 || $11 == 375)) {bad=1} END {exit bad}' \
+		"$out/list-table1.csv"
+	if "$G" info | grep -q '^list implementation opencl:'; then
+		check "list-table1.csv has opencl rows (built with OpenCL)" grep -q '^128,opencl,' "$out/list-table1.csv"
+		check "list-table1.md names the OpenCL platform" grep -q '^- OpenCL: .* / ' "$out/list-table1.md"
+	fi
+fi
+cp "$out/list-table1.csv" "$T_TMP/table1-first.csv" 2>/dev/null
+expect_rc "list-table1.sh --plot-only exits 0" 0 bash scripts/list-table1.sh --plot-only --out "$out"
+check "list-table1.sh --plot-only rebuilds the same CSV" cmp "$T_TMP/table1-first.csv" "$out/list-table1.csv"
+expect_rc "list-table1.sh --impls nosuch exits 2" 2 bash scripts/list-table1.sh --impls nosuch --out "$T_TMP/t1-bad"
+expect_err "list-table1.sh --impls nosuch names it" "nosuch"
 
 # ---- scripts/speculate-figures.sh --quick: Figures 8-11 on the CPU backend
 echo "== speculate-figures: scripts/speculate-figures.sh --quick"

@@ -6,8 +6,9 @@
 # checks against the CPU backend; the banker's algorithm (avoid) on the GPU
 # against the oracle and the CPU implementations; the deadlock detectors
 # (detect) on the GPU against the oracle and cpu-bits; speculate's loops on
-# the GPU against the sequential loop and the CPU backend's decisions. Needs
-# bash and python3, no compiler.
+# the GPU against the sequential loop and the CPU backend's decisions; the
+# lock-free lists (list) on the GPU, verified on every workload. Needs bash
+# and python3, no compiler.
 #
 #   GPUBENCH=dist/bin/gpubench tests/gpu/check.sh
 #
@@ -342,6 +343,49 @@ expect_rc "speculate: fftbench against gpu-nospec and cpu-spec" 0 \
 json_check "speculate: every baseline verified" "$R/spec-cmp.json" '
 assert all(b["verified"] is True for b in d["results"]["baselines"])
 assert d["results"]["baselines"][2]["backend"] == "gpu"'
+
+# ---- gpubench list: both GPU lists on every workload, each repetition
+# verified by the per-thread replay, beside the CPU lock-free lists.
+list_gpu() {
+	local name=$1
+	shift
+	expect_rc "list $name: gpu, gpu-tail, cpu-lockfree-tail verified" 0 \
+		"$G" list --impl gpu --compare gpu-tail,cpu-lockfree-tail --reps 2 --quiet --json "$R/list.json" "$@"
+	json_check "list $name: every implementation verified on the GPU" "$R/list.json" '
+assert d["verification"]["verified"] is True and d["device"]["backend"] == "gpu"
+for x in d["results"]["impls"]:
+    assert x["verified"] is True and x["run_seconds"]["median"] > 0, x["impl"]
+    assert x["heap"]["live_blocks"] == x["list_nodes"] + x["nodes_in_deletion"]'
+}
+list_gpu "insert 4096" --op insert --nodes 4096
+list_gpu "insert 20000 by 1000 threads" --op insert --nodes 20000 --threads 1000
+list_gpu "delete 4096 adjacent" --op delete --nodes 4096
+list_gpu "mixed 2000 x 50000 ops, 4096 threads" --op mixed --nodes 2000 --threads 4096 --ops 50000 --seed 3
+list_gpu "mixed 100 keys, 320 threads (contention)" --op mixed --nodes 100 --threads 320 --ops 32000 --seed 4
+list_gpu "insert 100000 into a 4-superblock heap (exhaustion)" --op insert --nodes 100000 --superblocks 4
+json_check "list exhaustion: 768 nodes fit, the rest are failed allocations" "$R/list.json" '
+for x in d["results"]["impls"]:
+    assert x["list_nodes"] == 768 and x["failed_allocs"] == 100000 - 768, x["impl"]'
+expect_rc "list: gpu-tail inserts a million nodes" 0 "$G" list --impl gpu-tail --op insert --nodes 1000000 \
+	--threads 1000000 --reps 2 --quiet --json "$R/list-1m.json"
+json_check "list: a million nodes, verified" "$R/list-1m.json" '
+x = d["results"]["impls"][0]
+assert d["verification"]["verified"] is True and x["list_nodes"] == 1000000'
+# The OpenCL list on the GPU, where an NVIDIA OpenCL ICD is installed (device 0 of all platforms
+# may be another one: every device is tried).
+for dev in 0 1 2 3; do
+	run "$G" list --impl opencl --opencl-device "$dev" --nodes 64 --reps 1 --quiet --json "$R/list-cl.json"
+	[ "$RC" = 0 ] || break
+	if grep -qi nvidia "$R/list-cl.json"; then
+		expect_rc "list: opencl on the NVIDIA GPU, mixed, verified" 0 "$G" list --impl opencl --opencl-device "$dev" \
+			--op mixed --nodes 2000 --threads 4096 --ops 40000 --reps 2 --quiet --json "$R/list-cl.json"
+		break
+	fi
+done
+expect_rc "list: the default implementation is gpu when there is a GPU" 0 \
+	"$G" list --nodes 256 --reps 1 --quiet --json "$R/list-default.json"
+json_check "list: report names gpu" "$R/list-default.json" '
+assert d["config"]["impl"] == "gpu" and d["device"]["backend"] == "gpu"'
 
 echo "check-gpu: $n GPU bank runs and the cross checks took $(($(date +%s) - start)) s"
 summary check-gpu

@@ -54,6 +54,15 @@ sanitize speculate --backend gpu --loop ocean --iters 4000 --reps 1 --opt no-sch
 sanitize speculate --backend gpu --loop gothic --iters 3000 --density 0.01 --reps 1
 sanitize speculate --backend gpu --loop fftbench --iters 2000 --reps 1 --compare gpu-nospec
 
+# list: both CUDA lists on every workload, and a heap too small for the run
+# (allocation failures handled in the kernel).
+for impl in gpu gpu-tail; do
+	for op in insert delete mixed; do
+		sanitize list --impl "$impl" --op "$op" --nodes 300 --threads 256 --reps 1
+	done
+	sanitize list --impl "$impl" --op insert --nodes 2000 --superblocks 4 --reps 1
+done
+
 summary sanitize-gpu
 	exit 1
 fi
@@ -107,5 +116,14 @@ sanitize speculate --backend gpu --loop figure3 --iters 3000 --density 1 --reps 
 sanitize speculate --backend gpu --loop ocean --iters 4000 --reps 1 --opt no-sched
 sanitize speculate --backend gpu --loop gothic --iters 3000 --density 0.01 --reps 1
 sanitize speculate --backend gpu --loop fftbench --iters 2000 --reps 1 --compare gpu-nospec
+
+# list: both CUDA lists on every workload, and a heap too small for the run
+# (allocation failures handled in the kernel).
+for impl in gpu gpu-tail; do
+	for op in insert delete mixed; do
+		sanitize list --impl "$impl" --op "$op" --nodes 300 --threads 256 --reps 1
+	done
+	sanitize list --impl "$impl" --op insert --nodes 2000 --superblocks 4 --reps 1
+done
 
 summary sanitize-gpu

@@ -1,0 +1,508 @@
+/*
+ * gpubench list: the KMA-style device heap and the lock-free semi-linked list
+ * (Mulder 2015). Runs a workload of adds, gets and deletes through one
+ * implementation (--impl), optionally others beside it (--compare), checks
+ * every outcome and the final list against the per-thread oracle after each
+ * repetition, and reports times, heap use and failed allocations.
+ */
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmd/cmd.h"
+#include "common/backend.h"
+#include "common/device.h"
+#include "common/error.h"
+#include "common/opts.h"
+#include "common/report.h"
+#include "common/stats.h"
+#include "structures/list_engine.h"
+#include "structures/semilist.h"
+#include "workloads/list_gen.h"
+#include "workloads/list_oracle.h"
+
+#define MAX_IMPLS 8
+#define DEFAULT_SB_COUNT 64u     /* the paper's heap: 64 superblocks of 4096 bytes */
+#define DEFAULT_SB_SIZE 4096u
+
+typedef struct list_opts {
+	const list_engine *impl[MAX_IMPLS]; /* [0] is --impl, the rest --compare */
+	unsigned nimpl;
+	list_config cfg;
+	list_params params;
+	int sb_given;
+	const char *json;
+	uint32_t reps;
+	int verify;
+	int gpu;
+} list_opts;
+
+static const char *const platform_names[] = {"cpu", "gpu", "opencl"};
+
+static void help(FILE *out)
+{
+	int i;
+	fputs("usage: gpubench list [options]\n"
+	      "\n"
+	      "A lock-free semi-linked list on a KMA-style device heap (Mulder 2015): add at\n"
+	      "the end by CAS (Listing 1), get, delete with a marked next pointer (Listing 3).\n"
+	      "Every logical thread adds, gets and deletes its own keys in a shared list; each\n"
+	      "repetition is checked against a per-thread serial replay: every outcome, every\n"
+	      "key that should remain reachable exactly once, no deleted key reachable, the\n"
+	      "count method, and the allocator's live blocks equal to the list's nodes.\n"
+	      "\n"
+	      "  --op NAME             insert (default: add --nodes keys to an empty list),\n"
+	      "                        delete (delete all of a --nodes list, neighbours by\n"
+	      "                        different threads) or mixed (a third gets, the rest\n"
+	      "                        adds and deletes, on a --nodes list of 2x--nodes keys)\n"
+	      "  --nodes N             list size (1..536870911, default 4096)\n"
+	      "  --threads T           logical threads (GPU threads, work-items; default one\n"
+	      "                        per node up to 65536)\n"
+	      "  --ops N               mixed: operations in all (default --nodes)\n"
+	      "  --impl NAME           implementation (default gpu, or cpu-lockfree when no GPU\n"
+	      "                        is found):\n",
+	      out);
+	for (i = 0; list_engines[i]; i++)
+		fprintf(out, "                          %-18s %s%s\n", list_engines[i]->name,
+			list_engines[i]->summary, list_engines[i]->available ? "" : " [not built]");
+	fputs("  --compare LIST        other implementations run on the same operations, e.g.\n"
+	      "                        cpu,cpu-tail; the report gives the speedup of --impl\n"
+	      "  --superblocks N       heap superblocks, bookkeeping included (default 64, or as\n"
+	      "                        many as the run's nodes need with room to spare)\n"
+	      "  --superblock-size B   bytes per superblock, a multiple of 256 (default 4096)\n"
+	      "  --cpu-workers N       OS threads of cpu-lockfree* (default: logical CPUs)\n"
+	      "  --opencl-device N     opencl: device index over all platforms (default 0)\n"
+	      "  --reps N              repetitions, each on a fresh heap (default 3)\n"
+	      "  --seed N              seed of the mixed workload (default 1)\n"
+	      "  --no-verify           do not check outcomes and the final list\n"
+	      "  --json PATH           JSON report ('-' for stdout; docs/report-schema.md)\n"
+	      "  --quiet               no summary\n"
+	      "  -h, --help            this text\n"
+	      "\n"
+	      "Example: gpubench list --op insert --nodes 4096 --compare cpu\n",
+	      out);
+}
+
+static const list_engine *engine_or_die(const char *opt, const char *name)
+{
+	const list_engine *e = list_engine_find(name);
+	if (!e) {
+		char names[512] = "";
+		int i;
+		for (i = 0; list_engines[i]; i++)
+			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? "|" : "",
+				 list_engines[i]->name);
+		gb_die(GB_EXIT_USAGE, "option --%s: unknown implementation '%s' (accepted: %s)", opt, name,
+		       names);
+	}
+	return e;
+}
+
+/* Superblocks for the nodes a run can hold at once, with a quarter to spare, at least the paper's 64. */
+static uint32_t default_superblocks(const list_config *c, uint32_t sb_size)
+{
+	uint64_t peak = c->kind == LIST_MIXED ? 2ull * c->nodes : c->nodes;
+	uint64_t per_sb = sb_size / SL_NODE_BYTES, data = (peak + peak / 4 + per_sb - 1) / per_sb + 1;
+	uint32_t n;
+	if (data > 0xFFFFFFFFull / sb_size)
+		return UINT32_MAX;
+	n = kma_superblocks_for((uint32_t)data, sb_size);
+	return n > DEFAULT_SB_COUNT ? n : DEFAULT_SB_COUNT;
+}
+
+static void parse(list_opts *o, int argc, char **argv)
+{
+	enum { O_OP = 256, O_NODES, O_THREADS, O_OPS, O_IMPL, O_COMPARE, O_SBS, O_SBSIZE, O_WORKERS,
+	       O_CLDEV, O_REPS, O_SEED, O_NOVERIFY, O_JSON, O_QUIET };
+	static const struct option opts[] = {
+		{"op", required_argument, NULL, O_OP},
+		{"nodes", required_argument, NULL, O_NODES},
+		{"threads", required_argument, NULL, O_THREADS},
+		{"ops", required_argument, NULL, O_OPS},
+		{"impl", required_argument, NULL, O_IMPL},
+		{"compare", required_argument, NULL, O_COMPARE},
+		{"superblocks", required_argument, NULL, O_SBS},
+		{"superblock-size", required_argument, NULL, O_SBSIZE},
+		{"cpu-workers", required_argument, NULL, O_WORKERS},
+		{"opencl-device", required_argument, NULL, O_CLDEV},
+		{"reps", required_argument, NULL, O_REPS},
+		{"seed", required_argument, NULL, O_SEED},
+		{"no-verify", no_argument, NULL, O_NOVERIFY},
+		{"json", required_argument, NULL, O_JSON},
+		{"quiet", no_argument, NULL, O_QUIET},
+		{"help", no_argument, NULL, 'h'},
+		{NULL, 0, NULL, 0},
+	};
+	const char *compare = NULL;
+	char err[256];
+	int c, threads_given = 0, ops_given = 0;
+	unsigned k;
+
+	memset(o, 0, sizeof(o[0]));
+	o->cfg.kind = LIST_INSERT;
+	o->cfg.nodes = 4096;
+	o->cfg.seed = 1;
+	o->params.sb_size = DEFAULT_SB_SIZE;
+	o->params.cpu_workers = (uint32_t)gb_cpu_count();
+	o->reps = 3;
+	o->verify = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
+		switch (c) {
+		case O_OP:
+			o->cfg.kind = (unsigned)gb_opt_choice("op", optarg, list_kind_names);
+			break;
+		case O_NODES:
+			o->cfg.nodes = gb_opt_u32("nodes", optarg, 1, LIST_MAX_KEY / 2);
+			break;
+		case O_THREADS:
+			o->cfg.threads = gb_opt_u32("threads", optarg, 1, 1u << 26);
+			threads_given = 1;
+			break;
+		case O_OPS:
+			o->cfg.ops = gb_opt_u64("ops", optarg, 1, 1ull << 31);
+			ops_given = 1;
+			break;
+		case O_IMPL:
+			o->impl[0] = engine_or_die("impl", optarg);
+			break;
+		case O_COMPARE:
+			compare = optarg;
+			break;
+		case O_SBS:
+			o->params.sb_count = gb_opt_u32("superblocks", optarg, 2, 1u << 24);
+			o->sb_given = 1;
+			break;
+		case O_SBSIZE:
+			o->params.sb_size = gb_opt_u32("superblock-size", optarg, KMA_MAX_BLOCK, 1u << 24);
+			break;
+		case O_WORKERS:
+			o->params.cpu_workers = gb_opt_u32("cpu-workers", optarg, 1, 4096);
+			break;
+		case O_CLDEV:
+			o->params.opencl_device = gb_opt_u32("opencl-device", optarg, 0, 1023);
+			break;
+		case O_REPS:
+			o->reps = gb_opt_u32("reps", optarg, 1, 100000);
+			break;
+		case O_SEED:
+			o->cfg.seed = gb_opt_u64("seed", optarg, 0, UINT64_MAX);
+			break;
+		case O_NOVERIFY:
+			o->verify = 0;
+			break;
+		case O_JSON:
+			o->json = optarg;
+			break;
+		case O_QUIET:
+			gb_quiet = 1;
+			break;
+		case 'h':
+			help(stdout);
+			exit(0);
+		default:
+			gb_opt_fail("list", c, argv, opts);
+		}
+	}
+	gb_opt_no_operands("list", argc, argv);
+	if (ops_given && o->cfg.kind != LIST_MIXED)
+		gb_die(GB_EXIT_USAGE, "option --ops applies only to --op mixed");
+	if (!threads_given)
+		o->cfg.threads = o->cfg.nodes < 65536 ? o->cfg.nodes : 65536;
+	if (!o->sb_given)
+		o->params.sb_count = default_superblocks(&o->cfg, o->params.sb_size);
+	if (kma_layout_check(o->params.sb_count, o->params.sb_size, err, sizeof(err)) != 0)
+		gb_die(GB_EXIT_USAGE, "list: %s", err);
+	if (!o->impl[0]) {
+		char why[256] = "";
+		if (gb_device_count(why, sizeof(why)) > 0) {
+			o->impl[0] = list_engine_find("gpu");
+		} else {
+			o->impl[0] = list_engine_find("cpu-lockfree");
+			gb_note("note: %s; running --impl cpu-lockfree", why);
+		}
+	}
+	o->nimpl = 1;
+	if (compare) {
+		char *names[MAX_IMPLS - 1];
+		unsigned n = gb_opt_list("compare", compare, names, MAX_IMPLS - 1);
+		for (k = 0; k < n; k++)
+			o->impl[o->nimpl++] = engine_or_die("compare", names[k]);
+		free(names[0]);
+	}
+	for (k = 0; k < o->nimpl; k++) {
+		const list_engine *e = o->impl[k];
+		char why[256] = "";
+		if (!e->available)
+			gb_die(GB_EXIT_RUNTIME, "--impl/--compare %s is not built into this binary: %s", e->name,
+			       e->summary);
+		if (e->platform == LIST_ON_GPU && !o->gpu && gb_device_count(why, sizeof(why)) <= 0)
+			gb_die(GB_EXIT_RUNTIME, "--impl/--compare %s needs a GPU: %s", e->name, why);
+		o->gpu |= e->platform == LIST_ON_GPU;
+	}
+}
+
+/* What one implementation did over all repetitions. */
+typedef struct impl_result {
+	const list_engine *e;
+	double *seconds;
+	gb_stats run;
+	list_run last;             /* the last repetition (outcomes, durations, heap) */
+	uint64_t outcomes[LIST_NOPCODES][4];
+	gb_stats op_s[LIST_NOPCODES];
+	uint32_t bad_reps;
+	char message[400];         /* the first verification failure */
+} impl_result;
+
+static void op_stats(impl_result *ir, const list_workload *w)
+{
+	uint64_t cells = (uint64_t)w->steps * w->threads, c, n[LIST_NOPCODES] = {0};
+	double *v[LIST_NOPCODES];
+	unsigned op;
+
+	for (op = 1; op < LIST_NOPCODES; op++)
+		v[op] = gb_xmalloc((w->count[op] + 1) * sizeof(double), "operation times");
+	for (c = 0; c < cells; c++) {
+		op = LIST_OP_OF(w->ops[c]);
+		if (op == LIST_NOP)
+			continue;
+		if (!ir->last.no_op_times)
+			v[op][n[op]++] = ir->last.op_ns[c] * 1e-9;
+		ir->outcomes[op][ir->last.outcome[c] & 3]++;
+	}
+	for (op = 1; op < LIST_NOPCODES; op++) {
+		ir->op_s[op] = gb_stats_of(v[op], n[op]);
+		free(v[op]);
+	}
+}
+
+static int run_impl(impl_result *ir, const list_opts *o, const list_workload *w)
+{
+	uint64_t cells = (uint64_t)w->steps * w->threads;
+	char err[512];
+	uint32_t rep;
+
+	ir->seconds = gb_xcalloc(o->reps, sizeof(double), "timings");
+	for (rep = 0; rep < o->reps; rep++) {
+		list_run *r = &ir->last;
+		free(r->outcome);
+		free(r->op_ns);
+		free(r->snap.keys);
+		memset(r, 0, sizeof(*r));
+		r->outcome = gb_xcalloc(cells, 1, "outcomes");
+		r->op_ns = gb_xcalloc(cells, sizeof(uint32_t), "operation times");
+		if (ir->e->run(w, &o->params, r, err, sizeof(err)) != 0)
+			gb_die(GB_EXIT_RUNTIME, "list: %s: %s", ir->e->name, err);
+		ir->seconds[rep] = r->seconds;
+		if (o->verify) {
+			list_verdict v;
+			if (r->broken[0]) {
+				v.ok = 0;
+				snprintf(v.message, sizeof(v.message), "%s", r->broken);
+			} else {
+				list_verify(w, r->outcome, &r->snap, &v);
+			}
+			if (!v.ok && ir->bad_reps++ == 0)
+				snprintf(ir->message, sizeof(ir->message), "%s, repetition %u: %s", ir->e->name,
+					 rep + 1, v.message);
+		}
+	}
+	ir->run = gb_stats_of(ir->seconds, o->reps);
+	op_stats(ir, w);
+	return ir->bad_reps == 0;
+}
+
+static void report_impl(cJSON *j, const impl_result *ir, const impl_result *first, const list_opts *o,
+			const list_workload *w)
+{
+	static const char *const outcome_names[4] = {"not_run", "done", "missing", "out_of_heap"};
+	const list_run *r = &ir->last;
+	cJSON *ops, *out;
+	unsigned op, k;
+
+	gb_json_str(j, "impl", ir->e->name);
+	gb_json_str(j, "platform", platform_names[ir->e->platform]);
+	gb_json_str(j, "where", r->where);
+	gb_json_stats(j, "run_seconds", ir->run);
+	gb_json_num(j, "ops_per_s", ir->run.median > 0 ? (double)list_real_ops(w) / ir->run.median : 0);
+	ops = cJSON_AddObjectToObject(j, "op_seconds");
+	out = cJSON_AddObjectToObject(j, "outcomes");
+	for (op = 1; op < LIST_NOPCODES; op++) {
+		cJSON *oc = cJSON_AddObjectToObject(out, list_opcode_names[op]);
+		gb_json_stats(ops, list_opcode_names[op], ir->op_s[op]);
+		for (k = 1; k < 4; k++)
+			gb_json_u64(oc, outcome_names[k], ir->outcomes[op][k]);
+	}
+	gb_json_u64(j, "failed_allocs", r->has_heap ? r->heap.failed_allocs : ir->outcomes[LIST_ADD][LIST_NOMEM]);
+	gb_json_u64(j, "list_nodes", r->snap.nkeys);
+	gb_json_u64(j, "nodes_in_deletion", r->snap.in_deletion);
+	if (r->has_heap) {
+		cJSON *h = cJSON_AddObjectToObject(j, "heap");
+		uint64_t committed = (uint64_t)r->heap.superblocks_used * o->params.sb_size;
+		uint64_t overhead = r->heap.bookkeeping_bytes + committed - r->heap.live_bytes;
+		gb_json_u64(h, "heap_bytes", r->heap.heap_bytes);
+		gb_json_u64(h, "bookkeeping_bytes", r->heap.bookkeeping_bytes);
+		gb_json_u64(h, "superblocks_used", r->heap.superblocks_used);
+		gb_json_u64(h, "superblocks_free", r->heap.superblocks_free);
+		gb_json_u64(h, "live_blocks", r->heap.live_blocks);
+		gb_json_u64(h, "free_blocks", r->heap.free_blocks);
+		gb_json_u64(h, "bytes_in_use", r->heap.live_bytes);
+		gb_json_u64(h, "overhead_bytes", overhead);
+		gb_json_num(h, "overhead_ratio", r->heap.live_bytes ? (double)overhead / r->heap.live_bytes : 0);
+	} else {
+		cJSON_AddNullToObject(j, "heap");
+	}
+	if (ir != first)
+		gb_json_num(j, "speedup_of_impl", first->run.median > 0 ? ir->run.median / first->run.median : 0);
+	if (o->verify) {
+		gb_json_bool(j, "verified", ir->bad_reps == 0);
+		gb_json_str(j, "message", ir->message);
+	}
+}
+
+static void summary(const list_opts *o, const list_workload *w, const impl_result *ir)
+{
+	const list_run *r0 = &ir[0].last;
+	unsigned k, op;
+
+	printf("gpubench list: %s, %u nodes, %u threads, %" PRIu64 " operations (%s)\n",
+	       list_kind_names[o->cfg.kind], o->cfg.nodes, w->threads, list_real_ops(w), ir[0].e->name);
+	for (k = 0; k < o->nimpl; k++) {
+		const gb_stats *s = &ir[k].run;
+		printf("  %-18s %.4g s (median of %u), %.4g ops/s", ir[k].e->name, s->median, o->reps,
+		       s->median > 0 ? (double)list_real_ops(w) / s->median : 0);
+		if (ir[k].last.where[0])
+			printf(" [%s]", ir[k].last.where);
+		if (o->verify)
+			printf(", %s", ir[k].bad_reps ? "WRONG" : "verified");
+		if (k > 0 && ir[0].run.median > 0)
+			printf(", %s is %.3gx faster", ir[0].e->name, s->median / ir[0].run.median);
+		printf("\n");
+	}
+	printf("  per op      ");
+	for (op = 1; op < LIST_NOPCODES; op++) {
+		if (ir[0].op_s[op].n)
+			printf(" %s %.3g us", list_opcode_names[op], ir[0].op_s[op].median * 1e6);
+		else
+			printf(" %s -", list_opcode_names[op]);
+		printf(op + 1 < LIST_NOPCODES ? "," : " (medians, %s)\n", ir[0].e->name);
+	}
+	printf("  outcomes     add %" PRIu64 " done, %" PRIu64 " out of heap; get %" PRIu64 " found, %" PRIu64
+	       " missing; delete %" PRIu64 " done, %" PRIu64 " missing; %" PRIu64 " nodes left\n",
+	       ir[0].outcomes[LIST_ADD][LIST_DONE], ir[0].outcomes[LIST_ADD][LIST_NOMEM],
+	       ir[0].outcomes[LIST_GET][LIST_DONE], ir[0].outcomes[LIST_GET][LIST_MISS],
+	       ir[0].outcomes[LIST_DEL][LIST_DONE], ir[0].outcomes[LIST_DEL][LIST_MISS], r0->snap.nkeys);
+	if (r0->has_heap)
+		printf("  heap         %u x %u bytes, %" PRIu64 " blocks in use (%" PRIu64 " bytes), bookkeeping %"
+		       PRIu64 " bytes, %u superblocks used, %u failed allocations\n",
+		       o->params.sb_count, o->params.sb_size, r0->heap.live_blocks, r0->heap.live_bytes,
+		       r0->heap.bookkeeping_bytes, r0->heap.superblocks_used, r0->heap.failed_allocs);
+}
+
+static int run(int argc, char **argv)
+{
+	list_opts o;
+	list_workload w;
+	impl_result ir[MAX_IMPLS];
+	gb_report rpt;
+	char err[512];
+	cJSON *impls, *cmp;
+	unsigned k;
+	int bad = 0, rc = 0;
+
+	parse(&o, argc, argv);
+	if (list_generate(&o.cfg, &w, err, sizeof(err)) != 0)
+		gb_die(GB_EXIT_USAGE, "list: %s", err);
+	memset(ir, 0, sizeof(ir));
+	for (k = 0; k < o.nimpl; k++) {
+		ir[k].e = o.impl[k];
+		bad |= !run_impl(&ir[k], &o, &w);
+	}
+
+	gb_report_init(&rpt, "list", argc, argv);
+	if (o.gpu) {
+		gb_device_info dev;
+		if (gb_device_query(0, &dev) != 0)
+			gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
+		gb_report_set_device(&rpt, GB_BACKEND_GPU, &dev, (int)o.params.cpu_workers);
+	} else {
+		gb_report_set_device(&rpt, GB_BACKEND_CPU, NULL, (int)o.params.cpu_workers);
+	}
+	gb_json_str(rpt.config, "op", list_kind_names[o.cfg.kind]);
+	gb_json_u64(rpt.config, "nodes", o.cfg.nodes);
+	gb_json_u64(rpt.config, "threads", w.threads);
+	gb_json_u64(rpt.config, "steps", w.steps);
+	gb_json_u64(rpt.config, "ops", list_real_ops(&w));
+	gb_json_u64(rpt.config, "keyspace", w.keyspace);
+	gb_json_u64(rpt.config, "starting_nodes", w.nprefill);
+	gb_json_str(rpt.config, "impl", o.impl[0]->name);
+	cmp = cJSON_AddArrayToObject(rpt.config, "compare");
+	for (k = 1; k < o.nimpl; k++)
+		cJSON_AddItemToArray(cmp, cJSON_CreateString(o.impl[k]->name));
+	gb_json_u64(rpt.config, "superblocks", o.params.sb_count);
+	gb_json_u64(rpt.config, "superblock_size", o.params.sb_size);
+	gb_json_u64(rpt.config, "heap_bytes", (uint64_t)o.params.sb_count * o.params.sb_size);
+	gb_json_u64(rpt.config, "cpu_workers", o.params.cpu_workers);
+	gb_json_u64(rpt.config, "opencl_device", o.params.opencl_device);
+	gb_json_u64(rpt.config, "group", LIST_GROUP);
+	gb_json_u64(rpt.config, "reps", o.reps);
+	gb_json_u64(rpt.config, "seed", o.cfg.seed);
+	gb_json_bool(rpt.config, "verify", o.verify);
+	{
+		cJSON *mix = cJSON_AddObjectToObject(rpt.config, "op_counts");
+		unsigned op;
+		for (op = 1; op < LIST_NOPCODES; op++)
+			gb_json_u64(mix, list_opcode_names[op], w.count[op]);
+	}
+
+	impls = cJSON_AddArrayToObject(rpt.results, "impls");
+	for (k = 0; k < o.nimpl; k++) {
+		cJSON *j = cJSON_CreateObject();
+		report_impl(j, &ir[k], &ir[0], &o, &w);
+		cJSON_AddItemToArray(impls, j);
+	}
+	if (o.verify) {
+		gb_json_bool(rpt.verification, "verified", !bad);
+	} else {
+		cJSON_AddNullToObject(rpt.verification, "verified");
+	}
+	gb_json_str(rpt.verification, "method",
+		    o.verify ? "every outcome against a per-thread serial replay; the final list: each remaining "
+			       "key reachable once, no deleted key, count method, allocator live blocks"
+			     : "none");
+	gb_json_u64(rpt.verification, "reps_checked", o.verify ? (uint64_t)o.reps * o.nimpl : 0);
+	{
+		const char *msg = "";
+		for (k = 0; k < o.nimpl && !msg[0]; k++)
+			msg = ir[k].message;
+		gb_json_str(rpt.verification, "message", msg);
+	}
+
+	if (o.json && gb_report_write(&rpt, o.json) != 0)
+		rc = GB_EXIT_RUNTIME;
+	if (!rc && !gb_quiet && !(o.json && strcmp(o.json, "-") == 0))
+		summary(&o, &w, ir);
+	if (!rc && bad) {
+		for (k = 0; k < o.nimpl; k++)
+			if (ir[k].bad_reps)
+				gb_warn("list: verification failed in %u of %u repetitions: %s", ir[k].bad_reps,
+					o.reps, ir[k].message);
+		rc = GB_EXIT_VERIFY;
+	}
+	gb_report_free(&rpt);
+	for (k = 0; k < o.nimpl; k++) {
+		free(ir[k].seconds);
+		free(ir[k].last.outcome);
+		free(ir[k].last.op_ns);
+		free(ir[k].last.snap.keys);
+	}
+	list_workload_free(&w);
+	return rc;
+}
+
+const gb_command gb_cmd_list = {
+	"list", "device heap allocator and lock-free semi-linked list (KMA, Mulder 2015)", run, help,
+};

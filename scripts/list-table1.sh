@@ -1,0 +1,170 @@
+#!/usr/bin/env bash
+# Table 1 of Mulder 2015: the time to insert 128..4096 nodes into an empty
+# list, one logical thread (work-item) per node, for the paper's three
+# columns: OpenCL (on the CPU through PoCL, or whatever --opencl-device
+# picks), the GPU and the serial C list; then, with --extended, past the
+# paper's 2304-node GPU limit. One JSON report per size, then
+# list-table1.csv, list-table1.md and (with gnuplot) list-table1.png. Any
+# failed or unverified run stops the script with status 1.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib/sweep.sh
+. "$here/lib/sweep.sh"
+helper="$here/lib/list_table1.py"
+plot_script="$here/list-table1.gp"
+
+usage() {
+	cat <<'EOF_USAGE'
+usage: scripts/list-table1.sh [options] [-- extra gpubench list options]
+
+Runs gpubench list --op insert once per size, every implementation on the
+same operations (--impl FIRST --compare REST), writes
+DIR/reports/table1-N<nodes>.json, then DIR/list-table1.csv, DIR/list-table1.md
+and, when gnuplot is installed, DIR/list-table1.png.
+
+  --gpubench PATH     binary to run (default: dist/bin/gpubench if present,
+                      else ./gpubench)
+  --out DIR           where reports and outputs go (default results/local/list-table1)
+  --impls LIST        comma-separated implementations, the first is --impl
+                      (default opencl,gpu,cpu: Table 1's columns; any of
+                      opencl, gpu, gpu-tail, cpu, cpu-tail, cpu-lockfree,
+                      cpu-lockfree-tail)
+  --nodes LIST        comma-separated sizes (default 128,256,...,4096 as Table 1)
+  --reps N            repetitions per size (default 5, as the paper)
+  --extended          then sizes past the paper: 8192..65536 nodes for the
+                      traversing implementations of --impls (each add walks
+                      the whole list: 65536 inserts cost 2^31 node visits),
+                      and 131072..1048576 nodes for gpu-tail and cpu-tail,
+                      whose add does not traverse
+  --quick             tiny sizes for CI, no GPU needed: 128,256,384 nodes, 1
+                      repetition, implementations opencl (when built),
+                      cpu-lockfree and cpu unless --impls is given
+  --plot-only         run nothing: rebuild CSV, markdown and PNG from the
+                      reports already in DIR/reports
+  -h, --help          this text
+
+Options after -- go to every gpubench list run unchanged. Exit status: 0 when
+every run succeeded and verified, 1 otherwise, 2 on a usage error.
+EOF_USAGE
+}
+
+check_impls() {
+	local name
+	local -a names
+	[[ $2 =~ ^[a-z-]+(,[a-z-]+)*$ ]] || die_usage "$1: '$2' is not a comma-separated list of implementations"
+	IFS=, read -r -a names <<<"$2"
+	for name in "${names[@]}"; do
+		case $name in
+		opencl | gpu | gpu-tail | cpu | cpu-tail | cpu-lockfree | cpu-lockfree-tail) ;;
+		*) die_usage "$1: unknown implementation '$name'" ;;
+		esac
+	done
+}
+
+gpubench=""
+out="results/local/list-table1"
+impls=""
+nodes=$(seq -s, 128 128 4096)
+nodes_set=0
+reps=5
+reps_set=0
+extended=0
+quick=0
+plot_only=0
+extra=()
+
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--gpubench) need_value "$@"; gpubench=$2; shift 2 ;;
+	--out) need_value "$@"; out=$2; shift 2 ;;
+	--impls) need_value "$@"; impls=$2; shift 2 ;;
+	--nodes) need_value "$@"; nodes=$2; nodes_set=1; shift 2 ;;
+	--reps) need_value "$@"; reps=$2; reps_set=1; shift 2 ;;
+	--extended) extended=1; shift ;;
+	--quick) quick=1; shift ;;
+	--plot-only) plot_only=1; shift ;;
+	-h | --help) usage; exit 0 ;;
+	--) shift; extra=("$@"); break ;;
+	*) die_usage "unknown option '$1'" ;;
+	esac
+done
+
+[[ $nodes =~ ^[1-9][0-9]*(,[1-9][0-9]*)*$ ]] || die_usage "--nodes: '$nodes' is not a comma-separated list of positive numbers"
+[[ $reps =~ ^[1-9][0-9]*$ ]] || die_usage "--reps: '$reps' is not a positive number"
+command -v python3 >/dev/null || { echo "list-table1.sh: python3 is required" >&2; exit 1; }
+
+reports="$out/reports"
+rm -f "$out/list-table1.csv" "$out/list-table1.md" "$out/list-table1.png"
+
+# run_sweep LABEL IMPLS NODES: one gpubench list run per size.
+run_sweep() {
+	local label=$1 list=$2 first rest n=0 total size name json log rc started line
+	local -a sizes compare=()
+	first=${list%%,*}
+	rest=${list#"$first"}
+	rest=${rest#,}
+	[[ -z $rest ]] || compare=(--compare "$rest")
+	IFS=, read -r -a sizes <<<"$3"
+	total=${#sizes[@]}
+	echo "list-table1.sh: $label: $total runs of $("$gpubench" --version), implementations $list" >&2
+	for size in "${sizes[@]}"; do
+		n=$((n + 1))
+		name="table1-N$size"
+		json="$reports/$name.json"
+		log="$reports/$name.log"
+		rm -f "$json"
+		started=$SECONDS
+		if "$gpubench" list --op insert --nodes "$size" --reps "$reps" --impl "$first" "${compare[@]}" \
+			"${extra[@]}" --json "$json" >"$log" 2>&1; then
+			rc=0
+		else
+			rc=$?
+		fi
+		if [[ $rc != 0 ]]; then
+			echo "[$label $n/$total] $name FAILED: gpubench exited $rc; its output ($log):" >&2
+			sed 's/^/    /' "$log" >&2
+			echo "list-table1.sh: stopped; no table or plot is made from a failed sweep" >&2
+			exit 1
+		fi
+		if ! line=$(python3 "$helper" check "$json" --impls "$list"); then
+			echo "[$label $n/$total] $name REJECTED (see above); output in $log" >&2
+			exit 1
+		fi
+		echo "[$label $n/$total] $name: $line, $((SECONDS - started)) s" >&2
+	done
+}
+
+if [[ $plot_only == 0 ]]; then
+	sweep_gpubench
+	if [[ $quick == 1 ]]; then
+		[[ $nodes_set == 1 ]] || nodes="128,256,384"
+		[[ $reps_set == 1 ]] || reps=1
+		if [[ -z $impls ]]; then
+			impls="cpu-lockfree,cpu"
+			! "$gpubench" info | grep -q '^list implementation opencl:' || impls="opencl,$impls"
+		fi
+	fi
+	impls=${impls:-opencl,gpu,cpu}
+	check_impls --impls "$impls"
+	mkdir -p "$reports"
+	rm -f "$reports"/table1-N*.json
+	run_sweep table1 "$impls" "$nodes"
+	if [[ $extended == 1 ]]; then
+		trav=$(tr , '\n' <<<"$impls" | grep -vx -e gpu-tail -e cpu-tail | paste -sd, || true)
+		[[ -z $trav ]] || run_sweep "extended (traversing)" "$trav" 8192,16384,32768,65536
+		run_sweep "extended (tail)" "gpu-tail,cpu-tail" 131072,262144,524288,1048576
+	fi
+else
+	[[ -d $reports ]] || { echo "list-table1.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
+fi
+
+python3 "$helper" table "$reports" --csv "$out/list-table1.csv" --md "$out/list-table1.md" >&2
+if command -v gnuplot >/dev/null; then
+	vars=$(python3 "$helper" plot-vars "$out/list-table1.csv")
+	gnuplot -e "csv='$out/list-table1.csv'; out='$out/list-table1.png'; $vars" "$plot_script"
+	echo "list-table1.sh: plot in $out/list-table1.png" >&2
+else
+	echo "list-table1.sh: gnuplot not installed, no plot; run scripts/list-table1.sh --plot-only" \
+		"--out DIR where gnuplot is" >&2
+fi

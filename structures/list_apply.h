@@ -1,0 +1,47 @@
+/*
+ * One operation of a list workload (workloads/list_gen.h) on the shared
+ * lock-free list, as every heap-based implementation runs it: the CPU
+ * backend's threads, the CUDA kernels and the host when it builds a list.
+ * A delete is the paper's get followed by delete of the node found.
+ */
+#ifndef GB_LIST_APPLY_H
+#define GB_LIST_APPLY_H
+
+#include "structures/semilist.h"
+#include "workloads/list_ops.h"
+
+/* Add key's node alone (the tail variant links a chain of one). */
+GB_HD uint8_t list_apply_add(kma_heap h, uint32_t key, int tail)
+{
+	uint32_t node;
+	if (!tail)
+		return sl_insert(h, key) ? LIST_DONE : LIST_NOMEM;
+	node = kma_malloc(h, SL_NODE_BYTES);
+	if (node == KMA_NULL)
+		return LIST_NOMEM;
+	gb_st_relaxed_u32(sl_key(h, node), key);
+	gb_fence(); /* the key before the next word */
+	gb_st_relaxed_u32(sl_next(h, node), SL_LINKING);
+	sl_tail_append(h, node, node);
+	return LIST_DONE;
+}
+
+GB_HD uint8_t list_apply(kma_heap h, uint32_t op, int tail)
+{
+	uint32_t key = LIST_KEY_OF(op), node;
+	switch (LIST_OP_OF(op)) {
+	case LIST_ADD:
+		return list_apply_add(h, key, tail);
+	case LIST_GET:
+		return sl_get(h, key) ? LIST_DONE : LIST_MISS;
+	case LIST_DEL:
+		node = sl_get(h, key);
+		if (!node)
+			return LIST_MISS;
+		return (tail ? sl_tail_delete(h, node) : sl_delete(h, node)) ? LIST_DONE : LIST_MISS;
+	default:
+		return LIST_NOT_RUN;
+	}
+}
+
+#endif

@@ -1,0 +1,64 @@
+/*
+ * The list implementations (--impl) behind one table: cmd/list.c, --help and
+ * `gpubench info` read it. A run builds the starting list, times the
+ * operations of a workload (workloads/list_gen.h) and hands back every
+ * outcome and a snapshot of what the list holds, for the oracle.
+ */
+#ifndef GB_LIST_ENGINE_H
+#define GB_LIST_ENGINE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "structures/kma_host.h"
+#include "workloads/list_gen.h"
+#include "workloads/list_oracle.h"
+
+enum list_platform { LIST_ON_CPU = 0, LIST_ON_GPU, LIST_ON_OPENCL };
+
+typedef struct list_params {
+	uint32_t sb_count, sb_size;   /* the heap (implementations on the KMA-style heap) */
+	uint32_t cpu_workers;         /* OS threads of the multi-threaded CPU implementations */
+	uint32_t opencl_device;       /* index among all OpenCL devices of all platforms */
+} list_params;
+
+/* One repetition, as an implementation reports it. */
+typedef struct list_run {
+	double seconds;               /* the operations only: set-up and checks are outside */
+	uint8_t *outcome;             /* steps x threads, enum list_outcome (allocated by the caller) */
+	uint32_t *op_ns;              /* steps x threads: each operation's duration */
+	int no_op_times;              /* op_ns not filled: the implementation cannot time one operation */
+	list_snapshot snap;
+	int has_heap;                 /* on the KMA-style heap: heap below is filled */
+	kma_usage heap;
+	char where[256];              /* the OpenCL platform and device, else empty */
+	char broken[256];             /* the heap or list found broken after the run (fails verification) */
+} list_run;
+
+typedef struct list_engine {
+	const char *name;
+	const char *summary;
+	unsigned platform;            /* enum list_platform */
+	int available;                /* 0: listed, but not compiled into this binary */
+	/* 0, or -1 with a message (1 runtime failure, as the caller decides). */
+	int (*run)(const list_workload *w, const list_params *p, list_run *r, char *err, size_t errlen);
+} list_engine;
+
+/* The group (warp) size whose adds the tail variant links into one chain. */
+#define LIST_GROUP 32u
+
+extern const list_engine *const list_engines[];
+const list_engine *list_engine_find(const char *name);
+/* gb_cycles() ticks per nanosecond on this host, measured once. */
+double list_cycles_per_ns(void);
+
+/*
+ * Shared by the implementations on the KMA-style heap: a heap image holding
+ * the workload's starting list (built here with the shared list code), and
+ * the hand-over of a finished image (allocator check, walk, count).
+ */
+int list_heap_build(const list_workload *w, const list_params *p, int tail, kma_heap *out,
+		    char *err, size_t errlen);
+void list_heap_finish(kma_heap image, list_run *r);
+
+#endif

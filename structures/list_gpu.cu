@@ -1,0 +1,194 @@
+/*
+ * The lock-free list on the GPU (Mulder 2015, section 6.1, in CUDA instead of
+ * OpenCL): one thread per logical thread of the workload, each running its
+ * operations in order with the shared code of structures/semilist.h on a heap
+ * image built on the host (structures/list_heap.c) and copied to the device.
+ * The kernel's time is measured with CUDA events; copies are outside it.
+ *
+ *  gpu:      Listing 1's add (traverse to the end), get, Listing 3's delete.
+ *  gpu-tail: the tail variant (section 8's future work). At each step the
+ *            lanes of a warp that add take their nodes in one run from the
+ *            allocator (one CAS on the size class's stack), link them in lane
+ *            order and the lowest lane appends the chain with one CAS on the
+ *            last node (sl_tail_append), so the free list and the single tail
+ *            are each contended once per warp rather than once per thread.
+ * Per-operation durations are SM clock cycles converted with the device's
+ * reported clock, so they are approximate where the clock boosts.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "common/cuda_check.h"
+#include "common/cuda_timer.h"
+#include "structures/list_apply.h"
+
+extern "C" {
+#include "common/device.h"
+#include "structures/list_engine.h"
+}
+
+#define BLOCK 256u
+#define FULL_MASK 0xFFFFFFFFu
+
+__device__ static void record(uint8_t *outcome, uint32_t *op_ns, uint64_t c, uint8_t got, uint64_t cycles,
+			      float cycles_per_ns)
+{
+	outcome[c] = got;
+	op_ns[c] = (uint32_t)((float)cycles / cycles_per_ns);
+}
+
+__global__ void k_list_plain(kma_heap h, const uint32_t *ops, uint32_t threads, uint32_t steps,
+			     uint8_t *outcome, uint32_t *op_ns, float cycles_per_ns)
+{
+	uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, i;
+	if (t >= threads)
+		return;
+	for (i = 0; i < steps; i++) {
+		uint64_t c = (uint64_t)i * threads + t, c0;
+		uint32_t op = ops[c];
+		uint8_t got;
+		if (op == 0)
+			continue;
+		c0 = gb_cycles();
+		got = list_apply(h, op, 0);
+		record(outcome, op_ns, c, got, gb_cycles() - c0, cycles_per_ns);
+	}
+}
+
+/*
+ * Every lane of every warp runs every step (lanes past threads with no-ops),
+ * so the warp votes see all 32. The lowest adding lane takes the warp's nodes
+ * in one run from the allocator and lists them in shared memory; each adding
+ * lane takes the node of its rank, and the chain goes in with one CAS.
+ */
+__global__ void k_list_tail(kma_heap h, const uint32_t *ops, uint32_t threads, uint32_t steps,
+			    uint8_t *outcome, uint32_t *op_ns, float cycles_per_ns)
+{
+	__shared__ uint32_t run[BLOCK];
+	uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31u, i;
+	uint32_t *mine = run + (threadIdx.x & ~31u);
+	for (i = 0; i < steps; i++) {
+		uint64_t c = (uint64_t)i * threads + t, c0 = gb_cycles();
+		uint32_t op = t < threads ? ops[c] : 0, node = 0, adds, got = 0;
+		int add = LIST_OP_OF(op) == LIST_ADD;
+
+		adds = __ballot_sync(FULL_MASK, add);
+		if (adds) {
+			uint32_t lo = __ffs(adds) - 1, rank = __popc(adds & ((1u << lane) - 1u));
+			if (lane == lo) {
+				uint32_t b, k;
+				got = kma_malloc_run(h, SL_NODE_BYTES, __popc(adds), &b);
+				for (k = 0; k < got; k++) {
+					mine[k] = b;
+					if (k + 1 < got)
+						b = gb_ld_relaxed_u32(kma_word(h, b));
+				}
+			}
+			got = __shfl_sync(FULL_MASK, got, lo);
+			__syncwarp(FULL_MASK);
+			if (add && rank < got) {
+				node = mine[rank];
+				gb_st_relaxed_u32(sl_key(h, node), LIST_KEY_OF(op));
+				gb_fence(); /* the key before the next word */
+				gb_st_relaxed_u32(sl_next(h, node), rank + 1 < got ? mine[rank + 1] : SL_LINKING);
+				gb_fence();
+			}
+			__syncwarp(FULL_MASK);
+			if (lane == lo && got)
+				sl_tail_append(h, mine[0], mine[got - 1]);
+			__syncwarp(FULL_MASK);
+		}
+		if (add)
+			record(outcome, op_ns, c, node ? LIST_DONE : LIST_NOMEM, gb_cycles() - c0, cycles_per_ns);
+		else if (op) {
+			uint8_t got_op;
+			c0 = gb_cycles();
+			got_op = list_apply(h, op, 1);
+			record(outcome, op_ns, c, got_op, gb_cycles() - c0, cycles_per_ns);
+		}
+	}
+}
+
+static int gpu_run(const list_workload *w, const list_params *p, list_run *r, int tail, char *err,
+		   size_t errlen)
+{
+	uint64_t cells = (uint64_t)w->steps * w->threads;
+	size_t heap_bytes = (size_t)p->sb_count * p->sb_size;
+	uint32_t grid = (uint32_t)((w->threads + BLOCK - 1) / BLOCK);
+	gb_device_info dev;
+	gb_cuda_timer tm;
+	kma_heap img, d;
+	uint32_t *d_ops, *d_ns;
+	uint8_t *d_out;
+	float cpn;
+
+	if (gb_device_query(0, &dev) != 0)
+		return gb_errmsg(err, errlen, "cannot query CUDA device 0");
+	cpn = dev.sm_clock_khz > 0 ? dev.sm_clock_khz / 1e6f : 1.0f;
+	if (list_heap_build(w, p, tail, &img, err, errlen) != 0)
+		return -1;
+	d = img;
+	d.base = (uint32_t *)gb_cuda_alloc(heap_bytes, "the list heap");
+	d_ops = (uint32_t *)gb_cuda_alloc(cells * sizeof(uint32_t), "list operations");
+	d_ns = (uint32_t *)gb_cuda_alloc(cells * sizeof(uint32_t), "operation times");
+	d_out = (uint8_t *)gb_cuda_alloc(cells, "operation outcomes");
+	GB_CUDA(cudaMemcpy(d.base, img.base, heap_bytes, cudaMemcpyHostToDevice), "copying a %zu-byte heap",
+		heap_bytes);
+	GB_CUDA(cudaMemcpy(d_ops, w->ops, cells * sizeof(uint32_t), cudaMemcpyHostToDevice),
+		"copying %llu operations", (unsigned long long)cells);
+	GB_CUDA(cudaMemset(d_out, 0, cells), "clearing outcomes");
+	GB_CUDA(cudaMemset(d_ns, 0, cells * sizeof(uint32_t)), "clearing operation times");
+
+	/* Warm-up: load the module and wake the device with a launch that does nothing. */
+	if (tail)
+		k_list_tail<<<grid, BLOCK>>>(d, d_ops, w->threads, 0, d_out, d_ns, cpn);
+	else
+		k_list_plain<<<grid, BLOCK>>>(d, d_ops, w->threads, 0, d_out, d_ns, cpn);
+	GB_CUDA(cudaDeviceSynchronize(), "warming up the list kernel");
+
+	gb_cuda_timer_init(&tm);
+	gb_cuda_timer_start(&tm);
+	if (tail)
+		k_list_tail<<<grid, BLOCK>>>(d, d_ops, w->threads, w->steps, d_out, d_ns, cpn);
+	else
+		k_list_plain<<<grid, BLOCK>>>(d, d_ops, w->threads, w->steps, d_out, d_ns, cpn);
+	GB_CUDA(cudaGetLastError(), "launching the list kernel (%u blocks of %u)", grid, BLOCK);
+	r->seconds = gb_cuda_timer_stop(&tm, "the list kernel");
+	gb_cuda_timer_destroy(&tm);
+
+	GB_CUDA(cudaMemcpy(img.base, d.base, heap_bytes, cudaMemcpyDeviceToHost), "copying the heap back");
+	GB_CUDA(cudaMemcpy(r->outcome, d_out, cells, cudaMemcpyDeviceToHost), "copying outcomes back");
+	GB_CUDA(cudaMemcpy(r->op_ns, d_ns, cells * sizeof(uint32_t), cudaMemcpyDeviceToHost),
+		"copying operation times back");
+	cudaFree(d.base);
+	cudaFree(d_ops);
+	cudaFree(d_ns);
+	cudaFree(d_out);
+	list_heap_finish(img, r);
+	kma_host_destroy(img);
+	return 0;
+}
+
+static int run_plain(const list_workload *w, const list_params *p, list_run *r, char *err, size_t errlen)
+{
+	return gpu_run(w, p, r, 0, err, errlen);
+}
+
+static int run_tail(const list_workload *w, const list_params *p, list_run *r, char *err, size_t errlen)
+{
+	return gpu_run(w, p, r, 1, err, errlen);
+}
+
+extern "C" {
+extern const list_engine list_engine_gpu, list_engine_gpu_tail;
+
+const list_engine list_engine_gpu = {
+	"gpu", "the lock-free list (Listings 1 and 3) on the KMA-style heap, in CUDA", LIST_ON_GPU, 1,
+	run_plain,
+};
+
+const list_engine list_engine_gpu_tail = {
+	"gpu-tail", "the tail-pointer list in CUDA, a warp's adds appended as one chain", LIST_ON_GPU, 1,
+	run_tail,
+};
+}

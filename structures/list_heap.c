@@ -1,0 +1,46 @@
+/* The starting heap image of the heap-based list implementations, and the hand-over of a finished one. */
+#include <stddef.h>
+
+#include "common/error.h"
+#include "structures/list_engine.h"
+#include "structures/semilist.h"
+
+int list_heap_build(const list_workload *w, const list_params *p, int tail, kma_heap *out,
+		    char *err, size_t errlen)
+{
+	kma_heap h;
+	uint32_t i;
+
+	if (kma_layout_check(p->sb_count, p->sb_size, err, errlen) != 0)
+		return -1;
+	h = kma_host_create(p->sb_count, p->sb_size);
+	sl_init(h);
+	for (i = 0; i < w->nprefill; i++) {
+		uint32_t node = kma_malloc(h, SL_NODE_BYTES);
+		if (node == KMA_NULL) {
+			kma_host_destroy(h);
+			return gb_errmsg(err, errlen,
+					 "a heap of %u superblocks of %u bytes cannot hold the %u starting nodes",
+					 p->sb_count, p->sb_size, w->nprefill);
+		}
+		*sl_key(h, node) = w->prefill[i];
+		if (tail) {
+			*sl_next(h, node) = SL_LINKING;
+			sl_tail_append(h, node, node);
+		} else {
+			sl_add(h, node);
+		}
+	}
+	*out = h;
+	return 0;
+}
+
+void list_heap_finish(kma_heap image, list_run *r)
+{
+	r->has_heap = 1;
+	if (kma_check(image, &r->heap, r->broken, sizeof(r->broken)) != 0 ||
+	    list_walk_heap(image, &r->snap, r->broken, sizeof(r->broken)) != 0)
+		return;
+	r->snap.live_blocks = r->heap.live_by_class[kma_class_of_size(SL_NODE_BYTES)];
+	r->snap.counted = sl_count(image);
+}

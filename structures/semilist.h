@@ -1,0 +1,321 @@
+/*
+ * The semi-linked list of Mulder 2015, section 6.1, written once for every
+ * backend (CUDA kernels, the CPU backend's threads, host-side set-up). Nodes
+ * come from the KMA-style heap (structures/kma.h) and are named by their
+ * byte offset in it: word 1 is the next offset (0 ends the list), word 2 the
+ * key, word 3 the generation; word 0 is the allocator's link while the block
+ * is free, so a stale read of a freed node never takes that link for a key.
+ * A node's key is written before its next word, and traversals read the next
+ * word before the key: a node whose next word is unmarked shows its own key. The list's entry point is an anchor node in the heap's bookkeeping
+ * whose next word is the head, so every cursor is a node offset.
+ *
+ *  - sl_add: Listing 1, add at the end by CAS of 0 -> node on a next word.
+ *  - sl_get: the first node with a key, or 0.
+ *  - sl_delete: Listing 3. The low bit of a node's next word marks it as in
+ *    deletion; the deleter then looks for the next word that holds the node
+ *    and swings it to the node's successor. A dirty (marked) pointer met on
+ *    the way means that part of the list may be changing: start again from
+ *    the head. After a successful swing the node goes back to the heap.
+ *  - the tail variant (section 8's future work): a tail word beside the
+ *    anchor so an append does not traverse, sl_tail_append linking a chain
+ *    of pre-linked nodes (a warp's or a block's) with one CAS.
+ *
+ * Deviations from the listings, each fixing a lost update or a crash the
+ * concurrency tests found possible:
+ *  - the mark is set by CAS, not by a plain store (Listing 3, line 9): a
+ *    store could overwrite a concurrent add's link behind the last node or a
+ *    neighbour's deletion, losing nodes;
+ *  - add, like delete, starts again from the head at a dirty pointer; the
+ *    listing would follow it and, at a last node in deletion (next = 0|1),
+ *    dereference offset 0;
+ *  - a next word of exactly 1 (a last node in deletion) ends every traversal;
+ *  - a node's next word is SL_LINKING, not 0, until the node is linked (then
+ *    its adder stores 0): a late add that reaches a reused block through a
+ *    stale pointer would otherwise link its node behind a block that is not
+ *    in the list yet, and report the add done while its node is unreachable;
+ *  - traversals load a next word and CAS only where it holds the expected
+ *    value (test and CAS), instead of a CAS at every node.
+ * Memory is reused without a grace period, as in the paper. A freed node
+ * keeps its marked next word (the allocator links free blocks through word
+ * 0) and a reused one shows SL_LINKING until it is linked, so a late CAS on
+ * either fails. What reuse can still do is let a traversal that sits on a
+ * node while it is deleted, freed and added again read the new incarnation's
+ * next word and jump past live nodes. Hence, beyond the listings:
+ *  - a node has a third word, its generation, bumped when it is freed (so
+ *    nodes take 16 bytes, the allocator's second size class);
+ *  - a get that finds nothing confirms the miss with a traversal that checks
+ *    generations (sl_get_validated); a hit needs no check, as only a key's
+ *    owner adds it;
+ *  - delete takes a node from get: once marked it stays linked until its
+ *    marker unlinks it, so the search for its predecessor starts again from
+ *    the head when it meets the end (Listing 3 gives up and restores the next
+ *    word; a traversal through a reused node can meet a false end).
+ */
+#ifndef GB_SEMILIST_H
+#define GB_SEMILIST_H
+
+#include <stddef.h>
+
+#include "structures/kma.h"
+
+#define SL_NODE_BYTES 16u   /* free-list link, next, key, generation */
+#define SL_MARK 1u
+#define SL_LINKING 2u       /* next word of a node not linked yet: nothing may be linked behind it */
+#define SL_ANCHOR ((uint32_t)offsetof(kma_meta, root))  /* a node: next word = head */
+#define SL_TAIL_WORD (SL_ANCHOR + SL_NODE_BYTES)         /* tail variant: the last node */
+
+GB_HD GB_GLOBAL uint32_t *sl_key(kma_heap h, uint32_t node)
+{
+	return kma_word(h, node + 8);
+}
+
+GB_HD GB_GLOBAL uint32_t *sl_next(kma_heap h, uint32_t node)
+{
+	return kma_word(h, node + 4);
+}
+
+GB_HD GB_GLOBAL uint32_t *sl_gen(kma_heap h, uint32_t node)
+{
+	return kma_word(h, node + 12);
+}
+
+/* Back to the heap: the generation moves first, so a validated traversal sees the reuse. */
+GB_HD void sl_free_node(kma_heap h, uint32_t node)
+{
+	gb_add_u32(sl_gen(h, node), 1);
+	kma_free(h, node);
+}
+
+/* 0, SL_MARK (a last node in deletion) and SL_LINKING end a traversal; node offsets are larger. */
+GB_HD int sl_end(uint32_t v)
+{
+	return v < 4u;
+}
+
+/* An empty list on a fresh heap (single-threaded). */
+GB_HD void sl_init(kma_heap h)
+{
+	gb_st_relaxed_u32(sl_next(h, SL_ANCHOR), 0);
+	gb_st_relaxed_u32(kma_word(h, SL_TAIL_WORD), SL_ANCHOR);
+}
+
+/* Listing 1: link node (its key already set) behind the last node. */
+GB_HD void sl_add(kma_heap h, uint32_t node)
+{
+	uint32_t cursor = SL_ANCHOR;
+	gb_fence(); /* the key before the next word */
+	gb_st_relaxed_u32(sl_next(h, node), SL_LINKING);
+	gb_fence(); /* both before the node is linked */
+	for (;;) {
+		uint32_t v = gb_ld_acquire_u32(sl_next(h, cursor));
+		if (v == 0) {
+			v = gb_cas_u32(sl_next(h, cursor), 0, node);
+			if (v == 0) {
+				gb_fence();
+				gb_st_relaxed_u32(sl_next(h, node), 0); /* linked: now the end */
+				return;
+			}
+		}
+		/* SL_LINKING: cursor's adder has linked it or will; wait here for its end (0). */
+		if (v != SL_LINKING)
+			cursor = (v & SL_MARK) ? SL_ANCHOR : v;
+	}
+}
+
+/* Listing 2's body: allocate a node for key and add it; 0 when the heap is exhausted. */
+GB_HD uint32_t sl_insert(kma_heap h, uint32_t key)
+{
+	uint32_t node = kma_malloc(h, SL_NODE_BYTES);
+	if (node == KMA_NULL)
+		return 0;
+	gb_st_relaxed_u32(sl_key(h, node), key);
+	sl_add(h, node);
+	return node;
+}
+
+/* The traversal of the listings: the first node with key not in deletion, or 0 (maybe falsely). */
+GB_HD uint32_t sl_get_fast(kma_heap h, uint32_t key)
+{
+	uint32_t v = gb_ld_acquire_u32(sl_next(h, SL_ANCHOR));
+	for (;;) {
+		uint32_t n;
+		if (sl_end(v))
+			return 0;
+		if (v & SL_MARK) {
+			v = gb_ld_acquire_u32(sl_next(h, SL_ANCHOR));
+			continue;
+		}
+		n = gb_ld_acquire_u32(sl_next(h, v));
+		/* A node in deletion (or left deleted at the end) no longer holds its key. */
+		if (!(n & SL_MARK) && gb_ld_relaxed_u32(sl_key(h, v)) == key)
+			return v;
+		v = n;
+	}
+}
+
+/*
+ * The same search, reading each node's next word only while the node is
+ * provably linked: its predecessor, itself linked, still points at it after
+ * its generation was read, and that generation is unchanged after the read.
+ * An unmarked node of unchanged generation is linked (unlinking marks first),
+ * so every step is a step of the list as it was at that moment.
+ */
+GB_HD uint32_t sl_get_validated(kma_heap h, uint32_t key)
+{
+	uint32_t p, gp, c, gc, k, n;
+restart:
+	p = SL_ANCHOR;
+	gp = 0; /* the anchor is never freed */
+	c = gb_ld_acquire_u32(sl_next(h, p));
+	for (;;) {
+		if (sl_end(c))
+			return 0; /* p was linked when its next word ended the list */
+		if (c & SL_MARK)
+			goto restart;
+		gc = gb_ld_acquire_u32(sl_gen(h, c));
+		if (gb_ld_acquire_u32(sl_next(h, p)) != c || gb_ld_acquire_u32(sl_gen(h, p)) != gp)
+			goto restart;
+		n = gb_ld_acquire_u32(sl_next(h, c));
+		k = gb_ld_relaxed_u32(sl_key(h, c));
+		if (gb_ld_acquire_u32(sl_gen(h, c)) != gc)
+			goto restart;
+		if (k == key && !(n & SL_MARK))
+			return c;
+		p = c;
+		gp = gc;
+		c = n;
+	}
+}
+
+/* The first node with key that is not in deletion, or 0. */
+GB_HD uint32_t sl_get(kma_heap h, uint32_t key)
+{
+	uint32_t v = sl_get_fast(h, key);
+	return v ? v : sl_get_validated(h, key);
+}
+
+/* Mark node as in deletion; 1 with its successor in *succ, 0 when someone else marked it. */
+GB_HD int sl_mark(kma_heap h, uint32_t node, uint32_t *succ)
+{
+	uint32_t v = gb_ld_relaxed_u32(sl_next(h, node));
+	for (;;) {
+		uint32_t w;
+		if (v & SL_MARK)
+			return 0;
+		w = gb_cas_u32(sl_next(h, node), v, v | SL_MARK);
+		if (w == v) {
+			*succ = v;
+			return 1;
+		}
+		v = w;
+	}
+}
+
+/*
+ * Swing the clean next word that holds node to succ (Listing 3's loop). node
+ * is marked by the caller, so it stays linked until this succeeds; meeting
+ * the end means the walk went through a reused node: start again.
+ */
+GB_HD void sl_unlink(kma_heap h, uint32_t node, uint32_t succ)
+{
+	uint32_t cursor = SL_ANCHOR;
+	for (;;) {
+		uint32_t v = gb_ld_acquire_u32(sl_next(h, cursor));
+		if (v == node) {
+			v = gb_cas_u32(sl_next(h, cursor), node, succ);
+			if (v == node)
+				return;
+		}
+		cursor = (v & SL_MARK) || sl_end(v) ? SL_ANCHOR : v;
+	}
+}
+
+/* Listing 3 for a node from sl_get: 1 when this call removed (and freed) it, 0 when another did. */
+GB_HD int sl_delete(kma_heap h, uint32_t node)
+{
+	uint32_t succ;
+	if (!sl_mark(h, node, &succ))
+		return 0;
+	sl_unlink(h, node, succ);
+	sl_free_node(h, node);
+	return 1;
+}
+
+/* Tail variant: node is unlinked; move the tail word off it, then free it. */
+GB_HD void sl_tail_release(kma_heap h, uint32_t node, uint32_t succ)
+{
+	GB_GLOBAL uint32_t *tail = kma_word(h, SL_TAIL_WORD);
+	while (gb_ld_acquire_u32(tail) == node)
+		gb_cas_u32(tail, node, succ);
+	sl_free_node(h, node);
+}
+
+/* Tail variant: the chain ending in last was linked behind t; end the list there and move the tail. */
+GB_HD void sl_tail_linked(kma_heap h, uint32_t t, uint32_t last)
+{
+	gb_fence();
+	gb_st_relaxed_u32(sl_next(h, last), 0);
+	gb_cas_u32(kma_word(h, SL_TAIL_WORD), t, last);
+}
+
+/*
+ * Tail variant: link the chain first..last (keys set, each next word
+ * pointing at the following node, last's SL_LINKING) behind the last node with
+ * one CAS, then swing the tail word to last. A lagging tail word is helped
+ * forward. The policy for the last node's removal: a deleted last node is
+ * not unlinked (its next word becomes 1, and the tail word may point at it);
+ * the append that links behind it marks the link (1 -> first|1) and then
+ * removes it like any inner node. So the tail word never names a freed
+ * node while an append can still follow it to a live one.
+ */
+GB_HD void sl_tail_append(kma_heap h, uint32_t first, uint32_t last)
+{
+	GB_GLOBAL uint32_t *tail = kma_word(h, SL_TAIL_WORD);
+	gb_fence(); /* the chain is visible before it is linked */
+	for (;;) {
+		uint32_t t = gb_ld_acquire_u32(tail);
+		uint32_t v = gb_ld_acquire_u32(sl_next(h, t));
+		if (v == 0) {
+			if (gb_cas_u32(sl_next(h, t), 0, first) == 0) {
+				sl_tail_linked(h, t, last);
+				return;
+			}
+		} else if (v == SL_MARK) {
+			if (gb_cas_u32(sl_next(h, t), SL_MARK, first | SL_MARK) == SL_MARK) {
+				sl_tail_linked(h, t, last);
+				sl_unlink(h, t, first);
+				sl_tail_release(h, t, first);
+				return;
+			}
+		} else if (v != SL_LINKING) { /* SL_LINKING: an append is finishing; look again */
+			gb_cas_u32(tail, t, v & ~SL_MARK);
+		}
+	}
+}
+
+/* Tail variant of sl_delete: 1 when this call deleted node (unlinked and freed, or left as the last node). */
+GB_HD int sl_tail_delete(kma_heap h, uint32_t node)
+{
+	uint32_t succ;
+	if (!sl_mark(h, node, &succ))
+		return 0;
+	if (succ == 0)
+		return 1;
+	sl_unlink(h, node, succ);
+	sl_tail_release(h, node, succ);
+	return 1;
+}
+
+/* The paper's count: nodes reachable from the head and not in deletion. */
+GB_HD uint32_t sl_count(kma_heap h)
+{
+	uint32_t n = 0, v = gb_ld_acquire_u32(sl_next(h, SL_ANCHOR));
+	while (!sl_end(v)) {
+		uint32_t w = gb_ld_acquire_u32(sl_next(h, v & ~SL_MARK));
+		n += !(w & SL_MARK);
+		v = w;
+	}
+	return n;
+}
+
+#endif

@@ -1,0 +1,142 @@
+#!/usr/bin/env bash
+# CLI integration tests of gpubench list on the CPU implementations: option
+# handling, exit codes, the JSON report, every workload on every CPU
+# implementation with many more threads than cores, heap exhaustion, and the
+# opencl implementation when this binary has it. GPUBENCH names the binary
+# (default ./gpubench). Last line: "cli-list: N passed, N failed"; exit
+# status 1 when any failed.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+t_init
+
+G=${GPUBENCH:-./gpubench}
+if [ ! -x "$G" ]; then
+	echo "cli-list: $G is not an executable (set GPUBENCH)"
+	echo "cli-list: 0 passed, 1 failed"
+	exit 1
+fi
+R=$T_TMP/reports
+mkdir -p "$R"
+CPU_IMPLS=cpu,cpu-tail,cpu-lockfree-tail
+
+expect_rc "help list exits 0" 0 "$G" help list
+expect_out "help list documents every option" "usage: gpubench list" --op --nodes --threads --ops \
+	--impl --compare --superblocks --superblock-size --cpu-workers --opencl-device --reps --seed \
+	--no-verify --json --quiet cpu-lockfree-tail gpu-tail opencl
+cp "$T_OUT" "$T_TMP/help-list.txt"
+expect_rc "list --help exits 0" 0 "$G" list --help
+check "list --help prints the same as help list" cmp -s "$T_OUT" "$T_TMP/help-list.txt"
+expect_rc "--help lists the list subcommand" 0 "$G" --help
+expect_out "--help names list" "list "
+expect_rc "info lists the list implementations" 0 "$G" info
+expect_out "info names every list implementation" "list implementation cpu-lockfree:" \
+	"list implementation cpu:" "list implementation gpu-tail"
+
+expect_rc "list --op nosuch exits 2" 2 "$G" list --op nosuch
+expect_err "list --op nosuch names the option" "--op"
+expect_rc "list --impl nosuch exits 2" 2 "$G" list --impl nosuch
+expect_err "list --impl nosuch lists the accepted ones" "cpu|cpu-tail|cpu-lockfree"
+expect_rc "list --compare with an unknown one exits 2" 2 "$G" list --compare cpu,nosuch
+expect_rc "list --nodes 0 exits 2" 2 "$G" list --nodes 0
+expect_err "list --nodes 0 names the option" "--nodes"
+expect_rc "list --superblock-size 1000 exits 2" 2 "$G" list --superblock-size 1000 --impl cpu
+expect_err "list --superblock-size 1000 says why" "multiple of 256"
+expect_rc "list --superblocks 1 exits 2" 2 "$G" list --superblocks 1 --impl cpu
+expect_rc "list --ops without mixed exits 2" 2 "$G" list --op insert --ops 10
+expect_err "list --ops says where it applies" "--op mixed"
+expect_rc "list stray operand exits 2" 2 "$G" list stray
+expect_rc "list --frobnicate exits 2" 2 "$G" list --frobnicate
+expect_err "list --frobnicate is named" "--frobnicate"
+expect_rc "list: a starting list larger than the heap exits 1" 1 "$G" list --op delete --nodes 5000 \
+	--superblocks 4 --impl cpu-lockfree --quiet
+expect_err "list: the message names the heap" "cannot hold the 5000 starting nodes"
+
+# Every workload on every CPU implementation: 4x more workers than cores at least.
+for op in insert delete mixed; do
+	expect_rc "list --op $op on the CPU implementations" 0 "$G" list --op "$op" --nodes 1500 --threads 300 \
+		--impl cpu-lockfree --compare "$CPU_IMPLS" --cpu-workers 12 --reps 2 --seed 3 --quiet \
+		--json "$R/$op.json"
+	json_check "list --op $op report" "$R/$op.json" '
+c = d["config"]; r = d["results"]; v = d["verification"]
+op = c["op"]
+assert d["meta"]["subcommand"] == "list" and d["meta"]["complete"] is True
+assert v["verified"] is True and v["reps_checked"] == 8 and v["message"] == "", v
+assert c["nodes"] == 1500 and c["threads"] == 300 and c["cpu_workers"] == 12 and c["reps"] == 2
+assert c["superblocks"] == 64 and c["superblock_size"] == 4096 and c["heap_bytes"] == 64 * 4096
+impls = {x["impl"]: x for x in r["impls"]}
+assert list(impls) == ["cpu-lockfree", "cpu", "cpu-tail", "cpu-lockfree-tail"], list(impls)
+want_nodes = {"insert": 1500, "delete": 0}.get(op)
+counts = c["op_counts"]
+for name, x in impls.items():
+    assert x["verified"] is True and x["run_seconds"]["n"] == 2 and x["run_seconds"]["median"] > 0
+    assert x["ops_per_s"] > 0 and x["failed_allocs"] == 0
+    oc = x["outcomes"]
+    assert oc["add"]["done"] + oc["add"]["out_of_heap"] == counts["add"]
+    assert oc["get"]["done"] + oc["get"]["missing"] == counts["get"]
+    assert oc["delete"]["done"] + oc["delete"]["missing"] == counts["delete"]
+    for k in ("add", "get", "delete"):
+        assert x["op_seconds"][k]["n"] == counts[k], (name, k)
+    if want_nodes is not None:
+        assert x["list_nodes"] == want_nodes, (name, x["list_nodes"])
+    if name.startswith("cpu-lockfree"):
+        h = x["heap"]
+        assert h["live_blocks"] == x["list_nodes"] + x["nodes_in_deletion"]
+        assert h["bytes_in_use"] == 16 * h["live_blocks"] and h["bookkeeping_bytes"] == 4096
+        assert h["overhead_bytes"] == h["bookkeeping_bytes"] + 4096 * h["superblocks_used"] - h["bytes_in_use"]
+    else:
+        assert x["heap"] is None and x["nodes_in_deletion"] == 0
+    if name != "cpu-lockfree":
+        assert x["speedup_of_impl"] > 0
+nodes = {x["list_nodes"] for x in impls.values()}
+assert len(nodes) == 1, nodes
+if op == "mixed":
+    assert counts["add"] > 0 and counts["get"] > 0 and counts["delete"] > 0
+    assert sum(counts.values()) == c["ops"] == 1500'
+done
+
+expect_rc "list: heap exhaustion is counted, not a crash" 0 "$G" list --op insert --nodes 3000 --threads 3000 \
+	--superblocks 4 --impl cpu-lockfree --compare cpu-lockfree-tail --cpu-workers 8 --reps 1 --quiet \
+	--json "$R/exhaust.json"
+json_check "list exhaustion report: 768 nodes fit, the rest fail" "$R/exhaust.json" '
+assert d["verification"]["verified"] is True
+for x in d["results"]["impls"]:
+    assert x["list_nodes"] == 768 and x["failed_allocs"] == 3000 - 768, x
+    assert x["outcomes"]["add"]["out_of_heap"] == 3000 - 768
+    assert x["heap"]["superblocks_free"] == 0 and x["heap"]["live_blocks"] == 768'
+
+expect_rc "list summary on stdout" 0 "$G" list --nodes 200 --impl cpu-lockfree --compare cpu --reps 1
+expect_out "list summary names the run and says verified" "gpubench list: insert, 200 nodes" "verified" \
+	"heap         64 x 4096 bytes, 200 blocks in use (3200 bytes)"
+expect_rc "list --no-verify" 0 "$G" list --nodes 100 --impl cpu --no-verify --quiet --json "$R/nv.json"
+json_check "list --no-verify report" "$R/nv.json" '
+assert d["verification"]["verified"] is None and d["verification"]["reps_checked"] == 0'
+expect_rc "list --json - prints only JSON" 0 "$G" list --nodes 50 --impl cpu-tail --reps 1 --json -
+json_check "list --json - is a report" "$T_OUT" 'assert d["config"]["impl"] == "cpu-tail"'
+
+if "$G" info | grep -q '^list implementation gpu (not built)'; then
+	expect_rc "list --impl gpu in a CPU-only build exits 1" 1 "$G" list --impl gpu --nodes 10
+	expect_err "list --impl gpu says it is not built" "not built"
+elif ! "$G" info | grep -q '^devices: none'; then
+	:
+else
+	expect_rc "list --impl gpu without a GPU exits 1" 1 "$G" list --impl gpu --nodes 10
+	expect_err "list --impl gpu says why" "needs a GPU"
+fi
+if "$G" info | grep -q '^list implementation opencl:'; then
+	expect_rc "list --impl opencl on every workload" 0 "$G" list --impl opencl --op mixed --nodes 300 \
+		--threads 256 --ops 3000 --reps 2 --quiet --json "$R/opencl.json"
+	json_check "list opencl report names platform and device and verifies" "$R/opencl.json" '
+x = d["results"]["impls"][0]
+assert x["platform"] == "opencl" and " / " in x["where"], x["where"]
+assert d["verification"]["verified"] is True'
+	expect_rc "list --opencl-device past the last device exits 1" 1 "$G" list --impl opencl --opencl-device 999 --nodes 10
+	expect_err "list --opencl-device says how many there are" "OpenCL devices found"
+	for op in insert delete; do
+		expect_rc "list --impl opencl --op $op" 0 "$G" list --impl opencl --op "$op" --nodes 1000 \
+			--threads 1000 --reps 1 --quiet
+	done
+fi
+
+summary cli-list
