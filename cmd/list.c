@@ -4,12 +4,22 @@
  * implementation (--impl), optionally others beside it (--compare), checks
  * every outcome and the final list against the per-thread oracle after each
  * repetition, and reports times, heap use and failed allocations.
+ *
+ * --timeout: a lock-free list that livelocks (or a bug that makes an
+ * operation spin) never returns from an implementation's run, so a watchdog
+ * thread waits for the deadline and, if the run is still going, writes the
+ * report of the repetitions that finished (marked incomplete) and exits 1.
+ * The repetitions run outside the watchdog's lock, and each one's results are
+ * published under it, so what the watchdog reports is always whole.
  */
 #include <getopt.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "cmd/cmd.h"
@@ -36,6 +46,7 @@ typedef struct list_opts {
 	int sb_given;
 	const char *json;
 	uint32_t reps;
+	double timeout;
 	int verify;
 	int gpu;
 } list_opts;
@@ -78,6 +89,8 @@ static void help(FILE *out)
 	      "  --reps N              repetitions, each on a fresh heap (default 3)\n"
 	      "  --seed N              seed of the mixed workload (default 1)\n"
 	      "  --no-verify           do not check outcomes and the final list\n"
+	      "  --timeout S           give up after S seconds (default 600): the report of the\n"
+	      "                        repetitions that finished is marked incomplete, exit 1\n"
 	      "  --json PATH           JSON report ('-' for stdout; docs/report-schema.md)\n"
 	      "  --quiet               no summary\n"
 	      "  -h, --help            this text\n"
@@ -116,7 +129,7 @@ static uint32_t default_superblocks(const list_config *c, uint32_t sb_size)
 static void parse(list_opts *o, int argc, char **argv)
 {
 	enum { O_OP = 256, O_NODES, O_THREADS, O_OPS, O_IMPL, O_COMPARE, O_SBS, O_SBSIZE, O_WORKERS,
-	       O_CLDEV, O_REPS, O_SEED, O_NOVERIFY, O_JSON, O_QUIET };
+	       O_CLDEV, O_REPS, O_SEED, O_NOVERIFY, O_TIMEOUT, O_JSON, O_QUIET };
 	static const struct option opts[] = {
 		{"op", required_argument, NULL, O_OP},
 		{"nodes", required_argument, NULL, O_NODES},
@@ -131,6 +144,7 @@ static void parse(list_opts *o, int argc, char **argv)
 		{"reps", required_argument, NULL, O_REPS},
 		{"seed", required_argument, NULL, O_SEED},
 		{"no-verify", no_argument, NULL, O_NOVERIFY},
+		{"timeout", required_argument, NULL, O_TIMEOUT},
 		{"json", required_argument, NULL, O_JSON},
 		{"quiet", no_argument, NULL, O_QUIET},
 		{"help", no_argument, NULL, 'h'},
@@ -148,6 +162,7 @@ static void parse(list_opts *o, int argc, char **argv)
 	o->params.sb_size = DEFAULT_SB_SIZE;
 	o->params.cpu_workers = (uint32_t)gb_cpu_count();
 	o->reps = 3;
+	o->timeout = 600;
 	o->verify = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
@@ -190,6 +205,9 @@ static void parse(list_opts *o, int argc, char **argv)
 			break;
 		case O_SEED:
 			o->cfg.seed = gb_opt_u64("seed", optarg, 0, UINT64_MAX);
+			break;
+		case O_TIMEOUT:
+			o->timeout = gb_opt_double("timeout", optarg, 0.001, 864000);
 			break;
 		case O_NOVERIFY:
 			o->verify = 0;
@@ -250,18 +268,25 @@ typedef struct impl_result {
 	const list_engine *e;
 	double *seconds;
 	gb_stats run;
-	list_run last;             /* the last repetition (outcomes, durations, heap) */
+	uint32_t reps_done;
+	list_run last;             /* the last finished repetition (outcomes, durations, heap) */
 	uint64_t outcomes[LIST_NOPCODES][4];
 	gb_stats op_s[LIST_NOPCODES];
 	uint32_t bad_reps;
 	char message[400];         /* the first verification failure */
 } impl_result;
 
-static void op_stats(impl_result *ir, const list_workload *w)
+/* The stats of the finished repetitions: run times, and the last one's operations. */
+static void impl_stats(impl_result *ir, const list_workload *w)
 {
 	uint64_t cells = (uint64_t)w->steps * w->threads, c, n[LIST_NOPCODES] = {0};
 	double *v[LIST_NOPCODES];
 	unsigned op;
+
+	ir->run = gb_stats_of(ir->seconds, ir->reps_done);
+	memset(ir->outcomes, 0, sizeof(ir->outcomes));
+	if (!ir->reps_done)
+		return;
 
 	for (op = 1; op < LIST_NOPCODES; op++)
 		v[op] = gb_xmalloc((w->count[op] + 1) * sizeof(double), "operation times");
@@ -279,39 +304,67 @@ static void op_stats(impl_result *ir, const list_workload *w)
 	}
 }
 
-static int run_impl(impl_result *ir, const list_opts *o, const list_workload *w)
+/*
+ * What the watchdog shares with the main thread. The main thread holds mu
+ * except while an implementation runs a repetition; done tells the watchdog
+ * the run ended in time.
+ */
+typedef struct list_watch {
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	int done;
+	const list_opts *o;
+	const list_workload *w;
+	impl_result *ir;
+	int argc;
+	char **argv;
+} list_watch;
+
+static void list_run_free(list_run *r)
 {
+	free(r->outcome);
+	free(r->op_ns);
+	free(r->snap.keys);
+}
+
+/* Every repetition of one implementation; 1 when each verified. Called with watch->mu held. */
+static int run_impl(list_watch *watch, impl_result *ir)
+{
+	const list_opts *o = watch->o;
+	const list_workload *w = watch->w;
 	uint64_t cells = (uint64_t)w->steps * w->threads;
 	char err[512];
 	uint32_t rep;
 
 	ir->seconds = gb_xcalloc(o->reps, sizeof(double), "timings");
 	for (rep = 0; rep < o->reps; rep++) {
-		list_run *r = &ir->last;
-		free(r->outcome);
-		free(r->op_ns);
-		free(r->snap.keys);
-		memset(r, 0, sizeof(*r));
-		r->outcome = gb_xcalloc(cells, 1, "outcomes");
-		r->op_ns = gb_xcalloc(cells, sizeof(uint32_t), "operation times");
-		if (ir->e->run(w, &o->params, r, err, sizeof(err)) != 0)
+		list_run r;
+		int failed;
+		memset(&r, 0, sizeof(r));
+		r.outcome = gb_xcalloc(cells, 1, "outcomes");
+		r.op_ns = gb_xcalloc(cells, sizeof(uint32_t), "operation times");
+		pthread_mutex_unlock(&watch->mu);
+		failed = ir->e->run(w, &o->params, &r, err, sizeof(err)) != 0;
+		pthread_mutex_lock(&watch->mu);
+		if (failed)
 			gb_die(GB_EXIT_RUNTIME, "list: %s: %s", ir->e->name, err);
-		ir->seconds[rep] = r->seconds;
 		if (o->verify) {
 			list_verdict v;
-			if (r->broken[0]) {
+			if (r.broken[0]) {
 				v.ok = 0;
-				snprintf(v.message, sizeof(v.message), "%s", r->broken);
+				snprintf(v.message, sizeof(v.message), "%s", r.broken);
 			} else {
-				list_verify(w, r->outcome, &r->snap, &v);
+				list_verify(w, r.outcome, &r.snap, &v);
 			}
 			if (!v.ok && ir->bad_reps++ == 0)
 				snprintf(ir->message, sizeof(ir->message), "%s, repetition %u: %s", ir->e->name,
 					 rep + 1, v.message);
 		}
+		list_run_free(&ir->last);
+		ir->last = r;
+		ir->seconds[rep] = r.seconds;
+		ir->reps_done = rep + 1;
 	}
-	ir->run = gb_stats_of(ir->seconds, o->reps);
-	op_stats(ir, w);
 	return ir->bad_reps == 0;
 }
 
@@ -326,6 +379,7 @@ static void report_impl(cJSON *j, const impl_result *ir, const impl_result *firs
 	gb_json_str(j, "impl", ir->e->name);
 	gb_json_str(j, "platform", platform_names[ir->e->platform]);
 	gb_json_str(j, "where", r->where);
+	gb_json_u64(j, "reps_completed", ir->reps_done);
 	gb_json_stats(j, "run_seconds", ir->run);
 	gb_json_num(j, "ops_per_s", ir->run.median > 0 ? (double)list_real_ops(w) / ir->run.median : 0);
 	ops = cJSON_AddObjectToObject(j, "op_seconds");
@@ -358,12 +412,15 @@ static void report_impl(cJSON *j, const impl_result *ir, const impl_result *firs
 	if (ir != first)
 		gb_json_num(j, "speedup_of_impl", first->run.median > 0 ? ir->run.median / first->run.median : 0);
 	if (o->verify) {
-		gb_json_bool(j, "verified", ir->bad_reps == 0);
+		if (ir->reps_done)
+			gb_json_bool(j, "verified", ir->bad_reps == 0);
+		else
+			cJSON_AddNullToObject(j, "verified");
 		gb_json_str(j, "message", ir->message);
 	}
 }
 
-static void summary(const list_opts *o, const list_workload *w, const impl_result *ir)
+static void summary(const list_opts *o, const list_workload *w, const impl_result *ir, int incomplete)
 {
 	const list_run *r0 = &ir[0].last;
 	unsigned k, op;
@@ -372,12 +429,12 @@ static void summary(const list_opts *o, const list_workload *w, const impl_resul
 	       list_kind_names[o->cfg.kind], o->cfg.nodes, w->threads, list_real_ops(w), ir[0].e->name);
 	for (k = 0; k < o->nimpl; k++) {
 		const gb_stats *s = &ir[k].run;
-		printf("  %-18s %.4g s (median of %u), %.4g ops/s", ir[k].e->name, s->median, o->reps,
+		printf("  %-18s %.4g s (median of %u), %.4g ops/s", ir[k].e->name, s->median, ir[k].reps_done,
 		       s->median > 0 ? (double)list_real_ops(w) / s->median : 0);
 		if (ir[k].last.where[0])
 			printf(" [%s]", ir[k].last.where);
 		if (o->verify)
-			printf(", %s", ir[k].bad_reps ? "WRONG" : "verified");
+			printf(", %s", !ir[k].reps_done ? "not run" : ir[k].bad_reps ? "WRONG" : "verified");
 		if (k > 0 && ir[0].run.median > 0)
 			printf(", %s is %.3gx faster", ir[0].e->name, s->median / ir[0].run.median);
 		printf("\n");
@@ -400,6 +457,140 @@ static void summary(const list_opts *o, const list_workload *w, const impl_resul
 		       PRIu64 " bytes, %u superblocks used, %u failed allocations\n",
 		       o->params.sb_count, o->params.sb_size, r0->heap.live_blocks, r0->heap.live_bytes,
 		       r0->heap.bookkeeping_bytes, r0->heap.superblocks_used, r0->heap.failed_allocs);
+	if (incomplete)
+		printf("  incomplete   --timeout %g s reached: only finished repetitions are reported\n",
+		       o->timeout);
+}
+
+/*
+ * The report and the summary of what finished; incomplete: --timeout cut the
+ * run short. Returns the exit status. Called with watch->mu held.
+ */
+static int finish(list_watch *watch, int incomplete)
+{
+	const list_opts *o = watch->o;
+	const list_workload *w = watch->w;
+	impl_result *ir = watch->ir;
+	int argc = watch->argc;
+	char **argv = watch->argv;
+	gb_report rpt;
+	cJSON *impls, *cmp;
+	uint64_t checked;
+	unsigned k;
+	int bad = 0, rc = 0;
+
+	for (k = 0; k < o->nimpl; k++) {
+		impl_stats(&ir[k], w);
+		bad |= ir[k].bad_reps != 0;
+	}
+	gb_report_init(&rpt, "list", argc, argv);
+	if (o->gpu) {
+		gb_device_info dev;
+		if (gb_device_query(0, &dev) != 0)
+			gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
+		gb_report_set_device(&rpt, GB_BACKEND_GPU, &dev, (int)o->params.cpu_workers);
+	} else {
+		gb_report_set_device(&rpt, GB_BACKEND_CPU, NULL, (int)o->params.cpu_workers);
+	}
+	gb_json_str(rpt.config, "op", list_kind_names[o->cfg.kind]);
+	gb_json_u64(rpt.config, "nodes", o->cfg.nodes);
+	gb_json_u64(rpt.config, "threads", w->threads);
+	gb_json_u64(rpt.config, "steps", w->steps);
+	gb_json_u64(rpt.config, "ops", list_real_ops(w));
+	gb_json_u64(rpt.config, "keyspace", w->keyspace);
+	gb_json_u64(rpt.config, "starting_nodes", w->nprefill);
+	gb_json_str(rpt.config, "impl", o->impl[0]->name);
+	cmp = cJSON_AddArrayToObject(rpt.config, "compare");
+	for (k = 1; k < o->nimpl; k++)
+		cJSON_AddItemToArray(cmp, cJSON_CreateString(o->impl[k]->name));
+	gb_json_u64(rpt.config, "superblocks", o->params.sb_count);
+	gb_json_u64(rpt.config, "superblock_size", o->params.sb_size);
+	gb_json_u64(rpt.config, "heap_bytes", (uint64_t)o->params.sb_count * o->params.sb_size);
+	gb_json_u64(rpt.config, "cpu_workers", o->params.cpu_workers);
+	gb_json_u64(rpt.config, "opencl_device", o->params.opencl_device);
+	gb_json_u64(rpt.config, "group", LIST_GROUP);
+	gb_json_u64(rpt.config, "reps", o->reps);
+	gb_json_num(rpt.config, "timeout_s", o->timeout);
+	gb_json_u64(rpt.config, "seed", o->cfg.seed);
+	gb_json_bool(rpt.config, "verify", o->verify);
+	{
+		cJSON *mix = cJSON_AddObjectToObject(rpt.config, "op_counts");
+		unsigned op;
+		for (op = 1; op < LIST_NOPCODES; op++)
+			gb_json_u64(mix, list_opcode_names[op], w->count[op]);
+	}
+
+	impls = cJSON_AddArrayToObject(rpt.results, "impls");
+	for (k = 0; k < o->nimpl; k++) {
+		cJSON *j = cJSON_CreateObject();
+		report_impl(j, &ir[k], &ir[0], o, w);
+		cJSON_AddItemToArray(impls, j);
+	}
+	if (incomplete)
+		cJSON_ReplaceItemInObject(cJSON_GetObjectItem(rpt.root, "meta"), "complete",
+					  cJSON_CreateFalse());
+	checked = 0;
+	for (k = 0; k < o->nimpl; k++)
+		checked += ir[k].reps_done;
+	if (o->verify && checked) /* null: nothing was checked */
+		gb_json_bool(rpt.verification, "verified", !bad);
+	else
+		cJSON_AddNullToObject(rpt.verification, "verified");
+	gb_json_str(rpt.verification, "method",
+		    o->verify ? "every outcome against a per-thread serial replay; the final list: each remaining "
+			       "key reachable once, no deleted key, count method, allocator live blocks"
+			     : "none");
+	gb_json_u64(rpt.verification, "reps_checked", o->verify ? checked : 0);
+	{
+		const char *msg = "";
+		for (k = 0; k < o->nimpl && !msg[0]; k++)
+			msg = ir[k].message;
+		gb_json_str(rpt.verification, "message", msg);
+	}
+
+	if (o->json && gb_report_write(&rpt, o->json) != 0)
+		rc = GB_EXIT_RUNTIME;
+	if (!rc && !gb_quiet && !(o->json && strcmp(o->json, "-") == 0))
+		summary(o, w, ir, incomplete);
+	if (!rc && bad) {
+		for (k = 0; k < o->nimpl; k++)
+			if (ir[k].bad_reps)
+				gb_warn("list: verification failed in %u of %u repetitions: %s", ir[k].bad_reps,
+					ir[k].reps_done, ir[k].message);
+		rc = GB_EXIT_VERIFY;
+	}
+	if (!rc && incomplete) {
+		gb_warn("list: --timeout %g s reached; the report covers the repetitions that finished", o->timeout);
+		rc = GB_EXIT_RUNTIME;
+	}
+	gb_report_free(&rpt);
+	return rc;
+}
+
+/* Sleep until --timeout; if the run is still going, report what finished and exit 1. */
+static void *watchdog(void *arg)
+{
+	list_watch *watch = arg;
+	struct timespec until;
+	double whole;
+	int rc;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	whole = (double)until.tv_sec + until.tv_nsec * 1e-9 + watch->o->timeout;
+	until.tv_sec = (time_t)whole;
+	until.tv_nsec = (long)((whole - (double)until.tv_sec) * 1e9);
+	pthread_mutex_lock(&watch->mu);
+	while (!watch->done)
+		if (pthread_cond_timedwait(&watch->cv, &watch->mu, &until) == ETIMEDOUT)
+			break;
+	if (watch->done) {
+		pthread_mutex_unlock(&watch->mu);
+		return NULL;
+	}
+	rc = finish(watch, 1);
+	fflush(stdout);
+	fflush(stderr);
+	_exit(rc);
 }
 
 static int run(int argc, char **argv)
@@ -407,97 +598,39 @@ static int run(int argc, char **argv)
 	list_opts o;
 	list_workload w;
 	impl_result ir[MAX_IMPLS];
-	gb_report rpt;
+	list_watch watch;
+	pthread_t dog;
 	char err[512];
-	cJSON *impls, *cmp;
 	unsigned k;
-	int bad = 0, rc = 0;
+	int rc;
 
 	parse(&o, argc, argv);
 	if (list_generate(&o.cfg, &w, err, sizeof(err)) != 0)
 		gb_die(GB_EXIT_USAGE, "list: %s", err);
 	memset(ir, 0, sizeof(ir));
+	memset(&watch, 0, sizeof(watch));
+	pthread_mutex_init(&watch.mu, NULL);
+	pthread_cond_init(&watch.cv, NULL);
+	watch.o = &o;
+	watch.w = &w;
+	watch.ir = ir;
+	watch.argc = argc;
+	watch.argv = argv;
+	pthread_mutex_lock(&watch.mu);
+	if (pthread_create(&dog, NULL, watchdog, &watch) != 0)
+		gb_die(GB_EXIT_RUNTIME, "list: cannot start the --timeout watchdog thread");
 	for (k = 0; k < o.nimpl; k++) {
 		ir[k].e = o.impl[k];
-		bad |= !run_impl(&ir[k], &o, &w);
+		run_impl(&watch, &ir[k]);
 	}
-
-	gb_report_init(&rpt, "list", argc, argv);
-	if (o.gpu) {
-		gb_device_info dev;
-		if (gb_device_query(0, &dev) != 0)
-			gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
-		gb_report_set_device(&rpt, GB_BACKEND_GPU, &dev, (int)o.params.cpu_workers);
-	} else {
-		gb_report_set_device(&rpt, GB_BACKEND_CPU, NULL, (int)o.params.cpu_workers);
-	}
-	gb_json_str(rpt.config, "op", list_kind_names[o.cfg.kind]);
-	gb_json_u64(rpt.config, "nodes", o.cfg.nodes);
-	gb_json_u64(rpt.config, "threads", w.threads);
-	gb_json_u64(rpt.config, "steps", w.steps);
-	gb_json_u64(rpt.config, "ops", list_real_ops(&w));
-	gb_json_u64(rpt.config, "keyspace", w.keyspace);
-	gb_json_u64(rpt.config, "starting_nodes", w.nprefill);
-	gb_json_str(rpt.config, "impl", o.impl[0]->name);
-	cmp = cJSON_AddArrayToObject(rpt.config, "compare");
-	for (k = 1; k < o.nimpl; k++)
-		cJSON_AddItemToArray(cmp, cJSON_CreateString(o.impl[k]->name));
-	gb_json_u64(rpt.config, "superblocks", o.params.sb_count);
-	gb_json_u64(rpt.config, "superblock_size", o.params.sb_size);
-	gb_json_u64(rpt.config, "heap_bytes", (uint64_t)o.params.sb_count * o.params.sb_size);
-	gb_json_u64(rpt.config, "cpu_workers", o.params.cpu_workers);
-	gb_json_u64(rpt.config, "opencl_device", o.params.opencl_device);
-	gb_json_u64(rpt.config, "group", LIST_GROUP);
-	gb_json_u64(rpt.config, "reps", o.reps);
-	gb_json_u64(rpt.config, "seed", o.cfg.seed);
-	gb_json_bool(rpt.config, "verify", o.verify);
-	{
-		cJSON *mix = cJSON_AddObjectToObject(rpt.config, "op_counts");
-		unsigned op;
-		for (op = 1; op < LIST_NOPCODES; op++)
-			gb_json_u64(mix, list_opcode_names[op], w.count[op]);
-	}
-
-	impls = cJSON_AddArrayToObject(rpt.results, "impls");
-	for (k = 0; k < o.nimpl; k++) {
-		cJSON *j = cJSON_CreateObject();
-		report_impl(j, &ir[k], &ir[0], &o, &w);
-		cJSON_AddItemToArray(impls, j);
-	}
-	if (o.verify) {
-		gb_json_bool(rpt.verification, "verified", !bad);
-	} else {
-		cJSON_AddNullToObject(rpt.verification, "verified");
-	}
-	gb_json_str(rpt.verification, "method",
-		    o.verify ? "every outcome against a per-thread serial replay; the final list: each remaining "
-			       "key reachable once, no deleted key, count method, allocator live blocks"
-			     : "none");
-	gb_json_u64(rpt.verification, "reps_checked", o.verify ? (uint64_t)o.reps * o.nimpl : 0);
-	{
-		const char *msg = "";
-		for (k = 0; k < o.nimpl && !msg[0]; k++)
-			msg = ir[k].message;
-		gb_json_str(rpt.verification, "message", msg);
-	}
-
-	if (o.json && gb_report_write(&rpt, o.json) != 0)
-		rc = GB_EXIT_RUNTIME;
-	if (!rc && !gb_quiet && !(o.json && strcmp(o.json, "-") == 0))
-		summary(&o, &w, ir);
-	if (!rc && bad) {
-		for (k = 0; k < o.nimpl; k++)
-			if (ir[k].bad_reps)
-				gb_warn("list: verification failed in %u of %u repetitions: %s", ir[k].bad_reps,
-					o.reps, ir[k].message);
-		rc = GB_EXIT_VERIFY;
-	}
-	gb_report_free(&rpt);
+	watch.done = 1;
+	pthread_cond_signal(&watch.cv);
+	rc = finish(&watch, 0);
+	pthread_mutex_unlock(&watch.mu);
+	pthread_join(dog, NULL);
 	for (k = 0; k < o.nimpl; k++) {
 		free(ir[k].seconds);
-		free(ir[k].last.outcome);
-		free(ir[k].last.op_ns);
-		free(ir[k].last.snap.keys);
+		list_run_free(&ir[k].last);
 	}
 	list_workload_free(&w);
 	return rc;

@@ -139,4 +139,31 @@ assert d["verification"]["verified"] is True'
 	done
 fi
 
+# --timeout: a run cut short reports only the repetitions that finished, marked incomplete.
+expect_rc "list --timeout before the first repetition ends exits 1" 1 "$G" list --impl cpu --op insert \
+	--nodes 20000 --reps 3 --timeout 0.02 --quiet --json "$R/timeout0.json"
+expect_err "list --timeout says it was reached" "--timeout 0.02 s reached"
+json_check "list --timeout: nothing finished, nothing claimed" "$R/timeout0.json" '
+assert d["meta"]["complete"] is False
+assert d["config"]["timeout_s"] == 0.02
+x = d["results"]["impls"][0]
+assert x["reps_completed"] == 0 and x["run_seconds"]["n"] == 0 and x["verified"] is None, x
+assert d["verification"]["verified"] is None and d["verification"]["reps_checked"] == 0'
+expect_rc "list --timeout between implementations exits 1" 1 "$G" list --impl cpu-tail --compare cpu \
+	--op insert --nodes 60000 --reps 2 --timeout 0.3 --quiet --json "$R/timeout1.json"
+json_check "list --timeout: the finished implementation is reported and verified" "$R/timeout1.json" '
+assert d["meta"]["complete"] is False
+a, b = d["results"]["impls"]
+assert a["impl"] == "cpu-tail" and a["reps_completed"] == 2 and a["verified"] is True, a
+assert b["reps_completed"] < 2, b
+assert d["verification"]["verified"] is True
+assert d["verification"]["reps_checked"] == a["reps_completed"] + b["reps_completed"]'
+expect_rc "list --timeout 0 exits 2" 2 "$G" list --timeout 0
+expect_err "list --timeout 0 names the option" "--timeout"
+expect_rc "list in time is complete" 0 "$G" list --impl cpu-lockfree --nodes 200 --reps 2 --quiet \
+	--json "$R/intime.json"
+json_check "list in time: complete, every repetition" "$R/intime.json" '
+assert d["meta"]["complete"] is True and d["config"]["timeout_s"] == 600
+assert d["results"]["impls"][0]["reps_completed"] == 2 and d["verification"]["reps_checked"] == 2'
+
 summary cli-list
