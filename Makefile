@@ -44,7 +44,8 @@ PBA_SRC := deadlock/pba.c deadlock/pba_cpu.c deadlock/pba_registry.c workloads/p
 	workloads/pba_oracle.c workloads/pba_trace.c
 RAG_SRC := deadlock/rag.c deadlock/rag_registry.c deadlock/osdda_cpu.c deadlock/lmdda_cpu.c \
 	deadlock/lmdda_fast.c workloads/rag_oracle.c workloads/rag_gen.c workloads/rag_trace.c
-SPEC_SRC := speculation/clause.c speculation/runtime.c speculation/backend_cpu.c workloads/spec_loops.c
+SPEC_SRC := speculation/clause.c speculation/runtime.c speculation/backend_cpu.c workloads/spec_loops.c \
+	speculation/cpu_spec.c
 CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/avoid.c cmd/detect.c cmd/info.c stm/registry.c stm/counters.c \
 	stm/prstm_cpu.c workloads/bank.c $(PBA_SRC) $(RAG_SRC)
 CUDA_SRC := common/device_cuda.cu stm/prstm_gpu.cu deadlock/pba_gpu.cu deadlock/rag_gpu.cu \

@@ -1,0 +1,592 @@
+/*
+ * Speculative execution of a loop on the host's cores: the `--compare
+ * cpu-spec` baseline. Feng, Gupta and Bhuyan compare their GPU runtime with
+ * speculation on a multicore CPU; this is a design for a multicore host
+ * rather than the GPU runtime's steps run on threads (that is the CPU backend,
+ * speculation/backend_cpu.c). It runs the same loop bodies
+ * (workloads/spec_bodies.h) and the same misspeculate clauses.
+ *
+ * The loop runs in rounds; a round's iterations are split into one
+ * contiguous chunk per worker, which runs them in order:
+ *
+ * Irregular memory (thread-level speculation with a private view). A chunk
+ * reads and writes A through its own view (sp_view in speculation/spec.h):
+ * writes go to a buffer private to the chunk, reads see the chunk's own
+ * earlier writes and otherwise the shared array, so a chunk never exposes
+ * speculative state. Each iteration's reads and (element, value) writes are
+ * logged in thread-local rows. When its chunk is done, a worker publishes
+ * which elements it wrote (per element, the first chunk of the round to
+ * write it), then waits for its turn and validates and commits its chunk in
+ * loop order: an iteration misspeculated when it read from the shared array
+ * an element an earlier chunk of the round wrote (a true RAW across chunks),
+ * or read an element that an in-order re-execution of this round wrote.
+ * Valid iterations' writes are applied to A in order; a misspeculated
+ * iteration is re-executed right there, in place, and its writes are marked
+ * for the chunks that follow. Only true dependences cost anything: a write
+ * after a read (WAR) or after a write (WAW) of another chunk is resolved by
+ * the ordered commit, and a dependence re-executes only the iterations that
+ * read a stale value, directly or through another re-executed one.
+ *
+ * Irregular control flow. Chunks run in place (by the loops' contract each
+ * iteration writes its own range of A); marked branches record their
+ * clauses as the runtime does (sp_branch). A chunk stops as soon as a range
+ * to the end (Figure 6(c)) has started at or before its iteration, since
+ * everything from there on runs again. After the round the coordinating
+ * thread re-executes marked iterations in order, then the first iteration
+ * of a range to the end, and the next round starts after it.
+ *
+ * Scheduling is section 4's policy (sp_sched, shared with the runtime):
+ * rounds of n/m iterations at first for irregular memory (a longer round
+ * would revisit the elements an earlier chunk of it wrote, as ocean's sweeps
+ * do), halved when the misspeculation rate passes --threshold and doubled
+ * after --clean-run clean rounds; all iterations for control flow, or the
+ * mean interval between branches for an all-subsequent clause. A round too
+ * short for two chunks of MIN_CHUNK iterations runs sequentially, without
+ * tracking: that is the fallback for dense dependences and frequent branches.
+ *
+ * Why it is strong on a CPU: no phase walks an array of the loop's size
+ * (validation and commit touch only the logged accesses), the logs live in
+ * each worker's cache, the only barrier is the end of a round (the ordered
+ * commit is a hand-off from chunk to chunk that overlaps later chunks'
+ * execution), misspeculation costs one in-order re-execution per dependent
+ * iteration, with no re-run of a whole assignment, and workers wait by
+ * spinning briefly before they sleep, so short rounds stay cheap.
+ *
+ * Deviations from a textbook TLS: commit is by chunk, not by iteration, and
+ * the coordinator, not a worker, recovers control-flow marks (they are rare
+ * by the clauses' design).
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/timer.h"
+#include "speculation/cpu_spec.h"
+#include "workloads/spec_bodies.h"
+
+/* A chunk shorter than this costs more to hand to a worker than it saves. */
+#define MIN_CHUNK 64
+/* Iterations of a memory loop's chunk at most, so that its logs and view stay in cache. */
+#define MAX_CHUNK 8192
+/* Polls before a waiting thread yields its core (or sleeps, between rounds). */
+#define SPIN 2048
+
+typedef struct worker {
+	/* SP_MEM: the chunk's logs, one row per iteration */
+	uint32_t *rd, *wr, *wv, *nrd, *nwr;
+	sp_view view;
+	uint32_t first_stale;           /* offset of the first iteration validation found stale */
+	uint64_t violations, discarded; /* this round: iterations re-executed, writes dropped */
+	uint32_t overflow;
+	struct xrun *x;
+	uint32_t index;
+	pthread_t thread;
+} worker;
+
+typedef struct xrun {
+	const sp_problem *p;
+	uint32_t *A;
+	float *s;
+	unsigned nw;
+	worker *wk;
+	/* the current round */
+	uint32_t start, count, nchunks, round;
+	/* SP_MEM: per element, the largest key of the round that wrote it: a chunk's key
+	 * (larger for earlier chunks) or, above them all, the in-order re-execution's */
+	uint32_t *wkey;
+	uint32_t *published; /* SP_MEM: per chunk, the last round whose writes it published */
+	uint32_t token;      /* SP_MEM: the chunk whose turn it is to commit */
+	uint32_t redone;     /* SP_MEM: some iteration of the round was re-executed */
+	uint32_t executed;   /* chunks done executing */
+	uint64_t t_executed;
+	uint32_t waw;        /* chunks of the round wrote a common element */
+	uint32_t *misspec, all_from, marks; /* SP_CF: the round's marks */
+	/* the pool: gen counts rounds handed out, pending the workers still in one */
+	pthread_mutex_t mu;
+	pthread_cond_t go, done;
+	uint32_t gen, pending, quit;
+} xrun;
+
+/* Wait until *p == v, polling, then yielding the core to the thread being waited for. */
+static void wait_for(const uint32_t *p, uint32_t v)
+{
+	unsigned k;
+	for (k = 0; __atomic_load_n(p, __ATOMIC_ACQUIRE) != v; k++)
+		if (k >= SPIN)
+			sched_yield();
+}
+
+static uint32_t chunk_lo(const xrun *x, uint32_t w)
+{
+	return x->start + (uint32_t)((uint64_t)x->count * w / x->nchunks);
+}
+
+/* Keys of the round: nw + 1 of them, chunk w's at base + nw - 1 - w, re-execution's at base + nw. */
+static uint32_t round_base(const xrun *x)
+{
+	return x->round * (x->nw + 1);
+}
+
+static uint32_t chunk_key(const xrun *x, uint32_t w)
+{
+	return round_base(x) + (x->nw - 1 - w);
+}
+
+static uint32_t redo_key(const xrun *x)
+{
+	return round_base(x) + x->nw;
+}
+
+/* Start the next round's keys; when they would not fit in 32 bits, clear them all first. */
+static void next_round(xrun *x)
+{
+	if (x->wkey && (uint64_t)(x->round + 2) * (x->nw + 1) > UINT32_MAX) {
+		memset(x->wkey, 0, (size_t)x->p->args.size * sizeof(uint32_t));
+		memset(x->published, 0, (size_t)x->nw * sizeof(uint32_t));
+		x->round = 0;
+	}
+	x->round++;
+}
+
+/* Record that the chunk of key wrote e; notes a WAW when another chunk of the round did too. */
+static void publish(xrun *x, uint32_t e, uint32_t key, uint32_t base)
+{
+	uint32_t old = __atomic_load_n(&x->wkey[e], __ATOMIC_RELAXED);
+	do {
+		if (old >= base && old != key)
+			__atomic_store_n(&x->waw, 1, __ATOMIC_RELAXED);
+		if (old >= key)
+			return;
+	} while (!__atomic_compare_exchange_n(&x->wkey[e], &old, key, 1, __ATOMIC_RELAXED,
+					      __ATOMIC_RELAXED));
+}
+
+static void chunk_executed(xrun *x)
+{
+	if (__atomic_add_fetch(&x->executed, 1, __ATOMIC_ACQ_REL) == x->nchunks)
+		x->t_executed = gb_now_ns();
+}
+
+/*
+ * Whether iteration j of chunk w (offset in the chunk) read a stale value: an
+ * element of the shared array that an earlier chunk of the round wrote, or,
+ * once re-execution has begun (redo), any element it rewrote.
+ */
+static int stale(const xrun *x, const worker *k, size_t j, uint32_t key, int redo)
+{
+	const uint32_t *rd = k->rd + j * x->p->loop->max_reads;
+	uint32_t q, rk = redo_key(x);
+	for (q = 0; q < k->nrd[j]; q++) {
+		uint32_t f = __atomic_load_n(&x->wkey[rd[q] & ~SP_VIEW_OWN], __ATOMIC_RELAXED);
+		if ((!(rd[q] & SP_VIEW_OWN) && f > key) || (redo && f == rk))
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * Re-execute iteration i (offset j of chunk k) in place, in loop order. What
+ * it writes now and what it wrote speculatively (values that later iterations
+ * may have read through the view) both take the re-execution key.
+ */
+static void reexecute(xrun *x, worker *k, uint32_t i, size_t j)
+{
+	const sp_loop *l = x->p->loop;
+	uint32_t rd[SP_MAX_TRACE], wr[SP_MAX_TRACE], q, rk = redo_key(x);
+	sp_args a = x->p->args;
+	sp_track t = sp_track_sequential();
+
+	a.A = x->A;
+	memcpy(a.s, x->s, sizeof(a.s));
+	t.spec = 1; /* traces only: a memory loop has no marked branch */
+	t.rd = rd;
+	t.wr = wr;
+	t.maxrd = l->max_reads;
+	t.maxwr = l->max_writes;
+	sp_body(&a, &t, i);
+	for (q = 0; q < t.nwr; q++)
+		__atomic_store_n(&x->wkey[wr[q]], rk, __ATOMIC_RELAXED);
+	for (q = 0; q < k->nwr[j]; q++)
+		__atomic_store_n(&x->wkey[k->wr[j * l->max_writes + q]], rk, __ATOMIC_RELAXED);
+	__atomic_store_n(&x->redone, 1, __ATOMIC_RELAXED);
+	k->overflow |= t.overflow;
+	k->discarded += k->nwr[j];
+	k->violations++;
+}
+
+/*
+ * Chunk w's turn to commit. Iterations before the first one validation
+ * found stale apply their logged writes as they are, unless an earlier chunk
+ * re-executed something this round; from there on each is validated again
+ * (re-executions change what is stale) and either applied or re-executed.
+ */
+static void commit_chunk(xrun *x, uint32_t w, uint32_t lo, uint32_t hi)
+{
+	const sp_loop *l = x->p->loop;
+	worker *k = &x->wk[w];
+	uint32_t mw = l->max_writes, key = chunk_key(x, w), i, q;
+	uint32_t from = __atomic_load_n(&x->redone, __ATOMIC_RELAXED) ? 0 : k->first_stale;
+
+	for (i = lo; i < hi; i++) {
+		size_t j = i - lo;
+		if (j >= from && stale(x, k, j, key, 1)) {
+			reexecute(x, k, i, j);
+			continue;
+		}
+		for (q = 0; q < k->nwr[j]; q++)
+			sp_st(&x->A[k->wr[j * mw + q]], k->wv[j * mw + q]);
+	}
+}
+
+/*
+ * A memory loop's chunk: run speculatively through the view, publish what it
+ * wrote, validate against the earlier chunks' published writes while they may
+ * still be committing, then commit in turn.
+ */
+static void mem_chunk(xrun *x, uint32_t w)
+{
+	const sp_loop *l = x->p->loop;
+	worker *k = &x->wk[w];
+	uint32_t lo = chunk_lo(x, w), hi = chunk_lo(x, w + 1), mr = l->max_reads, mw = l->max_writes;
+	uint32_t key = chunk_key(x, w), base = round_base(x), i, q, v;
+	sp_args a = x->p->args;
+	sp_track t = sp_track_sequential();
+
+	a.A = x->A;
+	memcpy(a.s, x->s, sizeof(a.s));
+	t.spec = 1;
+	t.maxrd = mr;
+	t.maxwr = mw;
+	t.view = &k->view;
+	k->view.epoch++; /* empties the buffer: at most one round per iteration, no wrap */
+	for (i = lo; i < hi; i++) {
+		size_t j = i - lo;
+		t.rd = k->rd + j * mr;
+		t.wr = k->wr + j * mw;
+		k->view.wval = k->wv + j * mw;
+		t.nrd = t.nwr = 0;
+		sp_body(&a, &t, i);
+		k->nrd[j] = t.nrd;
+		k->nwr[j] = t.nwr;
+	}
+	k->overflow = t.overflow;
+	for (i = 0; i < hi - lo; i++)
+		for (q = 0; q < k->nwr[i]; q++)
+			publish(x, k->wr[(size_t)i * mw + q], key, base);
+	__atomic_store_n(&x->published[w], x->round, __ATOMIC_RELEASE);
+	chunk_executed(x);
+	for (v = 0; v < w; v++)
+		wait_for(&x->published[v], x->round);
+	for (k->first_stale = 0; k->first_stale < hi - lo; k->first_stale++)
+		if (stale(x, k, k->first_stale, key, 0))
+			break;
+	wait_for(&x->token, w);
+	if (!k->overflow)
+		commit_chunk(x, w, lo, hi);
+	__atomic_store_n(&x->token, w + 1, __ATOMIC_RELEASE);
+}
+
+static void cf_chunk(xrun *x, uint32_t w)
+{
+	uint32_t lo = chunk_lo(x, w), hi = chunk_lo(x, w + 1), i;
+	sp_args a = x->p->args;
+	sp_track t = sp_track_sequential();
+
+	a.A = x->A;
+	memcpy(a.s, x->s, sizeof(a.s));
+	t.spec = 1;
+	t.misspec = x->misspec;
+	t.all_from = &x->all_from;
+	t.marks = &x->marks;
+	t.start = x->start;
+	t.count = x->count;
+	t.clause = &x->p->clause;
+	for (i = lo; i < hi && gb_ld_relaxed_u32(&x->all_from) > i; i++)
+		sp_body(&a, &t, i);
+	chunk_executed(x);
+}
+
+static void run_chunk(xrun *x, uint32_t w)
+{
+	if (w >= x->nchunks)
+		return;
+	if (x->p->loop->kind == SP_MEM)
+		mem_chunk(x, w);
+	else
+		cf_chunk(x, w);
+}
+
+static void *worker_main(void *arg)
+{
+	worker *k = arg;
+	xrun *x = k->x;
+	uint32_t seen = 0, g;
+	unsigned n;
+
+	for (;;) {
+		for (n = 0; (g = __atomic_load_n(&x->gen, __ATOMIC_ACQUIRE)) == seen && n < SPIN; n++)
+			;
+		if (g == seen) {
+			pthread_mutex_lock(&x->mu);
+			while ((g = __atomic_load_n(&x->gen, __ATOMIC_ACQUIRE)) == seen)
+				pthread_cond_wait(&x->go, &x->mu);
+			pthread_mutex_unlock(&x->mu);
+		}
+		seen = g;
+		if (__atomic_load_n(&x->quit, __ATOMIC_ACQUIRE))
+			return NULL;
+		run_chunk(x, k->index);
+		if (__atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0) {
+			pthread_mutex_lock(&x->mu);
+			pthread_cond_signal(&x->done);
+			pthread_mutex_unlock(&x->mu);
+		}
+	}
+}
+
+/* Hand out the next generation: a round, or the order to quit. */
+static void wake_workers(xrun *x)
+{
+	__atomic_store_n(&x->pending, x->nw - 1, __ATOMIC_RELAXED);
+	pthread_mutex_lock(&x->mu);
+	__atomic_store_n(&x->gen, x->gen + 1, __ATOMIC_RELEASE);
+	pthread_cond_broadcast(&x->go);
+	pthread_mutex_unlock(&x->mu);
+}
+
+/* One round on every worker, the calling thread being worker 0. */
+static void run_round(xrun *x)
+{
+	unsigned n;
+	x->token = 0;
+	x->redone = 0;
+	x->executed = 0;
+	x->waw = 0;
+	wake_workers(x);
+	run_chunk(x, 0);
+	for (n = 0; __atomic_load_n(&x->pending, __ATOMIC_ACQUIRE) && n < SPIN; n++)
+		;
+	if (__atomic_load_n(&x->pending, __ATOMIC_ACQUIRE)) {
+		pthread_mutex_lock(&x->mu);
+		while (__atomic_load_n(&x->pending, __ATOMIC_ACQUIRE))
+			pthread_cond_wait(&x->done, &x->mu);
+		pthread_mutex_unlock(&x->mu);
+	}
+}
+
+/* Zeroed memory with its pages touched now: page faults belong to allocation, not to the loop. */
+static void *xalloc(size_t n, size_t size, const char *what)
+{
+	void *q = gb_xmalloc((n ? n : 1) * size, what);
+	memset(q, 0, (n ? n : 1) * size);
+	return q;
+}
+
+/* Allocate the logs and the per-element arrays for rounds of up to cap iterations, start the workers. */
+static void open_run(xrun *x, const sp_problem *p, uint32_t cap, unsigned workers)
+{
+	const sp_loop *l = p->loop;
+	size_t chunk, slots;
+	unsigned w;
+
+	memset(x, 0, sizeof(*x));
+	x->p = p;
+	x->nw = workers;
+	x->wk = xalloc(x->nw, sizeof(worker), "CPU speculation workers");
+	/* A chunk is at most ceil(cap / nw) iterations, or under 2 MIN_CHUNK when fewer chunks. */
+	chunk = ((size_t)cap + x->nw - 1) / x->nw + 2 * MIN_CHUNK;
+	if (l->kind == SP_MEM) {
+		x->wkey = xalloc(p->args.size, sizeof(uint32_t), "CPU speculation write keys");
+		x->published = xalloc(x->nw, sizeof(uint32_t), "CPU speculation chunk states");
+		for (slots = 1; slots < 2 * chunk * l->max_writes; slots *= 2)
+			;
+		for (w = 0; w < x->nw; w++) {
+			worker *k = &x->wk[w];
+			k->rd = xalloc(chunk * l->max_reads, sizeof(uint32_t), "a read log");
+			k->wr = xalloc(chunk * l->max_writes, sizeof(uint32_t), "a write log");
+			k->wv = xalloc(chunk * l->max_writes, sizeof(uint32_t), "a write log");
+			k->nrd = xalloc(chunk, sizeof(uint32_t), "a read log");
+			k->nwr = xalloc(chunk, sizeof(uint32_t), "a write log");
+			k->view.slot = xalloc(slots * SP_SLOT_WORDS, sizeof(uint32_t), "a private view");
+			k->view.mask = (uint32_t)(slots - 1);
+		}
+	} else {
+		x->misspec = xalloc(cap, sizeof(uint32_t), "the round's marks");
+	}
+	x->all_from = SP_NONE;
+	pthread_mutex_init(&x->mu, NULL);
+	pthread_cond_init(&x->go, NULL);
+	pthread_cond_init(&x->done, NULL);
+	for (w = 1; w < x->nw; w++) {
+		int err;
+		x->wk[w].x = x;
+		x->wk[w].index = w;
+		err = pthread_create(&x->wk[w].thread, NULL, worker_main, &x->wk[w]);
+		if (err)
+			gb_die(GB_EXIT_RUNTIME, "cannot start CPU speculation worker %u of %u: %s", w,
+			       x->nw, strerror(err));
+	}
+}
+
+static void close_run(xrun *x)
+{
+	unsigned w;
+	__atomic_store_n(&x->quit, 1, __ATOMIC_RELEASE);
+	wake_workers(x);
+	for (w = 1; w < x->nw; w++)
+		pthread_join(x->wk[w].thread, NULL);
+	for (w = 0; w < x->nw; w++) {
+		worker *k = &x->wk[w];
+		free(k->rd);
+		free(k->wr);
+		free(k->wv);
+		free(k->nrd);
+		free(k->nwr);
+		free(k->view.slot);
+	}
+	pthread_mutex_destroy(&x->mu);
+	pthread_cond_destroy(&x->go);
+	pthread_cond_destroy(&x->done);
+	free(x->wk);
+	free(x->wkey);
+	free(x->published);
+	free(x->misspec);
+}
+
+/* After a memory loop's round: what the ordered commit found. Returns the misspeculated iterations. */
+static uint64_t mem_round_result(xrun *x, sp_result *r)
+{
+	uint64_t miss = 0;
+	unsigned w;
+	for (w = 0; w < x->nchunks; w++) {
+		miss += x->wk[w].violations;
+		r->wrong_elements += x->wk[w].discarded;
+		x->wk[w].violations = x->wk[w].discarded = 0;
+	}
+	r->misspeculated += miss;
+	r->reexecuted += miss;
+	r->raw_war += miss > 0;
+	r->waw += x->waw;
+	r->detections += miss > 0;
+	return miss;
+}
+
+/*
+ * After a control-flow loop's round: re-execute the marked iterations in
+ * order, then the first of a range to the end. Returns the iteration the
+ * next round starts at; *miss counts the misspeculated ones.
+ */
+static uint32_t cf_recover(xrun *x, sp_result *r, uint64_t *miss)
+{
+	uint32_t end = x->start + x->count, af = x->all_from, stop = af < end ? af : end, i;
+	*miss = 0;
+	if (x->marks) {
+		for (i = x->start; i < stop; i++)
+			if (x->misspec[i - x->start]) {
+				sp_run_sequential(x->p, x->A, x->s, i, i + 1);
+				++*miss;
+			}
+		memset(x->misspec, 0, (size_t)x->count * sizeof(uint32_t));
+		x->marks = 0;
+	}
+	r->reexecuted += *miss;
+	r->detections += x->marks || af != SP_NONE || *miss;
+	if (af == SP_NONE)
+		return end;
+	sp_run_sequential(x->p, x->A, x->s, af, af + 1);
+	r->reexecuted++;
+	r->deferred += end - af - 1;
+	*miss += end - af;
+	x->all_from = SP_NONE;
+	return af + 1;
+}
+
+int sp_cpu_spec_run(const sp_problem *p, const sp_config *c, uint32_t *host,
+		    float scalars[SP_NSCALARS], sp_result *r)
+{
+	const sp_loop *l = p->loop;
+	uint32_t n = p->args.n, start = 0, overflow = 0, cap, workers = c->workers ? c->workers : 1;
+	uint64_t t0, t_phase;
+	sp_sched sc;
+	xrun x;
+	unsigned w;
+
+	memset(r, 0, sizeof(*r));
+	r->min_assignment = UINT64_MAX;
+	cap = sp_first_assignment(p, c);
+	if (l->kind == SP_MEM && cap / workers > MAX_CHUNK)
+		cap = workers * MAX_CHUNK;
+	sp_sched_init(&sc, cap);
+	open_run(&x, p, cap, workers); /* not timed, as the runtime's allocation */
+	x.A = host;
+	x.s = scalars;
+	t_phase = t0 = gb_now_ns();
+	while (start < n && !overflow) {
+		uint32_t count = sc.size < n - start ? sc.size : n - start, next = start + count;
+		uint32_t all_from = SP_NONE;
+		uint64_t miss = 0, now;
+
+		if (c->timeout_s > 0 && gb_seconds_since(t0) > c->timeout_s) {
+			r->incomplete = 1;
+			break;
+		}
+		r->assignments++;
+		r->iterations_gpu += count;
+		if (count < r->min_assignment)
+			r->min_assignment = count;
+		if (count > r->max_assignment)
+			r->max_assignment = count;
+		x.nchunks = count / MIN_CHUNK < x.nw ? count / MIN_CHUNK : x.nw;
+		now = gb_now_ns();
+		r->phase_s[SP_PH_SCHEDULE] += (double)(now - t_phase) / 1e9;
+		t_phase = now;
+		if (x.nchunks < 2) {
+			sp_run_sequential(p, host, scalars, start, next);
+		} else {
+			next_round(&x);
+			x.start = start;
+			x.count = count;
+			run_round(&x);
+			/* Computation until the last chunk ran; the rest of the round is the ordered
+			 * validation and commit (memory) or reading the marks (control flow). */
+			r->phase_s[SP_PH_COMPUTE] += (double)(x.t_executed - t_phase) / 1e9;
+			t_phase = x.t_executed;
+			for (w = 0; w < x.nchunks; w++)
+				overflow |= x.wk[w].overflow;
+			if (l->kind == SP_MEM) {
+				miss = mem_round_result(&x, r);
+			} else {
+				all_from = x.all_from;
+				now = gb_now_ns();
+				r->phase_s[SP_PH_CHECK] += (double)(now - t_phase) / 1e9;
+				t_phase = now;
+				next = cf_recover(&x, r, &miss);
+				r->misspeculated += miss;
+			}
+		}
+		now = gb_now_ns();
+		r->phase_s[x.nchunks < 2 ? SP_PH_COMPUTE : l->kind == SP_MEM ? SP_PH_COMMIT : SP_PH_RECOVERY] +=
+			(double)(now - t_phase) / 1e9;
+		t_phase = now;
+		r->assignments_misspeculated += miss > 0;
+		sp_sched_after(&sc, p, c, count, miss, all_from);
+		/* A sequential round sees no branch to size the next one by: grow it until one
+		 * is long enough to speculate again (memory loops grow by the clean-run rule). */
+		if (x.nchunks < 2 && l->kind == SP_CF && sp_clause_all_subsequent(&p->clause))
+			sc.size = sc.size > sc.cap / 2 ? sc.cap : 2 * sc.size;
+		start = next;
+	}
+	if (r->min_assignment == UINT64_MAX)
+		r->min_assignment = 0;
+	r->total_s = (double)(t_phase - t0) / 1e9;
+	close_run(&x);
+	if (overflow) {
+		snprintf(r->error, sizeof(r->error), "an iteration of %s accessed more distinct "
+			 "elements than its declared trace size", l->name);
+		return -1;
+	}
+	return 0;
+}
