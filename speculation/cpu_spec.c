@@ -67,12 +67,16 @@
 #include "speculation/cpu_spec.h"
 #include "workloads/spec_bodies.h"
 
-/* A chunk shorter than this costs more to hand to a worker than it saves. */
+/* A chunk shorter than this many iterations, or than this much measured work, costs more
+ * to hand to a worker (a few microseconds) than it saves. */
 #define MIN_CHUNK 64
+#define MIN_CHUNK_NS 20000.0
 /* Iterations of a memory loop's chunk at most, so that its logs and view stay in cache. */
-#define MAX_CHUNK 8192
-/* Polls before a waiting thread yields its core (or sleeps, between rounds). */
+#define MAX_CHUNK 4096
+/* Polls before a waiting thread yields its core, and before an idle worker sleeps: rounds
+ * follow each other within microseconds, which a sleep and a wake-up would exceed. */
 #define SPIN 2048
+#define SPIN_IDLE 32768
 
 typedef struct worker {
 	/* SP_MEM: the chunk's logs, one row per iteration */
@@ -327,7 +331,7 @@ static void *worker_main(void *arg)
 	unsigned n;
 
 	for (;;) {
-		for (n = 0; (g = __atomic_load_n(&x->gen, __ATOMIC_ACQUIRE)) == seen && n < SPIN; n++)
+		for (n = 0; (g = __atomic_load_n(&x->gen, __ATOMIC_ACQUIRE)) == seen && n < SPIN_IDLE; n++)
 			;
 		if (g == seen) {
 			pthread_mutex_lock(&x->mu);
@@ -504,12 +508,23 @@ static uint32_t cf_recover(xrun *x, sp_result *r, uint64_t *miss)
 	return af + 1;
 }
 
+/* The fewest iterations worth a chunk, given the measured time of one (0: not measured yet). */
+static uint32_t min_chunk(double ns_per_iter)
+{
+	if (ns_per_iter * MIN_CHUNK >= MIN_CHUNK_NS)
+		return MIN_CHUNK;
+	if (ns_per_iter * UINT32_MAX <= MIN_CHUNK_NS)
+		return MIN_CHUNK;
+	return (uint32_t)(MIN_CHUNK_NS / ns_per_iter);
+}
+
 int sp_cpu_spec_run(const sp_problem *p, const sp_config *c, uint32_t *host,
 		    float scalars[SP_NSCALARS], sp_result *r)
 {
 	const sp_loop *l = p->loop;
 	uint32_t n = p->args.n, start = 0, overflow = 0, cap, workers = c->workers ? c->workers : 1;
 	uint64_t t0, t_phase;
+	double ns_per_iter = 0; /* measured: a chunk's time over its iterations, last round */
 	sp_sched sc;
 	xrun x;
 	unsigned w;
@@ -539,12 +554,13 @@ int sp_cpu_spec_run(const sp_problem *p, const sp_config *c, uint32_t *host,
 			r->min_assignment = count;
 		if (count > r->max_assignment)
 			r->max_assignment = count;
-		x.nchunks = count / MIN_CHUNK < x.nw ? count / MIN_CHUNK : x.nw;
+		x.nchunks = count / min_chunk(ns_per_iter) < x.nw ? count / min_chunk(ns_per_iter) : x.nw;
 		now = gb_now_ns();
 		r->phase_s[SP_PH_SCHEDULE] += (double)(now - t_phase) / 1e9;
 		t_phase = now;
 		if (x.nchunks < 2) {
 			sp_run_sequential(p, host, scalars, start, next);
+			ns_per_iter = (double)(gb_now_ns() - t_phase) / count;
 		} else {
 			next_round(&x);
 			x.start = start;
@@ -553,6 +569,7 @@ int sp_cpu_spec_run(const sp_problem *p, const sp_config *c, uint32_t *host,
 			/* Computation until the last chunk ran; the rest of the round is the ordered
 			 * validation and commit (memory) or reading the marks (control flow). */
 			r->phase_s[SP_PH_COMPUTE] += (double)(x.t_executed - t_phase) / 1e9;
+			ns_per_iter = (double)(x.t_executed - t_phase) * x.nchunks / count;
 			t_phase = x.t_executed;
 			for (w = 0; w < x.nchunks; w++)
 				overflow |= x.wk[w].overflow;
