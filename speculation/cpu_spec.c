@@ -248,7 +248,10 @@ static void commit_chunk(xrun *x, uint32_t w, uint32_t lo, uint32_t hi)
 /*
  * A memory loop's chunk: run speculatively through the view, publish what it
  * wrote, validate against the earlier chunks' published writes while they may
- * still be committing, then commit in turn.
+ * still be committing, then commit in turn. The round's first chunk reads
+ * only committed state, so it runs in place, tracing its writes only to
+ * publish them: later chunks that read those elements are stale whichever
+ * value they saw.
  */
 static void mem_chunk(xrun *x, uint32_t w)
 {
@@ -264,7 +267,7 @@ static void mem_chunk(xrun *x, uint32_t w)
 	t.spec = 1;
 	t.maxrd = mr;
 	t.maxwr = mw;
-	t.view = &k->view;
+	t.view = w ? &k->view : NULL;
 	k->view.epoch++; /* empties the buffer: at most one round per iteration, no wrap */
 	for (i = lo; i < hi; i++) {
 		size_t j = i - lo;
@@ -282,6 +285,10 @@ static void mem_chunk(xrun *x, uint32_t w)
 			publish(x, k->wr[(size_t)i * mw + q], key, base);
 	__atomic_store_n(&x->published[w], x->round, __ATOMIC_RELEASE);
 	chunk_executed(x);
+	if (w == 0) {
+		__atomic_store_n(&x->token, 1, __ATOMIC_RELEASE);
+		return;
+	}
 	for (v = 0; v < w; v++)
 		wait_for(&x->published[v], x->round);
 	for (k->first_stale = 0; k->first_stale < hi - lo; k->first_stale++)
