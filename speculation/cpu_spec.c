@@ -16,16 +16,19 @@
  * speculative state. Each iteration's reads and (element, value) writes are
  * logged in thread-local rows. When its chunk is done, a worker publishes
  * which elements it wrote (per element, the first chunk of the round to
- * write it), then waits for its turn and validates and commits its chunk in
- * loop order: an iteration misspeculated when it read from the shared array
- * an element an earlier chunk of the round wrote (a true RAW across chunks),
- * or read an element that an in-order re-execution of this round wrote.
- * Valid iterations' writes are applied to A in order; a misspeculated
- * iteration is re-executed right there, in place, and its writes are marked
- * for the chunks that follow. Only true dependences cost anything: a write
- * after a read (WAR) or after a write (WAW) of another chunk is resolved by
- * the ordered commit, and a dependence re-executes only the iterations that
- * read a stale value, directly or through another re-executed one.
+ * write it), validates its reads against the earlier chunks' published
+ * writes while those may still be committing, then waits for its turn and
+ * commits in loop order: an iteration misspeculated when it read from the
+ * shared array an element an earlier chunk of the round wrote (a true RAW
+ * across chunks), or read an element that an in-order re-execution of this
+ * round wrote. Valid iterations' writes are applied to A in order; a
+ * misspeculated iteration is re-executed right there, in place, and what it
+ * writes and wrote is marked for the iterations that follow. Only true
+ * dependences cost anything: a write after a read (WAR) or after a write
+ * (WAW) of another chunk is resolved by the ordered commit, and a dependence
+ * re-executes only the iterations that read a stale value, directly or
+ * through another re-executed one. The round's first chunk reads only
+ * committed state, so it runs in place and only publishes its writes.
  *
  * Irregular control flow. Chunks run in place (by the loops' contract each
  * iteration writes its own range of A); marked branches record their
@@ -38,11 +41,13 @@
  * Scheduling is section 4's policy (sp_sched, shared with the runtime):
  * rounds of n/m iterations at first for irregular memory (a longer round
  * would revisit the elements an earlier chunk of it wrote, as ocean's sweeps
- * do), halved when the misspeculation rate passes --threshold and doubled
- * after --clean-run clean rounds; all iterations for control flow, or the
- * mean interval between branches for an all-subsequent clause. A round too
- * short for two chunks of MIN_CHUNK iterations runs sequentially, without
- * tracking: that is the fallback for dense dependences and frequent branches.
+ * do), at most MAX_CHUNK per chunk, halved when the misspeculation rate
+ * passes --threshold and doubled after --clean-run clean rounds; all
+ * iterations for control flow, or the mean interval between branches for an
+ * all-subsequent clause. A chunk carries at least MIN_CHUNK iterations and
+ * MIN_CHUNK_NS of measured work; a round too short for two chunks runs
+ * sequentially, without tracking: that is the fallback for dense dependences
+ * and frequent branches.
  *
  * Why it is strong on a CPU: no phase walks an array of the loop's size
  * (validation and commit touch only the logged accesses), the logs live in
@@ -52,9 +57,9 @@
  * iteration, with no re-run of a whole assignment, and workers wait by
  * spinning briefly before they sleep, so short rounds stay cheap.
  *
- * Deviations from a textbook TLS: commit is by chunk, not by iteration, and
- * the coordinator, not a worker, recovers control-flow marks (they are rare
- * by the clauses' design).
+ * Deviations from a textbook TLS: commit is by chunk, not by iteration; the
+ * coordinator, not a worker, recovers control-flow marks (rare by the
+ * clauses' design); speculation does not carry across rounds.
  */
 #include <pthread.h>
 #include <sched.h>
