@@ -103,6 +103,7 @@ typedef struct xrun {
 	worker *wk;
 	/* the current round */
 	uint32_t start, count, nchunks, round;
+	uint32_t max_chunk;  /* iterations the logs have room for */
 	/* SP_MEM: per element, the largest key of the round that wrote it: a chunk's key
 	 * (larger for earlier chunks) or, above them all, the in-order re-execution's */
 	uint32_t *wkey;
@@ -412,8 +413,10 @@ static void open_run(xrun *x, const sp_problem *p, uint32_t cap, unsigned worker
 	x->p = p;
 	x->nw = workers;
 	x->wk = xalloc(x->nw, sizeof(worker), "CPU speculation workers");
-	/* A chunk is at most ceil(cap / nw) iterations, or under 2 MIN_CHUNK when fewer chunks. */
+	/* Logs for ceil(cap / nw) iterations and more: a round whose chunks would not fit
+	 * takes more of them (sp_cpu_spec_run). */
 	chunk = ((size_t)cap + x->nw - 1) / x->nw + 2 * MIN_CHUNK;
+	x->max_chunk = (uint32_t)chunk;
 	if (l->kind == SP_MEM) {
 		x->wkey = xalloc(p->args.size, sizeof(uint32_t), "CPU speculation write keys");
 		x->published = xalloc(x->nw, sizeof(uint32_t), "CPU speculation chunk states");
@@ -520,6 +523,47 @@ static uint32_t cf_recover(xrun *x, sp_result *r, uint64_t *miss)
 	return af + 1;
 }
 
+/*
+ * A control-flow round too short to split, for an all-subsequent clause: the
+ * coordinator runs it in order with the branches marking as in a chunk, and
+ * re-executes at once an iteration whose statements were dropped. The loop
+ * runs at sequential speed (plus one iteration per branch) and the branches
+ * it sees keep the interval schedule up to date.
+ */
+static void cf_observed_round(xrun *x, const sp_config *c, sp_sched *sc, sp_result *r)
+{
+	uint32_t end = x->start + x->count, i;
+	sp_args a = x->p->args;
+	sp_track t = sp_track_sequential(), seq = sp_track_sequential();
+
+	a.A = x->A;
+	memcpy(a.s, x->s, sizeof(a.s));
+	t.spec = 1;
+	t.misspec = x->misspec;
+	t.all_from = &x->all_from;
+	t.marks = &x->marks;
+	t.start = x->start;
+	t.count = x->count;
+	t.clause = &x->p->clause;
+	for (i = x->start; i < end; i++) {
+		sp_body(&a, &t, i);
+		if (x->all_from <= i || (x->marks && x->misspec[i - x->start])) {
+			sp_body(&a, &seq, i);
+			r->reexecuted++;
+			r->misspeculated++;
+		}
+		if (x->all_from != SP_NONE) {
+			sp_sched_after(sc, x->p, c, 0, 0, x->all_from);
+			x->all_from = SP_NONE;
+		}
+	}
+	if (x->marks) {
+		memset(x->misspec, 0, (size_t)x->count * sizeof(uint32_t));
+		x->marks = 0;
+	}
+	memcpy(x->s, a.s, sizeof(a.s));
+}
+
 /* The fewest iterations worth a chunk, given the measured time of one (0: not measured yet). */
 static uint32_t min_chunk(double ns_per_iter)
 {
@@ -537,6 +581,7 @@ int sp_cpu_spec_run(const sp_problem *p, const sp_config *c, uint32_t *host,
 	uint32_t n = p->args.n, start = 0, overflow = 0, cap, workers = c->workers ? c->workers : 1;
 	uint64_t t0, t_phase;
 	double ns_per_iter = 0; /* measured: a chunk's time over its iterations, last round */
+	int observed = l->kind == SP_CF && sp_clause_all_subsequent(&p->clause);
 	sp_sched sc;
 	xrun x;
 	unsigned w;
@@ -560,18 +605,34 @@ int sp_cpu_spec_run(const sp_problem *p, const sp_config *c, uint32_t *host,
 			r->incomplete = 1;
 			break;
 		}
+		x.nchunks = count / min_chunk(ns_per_iter) < x.nw ? count / min_chunk(ns_per_iter) : x.nw;
+		/* more, shorter chunks than the work floor asks when the logs need it (ceil(count /
+		 * max_chunk) <= nw, since max_chunk >= ceil(cap / nw)) */
+		if (x.nchunks >= 2 && (count + x.nchunks - 1) / x.nchunks > x.max_chunk)
+			x.nchunks = (count + x.max_chunk - 1) / x.max_chunk;
+		if (x.nchunks < 2 && observed) {
+			/* In order anyway: enough iterations that the round's own cost vanishes. */
+			uint32_t want = 8 * min_chunk(ns_per_iter) < sc.cap ? 8 * min_chunk(ns_per_iter) : sc.cap;
+			if (want > count)
+				count = want < n - start ? want : n - start;
+			next = start + count;
+		}
 		r->assignments++;
 		r->iterations_gpu += count;
 		if (count < r->min_assignment)
 			r->min_assignment = count;
 		if (count > r->max_assignment)
 			r->max_assignment = count;
-		x.nchunks = count / min_chunk(ns_per_iter) < x.nw ? count / min_chunk(ns_per_iter) : x.nw;
 		now = gb_now_ns();
 		r->phase_s[SP_PH_SCHEDULE] += (double)(now - t_phase) / 1e9;
 		t_phase = now;
 		if (x.nchunks < 2) {
-			sp_run_sequential(p, host, scalars, start, next);
+			x.start = start;
+			x.count = count;
+			if (observed)
+				cf_observed_round(&x, c, &sc, r);
+			else
+				sp_run_sequential(p, host, scalars, start, next);
 			ns_per_iter = (double)(gb_now_ns() - t_phase) / count;
 		} else {
 			next_round(&x);
@@ -581,7 +642,8 @@ int sp_cpu_spec_run(const sp_problem *p, const sp_config *c, uint32_t *host,
 			/* Computation until the last chunk ran; the rest of the round is the ordered
 			 * validation and commit (memory) or reading the marks (control flow). */
 			r->phase_s[SP_PH_COMPUTE] += (double)(x.t_executed - t_phase) / 1e9;
-			ns_per_iter = (double)(x.t_executed - t_phase) * x.nchunks / count;
+			if (x.all_from == SP_NONE) /* else chunks stopped early: no measure */
+				ns_per_iter = (double)(x.t_executed - t_phase) * x.nchunks / count;
 			t_phase = x.t_executed;
 			for (w = 0; w < x.nchunks; w++)
 				overflow |= x.wk[w].overflow;
@@ -602,10 +664,6 @@ int sp_cpu_spec_run(const sp_problem *p, const sp_config *c, uint32_t *host,
 		t_phase = now;
 		r->assignments_misspeculated += miss > 0;
 		sp_sched_after(&sc, p, c, count, miss, all_from);
-		/* A sequential round sees no branch to size the next one by: grow it until one
-		 * is long enough to speculate again (memory loops grow by the clean-run rule). */
-		if (x.nchunks < 2 && l->kind == SP_CF && sp_clause_all_subsequent(&p->clause))
-			sc.size = sc.size > sc.cap / 2 ? sc.cap : 2 * sc.size;
 		start = next;
 	}
 	if (r->min_assignment == UINT64_MAX)

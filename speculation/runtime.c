@@ -92,9 +92,14 @@ static void run_iteration(const sp_problem *p, uint32_t *host, float *s, uint32_
 void sp_run_sequential(const sp_problem *p, uint32_t *host, float scalars[SP_NSCALARS],
 		       uint32_t lo, uint32_t hi)
 {
+	sp_args a = p->args;
+	sp_track t = sp_track_sequential();
 	uint32_t i;
-	for (i = lo; i < hi; i++)
-		run_iteration(p, host, scalars, i);
+	a.A = host;
+	memcpy(a.s, scalars, sizeof(a.s));
+	for (i = lo; i < hi; i++) /* the scalars carry from iteration to iteration in a.s */
+		sp_body(&a, &t, i);
+	memcpy(scalars, a.s, sizeof(a.s));
 }
 
 /* Elements iterations i0..i1-1 of an SP_CF loop write: one span by the mapping's contract. */
