@@ -88,6 +88,7 @@ typedef struct worker {
 	uint32_t *rd, *wr, *wv, *nrd, *nwr;
 	sp_view view;
 	uint32_t first_stale;           /* offset of the first iteration validation found stale */
+	uint64_t busy_ns;               /* this round: time spent on the chunk, waits left out */
 	uint64_t violations, discarded; /* this round: iterations re-executed, writes dropped */
 	uint32_t overflow;
 	struct xrun *x;
@@ -104,6 +105,7 @@ typedef struct xrun {
 	/* the current round */
 	uint32_t start, count, nchunks, round;
 	uint32_t max_chunk;  /* iterations the logs have room for */
+	uint32_t head;       /* iterations of chunk 0 */
 	/* SP_MEM: per element, the largest key of the round that wrote it: a chunk's key
 	 * (larger for earlier chunks) or, above them all, the in-order re-execution's */
 	uint32_t *wkey;
@@ -129,9 +131,13 @@ static void wait_for(const uint32_t *p, uint32_t v)
 			sched_yield();
 }
 
+/* Chunk 0 takes head iterations, the others share the rest evenly. */
 static uint32_t chunk_lo(const xrun *x, uint32_t w)
 {
-	return x->start + (uint32_t)((uint64_t)x->count * w / x->nchunks);
+	if (w == 0)
+		return x->start;
+	return x->start + x->head +
+	       (uint32_t)((uint64_t)(x->count - x->head) * (w - 1) / (x->nchunks - 1));
 }
 
 /* Keys of the round: nw + 1 of them, chunk w's at base + nw - 1 - w, re-execution's at base + nw. */
@@ -265,6 +271,7 @@ static void mem_chunk(xrun *x, uint32_t w)
 	worker *k = &x->wk[w];
 	uint32_t lo = chunk_lo(x, w), hi = chunk_lo(x, w + 1), mr = l->max_reads, mw = l->max_writes;
 	uint32_t key = chunk_key(x, w), base = round_base(x), i, q, v;
+	uint64_t t0 = gb_now_ns(), t1;
 	sp_args a = x->p->args;
 	sp_track t = sp_track_sequential();
 
@@ -273,7 +280,24 @@ static void mem_chunk(xrun *x, uint32_t w)
 	t.spec = 1;
 	t.maxrd = mr;
 	t.maxwr = mw;
-	t.view = w ? &k->view : NULL;
+	if (w == 0) {
+		/* In place; the writes are published as they happen, so no log grows. */
+		t.rd = k->rd;
+		t.wr = k->wr;
+		for (i = lo; i < hi; i++) {
+			t.nrd = t.nwr = 0;
+			sp_body(&a, &t, i);
+			for (q = 0; q < t.nwr; q++)
+				publish(x, t.wr[q], key, base);
+		}
+		k->overflow = t.overflow;
+		__atomic_store_n(&x->published[0], x->round, __ATOMIC_RELEASE);
+		k->busy_ns = gb_now_ns() - t0;
+		chunk_executed(x);
+		__atomic_store_n(&x->token, 1, __ATOMIC_RELEASE);
+		return;
+	}
+	t.view = &k->view;
 	k->view.epoch++; /* empties the buffer: at most one round per iteration, no wrap */
 	for (i = lo; i < hi; i++) {
 		size_t j = i - lo;
@@ -290,19 +314,20 @@ static void mem_chunk(xrun *x, uint32_t w)
 		for (q = 0; q < k->nwr[i]; q++)
 			publish(x, k->wr[(size_t)i * mw + q], key, base);
 	__atomic_store_n(&x->published[w], x->round, __ATOMIC_RELEASE);
+	k->busy_ns = gb_now_ns() - t0;
 	chunk_executed(x);
-	if (w == 0) {
-		__atomic_store_n(&x->token, 1, __ATOMIC_RELEASE);
-		return;
-	}
 	for (v = 0; v < w; v++)
 		wait_for(&x->published[v], x->round);
+	t1 = gb_now_ns();
 	for (k->first_stale = 0; k->first_stale < hi - lo; k->first_stale++)
 		if (stale(x, k, k->first_stale, key, 0))
 			break;
+	k->busy_ns += gb_now_ns() - t1;
 	wait_for(&x->token, w);
+	t1 = gb_now_ns();
 	if (!k->overflow)
 		commit_chunk(x, w, lo, hi);
+	k->busy_ns += gb_now_ns() - t1;
 	__atomic_store_n(&x->token, w + 1, __ATOMIC_RELEASE);
 }
 
@@ -564,6 +589,20 @@ static void cf_observed_round(xrun *x, const sp_config *c, sp_sched *sc, sp_resu
 	memcpy(x->s, a.s, sizeof(a.s));
 }
 
+/* A speculative chunk's time per iteration over chunk 0's, from the round just run. */
+static double measured_slowdown(const xrun *x, double last)
+{
+	double head = (double)x->wk[0].busy_ns / (x->head ? x->head : 1), rest = 0, ratio;
+	uint32_t w;
+	for (w = 1; w < x->nchunks; w++)
+		rest += (double)x->wk[w].busy_ns;
+	rest /= x->count - x->head ? x->count - x->head : 1;
+	if (head <= 0 || rest <= 0)
+		return last;
+	ratio = rest / head;
+	return ratio < 1 ? 1 : ratio > 16 ? 16 : ratio;
+}
+
 /* The fewest iterations worth a chunk, given the measured time of one (0: not measured yet). */
 static uint32_t min_chunk(double ns_per_iter)
 {
@@ -581,6 +620,7 @@ int sp_cpu_spec_run(const sp_problem *p, const sp_config *c, uint32_t *host,
 	uint32_t n = p->args.n, start = 0, overflow = 0, cap, workers = c->workers ? c->workers : 1;
 	uint64_t t0, t_phase;
 	double ns_per_iter = 0; /* measured: a chunk's time over its iterations, last round */
+	double slowdown = 1;    /* memory loops: a speculative chunk's time per iteration over chunk 0's */
 	int observed = l->kind == SP_CF && sp_clause_all_subsequent(&p->clause);
 	sp_sched sc;
 	xrun x;
@@ -610,6 +650,13 @@ int sp_cpu_spec_run(const sp_problem *p, const sp_config *c, uint32_t *host,
 		 * max_chunk) <= nw, since max_chunk >= ceil(cap / nw)) */
 		if (x.nchunks >= 2 && (count + x.nchunks - 1) / x.nchunks > x.max_chunk)
 			x.nchunks = (count + x.max_chunk - 1) / x.max_chunk;
+		/* Chunk 0 runs in place at nearly sequential speed: give it the share that makes
+		 * every chunk take as long as the others (the rest stays within the logs). */
+		x.head = x.nchunks >= 2 ? (uint32_t)(count * slowdown / (slowdown + x.nchunks - 1)) : count;
+		if (x.nchunks >= 2 && (count - x.head + x.nchunks - 2) / (x.nchunks - 1) > x.max_chunk)
+			x.head = count - (x.nchunks - 1) * x.max_chunk;
+		if (x.nchunks >= 2 && x.head < 1)
+			x.head = 1;
 		if (x.nchunks < 2 && observed) {
 			/* In order anyway: enough iterations that the round's own cost vanishes. */
 			uint32_t want = 8 * min_chunk(ns_per_iter) < sc.cap ? 8 * min_chunk(ns_per_iter) : sc.cap;
@@ -649,6 +696,7 @@ int sp_cpu_spec_run(const sp_problem *p, const sp_config *c, uint32_t *host,
 				overflow |= x.wk[w].overflow;
 			if (l->kind == SP_MEM) {
 				miss = mem_round_result(&x, r);
+				slowdown = measured_slowdown(&x, slowdown);
 			} else {
 				all_from = x.all_from;
 				now = gb_now_ns();
