@@ -28,7 +28,9 @@
  * (WAW) of another chunk is resolved by the ordered commit, and a dependence
  * re-executes only the iterations that read a stale value, directly or
  * through another re-executed one. The round's first chunk reads only
- * committed state, so it runs in place and only publishes its writes.
+ * committed state, so it runs in place and only publishes its writes; being
+ * cheaper per iteration, it gets the share of the round that the measured
+ * costs say lets every chunk finish together.
  *
  * Irregular control flow. Chunks run in place (by the loops' contract each
  * iteration writes its own range of A); marked branches record their
@@ -46,8 +48,9 @@
  * iterations for control flow, or the mean interval between branches for an
  * all-subsequent clause. A chunk carries at least MIN_CHUNK iterations and
  * MIN_CHUNK_NS of measured work; a round too short for two chunks runs
- * sequentially, without tracking: that is the fallback for dense dependences
- * and frequent branches.
+ * sequentially: that is the fallback for dense dependences and frequent
+ * branches (in order with its branches observed, for an all-subsequent
+ * clause, so that the interval schedule keeps seeing them).
  *
  * Why it is strong on a CPU: no phase walks an array of the loop's size
  * (validation and commit touch only the logged accesses), the logs live in
