@@ -122,7 +122,7 @@ typedef struct xrun {
 	/* the pool: gen counts rounds handed out, pending the workers still in one */
 	pthread_mutex_t mu;
 	pthread_cond_t go, done;
-	uint32_t gen, pending, quit;
+	uint32_t gen, pending, quit, ready;
 } xrun;
 
 /* Wait until *p == v, polling, then yielding the core to the thread being waited for. */
@@ -371,6 +371,7 @@ static void *worker_main(void *arg)
 	uint32_t seen = 0, g;
 	unsigned n;
 
+	__atomic_add_fetch(&x->ready, 1, __ATOMIC_RELEASE);
 	for (;;) {
 		for (n = 0; (g = __atomic_load_n(&x->gen, __ATOMIC_ACQUIRE)) == seen && n < SPIN_IDLE; n++)
 			;
@@ -476,6 +477,8 @@ static void open_run(xrun *x, const sp_problem *p, uint32_t cap, unsigned worker
 			gb_die(GB_EXIT_RUNTIME, "cannot start CPU speculation worker %u of %u: %s", w,
 			       x->nw, strerror(err));
 	}
+	/* Started and polling before the clock starts: thread creation is allocation too. */
+	wait_for(&x->ready, x->nw - 1);
 }
 
 static void close_run(xrun *x)
