@@ -9,27 +9,24 @@
  * The loop runs in rounds; a round's iterations are split into one
  * contiguous chunk per worker, which runs them in order:
  *
- * Irregular memory (thread-level speculation with a private view). A chunk
- * reads and writes A through its own view (sp_view in speculation/spec.h):
- * writes go to a buffer private to the chunk, reads see the chunk's own
- * earlier writes and otherwise the shared array, so a chunk never exposes
- * speculative state. Each iteration's reads and (element, value) writes are
- * logged in thread-local rows. When its chunk is done, a worker publishes
- * which elements it wrote (per element, the first chunk of the round to
- * write it), validates its reads against the earlier chunks' published
- * writes while those may still be committing, then waits for its turn and
- * commits in loop order: an iteration misspeculated when it read from the
- * shared array an element an earlier chunk of the round wrote (a true RAW
- * across chunks), or read an element that an in-order re-execution of this
- * round wrote. Valid iterations' writes are applied to A in order; a
- * misspeculated iteration is re-executed right there, in place, and what it
- * writes and wrote is marked for the iterations that follow. Only true
- * dependences cost anything: a write after a read (WAR) or after a write
- * (WAW) of another chunk is resolved by the ordered commit, and a dependence
- * re-executes only the iterations that read a stale value, directly or
- * through another re-executed one. The round's first chunk reads only
- * committed state, so it runs in place and only publishes its writes; being
- * cheaper per iteration, it gets the share of the round that the measured
+ * Irregular memory (thread-level speculation with private views and value
+ * validation). The round's first chunk reads only committed state, so it runs
+ * the plain loop in place, at sequential speed. Every other chunk reads and
+ * writes A through its own view (sp_view in speculation/spec.h): its writes
+ * go to a buffer private to the chunk, its reads see the chunk's own earlier
+ * writes and otherwise the shared array, and each iteration logs, in
+ * thread-local rows, the first value it saw of each element it read and the
+ * values it wrote. Chunks commit in loop order, each in its turn once the one
+ * before has: an iteration is valid when every value it read is the value A
+ * holds at that point of the ordered commit (everything before it is in A by
+ * then), since a body computes the same writes from the same values; its
+ * logged writes are applied. Any other iteration is re-executed in place
+ * right there, so the iterations after it validate against its real
+ * effects. Only a read that saw a value which the sequential order changes
+ * costs anything: WAR and WAW across chunks are resolved by the ordered
+ * commit, a RAW within a chunk is forwarded by the view, and a RAW across
+ * chunks whose writer ran first is simply valid. Being cheaper per
+ * iteration, the first chunk gets the share of the round that the measured
  * costs say lets every chunk finish together.
  *
  * Irregular control flow. Chunks run in place (by the loops' contract each
@@ -52,15 +49,19 @@
  * branches (in order with its branches observed, for an all-subsequent
  * clause, so that the interval schedule keeps seeing them).
  *
- * Why it is strong on a CPU: no phase walks an array of the loop's size
- * (validation and commit touch only the logged accesses), the logs live in
- * each worker's cache, the only barrier is the end of a round (the ordered
- * commit is a hand-off from chunk to chunk that overlaps later chunks'
- * execution), misspeculation costs one in-order re-execution per dependent
- * iteration, with no re-run of a whole assignment, and workers wait by
- * spinning briefly before they sleep, so short rounds stay cheap.
+ * Why it is strong on a CPU: no step walks an array of the loop's size or
+ * shares a cache line between workers (validation reads A and the worker's
+ * own logs only), the logs live in each worker's cache, one chunk per round
+ * runs untracked, the only barrier is the end of a round (the ordered commit
+ * is a hand-off from chunk to chunk that overlaps later chunks' execution),
+ * misspeculation costs one in-order re-execution per iteration that saw a
+ * stale value, and workers poll briefly before they sleep, so short rounds
+ * stay cheap.
  *
- * Deviations from a textbook TLS: commit is by chunk, not by iteration; the
+ * Deviations from a textbook TLS: validation is by value (as in NOrec-style
+ * software transactional memory) rather than by read and write sets, so
+ * whether a cross-chunk RAW re-executes depends on which chunk got there
+ * first and the counters vary between runs; commit is by chunk; the
  * coordinator, not a worker, recovers control-flow marks (rare by the
  * clauses' design); speculation does not carry across rounds.
  */
@@ -87,10 +88,10 @@
 #define SPIN_IDLE 32768
 
 typedef struct worker {
-	/* SP_MEM: the chunk's logs, one row per iteration */
-	uint32_t *rd, *wr, *wv, *nrd, *nwr;
+	/* SP_MEM: the chunk's logs, one row per iteration: elements read and the values seen,
+	 * elements written and the values written */
+	uint32_t *rd, *rv, *wr, *wv, *nrd, *nwr;
 	sp_view view;
-	uint32_t first_stale;           /* offset of the first iteration validation found stale */
 	uint64_t busy_ns;               /* this round: time spent on the chunk, waits left out */
 	uint64_t violations, discarded; /* this round: iterations re-executed, writes dropped */
 	uint32_t overflow;
@@ -106,18 +107,12 @@ typedef struct xrun {
 	unsigned nw;
 	worker *wk;
 	/* the current round */
-	uint32_t start, count, nchunks, round;
+	uint32_t start, count, nchunks;
 	uint32_t max_chunk;  /* iterations the logs have room for */
 	uint32_t head;       /* iterations of chunk 0 */
-	/* SP_MEM: per element, the largest key of the round that wrote it: a chunk's key
-	 * (larger for earlier chunks) or, above them all, the in-order re-execution's */
-	uint32_t *wkey;
-	uint32_t *published; /* SP_MEM: per chunk, the last round whose writes it published */
 	uint32_t token;      /* SP_MEM: the chunk whose turn it is to commit */
-	uint32_t redone;     /* SP_MEM: some iteration of the round was re-executed */
 	uint32_t executed;   /* chunks done executing */
 	uint64_t t_executed;
-	uint32_t waw;        /* chunks of the round wrote a common element */
 	uint32_t *misspec, all_from, marks; /* SP_CF: the round's marks */
 	/* the pool: gen counts rounds handed out, pending the workers still in one */
 	pthread_mutex_t mu;
@@ -143,46 +138,6 @@ static uint32_t chunk_lo(const xrun *x, uint32_t w)
 	       (uint32_t)((uint64_t)(x->count - x->head) * (w - 1) / (x->nchunks - 1));
 }
 
-/* Keys of the round: nw + 1 of them, chunk w's at base + nw - 1 - w, re-execution's at base + nw. */
-static uint32_t round_base(const xrun *x)
-{
-	return x->round * (x->nw + 1);
-}
-
-static uint32_t chunk_key(const xrun *x, uint32_t w)
-{
-	return round_base(x) + (x->nw - 1 - w);
-}
-
-static uint32_t redo_key(const xrun *x)
-{
-	return round_base(x) + x->nw;
-}
-
-/* Start the next round's keys; when they would not fit in 32 bits, clear them all first. */
-static void next_round(xrun *x)
-{
-	if (x->wkey && (uint64_t)(x->round + 2) * (x->nw + 1) > UINT32_MAX) {
-		memset(x->wkey, 0, (size_t)x->p->args.size * sizeof(uint32_t));
-		memset(x->published, 0, (size_t)x->nw * sizeof(uint32_t));
-		x->round = 0;
-	}
-	x->round++;
-}
-
-/* Record that the chunk of key wrote e; notes a WAW when another chunk of the round did too. */
-static void publish(xrun *x, uint32_t e, uint32_t key, uint32_t base)
-{
-	uint32_t old = __atomic_load_n(&x->wkey[e], __ATOMIC_RELAXED);
-	do {
-		if (old >= base && old != key)
-			__atomic_store_n(&x->waw, 1, __ATOMIC_RELAXED);
-		if (old >= key)
-			return;
-	} while (!__atomic_compare_exchange_n(&x->wkey[e], &old, key, 1, __ATOMIC_RELAXED,
-					      __ATOMIC_RELAXED));
-}
-
 static void chunk_executed(xrun *x)
 {
 	if (__atomic_add_fetch(&x->executed, 1, __ATOMIC_ACQ_REL) == x->nchunks)
@@ -190,69 +145,28 @@ static void chunk_executed(xrun *x)
 }
 
 /*
- * Whether iteration j of chunk w (offset in the chunk) read a stale value: an
- * element of the shared array that an earlier chunk of the round wrote, or,
- * once re-execution has begun (redo), any element it rewrote.
- */
-static int stale(const xrun *x, const worker *k, size_t j, uint32_t key, int redo)
-{
-	const uint32_t *rd = k->rd + j * x->p->loop->max_reads;
-	uint32_t q, rk = redo_key(x);
-	for (q = 0; q < k->nrd[j]; q++) {
-		uint32_t f = __atomic_load_n(&x->wkey[rd[q] & ~SP_VIEW_OWN], __ATOMIC_RELAXED);
-		if ((!(rd[q] & SP_VIEW_OWN) && f > key) || (redo && f == rk))
-			return 1;
-	}
-	return 0;
-}
-
-/*
- * Re-execute iteration i (offset j of chunk k) in place, in loop order. What
- * it writes now and what it wrote speculatively (values that later iterations
- * may have read through the view) both take the re-execution key.
- */
-static void reexecute(xrun *x, worker *k, uint32_t i, size_t j)
-{
-	const sp_loop *l = x->p->loop;
-	uint32_t rd[SP_MAX_TRACE], wr[SP_MAX_TRACE], q, rk = redo_key(x);
-	sp_args a = x->p->args;
-	sp_track t = sp_track_sequential();
-
-	a.A = x->A;
-	memcpy(a.s, x->s, sizeof(a.s));
-	t.spec = 1; /* traces only: a memory loop has no marked branch */
-	t.rd = rd;
-	t.wr = wr;
-	t.maxrd = l->max_reads;
-	t.maxwr = l->max_writes;
-	sp_body(&a, &t, i);
-	for (q = 0; q < t.nwr; q++)
-		__atomic_store_n(&x->wkey[wr[q]], rk, __ATOMIC_RELAXED);
-	for (q = 0; q < k->nwr[j]; q++)
-		__atomic_store_n(&x->wkey[k->wr[j * l->max_writes + q]], rk, __ATOMIC_RELAXED);
-	__atomic_store_n(&x->redone, 1, __ATOMIC_RELAXED);
-	k->overflow |= t.overflow;
-	k->discarded += k->nwr[j];
-	k->violations++;
-}
-
-/*
- * Chunk w's turn to commit. Iterations before the first one validation
- * found stale apply their logged writes as they are, unless an earlier chunk
- * re-executed something this round; from there on each is validated again
- * (re-executions change what is stale) and either applied or re-executed.
+ * Chunk w's turn to commit, in loop order: everything before it is in A. An
+ * iteration whose every read saw the value A holds now computed what the
+ * sequential loop computes (the bodies are functions of the values they
+ * read): its logged writes are applied. Any other is re-executed in place.
  */
 static void commit_chunk(xrun *x, uint32_t w, uint32_t lo, uint32_t hi)
 {
 	const sp_loop *l = x->p->loop;
 	worker *k = &x->wk[w];
-	uint32_t mw = l->max_writes, key = chunk_key(x, w), i, q;
-	uint32_t from = __atomic_load_n(&x->redone, __ATOMIC_RELAXED) ? 0 : k->first_stale;
+	uint32_t mr = l->max_reads, mw = l->max_writes, i, q;
+	float s[SP_NSCALARS];
 
 	for (i = lo; i < hi; i++) {
 		size_t j = i - lo;
-		if (j >= from && stale(x, k, j, key, 1)) {
-			reexecute(x, k, i, j);
+		const uint32_t *rd = k->rd + j * mr, *rv = k->rv + j * mr;
+		for (q = 0; q < k->nrd[j] && sp_ld(&x->A[rd[q]]) == rv[q]; q++)
+			;
+		if (q < k->nrd[j]) {
+			memcpy(s, x->s, sizeof(s)); /* a memory loop leaves its scalars alone */
+			sp_run_sequential(x->p, x->A, s, i, i + 1);
+			k->discarded += k->nwr[j];
+			k->violations++;
 			continue;
 		}
 		for (q = 0; q < k->nwr[j]; q++)
@@ -261,51 +175,41 @@ static void commit_chunk(xrun *x, uint32_t w, uint32_t lo, uint32_t hi)
 }
 
 /*
- * A memory loop's chunk: run speculatively through the view, publish what it
- * wrote, validate against the earlier chunks' published writes while they may
- * still be committing, then commit in turn. The round's first chunk reads
- * only committed state, so it runs in place, tracing its writes only to
- * publish them: later chunks that read those elements are stale whichever
- * value they saw.
+ * A memory loop's chunk. The round's first chunk reads only committed state:
+ * it runs the plain loop in place. The others run through their views,
+ * logging what they read and wrote, then commit in turn.
  */
 static void mem_chunk(xrun *x, uint32_t w)
 {
 	const sp_loop *l = x->p->loop;
 	worker *k = &x->wk[w];
 	uint32_t lo = chunk_lo(x, w), hi = chunk_lo(x, w + 1), mr = l->max_reads, mw = l->max_writes;
-	uint32_t key = chunk_key(x, w), base = round_base(x), i, q, v;
 	uint64_t t0 = gb_now_ns(), t1;
 	sp_args a = x->p->args;
 	sp_track t = sp_track_sequential();
+	uint32_t i;
 
-	a.A = x->A;
-	memcpy(a.s, x->s, sizeof(a.s));
-	t.spec = 1;
-	t.maxrd = mr;
-	t.maxwr = mw;
 	if (w == 0) {
-		/* In place; the writes are published as they happen, so no log grows. */
-		t.rd = k->rd;
-		t.wr = k->wr;
-		for (i = lo; i < hi; i++) {
-			t.nrd = t.nwr = 0;
-			sp_body(&a, &t, i);
-			for (q = 0; q < t.nwr; q++)
-				publish(x, t.wr[q], key, base);
-		}
-		k->overflow = t.overflow;
-		__atomic_store_n(&x->published[0], x->round, __ATOMIC_RELEASE);
+		float s[SP_NSCALARS];
+		memcpy(s, x->s, sizeof(s));
+		sp_run_sequential(x->p, x->A, s, lo, hi);
 		k->busy_ns = gb_now_ns() - t0;
 		chunk_executed(x);
 		__atomic_store_n(&x->token, 1, __ATOMIC_RELEASE);
 		return;
 	}
+	a.A = x->A;
+	memcpy(a.s, x->s, sizeof(a.s));
+	t.spec = 1;
+	t.maxrd = mr;
+	t.maxwr = mw;
 	t.view = &k->view;
 	k->view.epoch++; /* empties the buffer: at most one round per iteration, no wrap */
 	for (i = lo; i < hi; i++) {
 		size_t j = i - lo;
 		t.rd = k->rd + j * mr;
 		t.wr = k->wr + j * mw;
+		k->view.rval = k->rv + j * mr;
 		k->view.wval = k->wv + j * mw;
 		t.nrd = t.nwr = 0;
 		sp_body(&a, &t, i);
@@ -313,19 +217,8 @@ static void mem_chunk(xrun *x, uint32_t w)
 		k->nwr[j] = t.nwr;
 	}
 	k->overflow = t.overflow;
-	for (i = 0; i < hi - lo; i++)
-		for (q = 0; q < k->nwr[i]; q++)
-			publish(x, k->wr[(size_t)i * mw + q], key, base);
-	__atomic_store_n(&x->published[w], x->round, __ATOMIC_RELEASE);
 	k->busy_ns = gb_now_ns() - t0;
 	chunk_executed(x);
-	for (v = 0; v < w; v++)
-		wait_for(&x->published[v], x->round);
-	t1 = gb_now_ns();
-	for (k->first_stale = 0; k->first_stale < hi - lo; k->first_stale++)
-		if (stale(x, k, k->first_stale, key, 0))
-			break;
-	k->busy_ns += gb_now_ns() - t1;
 	wait_for(&x->token, w);
 	t1 = gb_now_ns();
 	if (!k->overflow)
@@ -408,9 +301,7 @@ static void run_round(xrun *x)
 {
 	unsigned n;
 	x->token = 0;
-	x->redone = 0;
 	x->executed = 0;
-	x->waw = 0;
 	wake_workers(x);
 	run_chunk(x, 0);
 	for (n = 0; __atomic_load_n(&x->pending, __ATOMIC_ACQUIRE) && n < SPIN; n++)
@@ -447,13 +338,12 @@ static void open_run(xrun *x, const sp_problem *p, uint32_t cap, unsigned worker
 	chunk = ((size_t)cap + x->nw - 1) / x->nw + 2 * MIN_CHUNK;
 	x->max_chunk = (uint32_t)chunk;
 	if (l->kind == SP_MEM) {
-		x->wkey = xalloc(p->args.size, sizeof(uint32_t), "CPU speculation write keys");
-		x->published = xalloc(x->nw, sizeof(uint32_t), "CPU speculation chunk states");
 		for (slots = 1; slots < 2 * chunk * l->max_writes; slots *= 2)
 			;
 		for (w = 0; w < x->nw; w++) {
 			worker *k = &x->wk[w];
 			k->rd = xalloc(chunk * l->max_reads, sizeof(uint32_t), "a read log");
+			k->rv = xalloc(chunk * l->max_reads, sizeof(uint32_t), "a read log");
 			k->wr = xalloc(chunk * l->max_writes, sizeof(uint32_t), "a write log");
 			k->wv = xalloc(chunk * l->max_writes, sizeof(uint32_t), "a write log");
 			k->nrd = xalloc(chunk, sizeof(uint32_t), "a read log");
@@ -491,6 +381,7 @@ static void close_run(xrun *x)
 	for (w = 0; w < x->nw; w++) {
 		worker *k = &x->wk[w];
 		free(k->rd);
+		free(k->rv);
 		free(k->wr);
 		free(k->wv);
 		free(k->nrd);
@@ -501,8 +392,6 @@ static void close_run(xrun *x)
 	pthread_cond_destroy(&x->go);
 	pthread_cond_destroy(&x->done);
 	free(x->wk);
-	free(x->wkey);
-	free(x->published);
 	free(x->misspec);
 }
 
@@ -519,7 +408,6 @@ static uint64_t mem_round_result(xrun *x, sp_result *r)
 	r->misspeculated += miss;
 	r->reexecuted += miss;
 	r->raw_war += miss > 0;
-	r->waw += x->waw;
 	r->detections += miss > 0;
 	return miss;
 }
@@ -688,7 +576,6 @@ int sp_cpu_spec_run(const sp_problem *p, const sp_config *c, uint32_t *host,
 				sp_run_sequential(p, host, scalars, start, next);
 			ns_per_iter = (double)(gb_now_ns() - t_phase) / count;
 		} else {
-			next_round(&x);
 			x.start = start;
 			x.count = count;
 			run_round(&x);

@@ -31,7 +31,6 @@
 #define SP_NPARAMS 4
 #define SP_MAX_CLAUSE 4   /* items in one misspeculate(...) clause */
 #define SP_NONE 0xFFFFFFFFu
-#define SP_VIEW_OWN 0x80000000u /* in a view's read trace: forwarded from the chunk's own writes */
 
 enum sp_kind { SP_MEM = 0, SP_CF = 1 };
 
@@ -64,13 +63,14 @@ typedef struct sp_args {
  * The private view of a chunk of CPU speculation (speculation/cpu_spec.c),
  * host only: the chunk's writes go to an open-addressing buffer instead of
  * A, and its reads look there first. A slot is one 16-byte line of element,
- * epoch (the slot is in use when it equals the view's) and value. wval is
- * the current iteration's row of written values, beside its write trace.
+ * epoch (the slot is in use when it equals the view's) and value. rval and
+ * wval are the current iteration's rows of values read and written, beside
+ * its read and write traces.
  */
 enum { SP_SLOT_KEY = 0, SP_SLOT_TAG, SP_SLOT_VAL, SP_SLOT_WORDS = 4 };
 
 typedef struct sp_view {
-	uint32_t *slot, *wval;
+	uint32_t *slot, *rval, *wval;
 	uint32_t mask, epoch;
 } sp_view;
 
@@ -209,22 +209,24 @@ static inline uint32_t *sp_view_slot(const sp_view *v, uint32_t e)
 	}
 }
 
-/* A read through the view: the chunk's own write when there is one (traced with
- * SP_VIEW_OWN), else A. A read of an element already in the trace keeps its first mark. */
+/* A read through the view: the chunk's own write when there is one, else A; the
+ * first value the iteration saw of each element is traced beside it. */
 static inline uint32_t sp_view_rd(const sp_args *a, sp_track *t, uint32_t e)
 {
 	const sp_view *v = t->view;
 	const uint32_t *q = sp_view_slot(v, e);
-	uint32_t own = q[SP_SLOT_TAG] == v->epoch, j;
-	for (j = 0; j < t->nrd && (t->rd[j] & ~SP_VIEW_OWN) != e; j++)
+	uint32_t x = q[SP_SLOT_TAG] == v->epoch ? q[SP_SLOT_VAL] : sp_ld(&a->A[e]), j;
+	for (j = 0; j < t->nrd && t->rd[j] != e; j++)
 		;
 	if (j == t->nrd) {
-		if (t->nrd == t->maxrd)
+		if (t->nrd == t->maxrd) {
 			t->overflow = 1;
-		else
-			t->rd[t->nrd++] = e | (own ? SP_VIEW_OWN : 0);
+		} else {
+			v->rval[t->nrd] = x;
+			t->rd[t->nrd++] = e;
+		}
 	}
-	return own ? q[SP_SLOT_VAL] : sp_ld(&a->A[e]);
+	return x;
 }
 
 /* A write through the view: into the chunk's buffer and the iteration's (element, value) rows. */
