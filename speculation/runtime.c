@@ -92,9 +92,14 @@ static void run_iteration(const sp_problem *p, uint32_t *host, float *s, uint32_
 void sp_run_sequential(const sp_problem *p, uint32_t *host, float scalars[SP_NSCALARS],
 		       uint32_t lo, uint32_t hi)
 {
+	sp_args a = p->args;
+	sp_track t = sp_track_sequential();
 	uint32_t i;
-	for (i = lo; i < hi; i++)
-		run_iteration(p, host, scalars, i);
+	a.A = host;
+	memcpy(a.s, scalars, sizeof(a.s));
+	for (i = lo; i < hi; i++) /* the scalars carry from iteration to iteration in a.s */
+		sp_body(&a, &t, i);
+	memcpy(scalars, a.s, sizeof(a.s));
 }
 
 /* Elements iterations i0..i1-1 of an SP_CF loop write: one span by the mapping's contract. */
@@ -233,20 +238,30 @@ static void copy_in_ranges(run *u)
 	u->b->launch(u->ctx, SP_K_SCATTER, 0, n, u->s);
 }
 
-/* Section 4: the next assignment's size after one of `count` iterations with `miss` misspeculated. */
-typedef struct sched {
-	uint32_t size, cap, clean;
-	int64_t last_branch;     /* Figure 6(c) loops: the last iteration seen to branch */
-	uint64_t interval_sum, intervals;
-} sched;
-
-static void schedule_after(sched *sc, const run *u, uint32_t count, uint64_t miss,
-			   uint32_t all_from)
+uint32_t sp_first_assignment(const sp_problem *p, const sp_config *c)
 {
-	const sp_config *c = u->c;
+	const sp_loop *l = p->loop;
+	uint32_t cap = p->args.n;
+	if (l->kind == SP_MEM && p->args.size / l->max_writes < cap)
+		cap = p->args.size / l->max_writes ? p->args.size / l->max_writes : 1;
+	if (c->max_assignment && c->max_assignment < cap)
+		cap = c->max_assignment;
+	return cap;
+}
+
+void sp_sched_init(sp_sched *sc, uint32_t cap)
+{
+	memset(sc, 0, sizeof(*sc));
+	sc->size = sc->cap = cap;
+	sc->last_branch = -1;
+}
+
+void sp_sched_after(sp_sched *sc, const sp_problem *p, const sp_config *c, uint32_t count,
+		    uint64_t miss, uint32_t all_from)
+{
 	if (c->opt == SP_OPT_NO_SCHED)
 		return;
-	if (u->p->loop->kind == SP_MEM) {
+	if (p->loop->kind == SP_MEM) {
 		if ((double)miss > c->threshold * count) {
 			sc->size = sc->size > 1 ? sc->size / 2 : 1;
 			sc->clean = 0;
@@ -256,7 +271,7 @@ static void schedule_after(sched *sc, const run *u, uint32_t count, uint64_t mis
 		} else if (miss) {
 			sc->clean = 0;
 		}
-	} else if (sp_clause_all_subsequent(&u->p->clause) && all_from != SP_NONE) {
+	} else if (sp_clause_all_subsequent(&p->clause) && all_from != SP_NONE) {
 		sc->interval_sum += (uint64_t)((int64_t)all_from - sc->last_branch);
 		sc->intervals++;
 		sc->last_branch = all_from;
@@ -396,13 +411,12 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	uint32_t counters[SP_NCOUNTERS];
 	uint64_t t0;
 	size_t staging;
-	sched sc;
+	sp_sched sc;
 	run u;
 	int rc = 0;
 
 	memset(r, 0, sizeof(*r));
 	memset(&u, 0, sizeof(u));
-	memset(&sc, 0, sizeof(sc));
 	u.b = b;
 	u.p = p;
 	u.c = c;
@@ -411,13 +425,7 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	u.s = scalars;
 	/* First assignment: n/m iterations for irregular memory, as many as possible for
 	 * irregular control flow; never above n/m (memory), or --max-assignment. */
-	sc.cap = n;
-	if (l->kind == SP_MEM && size / l->max_writes < sc.cap)
-		sc.cap = size / l->max_writes ? size / l->max_writes : 1;
-	if (c->max_assignment && c->max_assignment < sc.cap)
-		sc.cap = c->max_assignment;
-	sc.size = sc.cap;
-	sc.last_branch = -1;
+	sp_sched_init(&sc, sp_first_assignment(p, c));
 	r->min_assignment = UINT64_MAX;
 
 	/* no-sched ignores n/m: every assignment takes all that remains (up to --max-assignment). */
@@ -484,7 +492,7 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 		r->misspeculated += miss;
 		r->assignments_misspeculated += miss > 0;
 		phase_end(&u, SP_PH_RECOVERY);
-		schedule_after(&sc, &u, count, miss, v.all_from);
+		sp_sched_after(&sc, p, c, count, miss, v.all_from);
 		start = next;
 	}
 	if (r->min_assignment == UINT64_MAX)

@@ -76,6 +76,26 @@ typedef struct sp_result {
 } sp_result;
 
 /*
+ * Section 4's scheduling policy, which the runtime and CPU speculation
+ * (speculation/cpu_spec.c) share: the first assignment gets n/m iterations
+ * for irregular memory (m elements written per iteration), all of them for
+ * irregular control flow, never more than --max-assignment.
+ */
+typedef struct sp_sched {
+	uint32_t size, cap, clean;
+	int64_t last_branch;     /* Figure 6(c) loops: the last iteration seen to branch */
+	uint64_t interval_sum, intervals;
+} sp_sched;
+
+uint32_t sp_first_assignment(const sp_problem *p, const sp_config *c);
+void sp_sched_init(sp_sched *sc, uint32_t cap);
+/* The next size after an assignment of count iterations with miss misspeculated: halve above
+ * the threshold, double after clean_run clean ones (irregular memory); the mean interval
+ * between branches when all_from (SP_NONE: none) names one (an all-subsequent clause). */
+void sp_sched_after(sp_sched *sc, const sp_problem *p, const sp_config *c, uint32_t count,
+		    uint64_t miss, uint32_t all_from);
+
+/*
  * Run the whole loop speculatively on backend b. host holds the array (the
  * initial state on entry, the result on return) and scalars are the
  * loop-carried scalars, updated likewise. Returns 0, or -1 with r->error set.

@@ -60,6 +60,21 @@ typedef struct sp_args {
 } sp_args;
 
 /*
+ * The private view of a chunk of CPU speculation (speculation/cpu_spec.c),
+ * host only: the chunk's writes go to an open-addressing buffer instead of
+ * A, and its reads look there first. A slot is one 16-byte line of element,
+ * epoch (the slot is in use when it equals the view's) and value. rval and
+ * wval are the current iteration's rows of values read and written, beside
+ * its read and write traces.
+ */
+enum { SP_SLOT_KEY = 0, SP_SLOT_TAG, SP_SLOT_VAL, SP_SLOT_WORDS = 4 };
+
+typedef struct sp_view {
+	uint32_t *slot, *rval, *wval;
+	uint32_t mask, epoch;
+} sp_view;
+
+/*
  * The instrumentation of one iteration. spec = 0 is plain sequential
  * execution (the baselines and recovery): nothing is recorded and every
  * branch runs its statements.
@@ -75,6 +90,7 @@ typedef struct sp_track {
 	uint32_t *marks;       /* set when any other iteration was marked (SP_CF) */
 	uint32_t start, count; /* the assignment */
 	const sp_clause *clause;
+	sp_view *view;         /* CPU speculation's private view (SP_MEM, host only), or NULL */
 } sp_track;
 
 /* The instrumentation of a plain sequential execution: nothing recorded. */
@@ -180,9 +196,67 @@ GB_HD int sp_trace_add(uint32_t *row, uint32_t *n, uint32_t max, uint32_t e)
 	return 1;
 }
 
+#if !defined(__CUDA_ARCH__)
+/* The slot of e in view v: where it is, or the free slot where it goes. */
+static inline uint32_t *sp_view_slot(const sp_view *v, uint32_t e)
+{
+	uint32_t k = (uint32_t)(((uint64_t)e * 0x9E3779B97F4A7C15ull) >> 40) & v->mask, *q;
+	for (;;) {
+		q = v->slot + (size_t)k * SP_SLOT_WORDS;
+		if (q[SP_SLOT_TAG] != v->epoch || q[SP_SLOT_KEY] == e)
+			return q;
+		k = (k + 1) & v->mask;
+	}
+}
+
+/* A read through the view: the chunk's own write when there is one, else A; the
+ * first value the iteration saw of each element is traced beside it. */
+static inline uint32_t sp_view_rd(const sp_args *a, sp_track *t, uint32_t e)
+{
+	const sp_view *v = t->view;
+	const uint32_t *q = sp_view_slot(v, e);
+	uint32_t x = q[SP_SLOT_TAG] == v->epoch ? q[SP_SLOT_VAL] : sp_ld(&a->A[e]), j;
+	for (j = 0; j < t->nrd && t->rd[j] != e; j++)
+		;
+	if (j == t->nrd) {
+		if (t->nrd == t->maxrd) {
+			t->overflow = 1;
+		} else {
+			v->rval[t->nrd] = x;
+			t->rd[t->nrd++] = e;
+		}
+	}
+	return x;
+}
+
+/* A write through the view: into the chunk's buffer and the iteration's (element, value) rows. */
+static inline void sp_view_wr(sp_track *t, uint32_t e, uint32_t x)
+{
+	sp_view *v = t->view;
+	uint32_t *q = sp_view_slot(v, e), j;
+	q[SP_SLOT_KEY] = e;
+	q[SP_SLOT_TAG] = v->epoch;
+	q[SP_SLOT_VAL] = x;
+	for (j = 0; j < t->nwr && t->wr[j] != e; j++)
+		;
+	if (j == t->nwr) {
+		if (t->nwr == t->maxwr) {
+			t->overflow = 1;
+			return;
+		}
+		t->wr[t->nwr++] = e;
+	}
+	v->wval[j] = x;
+}
+#endif
+
 /* A tracked read of A[e] (Figure 3(b): the tracking operation after each irregular access). */
 GB_HD uint32_t sp_rd(const sp_args *a, sp_track *t, uint32_t e)
 {
+#if !defined(__CUDA_ARCH__)
+	if (t->view)
+		return sp_view_rd(a, t, e);
+#endif
 	if (t->spec && !sp_trace_add(t->rd, &t->nrd, t->maxrd, e))
 		t->overflow = 1;
 	return sp_ld(&a->A[e]);
@@ -190,6 +264,12 @@ GB_HD uint32_t sp_rd(const sp_args *a, sp_track *t, uint32_t e)
 
 GB_HD void sp_wr(const sp_args *a, sp_track *t, uint32_t e, uint32_t v)
 {
+#if !defined(__CUDA_ARCH__)
+	if (t->view) {
+		sp_view_wr(t, e, v);
+		return;
+	}
+#endif
 	if (t->spec && !sp_trace_add(t->wr, &t->nwr, t->maxwr, e))
 		t->overflow = 1;
 	sp_st(&a->A[e], v);

@@ -127,8 +127,53 @@ assert b[0]["iterations_reexecuted"] == 4096 and b[0]["backend"] == "cpu"
 assert b[2]["iterations_reexecuted"] == 0 and b[2]["assignments"] == 1
 assert r["iterations_reexecuted"] == 0 and r["detections"] == 0'
 expect_rc "the summary names each baseline" 0 "$G" speculate --backend cpu --loop alvinn --iters 500 \
-	--reps 1 --compare seq,gpu-nospec
-expect_out "the summary names each baseline" "seq " "gpu-nospec" "speedup" "verified     yes"
+	--reps 1 --compare seq,cpu-spec,gpu-nospec
+expect_out "the summary names each baseline" "seq " "cpu-spec " "gpu-nospec" "speedup" "verified     yes"
+
+# ---- cpu-spec: speculation designed for the host's cores, with its own counters
+cpu_spec_common='
+x = {b["name"]: b for b in d["results"]["baselines"]}["cpu-spec"]; n = d["config"]["iters"]
+assert x["verified"] is True and x["backend"] == "cpu", x
+for k in ("assignments", "assignments_misspeculated", "assignment_min", "assignment_max",
+          "iterations_speculated", "iterations_misspeculated", "iterations_reexecuted",
+          "iterations_deferred", "wrong_elements", "detections", "raw_war_assignments",
+          "waw_assignments", "bytes_to_device", "bytes_from_device"):
+    assert isint(x[k]), (k, x[k])
+assert x["bytes_to_device"] == 0 and x["bytes_from_device"] == 0   # nothing is copied
+assert x["iterations_speculated"] >= n and 1 <= x["assignment_min"] <= x["assignment_max"] <= n
+assert x["assignments_misspeculated"] <= x["assignments"] and x["detections"] <= x["assignments"]
+assert x["misspeculation_rate"] == x["iterations_reexecuted"] / float(n)
+ph = x["phase_seconds"]
+assert ph["inputs"]["median"] == 0 and ph["setup"]["median"] == 0
+assert abs(sum(ph[k]["median"] for k in ph) - x["loop_seconds"]["median"]) <= 1e-9 + 1e-6 * x["loop_seconds"]["median"]
+s = d["results"]["speedup_over"]["cpu-spec"]
+assert abs(s - x["loop_seconds"]["median"] / d["results"]["loop_seconds"]["median"]) < 1e-9 * max(1, s)
+'
+expect_rc "cpu-spec on dense dependences (figure3)" 0 "${S[@]}" --loop figure3 --iters 100000 \
+	--density 8 --compare cpu-spec --json "$R/cpuspec-mem.json"
+json_check "cpu-spec on dense dependences: RAW re-executions, rounds of at most n/m" \
+	"$R/cpuspec-mem.json" "$cpu_spec_common"'
+assert x["iterations_reexecuted"] > 0 and x["raw_war_assignments"] > 0
+assert x["wrong_elements"] == x["iterations_reexecuted"]          # one write per iteration
+assert x["assignment_max"] <= d["config"]["elements"] and x["iterations_deferred"] == 0
+assert x["phase_seconds"]["commit"]["median"] > 0'
+expect_rc "cpu-spec on an all-subsequent branch (gothic)" 0 "${S[@]}" --loop gothic --iters 20000 \
+	--density 0.01 --compare cpu-spec --json "$R/cpuspec-cf.json"
+json_check "cpu-spec on gothic: branches recovered, the rest deferred" "$R/cpuspec-cf.json" \
+	"$cpu_spec_common"'
+assert x["iterations_reexecuted"] > 0 and x["iterations_deferred"] > 0
+assert x["raw_war_assignments"] == 0 and x["waw_assignments"] == 0 and x["wrong_elements"] == 0
+assert x["assignment_max"] == 20000 and x["assignments"] > 1'
+expect_rc "cpu-spec without dependences (alvinn)" 0 "${S[@]}" --loop alvinn --iters 20000 \
+	--compare cpu-spec --json "$R/cpuspec-none.json"
+json_check "cpu-spec on alvinn: one round, nothing re-executed" "$R/cpuspec-none.json" \
+	"$cpu_spec_common"'
+assert x["assignments"] == 1 and x["iterations_reexecuted"] == 0 and x["detections"] == 0'
+expect_rc "cpu-spec on one worker" 0 "${S[@]}" --loop ocean --iters 20000 --cpu-workers 1 \
+	--compare cpu-spec --json "$R/cpuspec-one.json"
+json_check "cpu-spec on one worker runs the loop sequentially" "$R/cpuspec-one.json" \
+	"$cpu_spec_common"'
+assert x["iterations_reexecuted"] == 0 and x["detections"] == 0 and d["config"]["cpu_workers"] == 1'
 
 # ---- the runs are reproducible
 expect_rc "a seeded run" 0 "${S[@]}" --loop ocean --iters 20000 --seed 9 --json "$R/s1.json"
