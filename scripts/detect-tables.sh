@@ -218,8 +218,8 @@ check_lmdda_left() {
 
 # run_sweep LABEL ALGO LIST SIZES: one gpubench detect run per size.
 run_sweep() {
-	local label=$1 algo=$2 all=$3 total n=0 size here_list first rest name json log rc
-	local started line noted=0
+	local label=$1 algo=$2 all=$3 total n=0 size here_list first rest name
+	local noted=0
 	local -a sizes compare units_opt=()
 	IFS=, read -r -a sizes <<<"$4"
 	total=${#sizes[@]}
@@ -243,28 +243,10 @@ run_sweep() {
 		compare=()
 		[[ -z $rest ]] || compare=(--compare "$rest")
 		name="detect-$algo-$size"
-		json="$reports/$name.json"
-		log="$reports/$name.log"
-		rm -f "$json"
-		started=$SECONDS
-		if "$gpubench" detect --algo "$algo" --procs "$size" --res "$size" "${units_opt[@]}" \
-			--events "$events" --seed "$seed" --reps "$reps" --impl "$first" "${compare[@]}" \
-			"${extra[@]}" --json "$json" >"$log" 2>&1; then
-			rc=0
-		else
-			rc=$?
-		fi
-		if [[ $rc != 0 ]]; then
-			echo "[$label $algo $n/$total] $name FAILED: gpubench exited $rc; its output ($log):" >&2
-			sed 's/^/    /' "$log" >&2
-			echo "detect-tables.sh: stopped; no table or plot is made from a failed sweep" >&2
-			exit 1
-		fi
-		if ! line=$(python3 "$helper" check "$json" --algo "$algo" --impls "$here_list"); then
-			echo "[$label $algo $n/$total] $name REJECTED (see above); output in $log" >&2
-			exit 1
-		fi
-		echo "[$label $algo $n/$total] $name: $line, $((SECONDS - started)) s" >&2
+		sweep_run "[$label $algo $n/$total]" "$reports" "$name" \
+			python3 "$helper" check --algo "$algo" --impls "$here_list" -- \
+			detect --algo "$algo" --procs "$size" --res "$size" "${units_opt[@]}" --events "$events" \
+			--seed "$seed" --reps "$reps" --impl "$first" "${compare[@]}" "${extra[@]}"
 	done
 }
 

@@ -104,7 +104,7 @@ panels=(
 
 run_sweep() {
 	local -a algo_list thread_list chosen=()
-	local total n=0 algo spec panel opts t name json log rc started line
+	local total n=0 algo spec panel opts t name
 	IFS=, read -r -a algo_list <<<"$algos"
 	IFS=, read -r -a thread_list <<<"$threads"
 	for spec in "${panels[@]}"; do
@@ -119,29 +119,10 @@ run_sweep() {
 			for t in "${thread_list[@]}"; do
 				n=$((n + 1))
 				name="$algo-$panel-t$t"
-				json="$out/$name.json"
-				log="$out/$name.log"
-				rm -f "$json"
-				started=$SECONDS
 				# shellcheck disable=SC2086 # $opts is a list of options
-				if "$gpubench" stm --algo "$algo" --backend "$backend" --threads "$t" \
-					--semantic-ratio 100 --hash 1 $opts "${protocol[@]}" "${extra[@]}" \
-					--json "$json" >"$log" 2>&1; then
-					rc=0
-				else
-					rc=$?
-				fi
-				if [[ $rc != 0 ]]; then
-					echo "[$n/$total] $name FAILED: gpubench exited $rc; its output ($log):" >&2
-					sed 's/^/    /' "$log" >&2
-					echo "fig7-bank.sh: stopped; no table or plot is made from a failed sweep" >&2
-					exit 1
-				fi
-				if ! line=$(python3 "$report2csv" check "$json"); then
-					echo "[$n/$total] $name REJECTED (see above); output in $log" >&2
-					exit 1
-				fi
-				echo "[$n/$total] $name: $line, $((SECONDS - started)) s" >&2
+				sweep_run "[$n/$total]" "$out" "$name" python3 "$report2csv" check -- \
+					stm --algo "$algo" --backend "$backend" --threads "$t" --semantic-ratio 100 \
+					--hash 1 $opts "${protocol[@]}" "${extra[@]}"
 			done
 		done
 	done

@@ -99,7 +99,7 @@ rm -f "$out/list-table1.csv" "$out/list-table1.md" "$out/list-table1.png"
 
 # run_sweep LABEL IMPLS NODES: one gpubench list run per size.
 run_sweep() {
-	local label=$1 list=$2 first rest n=0 total size name json log rc started line
+	local label=$1 list=$2 first rest n=0 total size name
 	local -a sizes compare=()
 	first=${list%%,*}
 	rest=${list#"$first"}
@@ -111,27 +111,8 @@ run_sweep() {
 	for size in "${sizes[@]}"; do
 		n=$((n + 1))
 		name="table1-N$size"
-		json="$reports/$name.json"
-		log="$reports/$name.log"
-		rm -f "$json"
-		started=$SECONDS
-		if "$gpubench" list --op insert --nodes "$size" --reps "$reps" --impl "$first" "${compare[@]}" \
-			"${extra[@]}" --json "$json" >"$log" 2>&1; then
-			rc=0
-		else
-			rc=$?
-		fi
-		if [[ $rc != 0 ]]; then
-			echo "[$label $n/$total] $name FAILED: gpubench exited $rc; its output ($log):" >&2
-			sed 's/^/    /' "$log" >&2
-			echo "list-table1.sh: stopped; no table or plot is made from a failed sweep" >&2
-			exit 1
-		fi
-		if ! line=$(python3 "$helper" check "$json" --impls "$list"); then
-			echo "[$label $n/$total] $name REJECTED (see above); output in $log" >&2
-			exit 1
-		fi
-		echo "[$label $n/$total] $name: $line, $((SECONDS - started)) s" >&2
+		sweep_run "[$label $n/$total]" "$reports" "$name" python3 "$helper" check --impls "$list" -- \
+			list --op insert --nodes "$size" --reps "$reps" --impl "$first" "${compare[@]}" "${extra[@]}"
 	done
 }
 

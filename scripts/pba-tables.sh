@@ -162,7 +162,7 @@ reports="$out/reports"
 
 # run_sweep LABEL IMPLS RES PROCS: one gpubench avoid run per size.
 run_sweep() {
-	local label=$1 list=$2 first rest total n=0 r p name json log rc started line
+	local label=$1 list=$2 first rest total n=0 r p name
 	local -a res_list procs_list compare=()
 	first=${list%%,*}
 	rest=${list#"$first"}
@@ -177,28 +177,9 @@ run_sweep() {
 		for p in "${procs_list[@]}"; do
 			n=$((n + 1))
 			name="pba-R$r-P$p"
-			json="$reports/$name.json"
-			log="$reports/$name.log"
-			rm -f "$json"
-			started=$SECONDS
-			if "$gpubench" avoid --workload worst-case --res "$r" --procs "$p" \
-				--events "$events" --reps "$reps" --impl "$first" "${compare[@]}" \
-				"${extra[@]}" --json "$json" >"$log" 2>&1; then
-				rc=0
-			else
-				rc=$?
-			fi
-			if [[ $rc != 0 ]]; then
-				echo "[$label $n/$total] $name FAILED: gpubench exited $rc; its output ($log):" >&2
-				sed 's/^/    /' "$log" >&2
-				echo "pba-tables.sh: stopped; no table or plot is made from a failed sweep" >&2
-				exit 1
-			fi
-			if ! line=$(python3 "$helper" check "$json" --impls "$list"); then
-				echo "[$label $n/$total] $name REJECTED (see above); output in $log" >&2
-				exit 1
-			fi
-			echo "[$label $n/$total] $name: $line, $((SECONDS - started)) s" >&2
+			sweep_run "[$label $n/$total]" "$reports" "$name" python3 "$helper" check --impls "$list" -- \
+				avoid --workload worst-case --res "$r" --procs "$p" --events "$events" --reps "$reps" \
+				--impl "$first" "${compare[@]}" "${extra[@]}"
 		done
 	done
 }

@@ -97,8 +97,6 @@ if [[ $plot_only == 0 ]]; then
 		for opt in all no-mo no-co no-sched; do
 			n=$((n + 1))
 			name="spec-$loop-$opt"
-			json="$reports/$name.json"
-			log="$reports/$name.log"
 			compare=()
 			if [[ $opt == all ]]; then
 				case $loop in
@@ -106,25 +104,9 @@ if [[ $plot_only == 0 ]]; then
 				*) compare=(--compare seq,cpu-spec) ;;
 				esac
 			fi
-			rm -f "$json"
-			started=$SECONDS
-			if "$gpubench" speculate --loop "$loop" --opt "$opt" --reps "$reps" "${size[@]}" \
-				"${compare[@]}" "${extra[@]}" --json "$json" >"$log" 2>&1; then
-				rc=0
-			else
-				rc=$?
-			fi
-			if [[ $rc != 0 ]]; then
-				echo "[$n/$total] $name FAILED: gpubench exited $rc; its output ($log):" >&2
-				sed 's/^/    /' "$log" >&2
-				echo "speculate-figures.sh: stopped; no table or plot is made from a failed sweep" >&2
-				exit 1
-			fi
-			line=$(python3 "$helper" check "$json") || {
-				echo "[$n/$total] $name REJECTED (see above); output in $log" >&2
-				exit 1
-			}
-			echo "[$n/$total] $line, $((SECONDS - started)) s" >&2
+			sweep_run "[$n/$total]" "$reports" "$name" python3 "$helper" check -- \
+				speculate --loop "$loop" --opt "$opt" --reps "$reps" "${size[@]}" "${compare[@]}" \
+				"${extra[@]}"
 		done
 	done
 else

@@ -276,7 +276,7 @@ expect_err "speculate-figures.sh names the missing report" "spec-ocean-all.json"
 expect_rc "speculate-figures.sh --reps x exits 2" 2 bash scripts/speculate-figures.sh --reps x --out "$T_TMP/sf-bad"
 
 # ---- scripts/lib/sweep.sh: a script that defaults to a dist/ older than
-# ./gpubench says so
+# ./gpubench says so; a failed run stops a sweep
 echo "== sweep: a stale dist/"
 mkdir -p "$T_TMP/stale/dist/bin"
 cp "$G" "$T_TMP/stale/gpubench"
@@ -286,6 +286,11 @@ expect_rc "pba-tables.sh --quick runs dist/bin/gpubench by default" 0 \
 	bash -c 'cd "$1" && bash "$2/scripts/pba-tables.sh" --quick --out out' sh "$T_TMP/stale" "$root"
 expect_err "pba-tables.sh says dist/bin/gpubench is older than ./gpubench" \
 	"pba-tables.sh: note: running dist/bin/gpubench, which is older than ./gpubench"
+expect_rc "a sweep whose run fails exits 1" 1 \
+	bash scripts/pba-tables.sh --quick --gpubench "$G" --out "$T_TMP/pba-fail" -- --bogus
+expect_err "a failed sweep names the run and shows gpubench's message" \
+	"pba-R16-P64 FAILED: gpubench exited 2" "unknown option '--bogus'" "no table or plot is made"
+check "a failed sweep writes no table" test ! -e "$T_TMP/pba-fail/pba-tables.csv"
 expect_rc "fig7-bank.sh --threads without a value exits 2" 2 bash scripts/fig7-bank.sh --threads --quick
 expect_err "fig7-bank.sh names the option that needs a value" "fig7-bank.sh: option --threads needs a value"
 

@@ -39,3 +39,35 @@ sweep_gpubench() {
 		exit 1
 	}
 }
+
+# sweep_run TAG DIR NAME CHECK... -- ARGS...: one run of a sweep,
+# `gpubench ARGS --json DIR/NAME.json`, its output kept in DIR/NAME.log; then
+# CHECK, given the report's path as its last word, must accept the report and
+# print its one-line summary. A failed run or a rejected report stops the
+# script with status 1, before any table is made. TAG (e.g. "[tables 3/10]")
+# starts each progress line.
+sweep_run() {
+	local tag=$1 dir=$2 name=$3 json log rc line started=$SECONDS
+	local -a check=()
+	shift 3
+	while [[ $1 != -- ]]; do
+		check+=("$1")
+		shift
+	done
+	shift
+	json=$dir/$name.json
+	log=$dir/$name.log
+	rm -f "$json"
+	if "$gpubench" "$@" --json "$json" >"$log" 2>&1; then rc=0; else rc=$?; fi
+	if [[ $rc != 0 ]]; then
+		echo "$tag $name FAILED: gpubench exited $rc; its output ($log):" >&2
+		sed 's/^/    /' "$log" >&2
+		echo "$sweep_name: stopped; no table or plot is made from a failed sweep" >&2
+		exit 1
+	fi
+	if ! line=$("${check[@]}" "$json"); then
+		echo "$tag $name REJECTED (see above); output in $log" >&2
+		exit 1
+	fi
+	echo "$tag $name: $line, $((SECONDS - started)) s" >&2
+}
