@@ -6,8 +6,8 @@
 #include "common/error.h"
 #include "common/version.h"
 
-static const gb_command *const commands[] = {&gb_cmd_stm, &gb_cmd_avoid, &gb_cmd_detect, &gb_cmd_info,
-					      &gb_cmd_speculate, &gb_cmd_list, NULL};
+static const gb_command *const commands[] = {&gb_cmd_stm, &gb_cmd_avoid, &gb_cmd_detect, &gb_cmd_speculate,
+					      &gb_cmd_list, &gb_cmd_info, NULL};
 
 static const gb_command *find(const char *name)
 {
