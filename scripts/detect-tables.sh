@@ -290,11 +290,6 @@ fi
 
 python3 "$helper" table "$reports" --csv "$out/detect-tables.csv" --md "$out/detect-tables.md" >&2
 
-if command -v gnuplot >/dev/null; then
-	vars=$(python3 "$helper" plot-vars "$out/detect-tables.csv")
-	gnuplot -e "csv='$out/detect-tables.csv'; out='$out/detect-speedup.png'; $vars" "$plot_script"
-	echo "detect-tables.sh: plot in $out/detect-speedup.png" >&2
-else
-	echo "detect-tables.sh: gnuplot not installed, no plot; copy $out to a machine with" \
-		"gnuplot and run scripts/detect-tables.sh --plot-only --out DIR there" >&2
-fi
+vars=$(python3 "$helper" plot-vars "$out/detect-tables.csv")
+sweep_plot "$out/detect-speedup.png" -e "csv='$out/detect-tables.csv'; out='$out/detect-speedup.png'; $vars" \
+	"$plot_script"

@@ -142,12 +142,6 @@ fi
 python3 "$report2csv" table "$out" --csv "$out/fig7-bank.csv" --md "$out/fig7-bank.md" \
 	--title "Figure 7, bank panels: throughput with increasing threads" >&2
 
-if command -v gnuplot >/dev/null; then
-	csv_column() { tail -n +2 "$out/fig7-bank.csv" | cut -d, -f"$1" | sort -u | paste -sd' '; }
-	gnuplot -e "csv='$out/fig7-bank.csv'; out='$out/fig7-bank.png'" \
-		-e "algos='$(csv_column 1)'; panels='$(csv_column 2)'" "$plot_script"
-	echo "fig7-bank.sh: plot in $out/fig7-bank.png" >&2
-else
-	echo "fig7-bank.sh: gnuplot not installed, no plot; copy $out to a machine with" \
-		"gnuplot and run scripts/fig7-bank.sh --plot-only --out DIR there" >&2
-fi
+csv_column() { tail -n +2 "$out/fig7-bank.csv" | cut -d, -f"$1" | sort -u | paste -sd' '; }
+sweep_plot "$out/fig7-bank.png" -e "csv='$out/fig7-bank.csv'; out='$out/fig7-bank.png'" \
+	-e "algos='$(csv_column 1)'; panels='$(csv_column 2)'" "$plot_script"

@@ -141,11 +141,6 @@ else
 fi
 
 python3 "$helper" table "$reports" --csv "$out/list-table1.csv" --md "$out/list-table1.md" >&2
-if command -v gnuplot >/dev/null; then
-	vars=$(python3 "$helper" plot-vars "$out/list-table1.csv")
-	gnuplot -e "csv='$out/list-table1.csv'; out='$out/list-table1.png'; $vars" "$plot_script"
-	echo "list-table1.sh: plot in $out/list-table1.png" >&2
-else
-	echo "list-table1.sh: gnuplot not installed, no plot; run scripts/list-table1.sh --plot-only" \
-		"--out DIR where gnuplot is" >&2
-fi
+vars=$(python3 "$helper" plot-vars "$out/list-table1.csv")
+sweep_plot "$out/list-table1.png" -e "csv='$out/list-table1.csv'; out='$out/list-table1.png'; $vars" \
+	"$plot_script"

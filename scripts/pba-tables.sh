@@ -198,11 +198,6 @@ fi
 
 python3 "$helper" table "$reports" --csv "$out/pba-tables.csv" --md "$out/pba-tables.md" >&2
 
-if command -v gnuplot >/dev/null; then
-	vars=$(python3 "$helper" plot-vars "$out/pba-tables.csv")
-	gnuplot -e "csv='$out/pba-tables.csv'; out='$out/pba-speedup.png'; $vars" "$plot_script"
-	echo "pba-tables.sh: plot in $out/pba-speedup.png" >&2
-else
-	echo "pba-tables.sh: gnuplot not installed, no plot; copy $out to a machine with" \
-		"gnuplot and run scripts/pba-tables.sh --plot-only --out DIR there" >&2
-fi
+vars=$(python3 "$helper" plot-vars "$out/pba-tables.csv")
+sweep_plot "$out/pba-speedup.png" -e "csv='$out/pba-tables.csv'; out='$out/pba-speedup.png'; $vars" \
+	"$plot_script"

@@ -115,10 +115,5 @@ fi
 
 python3 "$helper" table "$reports" --out "$out"
 
-if command -v gnuplot >/dev/null; then
-	gnuplot -e "dir='$out'; out='$out/speculate-figures.png'" "$plot_script"
-	echo "speculate-figures.sh: plot in $out/speculate-figures.png" >&2
-else
-	echo "speculate-figures.sh: gnuplot not installed, no plot; copy $out to a machine with" \
-		"gnuplot and run scripts/speculate-figures.sh --plot-only --out DIR there" >&2
-fi
+sweep_plot "$out/speculate-figures.png" -e "dir='$out'; out='$out/speculate-figures.png'" \
+	"$plot_script"

@@ -71,3 +71,17 @@ sweep_run() {
 	fi
 	echo "$tag $name: $line, $((SECONDS - started)) s" >&2
 }
+
+# sweep_plot PNG GNUPLOT_ARGS...: draw PNG with `gnuplot GNUPLOT_ARGS`, or, where
+# gnuplot is missing, say how to draw it on another machine.
+sweep_plot() {
+	local png=$1
+	shift
+	if command -v gnuplot >/dev/null; then
+		gnuplot "$@"
+		echo "$sweep_name: plot in $png" >&2
+	else
+		echo "$sweep_name: gnuplot not installed, no plot; copy $(dirname "$png") to a machine" \
+			"with gnuplot and run scripts/$sweep_name --plot-only --out DIR there" >&2
+	fi
+}
