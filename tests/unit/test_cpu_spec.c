@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "speculation/cpu_spec.h"
+#include "tests/unit/spec_check.h"
 #include "tests/unit/test.h"
 
 static sp_config cpu_config(unsigned workers)
@@ -25,20 +26,7 @@ static sp_config cpu_config(unsigned workers)
 /* Run p on the host's cores and sequentially; 1 when both end equal, bit for bit. */
 static int cpu_equals_seq(const sp_problem *p, const sp_config *c, sp_result *r)
 {
-	size_t bytes = (size_t)p->args.size * sizeof(uint32_t);
-	uint32_t *a = malloc(bytes), *b = malloc(bytes);
-	float sa[SP_NSCALARS], sb[SP_NSCALARS];
-	int same, rc;
-	memcpy(a, p->A0, bytes);
-	memcpy(b, p->A0, bytes);
-	memcpy(sa, p->args.s, sizeof(sa));
-	memcpy(sb, p->args.s, sizeof(sb));
-	rc = sp_cpu_spec_run(p, c, a, sa, r);
-	sp_run_sequential(p, b, sb, 0, p->args.n);
-	same = rc == 0 && memcmp(a, b, bytes) == 0 && memcmp(sa, sb, sizeof(sa)) == 0;
-	free(a);
-	free(b);
-	return same;
+	return spec_matches_seq(sp_cpu_spec_run, p, c, r);
 }
 
 /* Counters every run must keep, whatever the loop. */

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "speculation/runtime.h"
+#include "tests/unit/spec_check.h"
 #include "tests/unit/test.h"
 
 static sp_config config(unsigned opt, unsigned workers)
@@ -22,23 +23,16 @@ static sp_config config(unsigned opt, unsigned workers)
 	return c;
 }
 
+static int run_cpu_backend(const sp_problem *p, const sp_config *c, uint32_t *host, float *scalars,
+			   sp_result *r)
+{
+	return sp_run(&sp_backend_cpu, p, c, host, scalars, r);
+}
+
 /* Run p speculatively on the CPU backend and sequentially; 1 when both end equal. */
 static int spec_equals_seq(const sp_problem *p, const sp_config *c, sp_result *r)
 {
-	size_t bytes = (size_t)p->args.size * sizeof(uint32_t);
-	uint32_t *a = malloc(bytes), *b = malloc(bytes);
-	float sa[SP_NSCALARS], sb[SP_NSCALARS];
-	int same, rc;
-	memcpy(a, p->A0, bytes);
-	memcpy(b, p->A0, bytes);
-	memcpy(sa, p->args.s, sizeof(sa));
-	memcpy(sb, p->args.s, sizeof(sb));
-	rc = sp_run(&sp_backend_cpu, p, c, a, sa, r);
-	sp_run_sequential(p, b, sb, 0, p->args.n);
-	same = rc == 0 && memcmp(a, b, bytes) == 0 && memcmp(sa, sb, sizeof(sa)) == 0;
-	free(a);
-	free(b);
-	return same;
+	return spec_matches_seq(run_cpu_backend, p, c, r);
 }
 
 /* A figure3 instance (A[P[i]] = 3 A[Q[i]] + i + 1) with the given P and Q. */
