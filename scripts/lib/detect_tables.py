@@ -52,7 +52,6 @@ standard library is used.
 """
 
 import argparse
-import csv
 import json
 import os
 import re
@@ -63,7 +62,7 @@ import sys
 sys.dont_write_bytecode = True
 from report2csv import (  # noqa: E402
     ReportError, agree, checked, field, fmt_speedup, fmt_time, gp_list, load, write_atomically,
-    write_csv)
+    read_csv, write_csv)
 
 OUTCOMES = ("granted", "blocked", "deadlock", "released", "regranted")
 CSV_FIELDS = (["algo", "procs", "res", "impl", "events", "stream_median_s", "events_per_s"]
@@ -350,14 +349,8 @@ def cmd_table(args):
     print("%d reports -> %s, %s" % (len(docs), args.csv, args.md))
 
 
-def read_csv(path):
-    try:
-        with open(path, newline="", encoding="utf-8") as f:
-            rows = list(csv.DictReader(f))
-    except OSError as e:
-        raise ReportError("%s: %s" % (path, e))
-    if not rows or set(CSV_FIELDS) - set(rows[0]):
-        raise ReportError("%s: not a CSV written by 'detect_tables.py table'" % path)
+def read_table_csv(path):
+    rows = read_csv(path, CSV_FIELDS, "detect_tables.py table")
     for r in rows:
         for column in ("procs", "res"):
             r[column] = int(r[column])
@@ -367,7 +360,7 @@ def read_csv(path):
 
 
 def cmd_plot_vars(args):
-    rows = read_csv(args.csv)
+    rows = read_table_csv(args.csv)
     algos = sorted({r["algo"] for r in rows}, key=algo_key)
     # Each detector keeps its colour in every panel; a speedup line takes its
     # faster detector's colour, dashed and pointed by the base it is over.

@@ -36,7 +36,6 @@ standard library is used.
 """
 
 import argparse
-import csv
 import os
 import re
 import sys
@@ -46,7 +45,7 @@ import sys
 sys.dont_write_bytecode = True
 from report2csv import (  # noqa: E402
     ReportError, agree, checked, field, fmt_speedup, fmt_time, gp_list, write_atomically,
-    write_csv)
+    read_csv, write_csv)
 
 CSV_FIELDS = [
     "res", "procs", "impl", "request_median_s", "request_min_s", "request_max_s",
@@ -226,19 +225,8 @@ def cmd_table(args):
     print("%d reports -> %s, %s" % (len(docs), args.csv, args.md))
 
 
-def read_csv(path):
-    try:
-        with open(path, newline="", encoding="utf-8") as f:
-            rows = list(csv.DictReader(f))
-    except OSError as e:
-        raise ReportError("%s: %s" % (path, e))
-    if not rows or set(CSV_FIELDS) - set(rows[0]):
-        raise ReportError("%s: not a CSV written by 'pba_tables.py table'" % path)
-    return rows
-
-
 def cmd_plot_vars(args):
-    rows = read_csv(args.csv)
+    rows = read_csv(args.csv, CSV_FIELDS, "pba_tables.py table")
     res_list = sorted({int(r["res"]) for r in rows})
     procs = [int(r["procs"]) for r in rows]
     # Each implementation keeps its colour whichever others the reports hold.

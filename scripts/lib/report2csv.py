@@ -17,7 +17,7 @@ Only the standard library is used, so this runs wherever python3 does.
 
 The other table helpers (pba_tables.py, detect_tables.py) import the report
 checks (load, field, checked) and the writing and formatting helpers below
-(write_atomically, write_csv, agree, fmt_time, fmt_speedup, gp_list).
+(write_atomically, write_csv, read_csv, agree, fmt_time, fmt_speedup, gp_list).
 """
 
 import argparse
@@ -187,6 +187,18 @@ def write_csv(rows, out, fields=CSV_FIELDS):
                             repr(row[k]) if isinstance(row[k], float) else row[k])
                         for k in fields})
     os.replace(tmp, out)
+
+
+def read_csv(path, fields, writer):
+    """The rows of a CSV that write_csv made with fields; writer names the command in errors."""
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            rows = list(csv.DictReader(f))
+    except OSError as e:
+        raise ReportError("%s: %s" % (path, e))
+    if not rows or set(fields) - set(rows[0]):
+        raise ReportError("%s: not a CSV written by '%s'" % (path, writer))
+    return rows
 
 
 def agree(docs, paths, what, value_of):
