@@ -304,6 +304,7 @@ expect_rc "sanitize.sh without compute-sanitizer exits 1" 1 \
 	env COMPUTE_SANITIZER=/nonexistent/compute-sanitizer GPUBENCH="$G" bash tests/gpu/sanitize.sh
 expect_out "sanitize.sh names what it did not find" "compute-sanitizer: /nonexistent/compute-sanitizer" \
 	"sanitize-gpu: 0 passed, 1 failed"
+check "sanitize.sh without compute-sanitizer runs nothing else (stderr empty)" test ! -s "$T_ERR"
 
 # ---- the CPU-only build
 echo "== nocuda: $GN"

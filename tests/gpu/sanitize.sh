@@ -2,9 +2,9 @@
 # Every GPU kernel of gpubench under compute-sanitizer (make sanitize-gpu), for
 # a machine with a CUDA GPU: memcheck (out-of-bounds and misaligned accesses,
 # leaks), racecheck (shared-memory hazards), synccheck (illegal barriers) and
-# initcheck (reads of uninitialised device memory) on configurations small enough for the sanitizer's slowdown, each run verified
-# as usual. Needs bash and compute-sanitizer (from the CUDA toolkit), no
-# compiler.
+# initcheck (reads of uninitialised device memory) on configurations small
+# enough for the sanitizer's slowdown, each run verified as usual. Needs bash
+# and compute-sanitizer (from the CUDA toolkit), no compiler.
 #
 #   GPUBENCH=dist/bin/gpubench tests/gpu/sanitize.sh [SUBCOMMAND...]
 #
@@ -39,31 +39,7 @@ if [ -z "$cs" ]; then
 fi
 if [ -z "$cs" ] || ! command -v "$cs" >/dev/null 2>&1 || [ ! -x "$G" ]; then
 	fail "compute-sanitizer and $G are found" "compute-sanitizer: ${cs:-not found}" "GPUBENCH: $G"
-	# detect: every GPU detector (thesis launches, graphs, one int a cell) on
-# small odd systems, rows padded to whole words.
-sanitize detect --algo osdda --impl gpu --compare gpu-graph,gpu-initial --procs 67 --res 45 \
-	--events 300 --reps 1
-sanitize detect --algo lmdda --impl gpu --compare gpu-graph,gpu-initial --procs 40 --res 37 \
-	--units 1-3 --events 300 --reps 1
-
-# speculate: every kernel of the runtime: memory loops that misspeculate
-# (detection and localization), a control-flow loop with a range clause, and
-# the non-speculative loop.
-sanitize speculate --backend gpu --loop figure3 --iters 3000 --density 1 --reps 1
-sanitize speculate --backend gpu --loop ocean --iters 4000 --reps 1 --opt no-sched
-sanitize speculate --backend gpu --loop gothic --iters 3000 --density 0.01 --reps 1
-sanitize speculate --backend gpu --loop fftbench --iters 2000 --reps 1 --compare gpu-nospec
-
-# list: both CUDA lists on every workload, and a heap too small for the run
-# (allocation failures handled in the kernel).
-for impl in gpu gpu-tail; do
-	for op in insert delete mixed; do
-		sanitize list --impl "$impl" --op "$op" --nodes 300 --threads 256 --reps 1
-	done
-	sanitize list --impl "$impl" --op insert --nodes 2000 --superblocks 4 --reps 1
-done
-
-summary sanitize-gpu
+	summary sanitize-gpu
 	exit 1
 fi
 echo "sanitize-gpu: $("$cs" --version | sed -n 's/.*Version /version /p' | head -n 1), tools: $tools"
