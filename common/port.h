@@ -22,6 +22,18 @@
 #define GB_HD static inline
 #endif
 
+/*
+ * A hook run by every host-side primitive below before it touches memory. It
+ * does nothing unless a translation unit defines it before including this
+ * header: the unit tests' lane scheduler (tests/unit/lanes.h) defines it to
+ * switch lanes there, so GB_HD code runs with its threads interleaved at
+ * every shared access, in lockstep as a warp issues them or in seeded random
+ * orders.
+ */
+#ifndef GB_PORT_STEP
+#define GB_PORT_STEP() ((void)0)
+#endif
+
 /* Unroll a loop over a small fixed bound so its arrays stay in registers. */
 #if defined(__CUDA_ARCH__)
 #define GB_UNROLL _Pragma("unroll")
@@ -38,6 +50,7 @@ GB_HD uint32_t gb_ld_acquire_u32(const uint32_t *p)
 	asm volatile("ld.acquire.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
 	return v;
 #else
+	GB_PORT_STEP();
 	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
 #endif
 }
@@ -49,6 +62,7 @@ GB_HD uint32_t gb_ld_relaxed_u32(const uint32_t *p)
 	asm volatile("ld.relaxed.gpu.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
 	return v;
 #else
+	GB_PORT_STEP();
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
 #endif
 }
@@ -58,6 +72,7 @@ GB_HD void gb_st_relaxed_u32(uint32_t *p, uint32_t v)
 #if defined(__CUDA_ARCH__)
 	asm volatile("st.relaxed.gpu.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
 #else
+	GB_PORT_STEP();
 	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 #endif
 }
@@ -68,6 +83,7 @@ GB_HD uint32_t gb_cas_u32(uint32_t *p, uint32_t expected, uint32_t desired)
 #if defined(__CUDA_ARCH__)
 	return atomicCAS(p, expected, desired);
 #else
+	GB_PORT_STEP();
 	__atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL,
 				    __ATOMIC_ACQUIRE);
 	return expected;
@@ -80,6 +96,7 @@ GB_HD uint32_t gb_add_u32(uint32_t *p, uint32_t v)
 #if defined(__CUDA_ARCH__)
 	return atomicAdd(p, v);
 #else
+	GB_PORT_STEP();
 	return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
 #endif
 }
@@ -90,6 +107,7 @@ GB_HD uint32_t gb_min_u32(uint32_t *p, uint32_t v)
 #if defined(__CUDA_ARCH__)
 	return atomicMin(p, v);
 #else
+	GB_PORT_STEP();
 	uint32_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
 	while (v < old && !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_RELAXED,
 						       __ATOMIC_RELAXED))
@@ -109,6 +127,7 @@ GB_HD void gb_fence(void)
 #if defined(__CUDA_ARCH__)
 	asm volatile("fence.acq_rel.gpu;" : : : "memory");
 #else
+	GB_PORT_STEP();
 	__atomic_thread_fence(__ATOMIC_ACQ_REL);
 #endif
 }
@@ -137,6 +156,7 @@ GB_HD gb_ticket gb_ticket_begin(uint32_t *counter)
 	t.rank = (uint32_t)__popc(t.mask & ((1u << lane) - 1u));
 	t.base = lane == t.leader ? atomicAdd(counter, (unsigned)__popc(t.mask)) : 0;
 #else
+	GB_PORT_STEP();
 	t.base = __atomic_fetch_add(counter, 1u, __ATOMIC_ACQ_REL);
 	t.mask = t.leader = t.rank = 0;
 #endif
@@ -202,6 +222,7 @@ GB_HD uint64_t gb_ld_relaxed_u64(const uint64_t *p)
 	asm volatile("ld.relaxed.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
 	return v;
 #else
+	GB_PORT_STEP();
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
 #endif
 }
@@ -212,6 +233,7 @@ GB_HD uint64_t gb_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired)
 	return (uint64_t)atomicCAS((unsigned long long *)p, (unsigned long long)expected,
 				   (unsigned long long)desired);
 #else
+	GB_PORT_STEP();
 	__atomic_compare_exchange_n(p, &expected, desired, 0, __ATOMIC_ACQ_REL,
 				    __ATOMIC_ACQUIRE);
 	return expected;

@@ -24,9 +24,12 @@
  *  - a superblock keeps its size class once given one: freed blocks are
  *    reused by later allocations of the same class, but superblocks are not
  *    returned to the pool.
- * An allocation that cannot be satisfied (no free block, no unused
- * superblock, or a size above the largest class) returns KMA_NULL and counts
- * itself in failed_allocs.
+ * An allocation fails only when its size class is exhausted: no free block
+ * on the class's stack, no unused superblock in the pool, and no superblock
+ * being carved by another thread (kma_exhausted); or when the size is above
+ * the largest class. It returns KMA_NULL and counts itself in failed_allocs.
+ * A thread that finds the stack empty while another carves waits for that
+ * carve (a bounded amount of work) rather than fail.
  */
 #ifndef GB_KMA_H
 #define GB_KMA_H
@@ -49,7 +52,7 @@
  * (0: unused, c + 1: size class c) and sb_next[sb_count] (pool links).
  */
 typedef struct kma_meta {
-	uint64_t pool_head;                 /* tag << 32 | superblock index */
+	uint64_t pool_head;                 /* tag << 48 | carves in flight << 24 | superblock index */
 	uint64_t class_head[KMA_NCLASS];    /* tag << 32 | block offset */
 	uint32_t failed_allocs;
 	uint32_t pad;
@@ -98,19 +101,62 @@ GB_HD uint64_t kma_tagged(uint64_t old, uint32_t top)
 	return (((old >> 32) + 1) << 32) | top;
 }
 
-/* Pop an unused superblock index from the pool; 0 when the pool is empty. */
-GB_HD uint32_t kma_pool_pop(kma_heap h)
+/*
+ * The pool word: tag << 48 | carving << 24 | superblock index. carving counts
+ * the superblocks taken from the pool whose blocks are not on their class's
+ * stack yet; it changes in the same CAS that takes or returns a superblock,
+ * so one read of the word says whether the pool is empty with no carve in
+ * flight (kma_exhausted). 24 bits each: at most 2^24 superblocks.
+ */
+#define KMA_SB_LIMIT (1u << 24)
+#define KMA_SB_MASK (KMA_SB_LIMIT - 1u)
+
+GB_HD uint32_t kma_pool_top(uint64_t w)
+{
+	return (uint32_t)w & KMA_SB_MASK;
+}
+
+GB_HD uint32_t kma_pool_carving(uint64_t w)
+{
+	return (uint32_t)(w >> 24) & KMA_SB_MASK;
+}
+
+GB_HD uint64_t kma_pool_word(uint64_t old, uint32_t top, uint32_t carving)
+{
+	return (((old >> 48) + 1) << 48) | ((uint64_t)carving << 24) | top;
+}
+
+/* Take an unused superblock for a carve (counted as in flight); 0 when the pool is empty. */
+GB_HD uint32_t kma_pool_take(kma_heap h)
 {
 	GB_GLOBAL kma_meta *m = kma_meta_of(h);
 	for (;;) {
-		uint64_t head = gb_ld_relaxed_u64(&m->pool_head);
-		uint32_t sb = (uint32_t)head, next;
+		uint64_t w = gb_ld_relaxed_u64(&m->pool_head);
+		uint32_t sb = kma_pool_top(w), next;
 		if (sb == 0)
 			return 0;
 		gb_fence();
 		next = gb_ld_relaxed_u32(&kma_sb_next(h)[sb]);
-		if (gb_cas_u64(&m->pool_head, head, kma_tagged(head, next)) == head)
+		if (gb_cas_u64(&m->pool_head, w, kma_pool_word(w, next, kma_pool_carving(w) + 1)) == w)
 			return sb;
+	}
+}
+
+/* End a carve: its blocks are on the stack, or (back != 0) superblock back returns to the pool unused. */
+GB_HD void kma_pool_done(kma_heap h, uint32_t back)
+{
+	GB_GLOBAL kma_meta *m = kma_meta_of(h);
+	gb_fence(); /* the carve's push is visible before the count drops */
+	for (;;) {
+		uint64_t w = gb_ld_relaxed_u64(&m->pool_head);
+		uint32_t top = kma_pool_top(w);
+		if (back) {
+			gb_st_relaxed_u32(&kma_sb_next(h)[back], top);
+			gb_fence();
+			top = back;
+		}
+		if (gb_cas_u64(&m->pool_head, w, kma_pool_word(w, top, kma_pool_carving(w) - 1)) == w)
+			return;
 	}
 }
 
@@ -128,14 +174,24 @@ GB_HD void kma_push_chain(kma_heap h, uint32_t c, uint32_t first, uint32_t last)
 }
 
 /*
- * Give a fresh superblock to class c: its first block goes to the caller,
- * the rest onto the class's stack in one push. KMA_NULL when none is left.
+ * Class c's stack was found empty: give it a fresh superblock. Its first
+ * block goes to the caller, the rest onto the stack in one push. KMA_NULL
+ * when the pool is empty, or when the stack was refilled while this call
+ * took a superblock (the superblock goes back, and the caller pops the
+ * stack: a burst of threads that all found the stack empty then carves few
+ * superblocks instead of one each).
  */
-GB_HD uint32_t kma_carve(kma_heap h, uint32_t c)
+GB_HD uint32_t kma_refill(kma_heap h, uint32_t c)
 {
-	uint32_t sb = kma_pool_pop(h), bs = KMA_MIN_BLOCK << c, n, i, first;
+	GB_GLOBAL kma_meta *m = kma_meta_of(h);
+	uint32_t sb = kma_pool_take(h), bs = KMA_MIN_BLOCK << c, n, i, first;
 	if (sb == 0)
 		return KMA_NULL;
+	gb_fence();
+	if ((uint32_t)gb_ld_relaxed_u64(&m->class_head[c]) != KMA_NULL) {
+		kma_pool_done(h, sb);
+		return KMA_NULL;
+	}
 	n = h.sb_size / bs;
 	first = sb * h.sb_size;
 	gb_st_relaxed_u32(&kma_sb_class(h)[sb], c + 1);
@@ -143,9 +199,24 @@ GB_HD uint32_t kma_carve(kma_heap h, uint32_t c)
 		gb_st_relaxed_u32(kma_word(h, first + i * bs), first + (i + 1) * bs);
 	if (n > 1)
 		kma_push_chain(h, c, first + bs, first + (n - 1) * bs);
-	else
-		gb_fence(); /* the class is visible before the block is used */
+	kma_pool_done(h, 0);
 	return first;
+}
+
+/*
+ * Class c really is exhausted: the pool is empty with no carve in flight,
+ * and after that the stack is empty too. A stack found empty while a carve
+ * is in flight, or a pool found empty while another thread carved its last
+ * superblock, is not exhaustion: the blocks are on their way.
+ */
+GB_HD int kma_exhausted(kma_heap h, uint32_t c)
+{
+	GB_GLOBAL kma_meta *m = kma_meta_of(h);
+	uint64_t w = gb_ld_relaxed_u64(&m->pool_head);
+	if (kma_pool_top(w) != 0 || kma_pool_carving(w) != 0)
+		return 0;
+	gb_fence();
+	return (uint32_t)gb_ld_relaxed_u64(&m->class_head[c]) == KMA_NULL;
 }
 
 /*
@@ -153,8 +224,8 @@ GB_HD uint32_t kma_carve(kma_heap h, uint32_t c)
  * allocations cost one contended CAS on the class's stack instead of n: a run
  * of the stack is popped with one CAS, and fresh superblocks are carved when
  * the stack is empty. The blocks come linked through their first word, *first
- * the head of the run. Returns how many; fewer than n only when the heap is
- * exhausted (the shortfall counts as failed allocations).
+ * the head of the run. Returns how many; fewer than n only when the class is
+ * exhausted (kma_exhausted; the shortfall counts as failed allocations).
  */
 GB_HD uint32_t kma_malloc_run(kma_heap h, uint32_t bytes, uint32_t n, uint32_t *first)
 {
@@ -167,9 +238,12 @@ GB_HD uint32_t kma_malloc_run(kma_heap h, uint32_t bytes, uint32_t n, uint32_t *
 		uint64_t head = gb_ld_relaxed_u64(&m->class_head[c]);
 		uint32_t top = (uint32_t)head, end = top, k = 1, next;
 		if (top == KMA_NULL) {
-			top = end = kma_carve(h, c);
-			if (top == KMA_NULL)
-				break;
+			top = end = kma_refill(h, c);
+			if (top == KMA_NULL) {
+				if (kma_exhausted(h, c))
+					break;
+				continue;
+			}
 		} else {
 			gb_fence();
 			/*

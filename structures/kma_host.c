@@ -28,6 +28,9 @@ int kma_layout_check(uint32_t sb_count, uint32_t sb_size, char *err, size_t errl
 	if (sb_size < KMA_MAX_BLOCK || sb_size % KMA_MAX_BLOCK)
 		return gb_errmsg(err, errlen, "--superblock-size %u is not a multiple of %u bytes", sb_size,
 				 KMA_MAX_BLOCK);
+	if (sb_count > KMA_SB_LIMIT)
+		return gb_errmsg(err, errlen, "a heap of %u superblocks is above the %u the pool word indexes",
+				 sb_count, KMA_SB_LIMIT);
 	if ((uint64_t)sb_count * sb_size > 0xFFFFFF00ull)
 		return gb_errmsg(err, errlen,
 				 "a heap of %u x %u bytes is above the 4 GiB that 32-bit block offsets address",
@@ -96,7 +99,12 @@ int kma_check(kma_heap h, kma_usage *u, char *err, size_t errlen)
 			carved[cls[sb] - 1] += h.sb_size / (KMA_MIN_BLOCK << (cls[sb] - 1));
 		}
 	}
-	for (top = (uint32_t)m->pool_head; top; top = next[top]) {
+	if (kma_pool_carving(m->pool_head) != 0) {
+		gb_errmsg(err, errlen, "the pool counts %u carves still in flight in a finished heap",
+			  kma_pool_carving(m->pool_head));
+		goto out;
+	}
+	for (top = kma_pool_top(m->pool_head); top; top = next[top]) {
 		if (top < h.sb_first || top >= h.sb_count || cls[top] || ++pool_len > h.sb_count) {
 			gb_errmsg(err, errlen, "the superblock pool holds superblock %u, which is %s", top,
 				  top < h.sb_first || top >= h.sb_count ? "out of range"
@@ -129,6 +137,7 @@ int kma_check(kma_heap h, kma_usage *u, char *err, size_t errlen)
 			seen[bit / 8] |= (uint8_t)(1u << (bit % 8));
 		}
 		u->free_blocks += len;
+		u->free_by_class[c] = len;
 		u->live_by_class[c] = carved[c] - len;
 		u->live_blocks += carved[c] - len;
 		u->live_bytes += (carved[c] - len) * bs;

@@ -21,6 +21,7 @@ typedef struct kma_usage {
 	uint64_t free_blocks;
 	uint64_t live_bytes;          /* live blocks times their block size */
 	uint64_t live_by_class[KMA_NCLASS];
+	uint64_t free_by_class[KMA_NCLASS]; /* blocks on each class's free stack */
 	uint32_t failed_allocs;
 } kma_usage;
 

@@ -42,5 +42,8 @@ void list_heap_finish(kma_heap image, list_run *r)
 	    list_walk_heap(image, &r->snap, r->broken, sizeof(r->broken)) != 0)
 		return;
 	r->snap.live_blocks = r->heap.live_by_class[kma_class_of_size(SL_NODE_BYTES)];
+	r->snap.heap_known = 1;
+	r->snap.heap_room = r->heap.free_by_class[kma_class_of_size(SL_NODE_BYTES)] +
+			    (uint64_t)r->heap.superblocks_free * (image.sb_size / SL_NODE_BYTES);
 	r->snap.counted = sl_count(image);
 }

@@ -64,7 +64,7 @@ void list_verify(const list_workload *w, const uint8_t *outcome, const list_snap
 		 list_verdict *v)
 {
 	uint8_t *in = gb_xcalloc(w->keyspace + 1, 1, "list oracle state");
-	uint64_t cells = (uint64_t)w->steps * w->threads, c, expected = 0;
+	uint64_t cells = (uint64_t)w->steps * w->threads, c, expected = 0, deleted = 0;
 	uint32_t i;
 
 	memset(v, 0, sizeof(*v));
@@ -86,6 +86,7 @@ void list_verify(const list_workload *w, const uint8_t *outcome, const list_snap
 			}
 			in[k] = 1;
 		} else if (op == LIST_DEL) {
+			deleted += in[k] && got == LIST_DONE;
 			in[k] = 0;
 		}
 		if (got != want && v->outcome_mismatches++ == 0) {
@@ -123,6 +124,10 @@ void list_verify(const list_workload *w, const uint8_t *outcome, const list_snap
 	if (s->counted != expected)
 		fail(v, "the count method says %llu nodes, the replay %llu", (unsigned long long)s->counted,
 		     (unsigned long long)expected);
+	if (v->nomem && s->heap_known && s->heap_room > deleted)
+		fail(v, "%llu adds were refused for want of heap, yet the heap ended with room for %llu more nodes "
+		     "and the run's deletes freed at most %llu: the allocator failed while it had free blocks",
+		     (unsigned long long)v->nomem, (unsigned long long)s->heap_room, (unsigned long long)deleted);
 	if (s->live_blocks != s->nkeys + s->in_deletion)
 		fail(v, "the allocator has %llu live blocks for %llu reachable nodes",
 		     (unsigned long long)s->live_blocks, (unsigned long long)(s->nkeys + s->in_deletion));

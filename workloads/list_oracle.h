@@ -19,6 +19,8 @@ typedef struct list_snapshot {
 	uint64_t in_deletion;    /* reachable nodes marked deleted (the tail variant's last node) */
 	uint64_t live_blocks;    /* nodes the allocator counts as allocated */
 	uint64_t counted;        /* the implementation's own count method */
+	int heap_known;          /* on a bounded heap: heap_room below is filled */
+	uint64_t heap_room;      /* nodes the heap could still have handed out at the end */
 } list_snapshot;
 
 typedef struct list_verdict {
@@ -40,7 +42,11 @@ int list_walk_heap(kma_heap h, list_snapshot *s, char *err, size_t errlen);
 /*
  * Check every outcome against the per-thread replay and the snapshot against
  * the keys the replay leaves: each once, nothing else, the count method
- * agreeing, and as many live blocks as reachable nodes.
+ * agreeing, and as many live blocks as reachable nodes. An add refused for
+ * want of heap is accepted only if the heap was really full: at that moment
+ * it had no room, and since then at most one node per successful delete went
+ * back, so a heap that ends with more room than deletes freed failed an
+ * allocation it could have served.
  */
 void list_verify(const list_workload *w, const uint8_t *outcome, const list_snapshot *s,
 		 list_verdict *v);

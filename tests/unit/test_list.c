@@ -175,6 +175,45 @@ TEST(list_heap_exhaustion_fails_adds_cleanly)
 	list_workload_free(&w);
 }
 
+/*
+ * An allocator that refuses a node while its heap has room: the run is
+ * replayed serially with thread 5's first add refused as such an allocator
+ * would, and the oracle must reject it, naming the room left.
+ */
+TEST(list_verify_catches_an_allocation_failed_with_room_left)
+{
+	list_config c = {LIST_INSERT, 64, 16, 0, 1};
+	list_params p = {.sb_count = 64, .sb_size = 4096};
+	list_workload w;
+	list_run r;
+	list_verdict v;
+	kma_heap h;
+	char err[256];
+	uint8_t *out;
+	uint64_t cells, i;
+
+	REQUIRE(list_generate(&c, &w, err, sizeof(err)) == 0);
+	REQUIRE(list_heap_build(&w, &p, 0, &h, err, sizeof(err)) == 0);
+	cells = (uint64_t)w.steps * w.threads;
+	out = calloc(cells, 1);
+	for (i = 0; i < cells; i++)
+		if (w.ops[i])
+			out[i] = i == 5 ? LIST_NOMEM : list_apply(h, w.ops[i], 0);
+	memset(&r, 0, sizeof(r));
+	list_heap_finish(h, &r);
+	REQUIRE(!r.broken[0]);
+	CHECK(r.snap.heap_known);
+	CHECK(r.snap.heap_room > 0);
+	list_verify(&w, out, &r.snap, &v);
+	CHECK(!v.ok);
+	CHECK_EQ(v.nomem, 1u);
+	CHECK(strstr(v.message, "the allocator failed while it had free blocks") != NULL);
+	free(r.snap.keys);
+	free(out);
+	kma_host_destroy(h);
+	list_workload_free(&w);
+}
+
 TEST(list_tail_variant_last_node_policy)
 {
 	kma_heap h = kma_host_create(8, 4096);
