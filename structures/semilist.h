@@ -14,8 +14,9 @@
  *  - sl_delete: Listing 3. The low bit of a node's next word marks it as in
  *    deletion; the deleter then looks for the next word that holds the node
  *    and swings it to the node's successor. A dirty (marked) pointer met on
- *    the way means that part of the list may be changing: start again from
- *    the head. After a successful swing the node goes back to the heap.
+ *    the way means that part of the list is changing: the listing starts
+ *    again from the head; here the walk waits at the last clean node instead
+ *    (sl_back). After a successful swing the node goes back to the heap.
  *  - the tail variant (section 8's future work): a tail word beside the
  *    anchor so an append does not traverse, sl_tail_append linking a chain
  *    of pre-linked nodes (a warp's or a block's) with one CAS.
@@ -25,9 +26,13 @@
  *  - the mark is set by CAS, not by a plain store (Listing 3, line 9): a
  *    store could overwrite a concurrent add's link behind the last node or a
  *    neighbour's deletion, losing nodes;
- *  - add, like delete, starts again from the head at a dirty pointer; the
- *    listing would follow it and, at a last node in deletion (next = 0|1),
- *    dereference offset 0;
+ *  - add and delete never follow a dirty pointer (the listing would, and at
+ *    a last node in deletion, next = 0|1, dereference offset 0), and they do
+ *    not go back to the head at one either: they look again from the node
+ *    whose clean next word led there (sl_back), since with thousands of
+ *    deletions in flight every walk from the head meets a mark and walks
+ *    that all restart there livelock (a 100000-node mixed run on 65536 GPU
+ *    threads did not finish);
  *  - a next word of exactly 1 (a last node in deletion) ends every traversal;
  *  - a node's next word is SL_LINKING, not 0, until the node is linked (then
  *    its adder stores 0): a late add that reaches a reused block through a
@@ -99,10 +104,28 @@ GB_HD void sl_init(kma_heap h)
 	gb_st_relaxed_u32(kma_word(h, SL_TAIL_WORD), SL_ANCHOR);
 }
 
+/*
+ * A traversal met a marked next word: the cursor is in deletion, and its
+ * deleter will swing the clean next word that points at it (prev's, unless
+ * that changed) to its successor. Look again from prev rather than from the
+ * anchor: with thousands of deletions in flight, a walk from the anchor
+ * meets some marked node almost surely, and walks that all start again from
+ * the anchor are a livelock. Only when prev is itself in deletion or was
+ * reused (its next word is marked or an end) does the walk go back to the
+ * anchor.
+ */
+GB_HD uint32_t sl_back(kma_heap h, uint32_t *prev)
+{
+	uint32_t w = gb_ld_acquire_u32(sl_next(h, *prev));
+	if ((w & SL_MARK) || sl_end(w))
+		*prev = SL_ANCHOR;
+	return *prev;
+}
+
 /* Listing 1: link node (its key already set) behind the last node. */
 GB_HD void sl_add(kma_heap h, uint32_t node)
 {
-	uint32_t cursor = SL_ANCHOR;
+	uint32_t prev = SL_ANCHOR, cursor = SL_ANCHOR;
 	gb_fence(); /* the key before the next word */
 	gb_st_relaxed_u32(sl_next(h, node), SL_LINKING);
 	gb_fence(); /* both before the node is linked */
@@ -117,8 +140,14 @@ GB_HD void sl_add(kma_heap h, uint32_t node)
 			}
 		}
 		/* SL_LINKING: cursor's adder has linked it or will; wait here for its end (0). */
-		if (v != SL_LINKING)
-			cursor = (v & SL_MARK) ? SL_ANCHOR : v;
+		if (v == SL_LINKING || v == 0)
+			continue;
+		if (v & SL_MARK) {
+			cursor = sl_back(h, &prev);
+		} else {
+			prev = cursor;
+			cursor = v;
+		}
 	}
 }
 
@@ -141,10 +170,8 @@ GB_HD uint32_t sl_get_fast(kma_heap h, uint32_t key)
 		uint32_t n;
 		if (sl_end(v))
 			return 0;
-		if (v & SL_MARK) {
-			v = gb_ld_acquire_u32(sl_next(h, SL_ANCHOR));
-			continue;
-		}
+		if (v & SL_MARK)
+			return 0; /* a node in deletion on the way: the validated search decides */
 		n = gb_ld_acquire_u32(sl_next(h, v));
 		/* A node in deletion (or left deleted at the end) no longer holds its key. */
 		if (!(n & SL_MARK) && gb_ld_relaxed_u32(sl_key(h, v)) == key)
@@ -162,16 +189,25 @@ GB_HD uint32_t sl_get_fast(kma_heap h, uint32_t key)
  */
 GB_HD uint32_t sl_get_validated(kma_heap h, uint32_t key)
 {
-	uint32_t p, gp, c, gc, k, n;
+	uint32_t pp, gpp, p, gp, c, gc, k, n;
 restart:
-	p = SL_ANCHOR;
-	gp = 0; /* the anchor is never freed */
+	pp = p = SL_ANCHOR;
+	gpp = gp = 0; /* the anchor is never freed */
 	c = gb_ld_acquire_u32(sl_next(h, p));
 	for (;;) {
 		if (sl_end(c))
 			return 0; /* p was linked when its next word ended the list */
-		if (c & SL_MARK)
-			goto restart;
+		if (c & SL_MARK) {
+			/* p is in deletion: wait for its unlink at pp (sl_back says why), p again if it is pp */
+			if (p == pp)
+				goto restart;
+			p = pp;
+			gp = gpp;
+			c = gb_ld_acquire_u32(sl_next(h, p));
+			if (gb_ld_acquire_u32(sl_gen(h, p)) != gp)
+				goto restart;
+			continue;
+		}
 		gc = gb_ld_acquire_u32(sl_gen(h, c));
 		if (gb_ld_acquire_u32(sl_next(h, p)) != c || gb_ld_acquire_u32(sl_gen(h, p)) != gp)
 			goto restart;
@@ -181,6 +217,8 @@ restart:
 			goto restart;
 		if (k == key && !(n & SL_MARK))
 			return c;
+		pp = p;
+		gpp = gp;
 		p = c;
 		gp = gc;
 		c = n;
@@ -218,15 +256,23 @@ GB_HD int sl_mark(kma_heap h, uint32_t node, uint32_t *succ)
  */
 GB_HD void sl_unlink(kma_heap h, uint32_t node, uint32_t succ)
 {
-	uint32_t cursor = SL_ANCHOR;
+	uint32_t prev = SL_ANCHOR, cursor = SL_ANCHOR;
 	for (;;) {
 		uint32_t v = gb_ld_acquire_u32(sl_next(h, cursor));
 		if (v == node) {
 			v = gb_cas_u32(sl_next(h, cursor), node, succ);
 			if (v == node)
 				return;
+			continue;
 		}
-		cursor = (v & SL_MARK) || sl_end(v) ? SL_ANCHOR : v;
+		if (v & SL_MARK) {
+			cursor = sl_back(h, &prev);
+		} else if (sl_end(v)) {
+			prev = cursor = SL_ANCHOR;
+		} else {
+			prev = cursor;
+			cursor = v;
+		}
 	}
 }
 

@@ -198,3 +198,15 @@ TEST(list_lanes_mixed_and_delete_in_many_orders)
 		}
 	}
 }
+
+TEST(list_lanes_many_deletes_in_flight_finish)
+{
+	/*
+	 * Every lane deletes at once in lockstep, so each walk meets nodes other
+	 * lanes have marked and waits at their predecessors (sl_back): every
+	 * outcome and the final list must still match the replay.
+	 */
+	run_list(LIST_DELETE, 600, 300, 0, LANES_LOCKSTEP, 0, 64);
+	run_list(LIST_MIXED, 600, 300, 0, LANES_LOCKSTEP, 0, 64);
+	run_list(LIST_MIXED, 600, 300, 1, LANES_LOCKSTEP, 0, 64);
+}
