@@ -240,4 +240,48 @@ GB_HD uint64_t gb_cas_u64(uint64_t *p, uint64_t expected, uint64_t desired)
 #endif
 }
 
+/* 64-bit atomic add; returns the value found at *p. Relaxed. */
+GB_HD uint64_t gb_add_u64(uint64_t *p, uint64_t v)
+{
+#if defined(__CUDA_ARCH__)
+	return (uint64_t)atomicAdd((unsigned long long *)p, (unsigned long long)v);
+#else
+	GB_PORT_STEP();
+	return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
+/* 64-bit atomic exchange; returns the value found at *p. Relaxed. */
+GB_HD uint64_t gb_xchg_u64(uint64_t *p, uint64_t v)
+{
+#if defined(__CUDA_ARCH__)
+	return (uint64_t)atomicExch((unsigned long long *)p, (unsigned long long)v);
+#else
+	GB_PORT_STEP();
+	return __atomic_exchange_n(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
+/*
+ * Back off after a failed CAS or while waiting for another thread: on the GPU
+ * the warp sleeps for an exponentially growing time up to about a
+ * microsecond, so that thousands of spinning threads do not saturate the L2
+ * slice that holds the contended word and slow its owner down; on the host a
+ * pause instruction. *state starts at 0 for each wait.
+ */
+GB_HD void gb_backoff(uint32_t *state)
+{
+#if defined(__CUDA_ARCH__)
+	uint32_t ns = *state ? *state : 32u;
+	__nanosleep(ns);
+	*state = ns < 1024u ? ns * 2u : 1024u;
+#else
+	(void)state;
+	GB_PORT_STEP();
+#if defined(__x86_64__) || defined(__i386__)
+	__builtin_ia32_pause();
+#endif
+#endif
+}
+
 #endif

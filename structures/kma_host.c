@@ -45,7 +45,7 @@ int kma_layout_check(uint32_t sb_count, uint32_t sb_size, char *err, size_t errl
 void kma_host_reset(kma_heap h)
 {
 	kma_meta *m = kma_meta_of(h);
-	uint32_t *next = kma_sb_next(h), sb;
+	uint32_t *next = kma_sb_next(h), sb, c;
 
 	/* Never-used blocks read as zero: a list node's next word is then "end". */
 	memset(h.base, 0, (size_t)h.sb_count * h.sb_size);
@@ -54,6 +54,8 @@ void kma_host_reset(kma_heap h)
 		next[sb] = sb + 1;
 	next[h.sb_count - 1] = 0;
 	m->pool_head = h.sb_first;
+	for (c = 0; c < KMA_NCLASS; c++)
+		m->bump[c] = kma_bump_start(h, c);
 }
 
 kma_heap kma_host_create(uint32_t sb_count, uint32_t sb_size)
@@ -99,9 +101,9 @@ int kma_check(kma_heap h, kma_usage *u, char *err, size_t errlen)
 			carved[cls[sb] - 1] += h.sb_size / (KMA_MIN_BLOCK << (cls[sb] - 1));
 		}
 	}
-	if (kma_pool_carving(m->pool_head) != 0) {
-		gb_errmsg(err, errlen, "the pool counts %u carves still in flight in a finished heap",
-			  kma_pool_carving(m->pool_head));
+	if (kma_pool_installs(m->pool_head) != 0) {
+		gb_errmsg(err, errlen, "the pool counts %u installs still in flight in a finished heap",
+			  kma_pool_installs(m->pool_head));
 		goto out;
 	}
 	for (top = kma_pool_top(m->pool_head); top; top = next[top]) {
@@ -119,28 +121,40 @@ int kma_check(kma_heap h, kma_usage *u, char *err, size_t errlen)
 		goto out;
 	}
 	for (c = 0; c < KMA_NCLASS; c++) {
-		uint32_t bs = KMA_MIN_BLOCK << c;
-		uint64_t len = 0;
+		uint32_t bs = KMA_MIN_BLOCK << c, per = h.sb_size / bs;
+		uint32_t cur = (uint32_t)(m->bump[c] >> 32), used = (uint32_t)m->bump[c];
+		uint64_t len = 0, untaken = 0;
+		if (used > per)
+			used = per;
+		if (cur != 0) {
+			if (cur < h.sb_first || cur >= h.sb_count || cls[cur] != c + 1) {
+				gb_errmsg(err, errlen, "the %u-byte class cuts superblock %u, which is not of its class",
+					  bs, cur);
+				goto out;
+			}
+			untaken = per - used; /* never handed out: free, though on no stack */
+		}
 		for (top = (uint32_t)m->class_head[c]; top; top = h.base[top / 4]) {
 			uint64_t bit = top / KMA_MIN_BLOCK;
 			sb = top / h.sb_size;
-			if (top % bs || sb < h.sb_first || sb >= h.sb_count || cls[sb] != c + 1) {
-				gb_errmsg(err, errlen, "the %u-byte free list holds offset %u, not a %u-byte block",
-					  bs, top, bs);
+			if (top % bs || sb < h.sb_first || sb >= h.sb_count || cls[sb] != c + 1 ||
+			    (sb == cur && (top % h.sb_size) / bs >= used)) {
+				gb_errmsg(err, errlen, "the %u-byte free list holds offset %u, not a %u-byte block "
+					  "handed out before", bs, top, bs);
 				goto out;
 			}
-			if (seen[bit / 8] & (1u << (bit % 8)) || ++len > carved[c]) {
+			if (seen[bit / 8] & (1u << (bit % 8)) || ++len + untaken > carved[c]) {
 				gb_errmsg(err, errlen, "the %u-byte free list holds block %u twice (a double free)",
 					  bs, top);
 				goto out;
 			}
 			seen[bit / 8] |= (uint8_t)(1u << (bit % 8));
 		}
-		u->free_blocks += len;
-		u->free_by_class[c] = len;
-		u->live_by_class[c] = carved[c] - len;
-		u->live_blocks += carved[c] - len;
-		u->live_bytes += (carved[c] - len) * bs;
+		u->free_blocks += len + untaken;
+		u->free_by_class[c] = len + untaken;
+		u->live_by_class[c] = carved[c] - len - untaken;
+		u->live_blocks += carved[c] - len - untaken;
+		u->live_bytes += (carved[c] - len - untaken) * bs;
 	}
 	rc = 0;
 out:

@@ -17,11 +17,11 @@ typedef struct kma_usage {
 	uint64_t bookkeeping_bytes;   /* the bookkeeping superblocks */
 	uint32_t superblocks_used;    /* data superblocks given a size class */
 	uint32_t superblocks_free;    /* data superblocks still in the pool */
-	uint64_t live_blocks;         /* carved blocks not on a free stack */
-	uint64_t free_blocks;
+	uint64_t live_blocks;         /* blocks handed out and not freed */
+	uint64_t free_blocks;         /* free blocks of used superblocks: freed, or not handed out yet */
 	uint64_t live_bytes;          /* live blocks times their block size */
 	uint64_t live_by_class[KMA_NCLASS];
-	uint64_t free_by_class[KMA_NCLASS]; /* blocks on each class's free stack */
+	uint64_t free_by_class[KMA_NCLASS];
 	uint32_t failed_allocs;
 } kma_usage;
 

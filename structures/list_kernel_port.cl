@@ -63,3 +63,19 @@ GB_HD uint32_t gb_add_u32(__global uint32_t *p, uint32_t v)
 {
 	return atomic_add((volatile __global uint32_t *)p, v);
 }
+
+GB_HD uint64_t gb_add_u64(__global uint64_t *p, uint64_t v)
+{
+	return atom_add((volatile __global uint64_t *)p, v);
+}
+
+GB_HD uint64_t gb_xchg_u64(__global uint64_t *p, uint64_t v)
+{
+	return atom_xchg((volatile __global uint64_t *)p, v);
+}
+
+/* No sleep in OpenCL C 1.2: a wait just looks again. */
+GB_HD void gb_backoff(uint32_t *state)
+{
+	(void)state;
+}

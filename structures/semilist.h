@@ -68,6 +68,7 @@
 #define SL_LINKING 2u       /* next word of a node not linked yet: nothing may be linked behind it */
 #define SL_ANCHOR ((uint32_t)offsetof(kma_meta, root))  /* a node: next word = head */
 #define SL_TAIL_WORD (SL_ANCHOR + SL_NODE_BYTES)         /* tail variant: the last node */
+#define SL_HELP_AFTER 16u   /* looks at a lagging tail word before an append helps it along */
 
 GB_HD GB_GLOBAL uint32_t *sl_key(kma_heap h, uint32_t node)
 {
@@ -114,9 +115,11 @@ GB_HD void sl_init(kma_heap h)
  * reused (its next word is marked or an end) does the walk go back to the
  * anchor.
  */
-GB_HD uint32_t sl_back(kma_heap h, uint32_t *prev)
+GB_HD uint32_t sl_back(kma_heap h, uint32_t *prev, uint32_t *backoff)
 {
-	uint32_t w = gb_ld_acquire_u32(sl_next(h, *prev));
+	uint32_t w;
+	gb_backoff(backoff); /* the deleter needs a moment; do not crowd the words it works on */
+	w = gb_ld_acquire_u32(sl_next(h, *prev));
 	if ((w & SL_MARK) || sl_end(w))
 		*prev = SL_ANCHOR;
 	return *prev;
@@ -125,7 +128,7 @@ GB_HD uint32_t sl_back(kma_heap h, uint32_t *prev)
 /* Listing 1: link node (its key already set) behind the last node. */
 GB_HD void sl_add(kma_heap h, uint32_t node)
 {
-	uint32_t prev = SL_ANCHOR, cursor = SL_ANCHOR;
+	uint32_t prev = SL_ANCHOR, cursor = SL_ANCHOR, backoff = 0;
 	gb_fence(); /* the key before the next word */
 	gb_st_relaxed_u32(sl_next(h, node), SL_LINKING);
 	gb_fence(); /* both before the node is linked */
@@ -140,10 +143,12 @@ GB_HD void sl_add(kma_heap h, uint32_t node)
 			}
 		}
 		/* SL_LINKING: cursor's adder has linked it or will; wait here for its end (0). */
-		if (v == SL_LINKING || v == 0)
+		if (v == SL_LINKING || v == 0) {
+			gb_backoff(&backoff);
 			continue;
+		}
 		if (v & SL_MARK) {
-			cursor = sl_back(h, &prev);
+			cursor = sl_back(h, &prev, &backoff);
 		} else {
 			prev = cursor;
 			cursor = v;
@@ -256,7 +261,7 @@ GB_HD int sl_mark(kma_heap h, uint32_t node, uint32_t *succ)
  */
 GB_HD void sl_unlink(kma_heap h, uint32_t node, uint32_t succ)
 {
-	uint32_t prev = SL_ANCHOR, cursor = SL_ANCHOR;
+	uint32_t prev = SL_ANCHOR, cursor = SL_ANCHOR, backoff = 0;
 	for (;;) {
 		uint32_t v = gb_ld_acquire_u32(sl_next(h, cursor));
 		if (v == node) {
@@ -266,7 +271,7 @@ GB_HD void sl_unlink(kma_heap h, uint32_t node, uint32_t succ)
 			continue;
 		}
 		if (v & SL_MARK) {
-			cursor = sl_back(h, &prev);
+			cursor = sl_back(h, &prev, &backoff);
 		} else if (sl_end(v)) {
 			prev = cursor = SL_ANCHOR;
 		} else {
@@ -317,6 +322,7 @@ GB_HD void sl_tail_linked(kma_heap h, uint32_t t, uint32_t last)
 GB_HD void sl_tail_append(kma_heap h, uint32_t first, uint32_t last)
 {
 	GB_GLOBAL uint32_t *tail = kma_word(h, SL_TAIL_WORD);
+	uint32_t backoff = 0, seen = 0, lag = 0;
 	gb_fence(); /* the chain is visible before it is linked */
 	for (;;) {
 		uint32_t t = gb_ld_acquire_u32(tail);
@@ -334,8 +340,22 @@ GB_HD void sl_tail_append(kma_heap h, uint32_t first, uint32_t last)
 				return;
 			}
 		} else if (v != SL_LINKING) { /* SL_LINKING: an append is finishing; look again */
-			gb_cas_u32(tail, t, v & ~SL_MARK);
+			/*
+			 * The tail word lags behind a chain linked after t. That chain's appender
+			 * moves it to the chain's last node right after its link; helping at once
+			 * would move it one node along instead, make that CAS fail and leave the
+			 * chain to be walked a node per CAS. So help (a node) only when the tail
+			 * has stayed on t for a while (its appender may be descheduled on a host).
+			 */
+			if (t != seen) {
+				seen = t;
+				lag = 0;
+			} else if (++lag >= SL_HELP_AFTER) {
+				gb_cas_u32(tail, t, v & ~SL_MARK);
+				lag = 0;
+			}
 		}
+		gb_backoff(&backoff);
 	}
 }
 

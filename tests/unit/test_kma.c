@@ -79,8 +79,9 @@ TEST(kma_check_catches_a_double_free_and_a_bad_link)
 	CHECK_CONTAINS(err, "twice");
 	kma_host_reset(h);
 	a = kma_malloc(h, 16);
+	kma_free(h, kma_malloc(h, 16));
 	REQUIRE(kma_check(h, &u, err, sizeof(err)) == 0);
-	*kma_word(h, a + 16) = a + 8; /* the next free block links into the middle of a block */
+	*kma_word(h, a + 16) = a + 8; /* the freed block links into the middle of a block */
 	CHECK(kma_check(h, &u, err, sizeof(err)) != 0);
 	CHECK_CONTAINS(err, "not a 16-byte block");
 	CHECK(kma_layout_check(2, 4096, err, sizeof(err)) == 0);
