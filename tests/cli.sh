@@ -257,7 +257,9 @@ r = d["results"]
 ntx = d["config"]["bank"]["transactions"]
 ro = d["config"]["bank"]["read_only_transactions"]
 t = r["throughput_tx_per_s"]
-assert sorted(t) == ["max", "mean", "median", "min", "n", "stdev"], sorted(t)
+assert sorted(t) == ["max", "mean", "median", "min", "n", "samples", "stdev"], sorted(t)
+assert len(t["samples"]) == 3 and min(t["samples"]) == t["min"] and max(t["samples"]) == t["max"], t
+assert sorted(t["samples"])[1] == t["median"], t
 assert t["n"] == 3 and isint(t["n"])
 assert 0 < t["min"] <= t["median"] <= t["max"], t
 assert t["min"] <= t["mean"] <= t["max"] and t["stdev"] >= 0, t
