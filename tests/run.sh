@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # gpubench's test driver (make test): the unit tests, the CLI tests on the
-# CUDA build and on the CPU-only build, the speculate CLI tests, the figure and
-# table scripts in --quick mode (fig7, pba-tables, detect-tables,
-# speculate-figures), a parse of the GPU scripts, and a smoke test of the
-# CPU-only binary. Run from the repository root. GPUBENCH (default
+# CUDA build and on the CPU-only build, the speculate CLI tests, the compare
+# and benchmark-suite tests, the figure and table scripts in --quick mode
+# (fig7, pba-tables, detect-tables, speculate-figures), a parse of the GPU
+# scripts, and a smoke test of the CPU-only binary. Run from the repository root. GPUBENCH (default
 # ./gpubench), GPUBENCH_NOCUDA (default build/nocuda/gpubench) and UNIT_TESTS
 # (default build/unit_tests) name the binaries. The last line is "N passed,
 # N failed" over every suite; the exit status is 1 when anything failed.
@@ -66,6 +66,7 @@ run_suite cli-list env GPUBENCH="$G" "$here/cli-list.sh"
 if [ -x "$GN" ]; then
 	run_suite cli-list env GPUBENCH="$GN" "$here/cli-list.sh"
 fi
+run_suite compare env GPUBENCH="$G" "$here/compare.sh"
 
 # ---- scripts/fig7-bank.sh --quick, when someone has written it
 echo "== fig7: scripts/fig7-bank.sh --quick"
