@@ -86,12 +86,14 @@ out=${out:-results/local/suite-$mode}
 # The gpubench command line of one entry, for the chosen mode.
 suite_args() {
 	local name common gpu cpu
+	local -a words
 	IFS='|' read -r name common gpu cpu <<<"$1"
 	if [[ $mode == gpu ]]; then
-		echo "$common $gpu"
+		read -r -a words <<<"$common $gpu"
 	else
-		echo "$common $cpu"
+		read -r -a words <<<"$common $cpu"
 	fi
+	echo "${words[*]}"
 }
 suite_name() { local name=${1%%|*}; echo "${name// /}"; }
 
@@ -121,7 +123,7 @@ mkdir -p "$out"
 	echo "gpubench benchmark suite version $suite_version ($mode)"
 	echo "binary: $("$gpubench" --version)"
 	for spec in "${runs[@]}"; do
-		echo "$(suite_name "$spec"): gpubench $(suite_args "$spec") ${extra[*]}"
+		echo "$(suite_name "$spec"): gpubench $(suite_args "$spec")${extra[*]:+ ${extra[*]}}"
 	done
 } >"$out/SUITE"
 

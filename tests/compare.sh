@@ -240,4 +240,12 @@ expect_rc "bench-suite.sh --out and --update-baseline exit 2" 2 bash "$root/scri
 	--update-baseline --out "$D/x"
 expect_rc "bench-suite.sh --bogus exits 2" 2 bash "$root/scripts/bench-suite.sh" --bogus
 
+# the recorded baseline is of this suite version and reads as a set of verified reports
+version=$(sed -n 's/^suite_version=//p' "$root/scripts/bench-suite.sh")
+check "results/baseline-cpu is of the suite's version ($version)" \
+	grep -q "^gpubench benchmark suite version $version (cpu)\$" "$root/results/baseline-cpu/SUITE"
+expect_rc "results/baseline-cpu against itself: exit 0" 0 "$G" compare "$root/results/baseline-cpu" \
+	"$root/results/baseline-cpu"
+expect_err "results/baseline-cpu: one verified report per suite run" "8 pairs compared"
+
 summary compare
