@@ -3,7 +3,6 @@
  * configuration, metric by metric, with a Mann-Whitney U test on the
  * per-repetition samples to tell a change from noise (docs/compare.md).
  */
-#include <dirent.h>
 #include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
@@ -16,13 +15,10 @@
 #include "cmd/cmd.h"
 #include "common/error.h"
 #include "common/opts.h"
-#include "common/ranktest.h"
+#include "common/metric_diff.h"
 #include "common/report.h"
-#include "common/version.h"
+#include "common/report_read.h"
 
-#define ALPHA 0.05           /* a change is beyond noise when p < ALPHA */
-#define THRESHOLD_FLOOR 5.0  /* percent: the smallest default threshold */
-#define THRESHOLD_SPREADS 3.0 /* default threshold: this many robust relative spreads */
 #define MAX_METRIC_ARGS 32
 
 static void help(FILE *out)
@@ -57,282 +53,12 @@ static void help(FILE *out)
 	      out);
 }
 
-/* ------------------------------------------------------------------ reports */
-
-typedef struct report {
-	char *path;        /* as opened */
-	const char *rel;   /* path inside its folder (the file name for a single report) */
-	cJSON *root, *meta, *device, *config, *results;
-	const char *subcommand;
-	int verified;      /* 1 true, 0 false, -1 not checked */
-	int complete;
-	int used;          /* matched with a report of the other side */
-} report;
-
-typedef struct report_set {
-	report *r;
-	size_t n, cap;
-	size_t skipped;    /* JSON files that are not run reports */
-} report_set;
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-	long len;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-		fclose(f);
-		return NULL;
-	}
-	buf = gb_xmalloc((size_t)len + 1, "report text");
-	if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
-		free(buf);
-		fclose(f);
-		return NULL;
-	}
-	buf[len] = 0;
-	fclose(f);
-	return buf;
-}
-
-static const char *str_of(const cJSON *obj, const char *key)
-{
-	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(obj, key));
-	return s ? s : "";
-}
-
-/*
- * Load path into r. Returns 1 for a run report, 0 for JSON that is not one
- * (skipped in a folder, refused alone); exits 2 on unreadable files, bad JSON
- * and reports of another schema version.
- */
-static int load_report(report *r, const char *path, size_t rel_off)
-{
-	char *text = slurp(path);
-	const cJSON *v, *sv;
-
-	memset(r, 0, sizeof(*r));
-	if (!text)
-		gb_die(GB_EXIT_USAGE, "compare: cannot read %s: %s", path, strerror(errno));
-	r->root = cJSON_Parse(text);
-	free(text);
-	if (!r->root)
-		gb_die(GB_EXIT_USAGE, "compare: %s is not JSON", path);
-	r->path = strdup(path);
-	if (!r->path)
-		gb_die(GB_EXIT_RUNTIME, "out of host memory");
-	r->rel = r->path + rel_off;
-	r->meta = cJSON_GetObjectItemCaseSensitive(r->root, "meta");
-	r->device = cJSON_GetObjectItemCaseSensitive(r->root, "device");
-	r->config = cJSON_GetObjectItemCaseSensitive(r->root, "config");
-	r->results = cJSON_GetObjectItemCaseSensitive(r->root, "results");
-	r->subcommand = str_of(r->meta, "subcommand");
-	if (!cJSON_IsObject(r->meta) || !cJSON_IsObject(r->config) || !cJSON_IsObject(r->results) ||
-	    !*r->subcommand || strcmp(r->subcommand, "compare") == 0)
-		return 0;
-	sv = cJSON_GetObjectItemCaseSensitive(r->meta, "schema_version");
-	if (!cJSON_IsNumber(sv) || sv->valuedouble != GB_SCHEMA_VERSION)
-		gb_die(GB_EXIT_USAGE,
-		       "compare: %s has report schema version %s; this gpubench reads version %d "
-		       "(make both reports with one gpubench version, e.g. refresh the baseline)",
-		       path, cJSON_IsNumber(sv) ? cJSON_PrintUnformatted(sv) : "(none)", GB_SCHEMA_VERSION);
-	v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->root, "verification"),
-					     "verified");
-	r->verified = cJSON_IsTrue(v) ? 1 : cJSON_IsFalse(v) ? 0 : -1;
-	r->complete = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(r->meta, "complete"));
-	return 1;
-}
-
-/* Add the report at path; its name in the set starts rel_off bytes into path. */
-static void set_add(report_set *s, const char *path, size_t rel_off)
-{
-	report r;
-	if (!load_report(&r, path, rel_off)) {
-		cJSON_Delete(r.root);
-		free(r.path);
-		s->skipped++;
-		return;
-	}
-	if (s->n == s->cap) {
-		s->cap = s->cap ? 2 * s->cap : 16;
-		s->r = realloc(s->r, s->cap * sizeof(*s->r));
-		if (!s->r)
-			gb_die(GB_EXIT_RUNTIME, "out of host memory");
-	}
-	s->r[s->n++] = r;
-}
-
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-/* Every *.json under dir (sorted, recursively); rel paths start after root_len. */
-static void scan_folder(report_set *s, const char *dir, size_t root_len)
-{
-	DIR *d = opendir(dir);
-	struct dirent *e;
-	char **names = NULL;
-	size_t n = 0, cap = 0, i;
-
-	if (!d)
-		gb_die(GB_EXIT_USAGE, "compare: cannot read folder %s: %s", dir, strerror(errno));
-	while ((e = readdir(d))) {
-		if (e->d_name[0] == '.')
-			continue;
-		if (n == cap) {
-			cap = cap ? 2 * cap : 32;
-			names = realloc(names, cap * sizeof(*names));
-			if (!names)
-				gb_die(GB_EXIT_RUNTIME, "out of host memory");
-		}
-		names[n++] = strdup(e->d_name);
-	}
-	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_names);
-	for (i = 0; i < n; i++) {
-		size_t len = strlen(names[i]);
-		char *path = gb_xmalloc(strlen(dir) + len + 2, "path");
-		struct stat st;
-		sprintf(path, "%s/%s", dir, names[i]);
-		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			scan_folder(s, path, root_len);
-		else if (len > 5 && strcmp(names[i] + len - 5, ".json") == 0)
-			set_add(s, path, root_len);
-		free(path);
-		free(names[i]);
-	}
-	free(names);
-}
-
 static int is_dir(const char *path)
 {
 	struct stat st;
 	if (stat(path, &st) != 0)
 		gb_die(GB_EXIT_USAGE, "compare: cannot open %s: %s", path, strerror(errno));
 	return S_ISDIR(st.st_mode);
-}
-
-/* ------------------------------------------------------- config and device */
-
-/* Append "PATH: BASE vs NEW" for up to a few differences between a and b. */
-static void diff_json(const cJSON *a, const cJSON *b, const char *path, char *out, size_t outlen,
-		      int *count)
-{
-	char sub[256];
-	const cJSON *x;
-
-	if (cJSON_IsObject(a) && cJSON_IsObject(b)) {
-		cJSON_ArrayForEach(x, a) {
-			snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", x->string);
-			diff_json(x, cJSON_GetObjectItemCaseSensitive(b, x->string), sub, out, outlen, count);
-		}
-		cJSON_ArrayForEach(x, b) {
-			if (cJSON_GetObjectItemCaseSensitive(a, x->string))
-				continue;
-			snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", x->string);
-			diff_json(NULL, x, sub, out, outlen, count);
-		}
-		return;
-	}
-	if (a && b && cJSON_Compare(a, b, 1))
-		return;
-	if (++*count <= 3) {
-		char *ta = a ? cJSON_PrintUnformatted(a) : NULL, *tb = b ? cJSON_PrintUnformatted(b) : NULL;
-		size_t used = strlen(out);
-		snprintf(out + used, outlen - used, "%s%s %s vs %s", used ? "; " : "", path,
-			 ta ? ta : "(none)", tb ? tb : "(none)");
-		free(ta);
-		free(tb);
-	}
-}
-
-/* What makes timings of one device comparable with another's, in words. */
-static void device_identity(const report *r, char *out, size_t outlen)
-{
-	const cJSON *d = r->device;
-	const char *backend = str_of(d, "backend");
-	const cJSON *cores = cJSON_GetObjectItemCaseSensitive(d, "cpu_logical_cores");
-
-	if (strcmp(backend, "gpu") == 0) {
-		const cJSON *sms = cJSON_GetObjectItemCaseSensitive(d, "sm_count");
-		snprintf(out, outlen, "gpu %s (cc %s, %d SMs)", str_of(d, "name"),
-			 str_of(d, "compute_capability"), cJSON_IsNumber(sms) ? (int)sms->valuedouble : 0);
-	} else {
-		snprintf(out, outlen, "%s %s (%d logical cores)", *backend ? backend : "cpu",
-			 str_of(d, "cpu_model"), cJSON_IsNumber(cores) ? (int)cores->valuedouble : 0);
-	}
-}
-
-/* ------------------------------------------------------------------ metrics */
-
-typedef struct metric {
-	char name[192];
-	const cJSON *stats;
-	int nested;        /* inside an object of results other than an array element */
-} metric;
-
-typedef struct metric_list {
-	metric *m;
-	size_t n, cap;
-} metric_list;
-
-static int is_stats(const cJSON *o)
-{
-	return cJSON_IsObject(o) && cJSON_GetObjectItemCaseSensitive(o, "n") &&
-	       cJSON_GetObjectItemCaseSensitive(o, "median") && cJSON_GetObjectItemCaseSensitive(o, "min");
-}
-
-static void collect(metric_list *l, const cJSON *node, const char *prefix, int nested)
-{
-	const cJSON *x;
-	char name[192];
-
-	cJSON_ArrayForEach(x, node) {
-		snprintf(name, sizeof(name), "%s%s%s", prefix, *prefix ? "." : "", x->string);
-		if (is_stats(x)) {
-			if (l->n == l->cap) {
-				l->cap = l->cap ? 2 * l->cap : 32;
-				l->m = realloc(l->m, l->cap * sizeof(*l->m));
-				if (!l->m)
-					gb_die(GB_EXIT_RUNTIME, "out of host memory");
-			}
-			snprintf(l->m[l->n].name, sizeof(l->m[l->n].name), "%s", name);
-			l->m[l->n].stats = x;
-			l->m[l->n].nested = nested;
-			l->n++;
-		} else if (cJSON_IsObject(x)) {
-			collect(l, x, name, 1);
-		} else if (cJSON_IsArray(x)) {
-			const cJSON *e;
-			int i = 0;
-			cJSON_ArrayForEach(e, x) {
-				char label[224];
-				const char *id = str_of(e, "impl");
-				if (!*id)
-					id = str_of(e, "name");
-				if (*id)
-					snprintf(label, sizeof(label), "%s.%s", name, id);
-				else
-					snprintf(label, sizeof(label), "%s.%d", name, i);
-				if (cJSON_IsObject(e))
-					collect(l, e, label, nested);
-				i++;
-			}
-		}
-	}
-}
-
-static const metric *find_metric(const metric_list *l, const char *name)
-{
-	size_t i;
-	for (i = 0; i < l->n; i++)
-		if (strcmp(l->m[i].name, name) == 0)
-			return &l->m[i];
-	return NULL;
 }
 
 typedef struct options {
@@ -343,7 +69,7 @@ typedef struct options {
 	const char *json;
 } options;
 
-static int wanted(const options *o, const metric *m)
+static int wanted(const options *o, const gb_metric *m)
 {
 	int i;
 	const char *last = strrchr(m->name, '.');
@@ -356,133 +82,6 @@ static int wanted(const options *o, const metric *m)
 	return 0;
 }
 
-/* +1 higher is better (rates), -1 lower is better (times), 0 unknown. */
-static int direction(const char *name)
-{
-	const char *last = strrchr(name, '.');
-	size_t len;
-	last = last ? last + 1 : name;
-	len = strlen(last);
-	if (len > 6 && strcmp(last + len - 6, "_per_s") == 0)
-		return 1;
-	if (strstr(last, "seconds"))
-		return -1;
-	return 0;
-}
-
-static size_t samples_of(const cJSON *stats, double **out)
-{
-	const cJSON *a = cJSON_GetObjectItemCaseSensitive(stats, "samples"), *x;
-	size_t n = 0;
-	*out = NULL;
-	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) == 0)
-		return 0;
-	*out = gb_xmalloc((size_t)cJSON_GetArraySize(a) * sizeof(double), "samples");
-	cJSON_ArrayForEach(x, a) if (cJSON_IsNumber(x) && isfinite(x->valuedouble)) (*out)[n++] = x->valuedouble;
-	return n;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-	return (x > y) - (x < y);
-}
-
-static double median_of(double *v, size_t n)
-{
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
-/* 1.4826 x the median absolute deviation over |median|: a spread that one outlier does not move. */
-static double robust_rel_spread(const double *v, size_t n)
-{
-	double *t = gb_xmalloc(n * sizeof(*t), "samples"), med, mad;
-	size_t i;
-	memcpy(t, v, n * sizeof(*t));
-	med = median_of(t, n);
-	for (i = 0; i < n; i++)
-		t[i] = fabs(v[i] - med);
-	mad = median_of(t, n);
-	free(t);
-	return med != 0 ? 1.4826 * mad / fabs(med) : 0;
-}
-
-enum verdict { V_REGRESSION, V_IMPROVEMENT, V_UNCHANGED, V_NOISE, V_UNTESTED, V_ONLY_BASE, V_ONLY_NEW };
-static const char *const verdict_names[] = {"regression", "improvement", "unchanged", "within-noise",
-					    "untested", "only-in-base", "only-in-new"};
-
-typedef struct row {
-	const char *name;
-	double base, change, p, threshold; /* NAN where undefined */
-	double newv;
-	int dir, beyond_noise;             /* beyond_noise: -1 not tested */
-	size_t nb, nn;
-	enum verdict v;
-	const char *why;                   /* for untested rows */
-} row;
-
-/* The smallest two-sided p the rank test can give for samples of na and nb: 2 / C(na+nb, na). */
-static double smallest_p(size_t na, size_t nb)
-{
-	double c = 1;
-	size_t i;
-	for (i = 1; i <= na; i++)
-		c = c * (double)(nb + i) / (double)i;
-	return fmin(1, 2 / c);
-}
-
-static double median_field(const cJSON *stats)
-{
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(stats, "median");
-	return cJSON_IsNumber(m) ? m->valuedouble : NAN;
-}
-
-static row compare_metric(const options *o, const char *name, const cJSON *bs, const cJSON *ns)
-{
-	row r = {name, NAN, NAN, NAN, NAN, NAN, direction(name), -1, 0, 0, V_UNTESTED, ""};
-	double *sb = NULL, *sn = NULL;
-
-	if (!bs || !ns) {
-		r.v = bs ? V_ONLY_BASE : V_ONLY_NEW;
-		r.base = bs ? median_field(bs) : NAN;
-		r.newv = ns ? median_field(ns) : NAN;
-		return r;
-	}
-	r.base = median_field(bs);
-	r.newv = median_field(ns);
-	r.nb = samples_of(bs, &sb);
-	r.nn = samples_of(ns, &sn);
-	if (isfinite(r.base) && isfinite(r.newv) && r.base != 0)
-		r.change = (r.newv - r.base) / fabs(r.base) * 100;
-	if (r.nb && r.nn) {
-		gb_ranktest t = gb_mann_whitney(sb, r.nb, sn, r.nn);
-		r.p = t.p;
-		r.beyond_noise = t.p < ALPHA;
-	}
-	if (o->threshold >= 0)
-		r.threshold = o->threshold;
-	else if (r.nb && r.nn)
-		r.threshold = fmax(THRESHOLD_FLOOR, THRESHOLD_SPREADS * 100 *
-							fmax(robust_rel_spread(sb, r.nb), robust_rel_spread(sn, r.nn)));
-	else
-		r.threshold = THRESHOLD_FLOOR;
-	free(sb);
-	free(sn);
-	if (!isfinite(r.change) || r.newv / r.base <= 0)
-		r.why = "no median, a median of 0, or medians of opposite signs";
-	else if (r.dir == 0)
-		r.why = "neither a time nor a rate";
-	else if (r.beyond_noise < 0)
-		r.why = "no per-repetition samples";
-	else if (fabs(log(r.newv / r.base)) <= log1p(r.threshold / 100))
-		r.v = V_UNCHANGED; /* on the ratio, so halving a rate weighs as doubling a time */
-	else if (!r.beyond_noise)
-		r.v = V_NOISE;
-	else
-		r.v = r.change * r.dir < 0 ? V_REGRESSION : V_IMPROVEMENT;
-	return r;
-}
 
 /* -------------------------------------------------------------------- pairs */
 
@@ -490,12 +89,12 @@ enum pair_status { P_COMPARED, P_NOT_COMPARABLE, P_ONLY_BASE, P_ONLY_NEW };
 static const char *const pair_status_names[] = {"compared", "not-comparable", "only-in-base", "only-in-new"};
 
 typedef struct pair {
-	report *base, *new_;
+	gb_run_report *base, *new_;
 	enum pair_status status;
 	char reason[768];   /* why not comparable */
 	char warning[832];  /* compared anyway */
-	metric_list mb, mn;
-	row *rows;
+	gb_metric_list mb, mn;
+	gb_metric_row *rows;
 	size_t nrows;
 } pair;
 
@@ -504,7 +103,7 @@ typedef struct pair_list {
 	size_t n, cap;
 } pair_list;
 
-static pair *add_pair(pair_list *l, report *b, report *n, enum pair_status st)
+static pair *add_pair(pair_list *l, gb_run_report *b, gb_run_report *n, enum pair_status st)
 {
 	pair *p;
 	if (l->n == l->cap) {
@@ -525,7 +124,7 @@ static pair *add_pair(pair_list *l, report *b, report *n, enum pair_status st)
 	return p;
 }
 
-static int same_config(const report *a, const report *b)
+static int same_config(const gb_run_report *a, const gb_run_report *b)
 {
 	return strcmp(a->subcommand, b->subcommand) == 0 && cJSON_Compare(a->config, b->config, 1);
 }
@@ -536,8 +135,8 @@ static void compare_pair(const options *o, pair *p)
 	char db[384], dn[384];
 	size_t i, cap;
 
-	device_identity(p->base, db, sizeof(db));
-	device_identity(p->new_, dn, sizeof(dn));
+	gb_run_report_device(p->base, db, sizeof(db));
+	gb_run_report_device(p->new_, dn, sizeof(dn));
 	if (strcmp(db, dn) != 0) {
 		if (!o->allow_device)
 			gb_die(GB_EXIT_USAGE,
@@ -546,23 +145,24 @@ static void compare_pair(const options *o, pair *p)
 			       p->base->path, db, p->new_->path, dn);
 		snprintf(p->warning, sizeof(p->warning), "different devices: base %s, new %s", db, dn);
 	}
-	collect(&p->mb, p->base->results, "", 0);
-	collect(&p->mn, p->new_->results, "", 0);
+	gb_metrics_collect(&p->mb, p->base->results, "", 0);
+	gb_metrics_collect(&p->mn, p->new_->results, "", 0);
 	cap = p->mb.n + p->mn.n;
-	p->rows = gb_xcalloc(cap ? cap : 1, sizeof(row), "comparison rows");
+	p->rows = gb_xcalloc(cap ? cap : 1, sizeof(gb_metric_row), "comparison rows");
 	for (i = 0; i < p->mb.n; i++)
 		if (wanted(o, &p->mb.m[i])) {
-			const metric *n = find_metric(&p->mn, p->mb.m[i].name);
-			p->rows[p->nrows++] = compare_metric(o, p->mb.m[i].name, p->mb.m[i].stats,
-							     n ? n->stats : NULL);
+			const gb_metric *n = gb_metrics_find(&p->mn, p->mb.m[i].name);
+			p->rows[p->nrows++] = gb_metric_compare(p->mb.m[i].name, p->mb.m[i].stats,
+								n ? n->stats : NULL, o->threshold);
 		}
 	for (i = 0; i < p->mn.n; i++)
-		if (wanted(o, &p->mn.m[i]) && !find_metric(&p->mb, p->mn.m[i].name))
-			p->rows[p->nrows++] = compare_metric(o, p->mn.m[i].name, NULL, p->mn.m[i].stats);
+		if (wanted(o, &p->mn.m[i]) && !gb_metrics_find(&p->mb, p->mn.m[i].name))
+			p->rows[p->nrows++] = gb_metric_compare(p->mn.m[i].name, NULL, p->mn.m[i].stats,
+								o->threshold);
 }
 
 /* Pair two folders: same relative path and configuration first, then any same configuration. */
-static void match_sets(const options *o, pair_list *l, report_set *b, report_set *n)
+static void match_sets(const options *o, pair_list *l, gb_report_set *b, gb_report_set *n)
 {
 	size_t i, j;
 
@@ -587,7 +187,7 @@ static void match_sets(const options *o, pair_list *l, report_set *b, report_set
 					snprintf(p->reason, sizeof(p->reason), "subcommand %s vs %s",
 						 b->r[i].subcommand, n->r[j].subcommand);
 				else
-					diff_json(b->r[i].config, n->r[j].config, "config", p->reason,
+					gb_json_diff(b->r[i].config, n->r[j].config, "config", p->reason,
 						  sizeof(p->reason), &count);
 				if (count > 3) {
 					size_t used = strlen(p->reason);
@@ -630,7 +230,7 @@ static void fmt_pct(char *out, size_t len, double v, int sign)
 		snprintf(out, len, "-");
 }
 
-static void row_cells(const row *r, char *b, char *n, char *c, char *p, char *t, size_t len)
+static void row_cells(const gb_metric_row *r, char *b, char *n, char *c, char *p, char *t, size_t len)
 {
 	fmt_num(b, len, r->base);
 	fmt_num(n, len, r->newv);
@@ -642,7 +242,7 @@ static void row_cells(const row *r, char *b, char *n, char *c, char *p, char *t,
 	fmt_pct(t, len, r->threshold, 0);
 }
 
-static const char *verified_word(const report *r)
+static const char *verified_word(const gb_run_report *r)
 {
 	if (!r->complete)
 		return "INCOMPLETE";
@@ -656,17 +256,17 @@ static void print_text(const pair_list *l)
 
 	for (i = 0; i < l->n; i++) {
 		const pair *q = &l->p[i];
-		const report *any = q->base ? q->base : q->new_;
-		device_identity(any, dev, sizeof(dev));
+		const gb_run_report *any = q->base ? q->base : q->new_;
+		gb_run_report_device(any, dev, sizeof(dev));
 		printf("%s: %s on %s\n", pair_label(q), any->subcommand, dev);
 		if (q->status == P_ONLY_BASE || q->status == P_ONLY_NEW) {
 			printf("  %s: no report with its configuration in the %s folder\n",
 			       pair_status_names[q->status], q->status == P_ONLY_BASE ? "new" : "base");
 			continue;
 		}
-		printf("  base %s %s (%s), new %s %s (%s)\n", str_of(q->base->meta, "git_revision"),
-		       str_of(q->base->meta, "date_utc"), verified_word(q->base),
-		       str_of(q->new_->meta, "git_revision"), str_of(q->new_->meta, "date_utc"),
+		printf("  base %s %s (%s), new %s %s (%s)\n", gb_json_str_of(q->base->meta, "git_revision"),
+		       gb_json_str_of(q->base->meta, "date_utc"), verified_word(q->base),
+		       gb_json_str_of(q->new_->meta, "git_revision"), gb_json_str_of(q->new_->meta, "date_utc"),
 		       verified_word(q->new_));
 		if (q->status == P_NOT_COMPARABLE) {
 			printf("  not comparable: %s\n", q->reason);
@@ -677,11 +277,11 @@ static void print_text(const pair_list *l)
 		printf("  %-34s %10s %10s %8s %6s %6s  %s\n", "metric", "base", "new", "change", "p",
 		       "thres.", "verdict");
 		for (k = 0; k < q->nrows; k++) {
-			const row *r = &q->rows[k];
+			const gb_metric_row *r = &q->rows[k];
 			row_cells(r, b, n, c, p, t, sizeof(b));
 			printf("  %-34s %10s %10s %8s %6s %6s  %s%s%s\n", r->name, b, n, c, p, t,
-			       r->v == V_REGRESSION ? "REGRESSION" : verdict_names[r->v],
-			       r->v == V_UNTESTED ? ": " : "", r->v == V_UNTESTED ? r->why : "");
+			       r->v == GB_V_REGRESSION ? "REGRESSION" : gb_verdict_names[r->v],
+			       r->v == GB_V_UNTESTED ? ": " : "", r->v == GB_V_UNTESTED ? r->why : "");
 		}
 	}
 }
@@ -703,17 +303,17 @@ static void print_markdown(const pair_list *l)
 		if (*q->warning)
 			printf("| %s | | | | | | | warning: %s |\n", pair_label(q), q->warning);
 		for (k = 0; k < q->nrows; k++) {
-			const row *r = &q->rows[k];
+			const gb_metric_row *r = &q->rows[k];
 			row_cells(r, b, n, c, p, t, sizeof(b));
 			printf("| %s | %s | %s | %s | %s | %s | %s | %s%s%s%s%s |\n", pair_label(q), r->name,
-			       b, n, c, p, t, r->v == V_REGRESSION ? "**" : "", verdict_names[r->v],
-			       r->v == V_REGRESSION ? "**" : "", r->v == V_UNTESTED ? ": " : "",
-			       r->v == V_UNTESTED ? r->why : "");
+			       b, n, c, p, t, r->v == GB_V_REGRESSION ? "**" : "", gb_verdict_names[r->v],
+			       r->v == GB_V_REGRESSION ? "**" : "", r->v == GB_V_UNTESTED ? ": " : "",
+			       r->v == GB_V_UNTESTED ? r->why : "");
 		}
 	}
 }
 
-static void json_report_ref(cJSON *o, const char *key, const report *r)
+static void json_report_ref(cJSON *o, const char *key, const gb_run_report *r)
 {
 	cJSON *x;
 	if (!r) {
@@ -722,8 +322,8 @@ static void json_report_ref(cJSON *o, const char *key, const report *r)
 	}
 	x = cJSON_AddObjectToObject(o, key);
 	gb_json_str(x, "path", r->path);
-	gb_json_str(x, "git_revision", str_of(r->meta, "git_revision"));
-	gb_json_str(x, "date_utc", str_of(r->meta, "date_utc"));
+	gb_json_str(x, "git_revision", gb_json_str_of(r->meta, "git_revision"));
+	gb_json_str(x, "date_utc", gb_json_str_of(r->meta, "date_utc"));
 	if (r->verified < 0)
 		cJSON_AddNullToObject(x, "verified");
 	else
@@ -734,7 +334,7 @@ static void json_report_ref(cJSON *o, const char *key, const report *r)
 
 typedef struct tally {
 	size_t compared, not_comparable, only_base, only_new, unverified;
-	size_t verdicts[V_ONLY_NEW + 1];
+	size_t verdicts[GB_V_ONLY_NEW + 1];
 } tally;
 
 static int write_json(const options *o, const pair_list *l, const tally *t, int argc, char **argv,
@@ -757,7 +357,7 @@ static int write_json(const options *o, const pair_list *l, const tally *t, int 
 	for (i = 0; i < (size_t)o->nmetric; i++)
 		cJSON_AddItemToArray(metrics, cJSON_CreateString(o->metric[i]));
 	gb_json_str(rpt.config, "test", "mann-whitney-u");
-	gb_json_num(rpt.config, "alpha", ALPHA);
+	gb_json_num(rpt.config, "alpha", GB_COMPARE_ALPHA);
 	gb_json_bool(rpt.config, "allow_different_device", o->allow_device);
 
 	pairs = cJSON_AddArrayToObject(rpt.results, "pairs");
@@ -774,7 +374,7 @@ static int write_json(const options *o, const pair_list *l, const tally *t, int 
 		json_report_ref(j, "new", q->new_);
 		rows = cJSON_AddArrayToObject(j, "metrics");
 		for (k = 0; k < q->nrows; k++) {
-			const row *r = &q->rows[k];
+			const gb_metric_row *r = &q->rows[k];
 			cJSON *x = cJSON_CreateObject();
 			cJSON_AddItemToArray(rows, x);
 			gb_json_str(x, "name", r->name);
@@ -790,7 +390,7 @@ static int write_json(const options *o, const pair_list *l, const tally *t, int 
 			else
 				gb_json_bool(x, "beyond_noise", r->beyond_noise);
 			gb_json_num(x, "threshold_pct", r->threshold);
-			gb_json_str(x, "verdict", verdict_names[r->v]);
+			gb_json_str(x, "verdict", gb_verdict_names[r->v]);
 			gb_json_str(x, "reason", r->why);
 		}
 	}
@@ -799,9 +399,9 @@ static int write_json(const options *o, const pair_list *l, const tally *t, int 
 	gb_json_u64(counts, "not_comparable", t->not_comparable);
 	gb_json_u64(counts, "only_in_base", t->only_base);
 	gb_json_u64(counts, "only_in_new", t->only_new);
-	for (k = 0; k <= V_UNTESTED; k++) {
+	for (k = 0; k <= GB_V_UNTESTED; k++) {
 		char key[32];
-		snprintf(key, sizeof(key), "%s", verdict_names[k]);
+		snprintf(key, sizeof(key), "%s", gb_verdict_names[k]);
 		for (char *c = key; *c; c++)
 			if (*c == '-')
 				*c = '_';
@@ -831,7 +431,7 @@ static int run(int argc, char **argv)
 		{NULL, 0, NULL, 0},
 	};
 	options o;
-	report_set sb = {0}, sn = {0};
+	gb_report_set sb = {0}, sn = {0};
 	pair_list l = {0};
 	tally t;
 	const char *base, *new_;
@@ -886,8 +486,8 @@ static int run(int argc, char **argv)
 	if (dirs != is_dir(new_))
 		gb_die(GB_EXIT_USAGE, "compare: %s and %s must be two reports or two folders", base, new_);
 	if (dirs) {
-		scan_folder(&sb, base, strlen(base) + 1);
-		scan_folder(&sn, new_, strlen(new_) + 1);
+		gb_report_set_scan(&sb, base, strlen(base) + 1);
+		gb_report_set_scan(&sn, new_, strlen(new_) + 1);
 		if (sb.skipped + sn.skipped)
 			gb_note("note: %zu JSON files that are not run reports left out",
 				sb.skipped + sn.skipped);
@@ -896,8 +496,8 @@ static int run(int argc, char **argv)
 		match_sets(&o, &l, &sb, &sn);
 	} else {
 		const char *sb_slash = strrchr(base, '/'), *sn_slash = strrchr(new_, '/');
-		set_add(&sb, base, sb_slash ? (size_t)(sb_slash + 1 - base) : 0);
-		set_add(&sn, new_, sn_slash ? (size_t)(sn_slash + 1 - new_) : 0);
+		gb_report_set_add(&sb, base, sb_slash ? (size_t)(sb_slash + 1 - base) : 0);
+		gb_report_set_add(&sn, new_, sn_slash ? (size_t)(sn_slash + 1 - new_) : 0);
 		if (sb.n == 0 || sn.n == 0)
 			gb_die(GB_EXIT_USAGE, "compare: %s is not a gpubench run report", sb.n == 0 ? base : new_);
 		if (same_config(&sb.r[0], &sn.r[0])) {
@@ -909,14 +509,14 @@ static int run(int argc, char **argv)
 				snprintf(p->reason, sizeof(p->reason), "subcommand %s vs %s", sb.r[0].subcommand,
 					 sn.r[0].subcommand);
 			else
-				diff_json(sb.r[0].config, sn.r[0].config, "config", p->reason, sizeof(p->reason),
+				gb_json_diff(sb.r[0].config, sn.r[0].config, "config", p->reason, sizeof(p->reason),
 					  &count);
 		}
 	}
 
 	for (i = 0; i < l.n; i++) {
 		const pair *q = &l.p[i];
-		const report *side[2] = {q->base, q->new_};
+		const gb_run_report *side[2] = {q->base, q->new_};
 		int s;
 		t.compared += q->status == P_COMPARED;
 		t.not_comparable += q->status == P_NOT_COMPARABLE;
@@ -930,7 +530,7 @@ static int run(int argc, char **argv)
 			}
 		for (k = 0; k < q->nrows; k++) {
 			t.verdicts[q->rows[k].v]++;
-			if (q->rows[k].nb && q->rows[k].nn && smallest_p(q->rows[k].nb, q->rows[k].nn) >= ALPHA)
+			if (q->rows[k].nb && q->rows[k].nn && gb_smallest_p(q->rows[k].nb, q->rows[k].nn) >= GB_COMPARE_ALPHA)
 				few_reps++;
 		}
 		if (*q->warning)
@@ -947,13 +547,13 @@ static int run(int argc, char **argv)
 			"from noise (4 on each side are enough)", few_reps);
 	gb_note("compare: %zu pairs compared (%zu regressions, %zu improvements, %zu unchanged, "
 		"%zu within noise, %zu untested), %zu not comparable, %zu only in base, %zu only in new",
-		t.compared, t.verdicts[V_REGRESSION], t.verdicts[V_IMPROVEMENT], t.verdicts[V_UNCHANGED],
-		t.verdicts[V_NOISE], t.verdicts[V_UNTESTED], t.not_comparable, t.only_base, t.only_new);
+		t.compared, t.verdicts[GB_V_REGRESSION], t.verdicts[GB_V_IMPROVEMENT], t.verdicts[GB_V_UNCHANGED],
+		t.verdicts[GB_V_NOISE], t.verdicts[GB_V_UNTESTED], t.not_comparable, t.only_base, t.only_new);
 	if (o.json && write_json(&o, &l, &t, argc, argv, base, new_) != 0)
 		return GB_EXIT_RUNTIME;
 	if (t.unverified)
 		return GB_EXIT_VERIFY;
-	if (t.verdicts[V_REGRESSION])
+	if (t.verdicts[GB_V_REGRESSION])
 		return GB_EXIT_REGRESSION;
 	if (t.compared == 0) {
 		gb_warn("compare: nothing to compare: no pair of reports with the same configuration");
