@@ -2,8 +2,8 @@
 # The benchmark suite for CI: a fixed, versioned list of short runs over every
 # subcommand, one report per run in one folder, for `gpubench compare` against
 # a baseline folder (results/baseline-gpu, or results/baseline-cpu for --cpu).
-# About a minute on a GPU; a few seconds with --cpu. Any failed or unverified
-# run stops the suite with status 1.
+# Sized to take about a minute on a GPU (not yet timed on one); a few seconds
+# with --cpu. Any failed or unverified run stops the suite with status 1.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
