@@ -1,6 +1,11 @@
-/* The Mann-Whitney U test behind gpubench compare: exact tails, ties, symmetry. */
+/* The Mann-Whitney U test behind gpubench compare (exact tails, ties, symmetry)
+ * and the verdict on one metric built on it. */
 #include <math.h>
+#include <string.h>
 
+#include <cjson/cJSON.h>
+
+#include "common/metric_diff.h"
 #include "common/ranktest.h"
 #include "tests/unit/test.h"
 
@@ -68,4 +73,74 @@ TEST(ranktest_large_samples)
 	t = gb_mann_whitney(a, 25, b, 25);
 	CHECK(t.exact);
 	CHECK(t.p > 0.8);
+}
+
+/* A stats block as reports write it: the median of samples, and the samples. */
+static cJSON *stats_block(const double *v, int n)
+{
+	cJSON *o = cJSON_CreateObject();
+	double s[16];
+	int i, j;
+	memcpy(s, v, (size_t)n * sizeof(double));
+	for (i = 1; i < n; i++)
+		for (j = i; j > 0 && s[j - 1] > s[j]; j--) {
+			double t = s[j];
+			s[j] = s[j - 1];
+			s[j - 1] = t;
+		}
+	cJSON_AddNumberToObject(o, "n", n);
+	cJSON_AddNumberToObject(o, "min", s[0]);
+	cJSON_AddNumberToObject(o, "median", n % 2 ? s[n / 2] : (s[n / 2 - 1] + s[n / 2]) / 2);
+	cJSON_AddItemToObject(o, "samples", cJSON_CreateDoubleArray(v, n));
+	return o;
+}
+
+TEST(metric_compare_smallest_p)
+{
+	CHECK_NEAR(gb_smallest_p(5, 5), 2.0 / 252, 1e-12);
+	CHECK_NEAR(gb_smallest_p(3, 3), 0.1, 1e-12);
+	CHECK_NEAR(gb_smallest_p(4, 4), 2.0 / 70, 1e-12);
+	CHECK_NEAR(gb_smallest_p(1, 1), 1, 0);
+}
+
+TEST(metric_compare_halved_rate_weighs_as_doubled_time)
+{
+	double rate[] = {100, 101, 99, 100.5, 99.5}, half[5], time[5], twice[5];
+	cJSON *br, *nr, *bt, *nt;
+	gb_metric_row r;
+	int i;
+	for (i = 0; i < 5; i++) {
+		half[i] = rate[i] / 2;
+		time[i] = 1 / rate[i];
+		twice[i] = 2 / rate[i];
+	}
+	br = stats_block(rate, 5);
+	nr = stats_block(half, 5);
+	bt = stats_block(time, 5);
+	nt = stats_block(twice, 5);
+	/* halving a rate: -50% but a factor of 2, so a 90% threshold does not hide it */
+	r = gb_metric_compare("throughput_tx_per_s", br, nr, 90);
+	CHECK_NEAR(r.change, -50, 1e-9);
+	CHECK_EQ(r.dir, 1);
+	CHECK(r.beyond_noise == 1);
+	CHECK_EQ(r.v, GB_V_REGRESSION);
+	r = gb_metric_compare("impls.gpu.stream_seconds", bt, nt, 90);
+	CHECK_NEAR(r.change, 100, 1e-9);
+	CHECK_EQ(r.dir, -1);
+	CHECK_EQ(r.v, GB_V_REGRESSION);
+	/* the same factor the other way is an improvement, and 110% hides both */
+	CHECK_EQ(gb_metric_compare("throughput_tx_per_s", nr, br, 90).v, GB_V_IMPROVEMENT);
+	CHECK_EQ(gb_metric_compare("throughput_tx_per_s", br, nr, 110).v, GB_V_UNCHANGED);
+	CHECK_EQ(gb_metric_compare("impls.gpu.stream_seconds", bt, nt, 110).v, GB_V_UNCHANGED);
+	/* the default threshold of steady samples is the 5% floor */
+	r = gb_metric_compare("throughput_tx_per_s", br, nr, -1);
+	CHECK_NEAR(r.threshold, 5, 1e-9);
+	/* a metric on one side only, and one that is neither a time nor a rate */
+	CHECK_EQ(gb_metric_compare("throughput_tx_per_s", br, NULL, -1).v, GB_V_ONLY_BASE);
+	r = gb_metric_compare("abort_rate", br, nr, -1);
+	CHECK_EQ(r.v, GB_V_UNTESTED);
+	cJSON_Delete(br);
+	cJSON_Delete(nr);
+	cJSON_Delete(bt);
+	cJSON_Delete(nt);
 }
