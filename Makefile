@@ -39,7 +39,7 @@ LDLIBS := $(CJSON_LIBS) -lm -pthread
 BUILD := build/$(if $(filter 1,$(CUDA)),cuda,cpu)
 
 COMMON_SRC := common/error.c common/opts.c common/stats.c common/timer.c common/report.c \
-	common/backend.c
+	common/backend.c common/ranktest.c common/report_read.c common/metric_diff.c
 PBA_SRC := deadlock/pba.c deadlock/pba_cpu.c deadlock/pba_registry.c workloads/pba_gen.c \
 	workloads/pba_oracle.c workloads/pba_trace.c
 RAG_SRC := deadlock/rag.c deadlock/rag_registry.c deadlock/osdda_cpu.c deadlock/lmdda_cpu.c \
@@ -59,6 +59,7 @@ endif
 SPEC_SRC := speculation/clause.c speculation/runtime.c speculation/backend_cpu.c workloads/spec_loops.c \
 	speculation/cpu_spec.c
 CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/avoid.c cmd/detect.c cmd/speculate.c cmd/list.c cmd/info.c \
+	cmd/compare.c \
 	stm/registry.c stm/counters.c stm/prstm_cpu.c workloads/bank.c $(PBA_SRC) $(RAG_SRC) $(SPEC_SRC) \
 	$(LIST_SRC)
 CUDA_SRC := common/device_cuda.cu stm/prstm_gpu.cu deadlock/pba_gpu.cu deadlock/rag_gpu.cu \

@@ -7,7 +7,7 @@
 #include "common/version.h"
 
 static const gb_command *const commands[] = {&gb_cmd_stm, &gb_cmd_avoid, &gb_cmd_detect, &gb_cmd_speculate,
-					      &gb_cmd_list, &gb_cmd_info, NULL};
+					      &gb_cmd_list, &gb_cmd_compare, &gb_cmd_info, NULL};
 
 static const gb_command *find(const char *name)
 {
@@ -35,7 +35,8 @@ static void usage(FILE *out)
 		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
 	fputs("\n"
 	      "Everyday command: gpubench stm --algo prstm --threads 6720\n"
-	      "Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 verification failed.\n",
+	      "Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 verification failed,\n"
+	      "4 regression found by compare.\n",
 	      out);
 }
 

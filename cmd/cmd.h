@@ -17,5 +17,6 @@ extern const gb_command gb_cmd_detect;
 extern const gb_command gb_cmd_info;
 extern const gb_command gb_cmd_speculate;
 extern const gb_command gb_cmd_list;
+extern const gb_command gb_cmd_compare;
 
 #endif

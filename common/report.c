@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "common/report.h"
+#include "common/timer.h"
 #include "common/version.h"
 
 void gb_json_u64(cJSON *obj, const char *name, uint64_t v)
@@ -53,6 +54,13 @@ cJSON *gb_json_stats(cJSON *obj, const char *name, gb_stats s)
 	gb_json_num(o, "mean", s.mean);
 	gb_json_num(o, "max", s.max);
 	gb_json_num(o, "stdev", s.stdev);
+	if (gb_stats_has_samples(&s)) {
+		cJSON *a = cJSON_AddArrayToObject(o, "samples");
+		size_t i;
+		for (i = 0; i < s.n; i++)
+			cJSON_AddItemToArray(a, isfinite(s.sample[i]) ? cJSON_CreateNumber(s.sample[i])
+								       : cJSON_CreateNull());
+	}
 	return o;
 }
 
@@ -81,6 +89,8 @@ void gb_report_init(gb_report *r, const char *subcommand, int argc, char **argv)
 		snprintf(host, sizeof(host), "unknown");
 	gb_json_str(meta, "host", host);
 	gb_json_bool(meta, "complete", 1);
+	if (gb_test_delay_us())
+		gb_json_u64(meta, "test_delay_us", gb_test_delay_us());
 
 	r->device = cJSON_AddObjectToObject(r->root, "device");
 	r->config = cJSON_AddObjectToObject(r->root, "config");

@@ -23,6 +23,8 @@ gb_stats gb_stats_of(const double *values, size_t n)
 		return s;
 	v = gb_xmalloc(n * sizeof(*v), "statistics");
 	memcpy(v, values, n * sizeof(*v));
+	if (n <= GB_STATS_MAX_SAMPLES)
+		memcpy(s.sample, values, n * sizeof(*v));
 	qsort(v, n, sizeof(*v), cmp_double);
 	s.min = v[0];
 	s.max = v[n - 1];

@@ -1,6 +1,38 @@
+#include <errno.h>
+#include <pthread.h>
+#include <stdlib.h>
 #include <time.h>
 
+#include "common/error.h"
 #include "common/timer.h"
+
+static pthread_once_t delay_once = PTHREAD_ONCE_INIT;
+static uint64_t delay_us;
+
+static void read_test_delay(void)
+{
+	const char *text = getenv(GB_TEST_DELAY_ENV);
+	char *end;
+	unsigned long long v;
+
+	if (!text || !*text)
+		return;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (*text < '0' || *text > '9' || *end || errno == ERANGE || v > 10000000ull)
+		gb_die(GB_EXIT_USAGE, "%s: '%s' is not a number of microseconds (accepted: 0..10000000)",
+		       GB_TEST_DELAY_ENV, text);
+	delay_us = v;
+	if (v)
+		gb_note("note: %s=%llu: every host-timed interval is %llu us longer, on purpose",
+			GB_TEST_DELAY_ENV, v, v);
+}
+
+uint64_t gb_test_delay_us(void)
+{
+	pthread_once(&delay_once, read_test_delay);
+	return delay_us;
+}
 
 uint64_t gb_now_ns(void)
 {
@@ -11,5 +43,11 @@ uint64_t gb_now_ns(void)
 
 double gb_seconds_since(uint64_t start_ns)
 {
+	uint64_t delay = gb_test_delay_us();
+	if (delay) {
+		struct timespec d = {(time_t)(delay / 1000000), (long)(delay % 1000000) * 1000};
+		while (nanosleep(&d, &d) != 0 && errno == EINTR)
+			;
+	}
 	return (double)(gb_now_ns() - start_ns) / 1e9;
 }

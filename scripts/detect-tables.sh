@@ -66,6 +66,8 @@ deadlock 0.02), the same stream settings at every size.
   --plot-only         run nothing: rebuild CSV, markdown and PNG from the
                       reports already in DIR/reports (e.g. fetched from a GPU
                       machine)
+  --emit-slurm DIR    run nothing: write the runs to DIR/jobs.txt and a Slurm
+                      job array in DIR (sbatch it, then --plot-only)
   -h, --help          this text
 
 detect-tables.csv has one row per algorithm, size and detector, sorted by
@@ -152,6 +154,7 @@ while [[ $# -gt 0 ]]; do
 	--extended) extended=1; shift ;;
 	--quick) quick=1; shift ;;
 	--plot-only) plot_only=1; shift ;;
+	--emit-slurm) need_value "$@"; sweep_emit_dir=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
 	*) die_usage "unknown option '$1'" ;;
@@ -287,6 +290,7 @@ if [[ $plot_only == 0 ]]; then
 else
 	[[ -d $reports ]] || { echo "detect-tables.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
 fi
+sweep_emit_done
 
 python3 "$helper" table "$reports" --csv "$out/detect-tables.csv" --md "$out/detect-tables.md" >&2
 

@@ -34,6 +34,8 @@ gnuplot is installed, DIR/fig7-bank.png.
                       thread, 20000 accounts, 1 repetition, CPU backend
   --plot-only         run nothing: rebuild CSV, markdown and PNG from the
                       reports already in --out (e.g. fetched from a GPU machine)
+  --emit-slurm DIR    run nothing: write the runs to DIR/jobs.txt and a Slurm
+                      job array in DIR (sbatch it, then --plot-only)
   -h, --help          this text
 
 Options after -- go to every gpubench stm run unchanged (e.g. -- --hash 2).
@@ -65,6 +67,7 @@ while [[ $# -gt 0 ]]; do
 	--paper) paper=1; shift ;;
 	--quick) quick=1; shift ;;
 	--plot-only) plot_only=1; shift ;;
+	--emit-slurm) need_value "$@"; sweep_emit_dir=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
 	*) die_usage "unknown option '$1'" ;;
@@ -138,6 +141,7 @@ if [[ $plot_only == 0 ]]; then
 else
 	[[ -d $out ]] || { echo "fig7-bank.sh: --plot-only: no folder '$out'" >&2; exit 1; }
 fi
+sweep_emit_done
 
 python3 "$report2csv" table "$out" --csv "$out/fig7-bank.csv" --md "$out/fig7-bank.md" \
 	--title "Figure 7, bank panels: throughput with increasing threads" >&2

@@ -42,6 +42,8 @@ and, when gnuplot is installed, DIR/list-table1.png.
                       cpu-lockfree and cpu unless --impls is given
   --plot-only         run nothing: rebuild CSV, markdown and PNG from the
                       reports already in DIR/reports
+  --emit-slurm DIR    run nothing: write the runs to DIR/jobs.txt and a Slurm
+                      job array in DIR (sbatch it, then --plot-only)
   -h, --help          this text
 
 Options after -- go to every gpubench list run unchanged. Exit status: 0 when
@@ -84,6 +86,7 @@ while [[ $# -gt 0 ]]; do
 	--extended) extended=1; shift ;;
 	--quick) quick=1; shift ;;
 	--plot-only) plot_only=1; shift ;;
+	--emit-slurm) need_value "$@"; sweep_emit_dir=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
 	*) die_usage "unknown option '$1'" ;;
@@ -139,6 +142,7 @@ if [[ $plot_only == 0 ]]; then
 else
 	[[ -d $reports ]] || { echo "list-table1.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
 fi
+sweep_emit_done
 
 python3 "$helper" table "$reports" --csv "$out/list-table1.csv" --md "$out/list-table1.md" >&2
 vars=$(python3 "$helper" plot-vars "$out/list-table1.csv")

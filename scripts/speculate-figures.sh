@@ -37,6 +37,8 @@ DIR/speculate-figures.png.
                       1 repetition
   --plot-only         run nothing: rebuild the CSVs, markdown and PNG from the
                       reports already in DIR/reports
+  --emit-slurm DIR    run nothing: write the runs to DIR/jobs.txt and a Slurm
+                      job array in DIR (sbatch it, then --plot-only)
   -h, --help          this text
 
 Options after -- go to every gpubench speculate run unchanged (for example
@@ -63,6 +65,7 @@ while [[ $# -gt 0 ]]; do
 	--reps) need_value "$@"; reps=$2; shift 2 ;;
 	--quick) quick=1; shift ;;
 	--plot-only) plot_only=1; shift ;;
+	--emit-slurm) need_value "$@"; sweep_emit_dir=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
 	*) die_usage "unknown option '$1'" ;;
@@ -112,6 +115,7 @@ if [[ $plot_only == 0 ]]; then
 else
 	[[ -d $reports ]] || { echo "speculate-figures.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
 fi
+sweep_emit_done
 
 python3 "$helper" table "$reports" --out "$out"
 

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # gpubench's test driver (make test): the unit tests, the CLI tests on the
-# CUDA build and on the CPU-only build, the speculate CLI tests, the figure and
-# table scripts in --quick mode (fig7, pba-tables, detect-tables,
-# speculate-figures), a parse of the GPU scripts, and a smoke test of the
-# CPU-only binary. Run from the repository root. GPUBENCH (default
+# CUDA build and on the CPU-only build, the speculate CLI tests, the compare
+# and benchmark-suite tests, the figure and table scripts in --quick mode
+# (fig7, pba-tables, detect-tables, speculate-figures), a parse of the GPU
+# scripts, and a smoke test of the CPU-only binary. Run from the repository root. GPUBENCH (default
 # ./gpubench), GPUBENCH_NOCUDA (default build/nocuda/gpubench) and UNIT_TESTS
 # (default build/unit_tests) name the binaries. The last line is "N passed,
 # N failed" over every suite; the exit status is 1 when anything failed.
@@ -66,6 +66,7 @@ run_suite cli-list env GPUBENCH="$G" "$here/cli-list.sh"
 if [ -x "$GN" ]; then
 	run_suite cli-list env GPUBENCH="$GN" "$here/cli-list.sh"
 fi
+run_suite compare env GPUBENCH="$G" "$here/compare.sh"
 
 # ---- scripts/fig7-bank.sh --quick, when someone has written it
 echo "== fig7: scripts/fig7-bank.sh --quick"
@@ -274,6 +275,66 @@ expect_rc "speculate-figures.sh refuses a loop without its --opt all report" 1 \
 	bash scripts/speculate-figures.sh --plot-only --out "$out"
 expect_err "speculate-figures.sh names the missing report" "spec-ocean-all.json"
 expect_rc "speculate-figures.sh --reps x exits 2" 2 bash scripts/speculate-figures.sh --reps x --out "$T_TMP/sf-bad"
+
+# ---- scripts/reproduce-all.sh over the outputs above, and every sweep as a
+# Slurm job array whose tasks run here, gathered by --plot-only
+echo "== reproduce-all: the index, --emit-slurm and the gathering"
+ra=$T_TMP/reproduce
+mkdir -p "$ra"
+cp -r "$T_TMP/fig7" "$ra/fig7-bank"
+cp -r "$T_TMP/pba" "$ra/pba-tables"
+cp -r "$T_TMP/detect" "$ra/detect-tables"
+cp -r "$T_TMP/specfig" "$ra/speculate-figures"
+cp -r "$T_TMP/list-table1" "$ra/list-table1"
+# speculate-figures' folder lacks a report (removed above): its section must say FAILED
+expect_rc "reproduce-all.sh --plot-only with one script failing exits 1" 1 \
+	bash scripts/reproduce-all.sh --plot-only --out "$ra"
+expect_err "reproduce-all.sh names the failed script" "speculate-figures FAILED"
+check "reproduce-all.sh writes index.md" test -s "$ra/index.md"
+check "the index has a section per script" test "$(grep -c '^## [a-z0-9-]*: ' "$ra/index.md")" = 5
+check "the index marks the failed script" grep -q '^\*\*FAILED\*\*' "$ra/index.md"
+check "the index links the tables and plots" grep -qF '[pba-tables/pba-tables.csv](pba-tables/pba-tables.csv)' "$ra/index.md"
+check "the index shows the paper's numbers beside ours (Table 1)" grep -q '| paper OpenCL CPU | paper OpenCL GPU | paper C |' "$ra/index.md"
+missing=$(grep -o '](\([^)]*\))' "$ra/index.md" | sed 's/^](\(.*\))$/\1/' | while read -r f; do [ -e "$ra/$f" ] || echo "$f"; done)
+check "every file the index links exists" test -z "$missing"
+for f in scripts/*.sh; do
+	name=$(basename "$f" .sh)
+	[ "$name" != reproduce-all ] && grep -q -- '--plot-only)' "$f" || continue
+	check "reproduce-all.sh runs $name" grep -q "^	\"$name | " scripts/reproduce-all.sh
+	check "$name takes --emit-slurm" grep -q -- '--emit-slurm) need_value' "$f"
+done
+rs=$T_TMP/ra-slurm
+expect_rc "reproduce-all.sh --quick --emit-slurm exits 0" 0 bash scripts/reproduce-all.sh --quick --gpubench "$G" \
+	--out "$rs/out" --emit-slurm "$rs/jobs"
+check "--emit-slurm ran nothing" test -z "$(find "$rs/out" -name '*.json' 2>/dev/null)"
+check "submit-all.sh parses" bash -n "$rs/jobs/submit-all.sh"
+check "submit-all.sh submits five job arrays" test "$(grep -c '^sbatch .*\.slurm$' "$rs/jobs/submit-all.sh")" = 5
+for d in "$rs"/jobs/*/; do
+	name=$(basename "$d")
+	check "$name.slurm parses (bash -n)" bash -n "$d/$name.slurm"
+	njobs=$(wc -l <"$d/jobs.txt")
+	if grep -q "^#SBATCH --array=1-$njobs\$" "$d/$name.slurm" && [ "$njobs" -gt 0 ]; then
+		pass "$name.slurm has one array task per line of jobs.txt ($njobs)"
+	else
+		fail "$name.slurm has one array task per line of jobs.txt" "$(grep array "$d/$name.slurm")"
+	fi
+	bad=0
+	for i in $(seq 1 "$njobs"); do
+		SLURM_ARRAY_TASK_ID=$i bash "$d/$name.slurm" >"$T_TMP/task.log" 2>&1 || { bad=1; cat "$T_TMP/task.log"; }
+	done
+	check "$name: every array task ran and exited 0" test "$bad" = 0
+done
+expect_rc "a task past the array exits 2" 2 env SLURM_ARRAY_TASK_ID=999 bash "$rs/jobs/pba-tables/pba-tables.slurm"
+expect_err "a task past the array says so" "no line 999"
+expect_rc "reproduce-all.sh --plot-only gathers the cluster's reports" 0 \
+	bash scripts/reproduce-all.sh --plot-only --out "$rs/out"
+check "the gathered index has every section and no failure" \
+	test "$(grep -c '^## [a-z0-9-]*: ' "$rs/out/index.md")" = 5 -a -z "$(grep FAILED "$rs/out/index.md")"
+check "the gathered pba table has a row per size and implementation (8)" \
+	test "$(($(wc -l <"$rs/out/pba-tables/pba-tables.csv") - 1))" = 8
+expect_rc "--emit-slurm with --plot-only exits 2" 2 bash scripts/pba-tables.sh --plot-only --out "$ra/pba-tables" \
+	--emit-slurm "$rs/x"
+expect_err "--emit-slurm with --plot-only says why" "do not go together"
 
 # ---- scripts/lib/sweep.sh: a script that defaults to a dist/ older than
 # ./gpubench says so; a failed run stops a sweep

@@ -5,6 +5,15 @@
 #   die_usage MESSAGE...   print MESSAGE and where the help is, exit 2
 #   need_value "$@"        exit 2 unless option $1 has a value in $2
 #   sweep_gpubench         settle $gpubench (see below), exit 1 if it is not there
+#   sweep_run ...          one run of a sweep (with --emit-slurm, one job of it)
+#   sweep_emit_done        after the runs: with --emit-slurm, write the job array and exit
+#   sweep_plot PNG ARGS    gnuplot, or say where to plot
+#
+# --emit-slurm DIR (every sweep script sets sweep_emit_dir from it): the runs
+# are not made but written to DIR/jobs.txt, one command line each, and
+# DIR/<script>.slurm is a Slurm job array with one task per line. Once
+# `sbatch DIR/<script>.slurm` has finished on the cluster, the script's
+# --plot-only --out OUT gathers the reports into its tables and plots.
 
 sweep_name=$(basename "$0")
 
@@ -58,6 +67,10 @@ sweep_run() {
 	json=$dir/$name.json
 	log=$dir/$name.log
 	rm -f "$json"
+	if [[ -n $sweep_emit_dir ]]; then
+		sweep_emit_job "$json" "$@"
+		return
+	fi
 	if "$gpubench" "$@" --json "$json" >"$log" 2>&1; then rc=0; else rc=$?; fi
 	if [[ $rc != 0 ]]; then
 		echo "$tag $name FAILED: gpubench exited $rc; its output ($log):" >&2
@@ -84,4 +97,73 @@ sweep_plot() {
 		echo "$sweep_name: gnuplot not installed, no plot; copy $(dirname "$png") to a machine" \
 			"with gnuplot and run scripts/$sweep_name --plot-only --out DIR there" >&2
 	fi
+}
+
+sweep_emit_dir=""
+sweep_emit_jobs=0
+
+# An absolute path for PATH (whose folder exists), as the cluster's nodes see
+# the shared file system.
+sweep_abspath() {
+	local d
+	d=$(cd "$(dirname "$1")" && pwd) || exit 1
+	echo "$d/$(basename "$1")"
+}
+
+# sweep_emit_job JSON ARGS...: append `gpubench ARGS --json JSON` to DIR/jobs.txt.
+sweep_emit_job() {
+	local json=$1 exe
+	shift
+	if [[ $sweep_emit_jobs == 0 ]]; then
+		mkdir -p "$sweep_emit_dir" || exit 1
+		: >"$sweep_emit_dir/jobs.txt"
+	fi
+	exe=$(sweep_abspath "$gpubench")
+	json=$(sweep_abspath "$json")
+	{
+		printf '%q ' "$exe" "$@" --json
+		printf '%q\n' "$json"
+	} >>"$sweep_emit_dir/jobs.txt"
+	sweep_emit_jobs=$((sweep_emit_jobs + 1))
+}
+
+# With --emit-slurm: write DIR/<script>.slurm, say how to submit it and gather
+# the reports, and exit 0. Reads $plot_only and $out of the sourcing script.
+sweep_emit_done() {
+	local dir base script
+	[[ -n $sweep_emit_dir ]] || return 0
+	[[ $plot_only == 0 ]] || die_usage "--emit-slurm and --plot-only do not go together"
+	[[ $sweep_emit_jobs -gt 0 ]] || { echo "$sweep_name: no runs to emit" >&2; exit 1; }
+	dir=$(cd "$sweep_emit_dir" && pwd)
+	base=${sweep_name%.sh}
+	script=$dir/$base.slurm
+	mkdir -p "$dir/logs"
+	sed -e "s|@BASE@|$base|g" -e "s|@DIR@|$dir|g" -e "s|@JOBS@|$sweep_emit_jobs|g" \
+		-e "s|@SCRIPT@|$sweep_name|g" >"$script" <<'EOF'
+#!/usr/bin/env bash
+# The runs of scripts/@SCRIPT@ as a Slurm job array (written by --emit-slurm):
+# task N runs line N of @DIR@/jobs.txt, one gpubench run writing one report.
+# Options on the sbatch command line override the lines below, e.g.
+#   sbatch --partition=gpu --time=00:20:00 --array=1-@JOBS@%8 @DIR@/@BASE@.slurm
+#SBATCH --job-name=@BASE@
+#SBATCH --array=1-@JOBS@
+#SBATCH --ntasks=1
+#SBATCH --gres=gpu:1
+#SBATCH --time=01:00:00
+#SBATCH --output=@DIR@/logs/%a.log
+set -euo pipefail
+task=${SLURM_ARRAY_TASK_ID:?run this script with sbatch, or set SLURM_ARRAY_TASK_ID}
+line=$(sed -n "${task}p" "@DIR@/jobs.txt")
+if [[ -z $line ]]; then
+	echo "@BASE@.slurm: no line $task in @DIR@/jobs.txt" >&2
+	exit 2
+fi
+eval "$line"
+EOF
+	chmod +x "$script"
+	echo "$sweep_name: $sweep_emit_jobs runs written to $dir/jobs.txt; submit them with" >&2
+	echo "  sbatch $script" >&2
+	echo "and once every task has finished, gather the reports with" >&2
+	echo "  scripts/$sweep_name --plot-only --out $out" >&2
+	exit 0
 }

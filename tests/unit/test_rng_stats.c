@@ -200,3 +200,24 @@ TEST(stats_negative_and_large)
 	CHECK_NEAR(s.mean, 0, 1e-6);
 	CHECK_NEAR(s.stdev, sqrt((2e18 + 50) / 4), 1);
 }
+
+TEST(stats_keeps_samples_in_order)
+{
+	double v[GB_STATS_MAX_SAMPLES + 1];
+	gb_stats s;
+	size_t i;
+
+	for (i = 0; i <= GB_STATS_MAX_SAMPLES; i++)
+		v[i] = (double)((i * 7) % 13);
+	s = gb_stats_of(v, 5);
+	CHECK(gb_stats_has_samples(&s));
+	for (i = 0; i < 5; i++)
+		CHECK_NEAR(s.sample[i], v[i], 0);
+	s = gb_stats_of(v, GB_STATS_MAX_SAMPLES);
+	CHECK(gb_stats_has_samples(&s));
+	CHECK_NEAR(s.sample[GB_STATS_MAX_SAMPLES - 1], v[GB_STATS_MAX_SAMPLES - 1], 0);
+	s = gb_stats_of(v, GB_STATS_MAX_SAMPLES + 1);
+	CHECK(!gb_stats_has_samples(&s));
+	s = gb_stats_of(NULL, 0);
+	CHECK(!gb_stats_has_samples(&s));
+}

@@ -1,0 +1,186 @@
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/metric_diff.h"
+#include "common/ranktest.h"
+#include "common/report_read.h"
+
+#define THRESHOLD_FLOOR 5.0   /* percent: the smallest default threshold */
+#define THRESHOLD_SPREADS 3.0 /* default threshold: this many robust relative spreads */
+
+const char *const gb_verdict_names[] = {"regression", "improvement", "unchanged", "within-noise",
+					    "untested", "only-in-base", "only-in-new"};
+
+static int is_stats(const cJSON *o)
+{
+	return cJSON_IsObject(o) && cJSON_GetObjectItemCaseSensitive(o, "n") &&
+	       cJSON_GetObjectItemCaseSensitive(o, "median") && cJSON_GetObjectItemCaseSensitive(o, "min");
+}
+
+void gb_metrics_collect(gb_metric_list *l, const cJSON *node, const char *prefix, int nested)
+{
+	const cJSON *x;
+	char name[192];
+
+	cJSON_ArrayForEach(x, node) {
+		snprintf(name, sizeof(name), "%s%s%s", prefix, *prefix ? "." : "", x->string);
+		if (is_stats(x)) {
+			if (l->n == l->cap) {
+				l->cap = l->cap ? 2 * l->cap : 32;
+				l->m = realloc(l->m, l->cap * sizeof(*l->m));
+				if (!l->m)
+					gb_die(GB_EXIT_RUNTIME, "out of host memory");
+			}
+			snprintf(l->m[l->n].name, sizeof(l->m[l->n].name), "%s", name);
+			l->m[l->n].stats = x;
+			l->m[l->n].nested = nested;
+			l->n++;
+		} else if (cJSON_IsObject(x)) {
+			gb_metrics_collect(l, x, name, 1);
+		} else if (cJSON_IsArray(x)) {
+			const cJSON *e;
+			int i = 0;
+			cJSON_ArrayForEach(e, x) {
+				char label[224];
+				const char *id = gb_json_str_of(e, "impl");
+				if (!*id)
+					id = gb_json_str_of(e, "name");
+				if (*id)
+					snprintf(label, sizeof(label), "%s.%s", name, id);
+				else
+					snprintf(label, sizeof(label), "%s.%d", name, i);
+				if (cJSON_IsObject(e))
+					gb_metrics_collect(l, e, label, nested);
+				i++;
+			}
+		}
+	}
+}
+
+const gb_metric *gb_metrics_find(const gb_metric_list *l, const char *name)
+{
+	size_t i;
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->m[i].name, name) == 0)
+			return &l->m[i];
+	return NULL;
+}
+/* +1 higher is better (rates), -1 lower is better (times), 0 unknown. */
+static int direction(const char *name)
+{
+	const char *last = strrchr(name, '.');
+	size_t len;
+	last = last ? last + 1 : name;
+	len = strlen(last);
+	if (len > 6 && strcmp(last + len - 6, "_per_s") == 0)
+		return 1;
+	if (strstr(last, "seconds"))
+		return -1;
+	return 0;
+}
+
+static size_t samples_of(const cJSON *stats, double **out)
+{
+	const cJSON *a = cJSON_GetObjectItemCaseSensitive(stats, "samples"), *x;
+	size_t n = 0;
+	*out = NULL;
+	if (!cJSON_IsArray(a) || cJSON_GetArraySize(a) == 0)
+		return 0;
+	*out = gb_xmalloc((size_t)cJSON_GetArraySize(a) * sizeof(double), "samples");
+	cJSON_ArrayForEach(x, a) {
+		if (cJSON_IsNumber(x) && isfinite(x->valuedouble))
+			(*out)[n++] = x->valuedouble;
+	}
+	return n;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static double median_of(double *v, size_t n)
+{
+	qsort(v, n, sizeof(*v), cmp_double);
+	return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+/* 1.4826 x the median absolute deviation over |median|: a spread that one outlier does not move. */
+static double robust_rel_spread(const double *v, size_t n)
+{
+	double *t = gb_xmalloc(n * sizeof(*t), "samples"), med, mad;
+	size_t i;
+	memcpy(t, v, n * sizeof(*t));
+	med = median_of(t, n);
+	for (i = 0; i < n; i++)
+		t[i] = fabs(v[i] - med);
+	mad = median_of(t, n);
+	free(t);
+	return med != 0 ? 1.4826 * mad / fabs(med) : 0;
+}
+
+/* 2 / C(na+nb, na): both tails of the one most extreme arrangement. */
+double gb_smallest_p(size_t na, size_t nb)
+{
+	double c = 1;
+	size_t i;
+	for (i = 1; i <= na; i++)
+		c = c * (double)(nb + i) / (double)i;
+	return fmin(1, 2 / c);
+}
+
+static double median_field(const cJSON *stats)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(stats, "median");
+	return cJSON_IsNumber(m) ? m->valuedouble : NAN;
+}
+
+gb_metric_row gb_metric_compare(const char *name, const cJSON *bs, const cJSON *ns, double threshold)
+{
+	gb_metric_row r = {name, NAN, NAN, NAN, NAN, NAN, direction(name), -1, 0, 0, GB_V_UNTESTED, ""};
+	double *sb = NULL, *sn = NULL;
+
+	if (!bs || !ns) {
+		r.v = bs ? GB_V_ONLY_BASE : GB_V_ONLY_NEW;
+		r.base = bs ? median_field(bs) : NAN;
+		r.newv = ns ? median_field(ns) : NAN;
+		return r;
+	}
+	r.base = median_field(bs);
+	r.newv = median_field(ns);
+	r.nb = samples_of(bs, &sb);
+	r.nn = samples_of(ns, &sn);
+	if (isfinite(r.base) && isfinite(r.newv) && r.base != 0)
+		r.change = (r.newv - r.base) / fabs(r.base) * 100;
+	if (r.nb && r.nn) {
+		gb_ranktest t = gb_mann_whitney(sb, r.nb, sn, r.nn);
+		r.p = t.p;
+		r.beyond_noise = t.p < GB_COMPARE_ALPHA;
+	}
+	if (threshold >= 0)
+		r.threshold = threshold;
+	else if (r.nb && r.nn)
+		r.threshold = fmax(THRESHOLD_FLOOR, THRESHOLD_SPREADS * 100 *
+							fmax(robust_rel_spread(sb, r.nb), robust_rel_spread(sn, r.nn)));
+	else
+		r.threshold = THRESHOLD_FLOOR;
+	free(sb);
+	free(sn);
+	if (!isfinite(r.change) || r.newv / r.base <= 0)
+		r.why = "no median, a median of 0, or medians of opposite signs";
+	else if (r.dir == 0)
+		r.why = "neither a time nor a rate";
+	else if (r.beyond_noise < 0)
+		r.why = "no per-repetition samples";
+	else if (fabs(log(r.newv / r.base)) <= log1p(r.threshold / 100))
+		r.v = GB_V_UNCHANGED; /* on the ratio, so halving a rate weighs as doubling a time */
+	else if (!r.beyond_noise)
+		r.v = GB_V_NOISE;
+	else
+		r.v = r.change * r.dir < 0 ? GB_V_REGRESSION : GB_V_IMPROVEMENT;
+	return r;
+}

@@ -1,0 +1,68 @@
+/*
+ * Metrics of a run report and the comparison of one metric between two
+ * reports (docs/compare.md): every stats block of `results` is a metric,
+ * named by its path; two are compared on their medians, with a Mann-Whitney
+ * U test over their samples and a threshold, into a verdict.
+ */
+#ifndef GB_METRIC_DIFF_H
+#define GB_METRIC_DIFF_H
+
+#include <stddef.h>
+
+#include <cjson/cJSON.h>
+
+#define GB_COMPARE_ALPHA 0.05 /* a change is beyond noise when p < this */
+
+typedef struct gb_metric {
+	char name[192];
+	const cJSON *stats;
+	int nested;        /* inside an object of results other than an array element */
+} gb_metric;
+
+typedef struct gb_metric_list {
+	gb_metric *m;
+	size_t n, cap;
+} gb_metric_list;
+
+/*
+ * Add the stats blocks under node to l, named prefix.key, array entries by
+ * their "impl" or "name" (else their index); nested marks those inside an
+ * object that is not an array entry. Names point into l, blocks into node.
+ */
+void gb_metrics_collect(gb_metric_list *l, const cJSON *node, const char *prefix, int nested);
+const gb_metric *gb_metrics_find(const gb_metric_list *l, const char *name);
+
+enum gb_verdict {
+	GB_V_REGRESSION,  /* worse, beyond the threshold and beyond noise */
+	GB_V_IMPROVEMENT, /* better, beyond both */
+	GB_V_UNCHANGED,   /* within the threshold */
+	GB_V_NOISE,       /* beyond the threshold, not beyond noise */
+	GB_V_UNTESTED,    /* no samples, a median of 0, or neither a time nor a rate */
+	GB_V_ONLY_BASE,
+	GB_V_ONLY_NEW,
+};
+
+/* One metric of a pair of reports: medians, change, test and verdict. */
+typedef struct gb_metric_row {
+	const char *name;
+	double base, change, p, threshold; /* NAN where undefined */
+	double newv;
+	int dir, beyond_noise;             /* beyond_noise: -1 not tested */
+	size_t nb, nn;
+	enum gb_verdict v;
+	const char *why;                   /* for untested rows */
+} gb_metric_row;
+
+extern const char *const gb_verdict_names[];
+
+/* The smallest two-sided p the rank test can give for samples of na and nb values. */
+double gb_smallest_p(size_t na, size_t nb);
+
+/*
+ * Compare the stats blocks bs (base) and ns (new) of one metric; either may be
+ * NULL (the metric is on one side only). threshold is in percent, or < 0 to
+ * take it from the samples' noise.
+ */
+gb_metric_row gb_metric_compare(const char *name, const cJSON *bs, const cJSON *ns, double threshold);
+
+#endif

@@ -1,0 +1,183 @@
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "common/error.h"
+#include "common/report_read.h"
+#include "common/version.h"
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	long len;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) != 0 || (len = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+		fclose(f);
+		return NULL;
+	}
+	buf = gb_xmalloc((size_t)len + 1, "report text");
+	if (fread(buf, 1, (size_t)len, f) != (size_t)len) {
+		free(buf);
+		fclose(f);
+		return NULL;
+	}
+	buf[len] = 0;
+	fclose(f);
+	return buf;
+}
+
+const char *gb_json_str_of(const cJSON *obj, const char *key)
+{
+	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(obj, key));
+	return s ? s : "";
+}
+
+int gb_run_report_load(gb_run_report *r, const char *path, size_t rel_off)
+{
+	char *text = slurp(path);
+	const cJSON *v, *sv;
+
+	memset(r, 0, sizeof(*r));
+	if (!text)
+		gb_die(GB_EXIT_USAGE, "cannot read %s: %s", path, strerror(errno));
+	r->root = cJSON_Parse(text);
+	free(text);
+	if (!r->root)
+		gb_die(GB_EXIT_USAGE, "%s is not JSON", path);
+	r->path = strdup(path);
+	if (!r->path)
+		gb_die(GB_EXIT_RUNTIME, "out of host memory");
+	r->rel = r->path + rel_off;
+	r->meta = cJSON_GetObjectItemCaseSensitive(r->root, "meta");
+	r->device = cJSON_GetObjectItemCaseSensitive(r->root, "device");
+	r->config = cJSON_GetObjectItemCaseSensitive(r->root, "config");
+	r->results = cJSON_GetObjectItemCaseSensitive(r->root, "results");
+	r->subcommand = gb_json_str_of(r->meta, "subcommand");
+	if (!cJSON_IsObject(r->meta) || !cJSON_IsObject(r->config) || !cJSON_IsObject(r->results) ||
+	    !*r->subcommand || strcmp(r->subcommand, "compare") == 0)
+		return 0;
+	sv = cJSON_GetObjectItemCaseSensitive(r->meta, "schema_version");
+	if (!cJSON_IsNumber(sv) || sv->valuedouble != GB_SCHEMA_VERSION)
+		gb_die(GB_EXIT_USAGE,
+		       "%s has report schema version %s; this gpubench reads version %d "
+		       "(make both reports with one gpubench version, e.g. refresh the baseline)",
+		       path, cJSON_IsNumber(sv) ? cJSON_PrintUnformatted(sv) : "(none)", GB_SCHEMA_VERSION);
+	v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->root, "verification"),
+					     "verified");
+	r->verified = cJSON_IsTrue(v) ? 1 : cJSON_IsFalse(v) ? 0 : -1;
+	r->complete = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(r->meta, "complete"));
+	return 1;
+}
+
+void gb_report_set_add(gb_report_set *s, const char *path, size_t rel_off)
+{
+	gb_run_report r;
+	if (!gb_run_report_load(&r, path, rel_off)) {
+		cJSON_Delete(r.root);
+		free(r.path);
+		s->skipped++;
+		return;
+	}
+	if (s->n == s->cap) {
+		s->cap = s->cap ? 2 * s->cap : 16;
+		s->r = realloc(s->r, s->cap * sizeof(*s->r));
+		if (!s->r)
+			gb_die(GB_EXIT_RUNTIME, "out of host memory");
+	}
+	s->r[s->n++] = r;
+}
+
+static int cmp_names(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void gb_report_set_scan(gb_report_set *s, const char *dir, size_t root_len)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	char **names = NULL;
+	size_t n = 0, cap = 0, i;
+
+	if (!d)
+		gb_die(GB_EXIT_USAGE, "cannot read folder %s: %s", dir, strerror(errno));
+	while ((e = readdir(d))) {
+		if (e->d_name[0] == '.')
+			continue;
+		if (n == cap) {
+			cap = cap ? 2 * cap : 32;
+			names = realloc(names, cap * sizeof(*names));
+			if (!names)
+				gb_die(GB_EXIT_RUNTIME, "out of host memory");
+		}
+		names[n++] = strdup(e->d_name);
+	}
+	closedir(d);
+	qsort(names, n, sizeof(*names), cmp_names);
+	for (i = 0; i < n; i++) {
+		size_t len = strlen(names[i]);
+		char *path = gb_xmalloc(strlen(dir) + len + 2, "path");
+		struct stat st;
+		sprintf(path, "%s/%s", dir, names[i]);
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+			gb_report_set_scan(s, path, root_len);
+		else if (len > 5 && strcmp(names[i] + len - 5, ".json") == 0)
+			gb_report_set_add(s, path, root_len);
+		free(path);
+		free(names[i]);
+	}
+	free(names);
+}
+
+void gb_json_diff(const cJSON *a, const cJSON *b, const char *path, char *out, size_t outlen,
+		      int *count)
+{
+	char sub[256];
+	const cJSON *x;
+
+	if (cJSON_IsObject(a) && cJSON_IsObject(b)) {
+		cJSON_ArrayForEach(x, a) {
+			snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", x->string);
+			gb_json_diff(x, cJSON_GetObjectItemCaseSensitive(b, x->string), sub, out, outlen, count);
+		}
+		cJSON_ArrayForEach(x, b) {
+			if (cJSON_GetObjectItemCaseSensitive(a, x->string))
+				continue;
+			snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", x->string);
+			gb_json_diff(NULL, x, sub, out, outlen, count);
+		}
+		return;
+	}
+	if (a && b && cJSON_Compare(a, b, 1))
+		return;
+	if (++*count <= 3) {
+		char *ta = a ? cJSON_PrintUnformatted(a) : NULL, *tb = b ? cJSON_PrintUnformatted(b) : NULL;
+		size_t used = strlen(out);
+		snprintf(out + used, outlen - used, "%s%s %s vs %s", used ? "; " : "", path,
+			 ta ? ta : "(none)", tb ? tb : "(none)");
+		free(ta);
+		free(tb);
+	}
+}
+
+void gb_run_report_device(const gb_run_report *r, char *out, size_t outlen)
+{
+	const cJSON *d = r->device;
+	const char *backend = gb_json_str_of(d, "backend");
+	const cJSON *cores = cJSON_GetObjectItemCaseSensitive(d, "cpu_logical_cores");
+
+	if (strcmp(backend, "gpu") == 0) {
+		const cJSON *sms = cJSON_GetObjectItemCaseSensitive(d, "sm_count");
+		snprintf(out, outlen, "gpu %s (cc %s, %d SMs)", gb_json_str_of(d, "name"),
+			 gb_json_str_of(d, "compute_capability"), cJSON_IsNumber(sms) ? (int)sms->valuedouble : 0);
+	} else {
+		snprintf(out, outlen, "%s %s (%d logical cores)", *backend ? backend : "cpu",
+			 gb_json_str_of(d, "cpu_model"), cJSON_IsNumber(cores) ? (int)cores->valuedouble : 0);
+	}
+}

@@ -1,0 +1,151 @@
+#!/usr/bin/env bash
+# Every figure and table script in turn, into one results folder with an index
+# page (index.md) that links every table and plot and shows the tables, the
+# paper's numbers beside ours where the script has them. A script that fails
+# is marked FAILED in the index and the others still run; the exit status is
+# then 1.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib/sweep.sh
+. "$here/lib/sweep.sh"
+
+# name | what it reproduces
+scripts=(
+	"fig7-bank | PR-STM (Shen et al. 2020), Figure 7, bank panels: throughput against threads"
+	"pba-tables | GPU-PBA thesis chapter, Tables 5.2-5.4: worst-case request time"
+	"detect-tables | OSDDA and LMDDA, Tables 3.2-3.3 and 4.3-4.4: detection time and speedups"
+	"speculate-figures | speculative loop parallelization (Feng, Gupta and Bhuyan), Figures 8-11"
+	"list-table1 | lock-free semi-linked list (Mulder 2015), Table 1: inserting 128..4096 nodes"
+)
+
+usage() {
+	cat <<'EOF'
+usage: scripts/reproduce-all.sh [options]
+
+Runs every figure and table script (fig7-bank, pba-tables, detect-tables,
+speculate-figures, list-table1) with its outputs in OUT/<script>/, then
+writes OUT/index.md linking every table and plot.
+
+  --gpubench PATH     binary to run (default: dist/bin/gpubench if present,
+                      else ./gpubench)
+  --out OUT           results folder (default results/local/reproduce-all)
+  --only LIST         comma-separated scripts to run (default: all)
+  --quick             each script's --quick: tiny sizes on the CPU backend
+  --plot-only         run nothing: rebuild every table, plot and the index
+                      from the reports already in OUT
+  --emit-slurm DIR    run nothing: each script's runs as a Slurm job array in
+                      DIR/<script>/, and DIR/submit-all.sh to submit them all;
+                      afterwards --plot-only --out OUT gathers everything
+  -h, --help          this text
+
+Exit status: 0 when every script succeeded, 1 otherwise, 2 on a usage error.
+EOF
+}
+
+gpubench=""
+out=results/local/reproduce-all
+only=""
+quick=0
+plot_only=0
+emit=""
+
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--gpubench) need_value "$@"; gpubench=$2; shift 2 ;;
+	--out) need_value "$@"; out=$2; shift 2 ;;
+	--only) need_value "$@"; only=$2; shift 2 ;;
+	--quick) quick=1; shift ;;
+	--plot-only) plot_only=1; shift ;;
+	--emit-slurm) need_value "$@"; emit=$2; shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	*) die_usage "unknown option '$1'" ;;
+	esac
+done
+[[ -z $emit || $plot_only == 0 ]] || die_usage "--emit-slurm and --plot-only do not go together"
+
+names=()
+for spec in "${scripts[@]}"; do
+	names+=("${spec%% |*}")
+done
+if [[ -n $only ]]; then
+	IFS=, read -r -a chosen <<<"$only"
+	for n in "${chosen[@]}"; do
+		[[ " ${names[*]} " == *" $n "* ]] || die_usage "--only: no script '$n' (one of: ${names[*]})"
+	done
+	names=("${chosen[@]}")
+fi
+
+common=()
+[[ -z $gpubench ]] || common+=(--gpubench "$gpubench")
+[[ $quick == 0 ]] || common+=(--quick)
+[[ $plot_only == 0 ]] || common+=(--plot-only)
+
+mkdir -p "$out"
+failed=()
+if [[ -n $emit ]]; then
+	mkdir -p "$emit"
+	submit=$emit/submit-all.sh
+	printf '#!/usr/bin/env bash\n# Submits every job array of scripts/reproduce-all.sh --emit-slurm.\nset -e\n' >"$submit"
+fi
+for name in "${names[@]}"; do
+	echo "reproduce-all.sh: == $name" >&2
+	args=("${common[@]}" --out "$out/$name")
+	[[ -z $emit ]] || args+=(--emit-slurm "$emit/$name")
+	if bash "$here/$name.sh" "${args[@]}"; then
+		[[ -z $emit ]] || echo "sbatch $(cd "$emit/$name" && pwd)/$name.slurm" >>"$submit"
+	else
+		failed+=("$name")
+		echo "reproduce-all.sh: $name FAILED" >&2
+	fi
+done
+
+if [[ -n $emit ]]; then
+	chmod +x "$submit"
+	echo "reproduce-all.sh: submit every job array with  bash $submit" >&2
+	echo "reproduce-all.sh: then gather with  scripts/reproduce-all.sh --plot-only --out $out" >&2
+	[[ ${#failed[@]} == 0 ]] || exit 1
+	exit 0
+fi
+
+# The index: one section per script, its files linked, its tables shown.
+index=$out/index.md
+{
+	echo "# gpubench: every figure and table"
+	echo
+	echo "Made by \`scripts/reproduce-all.sh\` on $(date -u +%Y-%m-%dT%H:%M:%SZ)$([[ $quick == 0 ]] || echo ", --quick (tiny sizes, CPU backend)")."
+	echo "Each section links the files its script wrote under its folder and shows its tables;"
+	echo "where a script records the paper's numbers, they stand beside ours in its table."
+	echo
+	for spec in "${scripts[@]}"; do
+		name=${spec%% |*}
+		[[ " ${names[*]} " == *" $name "* ]] || continue
+		echo "## $name: ${spec#*| }"
+		echo
+		if [[ " ${failed[*]} " == *" $name "* ]]; then
+			echo "**FAILED**: see the script's messages; no table or plot is shown."
+			echo
+			continue
+		fi
+		echo "\`scripts/$name.sh ${common[*]} --out $out/$name\`"
+		echo
+		for f in "$out/$name"/*.md "$out/$name"/*.csv "$out/$name"/*.png; do
+			[[ -e $f ]] || continue
+			echo "- [$name/$(basename "$f")]($name/$(basename "$f"))"
+		done
+		echo
+		for f in "$out/$name"/*.png; do
+			[[ -e $f ]] || continue
+			echo "![$name/$(basename "$f")]($name/$(basename "$f"))"
+			echo
+		done
+		for f in "$out/$name"/*.md; do
+			[[ -e $f ]] || continue
+			# two heading levels down, so the script's headings sit under this section
+			sed -e 's/^#/###/' "$f"
+			echo
+		done
+	done
+} >"$index"
+echo "reproduce-all.sh: index in $index" >&2
+[[ ${#failed[@]} == 0 ]] || { echo "reproduce-all.sh: failed: ${failed[*]}" >&2; exit 1; }

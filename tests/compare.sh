@@ -1,0 +1,251 @@
+#!/usr/bin/env bash
+# CLI tests of gpubench compare and scripts/bench-suite.sh on the CPU backend:
+# the verdicts on reports with known samples, the refusals (schema version,
+# device, configuration), the exit statuses, the JSON and markdown outputs,
+# folders matched by configuration, and real runs: two of the same build do not
+# differ, a run slowed with GPUBENCH_TEST_DELAY_US is a regression. GPUBENCH
+# names the binary. Last line: "compare: N passed, N failed".
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+root=$(cd "$here/.." && pwd)
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+t_init
+
+G=${GPUBENCH:-./gpubench}
+if [ ! -x "$G" ]; then
+	echo "compare: $G is not an executable (set GPUBENCH)"
+	echo "compare: 0 passed, 1 failed"
+	exit 1
+fi
+D=$T_TMP
+
+# ---------------------------------------------------------------- help and usage
+
+expect_rc "help compare exits 0" 0 "$G" help compare
+expect_out "help compare documents every option and the exit statuses" "usage: gpubench compare" \
+	--threshold --metric --allow-different-device --json --markdown --quiet "4 a regression"
+check "help compare fits in 80 columns" awk 'length($0) > 80 {bad=1} END {exit bad}' "$T_OUT"
+expect_rc "--help lists compare" 0 "$G" --help
+expect_out "--help lists compare and exit status 4" "compare" "4 regression found by compare"
+
+# A real report to derive the synthetic ones from (tiny, verified).
+expect_rc "a tiny stm run for the fixtures" 0 "$G" stm --backend cpu --threads 8 --accounts 64 \
+	--tx-per-thread 6 --reps 5 --warmup 0 --quiet --json "$D/real.json"
+json_check "stm reports carry their per-repetition samples" "$D/real.json" '
+t = d["results"]["throughput_tx_per_s"]
+assert len(t["samples"]) == 5 == t["n"], t
+assert sorted(t["samples"])[2] == t["median"], t'
+
+# mk OUT [python statements on d]: OUT is real.json edited; helper s(list)
+# sets the throughput samples (and their median).
+mk() {
+	python3 - "$D/real.json" "$1" "${2:-}" <<'PY'
+import json, statistics, sys
+d = json.load(open(sys.argv[1]))
+def s(values):
+    t = d["results"]["throughput_tx_per_s"]
+    t["samples"] = values
+    t["n"] = len(values)
+    t["median"] = statistics.median(values)
+    t["min"], t["max"] = min(values), max(values)
+exec(sys.argv[3])
+json.dump(d, open(sys.argv[2], "w"), indent=1)
+PY
+}
+steady="[100.0, 101.0, 99.0, 100.5, 99.5]"
+mk "$D/base.json" "s($steady)"
+mk "$D/slower.json" "s([v * 0.8 for v in $steady])"
+mk "$D/faster.json" "s([v * 1.25 for v in $steady])"
+mk "$D/slight.json" "s([v * 0.97 for v in $steady])"
+mk "$D/noisy-base.json" "s([100.0, 60.0, 140.0, 90.0, 110.0])"
+mk "$D/noisy-new.json" "s([80.0, 130.0, 70.0, 95.0, 105.0])"
+mk "$D/three-base.json" "s([100.0, 101.0, 99.0])"
+mk "$D/three.json" "s([80.0, 81.0, 79.0])"
+mk "$D/unverified.json" 's([v * 0.8 for v in '"$steady"']); d["verification"]["verified"] = False'
+mk "$D/incomplete.json" 'd["meta"]["complete"] = False'
+mk "$D/schema2.json" 'd["meta"]["schema_version"] = 2'
+mk "$D/otherdev.json" 'd["device"]["cpu_model"] = "Another CPU"'
+mk "$D/otherconf.json" 'd["config"]["threads"] = 16'
+mk "$D/nosamples.json" 'del d["results"]["throughput_tx_per_s"]["samples"]'
+
+expect_rc "one argument exits 2" 2 "$G" compare "$D/base.json"
+expect_err "one argument says what compare needs" "needs two reports or two folders"
+expect_rc "a missing file exits 2" 2 "$G" compare "$D/base.json" "$D/nosuch.json"
+expect_err "a missing file is named" "nosuch.json"
+echo '{"meta":' >"$D/broken.json"
+expect_rc "a file that is not JSON exits 2" 2 "$G" compare "$D/base.json" "$D/broken.json"
+expect_err "the bad file is named" "broken.json is not JSON"
+"$G" info --quiet --json "$D/info.json"
+expect_rc "an info document exits 2" 2 "$G" compare "$D/base.json" "$D/info.json"
+expect_err "an info document is not a run report" "is not a gpubench run report"
+expect_rc "a report and a folder exit 2" 2 "$G" compare "$D/base.json" "$D"
+expect_rc "--threshold x exits 2" 2 "$G" compare --threshold x "$D/base.json" "$D/slower.json"
+expect_err "--threshold x names the option" "--threshold"
+expect_rc "--json - without --quiet exits 2" 2 "$G" compare --json - "$D/base.json" "$D/slower.json"
+
+# ---------------------------------------------------------------- verdicts
+
+expect_rc "a report against itself: exit 0" 0 "$G" compare "$D/base.json" "$D/base.json"
+expect_out "a report against itself is unchanged" "throughput_tx_per_s" "unchanged"
+expect_rc "20% less throughput, steady samples: regression, exit 4" 4 "$G" compare "$D/base.json" "$D/slower.json"
+expect_out "the regression row: medians, change, p, verdict" "throughput_tx_per_s" "100" "80" "-20.0%" \
+	"0.008" "REGRESSION"
+expect_err "the summary counts the regression" "1 regressions"
+expect_rc "25% more throughput: improvement, exit 0" 0 "$G" compare "$D/base.json" "$D/faster.json"
+expect_out "the improvement row" "+25.0%" "improvement"
+expect_rc "3% less: below the 5% floor, exit 0" 0 "$G" compare "$D/base.json" "$D/slight.json"
+expect_out "3% less is unchanged" "-3.0%" "unchanged"
+expect_rc "--threshold 1 makes 3% less a regression" 4 "$G" compare --threshold 1 "$D/base.json" "$D/slight.json"
+expect_rc "--threshold 50 lets 20% less pass" 0 "$G" compare --threshold 50 "$D/base.json" "$D/slower.json"
+expect_out "--threshold 50 is shown" "50.0%" "unchanged"
+expect_rc "noisy samples whose ranks overlap: exit 0" 0 "$G" compare --threshold 1 "$D/noisy-base.json" "$D/noisy-new.json"
+expect_out "noisy samples are within noise" "within-noise"
+expect_rc "noisy samples widen the default threshold" 0 "$G" compare "$D/noisy-base.json" "$D/noisy-new.json"
+expect_out "the default threshold comes from the spread" "unchanged"
+check "the noise threshold is above the 5% floor" grep -Eq ' (4[0-9]|[5-9][0-9]|1[0-9][0-9])\.[0-9]%  unchanged' "$T_OUT"
+expect_rc "three repetitions a side cannot show a regression" 0 "$G" compare "$D/three-base.json" "$D/three.json"
+expect_out "three against three: p is 0.1 at best" "0.100" "within-noise"
+expect_err "three repetitions: a note says they are too few" "too few repetitions"
+expect_rc "five against three can" 4 "$G" compare "$D/base.json" "$D/three.json"
+expect_rc "no samples: untested, exit 0" 0 "$G" compare "$D/base.json" "$D/nosamples.json"
+expect_out "no samples is said" "untested: no per-repetition samples"
+
+# ---------------------------------------------------------------- refusals
+
+expect_rc "an unverified report: exit 3 before 4" 3 "$G" compare "$D/base.json" "$D/unverified.json"
+expect_err "the unverified report is named" "unverified.json did not verify"
+expect_rc "an incomplete report: exit 3" 3 "$G" compare "$D/base.json" "$D/incomplete.json"
+expect_err "the incomplete report is named" "incomplete.json is incomplete"
+expect_rc "another schema version: exit 2" 2 "$G" compare "$D/base.json" "$D/schema2.json"
+expect_err "another schema version is refused clearly" "schema2.json has report schema version 2" \
+	"reads version 1"
+expect_rc "another device: exit 2" 2 "$G" compare "$D/base.json" "$D/otherdev.json"
+expect_err "another device is refused clearly" "Another CPU" "not comparable" "--allow-different-device"
+expect_rc "--allow-different-device compares them: exit 0" 0 "$G" compare --allow-different-device \
+	"$D/base.json" "$D/otherdev.json"
+expect_out "--allow-different-device adds a warning row" "WARNING: different devices" "Another CPU"
+expect_rc "another configuration: nothing comparable, exit 2" 2 "$G" compare "$D/base.json" "$D/otherconf.json"
+expect_out "another configuration is said, with the difference" "not comparable: config.threads 8 vs 16"
+expect_err "another configuration: nothing to compare" "nothing to compare"
+
+# ---------------------------------------------------------------- outputs
+
+expect_rc "--markdown: exit 4" 4 "$G" compare --markdown "$D/base.json" "$D/slower.json"
+expect_out "--markdown prints a table" "| report | metric | base | new | change | p | threshold | verdict |" \
+	"| base.json ~ slower.json | throughput_tx_per_s | 100 | 80 | -20.0% | 0.008 |" "**regression**"
+expect_rc "--json PATH: exit 4" 4 "$G" compare --json "$D/cmp.json" "$D/base.json" "$D/slower.json"
+json_check "--json: the comparison as a document" "$D/cmp.json" '
+assert d["meta"]["subcommand"] == "compare" and d["meta"]["schema_version"] == 1
+assert d["config"]["test"] == "mann-whitney-u" and d["config"]["alpha"] == 0.05
+assert d["config"]["threshold_pct"] is None
+p = d["results"]["pairs"]
+assert len(p) == 1 and p[0]["status"] == "compared" and p[0]["subcommand"] == "stm", p
+m = p[0]["metrics"]
+assert len(m) == 1, m
+m = m[0]
+assert m["name"] == "throughput_tx_per_s" and m["better"] == "higher", m
+assert m["base_median"] == 100 and m["new_median"] == 80 and abs(m["change_pct"] + 20) < 1e-9, m
+assert m["base_samples"] == 5 and m["new_samples"] == 5, m
+assert abs(m["p_value"] - 2 / 252) < 1e-9 and m["beyond_noise"] is True, m
+assert m["threshold_pct"] == 5 and m["verdict"] == "regression", m
+c = d["results"]["counts"]
+assert c["pairs_compared"] == 1 and c["regression"] == 1 and c["unchanged"] == 0, c
+assert d["verification"]["verified"] is True'
+expect_rc "--json - --quiet: only JSON on stdout" 0 "$G" compare --json - --quiet "$D/base.json" "$D/base.json"
+json_check "--json - is one document" "$T_OUT" 'assert d["results"]["counts"]["unchanged"] == 1'
+
+# ---------------------------------------------------------------- metrics
+
+expect_rc "an avoid run for --metric" 0 "$G" avoid --procs 64 --res 16 --reps 5 --quiet --json "$D/avoid.json"
+expect_rc "avoid against itself" 0 "$G" compare "$D/avoid.json" "$D/avoid.json"
+expect_out "the default metrics are the per-implementation ones" "impls.cpu-fast.stream_seconds" \
+	"impls.cpu-fast.request_seconds"
+check "the default metrics leave the nested ones out" test -z "$(grep 'phase' "$T_OUT")"
+expect_rc "--metric stream_seconds" 0 "$G" compare --metric stream_seconds "$D/avoid.json" "$D/avoid.json"
+check "--metric NAME keeps only that metric" test "$(grep -c '^  impls\.' "$T_OUT")" = 1
+expect_rc "--metric with a glob" 0 "$G" compare --metric 'impls.*.re*_seconds' "$D/avoid.json" "$D/avoid.json"
+check "--metric GLOB keeps request and release" test "$(grep -c '^  impls\.' "$T_OUT")" = 2
+expect_rc "--metric all on speculate" 0 "$G" speculate --backend cpu --loop ocean --iters 20000 --reps 4 \
+	--quiet --json "$D/spec.json"
+expect_rc "speculate --metric all" 0 "$G" compare --metric all "$D/spec.json" "$D/spec.json"
+expect_out "--metric all adds the phases" "loop_seconds" "phase_seconds.computation"
+
+# ---------------------------------------------------------------- folders
+
+mkdir -p "$D/fa/sub" "$D/fb"
+cp "$D/base.json" "$D/fa/bank.json"
+cp "$D/avoid.json" "$D/fa/sub/avoid.json"
+cp "$D/spec.json" "$D/fa/spec.json"
+cp "$D/slower.json" "$D/fb/renamed-bank.json"
+cp "$D/avoid.json" "$D/fb/avoid.json"
+cp "$D/otherconf.json" "$D/fb/spec.json"
+cp "$D/cmp.json" "$D/fb/comparison.json"
+expect_rc "folders: matched by configuration, a regression found" 4 "$G" compare "$D/fa" "$D/fb"
+expect_out "folders: the renamed report is paired by its configuration" "bank.json ~ renamed-bank.json" \
+	"REGRESSION" "sub/avoid.json ~ avoid.json"
+expect_out "folders: a report of the same name and another configuration is not comparable" \
+	"spec.json: speculate" "not comparable: subcommand speculate vs stm"
+expect_err "folders: documents that are not run reports are left out" "1 JSON files that are not run reports"
+mkdir -p "$D/fc"
+cp "$D/avoid.json" "$D/fc/avoid.json"
+cp "$D/faster.json" "$D/fc/bank.json"
+cp "$D/noisy-new.json" "$D/fc/extra.json"
+expect_rc "folders without a regression: exit 0" 0 "$G" compare "$D/fa" "$D/fc"
+expect_out "folders: a report only on one side is said" "spec.json: speculate" "only-in-base" \
+	"extra.json: stm" "only-in-new"
+mkdir -p "$D/empty"
+expect_rc "an empty folder: exit 2" 2 "$G" compare "$D/fa" "$D/empty"
+expect_err "an empty folder is named" "no run reports in"
+
+# ---------------------------------------------------------------- real runs
+
+# Two runs of one build, and one slowed on purpose. The CPU of a shared CI
+# machine can halve its speed between two runs, so the same-build check allows
+# a 300% change; the slowed runs are more than 5 times slower.
+AVOID=(avoid --procs 64 --res 16 --events 20 --reps 5 --quiet)
+STM=(stm --backend cpu --threads 8 --accounts 64 --tx-per-thread 6 --reps 5 --warmup 0 --quiet)
+"$G" "${AVOID[@]}" --json "$D/run1-avoid.json"
+"$G" "${AVOID[@]}" --json "$D/run2-avoid.json"
+"$G" "${STM[@]}" --json "$D/run1-stm.json"
+"$G" "${STM[@]}" --json "$D/run2-stm.json"
+expect_rc "same build, avoid: no regression" 0 "$G" compare --threshold 300 "$D/run1-avoid.json" "$D/run2-avoid.json"
+expect_rc "same build, stm: no regression" 0 "$G" compare --threshold 300 "$D/run1-stm.json" "$D/run2-stm.json"
+expect_rc "GPUBENCH_TEST_DELAY_US=x exits 2" 2 env GPUBENCH_TEST_DELAY_US=x "$G" "${STM[@]}"
+expect_err "GPUBENCH_TEST_DELAY_US=x is named" "GPUBENCH_TEST_DELAY_US: 'x'"
+expect_rc "a slowed avoid run" 0 env GPUBENCH_TEST_DELAY_US=20000 "$G" "${AVOID[@]}" --json "$D/slow-avoid.json"
+json_check "a slowed report says so" "$D/slow-avoid.json" 'assert d["meta"]["test_delay_us"] == 20000'
+check "a normal report has no test_delay_us" test -z "$(grep test_delay_us "$D/run1-avoid.json")"
+expect_rc "slowed avoid: a regression" 4 "$G" compare --threshold 300 "$D/run1-avoid.json" "$D/slow-avoid.json"
+expect_out "slowed avoid: the stream time is the regression" "impls.cpu-fast.stream_seconds" "REGRESSION"
+expect_rc "a slowed stm run" 0 env GPUBENCH_TEST_DELAY_US=200000 "$G" "${STM[@]}" --json "$D/slow-stm.json"
+expect_rc "slowed stm: a regression at the default threshold" 4 "$G" compare "$D/run1-stm.json" "$D/slow-stm.json"
+expect_out "slowed stm: throughput is the regression" "throughput_tx_per_s" "REGRESSION"
+
+# ---------------------------------------------------------------- the suite
+
+expect_rc "bench-suite.sh --list --cpu" 0 bash "$root/scripts/bench-suite.sh" --cpu --list
+expect_out "the suite covers every subcommand" "suite version" " stm " " avoid " " detect " " speculate " " list "
+expect_rc "bench-suite.sh --cpu runs" 0 bash "$root/scripts/bench-suite.sh" --cpu --gpubench "$G" --out "$D/suite"
+check "the suite wrote 8 reports" test "$(find "$D/suite" -name '*.json' | wc -l)" = 8
+check "the suite wrote its version and command lines" grep -q "^gpubench benchmark suite version" "$D/suite/SUITE"
+mkdir -p "$D/suite-renamed"
+for f in "$D"/suite/*.json; do cp "$f" "$D/suite-renamed/x-$(basename "$f")"; done
+expect_rc "the suite against itself, renamed: exit 0" 0 "$G" compare "$D/suite" "$D/suite-renamed"
+expect_err "every suite report is paired" "8 pairs compared" "0 only in base, 0 only in new"
+cp "$D/slow-stm.json" "$D/suite-renamed/x-stm-bank.json"
+expect_rc "bench-suite.sh --compare exits with compare's status" 2 bash "$root/scripts/bench-suite.sh" --cpu \
+	--gpubench "$G" --out "$D/suite2" --compare "$D/nosuch"
+expect_rc "bench-suite.sh --out and --update-baseline exit 2" 2 bash "$root/scripts/bench-suite.sh" --cpu \
+	--update-baseline --out "$D/x"
+expect_rc "bench-suite.sh --bogus exits 2" 2 bash "$root/scripts/bench-suite.sh" --bogus
+
+# the recorded baseline is of this suite version and reads as a set of verified reports
+version=$(sed -n 's/^suite_version=//p' "$root/scripts/bench-suite.sh")
+check "results/baseline-cpu is of the suite's version ($version)" \
+	grep -q "^gpubench benchmark suite version $version (cpu)\$" "$root/results/baseline-cpu/SUITE"
+expect_rc "results/baseline-cpu against itself: exit 0" 0 "$G" compare "$root/results/baseline-cpu" \
+	"$root/results/baseline-cpu"
+expect_err "results/baseline-cpu: one verified report per suite run" "8 pairs compared"
+
+summary compare
