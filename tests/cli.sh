@@ -579,12 +579,15 @@ printf 'processes 2\nresources 1\nrequest 0 0\nrequest 1 0\nrequest 1 0\n' >"$R/
 expect_rc "detect: a request by a blocked process exits 2" 2 "$G" detect --trace "$R/bad-detect2.trace"
 expect_err "detect: the message says the process is blocked" "blocked"
 expect_rc "detect --help exits 0" 0 "$G" detect --help
-expect_out "detect --help lists the GPU detectors" "gpu-graph" "gpu-initial"
+expect_out "detect --help lists the GPU detectors" "gpu-graph" "gpu-initial" "gpu-stream" "gpu-event"
 if [ "$ndevices" = 0 ]; then
 	expect_rc "detect --impl gpu without a GPU exits 1" 1 "$G" detect --impl gpu --procs 10 --res 10 --events 10
 	expect_err "detect --impl gpu says why it cannot run" "needs a GPU"
 	expect_rc "detect --compare gpu-graph without a GPU exits 1" 1 "$G" detect --algo lmdda --compare gpu-graph \
 		--procs 10 --res 10 --events 10
+	expect_rc "detect --impl gpu-stream without a GPU exits 1" 1 "$G" detect --algo lmdda --impl gpu-stream \
+		--procs 10 --res 10 --events 10
+	expect_err "detect --impl gpu-stream says why it cannot run" "needs a GPU"
 	expect_rc "detect falls back to cpu-bits without a GPU" 0 "$G" detect --procs 10 --res 10 --events 20 \
 		--json "$R/detect-fb.json"
 	expect_err "detect says it fell back" "cpu-bits"

@@ -21,11 +21,13 @@ static unsigned osdda_engines(const rag_engine *out[MAX_ENGINES])
 	unsigned k, n = 0;
 	for (k = 0; rag_engines[k]; k++)
 		if (strcmp(rag_engines[k]->algo, "osdda") == 0 && !rag_engines[k]->needs_gpu &&
-		    n < MAX_ENGINES - 3)
+		    n < MAX_ENGINES - 5)
 			out[n++] = rag_engines[k];
 	out[n++] = &rag_sim_osdda_gpu;
 	out[n++] = &rag_sim_osdda_gpu_graph;
 	out[n++] = &rag_sim_osdda_gpu_initial;
+	out[n++] = &rag_sim_osdda_gpu_stream;
+	out[n++] = &rag_sim_osdda_gpu_stream_global;
 	return n;
 }
 
