@@ -147,9 +147,10 @@ static void *rs_open(uint32_t procs, uint32_t res, const uint32_t *units, int lm
 		r->in_shared = 1;
 		r->shared_bytes += r->words * sizeof(uint32_t);
 	}
-	GB_CUDA(cudaFuncSetAttribute(k_rs_window, cudaFuncAttributeMaxDynamicSharedMemorySize,
-				     (int)r->shared_bytes),
-		"allowing %zu bytes of shared memory to the stream kernel", r->shared_bytes);
+	/* the most any detector may ask, so that detectors open at the same time never shrink
+	 * each other's allowance */
+	GB_CUDA(cudaFuncSetAttribute(k_rs_window, cudaFuncAttributeMaxDynamicSharedMemorySize, optin),
+		"allowing %d bytes of shared memory to the stream kernel", optin);
 	/* load the module and make the first launch outside the timed stream */
 	rs_launch(r, 0);
 	GB_CUDA(cudaStreamSynchronize(r->st), "warming up the stream kernel");

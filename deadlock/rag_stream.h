@@ -269,11 +269,21 @@ GB_HD void rs_decide(const rs_state *s, const uint32_t *ev, uint32_t len, uint32
 	}
 }
 
-/* Thread tid of nthreads copies its share of n words. */
+/* Thread tid of nthreads copies its share of n words, eight loads in flight before their
+ * stores (src and dst may be in different memories the compiler cannot tell apart). */
 GB_HD void rs_copy(uint32_t *dst, const uint32_t *src, size_t n, uint32_t tid, uint32_t nthreads)
 {
-	size_t k;
-	for (k = tid; k < n; k += nthreads)
+	size_t k = tid, u;
+	uint32_t v[8];
+	for (; k + 7 * (size_t)nthreads < n; k += 8 * (size_t)nthreads) {
+		GB_UNROLL
+		for (u = 0; u < 8; u++)
+			v[u] = src[k + u * nthreads];
+		GB_UNROLL
+		for (u = 0; u < 8; u++)
+			dst[k + u * nthreads] = v[u];
+	}
+	for (; k < n; k += nthreads)
 		dst[k] = src[k];
 }
 
