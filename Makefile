@@ -43,7 +43,7 @@ COMMON_SRC := common/error.c common/opts.c common/stats.c common/timer.c common/
 PBA_SRC := deadlock/pba.c deadlock/pba_cpu.c deadlock/pba_registry.c workloads/pba_gen.c \
 	workloads/pba_oracle.c workloads/pba_trace.c
 RAG_SRC := deadlock/rag.c deadlock/rag_registry.c deadlock/osdda_cpu.c deadlock/lmdda_cpu.c \
-	deadlock/lmdda_fast.c workloads/rag_oracle.c workloads/rag_gen.c workloads/rag_trace.c
+	deadlock/lmdda_fast.c deadlock/rag_stream_cpu.c workloads/rag_oracle.c workloads/rag_gen.c workloads/rag_trace.c
 LIST_SRC := structures/kma_host.c structures/list_heap.c structures/list_serial.c structures/list_cpu.c \
 	structures/list_registry.c workloads/list_gen.c workloads/list_oracle.c
 # The opencl list implementation: built when the OpenCL headers and ICD loader are found (OPENCL=0 forces it off).

@@ -5,6 +5,7 @@
 
 extern const rag_engine rag_engine_osdda_cpu, rag_engine_osdda_cpu_bits;
 extern const rag_engine rag_engine_lmdda_cpu, rag_engine_lmdda_cpu_bits;
+extern const rag_engine rag_engine_osdda_cpu_stream, rag_engine_lmdda_cpu_stream;
 
 #ifdef GB_HAVE_CUDA
 extern const rag_engine rag_engine_osdda_gpu, rag_engine_osdda_gpu_graph, rag_engine_osdda_gpu_initial;
@@ -29,10 +30,10 @@ static const rag_engine rag_engine_lmdda_gpu_event = NO_CUDA("lmdda", "gpu-event
 const rag_engine *const rag_engines[] = {
 	&rag_engine_osdda_cpu, &rag_engine_osdda_cpu_bits,
 	&rag_engine_osdda_gpu, &rag_engine_osdda_gpu_graph, &rag_engine_osdda_gpu_initial,
-	&rag_engine_osdda_gpu_stream, &rag_engine_osdda_gpu_event,
+	&rag_engine_osdda_gpu_stream, &rag_engine_osdda_gpu_event, &rag_engine_osdda_cpu_stream,
 	&rag_engine_lmdda_cpu, &rag_engine_lmdda_cpu_bits,
 	&rag_engine_lmdda_gpu, &rag_engine_lmdda_gpu_graph, &rag_engine_lmdda_gpu_initial,
-	&rag_engine_lmdda_gpu_stream, &rag_engine_lmdda_gpu_event,
+	&rag_engine_lmdda_gpu_stream, &rag_engine_lmdda_gpu_event, &rag_engine_lmdda_cpu_stream,
 	NULL,
 };
 

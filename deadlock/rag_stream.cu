@@ -96,16 +96,15 @@ static void *rs_open(uint32_t procs, uint32_t res, const uint32_t *units, int lm
 {
 	rag_stream *r = (rag_stream *)gb_xcalloc(1, sizeof(*r), "the stream detector");
 	uint64_t slots = 0;
-	uint32_t *h_state, j;
+	uint32_t *h_state;
 	size_t staging = rs_staging_words() * sizeof(uint32_t);
 	int dev, optin = 0;
 	char what[160];
 
 	if (!lmdda)
 		rag_require_single_unit(res, units);
-	for (j = 0; lmdda && j < res; j++)
-		slots += units ? units[j] : 1;
-	if (slots > UINT32_MAX - 2 * (uint64_t)res - 2)
+	slots = rs_slots(lmdda, res, units);
+	if (slots > RS_MAX_SLOTS)
 		gb_die(GB_EXIT_RUNTIME, "gpu-stream: %llu units in all do not fit its 32-bit offsets",
 		       (unsigned long long)slots);
 	r->M = procs;
@@ -123,18 +122,8 @@ static void *rs_open(uint32_t procs, uint32_t res, const uint32_t *units, int lm
 	r->h_dec = r->h_ev + 2 * (size_t)RS_WINDOW;
 	GB_CUDA(cudaStreamCreateWithFlags(&r->st, cudaStreamNonBlocking), "creating a CUDA stream");
 
-	/* A lmdda system keeps units[], an osdda one needs units NULL in rs_init. */
-	{
-		uint32_t *u = NULL;
-		if (lmdda) {
-			u = (uint32_t *)gb_xmalloc((size_t)res * sizeof(uint32_t) + 1, "unit counts");
-			for (j = 0; j < res; j++)
-				u[j] = units ? units[j] : 1;
-		}
-		h_state = (uint32_t *)gb_xmalloc(r->words * sizeof(uint32_t), "the stream detector's state");
-		rs_init(h_state, procs, res, u, r->slots);
-		free(u);
-	}
+	h_state = (uint32_t *)gb_xmalloc(r->words * sizeof(uint32_t), "the stream detector's state");
+	rs_init(h_state, procs, res, lmdda, units, r->slots);
 	GB_CUDA(cudaMemcpy(r->d_state, h_state, r->words * sizeof(uint32_t), cudaMemcpyHostToDevice),
 		"uploading %s", what);
 	free(h_state);

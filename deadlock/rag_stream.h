@@ -107,20 +107,33 @@ GB_HD void rs_bind(rs_state *s, uint32_t *base, uint32_t M, uint32_t N, int lmdd
 	s->stack = s->epoch + 1;
 }
 
-/* An empty system in words (rs_words of them): no holders, no waiters. */
-static inline void rs_init(uint32_t *words, uint32_t M, uint32_t N, const uint32_t *units, uint32_t slots)
+/* Unit slots of a system: the units of all resources (units NULL: one each) for LMDDA, none for
+ * OSDDA. Above RS_MAX_SLOTS the offsets would not fit in 32 bits: the caller refuses it. */
+#define RS_MAX_SLOTS (UINT32_MAX / 2)
+static inline uint64_t rs_slots(int lmdda, uint32_t N, const uint32_t *units)
+{
+	uint64_t n = 0;
+	uint32_t j;
+	for (j = 0; lmdda && j < N; j++)
+		n += units ? units[j] : 1;
+	return n;
+}
+
+/* An empty system in words (rs_words of them): no holders, no waiters; units NULL: one each. */
+static inline void rs_init(uint32_t *words, uint32_t M, uint32_t N, int lmdda, const uint32_t *units,
+			   uint32_t slots)
 {
 	rs_state s;
-	size_t k, n = rs_words(M, N, units != NULL, slots);
+	size_t k, n = rs_words(M, N, lmdda, slots);
 	uint32_t j;
 	for (k = 0; k < n; k++)
 		words[k] = RB_NONE;
-	rs_bind(&s, words, M, N, units != NULL, slots);
-	if (!units)
+	rs_bind(&s, words, M, N, lmdda, slots);
+	if (!lmdda)
 		return;
 	s.off[0] = 0;
 	for (j = 0; j < N; j++)
-		s.off[j + 1] = s.off[j] + units[j];
+		s.off[j + 1] = s.off[j] + (units ? units[j] : 1);
 	for (k = 0; k < N; k++)
 		s.seen[k] = 0;
 	*s.epoch = 0;

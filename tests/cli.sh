@@ -557,6 +557,19 @@ check "detect --decisions has a line per event" test "$(wc -l <"$R/detect.dec")"
 expect_rc "detect replays its emitted trace" 0 "$G" detect --trace "$R/detect.trace" --impl cpu \
 	--decisions "$R/detect2.dec" --quiet
 check "detect: the replayed trace gives the same decisions" diff -u "$R/detect.dec" "$R/detect2.dec"
+for algo in osdda lmdda; do
+	expect_rc "detect $algo --impl cpu-stream replays the trace, timed by the stream" 0 "$G" detect \
+		--algo "$algo" --procs 300 --res 200 --events 20000 --deadlock-share 0.1 --impl cpu-stream \
+		--compare cpu-bits --reps 2 --quiet --json "$R/detect-cs.json" --decisions "$R/detect-cs.dec"
+	json_check "detect $algo cpu-stream: verified, no time per event" "$R/detect-cs.json" '
+r = d["results"]
+assert d["verification"]["verified"] is True and d["verification"]["events_checked"] == 20000
+cs, cb = r["impls"]
+assert cs["impl"] == "cpu-stream" and cs["mismatches"] == 0 and cs["stream_seconds"]["n"] == 2
+assert all(v["n"] == 0 for v in cs["event_seconds"].values())
+assert cb["event_seconds"]["granted"]["n"] == r["decisions"]["granted"] > 0
+assert r["decisions"]["deadlock"] > 0 and r["decisions"]["regranted"] > 0'
+done
 expect_rc "detect lmdda with unit ranges, both detectors" 0 "$G" detect --algo lmdda --procs 15 --res 13 \
 	--units 1-3 --events 800 --compare cpu --reps 1 --quiet --json "$R/detect-l.json"
 json_check "detect lmdda report" "$R/detect-l.json" '

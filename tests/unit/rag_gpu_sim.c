@@ -340,17 +340,10 @@ static void stream_window(stream_sim *s, const uint32_t *ev, uint32_t n, uint32_
 static void *stream_open(uint32_t procs, uint32_t res, const uint32_t *units, int lmdda, int in_shared)
 {
 	stream_sim *s = calloc(1, sizeof(*s));
-	uint32_t j, *u = NULL;
 
 	if (!lmdda)
 		rag_require_single_unit(res, units);
-	if (lmdda) {
-		u = calloc(res, sizeof(uint32_t));
-		for (j = 0; j < res; j++) {
-			u[j] = units ? units[j] : 1;
-			s->slots += u[j];
-		}
-	}
+	s->slots = (uint32_t)rs_slots(lmdda, res, units);
 	s->M = procs;
 	s->N = res;
 	s->lmdda = lmdda;
@@ -360,8 +353,7 @@ static void *stream_open(uint32_t procs, uint32_t res, const uint32_t *units, in
 	s->kept = rs_words_kept(procs, res, lmdda, s->slots);
 	s->state = calloc(s->words, sizeof(uint32_t));
 	s->shared = calloc(s->words, sizeof(uint32_t));
-	rs_init(s->state, procs, res, u, s->slots);
-	free(u);
+	rs_init(s->state, procs, res, lmdda, units, s->slots);
 	return s;
 }
 

@@ -1,6 +1,6 @@
 /*
- * gpu-stream (deadlock/rag_stream.h) on the CPU driver: generated streams of
- * both algorithms decided in windows (apply_stream) against the oracle, at
+ * gpu-stream (deadlock/rag_stream.h) on the CPU driver, and cpu-stream: generated
+ * streams of both algorithms decided in windows (apply_stream) against the oracle, at
  * odd sizes, several unit counts and deadlock shares; the state kept across
  * windows agrees with one event a window; a state that breaks the model
  * ends its walks instead of looping.
@@ -65,12 +65,15 @@ TEST(gpu_stream_windows_agree_with_oracle_on_generated_streams)
 		{200, 50, 1, 1, 0.1}, {50, 200, 1, 1, 0.1}, {3, 2, 1, 3, 0.3}, {33, 31, 2, 2, 0.3},
 		{64, 64, 1, 4, 0.02}, {200, 50, 1, 4, 0.1}, {50, 200, 3, 7, 0.1}, {129, 127, 1, 40, 0.2},
 	};
-	const rag_engine *os[] = {&rag_sim_osdda_gpu_stream, &rag_sim_osdda_gpu_stream_global};
-	const rag_engine *lm[] = {&rag_sim_lmdda_gpu_stream, &rag_sim_lmdda_gpu_stream_global};
+	const rag_engine *os[] = {&rag_sim_osdda_gpu_stream, &rag_sim_osdda_gpu_stream_global,
+				  rag_engine_find("osdda", "cpu-stream")};
+	const rag_engine *lm[] = {&rag_sim_lmdda_gpu_stream, &rag_sim_lmdda_gpu_stream_global,
+				  rag_engine_find("lmdda", "cpu-stream")};
 	unsigned c, k, seed;
 
+	REQUIRE(os[2] && lm[2]);
 	for (c = 0; c < sizeof(cases) / sizeof(cases[0]); c++)
-		for (k = 0; k < 2; k++) {
+		for (k = 0; k < 3; k++) {
 			uint64_t counts[RAG_NOUTCOMES] = {0};
 			for (seed = 1; seed <= 4; seed++) {
 				rag_gen_config cfg;
@@ -141,7 +144,7 @@ TEST(gpu_stream_bounds_its_walks)
 	rs_state s;
 	rag_decision d;
 
-	rs_init(words, 3, 3, NULL, 0);
+	rs_init(words, 3, 3, 0, NULL, 0);
 	rs_bind(&s, words, 3, 3, 0, 0);
 	s.holder[0] = 0;
 	s.next[0] = 1;
@@ -150,7 +153,7 @@ TEST(gpu_stream_bounds_its_walks)
 	CHECK_EQ(rs_event(&s, w[0], w[1]) >> 24, RS_CORRUPT);
 	CHECK(!rs_unpack(rs_event(&s, w[0], w[1]), &d));
 	/* a release of a unit the process does not hold */
-	rs_init(words, 2, 2, (const uint32_t[]){1, 2}, 3);
+	rs_init(words, 2, 2, 1, (const uint32_t[]){1, 2}, 3);
 	rs_bind(&s, words, 2, 2, 1, 3);
 	CHECK(rs_words(2, 2, 1, 3) <= 64);
 	rs_pack(w, RAG_RELEASE, 1, 1);
