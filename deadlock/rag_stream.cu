@@ -6,9 +6,10 @@
  * launch of one block decides it, one copy brings the decisions back; the
  * state stays on the device between windows and streams. The kernel keeps
  * the state in shared memory when it fits (the device's opt-in limit less
- * the event staging: up to 8192 x 8192 for OSDDA, about 4096 x 4096 for
- * LMDDA with 1-4 units), else works on it in global memory, where it is
- * L2- and L1-resident but each access costs more.
+ * the event staging: up to about 12992 x 12992 for OSDDA, about 6000 x 6000
+ * for LMDDA with 1-4 units) and the window is long enough to pay for the
+ * copies, else works on it in global memory, where it is L2- and
+ * L1-resident but each access costs more.
  *
  * gpu-stream decides through apply_stream(), the batch service: its timed
  * stream includes packing the events, both copies and the launches.
@@ -30,9 +31,8 @@ extern "C" {
 
 typedef struct rag_stream {
 	uint32_t M, N, slots;
-	int lmdda, in_shared;
+	int lmdda, fits;        /* the state fits in shared memory beside the staging */
 	size_t words, kept;     /* state words, and those kept between windows */
-	size_t shared_bytes;    /* dynamic shared memory of a launch */
 	uint32_t *d_state;
 	uint32_t *d_ev, *d_dec; /* RS_WINDOW events (2 words each), decisions */
 	uint32_t *h_ev, *h_dec; /* pinned */
@@ -84,12 +84,21 @@ __global__ void __launch_bounds__(RS_THREADS) k_rs_window(uint32_t *state, uint3
 	rs_copy(state, base, kept, threadIdx.x, blockDim.x);
 }
 
+/*
+ * A window copies the state into shared memory and back only when it has at least one event
+ * for every RS_WORDS_PER_EVENT words copied; smaller windows (gpu-event's single events) work
+ * on the state in place rather than pay for the copies.
+ */
+#define RS_WORDS_PER_EVENT 64u
+
 static void rs_launch(rag_stream *r, uint32_t n)
 {
-	k_rs_window<<<1, RS_THREADS, r->shared_bytes, r->st>>>(r->d_state, r->M, r->N, r->lmdda, r->slots,
-								 r->in_shared, r->d_ev, n, r->d_dec);
+	int in_shared = r->fits && (uint64_t)n * RS_WORDS_PER_EVENT >= r->kept;
+	size_t bytes = (rs_staging_words() + (in_shared ? r->words : 0)) * sizeof(uint32_t);
+	k_rs_window<<<1, RS_THREADS, bytes, r->st>>>(r->d_state, r->M, r->N, r->lmdda, r->slots, in_shared,
+						     r->d_ev, n, r->d_dec);
 	GB_CUDA(cudaGetLastError(), "launching the %s stream kernel (%u events, %zu bytes of shared memory)",
-		r->lmdda ? "LMDDA" : "OSDDA", n, r->shared_bytes);
+		r->lmdda ? "LMDDA" : "OSDDA", n, bytes);
 }
 
 static void *rs_open(uint32_t procs, uint32_t res, const uint32_t *units, int lmdda)
@@ -131,11 +140,7 @@ static void *rs_open(uint32_t procs, uint32_t res, const uint32_t *units, int lm
 	GB_CUDA(cudaGetDevice(&dev), "querying the CUDA device");
 	GB_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev),
 		"querying the device's shared memory");
-	r->shared_bytes = staging;
-	if (staging + r->words * sizeof(uint32_t) <= (size_t)optin) {
-		r->in_shared = 1;
-		r->shared_bytes += r->words * sizeof(uint32_t);
-	}
+	r->fits = staging + r->words * sizeof(uint32_t) <= (size_t)optin;
 	/* the most any detector may ask, so that detectors open at the same time never shrink
 	 * each other's allowance */
 	GB_CUDA(cudaFuncSetAttribute(k_rs_window, cudaFuncAttributeMaxDynamicSharedMemorySize, optin),
