@@ -43,7 +43,7 @@ COMMON_SRC := common/error.c common/opts.c common/stats.c common/timer.c common/
 PBA_SRC := deadlock/pba.c deadlock/pba_cpu.c deadlock/pba_registry.c workloads/pba_gen.c \
 	workloads/pba_oracle.c workloads/pba_trace.c
 RAG_SRC := deadlock/rag.c deadlock/rag_registry.c deadlock/osdda_cpu.c deadlock/lmdda_cpu.c \
-	deadlock/lmdda_fast.c workloads/rag_oracle.c workloads/rag_gen.c workloads/rag_trace.c
+	deadlock/lmdda_fast.c deadlock/rag_stream_cpu.c workloads/rag_oracle.c workloads/rag_gen.c workloads/rag_trace.c
 LIST_SRC := structures/kma_host.c structures/list_heap.c structures/list_serial.c structures/list_cpu.c \
 	structures/list_registry.c workloads/list_gen.c workloads/list_oracle.c
 # The opencl list implementation: built when the OpenCL headers and ICD loader are found (OPENCL=0 forces it off).
@@ -63,7 +63,7 @@ CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/avoid.c cmd/detect.c cmd/speculat
 	stm/registry.c stm/counters.c stm/prstm_cpu.c workloads/bank.c $(PBA_SRC) $(RAG_SRC) $(SPEC_SRC) \
 	$(LIST_SRC)
 CUDA_SRC := common/device_cuda.cu stm/prstm_gpu.cu deadlock/pba_gpu.cu deadlock/rag_gpu.cu \
-	deadlock/osdda_gpu.cu deadlock/lmdda_gpu.cu speculation/backend_gpu.cu structures/list_gpu.cu
+	deadlock/osdda_gpu.cu deadlock/lmdda_gpu.cu deadlock/rag_stream.cu speculation/backend_gpu.cu structures/list_gpu.cu
 
 ifeq ($(CUDA),1)
   CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(shell command -v $(NVCC))))

@@ -66,7 +66,8 @@ static void help(FILE *out)
 	list_impls(out, "lmdda");
 	fputs("                        gpu and gpu-graph run the same kernels: the thesis's\n"
 	      "                        launches with host reads between them, or one CUDA\n"
-	      "                        graph per event (docs/detect.md)\n"
+	      "                        graph per event; gpu-stream decides windows of events\n"
+	      "                        a launch and has no time per event (docs/detect.md)\n"
 	      "  --compare LIST        other detectors run on the same events in the same\n"
 	      "                        process, e.g. cpu; the report gives the speedup of\n"
 	      "                        --impl over each. lmdda's cpu recomputes reachability\n"
@@ -298,7 +299,10 @@ static void run_impl(impl_run *ir, const detect_opts *o, uint32_t procs, uint32_
 		uint64_t t0 = gb_now_ns();
 		if (last)
 			memset(ir->nlat, 0, sizeof(ir->nlat));
-		for (e = 0; e < ev->count; e++) {
+		/* a stream detector decides windows of events: no time per event */
+		if (ir->e->apply_stream)
+			ir->e->apply_stream(ctx, ev, ir->got);
+		for (e = 0; !ir->e->apply_stream && e < ev->count; e++) {
 			uint64_t t = gb_now_ns();
 			rag_decision d = ir->e->apply(ctx, ev->type[e], ev->proc[e], ev->res[e]);
 			if (last && d.outcome < RAG_NOUTCOMES) {

@@ -250,5 +250,5 @@ static rag_decision thesis_apply(void *ctx, uint8_t type, uint32_t i, uint32_t j
 const rag_engine rag_engine_lmdda_cpu = {
 	"lmdda", "cpu",
 	"the thesis's serial CPU-LMDDA: Algorithms 12-21 in byte matrices, node hopping after releases",
-	0, thesis_open, thesis_apply, thesis_bytes, thesis_close,
+	0, thesis_open, thesis_apply, thesis_bytes, thesis_close, NULL,
 };

@@ -271,18 +271,18 @@ extern const rag_engine rag_engine_lmdda_gpu, rag_engine_lmdda_gpu_graph, rag_en
 const rag_engine rag_engine_lmdda_gpu = {
 	"lmdda", "gpu",
 	"GPU-LMDDA: bit-packed matrices, the thesis's kernels and host round trips (Algorithms 12-21)",
-	1, open_bits, lm_apply, lm_bytes, lm_close,
+	1, open_bits, lm_apply, lm_bytes, lm_close, NULL,
 };
 
 const rag_engine rag_engine_lmdda_gpu_graph = {
 	"lmdda", "gpu-graph",
 	"GPU-LMDDA's bit-packed kernels as one CUDA graph per event, gated on the device",
-	1, open_graph, lm_apply, lm_bytes, lm_close,
+	1, open_graph, lm_apply, lm_bytes, lm_close, NULL,
 };
 
 const rag_engine rag_engine_lmdda_gpu_initial = {
 	"lmdda", "gpu-initial",
 	"the thesis's first GPU-LMDDA: one int a matrix cell, the same kernels",
-	1, open_initial, lm_apply, lm_bytes, lm_close,
+	1, open_initial, lm_apply, lm_bytes, lm_close, NULL,
 };
 }

@@ -357,11 +357,11 @@ static rag_decision bits_apply(void *vctx, uint8_t type, uint32_t p, uint32_t q)
 const rag_engine rag_engine_osdda_cpu = {
 	"osdda", "cpu",
 	"the thesis's serial CPU-OSDDA: byte matrices AG, AR, Sink, RR, RP updated row by row",
-	0, cpu_open, cpu_apply, cpu_bytes, cpu_close,
+	0, cpu_open, cpu_apply, cpu_bytes, cpu_close, NULL,
 };
 
 const rag_engine rag_engine_osdda_cpu_bits = {
 	"osdda", "cpu-bits",
 	"holder and request per node, waiting heaps, sinks found by following the chain",
-	0, bits_open, bits_apply, bits_bytes, bits_close,
+	0, bits_open, bits_apply, bits_bytes, bits_close, NULL,
 };

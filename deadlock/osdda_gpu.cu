@@ -242,18 +242,18 @@ extern const rag_engine rag_engine_osdda_gpu, rag_engine_osdda_gpu_graph, rag_en
 const rag_engine rag_engine_osdda_gpu = {
 	"osdda", "gpu",
 	"GPU-OSDDA: bit-packed matrices, the thesis's kernels and host round trips (Algorithms 4-11)",
-	1, open_bits, os_apply, os_bytes, os_close,
+	1, open_bits, os_apply, os_bytes, os_close, NULL,
 };
 
 const rag_engine rag_engine_osdda_gpu_graph = {
 	"osdda", "gpu-graph",
 	"GPU-OSDDA's bit-packed kernels as one CUDA graph per event, gated on the device",
-	1, open_graph, os_apply, os_bytes, os_close,
+	1, open_graph, os_apply, os_bytes, os_close, NULL,
 };
 
 const rag_engine rag_engine_osdda_gpu_initial = {
 	"osdda", "gpu-initial",
 	"the thesis's first GPU-OSDDA: one int a matrix cell, the same kernels",
-	1, open_initial, os_apply, os_bytes, os_close,
+	1, open_initial, os_apply, os_bytes, os_close, NULL,
 };
 }

@@ -68,7 +68,9 @@ const char *rag_outcome_name(unsigned outcome); /* "granted", "blocked", ... */
  * A detector (--impl of one --algo). open() builds an empty system of procs
  * processes and res resources with units[j] units of resource j (OSDDA: all
  * 1); apply() decides one valid event and updates the state; bytes() is the
- * memory its matrices take.
+ * memory its matrices take. apply_stream(), NULL for most, decides a whole
+ * stream at once (out[k] for event k) for detectors that take the events in
+ * batches; the decisions are those apply() would give event by event.
  */
 typedef struct rag_engine {
 	const char *algo;    /* "osdda" or "lmdda" */
@@ -79,6 +81,7 @@ typedef struct rag_engine {
 	rag_decision (*apply)(void *ctx, uint8_t type, uint32_t proc, uint32_t res);
 	uint64_t (*bytes)(void *ctx);
 	void (*close)(void *ctx);
+	void (*apply_stream)(void *ctx, const rag_events *ev, rag_decision *out);
 } rag_engine;
 
 /* OSDDA's detectors are single-unit: units NULL means one unit each; exit 2 otherwise. */

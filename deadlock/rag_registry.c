@@ -5,26 +5,35 @@
 
 extern const rag_engine rag_engine_osdda_cpu, rag_engine_osdda_cpu_bits;
 extern const rag_engine rag_engine_lmdda_cpu, rag_engine_lmdda_cpu_bits;
+extern const rag_engine rag_engine_osdda_cpu_stream, rag_engine_lmdda_cpu_stream;
 
 #ifdef GB_HAVE_CUDA
 extern const rag_engine rag_engine_osdda_gpu, rag_engine_osdda_gpu_graph, rag_engine_osdda_gpu_initial;
 extern const rag_engine rag_engine_lmdda_gpu, rag_engine_lmdda_gpu_graph, rag_engine_lmdda_gpu_initial;
+extern const rag_engine rag_engine_osdda_gpu_stream, rag_engine_lmdda_gpu_stream;
+extern const rag_engine rag_engine_osdda_gpu_event, rag_engine_lmdda_gpu_event;
 #else
 /* Listed in a CPU-only build too, so --impl gpu says why it cannot run. */
-#define NO_CUDA(algo, name, summary) {algo, name, summary " (needs a CUDA build)", 1, NULL, NULL, NULL, NULL}
+#define NO_CUDA(algo, name, summary) {algo, name, summary " (needs a CUDA build)", 1, NULL, NULL, NULL, NULL, NULL}
 static const rag_engine rag_engine_osdda_gpu = NO_CUDA("osdda", "gpu", "GPU-OSDDA, bit-packed");
 static const rag_engine rag_engine_osdda_gpu_graph = NO_CUDA("osdda", "gpu-graph", "GPU-OSDDA as CUDA graphs");
 static const rag_engine rag_engine_osdda_gpu_initial = NO_CUDA("osdda", "gpu-initial", "GPU-OSDDA, one int a cell");
 static const rag_engine rag_engine_lmdda_gpu = NO_CUDA("lmdda", "gpu", "GPU-LMDDA, bit-packed");
 static const rag_engine rag_engine_lmdda_gpu_graph = NO_CUDA("lmdda", "gpu-graph", "GPU-LMDDA as CUDA graphs");
 static const rag_engine rag_engine_lmdda_gpu_initial = NO_CUDA("lmdda", "gpu-initial", "GPU-LMDDA, one int a cell");
+static const rag_engine rag_engine_osdda_gpu_stream = NO_CUDA("osdda", "gpu-stream", "OSDDA, windows of events a launch");
+static const rag_engine rag_engine_lmdda_gpu_stream = NO_CUDA("lmdda", "gpu-stream", "LMDDA, windows of events a launch");
+static const rag_engine rag_engine_osdda_gpu_event = NO_CUDA("osdda", "gpu-event", "gpu-stream's kernel, one event a launch");
+static const rag_engine rag_engine_lmdda_gpu_event = NO_CUDA("lmdda", "gpu-event", "gpu-stream's kernel, one event a launch");
 #endif
 
 const rag_engine *const rag_engines[] = {
 	&rag_engine_osdda_cpu, &rag_engine_osdda_cpu_bits,
 	&rag_engine_osdda_gpu, &rag_engine_osdda_gpu_graph, &rag_engine_osdda_gpu_initial,
+	&rag_engine_osdda_gpu_stream, &rag_engine_osdda_gpu_event, &rag_engine_osdda_cpu_stream,
 	&rag_engine_lmdda_cpu, &rag_engine_lmdda_cpu_bits,
 	&rag_engine_lmdda_gpu, &rag_engine_lmdda_gpu_graph, &rag_engine_lmdda_gpu_initial,
+	&rag_engine_lmdda_gpu_stream, &rag_engine_lmdda_gpu_event, &rag_engine_lmdda_cpu_stream,
 	NULL,
 };
 

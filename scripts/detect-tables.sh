@@ -38,7 +38,8 @@ deadlock 0.02), the same stream settings at every size.
   --impls LIST        comma-separated detectors of every algorithm, the first
                       one is --impl (default: those gpubench info lists for
                       the algorithm, GPU ones first and only when info lists a
-                      device, then cpu-bits, then cpu; --quick: cpu-bits,cpu)
+                      device, then cpu-bits, then cpu and cpu-stream; --quick:
+                      cpu-bits,cpu)
   --osdda-sizes LIST  comma-separated sizes N (default 512,1024,2048,4096,8192)
   --lmdda-sizes LIST  comma-separated sizes N (default 64,128,256,512,1024)
   --units U | LO-HI   lmdda: units of every resource, or the range drawn per

@@ -559,6 +559,19 @@ check "detect --decisions has a line per event" test "$(wc -l <"$R/detect.dec")"
 expect_rc "detect replays its emitted trace" 0 "$G" detect --trace "$R/detect.trace" --impl cpu \
 	--decisions "$R/detect2.dec" --quiet
 check "detect: the replayed trace gives the same decisions" diff -u "$R/detect.dec" "$R/detect2.dec"
+for algo in osdda lmdda; do
+	expect_rc "detect $algo --impl cpu-stream replays the trace, timed by the stream" 0 "$G" detect \
+		--algo "$algo" --procs 300 --res 200 --events 20000 --deadlock-share 0.1 --impl cpu-stream \
+		--compare cpu-bits --reps 2 --quiet --json "$R/detect-cs.json" --decisions "$R/detect-cs.dec"
+	json_check "detect $algo cpu-stream: verified, no time per event" "$R/detect-cs.json" '
+r = d["results"]
+assert d["verification"]["verified"] is True and d["verification"]["events_checked"] == 20000
+cs, cb = r["impls"]
+assert cs["impl"] == "cpu-stream" and cs["mismatches"] == 0 and cs["stream_seconds"]["n"] == 2
+assert all(v["n"] == 0 for v in cs["event_seconds"].values())
+assert cb["event_seconds"]["granted"]["n"] == r["decisions"]["granted"] > 0
+assert r["decisions"]["deadlock"] > 0 and r["decisions"]["regranted"] > 0'
+done
 expect_rc "detect lmdda with unit ranges, both detectors" 0 "$G" detect --algo lmdda --procs 15 --res 13 \
 	--units 1-3 --events 800 --compare cpu --reps 1 --quiet --json "$R/detect-l.json"
 json_check "detect lmdda report" "$R/detect-l.json" '
@@ -581,12 +594,15 @@ printf 'processes 2\nresources 1\nrequest 0 0\nrequest 1 0\nrequest 1 0\n' >"$R/
 expect_rc "detect: a request by a blocked process exits 2" 2 "$G" detect --trace "$R/bad-detect2.trace"
 expect_err "detect: the message says the process is blocked" "blocked"
 expect_rc "detect --help exits 0" 0 "$G" detect --help
-expect_out "detect --help lists the GPU detectors" "gpu-graph" "gpu-initial"
+expect_out "detect --help lists the GPU detectors" "gpu-graph" "gpu-initial" "gpu-stream" "gpu-event"
 if [ "$ndevices" = 0 ]; then
 	expect_rc "detect --impl gpu without a GPU exits 1" 1 "$G" detect --impl gpu --procs 10 --res 10 --events 10
 	expect_err "detect --impl gpu says why it cannot run" "needs a GPU"
 	expect_rc "detect --compare gpu-graph without a GPU exits 1" 1 "$G" detect --algo lmdda --compare gpu-graph \
 		--procs 10 --res 10 --events 10
+	expect_rc "detect --impl gpu-stream without a GPU exits 1" 1 "$G" detect --algo lmdda --impl gpu-stream \
+		--procs 10 --res 10 --events 10
+	expect_err "detect --impl gpu-stream says why it cannot run" "needs a GPU"
 	expect_rc "detect falls back to cpu-bits without a GPU" 0 "$G" detect --procs 10 --res 10 --events 20 \
 		--json "$R/detect-fb.json"
 	expect_err "detect says it fell back" "cpu-bits"

@@ -212,6 +212,21 @@ json_check "avoid unsafe-mix: unsafe requests were denied" "$R/avoid.json" '
 assert d["results"]["impls"][0]["decisions"]["denied-unsafe"] > 100'
 avoid_same "unsafe-mix 2x1" --workload unsafe-mix --unsafe-share 0.9 --procs 2 --res 1 --events 50
 avoid_same "random 40x40000 (work[] in global memory)" --workload random --procs 40 --res 40000 --events 30
+# The chain kernel's other shared-memory layouts, against cpu-fast (the others are slow there):
+# pos[] and key[] in global memory with one pass over the candidates, and two passes.
+avoid_fast() {
+	local name=$1
+	shift
+	expect_rc "avoid $name: gpu and cpu-fast agree with the oracle" 0 \
+		"$G" avoid --impl gpu --compare cpu-fast --reps 1 --quiet --json "$R/avoid.json" "$@"
+	json_check "avoid $name: both verified" "$R/avoid.json" '
+assert d["verification"]["verified"] is True
+for x in d["results"]["impls"]:
+    assert x["mismatches"] == 0 and x["final_state_matches"] is True, x["impl"]'
+}
+avoid_fast "worst case 20000x4 (pos[] in global memory)" --workload worst-case --procs 20000 --res 4 --events 2
+avoid_fast "worst case 30000x3 (two passes)" --workload worst-case --procs 30000 --res 3 --events 2
+avoid_fast "unsafe-mix 40000x16 (two passes)" --workload unsafe-mix --procs 40000 --res 16 --events 200 --seed 8
 expect_rc "avoid: the default implementation is gpu when there is a GPU" 0 \
 	"$G" avoid --procs 100 --res 10 --events 4 --quiet --json "$R/avoid-default.json"
 json_check "avoid: report names gpu and the device" "$R/avoid-default.json" '
@@ -251,13 +266,13 @@ check "avoid: gpu decisions equal cpu decisions on the textbook trace" diff -u "
 detect_same() {
 	local name=$1 algo=$2
 	shift 2
-	expect_rc "detect $algo $name: gpu, gpu-graph, gpu-initial, cpu-bits agree with the oracle" 0 \
-		"$G" detect --algo "$algo" --impl gpu --compare gpu-graph,gpu-initial,cpu-bits --reps 1 \
+	expect_rc "detect $algo $name: gpu, gpu-graph, gpu-initial, gpu-stream, gpu-event, cpu-bits agree with the oracle" 0 \
+		"$G" detect --algo "$algo" --impl gpu --compare gpu-graph,gpu-initial,gpu-stream,gpu-event,cpu-bits --reps 1 \
 		--verify-every 1 --quiet --json "$R/detect.json" --decisions "$R/detect-gpu.dec" "$@"
 	json_check "detect $algo $name: every detector verified on every event" "$R/detect.json" '
 v = d["verification"]
 assert v["verified"] is True and v["events_checked"] == d["config"]["events"], v
-assert [x["impl"] for x in d["results"]["impls"]] == ["gpu", "gpu-graph", "gpu-initial", "cpu-bits"]
+assert [x["impl"] for x in d["results"]["impls"]] == ["gpu", "gpu-graph", "gpu-initial", "gpu-stream", "gpu-event", "cpu-bits"]
 for x in d["results"]["impls"]:
     assert x["mismatches"] == 0, x["impl"]
 assert d["device"]["backend"] == "gpu"'
@@ -285,6 +300,35 @@ expect_rc "detect lmdda 1025x1100 (beyond the thesis's 1024): gpu and gpu-graph 
 json_check "detect lmdda 1025x1100: no mismatch" "$R/detect-big.json" '
 assert d["verification"]["verified"] is True
 assert all(x["mismatches"] == 0 for x in d["results"]["impls"])'
+# gpu-stream: state in shared memory up to its limit and in global memory past it, windows of
+# events beyond one launch, and the decisions equal cpu-bits' line by line.
+detect_stream() {
+	local name=$1 algo=$2
+	shift 2
+	expect_rc "detect $algo $name: gpu-stream agrees with the oracle" 0 \
+		"$G" detect --algo "$algo" --impl gpu-stream --compare cpu-bits --reps 2 --quiet \
+		--json "$R/detect-stream.json" --decisions "$R/detect-stream.dec" "$@"
+	json_check "detect $algo $name: gpu-stream verified on every event" "$R/detect-stream.json" '
+v = d["verification"]
+assert v["verified"] is True and v["events_checked"] == d["config"]["events"], v
+assert all(x["mismatches"] == 0 for x in d["results"]["impls"])
+assert d["results"]["impls"][0]["event_seconds"]["granted"]["n"] == 0'
+	expect_rc "detect $algo $name: cpu-bits decisions" 0 "$G" detect --algo "$algo" --impl cpu-bits \
+		--reps 1 --quiet --decisions "$R/detect-cpu.dec" "$@"
+	check "detect $algo $name: gpu-stream decisions equal cpu-bits decisions" \
+		diff -u "$R/detect-cpu.dec" "$R/detect-stream.dec"
+}
+detect_stream "8192x8192 (state in shared memory)" osdda --procs 8192 --res 8192 --events 20000 --seed 11
+detect_stream "20000x20000 (state in global memory)" osdda --procs 20000 --res 20000 --events 20000 --seed 12
+detect_stream "500x500, 1.2M events (two windows)" osdda --procs 500 --res 500 --events 1200000 \
+	--deadlock-share 0.1 --seed 13
+detect_stream "1024x1024 units 1-4" lmdda --procs 1024 --res 1024 --units 1-4 --events 20000 --seed 14
+detect_stream "4096x4096 units 1-4 (state in shared memory)" lmdda --procs 4096 --res 4096 --units 1-4 \
+	--events 20000 --seed 15
+detect_stream "8192x8192 units 1-4 (state in global memory)" lmdda --procs 8192 --res 8192 --units 1-4 \
+	--events 20000 --seed 16
+detect_stream "300x300 units 1-40, 1.2M events (two windows)" lmdda --procs 300 --res 300 --units 1-40 \
+	--events 1200000 --deadlock-share 0.1 --seed 17
 expect_rc "detect lmdda 20x20: gpu agrees with the thesis's cpu" 0 \
 	"$G" detect --algo lmdda --impl gpu --compare cpu --procs 20 --res 20 --units 1-2 --events 800 --reps 1 --quiet
 expect_rc "detect: the default detector is gpu when there is a GPU" 0 \

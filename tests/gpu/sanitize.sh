@@ -77,13 +77,23 @@ for impl in gpu gpu-thesis; do
 	sanitize avoid --impl "$impl" --workload random --procs 300 --res 1100 --events 20 --reps 1 --seed 3
 	sanitize avoid --impl "$impl" --workload unsafe-mix --procs 40 --res 20000 --events 10 --reps 1 --seed 4
 done
+# gpu's chain kernel with pos[] and key[] in global memory, in one pass and in two.
+sanitize avoid --impl gpu --workload unsafe-mix --procs 20000 --res 2 --events 10 --reps 1 --seed 5
+sanitize avoid --impl gpu --workload unsafe-mix --procs 30000 --res 2 --events 10 --reps 1 --seed 6
 
-# detect: every GPU detector (thesis launches, graphs, one int a cell) on
+# detect: every GPU detector (thesis launches, graphs, one int a cell, stream) on
 # small odd systems, rows padded to whole words.
 sanitize detect --algo osdda --impl gpu --compare gpu-graph,gpu-initial --procs 67 --res 45 \
 	--events 300 --reps 1
 sanitize detect --algo lmdda --impl gpu --compare gpu-graph,gpu-initial --procs 40 --res 37 \
 	--units 1-3 --events 300 --reps 1
+# gpu-stream and gpu-event: state in shared memory, chunks of staged events beyond one
+# (RS_CHUNK 2048), and past the shared-memory limit the state in global memory.
+sanitize detect --algo osdda --impl gpu-stream --compare gpu-event --procs 67 --res 45 \
+	--events 5000 --reps 1 --deadlock-share 0.2
+sanitize detect --algo lmdda --impl gpu-stream --compare gpu-event --procs 40 --res 37 \
+	--units 1-3 --events 5000 --reps 1 --deadlock-share 0.2
+sanitize detect --algo osdda --impl gpu-stream --procs 30000 --res 30000 --events 3000 --reps 1
 
 # speculate: every kernel of the runtime: memory loops that misspeculate
 # (detection and localization), a control-flow loop with a range clause, and

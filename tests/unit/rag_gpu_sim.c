@@ -17,6 +17,7 @@
 
 #include "deadlock/lmdda_bits.h"
 #include "deadlock/osdda_bits.h"
+#include "deadlock/rag_stream.h"
 #include "tests/unit/rag_gpu_sim.h"
 
 typedef struct sim {
@@ -278,14 +279,151 @@ SIM_OPENERS(osdda)
 SIM_OPENERS(lmdda)
 
 const rag_engine rag_sim_osdda_gpu = {"osdda", "gpu (CPU driver)", "", 0, osdda_open_bits,
-				      sim_apply, sim_bytes, sim_close};
+				      sim_apply, sim_bytes, sim_close, NULL};
 const rag_engine rag_sim_osdda_gpu_graph = {"osdda", "gpu-graph (CPU driver)", "", 0,
-					    osdda_open_graph, sim_apply, sim_bytes, sim_close};
+					    osdda_open_graph, sim_apply, sim_bytes, sim_close, NULL};
 const rag_engine rag_sim_osdda_gpu_initial = {"osdda", "gpu-initial (CPU driver)", "", 0,
-					      osdda_open_initial, sim_apply, sim_bytes, sim_close};
+					      osdda_open_initial, sim_apply, sim_bytes, sim_close, NULL};
 const rag_engine rag_sim_lmdda_gpu = {"lmdda", "gpu (CPU driver)", "", 0, lmdda_open_bits,
-				      sim_apply, sim_bytes, sim_close};
+				      sim_apply, sim_bytes, sim_close, NULL};
 const rag_engine rag_sim_lmdda_gpu_graph = {"lmdda", "gpu-graph (CPU driver)", "", 0,
-					    lmdda_open_graph, sim_apply, sim_bytes, sim_close};
+					    lmdda_open_graph, sim_apply, sim_bytes, sim_close, NULL};
 const rag_engine rag_sim_lmdda_gpu_initial = {"lmdda", "gpu-initial (CPU driver)", "", 0,
-					      lmdda_open_initial, sim_apply, sim_bytes, sim_close};
+					      lmdda_open_initial, sim_apply, sim_bytes, sim_close, NULL};
+
+/*
+ * gpu-stream (deadlock/rag_stream.h): k_rs_window's steps in barrier order,
+ * each copy loop over every thread. The state sits in a separate buffer
+ * standing for shared memory (scribbled over first, as shared memory starts
+ * undefined) or is used in place, as the kernel does when it does not fit.
+ * Chunks and windows are tiny so that every boundary is crossed: apply()
+ * runs a window of one event, apply_stream() windows of SIM_WINDOW.
+ */
+#define SIM_WINDOW 5u
+
+typedef struct stream_sim {
+	uint32_t M, N, slots, chunk;
+	int lmdda, in_shared;
+	size_t words, kept;
+	uint32_t *state, *shared;
+} stream_sim;
+
+static void stream_window(stream_sim *s, const uint32_t *ev, uint32_t n, uint32_t *dec)
+{
+	uint32_t *base = s->state, *ev_buf = calloc(2 * s->chunk, sizeof(uint32_t));
+	uint32_t *dec_buf = calloc(s->chunk, sizeof(uint32_t)), tid, c;
+	rs_state st;
+	size_t k;
+
+	if (s->in_shared) {
+		base = s->shared;
+		for (k = 0; k < s->words; k++)
+			base[k] = 0xa5a5a5a5u ^ (uint32_t)k;
+		for (tid = 0; tid < RS_THREADS; tid++)
+			rs_copy(base, s->state, s->kept, tid, RS_THREADS);
+	}
+	rs_bind(&st, base, s->M, s->N, s->lmdda, s->slots);
+	for (c = 0; c < n; c += s->chunk) {
+		uint32_t len = n - c < s->chunk ? n - c : s->chunk;
+		for (tid = 0; tid < RS_THREADS; tid++)
+			rs_copy(ev_buf, ev + 2 * (size_t)c, 2 * (size_t)len, tid, RS_THREADS);
+		rs_decide(&st, ev_buf, len, dec_buf);
+		for (tid = 0; tid < RS_THREADS; tid++)
+			rs_copy(dec + c, dec_buf, len, tid, RS_THREADS);
+	}
+	for (tid = 0; s->in_shared && tid < RS_THREADS; tid++)
+		rs_copy(s->state, base, s->kept, tid, RS_THREADS);
+	free(ev_buf);
+	free(dec_buf);
+}
+
+static void *stream_open(uint32_t procs, uint32_t res, const uint32_t *units, int lmdda, int in_shared)
+{
+	stream_sim *s = calloc(1, sizeof(*s));
+
+	if (!lmdda)
+		rag_require_single_unit(res, units);
+	s->slots = (uint32_t)rs_slots(lmdda, res, units);
+	s->M = procs;
+	s->N = res;
+	s->lmdda = lmdda;
+	s->in_shared = in_shared;
+	s->chunk = in_shared ? 3 : 2;
+	s->words = rs_words(procs, res, lmdda, s->slots);
+	s->kept = rs_words_kept(procs, res, lmdda, s->slots);
+	s->state = calloc(s->words, sizeof(uint32_t));
+	s->shared = calloc(s->words, sizeof(uint32_t));
+	rs_init(s->state, procs, res, lmdda, units, s->slots);
+	return s;
+}
+
+static void stream_decode(const uint32_t *dec, uint32_t n, rag_decision *out)
+{
+	uint32_t i;
+	for (i = 0; i < n; i++)
+		if (!rs_unpack(dec[i], &out[i])) {
+			out[i].outcome = RAG_NOUTCOMES; /* no oracle outcome: the test reports it */
+			out[i].to = RAG_NONE;
+		}
+}
+
+static rag_decision stream_apply(void *ctx, uint8_t type, uint32_t p, uint32_t q)
+{
+	uint32_t ev[2], dec;
+	rag_decision d;
+	rs_pack(ev, type, p, q);
+	stream_window(ctx, ev, 1, &dec);
+	stream_decode(&dec, 1, &d);
+	return d;
+}
+
+static void stream_apply_stream(void *ctx, const rag_events *e, rag_decision *out)
+{
+	uint32_t ev[2 * SIM_WINDOW], dec[SIM_WINDOW], i, n;
+	uint64_t first;
+	for (first = 0; first < e->count; first += n) {
+		n = e->count - first < SIM_WINDOW ? (uint32_t)(e->count - first) : SIM_WINDOW;
+		for (i = 0; i < n; i++)
+			rs_pack(ev + 2 * i, e->type[first + i], e->proc[first + i], e->res[first + i]);
+		stream_window(ctx, ev, n, dec);
+		stream_decode(dec, n, out + first);
+	}
+}
+
+static uint64_t stream_bytes(void *ctx)
+{
+	return ((stream_sim *)ctx)->words * sizeof(uint32_t);
+}
+
+static void stream_close(void *ctx)
+{
+	stream_sim *s = ctx;
+	free(s->state);
+	free(s->shared);
+	free(s);
+}
+
+#define STREAM_OPENERS(algo, lm)                                                               \
+	static void *algo##_open_stream_shared(uint32_t m, uint32_t n, const uint32_t *u)      \
+	{                                                                                      \
+		return stream_open(m, n, u, lm, 1);                                            \
+	}                                                                                      \
+	static void *algo##_open_stream_global(uint32_t m, uint32_t n, const uint32_t *u)      \
+	{                                                                                      \
+		return stream_open(m, n, u, lm, 0);                                            \
+	}
+STREAM_OPENERS(osdda, 0)
+STREAM_OPENERS(lmdda, 1)
+
+const rag_engine rag_sim_osdda_gpu_stream = {"osdda", "gpu-stream, shared (CPU driver)", "", 0,
+					     osdda_open_stream_shared, stream_apply, stream_bytes,
+					     stream_close, stream_apply_stream};
+const rag_engine rag_sim_osdda_gpu_stream_global = {"osdda", "gpu-stream, global (CPU driver)", "", 0,
+						    osdda_open_stream_global, stream_apply, stream_bytes,
+						    stream_close, stream_apply_stream};
+const rag_engine rag_sim_lmdda_gpu_stream = {"lmdda", "gpu-stream, shared (CPU driver)", "", 0,
+					     lmdda_open_stream_shared, stream_apply, stream_bytes,
+					     stream_close, stream_apply_stream};
+const rag_engine rag_sim_lmdda_gpu_stream_global = {"lmdda", "gpu-stream, global (CPU driver)", "", 0,
+						    lmdda_open_stream_global, stream_apply, stream_bytes,
+						    stream_close, stream_apply_stream};

@@ -186,6 +186,26 @@ TEST(lmdda_gpu_kernels_agree_with_oracle_on_random_streams)
 	}
 }
 
+/* gpu-stream's per-event functions (deadlock/rag_stream.h) on the CPU driver, state in a
+ * stand-in for shared memory and in place, a window of one event each; and cpu-stream, the
+ * same functions as a CPU detector. */
+TEST(lmdda_gpu_stream_agrees_with_oracle_on_random_streams)
+{
+	static const uint32_t small[][2] = {{1, 1}, {2, 3}, {5, 7}, {7, 5}, {13, 11}};
+	static const uint32_t odd[][2] = {{31, 33}, {33, 31}, {40, 40}, {65, 63}, {20, 129}};
+	static const uint32_t large[][2] = {{256, 256}, {300, 64}, {64, 300}};
+	const rag_engine *e[] = {&rag_sim_lmdda_gpu_stream, &rag_sim_lmdda_gpu_stream_global,
+				 engine("cpu-stream")};
+	unsigned k;
+	REQUIRE(e[2]);
+	for (k = 0; k < sizeof(e) / sizeof(e[0]); k++) {
+		agree_on_sizes(e[k], small, sizeof(small) / sizeof(small[0]), 60, 300);
+		agree_on_sizes(e[k], odd, sizeof(odd) / sizeof(odd[0]), 6, 400);
+	}
+	agree_on_sizes(e[0], large, sizeof(large) / sizeof(large[0]), 1, 20000);
+	agree_on_sizes(e[2], large, sizeof(large) / sizeof(large[0]), 3, 20000);
+}
+
 /* Long streams at sizes where waiting chains, cycles and affected sets get large. */
 TEST(lmdda_cpu_bits_agrees_with_oracle_on_long_streams)
 {

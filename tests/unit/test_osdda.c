@@ -13,7 +13,7 @@
 #include "tests/unit/test.h"
 #include "workloads/rag_oracle.h"
 
-#define MAX_ENGINES 8
+#define MAX_ENGINES 12
 
 /* The CPU engines of algo osdda and the GPU ones' kernels on the CPU driver; returns how many. */
 static unsigned osdda_engines(const rag_engine *out[MAX_ENGINES])
@@ -21,11 +21,13 @@ static unsigned osdda_engines(const rag_engine *out[MAX_ENGINES])
 	unsigned k, n = 0;
 	for (k = 0; rag_engines[k]; k++)
 		if (strcmp(rag_engines[k]->algo, "osdda") == 0 && !rag_engines[k]->needs_gpu &&
-		    n < MAX_ENGINES - 3)
+		    n < MAX_ENGINES - 5)
 			out[n++] = rag_engines[k];
 	out[n++] = &rag_sim_osdda_gpu;
 	out[n++] = &rag_sim_osdda_gpu_graph;
 	out[n++] = &rag_sim_osdda_gpu_initial;
+	out[n++] = &rag_sim_osdda_gpu_stream;
+	out[n++] = &rag_sim_osdda_gpu_stream_global;
 	return n;
 }
 
@@ -281,8 +283,8 @@ TEST(osdda_long_chains)
 	REQUIRE(n >= 2);
 	for (k = 0; k < n; k++) {
 		long_chain(e[k], 300, 300 - 1);
-		/* the full scale for the detector that keeps no matrices */
-		if (strcmp(e[k]->name, "cpu-bits") == 0)
+		/* the full scale for the detectors that keep no matrices */
+		if (strcmp(e[k]->name, "cpu-bits") == 0 || strcmp(e[k]->name, "cpu-stream") == 0)
 			long_chain(e[k], 65536, 65536 - 1);
 	}
 }

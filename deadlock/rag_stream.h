@@ -1,0 +1,320 @@
+/*
+ * The stream detectors (--impl gpu-stream, deadlock/rag_stream.cu): OSDDA's
+ * and LMDDA's decisions for a whole window of events in one launch, the
+ * state kept on the device between windows. Written once here as
+ * host-and-device functions; the unit tests' CPU driver
+ * (tests/unit/rag_gpu_sim.c) runs them in the kernel's order.
+ *
+ * Why not the thesis's matrices: every event of a single-request system
+ * touches one grant or request edge, and the thesis's kernels spend their
+ * time on launches, host round trips and whole-row updates (section 3.3, 4.3;
+ * 35-70 us an event on an H100 whatever the size). Here the per-event work is
+ * the edge itself plus, at a blocking request, a walk of the graph from the
+ * requested resource, so an event costs a few shared-memory accesses and no
+ * launch or barrier. The decisions are the model's (deadlock/rag.h):
+ *  - OSDDA (single unit): holder[j] per resource; next[i] per process, the
+ *    holder of the resource p_i waits for (RB_NONE when active). A blocking
+ *    request by p for q follows next[] from q's holder to the active process
+ *    at the end of the chain, q's sink (Sink[q] of section 3.2): p there
+ *    closes a cycle. A regrant of q to t repoints next[] of the other waiters
+ *    of q to t.
+ *  - LMDDA (multi-unit): one slot per unit of each resource holding the
+ *    process that holds that unit (RB_NONE when free); wait[i] per process.
+ *    A blocking request by p for q searches from q through holders and the
+ *    resources they wait for, p excluded, and stops at the first active
+ *    process: none means every path ends in blocked processes, a knot
+ *    (Theorem 1.2.39). Unlike the thesis's LMDDA, which keeps RP up to date
+ *    so that the check is one row, this pays at the blocking request only;
+ *    it is the single-unit chain walk generalised, and no release costs more
+ *    than its unit's slots and waiter list.
+ *  - both: the waiters of each resource in a list sorted by id (head[j],
+ *    link[i]): a blocked process leaves it only when regranted, and the
+ *    model regrants the lowest id, the head.
+ * Every walk is bounded (a chain by M hops, a search by N resources), so a
+ * corrupt state yields RS_CORRUPT decisions rather than a hung device.
+ *
+ * Kernel layout (one block, RS_THREADS threads): the state words are copied
+ * into shared memory when they fit (back at the end of the window), else used
+ * in place in global memory; events come in chunks of RS_CHUNK staged by all
+ * threads into shared memory, thread 0 decides the chunk, all threads write
+ * the decisions out. Two block barriers per chunk, none per event.
+ */
+#ifndef GB_RAG_STREAM_H
+#define GB_RAG_STREAM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "deadlock/rag.h"
+#include "deadlock/rag_bits.h"
+
+#define RS_THREADS 256u
+#define RS_CHUNK 2048u
+#define RS_TYPE_BIT 0x80000000u /* event word 0: the process, this bit set for a release */
+#define RS_TO_MASK 0x00ffffffu  /* decision word: outcome << 24 | process regranted */
+#define RS_CORRUPT 0xffu        /* outcome of an event on a state that breaks the model */
+
+/* The state: every array an offset into one word array (global or shared memory). */
+typedef struct rs_state {
+	uint32_t M, N, lmdda;
+	uint32_t *holder; /* OSDDA, N: the process holding resource j */
+	uint32_t *next;   /* OSDDA, M: the holder of what p_i waits for */
+	uint32_t *head;   /* N: the lowest waiter of resource j */
+	uint32_t *link;   /* M: the next waiter of the resource p_i waits for */
+	uint32_t *off;    /* LMDDA, N + 1: resource j's slots are off[j] .. off[j + 1] - 1 */
+	uint32_t *slot;   /* LMDDA, off[N]: the holder of each unit */
+	uint32_t *wait;   /* LMDDA, M: the resource p_i waits for */
+	uint32_t *seen;   /* LMDDA, N: the search that last reached resource j */
+	uint32_t *epoch;  /* LMDDA, 1: the current search */
+	uint32_t *stack;  /* LMDDA, N: the search's pending resources (scratch, not kept) */
+} rs_state;
+
+/* Words of the state kept between windows and of the whole state (scratch last). */
+GB_HD size_t rs_words_kept(uint32_t M, uint32_t N, int lmdda, uint32_t slots)
+{
+	if (!lmdda)
+		return 2 * ((size_t)M + N);
+	return 3 * (size_t)N + 1 + slots + 2 * (size_t)M + 1;
+}
+
+GB_HD size_t rs_words(uint32_t M, uint32_t N, int lmdda, uint32_t slots)
+{
+	return rs_words_kept(M, N, lmdda, slots) + (lmdda ? N : 0);
+}
+
+/* Point s's arrays into base. */
+GB_HD void rs_bind(rs_state *s, uint32_t *base, uint32_t M, uint32_t N, int lmdda, uint32_t slots)
+{
+	s->M = M;
+	s->N = N;
+	s->lmdda = (uint32_t)lmdda;
+	s->head = base;
+	s->link = base + N;
+	base += (size_t)N + M;
+	if (!lmdda) {
+		s->holder = base;
+		s->next = base + N;
+		s->off = s->slot = s->wait = s->seen = s->epoch = s->stack = NULL;
+		return;
+	}
+	s->holder = s->next = NULL;
+	s->off = base;
+	s->slot = base + N + 1;
+	base += (size_t)N + 1 + slots;
+	s->wait = base;
+	s->seen = base + M;
+	s->epoch = base + M + N;
+	s->stack = s->epoch + 1;
+}
+
+/* Unit slots of a system: the units of all resources (units NULL: one each) for LMDDA, none for
+ * OSDDA. Above RS_MAX_SLOTS the offsets would not fit in 32 bits: the caller refuses it. */
+#define RS_MAX_SLOTS (UINT32_MAX / 2)
+static inline uint64_t rs_slots(int lmdda, uint32_t N, const uint32_t *units)
+{
+	uint64_t n = 0;
+	uint32_t j;
+	for (j = 0; lmdda && j < N; j++)
+		n += units ? units[j] : 1;
+	return n;
+}
+
+/* An empty system in words (rs_words of them): no holders, no waiters; units NULL: one each. */
+static inline void rs_init(uint32_t *words, uint32_t M, uint32_t N, int lmdda, const uint32_t *units,
+			   uint32_t slots)
+{
+	rs_state s;
+	size_t k, n = rs_words(M, N, lmdda, slots);
+	uint32_t j;
+	for (k = 0; k < n; k++)
+		words[k] = RB_NONE;
+	rs_bind(&s, words, M, N, lmdda, slots);
+	if (!lmdda)
+		return;
+	s.off[0] = 0;
+	for (j = 0; j < N; j++)
+		s.off[j + 1] = s.off[j] + (units ? units[j] : 1);
+	for (k = 0; k < N; k++)
+		s.seen[k] = 0;
+	*s.epoch = 0;
+}
+
+GB_HD uint32_t rs_decision(uint32_t outcome, uint32_t to)
+{
+	return outcome << 24 | (to & RS_TO_MASK);
+}
+
+/* Put p in resource q's waiter list, which stays sorted by id. */
+GB_HD void rs_wait_insert(const rs_state *s, uint32_t p, uint32_t q)
+{
+	uint32_t prev = RB_NONE, cur = s->head[q], n = 0;
+	while (cur != RB_NONE && cur < p && n++ < s->M) {
+		prev = cur;
+		cur = s->link[cur];
+	}
+	s->link[p] = cur;
+	if (prev == RB_NONE)
+		s->head[q] = p;
+	else
+		s->link[prev] = p;
+}
+
+/* Take resource q's lowest waiter out of its list (RB_NONE when nobody waits). */
+GB_HD uint32_t rs_wait_pop(const rs_state *s, uint32_t q)
+{
+	uint32_t t = s->head[q];
+	if (t != RB_NONE) {
+		s->head[q] = s->link[t];
+		s->link[t] = RB_NONE;
+	}
+	return t;
+}
+
+/* OSDDA: one event, its decision word. */
+GB_HD uint32_t rs_osdda_event(const rs_state *s, uint32_t w0, uint32_t q)
+{
+	uint32_t p = w0 & ~RS_TYPE_BIT, h, t, a, n;
+
+	if (w0 & RS_TYPE_BIT) {
+		t = rs_wait_pop(s, q);
+		if (t == RB_NONE) {
+			s->holder[q] = RB_NONE;
+			return rs_decision(RAG_RELEASED, RB_NONE);
+		}
+		/* t holds q now and is active; q's other waiters now wait on t */
+		s->holder[q] = t;
+		s->next[t] = RB_NONE;
+		for (a = s->head[q], n = 0; a != RB_NONE && n < s->M; a = s->link[a], n++)
+			s->next[a] = t;
+		return rs_decision(RAG_REGRANTED, t);
+	}
+	h = s->holder[q];
+	if (h == RB_NONE) {
+		s->holder[q] = p;
+		return rs_decision(RAG_GRANTED, RB_NONE);
+	}
+	/* q's sink: the active process at the end of the chain from q */
+	for (t = h, n = 0; s->next[t] != RB_NONE; t = s->next[t])
+		if (++n > s->M)
+			return rs_decision(RS_CORRUPT, RB_NONE);
+	if (t == p)
+		return rs_decision(RAG_DEADLOCK, RB_NONE);
+	s->next[p] = h;
+	rs_wait_insert(s, p, q);
+	return rs_decision(RAG_BLOCKED, RB_NONE);
+}
+
+/* LMDDA: whether an active process other than p is reachable from q (p about to block on q). */
+GB_HD int rs_lmdda_reaches_active(const rs_state *s, uint32_t p, uint32_t q)
+{
+	uint32_t e = *s->epoch + 1, top = 0, k;
+
+	if (e == 0) { /* the marks wrapped: clear them */
+		for (k = 0; k < s->N; k++)
+			s->seen[k] = 0;
+		e = 1;
+	}
+	*s->epoch = e;
+	s->seen[q] = e;
+	s->stack[top++] = q;
+	while (top) {
+		uint32_t r = s->stack[--top];
+		for (k = s->off[r]; k < s->off[r + 1]; k++) {
+			uint32_t a = s->slot[k], w;
+			if (a == RB_NONE || a == p)
+				continue;
+			w = s->wait[a];
+			if (w == RB_NONE)
+				return 1;
+			if (s->seen[w] != e && top < s->N) {
+				s->seen[w] = e;
+				s->stack[top++] = w;
+			}
+		}
+	}
+	return 0;
+}
+
+/* LMDDA: one event, its decision word. */
+GB_HD uint32_t rs_lmdda_event(const rs_state *s, uint32_t w0, uint32_t q)
+{
+	uint32_t p = w0 & ~RS_TYPE_BIT, k, end = s->off[q + 1], t;
+
+	if (w0 & RS_TYPE_BIT) {
+		for (k = s->off[q]; k < end && s->slot[k] != p; k++)
+			;
+		if (k == end)
+			return rs_decision(RS_CORRUPT, RB_NONE);
+		t = rs_wait_pop(s, q);
+		s->slot[k] = t;
+		if (t == RB_NONE)
+			return rs_decision(RAG_RELEASED, RB_NONE);
+		s->wait[t] = RB_NONE;
+		return rs_decision(RAG_REGRANTED, t);
+	}
+	for (k = s->off[q]; k < end; k++)
+		if (s->slot[k] == RB_NONE) {
+			s->slot[k] = p;
+			return rs_decision(RAG_GRANTED, RB_NONE);
+		}
+	if (!rs_lmdda_reaches_active(s, p, q))
+		return rs_decision(RAG_DEADLOCK, RB_NONE);
+	s->wait[p] = q;
+	rs_wait_insert(s, p, q);
+	return rs_decision(RAG_BLOCKED, RB_NONE);
+}
+
+GB_HD uint32_t rs_event(const rs_state *s, uint32_t w0, uint32_t q)
+{
+	return s->lmdda ? rs_lmdda_event(s, w0, q) : rs_osdda_event(s, w0, q);
+}
+
+/* Thread 0's part of a chunk: decide len staged events (two words each) into dec. Each
+ * event's words are read before the previous event's work, so their latency overlaps it. */
+GB_HD void rs_decide(const rs_state *s, const uint32_t *ev, uint32_t len, uint32_t *dec)
+{
+	uint32_t i, w0 = len ? ev[0] : 0, w1 = len ? ev[1] : 0;
+	for (i = 0; i < len; i++) {
+		uint32_t n0 = i + 1 < len ? ev[2 * i + 2] : 0, n1 = i + 1 < len ? ev[2 * i + 3] : 0;
+		dec[i] = rs_event(s, w0, w1);
+		w0 = n0;
+		w1 = n1;
+	}
+}
+
+/* Thread tid of nthreads copies its share of n words, eight loads in flight before their
+ * stores (src and dst may be in different memories the compiler cannot tell apart). */
+GB_HD void rs_copy(uint32_t *dst, const uint32_t *src, size_t n, uint32_t tid, uint32_t nthreads)
+{
+	size_t k = tid, u;
+	uint32_t v[8];
+	for (; k + 7 * (size_t)nthreads < n; k += 8 * (size_t)nthreads) {
+		GB_UNROLL
+		for (u = 0; u < 8; u++)
+			v[u] = src[k + u * nthreads];
+		GB_UNROLL
+		for (u = 0; u < 8; u++)
+			dst[k + u * nthreads] = v[u];
+	}
+	for (; k < n; k += nthreads)
+		dst[k] = src[k];
+}
+
+/* ---- host side: events in, decisions out ---- */
+
+static inline void rs_pack(uint32_t *w, uint8_t type, uint32_t p, uint32_t q)
+{
+	w[0] = p | (type == RAG_RELEASE ? RS_TYPE_BIT : 0);
+	w[1] = q;
+}
+
+/* A decision word as rag_decision; 0 for a word no detector writes (the caller fails). */
+static inline int rs_unpack(uint32_t w, rag_decision *d)
+{
+	uint32_t to = w & RS_TO_MASK;
+	d->outcome = (uint8_t)(w >> 24);
+	d->to = to == RS_TO_MASK ? RAG_NONE : to;
+	return d->outcome < RAG_NOUTCOMES && (d->outcome == RAG_REGRANTED) == (d->to != RAG_NONE);
+}
+
+#endif

@@ -1,0 +1,92 @@
+/*
+ * cpu-stream: gpu-stream's per-event functions (deadlock/rag_stream.h) on one
+ * CPU core, the state in host memory. It is gpu-stream's CPU backend and the
+ * baseline that says what the GPU adds to the same algorithm: the search at
+ * blocking requests, holders and sorted waiter lists, decided event by event.
+ * Timed like gpu-stream, by the whole stream (apply_stream), with no clock
+ * read per event; apply() serves callers that hand over one event at a time.
+ */
+#include <stdlib.h>
+
+#include "common/error.h"
+#include "deadlock/rag.h"
+#include "deadlock/rag_stream.h"
+
+typedef struct cpu_stream {
+	rs_state s;
+	uint32_t *words;
+	size_t nwords;
+} cpu_stream;
+
+static void *cs_open(uint32_t procs, uint32_t res, const uint32_t *units, int lmdda)
+{
+	cpu_stream *c = gb_xcalloc(1, sizeof(*c), "the stream detector");
+	uint64_t slots;
+
+	if (!lmdda)
+		rag_require_single_unit(res, units);
+	slots = rs_slots(lmdda, res, units);
+	if (slots > RS_MAX_SLOTS)
+		gb_die(GB_EXIT_RUNTIME, "cpu-stream: %llu units in all do not fit its 32-bit offsets",
+		       (unsigned long long)slots);
+	c->nwords = rs_words(procs, res, lmdda, (uint32_t)slots);
+	c->words = gb_xmalloc(c->nwords * sizeof(uint32_t), "the stream detector's state");
+	rs_init(c->words, procs, res, lmdda, units, (uint32_t)slots);
+	rs_bind(&c->s, c->words, procs, res, lmdda, (uint32_t)slots);
+	return c;
+}
+
+static rag_decision cs_apply(void *ctx, uint8_t type, uint32_t p, uint32_t q)
+{
+	cpu_stream *c = ctx;
+	uint32_t w[2], word;
+	rag_decision d;
+
+	rs_pack(w, type, p, q);
+	word = rs_event(&c->s, w[0], w[1]);
+	if (!rs_unpack(word, &d))
+		gb_die(GB_EXIT_RUNTIME, "cpu-stream: the state broke the model at %s %u %u (decision word 0x%08x)",
+		       type == RAG_REQUEST ? "request" : "release", p, q, word);
+	return d;
+}
+
+static void cs_apply_stream(void *ctx, const rag_events *ev, rag_decision *out)
+{
+	uint64_t k;
+	for (k = 0; k < ev->count; k++)
+		out[k] = cs_apply(ctx, ev->type[k], ev->proc[k], ev->res[k]);
+}
+
+static uint64_t cs_bytes(void *ctx)
+{
+	return ((cpu_stream *)ctx)->nwords * sizeof(uint32_t);
+}
+
+static void cs_close(void *ctx)
+{
+	cpu_stream *c = ctx;
+	free(c->words);
+	free(c);
+}
+
+static void *open_osdda(uint32_t m, uint32_t n, const uint32_t *u)
+{
+	return cs_open(m, n, u, 0);
+}
+
+static void *open_lmdda(uint32_t m, uint32_t n, const uint32_t *u)
+{
+	return cs_open(m, n, u, 1);
+}
+
+const rag_engine rag_engine_osdda_cpu_stream = {
+	"osdda", "cpu-stream",
+	"gpu-stream's holders and sink chains on one core, timed by the whole stream",
+	0, open_osdda, cs_apply, cs_bytes, cs_close, cs_apply_stream,
+};
+
+const rag_engine rag_engine_lmdda_cpu_stream = {
+	"lmdda", "cpu-stream",
+	"gpu-stream's unit slots and knot search on one core, timed by the whole stream",
+	0, open_lmdda, cs_apply, cs_bytes, cs_close, cs_apply_stream,
+};
