@@ -22,17 +22,13 @@
  *     work; any other remembers the first resource it is blocked on (pos) and
  *     its need there (key).
  *  3. chain <<<1,1024>>>: every later iteration inside one resident block,
- *     with work[] and, when they fit (up to about 14000 processes at 1024
- *     resources), every process's pos and key in shared memory, and
- *     __syncthreads between steps. Work only grows, so a process whose key
- *     still exceeds work at pos cannot finish and costs one comparison; only
- *     the others (the candidates) have their row scanned further from pos,
- *     split over the block's warps, which load the candidates' allocation rows
- *     into shared memory at the same time. Finishers are added to work after
- *     all candidates of the iteration were checked, so the iterations are the
- *     thesis's iterations, then the request is granted or rolled back in
- *     place. The process nearest to being a candidate has its rows prefetched
- *     into L2 for the next iteration.
+ *     with work[] in shared memory and __syncthreads between steps. Work only
+ *     grows, so a process whose key still exceeds work at pos cannot finish
+ *     and costs one comparison; only the others (the candidates) have their
+ *     row scanned further from pos, split over the block's warps. Finishers
+ *     are added to work after all candidates of the iteration were checked, so
+ *     the iterations are the thesis's iterations, then the request is granted
+ *     or rolled back in place.
  * The host reads one status word per event.
  *
  * work[] is kept in 32 bits: the units of a resource (available plus all
@@ -53,7 +49,6 @@ extern "C" {
 #define MAX_BLOCK 1024u
 #define SEG_PER_LANE 8u       /* need loads in flight per lane when scanning a row */
 #define SEG (32u * SEG_PER_LANE)
-#define FINISHED UINT32_MAX   /* pos[] of a process found able to finish */
 
 /* status[0]: outcome; [1]: safety iterations; [2]: processes finished so far. */
 typedef struct dev_state {
@@ -80,8 +75,6 @@ typedef struct gpu_pba {
 	uint32_t grid_first;     /* blocks of the first-round kernel */
 	uint32_t cap;            /* candidate slots of the chain kernel */
 	int smem_work;           /* work[] of the chain kernel in shared memory */
-	int procs_smem;          /* and pos[], key[] */
-	uint32_t stash_cap;      /* allocation cells it may stash */
 	size_t chain_smem;
 } gpu_pba;
 
@@ -283,96 +276,46 @@ __global__ void k_first_round(dev_state d)
 			at = first_blocked(need, d.work0, d.J, 0, seg);
 		if (at < d.J) {
 			if (lane == 0) {
+				d.finish[i] = 0;
 				d.pos[i] = at;
 				d.key[i] = need[at];
 			}
 			continue;
 		}
-		if (lane == 0)
-			d.pos[i] = FINISHED;
 		const int32_t *alloc = d.allocation + (size_t)i * d.J;
 		for (j = lane; j < d.J; j += 32u)
 			if (alloc[j])
 				atomicAdd(&d.work[j], alloc[j]);
-		if (lane == 0)
+		if (lane == 0) {
+			d.finish[i] = 1;
 			atomicAdd(&finished, 1u);
+		}
 	}
 	__syncthreads();
 	if (threadIdx.x == 0 && finished)
 		atomicAdd(&d.status[2], finished);
 }
 
-static __device__ __forceinline__ uint64_t warp_min_u64(uint64_t v)
-{
-	uint32_t off;
-	for (off = 16; off; off >>= 1)
-		v = min(v, __shfl_xor_sync(0xffffffffu, v, off));
-	return v;
-}
-
 /*
- * Called by one warp after the candidates are known: the process that came
- * nearest to being one (the least need beyond work where it is blocked,
- * packed as shortfall << 32 | process) is the likeliest candidate of the next
- * iteration, so its need and allocation rows are asked into L2 while this
- * iteration runs. A hint only: no result depends on it.
- */
-static __device__ __forceinline__ void prefetch_nearest(const dev_state &d, const uint64_t *nearest,
-							 uint32_t nwarps)
-{
-	uint32_t lane = threadIdx.x & 31u, j;
-	uint64_t v = warp_min_u64(lane < nwarps ? nearest[lane] : UINT64_MAX);
-	size_t row;
-	if (v == UINT64_MAX)
-		return;
-	row = (size_t)(uint32_t)v * d.J;
-	/* one 128-byte line a lane and step */
-	for (j = lane * 32u; j < d.J; j += 32u * 32u) {
-		asm volatile("prefetch.global.L2 [%0];" : : "l"(d.need + row + j));
-		asm volatile("prefetch.global.L2 [%0];" : : "l"(d.allocation + row + j));
-	}
-}
-
-/*
- * Every later iteration in one block. Shared memory, in this order: work[J]
- * (when it fits, else the global copy is used); cand[cap] and minf[cap]; when
- * procs_smem, pos[I] and key[I] (else the global ones); stash[stash_cap].
- *
- * pos[i] is FINISHED for a finished process, so one shared word says both
- * whether a process is done and where it is blocked. When the candidates of
- * an iteration fit in one pass (cap == I) and their allocation rows fit in
- * stash, the warps load those rows while they scan the need rows, so the
- * additions to work read shared memory and each iteration costs one round
- * trip to device memory: the worst case chains I - 1 iterations of one
- * candidate each.
+ * Every later iteration in one block. Shared memory: work[J] (when it fits,
+ * else the global copy is used), then cand[cap] and minf[cap].
  */
 __global__ void __launch_bounds__(MAX_BLOCK) k_chain(dev_state d, uint32_t p, uint32_t cap,
-						      int smem_work, int procs_smem, uint32_t stash_cap)
+						      int smem_work)
 {
 	extern __shared__ uint32_t smem[];
 	__shared__ uint32_t ncand, nfin;
-	const uint32_t I = d.I, J = d.J, B = blockDim.x, tid = threadIdx.x, lane = tid & 31u;
+	const uint32_t I = d.I, J = d.J, B = blockDim.x, tid = threadIdx.x;
 	const uint32_t warp = tid / 32u, nwarps = B / 32u, nseg = (J + SEG - 1) / SEG;
 	int32_t *work = smem_work ? (int32_t *)smem : d.work;
 	uint32_t *cand = smem + (smem_work ? J : 0), *minf = cand + cap;
-	uint32_t *pos = procs_smem ? minf + cap : d.pos;
-	int32_t *key = procs_smem ? (int32_t *)pos + I : d.key;
-	int32_t *stash = procs_smem ? key + I : (int32_t *)minf + cap;
-	__shared__ uint64_t nearest[MAX_BLOCK / 32u];
-	uint32_t total, iters = 1, i, j, base, n = 0;
-	uint64_t near = UINT64_MAX;
-	int stashed = 0;
+	uint32_t total, iters = 1, i, j, base;
 
 	if (d.status[0] != PENDING)
 		return;
 	if (smem_work)
 		for (j = tid; j < J; j += B)
 			work[j] = d.work[j];
-	if (procs_smem)
-		for (i = tid; i < I; i += B) {
-			pos[i] = d.pos[i];
-			key[i] = d.key[i];
-		}
 	total = d.status[2];
 	__syncthreads();
 	while (total < I && total > 0) {
@@ -381,62 +324,36 @@ __global__ void __launch_bounds__(MAX_BLOCK) k_chain(dev_state d, uint32_t p, ui
 		if (tid == 0)
 			nfin = 0;
 		for (base = 0; base < I; base += cap) {
-			uint32_t end = min(I, base + cap), t;
-			near = UINT64_MAX;
+			uint32_t end = min(I, base + cap), n, t;
 			if (tid == 0)
 				ncand = 0;
 			__syncthreads();
-			for (i = base + tid; i < end; i += B) {
-				uint32_t at = pos[i];
-				if (at == FINISHED)
-					continue;
-				if (key[i] <= work[at]) {
+			for (i = base + tid; i < end; i += B)
+				if (!d.finish[i] && d.key[i] <= work[d.pos[i]]) {
 					uint32_t c = atomicAdd(&ncand, 1u);
 					cand[c] = i;
 					minf[c] = J;
-				} else {
-					near = min(near, (uint64_t)(uint32_t)(key[i] - work[at]) << 32 | i);
 				}
-			}
-			near = warp_min_u64(near);
-			if (lane == 0)
-				nearest[warp] = near;
 			__syncthreads();
 			n = ncand;
-			if (warp == nwarps - 1)
-				prefetch_nearest(d, nearest, nwarps);
-			/* the same for every thread: one pass, and every candidate's row fits */
-			stashed = cap >= I && (uint64_t)n * J <= stash_cap;
 			for (t = warp; t < n * nseg; t += nwarps) {
-				uint32_t c = t / nseg, seg = (t % nseg) * SEG, at, u;
+				uint32_t c = t / nseg, seg = (t % nseg) * SEG, at;
 				i = cand[c];
-				if (stashed) {
-					const int32_t *alloc = d.allocation + (size_t)i * J;
-#pragma unroll
-					for (u = 0; u < SEG_PER_LANE; u++) {
-						j = seg + u * 32u + lane;
-						if (j < J)
-							stash[(size_t)c * J + j] = alloc[j];
-					}
-				}
-				if (seg + SEG <= pos[i])
+				if (seg + SEG <= d.pos[i])
 					continue;
-				at = first_blocked(d.need + (size_t)i * J, work, J, pos[i], seg);
-				if (at < J && lane == 0)
+				at = first_blocked(d.need + (size_t)i * J, work, J, d.pos[i], seg);
+				if (at < J && (tid & 31u) == 0)
 					atomicMin(&minf[c], at);
 			}
 			__syncthreads();
 			for (t = tid; t < n; t += B) {
 				i = cand[t];
 				if (minf[t] == J) {
-					pos[i] = FINISHED;
-					if (stashed)
-						atomicAdd(&nfin, 1u);
-					else
-						d.flist[atomicAdd(&nfin, 1u)] = i;
+					d.finish[i] = 1;
+					d.flist[atomicAdd(&nfin, 1u)] = i;
 				} else {
-					pos[i] = minf[t];
-					key[i] = d.need[(size_t)i * J + minf[t]];
+					d.pos[i] = minf[t];
+					d.key[i] = d.need[(size_t)i * J + minf[t]];
 				}
 			}
 			__syncthreads();
@@ -447,14 +364,8 @@ __global__ void __launch_bounds__(MAX_BLOCK) k_chain(dev_state d, uint32_t p, ui
 		for (j = tid; j < J; j += B) {
 			int32_t add = 0;
 			uint32_t f;
-			if (stashed) {
-				for (f = 0; f < n; f++)
-					if (minf[f] == J)
-						add += stash[(size_t)f * J + j];
-			} else {
-				for (f = 0; f < nf; f++)
-					add += d.allocation[(size_t)d.flist[f] * J + j];
-			}
+			for (f = 0; f < nf; f++)
+				add += d.allocation[(size_t)d.flist[f] * J + j];
 			work[j] += add;
 		}
 		total += nf;
@@ -503,9 +414,9 @@ static void *open_common(const pba_system *s, int thesis)
 	d->available = (int32_t *)gb_cuda_alloc(vec, "the PBA available vector");
 	d->amount = (int32_t *)gb_cuda_alloc(vec, "a PBA event");
 	d->work = (int32_t *)gb_cuda_alloc(vec, "the PBA work vector");
+	d->finish = (uint8_t *)gb_cuda_alloc(s->procs, "the PBA finish vector");
 	d->status = (uint32_t *)gb_cuda_alloc(4 * sizeof(uint32_t), "the PBA status words");
 	if (thesis) {
-		d->finish = (uint8_t *)gb_cuda_alloc(s->procs, "the PBA finish vector");
 		d->atf = (uint8_t *)gb_cuda_alloc(s->procs, "the PBA atf vector");
 		g->d_cont = (int32_t *)gb_cuda_alloc(sizeof(int32_t), "the PBA cont flag");
 		GB_CUDA(cudaMallocHost(&g->h_atf, s->procs), "allocating pinned host memory");
@@ -534,29 +445,13 @@ static void *open_common(const pba_system *s, int thesis)
 	g->grid_first = (s->procs + 7) / 8;
 	if (g->grid_first > (uint32_t)sms * 8)
 		g->grid_first = (uint32_t)sms * 8;
-	/*
-	 * Shared memory of the chain kernel: work[] when it takes at most half; pos[] and key[]
-	 * when they fit beside candidate slots for every process and one allocation row; the
-	 * rest for candidates and, when every process has a slot, stashed allocation rows.
-	 */
-	{
-		struct cudaFuncAttributes fa;
-		GB_CUDA(cudaFuncGetAttributes(&fa, k_chain), "querying the chain kernel");
-		optin -= (int)fa.sharedSizeBytes; /* the kernel's static counters and minima */
-	}
+	/* Shared memory of the chain kernel: work[] when it takes at most half, the rest for candidates. */
+	optin -= 64; /* the kernel's static counters */
 	g->smem_work = vec <= (size_t)optin / 2;
-	g->procs_smem = g->smem_work && 2 * vec + (size_t)s->procs * 4 * sizeof(uint32_t) <= (size_t)optin;
-	{
-		size_t left = (size_t)optin - (g->smem_work ? vec : 0);
-		if (g->procs_smem)
-			left -= (size_t)s->procs * 2 * sizeof(uint32_t);
-		g->cap = (uint32_t)(left / (2 * sizeof(uint32_t)));
-		if (g->cap > s->procs)
-			g->cap = s->procs;
-		left -= (size_t)g->cap * 2 * sizeof(uint32_t);
-		g->stash_cap = g->cap == s->procs ? (uint32_t)(left / sizeof(int32_t)) : 0;
-		g->chain_smem = (size_t)optin - left + (size_t)g->stash_cap * sizeof(int32_t);
-	}
+	g->cap = (uint32_t)(((size_t)optin - (g->smem_work ? vec : 0)) / (2 * sizeof(uint32_t)));
+	if (g->cap > s->procs)
+		g->cap = s->procs;
+	g->chain_smem = (g->smem_work ? vec : 0) + (size_t)g->cap * 2 * sizeof(uint32_t);
 	if (!thesis)
 		GB_CUDA(cudaFuncSetAttribute(k_chain, cudaFuncAttributeMaxDynamicSharedMemorySize,
 					     (int)g->chain_smem),
@@ -668,8 +563,7 @@ static unsigned apply_gpu(void *vctx, uint8_t type, uint32_t p, const int32_t *a
 	k_prepare<<<1, g->block1, 0, g->st>>>(g->d, p);
 	GB_CUDA(cudaEventRecord(g->ev[1], g->st), "recording a CUDA event");
 	k_first_round<<<g->grid_first, 256, 0, g->st>>>(g->d);
-	k_chain<<<1, MAX_BLOCK, g->chain_smem, g->st>>>(g->d, p, g->cap, g->smem_work, g->procs_smem,
-							  g->stash_cap);
+	k_chain<<<1, MAX_BLOCK, g->chain_smem, g->st>>>(g->d, p, g->cap, g->smem_work);
 	GB_CUDA(cudaEventRecord(g->ev[2], g->st), "recording a CUDA event");
 	GB_CUDA(cudaMemcpyAsync(g->h_status, g->d.status, 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost,
 				g->st), "reading a PBA outcome");

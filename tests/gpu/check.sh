@@ -212,21 +212,6 @@ json_check "avoid unsafe-mix: unsafe requests were denied" "$R/avoid.json" '
 assert d["results"]["impls"][0]["decisions"]["denied-unsafe"] > 100'
 avoid_same "unsafe-mix 2x1" --workload unsafe-mix --unsafe-share 0.9 --procs 2 --res 1 --events 50
 avoid_same "random 40x40000 (work[] in global memory)" --workload random --procs 40 --res 40000 --events 30
-# The chain kernel's other shared-memory layouts, against cpu-fast (the others are slow there):
-# pos[] and key[] in global memory with one pass over the candidates, and two passes.
-avoid_fast() {
-	local name=$1
-	shift
-	expect_rc "avoid $name: gpu and cpu-fast agree with the oracle" 0 \
-		"$G" avoid --impl gpu --compare cpu-fast --reps 1 --quiet --json "$R/avoid.json" "$@"
-	json_check "avoid $name: both verified" "$R/avoid.json" '
-assert d["verification"]["verified"] is True
-for x in d["results"]["impls"]:
-    assert x["mismatches"] == 0 and x["final_state_matches"] is True, x["impl"]'
-}
-avoid_fast "worst case 20000x4 (pos[] in global memory)" --workload worst-case --procs 20000 --res 4 --events 2
-avoid_fast "worst case 30000x3 (two passes)" --workload worst-case --procs 30000 --res 3 --events 2
-avoid_fast "unsafe-mix 40000x16 (two passes)" --workload unsafe-mix --procs 40000 --res 16 --events 200 --seed 8
 expect_rc "avoid: the default implementation is gpu when there is a GPU" 0 \
 	"$G" avoid --procs 100 --res 10 --events 4 --quiet --json "$R/avoid-default.json"
 json_check "avoid: report names gpu and the device" "$R/avoid-default.json" '
