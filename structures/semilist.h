@@ -106,29 +106,68 @@ GB_HD void sl_init(kma_heap h)
 }
 
 /*
- * A traversal met a marked next word: the cursor is in deletion, and its
- * deleter will swing the clean next word that points at it (prev's, unless
- * that changed) to its successor. Look again from prev rather than from the
- * anchor: with thousands of deletions in flight, a walk from the anchor
- * meets some marked node almost surely, and walks that all start again from
- * the anchor are a livelock. Only when prev is itself in deletion or was
- * reused (its next word is marked or an end) does the walk go back to the
- * anchor.
+ * The last SL_TRAIL nodes a walk left through clean next words, most recent
+ * last, each with its generation (used by the validated get). When a walk
+ * meets a marked next word, the cursor is in deletion and its deleter will
+ * swing the clean next word that points at it to its successor: the walk
+ * waits at the node it came from (sl_back) rather than going back to the
+ * anchor. With thousands of deletions in flight a walk from the anchor meets
+ * marks almost surely, and often on neighbours, so walks that restart at
+ * the anchor (the listings) or even one node back livelock; going back
+ * further along the trail restarts only past SL_TRAIL nodes in deletion in a
+ * row.
  */
-GB_HD uint32_t sl_back(kma_heap h, uint32_t *prev, uint32_t *backoff)
+#define SL_TRAIL 8u
+
+typedef struct sl_trail {
+	uint32_t node[SL_TRAIL], gen[SL_TRAIL];
+	uint32_t n;       /* nodes pushed; the last min(n, SL_TRAIL) are kept */
+	uint32_t backoff;
+} sl_trail;
+
+GB_HD void sl_trail_start(sl_trail *t)
 {
-	uint32_t w;
-	gb_backoff(backoff); /* the deleter needs a moment; do not crowd the words it works on */
-	w = gb_ld_acquire_u32(sl_next(h, *prev));
-	if ((w & SL_MARK) || sl_end(w))
-		*prev = SL_ANCHOR;
-	return *prev;
+	t->n = 0;
+	t->backoff = 0;
+}
+
+GB_HD void sl_trail_push(sl_trail *t, uint32_t node, uint32_t gen)
+{
+	t->node[t->n % SL_TRAIL] = node;
+	t->gen[t->n % SL_TRAIL] = gen;
+	t->n++;
+}
+
+/*
+ * The most recent node of the trail whose next word is neither marked nor
+ * SL_LINKING (taken off the trail: the walk pushes it again as it leaves),
+ * or SL_ANCHOR when none is. Backs off first: the deleter needs a moment,
+ * and waiting walks should not crowd the words it works on.
+ */
+GB_HD uint32_t sl_back(kma_heap h, sl_trail *t, uint32_t *gen)
+{
+	uint32_t lo = t->n > SL_TRAIL ? t->n - SL_TRAIL : 0;
+	gb_backoff(&t->backoff);
+	while (t->n > lo) {
+		uint32_t i = (t->n - 1) % SL_TRAIL, p = t->node[i];
+		uint32_t w = gb_ld_acquire_u32(sl_next(h, p));
+		t->n--;
+		if (!(w & SL_MARK) && w != SL_LINKING) {
+			*gen = t->gen[i];
+			return p;
+		}
+	}
+	t->n = 0;
+	*gen = 0; /* the anchor is never freed */
+	return SL_ANCHOR;
 }
 
 /* Listing 1: link node (its key already set) behind the last node. */
 GB_HD void sl_add(kma_heap h, uint32_t node)
 {
-	uint32_t prev = SL_ANCHOR, cursor = SL_ANCHOR, backoff = 0;
+	uint32_t cursor = SL_ANCHOR, unused;
+	sl_trail trail;
+	sl_trail_start(&trail);
 	gb_fence(); /* the key before the next word */
 	gb_st_relaxed_u32(sl_next(h, node), SL_LINKING);
 	gb_fence(); /* both before the node is linked */
@@ -144,13 +183,13 @@ GB_HD void sl_add(kma_heap h, uint32_t node)
 		}
 		/* SL_LINKING: cursor's adder has linked it or will; wait here for its end (0). */
 		if (v == SL_LINKING || v == 0) {
-			gb_backoff(&backoff);
+			gb_backoff(&trail.backoff);
 			continue;
 		}
 		if (v & SL_MARK) {
-			cursor = sl_back(h, &prev, &backoff);
+			cursor = sl_back(h, &trail, &unused);
 		} else {
-			prev = cursor;
+			sl_trail_push(&trail, cursor, 0);
 			cursor = v;
 		}
 	}
@@ -194,20 +233,23 @@ GB_HD uint32_t sl_get_fast(kma_heap h, uint32_t key)
  */
 GB_HD uint32_t sl_get_validated(kma_heap h, uint32_t key)
 {
-	uint32_t pp, gpp, p, gp, c, gc, k, n;
+	uint32_t p, gp, c, gc, k, n;
+	sl_trail trail;
+	sl_trail_start(&trail);
 restart:
-	pp = p = SL_ANCHOR;
-	gpp = gp = 0; /* the anchor is never freed */
+	p = SL_ANCHOR;
+	gp = 0; /* the anchor is never freed */
+	trail.n = 0;
 	c = gb_ld_acquire_u32(sl_next(h, p));
 	for (;;) {
 		if (sl_end(c))
 			return 0; /* p was linked when its next word ended the list */
 		if (c & SL_MARK) {
-			/* p is in deletion: wait for its unlink at pp (sl_back says why), p again if it is pp */
-			if (p == pp)
-				goto restart;
-			p = pp;
-			gp = gpp;
+			/*
+			 * p is in deletion: wait for its unlink at a node of the trail (sl_back),
+			 * which must still be the node the walk validated (same generation).
+			 */
+			p = sl_back(h, &trail, &gp);
 			c = gb_ld_acquire_u32(sl_next(h, p));
 			if (gb_ld_acquire_u32(sl_gen(h, p)) != gp)
 				goto restart;
@@ -222,8 +264,7 @@ restart:
 			goto restart;
 		if (k == key && !(n & SL_MARK))
 			return c;
-		pp = p;
-		gpp = gp;
+		sl_trail_push(&trail, p, gp);
 		p = c;
 		gp = gc;
 		c = n;
@@ -261,7 +302,9 @@ GB_HD int sl_mark(kma_heap h, uint32_t node, uint32_t *succ)
  */
 GB_HD void sl_unlink(kma_heap h, uint32_t node, uint32_t succ)
 {
-	uint32_t prev = SL_ANCHOR, cursor = SL_ANCHOR, backoff = 0;
+	uint32_t cursor = SL_ANCHOR, unused;
+	sl_trail trail;
+	sl_trail_start(&trail);
 	for (;;) {
 		uint32_t v = gb_ld_acquire_u32(sl_next(h, cursor));
 		if (v == node) {
@@ -270,12 +313,13 @@ GB_HD void sl_unlink(kma_heap h, uint32_t node, uint32_t succ)
 				return;
 			continue;
 		}
-		if (v & SL_MARK) {
-			cursor = sl_back(h, &prev, &backoff);
-		} else if (sl_end(v)) {
-			prev = cursor = SL_ANCHOR;
+		if (sl_end(v)) { /* the walk went through a reused node: start again */
+			cursor = SL_ANCHOR;
+			trail.n = 0;
+		} else if (v & SL_MARK) {
+			cursor = sl_back(h, &trail, &unused);
 		} else {
-			prev = cursor;
+			sl_trail_push(&trail, cursor, 0);
 			cursor = v;
 		}
 	}
