@@ -45,7 +45,8 @@
  * counts of any two entries then differ by at most 2, which bounds how far a
  * balance can drift from its start (bank_rounds_fit) and keeps one fast
  * thread from running away with the table. This needs all threads running at
- * once (the GPU backend checks occupancy).
+ * once (the GPU backend checks occupancy). A thread that gives up, stalls or
+ * fails in a timed run halts it: the threads waiting at the gate stop.
  *
  * Commit order: while a transaction holds all its locks it takes a ticket
  * (common/port.h gb_ticket_begin/end, one atomic per warp on the GPU) and stores it
@@ -184,6 +185,18 @@ GB_HD int prstm_round_open(const prstm_sched *s, const stm_params *p, stm_shared
 	return gb_ld_relaxed_u64(&sh->round_done[q & 3u]) >= (uint64_t)p->threads * (q / 4u + 1u);
 }
 
+/*
+ * A thread that stops with work left. In a timed run its round never
+ * completes, so the round gate would hold every other thread until the end:
+ * it halts the run instead, and threads waiting at the gate stop.
+ */
+GB_HD uint32_t prstm_sched_end(prstm_sched *s, stm_shared *sh, uint32_t state)
+{
+	if (s->stop_ns != UINT64_MAX)
+		gb_st_relaxed_u32(&sh->halt, 1);
+	return s->state = state;
+}
+
 /* After a concurrent conflict: retry at once the first time, then back off. */
 GB_HD void prstm_backoff(prstm_sched *s)
 {
@@ -225,6 +238,8 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 		s->wake_ns = 0;
 	}
 	if (s->gated) {
+		if (gb_ld_relaxed_u32(&sh->halt))
+			return s->state = STM_DONE;
 		if (!prstm_round_open(s, p, sh)) {
 			s->wake_ns = now + PRSTM_GATE_WAIT_NS;
 			s->wait_ns = PRSTM_GATE_WAIT_NS;
@@ -259,7 +274,7 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 			}
 			s->passes++;
 			if (s->passes >= p->max_passes)
-				return s->state = STM_GAVE_UP;
+				return prstm_sched_end(s, sh, STM_GAVE_UP);
 			/* The stamp counter counts update commits everywhere: when it
 			 * stands still while this thread waits, nobody can help it. */
 			if (!now)
@@ -271,7 +286,7 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 				s->progress_seen = seen;
 				s->progress_ns = now;
 			} else if (now - s->progress_ns > p->stall_ns) {
-				return s->state = STM_STALLED;
+				return prstm_sched_end(s, sh, STM_STALLED);
 			}
 			s->tag = p->use_tags ? v->max_tag : 0;
 			s->pos = s->first;
@@ -317,7 +332,7 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 		}
 		if (r != STM_BODY_OK || !prstm_tx_validate(&tx, m)) {
 			if (tx.abort == PRSTM_ABORT_CAPACITY)
-				return s->state = STM_FAILED;
+				return prstm_sched_end(s, sh, STM_FAILED);
 			prstm_count_abort(&s->c, tx.abort);
 			s->c.cycles_wasted += gb_cycles() - t0;
 			prstm_backoff(s);

@@ -46,7 +46,7 @@ typedef struct stm_shared {
 	uint64_t stop_ns;       /* end of a timed run */
 	uint64_t round_done[4]; /* timed run: threads that completed round r, at [r % 4] (summed over r) */
 	uint32_t stamp;         /* commit stamp counter */
-	uint32_t pad;
+	uint32_t halt;          /* timed run: a thread gave up, so the round gate would never open */
 } stm_shared;
 
 /* Counters of one batch, summed over threads. Times are in backend cycles. */

@@ -440,3 +440,63 @@ TEST(cpu_backend_timeout_stops_a_batch)
 	free(initial);
 	bank_free(&w);
 }
+
+/*
+ * A timed run in which one thread can never finish its round (a withdrawal
+ * nothing funds): it stalls and halts the run, so the other thread, waiting
+ * at the round gate, stops too, long before the run's end.
+ */
+TEST(cpu_backend_timed_run_halts_on_a_stall)
+{
+	bank_workload w;
+	stm_params p;
+	stm_batch_result r;
+	bank_check chk;
+	int32_t initial[4] = {1000, 1000, 1000, 1000}, after[4];
+	uint32_t counts[8];
+	void *ctx;
+	uint64_t i;
+
+	memset(&w, 0, sizeof(w));
+	w.cfg.accounts = 4;
+	w.cfg.threads = 2;
+	w.cfg.tx_per_thread = 4;
+	w.cfg.transfers_per_tx = 1;
+	w.cfg.initial_balance = 1000;
+	w.ntx = 8;
+	w.tx = calloc(8, sizeof(bank_entry));
+	REQUIRE(w.tx != NULL);
+	for (i = 0; i < 8; i++) {
+		w.tx[i].meta = BANK_META(BANK_DEPOSIT, 2, 1, 0);
+		w.tx[i].amount = 5;
+		w.tx[i].a = (uint32_t)(i % 4);
+	}
+	w.tx[5].meta = BANK_META(BANK_WITHDRAW, 0, 1, 0);
+	w.tx[5].amount = 1000000000; /* far beyond all the money there can be */
+	w.max_tag = 2;
+
+	memset(&p, 0, sizeof(p));
+	p.threads = 2;
+	p.hash = 1;
+	p.max_passes = 1000000000;
+	p.use_tags = 1;
+	p.cpu_workers = 2;
+	p.timeout_ns = 60ull * 1000000000ull;
+	p.stall_ns = 50ull * 1000000ull;
+
+	ctx = prstm_bank_cpu_ops.open(&w, &p);
+	prstm_bank_cpu_ops.load(ctx, initial);
+	prstm_bank_cpu_ops.run(ctx, p.timeout_ns, 30ull * 1000000000ull, &r);
+	prstm_bank_cpu_ops.fetch(ctx, after, counts);
+	prstm_bank_cpu_ops.close(ctx);
+
+	CHECK_EQ(r.c.threads_stalled, 1u);
+	CHECK_EQ(r.c.threads_timed_out, 0u);
+	CHECK(r.seconds < 5.0);
+	CHECK_EQ(counts[5], 0u);
+	CHECK(counts[0] >= 1 && counts[0] <= 3); /* thread 0 got at most 2 rounds ahead */
+	bank_verify_counts(&w, initial, counts, after, &chk);
+	CHECK_EQ_I(chk.ok, 1);
+	CHECK_EQ(chk.committed_update, r.c.commits_update);
+	free(w.tx);
+}
