@@ -163,7 +163,10 @@ assert v["verified"] is True, v["message"]
 assert v["batches_verified"] == r["batches"] == 2 and r["reps_completed"] == 2
 assert r["threads_timed_out"] == 0 and r["threads_gave_up"] == 0
 secs = '"$secs"'
-assert 2 * secs <= r["device_seconds"] < 2 * secs + 1, r["device_seconds"]
+# a thread stranded by semantic chains stalls and halts the run early
+assert r["device_seconds"] < 2 * secs + 4, r["device_seconds"]
+if r["threads_stalled"] == 0:
+    assert 2 * secs <= r["device_seconds"], r["device_seconds"]
 if b["semantic_ratio"] == 0 or b["presort"]:
     assert r["threads_stalled"] == 0
     assert r["commits"] > 2 * b["transactions"], (r["commits"], b["transactions"])
