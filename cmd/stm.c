@@ -96,7 +96,8 @@ static void help(FILE *out)
 		"  --warmup N              untimed batches before the first repetition (default 1)\n"
 		"  --warmup-time S         ... and at least S seconds of them, so the GPU clock has\n"
 		"                          ramped up from idle before timing starts (0..3600,\n"
-		"                          default 0.2; --warmup 0 turns warm-up off)\n"
+		"                          default 0.2; --warmup 0 turns warm-up off); a warm-up\n"
+		"                          batch is cut after max(1, 2 x S) seconds\n"
 		"  --paper                 the paper's protocol: --duration 5 --reps 10\n"
 		"  --timeout S             give up on a run after S seconds (default 600; threads\n"
 		"                          stop between transactions, also in a GPU kernel): the\n"
@@ -417,20 +418,27 @@ static void fill_config(cJSON *cfg, const stm_opts *o, const bank_workload *w, g
 	gb_json_u64(bank, "read_only_transactions", w->count[BANK_BALANCE]);
 }
 
-/* Untimed batches until --warmup batches and --warmup-time seconds are done. */
+/*
+ * Untimed batches until --warmup batches and --warmup-time seconds are done.
+ * Warm-up only has to bring the clocks up: a warm-up batch is cut (its
+ * threads stop between transactions) after max(1 s, 2 x --warmup-time), so a
+ * slow table leaves the rest of --timeout to the timed batches.
+ */
 static void warm_up(stm_run *r)
 {
 	double secs = 0;
+	uint64_t cap = (uint64_t)((r->o.warmup_time > 0.5 ? 2 * r->o.warmup_time : 1.0) * 1e9);
 	uint32_t i;
 
 	for (i = 0; r->o.warmup && (i < r->o.warmup || secs < r->o.warmup_time) && !r->incomplete;
 	     i++) {
 		stm_batch_result b;
+		uint64_t left = remaining_ns(&r->o, r->t_start);
 		r->ops->load(r->ctx, r->initial);
-		r->ops->run(r->ctx, remaining_ns(&r->o, r->t_start), 0, &b);
+		r->ops->run(r->ctx, left < cap ? left : cap, 0, &b);
 		secs += b.seconds;
 		r->block_size = b.block_size;
-		r->incomplete = b.c.threads_timed_out > 0 || remaining_ns(&r->o, r->t_start) == 0;
+		r->incomplete = remaining_ns(&r->o, r->t_start) == 0;
 	}
 }
 
