@@ -8,6 +8,7 @@
  * Priorities are the logical thread indices, exactly as on the GPU.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -87,8 +88,10 @@ static void *worker_main(void *arg)
 		prstm_sched_init(&s[k], t, &v, &c->p, c->timeout_ns, c->run_ns, &c->shared, now);
 	active = n;
 	while (active) {
+		int busy = 0;
 		for (k = 0; k < active;) {
 			if (prstm_bank_step(&s[k], &m, &v, &c->p, &c->shared) == STM_RUNNING) {
+				busy |= s[k].wait_ns == 0;
 				k++;
 				continue;
 			}
@@ -98,6 +101,10 @@ static void *worker_main(void *arg)
 			}
 			s[k] = s[--active];
 		}
+		/* Every logical thread of this worker waits (backoff, round gate):
+		 * let the workers they wait for have the core. */
+		if (!busy && active)
+			sched_yield();
 	}
 	free(s);
 	return NULL;
