@@ -539,11 +539,18 @@ static uint64_t aborts_of(const stm_run *r)
 	       r->c.aborts_semantic;
 }
 
+/* Thread time per committed transaction, in ns, of a cycle counter. */
+static double per_commit_ns(const stm_run *r, uint64_t cycles)
+{
+	uint64_t commits = commits_of(r);
+	return commits && r->cycles_per_ns > 0 ? (double)cycles / r->cycles_per_ns / (double)commits : 0;
+}
+
 static void fill_results(cJSON *res, const stm_run *r)
 {
 	uint64_t commits = commits_of(r), aborts = aborts_of(r);
 	uint64_t cycles = r->c.cycles_committed + r->c.cycles_wasted;
-	cJSON *ab;
+	cJSON *ab, *ph;
 
 	gb_json_stats(res, "throughput_tx_per_s", gb_stats_of(r->rate, r->reps_done));
 	gb_json_u64(res, "reps_completed", r->reps_done);
@@ -572,6 +579,10 @@ static void fill_results(cJSON *res, const stm_run *r)
 	gb_json_num(res, "wasted_per_tx_ns",
 		    commits ? (double)r->c.cycles_wasted / r->cycles_per_ns / (double)commits : 0);
 	gb_json_num(res, "wasted_fraction", cycles ? (double)r->c.cycles_wasted / (double)cycles : 0);
+	ph = cJSON_AddObjectToObject(res, "committed_phases_ns");
+	gb_json_num(ph, "read", per_commit_ns(r, r->c.cycles_read));
+	gb_json_num(ph, "validate", per_commit_ns(r, r->c.cycles_validate));
+	gb_json_num(ph, "commit", per_commit_ns(r, r->c.cycles_commit));
 	gb_json_u64(res, "passes_max", r->c.passes_max);
 	gb_json_u64(res, "threads_gave_up", r->c.threads_gave_up);
 	gb_json_u64(res, "threads_stalled", r->c.threads_stalled);

@@ -71,6 +71,7 @@ typedef struct prstm_thread_counters {
 	uint32_t commits_update, commits_readonly;
 	uint32_t aborts_locked, aborts_priority, aborts_validation, aborts_semantic;
 	uint64_t cycles_committed, cycles_wasted;
+	uint64_t cycles_read, cycles_validate, cycles_commit; /* phases of committed attempts */
 } prstm_thread_counters;
 
 /* Backoff after the second conflict in a row: random in [span/2, 3 span/2), span doubling. */
@@ -137,6 +138,7 @@ GB_HD void prstm_sched_init(prstm_sched *s, uint32_t tid, const bank_view *v,
 	s->c.aborts_locked = s->c.aborts_priority = s->c.aborts_validation = 0;
 	s->c.aborts_semantic = 0;
 	s->c.cycles_committed = s->c.cycles_wasted = 0;
+	s->c.cycles_read = s->c.cycles_validate = s->c.cycles_commit = 0;
 }
 
 /* A finished thread's contribution to the batch counters (both backends sum these). */
@@ -151,6 +153,9 @@ GB_HD stm_counters prstm_thread_totals(const prstm_sched *s)
 	c.aborts_semantic = s->c.aborts_semantic;
 	c.cycles_committed = s->c.cycles_committed;
 	c.cycles_wasted = s->c.cycles_wasted;
+	c.cycles_read = s->c.cycles_read;
+	c.cycles_validate = s->c.cycles_validate;
+	c.cycles_commit = s->c.cycles_commit;
 	c.passes_max = s->passes;
 	c.threads_gave_up = s->state == STM_GAVE_UP;
 	c.threads_timed_out = s->state == STM_TIMED_OUT;
@@ -249,7 +254,7 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 	}
 	for (;;) {
 		uint32_t i, status, r, tag, seen;
-		uint64_t t0;
+		uint64_t t0, t1, t2, t3;
 		bank_entry e;
 		prstm_tx tx;
 
@@ -322,6 +327,7 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 		if (p->window_cycles)
 			tx.late = t0 + p->window_cycles;
 		r = bank_tx_body(&tx, m, v, i, &e);
+		t1 = gb_cycles();
 		if (r == STM_BODY_SEMANTIC) {
 			s->c.aborts_semantic++;
 			s->c.cycles_wasted += gb_cycles() - t0;
@@ -338,6 +344,7 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 			prstm_backoff(s);
 			return STM_RUNNING; /* retry the same entry */
 		}
+		t2 = gb_cycles();
 		if (tx.nw == 0) {
 			status = BANK_STATUS_READONLY;
 			s->c.commits_readonly++;
@@ -346,7 +353,11 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 			s->c.commits_update++;
 		}
 		v->status[i] = s->stop_ns == UINT64_MAX ? status : s->round + 1u;
-		s->c.cycles_committed += gb_cycles() - t0;
+		t3 = gb_cycles();
+		s->c.cycles_committed += t3 - t0;
+		s->c.cycles_read += t1 - t0;
+		s->c.cycles_validate += t2 - t1;
+		s->c.cycles_commit += t3 - t2;
 		s->conflicts = 0;
 		if (i == s->first)
 			s->first++;

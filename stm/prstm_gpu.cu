@@ -24,7 +24,7 @@ extern "C" {
 }
 
 /* The kernel sums the counters as an array of 64-bit words, in field order. */
-#define STM_NCOUNTERS 13
+#define STM_NCOUNTERS 16
 #define STM_PASSES_MAX (offsetof(stm_counters, passes_max) / sizeof(uint64_t)) /* a maximum, not a sum */
 static_assert(sizeof(stm_counters) == STM_NCOUNTERS * sizeof(uint64_t), "stm_counters layout");
 

@@ -59,6 +59,9 @@ typedef struct stm_counters {
 	uint64_t aborts_semantic;    /* postponed: insufficient funds and the like */
 	uint64_t cycles_committed;   /* time in attempts that committed */
 	uint64_t cycles_wasted;      /* time in attempts that aborted */
+	/* cycles_committed split by phase: the body's reads, txValidate
+	 * (pre-lock, read-set check, lock), txCommit (stores, fence, release) */
+	uint64_t cycles_read, cycles_validate, cycles_commit;
 	uint64_t passes_max;         /* most passes any thread made over its block */
 	uint64_t threads_gave_up;
 	uint64_t threads_timed_out;

@@ -93,7 +93,9 @@ assert r["throughput_tx_per_s"]["n"] == '"$reps"' and r["throughput_tx_per_s"]["
 bs = r["gpu_block_size"]
 assert bs > 0 and bs % 32 == 0 and bs <= 1024, bs
 a = r["aborts"]
-assert a["total"] == a["conflict"] + a["validation"] + a["semantic"]'
+assert a["total"] == a["conflict"] + a["validation"] + a["semantic"]
+ph = r["committed_phases_ns"]
+assert ph["read"] > 0 and ph["validate"] > 0 and ph["commit"] > 0, ph'
 }
 
 # ---- the matrix: threads x hash x semantic ratio, presort alternating
