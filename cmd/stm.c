@@ -88,15 +88,19 @@ static void help(FILE *out)
 		"\n"
 		"Measurement:\n"
 		"  --reps N                timed repetitions (default 5; the paper: 10)\n"
-		"  --duration S            seconds of device time per repetition: batches over\n"
-		"                          the table repeat until it is reached (default 0: one\n"
-		"                          batch; the paper: 5)\n"
+		"  --duration S            seconds of device time per repetition (default 0: one\n"
+		"                          batch; the paper: 5): one run in which every thread\n"
+		"                          sweeps its block round after round until S seconds\n"
+		"                          (repeated batches when not all GPU threads fit at\n"
+		"                          once, or rounds could overflow a balance)\n"
 		"  --warmup N              untimed batches before the first repetition (default 1)\n"
 		"  --warmup-time S         ... and at least S seconds of them, so the GPU clock has\n"
 		"                          ramped up from idle before timing starts (0..3600,\n"
-		"                          default 0.2; --warmup 0 turns warm-up off)\n"
+		"                          default 0.2; --warmup 0 turns warm-up off); a warm-up\n"
+		"                          batch is cut after max(1, 2 x S) seconds\n"
 		"  --paper                 the paper's protocol: --duration 5 --reps 10\n"
-		"  --timeout S             give up on a run after S seconds (default 600): the\n"
+		"  --timeout S             give up on a run after S seconds (default 600; threads\n"
+		"                          stop between transactions, also in a GPU kernel): the\n"
 		"                          report is marked incomplete and the exit status is 1\n"
 		"\n"
 		"Verification (on by default; a failure exits 3):\n"
@@ -104,8 +108,11 @@ static void help(FILE *out)
 		"  the host replays the committed transactions in stamp order from the state\n"
 		"  before the batch, checks that every withdrawal had the money, and that the\n"
 		"  replay equals the device's final balances exactly, that money is conserved\n"
-		"  and that no balance is negative.\n"
-		"  --verify-every N        replay every Nth batch (default 1: all of them)\n"
+		"  and that no balance is negative. A --duration run, where entries commit many\n"
+		"  times, instead requires the final balances to equal the start plus every\n"
+		"  commit's amounts (each entry's commits are counted), money conserved and no\n"
+		"  negative balance.\n"
+		"  --verify-every N        check every Nth batch or run (default 1: all)\n"
 		"  --no-verify             no host checks (the stamps are still taken); the\n"
 		"                          report says \"verified\": null\n"
 		"\n"
@@ -357,6 +364,7 @@ typedef struct stm_run {
 	double seconds, cycles_per_ns;
 	uint64_t batches, batches_verified, abandoned;
 	uint32_t block_size;
+	int one_run; /* --duration as one run of rounds over the table per repetition */
 	/* how it ended */
 	int incomplete, failed, verify_failed;
 	bank_check chk;                    /* the last verified batch */
@@ -410,21 +418,27 @@ static void fill_config(cJSON *cfg, const stm_opts *o, const bank_workload *w, g
 	gb_json_u64(bank, "read_only_transactions", w->count[BANK_BALANCE]);
 }
 
-/* Untimed batches until --warmup batches and --warmup-time seconds are done. */
+/*
+ * Untimed batches until --warmup batches and --warmup-time seconds are done.
+ * Warm-up only has to bring the clocks up: a warm-up batch is cut (its
+ * threads stop between transactions) after max(1 s, 2 x --warmup-time), so a
+ * slow table leaves the rest of --timeout to the timed batches.
+ */
 static void warm_up(stm_run *r)
 {
 	double secs = 0;
+	uint64_t cap = (uint64_t)((r->o.warmup_time > 0.5 ? 2 * r->o.warmup_time : 1.0) * 1e9);
 	uint32_t i;
 
 	for (i = 0; r->o.warmup && (i < r->o.warmup || secs < r->o.warmup_time) && !r->incomplete;
 	     i++) {
 		stm_batch_result b;
+		uint64_t left = remaining_ns(&r->o, r->t_start);
 		r->ops->load(r->ctx, r->initial);
-		r->ops->run_batch(r->ctx, &b);
+		r->ops->run(r->ctx, left < cap ? left : cap, 0, &b);
 		secs += b.seconds;
 		r->block_size = b.block_size;
-		r->o.p.timeout_ns = remaining_ns(&r->o, r->t_start);
-		r->incomplete = b.c.threads_timed_out > 0 || r->o.p.timeout_ns == 0;
+		r->incomplete = remaining_ns(&r->o, r->t_start) == 0;
 	}
 }
 
@@ -434,7 +448,10 @@ static void verify_batch(stm_run *r, const stm_batch_result *b, uint32_t rep, ui
 	bank_check *chk = &r->chk;
 
 	r->ops->fetch(r->ctx, r->after, r->status);
-	bank_verify_batch(&r->w, r->mirror, r->status, r->after, chk);
+	if (r->one_run)
+		bank_verify_counts(&r->w, r->initial, r->status, r->after, chk);
+	else
+		bank_verify_batch(&r->w, r->mirror, r->status, r->after, chk);
 	r->batches_verified++;
 	r->abandoned += chk->abandoned;
 	if (chk->ok && (chk->committed_update != b->c.commits_update ||
@@ -473,15 +490,15 @@ static void timed_reps(stm_run *r)
 		do {
 			stm_batch_result b;
 			int check = o->verify && (r->batches % o->verify_every) == 0;
+			uint64_t left = remaining_ns(o, r->t_start);
 
-			r->o.p.timeout_ns = remaining_ns(o, r->t_start);
-			if (r->o.p.timeout_ns == 0) {
+			if (left == 0) {
 				r->incomplete = 1;
 				break;
 			}
-			if (check && !mirror_valid)
+			if (check && !mirror_valid && !r->one_run)
 				r->ops->fetch(r->ctx, r->mirror, NULL);
-			r->ops->run_batch(r->ctx, &b);
+			r->ops->run(r->ctx, left, r->one_run ? (uint64_t)(o->duration * 1e9) : 0, &b);
 			stm_counters_add(&r->c, &b.c);
 			r->seconds += b.seconds;
 			r->cycles_per_ns = b.cycles_per_ns;
@@ -498,11 +515,11 @@ static void timed_reps(stm_run *r)
 				r->incomplete = 1;
 			if (check)
 				verify_batch(r, &b, rep, batch);
-			else
+			else if (!r->one_run)
 				r->abandoned += r->w.ntx - (b.c.commits_update + b.c.commits_readonly);
 			mirror_valid = check;
 			progress(o, rep, batch, rep_secs);
-		} while (!r->verify_failed && !r->incomplete && rep_secs < o->duration);
+		} while (!r->verify_failed && !r->incomplete && !r->one_run && rep_secs < o->duration);
 		if (r->incomplete || r->failed || r->verify_failed)
 			break;
 		r->rate[r->reps_done++] = rep_secs > 0 ? (double)rep_commits / rep_secs : 0;
@@ -522,16 +539,24 @@ static uint64_t aborts_of(const stm_run *r)
 	       r->c.aborts_semantic;
 }
 
+/* Thread time per committed transaction, in ns, of a cycle counter. */
+static double per_commit_ns(const stm_run *r, uint64_t cycles)
+{
+	uint64_t commits = commits_of(r);
+	return commits && r->cycles_per_ns > 0 ? (double)cycles / r->cycles_per_ns / (double)commits : 0;
+}
+
 static void fill_results(cJSON *res, const stm_run *r)
 {
 	uint64_t commits = commits_of(r), aborts = aborts_of(r);
 	uint64_t cycles = r->c.cycles_committed + r->c.cycles_wasted;
-	cJSON *ab;
+	cJSON *ab, *ph;
 
 	gb_json_stats(res, "throughput_tx_per_s", gb_stats_of(r->rate, r->reps_done));
 	gb_json_u64(res, "reps_completed", r->reps_done);
 	gb_json_u64(res, "batches", r->batches);
 	gb_json_u64(res, "transactions_per_batch", r->w.ntx);
+	gb_json_str(res, "timed_run", r->one_run ? "rounds" : "batches");
 	gb_json_num(res, "device_seconds", r->seconds);
 	gb_json_num(res, "wall_seconds", r->wall_seconds);
 	gb_json_u64(res, "gpu_block_size", r->block_size);
@@ -554,6 +579,10 @@ static void fill_results(cJSON *res, const stm_run *r)
 	gb_json_num(res, "wasted_per_tx_ns",
 		    commits ? (double)r->c.cycles_wasted / r->cycles_per_ns / (double)commits : 0);
 	gb_json_num(res, "wasted_fraction", cycles ? (double)r->c.cycles_wasted / (double)cycles : 0);
+	ph = cJSON_AddObjectToObject(res, "committed_phases_ns");
+	gb_json_num(ph, "read", per_commit_ns(r, r->c.cycles_read));
+	gb_json_num(ph, "validate", per_commit_ns(r, r->c.cycles_validate));
+	gb_json_num(ph, "commit", per_commit_ns(r, r->c.cycles_commit));
 	gb_json_u64(res, "passes_max", r->c.passes_max);
 	gb_json_u64(res, "threads_gave_up", r->c.threads_gave_up);
 	gb_json_u64(res, "threads_stalled", r->c.threads_stalled);
@@ -568,7 +597,9 @@ static void fill_verification(cJSON *ver, const stm_run *r)
 		cJSON_AddNullToObject(ver, "verified"); /* nothing was checked */
 	else
 		gb_json_bool(ver, "verified", !r->verify_failed);
-	gb_json_str(ver, "method", r->o.verify ? "serial replay in commit-stamp order" : "none");
+	gb_json_str(ver, "method", !r->o.verify ? "none" : r->one_run ?
+		    "final balances = start + commit counts x amounts" :
+		    "serial replay in commit-stamp order");
 	gb_json_u64(ver, "batches_verified", r->batches_verified);
 	gb_json_u64(ver, "batches_total", r->batches);
 	gb_json_str(ver, "message", r->verify_failed ? r->verify_msg : "");
@@ -598,8 +629,9 @@ static void print_summary(const stm_run *r)
 	else
 		printf("  throughput   none: no repetition completed\n");
 	printf("  commits      %" PRIu64 " (%" PRIu64 " read-only) in %" PRIu64
-	       " batches, %.3f s of device time\n",
-	       commits, r->c.commits_readonly, r->batches, r->seconds);
+	       " %s, %.3f s of device time\n",
+	       commits, r->c.commits_readonly, r->batches, r->one_run ? "runs" : "batches",
+	       r->seconds);
 	printf("  aborts       %" PRIu64 " (conflict %" PRIu64 ", validation %" PRIu64
 	       ", semantic %" PRIu64 "), abort rate %.2f%%\n",
 	       aborts, r->c.aborts_locked + r->c.aborts_priority, r->c.aborts_validation,
@@ -611,6 +643,10 @@ static void print_summary(const stm_run *r)
 		printf("  verified     not checked (no batch completed)\n");
 	else if (r->verify_failed)
 		printf("  verified     FAILED: %s\n", r->verify_msg);
+	else if (r->one_run)
+		printf("  verified     yes: %" PRIu64 " of %" PRIu64 " runs: final balances equal "
+		       "the start plus every commit's amounts, money conserved, no negative "
+		       "balance\n", r->batches_verified, r->batches);
 	else
 		printf("  verified     yes: %" PRIu64 " of %" PRIu64 " batches replayed in commit "
 		       "order, money conserved, no negative balance\n",
@@ -656,6 +692,13 @@ static int run(int argc, char **argv)
 
 	o->p.timeout_ns = remaining_ns(o, r->t_start);
 	r->ctx = r->ops->open(&r->w, &o->p);
+	if (o->duration > 0) {
+		r->one_run = r->ops->rounds_ok(r->ctx) && bank_rounds_fit(&r->w);
+		if (!r->one_run)
+			gb_note("note: --duration runs as repeated batches: %s",
+				bank_rounds_fit(&r->w) ? "not every GPU block fits on the device at once"
+						       : "rounds over the table could overflow a balance");
+	}
 	warm_up(r);
 	timed_reps(r);
 	r->wall_seconds = gb_seconds_since(r->t_start);

@@ -284,4 +284,30 @@ GB_HD void gb_backoff(uint32_t *state)
 #endif
 }
 
+/*
+ * The value of a word that the first caller sets from 0 to v (later callers
+ * get the first one's v): a deadline all threads of a run share, whichever
+ * starts first. On the GPU one lane per warp does the CAS for the warp.
+ */
+GB_HD uint64_t gb_set_once_u64(uint64_t *word, uint64_t v)
+{
+	uint64_t old;
+#if defined(__CUDA_ARCH__)
+	unsigned lane, mask = __activemask(), leader = (unsigned)(__ffs(mask) - 1);
+	asm("mov.u32 %0, %%laneid;" : "=r"(lane));
+	old = 0;
+	if (lane == leader) {
+		old = gb_ld_relaxed_u64(word);
+		if (old == 0)
+			old = gb_cas_u64(word, 0, v);
+	}
+	old = (uint64_t)__shfl_sync(mask, (unsigned long long)old, (int)leader);
+	if (old == 0)
+		old = __shfl_sync(mask, (unsigned long long)v, (int)leader);
+#else
+	old = gb_cas_u64(word, 0, v);
+#endif
+	return old ? old : v;
+}
+
 #endif

@@ -11,6 +11,9 @@ void stm_counters_add(stm_counters *into, const stm_counters *c)
 	into->aborts_semantic += c->aborts_semantic;
 	into->cycles_committed += c->cycles_committed;
 	into->cycles_wasted += c->cycles_wasted;
+	into->cycles_read += c->cycles_read;
+	into->cycles_validate += c->cycles_validate;
+	into->cycles_commit += c->cycles_commit;
 	if (c->passes_max > into->passes_max)
 		into->passes_max = c->passes_max;
 	into->threads_gave_up += c->threads_gave_up;

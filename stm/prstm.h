@@ -24,8 +24,8 @@
  *   The read set keeps the value (as the paper's readSet does) and a repeated
  *   read is answered from it.
  * - prstm_tx_prefetch reads several words whose addresses the body knows in
- *   advance as one batch: all lock words (acquire loads), then all values
- *   together. Same outcome as reading them one by one, with fewer dependent
+ *   advance as one batch: all lock words (acquire loads, one per distinct
+ *   lock), then all values together. Same outcome as reading them one by one, with fewer dependent
  *   memory round trips. (Relaxed lock loads followed by one acquire fence
  *   measured slower on the H100 than the acquire loads.)
  * - Validation also rejects a read whose lock is currently held (locked bit)
@@ -56,8 +56,12 @@
  * - The fences are acquire-release fences at device scope rather than
  *   __threadfence(): they are what the read (acquire) and commit (release)
  *   orderings need.
- * - A 2048-commit wrap between a read and its validation is not detected
- *   (the paper's 11-bit version has the same window).
+ * - A 2048-commit wrap between a read and its validation is not detected by
+ *   the versions (the paper's 11-bit version has the same window). A
+ *   transaction may carry a time limit (tx->late) past which validation
+ *   aborts it: the CPU backend sets one, since a preempted worker can sleep
+ *   through thousands of commits; a GPU warp is not preempted, and its
+ *   window of a few round trips is far shorter than 2048 commits on one lock.
  */
 #ifndef GB_PRSTM_H
 #define GB_PRSTM_H
@@ -93,6 +97,7 @@ typedef struct prstm_mem {
 
 typedef struct prstm_tx {
 	uint32_t prio; /* static priority: the thread index; lower value wins */
+	uint64_t late; /* gb_cycles() past which validation gives up (0: never), see prstm_tx_validate */
 	uint32_t abort;
 	uint32_t nr, nw, nl;
 	uint32_t r_addr[PRSTM_MAX_SET], r_ver[PRSTM_MAX_SET], r_val[PRSTM_MAX_SET];
@@ -127,6 +132,7 @@ GB_HD uint32_t prstm_lock_of(const prstm_mem *m, uint32_t addr)
 GB_HD void prstm_tx_start(prstm_tx *tx, uint32_t prio)
 {
 	tx->prio = prio;
+	tx->late = 0;
 	tx->abort = PRSTM_OK;
 	tx->nr = tx->nw = tx->nl = 0;
 }
@@ -182,14 +188,37 @@ GB_HD uint32_t prstm_tx_read(prstm_tx *tx, const prstm_mem *m, uint32_t addr)
  */
 GB_HD void prstm_tx_prefetch(prstm_tx *tx, const prstm_mem *m, const uint32_t *addr, uint32_t n)
 {
-	uint32_t w[PRSTM_MAX_SET] = {0}, v[PRSTM_MAX_SET] = {0}, j, locked = 0;
+	uint32_t w[PRSTM_MAX_SET] = {0}, v[PRSTM_MAX_SET] = {0}, idx[PRSTM_MAX_SET] = {0};
+	uint32_t j, k, locked = 0, again = 0;
 
 	if (tx->abort)
 		return;
+	/* One load per distinct lock word: with --hash > 1 several words share a
+	 * lock, and at high contention every extra load of a hot lock word
+	 * queues behind the others at its memory slice. */
 	GB_UNROLL
 	for (j = 0; j < PRSTM_MAX_SET; j++)
-		if (j < n)
-			w[j] = gb_ld_acquire_u32(m->locks + prstm_lock_of(m, addr[j]));
+		if (j < n) {
+			idx[j] = prstm_lock_of(m, addr[j]);
+			if (m->hash > 1) {
+				GB_UNROLL
+				for (k = 0; k < j; k++)
+					if (idx[k] == idx[j])
+						again |= 1u << j;
+			}
+		}
+	GB_UNROLL
+	for (j = 0; j < PRSTM_MAX_SET; j++)
+		if (j < n && !(again & (1u << j)))
+			w[j] = gb_ld_acquire_u32(m->locks + idx[j]);
+	GB_UNROLL
+	for (j = 1; j < PRSTM_MAX_SET; j++)
+		if (again & (1u << j)) {
+			GB_UNROLL
+			for (k = 0; k < j; k++)
+				if (idx[k] == idx[j] && !(again & (1u << k)))
+					w[j] = w[k];
+		}
 	GB_UNROLL
 	for (j = 0; j < PRSTM_MAX_SET; j++)
 		if (j < n)
@@ -344,6 +373,16 @@ GB_HD int prstm_tx_validate(prstm_tx *tx, const prstm_mem *m)
 			prstm_release_locks(tx, m, 0, (1u << tx->nl) - 1u);
 			return 0;
 		}
+	}
+	/* Versions wrap at 2048: a transaction that was held up long enough for
+	 * 2048 commits on one of its locks (a CPU worker preempted between its
+	 * reads and here) could see its version again and commit on stale data.
+	 * Past its `late` limit it aborts instead; from here on the pre-locks
+	 * hold its versions. */
+	if (tx->late && gb_cycles() > tx->late) {
+		tx->abort = PRSTM_ABORT_VALIDATION;
+		prstm_release_locks(tx, m, 0, (1u << tx->nl) - 1u);
+		return 0;
 	}
 	return prstm_try_lock(tx, m);
 }

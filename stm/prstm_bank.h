@@ -22,6 +22,32 @@
  * so the CPU backend can interleave many logical threads on one worker; the
  * GPU kernel simply calls it until the thread is done.
  *
+ * Stopping: every PRSTM_POLL_EVERY attempts (and at the end of every pass)
+ * a thread reads the backend's clock; past the run's --timeout deadline it
+ * stops (STM_TIMED_OUT) between transactions, holding no lock, so a GPU
+ * kernel that cannot be interrupted still ends on time. The deadline is shared (stm_shared), set by the first
+ * thread to start.
+ *
+ * Backoff: a concurrent conflict retries the entry at once the first time;
+ * from the second conflict in a row the thread waits a random time that
+ * doubles with each further conflict (PRSTM_BACKOFF_*), without touching
+ * memory. The step only records the wait; the GPU kernel sleeps when every
+ * running lane of a warp waits, and a CPU worker runs its other logical
+ * threads meanwhile. At high contention the losers' retries otherwise
+ * keep the contended lock word's memory slice busy and slow the very
+ * round trips of the transaction that is winning (docs/stm.md, "Many locks
+ * at high contention").
+ *
+ * Timed runs (run_ns > 0): a thread that has committed its whole block starts
+ * it again (a round); status words then count commits per entry, so an entry
+ * is pending in round r while its status is r. A thread starts round r + 2
+ * only once every thread has completed round r (stm_shared.round_done): the
+ * counts of any two entries then differ by at most 2, which bounds how far a
+ * balance can drift from its start (bank_rounds_fit) and keeps one fast
+ * thread from running away with the table. This needs all threads running at
+ * once (the GPU backend checks occupancy). A thread that gives up, stalls or
+ * fails in a timed run halts it: the threads waiting at the gate stop.
+ *
  * Commit order: while a transaction holds all its locks it takes a ticket
  * (common/port.h gb_ticket_begin/end, one atomic per warp on the GPU) and stores it
  * in its status word. Conflicting transactions hold a common lock at ticket
@@ -45,10 +71,21 @@ typedef struct prstm_thread_counters {
 	uint32_t commits_update, commits_readonly;
 	uint32_t aborts_locked, aborts_priority, aborts_validation, aborts_semantic;
 	uint64_t cycles_committed, cycles_wasted;
+	uint64_t cycles_read, cycles_validate, cycles_commit; /* phases of committed attempts */
 } prstm_thread_counters;
+
+/* Backoff after the second conflict in a row: random in [span/2, 3 span/2), span doubling. */
+#define PRSTM_BACKOFF_BASE_NS 256u
+#define PRSTM_BACKOFF_MAX_SHIFT 8u /* span up to 64 us */
+/* How long a thread waits before it looks again at a closed round gate. */
+#define PRSTM_GATE_WAIT_NS 2000u
+/* Attempts between two looks at the clock (a power of 2): deadlines are met
+ * within that many attempts. */
+#define PRSTM_POLL_EVERY 16u
 
 typedef struct prstm_sched {
 	uint32_t tid;
+	uint32_t begin;  /* the block's first entry */
 	uint32_t first;  /* no uncommitted entry before this one */
 	uint32_t pos;    /* next entry of the current sweep */
 	uint32_t end;
@@ -59,17 +96,26 @@ typedef struct prstm_sched {
 	uint32_t state;  /* enum stm_thread_state */
 	uint32_t ahead;  /* index of the entry loaded into `next`, or end */
 	bank_entry next; /* the entry after the one being attempted, loaded early */
-	uint64_t deadline_ns;
+	uint32_t round;    /* rounds of the block completed (timed runs) */
+	uint32_t gated;    /* a new round waits for the slowest thread */
+	uint32_t conflicts; /* concurrent conflicts in a row on the current entry */
+	uint32_t rng;
+	uint32_t polls;    /* steps since the start, for polling the clock */
+	uint64_t deadline_ns; /* --timeout */
+	uint64_t stop_ns;     /* end of a timed run (never in a batch) */
+	uint64_t wake_ns;     /* no attempt before this time */
+	uint64_t wait_ns;     /* the last step made no attempt: how long it still waits */
 	uint64_t progress_ns;  /* when this thread last saw the commit count move */
 	uint32_t progress_seen; /* the commit count then */
 	prstm_thread_counters c;
 } prstm_sched;
 
 GB_HD void prstm_sched_init(prstm_sched *s, uint32_t tid, const bank_view *v,
-			    const stm_params *p, uint64_t now_ns)
+			    const stm_params *p, uint64_t timeout_ns, uint64_t run_ns,
+			    stm_shared *sh, uint64_t now_ns)
 {
 	s->tid = tid;
-	s->first = s->pos = tid * v->tx_per_thread;
+	s->begin = s->first = s->pos = tid * v->tx_per_thread;
 	s->end = s->first + v->tx_per_thread;
 	s->tag = p->use_tags ? v->max_tag : 0;
 	s->lower = 0;
@@ -77,13 +123,22 @@ GB_HD void prstm_sched_init(prstm_sched *s, uint32_t tid, const bank_view *v,
 	s->passes = 0;
 	s->state = STM_RUNNING;
 	s->ahead = s->end;
-	s->deadline_ns = now_ns + p->timeout_ns;
+	s->round = 0;
+	s->gated = 0;
+	s->conflicts = 0;
+	s->rng = tid * 2654435761u + 1u;
+	s->polls = 0;
+	s->deadline_ns = gb_set_once_u64(&sh->deadline_ns, now_ns + timeout_ns);
+	s->stop_ns = run_ns ? gb_set_once_u64(&sh->stop_ns, now_ns + run_ns) : UINT64_MAX;
+	s->wake_ns = 0;
+	s->wait_ns = 0;
 	s->progress_ns = now_ns;
 	s->progress_seen = 0;
 	s->c.commits_update = s->c.commits_readonly = 0;
 	s->c.aborts_locked = s->c.aborts_priority = s->c.aborts_validation = 0;
 	s->c.aborts_semantic = 0;
 	s->c.cycles_committed = s->c.cycles_wasted = 0;
+	s->c.cycles_read = s->c.cycles_validate = s->c.cycles_commit = 0;
 }
 
 /* A finished thread's contribution to the batch counters (both backends sum these). */
@@ -98,6 +153,9 @@ GB_HD stm_counters prstm_thread_totals(const prstm_sched *s)
 	c.aborts_semantic = s->c.aborts_semantic;
 	c.cycles_committed = s->c.cycles_committed;
 	c.cycles_wasted = s->c.cycles_wasted;
+	c.cycles_read = s->c.cycles_read;
+	c.cycles_validate = s->c.cycles_validate;
+	c.cycles_commit = s->c.cycles_commit;
 	c.passes_max = s->passes;
 	c.threads_gave_up = s->state == STM_GAVE_UP;
 	c.threads_timed_out = s->state == STM_TIMED_OUT;
@@ -116,14 +174,87 @@ GB_HD void prstm_count_abort(prstm_thread_counters *c, uint32_t cause)
 		c->aborts_validation++;
 }
 
-/* One transaction attempt (or the end of the thread's work). Returns s->state. */
-GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_view *v,
-			       const stm_params *p, uint32_t *stamp_counter)
+/*
+ * Timed runs: may a thread that has completed s->round rounds start the next?
+ * Only when every thread has completed round s->round - 2. round_done[q % 4]
+ * sums the completions of rounds q, q + 4, ...; completions of round q + 4
+ * exist only once everyone has completed q + 2, so reaching threads x
+ * (q / 4 + 1) means everyone has completed q.
+ */
+GB_HD int prstm_round_open(const prstm_sched *s, const stm_params *p, stm_shared *sh)
 {
+	uint32_t q;
+	if (s->round < 2)
+		return 1;
+	q = s->round - 2;
+	return gb_ld_relaxed_u64(&sh->round_done[q & 3u]) >= (uint64_t)p->threads * (q / 4u + 1u);
+}
+
+/*
+ * A thread that stops with work left. In a timed run its round never
+ * completes, so the round gate would hold every other thread until the end:
+ * it halts the run instead, and threads waiting at the gate stop.
+ */
+GB_HD uint32_t prstm_sched_end(prstm_sched *s, stm_shared *sh, uint32_t state)
+{
+	if (s->stop_ns != UINT64_MAX)
+		gb_st_relaxed_u32(&sh->halt, 1);
+	return s->state = state;
+}
+
+/* After a concurrent conflict: retry at once the first time, then back off. */
+GB_HD void prstm_backoff(prstm_sched *s)
+{
+	uint32_t shift, span;
+	if (++s->conflicts < 2)
+		return;
+	shift = s->conflicts - 2 < PRSTM_BACKOFF_MAX_SHIFT ? s->conflicts - 2 : PRSTM_BACKOFF_MAX_SHIFT;
+	span = PRSTM_BACKOFF_BASE_NS << shift;
+	s->rng ^= s->rng << 13;
+	s->rng ^= s->rng >> 17;
+	s->rng ^= s->rng << 5;
+	s->wake_ns = gb_clock_ns() + span / 2u + s->rng % span;
+}
+
+/*
+ * One transaction attempt, a wait, or the end of the thread's work. Returns
+ * s->state: STM_RUNNING while there is more to do.
+ */
+GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_view *v,
+			       const stm_params *p, stm_shared *sh)
+{
+	uint64_t now = 0;
+
+	/* The clock every PRSTM_POLL_EVERY attempts, and while waiting. A
+	 * waiting thread returns at once (s->wait_ns says for how long it still
+	 * waits): the caller decides how to spend that time, and holds nothing
+	 * meanwhile. */
+	s->wait_ns = 0;
+	if (s->wake_ns || s->gated || (++s->polls & (PRSTM_POLL_EVERY - 1u)) == 0) {
+		now = gb_clock_ns();
+		if (now >= s->deadline_ns)
+			return s->state = STM_TIMED_OUT;
+		if (now >= s->stop_ns)
+			return s->state = STM_DONE;
+		if (now < s->wake_ns) {
+			s->wait_ns = s->wake_ns - now;
+			return STM_RUNNING;
+		}
+		s->wake_ns = 0;
+	}
+	if (s->gated) {
+		if (gb_ld_relaxed_u32(&sh->halt))
+			return s->state = STM_DONE;
+		if (!prstm_round_open(s, p, sh)) {
+			s->wake_ns = now + PRSTM_GATE_WAIT_NS;
+			s->wait_ns = PRSTM_GATE_WAIT_NS;
+			return STM_RUNNING;
+		}
+		s->gated = 0;
+	}
 	for (;;) {
 		uint32_t i, status, r, tag, seen;
-		uint64_t now;
-		uint64_t t0;
+		uint64_t t0, t1, t2, t3;
 		bank_entry e;
 		prstm_tx tx;
 
@@ -134,22 +265,33 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 				s->pos = s->first;
 				continue;
 			}
-			if (!s->pending)
-				return s->state = STM_DONE;
+			if (!s->pending) {
+				if (s->stop_ns == UINT64_MAX)
+					return s->state = STM_DONE;
+				/* Timed run: the block starts again. */
+				gb_add_u64(&sh->round_done[s->round & 3u], 1);
+				s->round++;
+				s->first = s->pos = s->begin;
+				s->passes = 0;
+				s->tag = p->use_tags ? v->max_tag : 0;
+				s->gated = 1;
+				return STM_RUNNING;
+			}
 			s->passes++;
 			if (s->passes >= p->max_passes)
-				return s->state = STM_GAVE_UP;
-			now = gb_clock_ns();
-			if (now > s->deadline_ns)
-				return s->state = STM_TIMED_OUT;
+				return prstm_sched_end(s, sh, STM_GAVE_UP);
 			/* The stamp counter counts update commits everywhere: when it
 			 * stands still while this thread waits, nobody can help it. */
-			seen = gb_ld_relaxed_u32(stamp_counter);
+			if (!now)
+				now = gb_clock_ns();
+			if (now >= s->deadline_ns)
+				return s->state = STM_TIMED_OUT;
+			seen = gb_ld_relaxed_u32(&sh->stamp);
 			if (seen != s->progress_seen) {
 				s->progress_seen = seen;
 				s->progress_ns = now;
 			} else if (now - s->progress_ns > p->stall_ns) {
-				return s->state = STM_STALLED;
+				return prstm_sched_end(s, sh, STM_STALLED);
 			}
 			s->tag = p->use_tags ? v->max_tag : 0;
 			s->pos = s->first;
@@ -159,9 +301,10 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 		i = s->pos;
 		e = i == s->ahead ? s->next : v->tx[i];
 		tag = p->use_tags ? BANK_TAG(e.meta) : 0;
-		/* In the first pass no entry of the current or a lower tag has been
-		 * attempted yet: only later passes need the status word. */
-		if (s->passes > 0 && v->status[i] != BANK_STATUS_PENDING) {
+		/* In the first pass of a round no entry of the current or a lower
+		 * tag has been attempted yet: only later passes need the status word,
+		 * which counts the entry's commits (0 or a stamp in a batch). */
+		if (s->passes > 0 && v->status[i] != s->round) {
 			if (i == s->first)
 				s->first++;
 			s->pos++;
@@ -181,30 +324,41 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 		}
 		t0 = gb_cycles();
 		prstm_tx_start(&tx, s->tid);
+		if (p->window_cycles)
+			tx.late = t0 + p->window_cycles;
 		r = bank_tx_body(&tx, m, v, i, &e);
+		t1 = gb_cycles();
 		if (r == STM_BODY_SEMANTIC) {
 			s->c.aborts_semantic++;
 			s->c.cycles_wasted += gb_cycles() - t0;
+			s->conflicts = 0;
 			s->pending = 1;
 			s->pos++;
 			return STM_RUNNING;
 		}
 		if (r != STM_BODY_OK || !prstm_tx_validate(&tx, m)) {
 			if (tx.abort == PRSTM_ABORT_CAPACITY)
-				return s->state = STM_FAILED;
+				return prstm_sched_end(s, sh, STM_FAILED);
 			prstm_count_abort(&s->c, tx.abort);
 			s->c.cycles_wasted += gb_cycles() - t0;
+			prstm_backoff(s);
 			return STM_RUNNING; /* retry the same entry */
 		}
+		t2 = gb_cycles();
 		if (tx.nw == 0) {
 			status = BANK_STATUS_READONLY;
 			s->c.commits_readonly++;
 		} else {
-			status = prstm_tx_commit(&tx, m, stamp_counter) + 1u;
+			status = prstm_tx_commit(&tx, m, &sh->stamp) + 1u;
 			s->c.commits_update++;
 		}
-		v->status[i] = status;
-		s->c.cycles_committed += gb_cycles() - t0;
+		v->status[i] = s->stop_ns == UINT64_MAX ? status : s->round + 1u;
+		t3 = gb_cycles();
+		s->c.cycles_committed += t3 - t0;
+		s->c.cycles_read += t1 - t0;
+		s->c.cycles_validate += t2 - t1;
+		s->c.cycles_commit += t3 - t2;
+		s->conflicts = 0;
 		if (i == s->first)
 			s->first++;
 		s->pos++;

@@ -3,10 +3,12 @@
  * on pthreads. The logical --threads are dealt round-robin to --cpu-workers
  * workers; each worker interleaves its logical threads one transaction attempt
  * at a time, so a thread postponed on a semantic conflict lets the others of
- * its worker make the progress it waits for. Priorities are the logical
- * thread indices, exactly as on the GPU.
+ * its worker make the progress it waits for, and a logical thread that backs
+ * off or waits for a round is passed over until its time has come.
+ * Priorities are the logical thread indices, exactly as on the GPU.
  */
 #include <pthread.h>
+#include <sched.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -20,7 +22,8 @@ typedef struct cpu_ctx {
 	stm_params p;
 	uint32_t *data, *locks, *status;
 	uint32_t nlocks;
-	uint32_t stamp;
+	stm_shared shared;
+	uint64_t timeout_ns, run_ns; /* of the current run */
 	double cycles_per_ns;
 } cpu_ctx;
 
@@ -51,6 +54,12 @@ static void *cpu_open(const bank_workload *w, const stm_params *p)
 	c->locks = gb_xcalloc(c->nlocks, sizeof(uint32_t), "lock table");
 	c->status = gb_xcalloc(w->ntx, sizeof(uint32_t), "transaction status");
 	c->cycles_per_ns = calibrate_cycles_per_ns();
+	/* A worker preempted in the middle of a transaction can sleep through
+	 * 2048 commits on one lock and find its version again (stm/prstm.h): an
+	 * attempt older than 20 us at validation aborts. Without preemption an
+	 * attempt takes about a microsecond, and 2048 commits through one lock's
+	 * cache line take far longer than 20 us. */
+	c->p.window_cycles = (uint64_t)(20000.0 * c->cycles_per_ns);
 	return c;
 }
 
@@ -76,11 +85,13 @@ static void *worker_main(void *arg)
 		n++;
 	s = gb_xmalloc((size_t)n * sizeof(*s) + 1, "CPU logical threads");
 	for (t = wk->index, k = 0; t < c->p.threads; t += workers, k++)
-		prstm_sched_init(&s[k], t, &v, &c->p, now);
+		prstm_sched_init(&s[k], t, &v, &c->p, c->timeout_ns, c->run_ns, &c->shared, now);
 	active = n;
 	while (active) {
+		int busy = 0;
 		for (k = 0; k < active;) {
-			if (prstm_bank_step(&s[k], &m, &v, &c->p, &c->stamp) == STM_RUNNING) {
+			if (prstm_bank_step(&s[k], &m, &v, &c->p, &c->shared) == STM_RUNNING) {
+				busy |= s[k].wait_ns == 0;
 				k++;
 				continue;
 			}
@@ -90,12 +101,22 @@ static void *worker_main(void *arg)
 			}
 			s[k] = s[--active];
 		}
+		/* Every logical thread of this worker waits (backoff, round gate):
+		 * let the workers they wait for have the core. */
+		if (!busy && active)
+			sched_yield();
 	}
 	free(s);
 	return NULL;
 }
 
-static void cpu_run_batch(void *vctx, stm_batch_result *r)
+static int cpu_rounds_ok(void *vctx)
+{
+	(void)vctx;
+	return 1; /* every logical thread is always scheduled */
+}
+
+static void cpu_run(void *vctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_result *r)
 {
 	cpu_ctx *c = vctx;
 	uint32_t nw = c->p.cpu_workers, i;
@@ -104,7 +125,9 @@ static void cpu_run_batch(void *vctx, stm_batch_result *r)
 	int err;
 
 	memset(c->status, 0, c->w->ntx * sizeof(uint32_t));
-	c->stamp = 0;
+	memset(&c->shared, 0, sizeof(c->shared));
+	c->timeout_ns = timeout_ns;
+	c->run_ns = run_ns;
 	memset(r, 0, sizeof(*r));
 	t0 = gb_now_ns();
 	for (i = 0; i < nw; i++) {
@@ -143,5 +166,5 @@ static void cpu_close(void *vctx)
 }
 
 const stm_bank_ops prstm_bank_cpu_ops = {
-	cpu_open, cpu_load, cpu_run_batch, cpu_fetch, cpu_close,
+	cpu_open, cpu_load, cpu_run, cpu_rounds_ok, cpu_fetch, cpu_close,
 };

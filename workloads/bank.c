@@ -424,3 +424,108 @@ void bank_verify_batch(const bank_workload *w, int32_t *balances, const uint32_t
 	free(bal);
 	free(order);
 }
+
+/* Add count x entry i's deltas to bal (no funds check: the order is unknown). */
+static void add_deltas(const bank_workload *w, uint64_t i, int64_t count, int64_t *bal,
+		       int64_t *deposits, int64_t *withdrawals)
+{
+	const bank_entry *e = &w->tx[i];
+	unsigned type = BANK_TYPE(e->meta), n = BANK_NACCT(e->meta), j;
+	int64_t amt = count * (int64_t)e->amount;
+
+	switch (type) {
+	case BANK_DEPOSIT:
+		bal[e->a] += amt;
+		*deposits += amt;
+		break;
+	case BANK_WITHDRAW:
+		bal[e->a] -= amt;
+		*withdrawals += amt;
+		break;
+	case BANK_TRANSFER:
+		for (j = 0; j + 1 < n; j += 2) {
+			bal[bank_account(w, i, j)] -= amt;
+			bal[bank_account(w, i, j + 1)] += amt;
+		}
+		break;
+	default:
+		break;
+	}
+}
+
+void bank_verify_counts(const bank_workload *w, const int32_t *balances, const uint32_t *counts,
+			const int32_t *device_after, bank_check *out)
+{
+	uint32_t n = w->cfg.accounts;
+	int64_t *bal = gb_xmalloc((size_t)n * sizeof(int64_t), "expected balances");
+	int64_t deposits = 0, withdrawals = 0;
+	uint64_t i, bad = 0, first_bad = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->ok = 1;
+	for (i = 0; i < n; i++) {
+		bal[i] = balances[i];
+		out->money_before += balances[i];
+	}
+	for (i = 0; i < w->ntx; i++) {
+		if (!counts[i])
+			continue;
+		if (BANK_TYPE(w->tx[i].meta) == BANK_BALANCE) {
+			out->committed_readonly += counts[i];
+			continue;
+		}
+		out->committed_update += counts[i];
+		add_deltas(w, i, counts[i], bal, &deposits, &withdrawals);
+	}
+	out->min_balance = INT64_MAX;
+	for (i = 0; i < n; i++) {
+		out->money_after += device_after[i];
+		if (device_after[i] < out->min_balance)
+			out->min_balance = device_after[i];
+		if (bal[i] != device_after[i] && bad++ == 0)
+			first_bad = i;
+	}
+	if (bad) {
+		snprintf(out->message, sizeof(out->message),
+			 "%" PRIu64 " balances differ from the start plus the committed transactions' "
+			 "amounts; first: account %" PRIu64 " is %d on the device, %" PRId64 " expected",
+			 bad, first_bad, device_after[first_bad], bal[first_bad]);
+		out->ok = 0;
+	}
+	if (out->ok && out->money_after != out->money_before + deposits - withdrawals) {
+		snprintf(out->message, sizeof(out->message),
+			 "money not conserved: %" PRId64 " before, %" PRId64 " after, committed deposits %" PRId64
+			 " and withdrawals %" PRId64,
+			 out->money_before, out->money_after, deposits, withdrawals);
+		out->ok = 0;
+	}
+	if (out->ok && out->min_balance < 0) {
+		snprintf(out->message, sizeof(out->message), "a balance is negative (%" PRId64 ")",
+			 out->min_balance);
+		out->ok = 0;
+	}
+	free(bal);
+}
+
+int bank_rounds_fit(const bank_workload *w)
+{
+	uint32_t n = w->cfg.accounts;
+	int64_t *in = gb_xcalloc(n, sizeof(int64_t), "account inflows");
+	uint64_t i;
+	int fit = 1;
+
+	for (i = 0; i < w->ntx; i++) {
+		const bank_entry *e = &w->tx[i];
+		unsigned type = BANK_TYPE(e->meta), k = BANK_NACCT(e->meta), j;
+		if (type == BANK_DEPOSIT)
+			in[e->a] += e->amount;
+		else if (type == BANK_TRANSFER)
+			for (j = 0; j + 1 < k; j += 2)
+				in[bank_account(w, i, j + 1)] += e->amount;
+	}
+	for (i = 0; i < n && fit; i++)
+		if ((int64_t)w->cfg.initial_balance + 2 * in[i] > INT32_MAX)
+			fit = 0;
+	free(in);
+	return fit;
+}

@@ -137,4 +137,26 @@ typedef struct bank_check {
 void bank_verify_batch(const bank_workload *w, int32_t *balances, const uint32_t *status,
 		       const int32_t *device_after, bank_check *out);
 
+/*
+ * Verify a timed run, where every entry may have committed many times and
+ * counts[i] says how often (read-only entries included). The check is
+ * order-free and exact for the bank's fixed-delta transactions: each
+ * committed update adds its fixed amounts to its accounts whatever the
+ * order, so the device's final balances must equal balances + sum over
+ * entries of counts[i] x (the entry's deltas) exactly; money must be
+ * conserved and no balance negative. A lost update (a write computed from a
+ * stale read, or overwritten) leaves a balance off by the missing delta.
+ * Fills committed_update and committed_readonly; abandoned stays 0.
+ */
+void bank_verify_counts(const bank_workload *w, const int32_t *balances, const uint32_t *counts,
+			const int32_t *device_after, bank_check *out);
+
+/*
+ * Whether a timed run's balances stay within 32 bits: with the round gate
+ * (stm/prstm_bank.h) any two entries' commit counts differ by at most 2, and
+ * a fully committed table nets to zero on every account, so an account can
+ * rise at most twice its inflow over one table above its start.
+ */
+int bank_rounds_fit(const bank_workload *w);
+
 #endif

@@ -93,7 +93,9 @@ assert r["throughput_tx_per_s"]["n"] == '"$reps"' and r["throughput_tx_per_s"]["
 bs = r["gpu_block_size"]
 assert bs > 0 and bs % 32 == 0 and bs <= 1024, bs
 a = r["aborts"]
-assert a["total"] == a["conflict"] + a["validation"] + a["semantic"]'
+assert a["total"] == a["conflict"] + a["validation"] + a["semantic"]
+ph = r["committed_phases_ns"]
+assert ph["read"] > 0 and ph["validate"] > 0 and ph["commit"] > 0, ph'
 }
 
 # ---- the matrix: threads x hash x semantic ratio, presort alternating
@@ -139,6 +141,92 @@ gpu_bank "high contention semantic 0 K=2" 1 --threads 2048 --accounts 64 --hash 
 	--initial-balance 100000 --tx-per-thread 20 --semantic-ratio 0 --transfers-per-tx 2
 gpu_bank "high contention semantic 50 shuffled" 1 --threads 2048 --accounts 64 --hash 8 \
 	--initial-balance 100000 --tx-per-thread 20 --semantic-ratio 50
+
+# ---- timed runs: one kernel per repetition, threads sweep their blocks round
+# after round until the device clock says stop; the final balances must equal
+# the start plus every commit's amounts (status words count commits).
+# gpu_rounds NAME SECONDS ARGS...: two repetitions of a timed run.
+gpu_rounds() {
+	local name=$1 secs=$2 f
+	shift 2
+	n=$((n + 1))
+	f=$R/run$n.json
+	run "$G" stm --backend gpu --reps 2 --warmup 1 --duration "$secs" --quiet --json "$f" "$@"
+	if [ "$RC" != 0 ]; then
+		fail "$name: exit 0" "$G stm --backend gpu --duration $secs $*" "$(t_context)"
+		return
+	fi
+	json_check "$name" "$f" '
+r = d["results"]; v = d["verification"]; b = d["config"]["bank"]
+assert d["meta"]["complete"] is True and d["device"]["backend"] == "gpu"
+assert r["timed_run"] == "rounds", r["timed_run"]
+assert v["method"] == "final balances = start + commit counts x amounts", v["method"]
+assert v["verified"] is True, v["message"]
+assert v["batches_verified"] == r["batches"] == 2 and r["reps_completed"] == 2
+assert r["threads_timed_out"] == 0 and r["threads_gave_up"] == 0
+secs = '"$secs"'
+# a thread stranded by semantic chains stalls and halts the run early
+assert r["device_seconds"] < 2 * secs + 4, r["device_seconds"]
+if r["threads_stalled"] == 0:
+    assert 2 * secs <= r["device_seconds"], r["device_seconds"]
+if b["semantic_ratio"] == 0 or b["presort"]:
+    assert r["threads_stalled"] == 0
+    assert r["commits"] > 2 * b["transactions"], (r["commits"], b["transactions"])
+assert v["min_balance"] >= 0
+if b["semantic_ratio"] == 0:
+    assert v["money_before"] == v["money_after"] == b["accounts"] * b["initial_balance"]
+assert r["throughput_tx_per_s"]["min"] > 0'
+}
+gpu_rounds "timed run: 6720 threads semantic 0" 1 --threads 6720 --accounts 65536 --tx-per-thread 100 --semantic-ratio 0
+gpu_rounds "timed run: 6720 threads semantic 0 read-only 20 K=2" 0.5 --threads 6720 --accounts 65536 \
+	--tx-per-thread 100 --semantic-ratio 0 --read-only 20 --transfers-per-tx 2
+gpu_rounds "timed run: 6720 threads semantic 100 presort" 0.5 --threads 6720 --accounts 65536 --tx-per-thread 99 --presort
+gpu_rounds "timed run: 960 threads semantic 100 shuffled" 0.5 --threads 960 --accounts 4096 --tx-per-thread 30 \
+	--initial-balance 10000
+gpu_rounds "timed run: high contention 2048 threads, 8 locks" 0.5 --threads 2048 --accounts 64 --hash 8 \
+	--initial-balance 100000 --tx-per-thread 20 --semantic-ratio 0 --transfers-per-tx 2
+gpu_rounds "timed run: 26880 threads" 0.5 --threads 26880 --accounts 262144 --tx-per-thread 50 --semantic-ratio 0
+
+# ---- --timeout stops a running kernel: 4 million 4-leg transfers serialised
+# on one lock cannot finish in 2 s; the threads stop between transactions and
+# what committed is replayed and verified.
+t0=$(date +%s)
+run "$G" stm --backend gpu --threads 2048 --accounts 64 --hash 64 --transfers-per-tx 4 --semantic-ratio 0 \
+	--initial-balance 1000000 --tx-per-thread 2000 --reps 1 --warmup 0 --timeout 2 --quiet --json "$R/timeout.json"
+t1=$(date +%s)
+check "--timeout 2 on a serialised table exits 1" test "$RC" = 1
+check "--timeout 2 ends the run within 15 s (took $((t1 - t0)) s)" test $((t1 - t0)) -lt 15
+json_check "--timeout 2: incomplete, the committed part verified" "$R/timeout.json" '
+r = d["results"]; v = d["verification"]; b = d["config"]["bank"]
+assert d["meta"]["complete"] is False and d["device"]["backend"] == "gpu"
+assert r["batches"] == 1 and r["threads_timed_out"] > 0, (r["batches"], r["threads_timed_out"])
+assert 0 < r["commits"] < b["transactions"] and r["commits"] + r["abandoned"] == b["transactions"]
+assert v["verified"] is True and v["batches_verified"] == 1, v'
+t0=$(date +%s)
+run "$G" stm --backend gpu --threads 6720 --accounts 65536 --tx-per-thread 100 --semantic-ratio 0 \
+	--duration 60 --reps 1 --warmup 0 --timeout 3 --quiet --json "$R/timeout2.json"
+t1=$(date +%s)
+check "--timeout 3 in a 60 s timed run exits 1" test "$RC" = 1
+check "--timeout 3 ends the timed run within 15 s (took $((t1 - t0)) s)" test $((t1 - t0)) -lt 15
+json_check "--timeout 3 in a timed run: incomplete, verified" "$R/timeout2.json" '
+r = d["results"]; v = d["verification"]
+assert d["meta"]["complete"] is False and r["timed_run"] == "rounds"
+assert r["threads_timed_out"] == 6720 and r["reps_completed"] == 0 and r["commits"] > 0
+assert v["verified"] is True, v'
+# The crawl configuration of the issue, at the default 1000 transactions per
+# thread: it must end by itself or at --timeout, verified either way.
+t0=$(date +%s)
+run "$G" stm --backend gpu --threads 2048 --accounts 64 --hash 64 --transfers-per-tx 4 --semantic-ratio 0 \
+	--initial-balance 1000000 --reps 1 --timeout 20 --quiet --json "$R/crawl.json"
+t1=$(date +%s)
+echo "crawl configuration: exit $RC after $((t1 - t0)) s"
+check "one lock, 2048 threads, 4 legs: exit 0 or 1 (timeout)" test "$RC" = 0 -o "$RC" = 1
+check "one lock, 2048 threads, 4 legs: ends within 30 s" test $((t1 - t0)) -lt 30
+json_check "one lock, 2048 threads, 4 legs: verified" "$R/crawl.json" '
+assert d["verification"]["verified"] is True, d["verification"]'
+echo "crawl configuration: $(json_get "$R/crawl.json" results.commits) commits in" \
+	"$(json_get "$R/crawl.json" results.device_seconds) s of device time, abort rate" \
+	"$(json_get "$R/crawl.json" results.abort_rate), complete $(json_get "$R/crawl.json" meta.complete)"
 
 # ---- cross checks against the CPU backend
 # cross NAME EXPECT_ALL ARGS...: run on both backends, compare.

@@ -610,3 +610,86 @@ TEST(bank_verify_rejects_overdrawing_order)
 	CHECK_EQ(chk.abandoned, 1u);
 	replay_free(&r);
 }
+
+/* ---- the order-free check of timed runs ---- */
+
+/* Two serial sweeps of the table, the second cut short: every entry committed 0, 1 or 2 times. */
+TEST(bank_verify_counts_accepts_repeated_commits_and_catches_a_lost_update)
+{
+	bank_config c = base_config();
+	replay r;
+	bank_check chk;
+	uint32_t *second, *counts;
+	int32_t *mid;
+	uint64_t i, victim = UINT64_MAX, total = 0, ro = 0;
+
+	c.semantic_ratio = 0;
+	REQUIRE(replay_setup(&r, &c, UINT64_MAX) == 0);
+	second = malloc(r.w.ntx * sizeof(uint32_t));
+	counts = malloc(r.w.ntx * sizeof(uint32_t));
+	mid = malloc(c.accounts * sizeof(int32_t));
+	memcpy(mid, r.after, c.accounts * sizeof(int32_t));
+	serial_run(&r.w, mid, second, r.after, r.updates / 2);
+	for (i = 0; i < r.w.ntx; i++) {
+		counts[i] = (r.status[i] != 0) + (second[i] != 0);
+		total += counts[i];
+		if (BANK_TYPE(r.w.tx[i].meta) == BANK_BALANCE)
+			ro += counts[i];
+		if (counts[i] == 2 && BANK_TYPE(r.w.tx[i].meta) == BANK_TRANSFER && victim == UINT64_MAX)
+			victim = i;
+	}
+	REQUIRE(victim != UINT64_MAX);
+	bank_verify_counts(&r.w, r.initial, counts, r.after, &chk);
+	CHECK_EQ_I(chk.ok, 1);
+	CHECK_STR_EQ(chk.message, "");
+	CHECK_EQ(chk.committed_update + chk.committed_readonly, total);
+	CHECK_EQ(chk.committed_readonly, ro);
+	CHECK_EQ(chk.abandoned, 0u);
+	CHECK_EQ_I(chk.money_before, chk.money_after);
+
+	/* a lost update: the victim's debit of its source account never landed */
+	r.after[r.w.tx[victim].a] += r.w.tx[victim].amount;
+	bank_verify_counts(&r.w, r.initial, counts, r.after, &chk);
+	CHECK_EQ_I(chk.ok, 0);
+	CHECK_CONTAINS(chk.message, "balances differ");
+	r.after[r.w.tx[victim].a] -= r.w.tx[victim].amount;
+
+	/* a commit counted that did not happen */
+	counts[victim]--;
+	bank_verify_counts(&r.w, r.initial, counts, r.after, &chk);
+	CHECK_EQ_I(chk.ok, 0);
+	counts[victim]++;
+
+	/* money appearing from nowhere */
+	r.after[0] += 1;
+	bank_verify_counts(&r.w, r.initial, counts, r.after, &chk);
+	CHECK_EQ_I(chk.ok, 0);
+	r.after[0] -= 1;
+
+	bank_verify_counts(&r.w, r.initial, counts, r.after, &chk);
+	CHECK_EQ_I(chk.ok, 1);
+	free(second);
+	free(counts);
+	free(mid);
+	replay_free(&r);
+}
+
+TEST(bank_rounds_fit_bounds_twice_the_inflow)
+{
+	bank_workload w;
+	bank_entry tx[2];
+
+	memset(&w, 0, sizeof(w));
+	w.cfg.accounts = 2;
+	w.cfg.initial_balance = 1000;
+	w.ntx = 2;
+	w.tx = tx;
+	tx[0].meta = BANK_META(BANK_DEPOSIT, 2, 1, 1);
+	tx[0].a = 1;
+	tx[1].meta = BANK_META(BANK_WITHDRAW, 0, 1, 1);
+	tx[1].a = 1;
+	tx[0].amount = tx[1].amount = 1000000000;
+	CHECK_EQ_I(bank_rounds_fit(&w), 1); /* 1000 + 2e9 < 2^31 */
+	tx[0].amount = tx[1].amount = 1100000000;
+	CHECK_EQ_I(bank_rounds_fit(&w), 0);
+}

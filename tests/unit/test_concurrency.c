@@ -80,7 +80,7 @@ static void run_case(const conc_case *k, int batches, conc_result *res, const ch
 		bank_check chk;
 		uint64_t i, st_ro = 0, st_upd = 0, st_pending = 0;
 
-		ops->run_batch(ctx, &r);
+		ops->run(ctx, p.timeout_ns, 0, &r);
 		ops->fetch(ctx, after, status);
 		for (i = 0; i < w.ntx; i++) {
 			if (status[i] == BANK_STATUS_PENDING)
@@ -286,7 +286,7 @@ TEST(cpu_backend_stall_abandons_unfundable_withdrawal)
 
 	ctx = prstm_bank_cpu_ops.open(&w, &p);
 	prstm_bank_cpu_ops.load(ctx, initial);
-	prstm_bank_cpu_ops.run_batch(ctx, &r);
+	prstm_bank_cpu_ops.run(ctx, p.timeout_ns, 0, &r);
 	prstm_bank_cpu_ops.fetch(ctx, after, status);
 	prstm_bank_cpu_ops.close(ctx);
 
@@ -300,5 +300,205 @@ TEST(cpu_backend_stall_abandons_unfundable_withdrawal)
 	bank_verify_batch(&w, mirror, status, after, &chk);
 	CHECK_EQ_I(chk.ok, 1);
 	CHECK_EQ(chk.abandoned, 1u);
+	free(w.tx);
+}
+
+/* Generate a table, open the CPU backend on it and load the initial balances. */
+static void *open_cpu(bank_workload *w, const bank_config *bc, uint32_t hash, uint32_t workers,
+		      stm_params *p, int32_t **initial)
+{
+	char err[512];
+	uint32_t j;
+	void *ctx;
+
+	if (bank_generate(w, bc, err, sizeof(err)) != 0) {
+		tu_fail(__FILE__, __LINE__, "generation failed: %s", err);
+		return NULL;
+	}
+	memset(p, 0, sizeof(*p));
+	p->threads = bc->threads;
+	p->hash = hash;
+	p->max_passes = 1000000;
+	p->use_tags = 1;
+	p->cpu_workers = workers;
+	p->timeout_ns = 60ull * 1000000000ull;
+	p->stall_ns = 1000000000ull;
+	*initial = malloc(bc->accounts * sizeof(int32_t));
+	for (j = 0; j < bc->accounts; j++)
+		(*initial)[j] = (int32_t)bc->initial_balance;
+	ctx = prstm_bank_cpu_ops.open(w, p);
+	prstm_bank_cpu_ops.load(ctx, *initial);
+	return ctx;
+}
+
+/*
+ * A timed run: threads sweep their blocks round after round until the run's
+ * end; the status words count each entry's commits, the counts stay within 2
+ * of each other (the round gate), and the final state is the start plus every
+ * commit's amounts.
+ */
+static void timed_run_case(uint32_t threads, uint32_t accounts, uint32_t hash, uint32_t semantic,
+			   int presort, const char *label)
+{
+	bank_workload w;
+	bank_config bc;
+	stm_params p;
+	stm_batch_result r;
+	bank_check chk;
+	int32_t *initial = NULL, *after;
+	uint32_t *counts, lo = UINT32_MAX, hi = 0;
+	uint64_t i, sum = 0;
+	void *ctx;
+
+	memset(&bc, 0, sizeof(bc));
+	bc.accounts = accounts;
+	bc.threads = threads;
+	bc.tx_per_thread = 12;
+	bc.semantic_ratio = semantic;
+	bc.read_only = 20;
+	bc.transfers_per_tx = 2;
+	bc.initial_balance = 100000;
+	bc.presort = presort;
+	bc.seed = 77;
+	ctx = open_cpu(&w, &bc, hash, 8, &p, &initial);
+	REQUIRE(ctx != NULL);
+	REQUIRE(prstm_bank_cpu_ops.rounds_ok(ctx));
+	REQUIRE(bank_rounds_fit(&w));
+	prstm_bank_cpu_ops.run(ctx, p.timeout_ns, 150000000ull, &r);
+	after = malloc(accounts * sizeof(int32_t));
+	counts = malloc(w.ntx * sizeof(uint32_t));
+	prstm_bank_cpu_ops.fetch(ctx, after, counts);
+	prstm_bank_cpu_ops.close(ctx);
+	for (i = 0; i < w.ntx; i++) {
+		sum += counts[i];
+		lo = counts[i] < lo ? counts[i] : lo;
+		hi = counts[i] > hi ? counts[i] : hi;
+	}
+	bank_verify_counts(&w, initial, counts, after, &chk);
+	if (!chk.ok)
+		tu_fail(__FILE__, __LINE__, "%s: %s", label, chk.message);
+	CHECK_EQ(r.c.commits_update + r.c.commits_readonly, sum);
+	CHECK_EQ(chk.committed_update, r.c.commits_update);
+	CHECK_EQ(chk.committed_readonly, r.c.commits_readonly);
+	CHECK_EQ(r.c.threads_timed_out, 0u);
+	CHECK_EQ(r.c.threads_failed, 0u);
+	CHECK(hi >= 3);      /* blocks were swept round after round */
+	CHECK(hi - lo <= 2); /* no thread ran more than the gate allows ahead */
+	CHECK(r.seconds >= 0.15 && r.seconds < 5.0);
+	free(after);
+	free(counts);
+	free(initial);
+	bank_free(&w);
+}
+
+TEST(cpu_backend_timed_run_rounds)
+{
+	timed_run_case(64, 1000, 1, 0, 0, "64 threads, low contention");
+	timed_run_case(200, 64, 8, 0, 0, "200 threads, 8 locks, two-leg transfers");
+	timed_run_case(96, 300, 1, 60, 1, "96 threads, presorted semantic chains");
+}
+
+/* --timeout stops a batch between transactions: what committed is a valid prefix. */
+TEST(cpu_backend_timeout_stops_a_batch)
+{
+	bank_workload w;
+	bank_config bc;
+	stm_params p;
+	stm_batch_result r;
+	bank_check chk;
+	int32_t *initial = NULL, *after, *mirror;
+	uint32_t *status;
+	void *ctx;
+
+	memset(&bc, 0, sizeof(bc));
+	bc.accounts = 20000;
+	bc.threads = 16;
+	bc.tx_per_thread = 100000;
+	bc.semantic_ratio = 0;
+	bc.transfers_per_tx = 1;
+	bc.initial_balance = 100000;
+	bc.seed = 5;
+	/* one worker for 16 logical threads: no machine commits 1.6 million
+	 * transactions that way within the 20 ms timeout */
+	ctx = open_cpu(&w, &bc, 1, 1, &p, &initial);
+	REQUIRE(ctx != NULL);
+	prstm_bank_cpu_ops.run(ctx, 20000000ull, 0, &r);
+	after = malloc(bc.accounts * sizeof(int32_t));
+	mirror = malloc(bc.accounts * sizeof(int32_t));
+	status = malloc(w.ntx * sizeof(uint32_t));
+	prstm_bank_cpu_ops.fetch(ctx, after, status);
+	prstm_bank_cpu_ops.close(ctx);
+	CHECK_EQ(r.c.threads_timed_out, 16u);
+	CHECK(r.seconds < 1.0);
+	CHECK(r.c.commits_update > 0 && r.c.commits_update < w.ntx);
+	memcpy(mirror, initial, bc.accounts * sizeof(int32_t));
+	bank_verify_batch(&w, mirror, status, after, &chk);
+	CHECK_EQ_I(chk.ok, 1);
+	CHECK_EQ(chk.committed_update, r.c.commits_update);
+	CHECK_EQ(chk.abandoned, w.ntx - r.c.commits_update);
+	free(after);
+	free(mirror);
+	free(status);
+	free(initial);
+	bank_free(&w);
+}
+
+/*
+ * A timed run in which one thread can never finish its round (a withdrawal
+ * nothing funds): it stalls and halts the run, so the other thread, waiting
+ * at the round gate, stops too, long before the run's end.
+ */
+TEST(cpu_backend_timed_run_halts_on_a_stall)
+{
+	bank_workload w;
+	stm_params p;
+	stm_batch_result r;
+	bank_check chk;
+	int32_t initial[4] = {1000, 1000, 1000, 1000}, after[4];
+	uint32_t counts[8];
+	void *ctx;
+	uint64_t i;
+
+	memset(&w, 0, sizeof(w));
+	w.cfg.accounts = 4;
+	w.cfg.threads = 2;
+	w.cfg.tx_per_thread = 4;
+	w.cfg.transfers_per_tx = 1;
+	w.cfg.initial_balance = 1000;
+	w.ntx = 8;
+	w.tx = calloc(8, sizeof(bank_entry));
+	REQUIRE(w.tx != NULL);
+	for (i = 0; i < 8; i++) {
+		w.tx[i].meta = BANK_META(BANK_DEPOSIT, 2, 1, 0);
+		w.tx[i].amount = 5;
+		w.tx[i].a = (uint32_t)(i % 4);
+	}
+	w.tx[5].meta = BANK_META(BANK_WITHDRAW, 0, 1, 0);
+	w.tx[5].amount = 1000000000; /* far beyond all the money there can be */
+	w.max_tag = 2;
+
+	memset(&p, 0, sizeof(p));
+	p.threads = 2;
+	p.hash = 1;
+	p.max_passes = 1000000000;
+	p.use_tags = 1;
+	p.cpu_workers = 2;
+	p.timeout_ns = 60ull * 1000000000ull;
+	p.stall_ns = 50ull * 1000000ull;
+
+	ctx = prstm_bank_cpu_ops.open(&w, &p);
+	prstm_bank_cpu_ops.load(ctx, initial);
+	prstm_bank_cpu_ops.run(ctx, p.timeout_ns, 30ull * 1000000000ull, &r);
+	prstm_bank_cpu_ops.fetch(ctx, after, counts);
+	prstm_bank_cpu_ops.close(ctx);
+
+	CHECK_EQ(r.c.threads_stalled, 1u);
+	CHECK_EQ(r.c.threads_timed_out, 0u);
+	CHECK(r.seconds < 5.0);
+	CHECK_EQ(counts[5], 0u);
+	CHECK(counts[0] >= 1 && counts[0] <= 3); /* thread 0 got at most 2 rounds ahead */
+	bank_verify_counts(&w, initial, counts, after, &chk);
+	CHECK_EQ_I(chk.ok, 1);
+	CHECK_EQ(chk.committed_update, r.c.commits_update);
 	free(w.tx);
 }

@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "stm/prstm.h"
+#include "stm/prstm_bank.h"
 #include "tests/unit/test.h"
 
 #define NWORDS 32
@@ -254,6 +255,39 @@ TEST(prstm_prefetch_fills_read_set)
 	f.data[9] = 0;
 	CHECK_EQ(prstm_tx_read(&tx, &f.m, 9), 109u);
 	CHECK_EQ(prstm_tx_read(&tx, &f.m, 12), 112u);
+}
+
+/* Words sharing a lock (--hash 4) get that lock's version, loaded once, in the order given. */
+TEST(prstm_prefetch_shared_locks)
+{
+	fixture f;
+	prstm_tx tx;
+	uint32_t addrs[6] = {5, 13, 4, 12, 1, 7};
+
+	fixture_init(&f, 4);
+	f.locks[1] = prstm_free_word(21); /* words 4..7 */
+	f.locks[3] = prstm_prelocked_word(8, 9); /* words 12..15: pre-locked, still readable */
+	f.locks[0] = prstm_free_word(2); /* words 0..3 */
+	prstm_tx_start(&tx, 1);
+	prstm_tx_prefetch(&tx, &f.m, addrs, 6);
+	CHECK_EQ(tx.abort, PRSTM_OK);
+	CHECK_EQ(tx.nr, 6u);
+	CHECK_EQ(tx.r_addr[0], 5u);
+	CHECK_EQ(tx.r_ver[0], 21u);
+	CHECK_EQ(tx.r_ver[1], 8u);
+	CHECK_EQ(tx.r_ver[2], 21u);
+	CHECK_EQ(tx.r_ver[3], 8u);
+	CHECK_EQ(tx.r_ver[4], 2u);
+	CHECK_EQ(tx.r_ver[5], 21u);
+	CHECK_EQ(tx.r_val[3], 112u);
+	CHECK_EQ(tx.r_val[5], 107u);
+
+	/* a locked shared word aborts, whichever of its words comes first */
+	f.locks[1] = prstm_locked_word(21, 3);
+	prstm_tx_start(&tx, 1);
+	prstm_tx_prefetch(&tx, &f.m, addrs + 1, 5);
+	CHECK_EQ(tx.abort, PRSTM_ABORT_LOCKED);
+	CHECK_EQ(tx.nr, 0u);
 }
 
 TEST(prstm_higher_priority_prelock_wins)
@@ -552,4 +586,88 @@ TEST(prstm_capacity_overflow)
 		prstm_tx_prefetch(&tx, &f.m, addrs, PRSTM_MAX_SET);
 		CHECK_EQ(tx.abort, PRSTM_ABORT_CAPACITY);
 	}
+}
+
+/* Backoff: none after the first conflict, then a random wait in [span/2, 3 span/2) with the span doubling up to its cap. */
+TEST(prstm_backoff_doubles_up_to_its_cap)
+{
+	prstm_sched s;
+	stm_shared sh;
+	stm_params p;
+	bank_view v;
+	uint32_t k;
+
+	memset(&sh, 0, sizeof(sh));
+	memset(&p, 0, sizeof(p));
+	memset(&v, 0, sizeof(v));
+	v.tx_per_thread = 4;
+	p.threads = 8;
+	prstm_sched_init(&s, 3, &v, &p, 1000000000ull, 0, &sh, gb_clock_ns());
+	CHECK_EQ(s.begin, 12u);
+	CHECK_EQ(s.stop_ns, UINT64_MAX);
+	prstm_backoff(&s);
+	CHECK_EQ(s.wake_ns, 0u);
+	for (k = 0; k < 12; k++) {
+		uint32_t shift = k < PRSTM_BACKOFF_MAX_SHIFT ? k : PRSTM_BACKOFF_MAX_SHIFT;
+		uint64_t span = (uint64_t)PRSTM_BACKOFF_BASE_NS << shift, before = gb_clock_ns(), after;
+		prstm_backoff(&s);
+		after = gb_clock_ns();
+		CHECK(s.wake_ns >= before + span / 2);
+		CHECK(s.wake_ns < after + span / 2 + span);
+	}
+	CHECK_EQ(s.conflicts, 13u);
+}
+
+/* The round gate opens round r + 2 only when every thread has completed round r. */
+TEST(prstm_round_gate)
+{
+	prstm_sched s;
+	stm_shared sh;
+	stm_params p;
+
+	memset(&sh, 0, sizeof(sh));
+	memset(&p, 0, sizeof(p));
+	memset(&s, 0, sizeof(s));
+	p.threads = 3;
+	s.round = 1;
+	CHECK_EQ_I(prstm_round_open(&s, &p, &sh), 1);
+	s.round = 2; /* needs round 0 complete everywhere */
+	sh.round_done[0] = 2;
+	CHECK_EQ_I(prstm_round_open(&s, &p, &sh), 0);
+	sh.round_done[0] = 3;
+	CHECK_EQ_I(prstm_round_open(&s, &p, &sh), 1);
+	s.round = 6; /* round 4 shares slot 0 with round 0 */
+	CHECK_EQ_I(prstm_round_open(&s, &p, &sh), 0);
+	sh.round_done[0] = 5;
+	CHECK_EQ_I(prstm_round_open(&s, &p, &sh), 0);
+	sh.round_done[0] = 6;
+	CHECK_EQ_I(prstm_round_open(&s, &p, &sh), 1);
+	s.round = 5; /* round 3: slot 3 */
+	CHECK_EQ_I(prstm_round_open(&s, &p, &sh), 0);
+	sh.round_done[3] = 3;
+	CHECK_EQ_I(prstm_round_open(&s, &p, &sh), 1);
+}
+
+/* A transaction past its time limit at validation aborts and gives its pre-locks back. */
+TEST(prstm_late_transaction_aborts_at_validation)
+{
+	fixture f;
+	prstm_tx tx;
+
+	fixture_init(&f, 1);
+	prstm_tx_start(&tx, 2);
+	CHECK_EQ(tx.late, 0u);
+	prstm_tx_write(&tx, &f.m, 3, 7);
+	prstm_tx_write(&tx, &f.m, 5, 8);
+	tx.late = 1; /* long past */
+	CHECK_EQ_I(prstm_tx_validate(&tx, &f.m), 0);
+	CHECK_EQ(tx.abort, PRSTM_ABORT_VALIDATION);
+	CHECK_EQ(f.locks[3], prstm_free_word(0));
+	CHECK_EQ(f.locks[5], prstm_free_word(0));
+
+	prstm_tx_start(&tx, 2);
+	prstm_tx_write(&tx, &f.m, 3, 7);
+	tx.late = gb_cycles() + 1000000000ull; /* far ahead */
+	CHECK_EQ_I(prstm_tx_validate(&tx, &f.m), 1);
+	CHECK_EQ(f.locks[3], prstm_locked_word(0, 2));
 }
