@@ -16,7 +16,7 @@
 
 /* Device buffers the runtime copies to and from. */
 enum sp_buffer { SP_BUF_A = 0, SP_BUF_COUNTERS, SP_BUF_MLIST, SP_BUF_WLIST, SP_BUF_SIDX,
-		 SP_BUF_SVAL, SP_BUF_INPUTS /* idx then in; not with host_memory */, SP_NBUFFERS };
+		 SP_BUF_SVAL, SP_BUF_ROUNDS, SP_BUF_INPUTS /* idx then in; not with host_memory */, SP_NBUFFERS };
 
 typedef struct sp_backend {
 	const char *name;
