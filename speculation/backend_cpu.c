@@ -131,7 +131,7 @@ static void cpu_download(void *vctx, unsigned buf, size_t off, uint32_t *dst, si
 	memcpy(dst, buffer(vctx, buf) + off, words * sizeof(uint32_t));
 }
 
-static void *cpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
+static void *cpu_open(const sp_problem *p, uint32_t *host, uint32_t max_count, unsigned workers)
 {
 	cpu_ctx *c = gb_xcalloc(1, sizeof(*c), "the CPU backend");
 	const sp_loop *l = p->loop;
@@ -139,6 +139,7 @@ static void *cpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
 	unsigned w;
 	uint32_t *q;
 
+	(void)host;
 	c->max_count = (uint32_t)n;
 	c->d.args = p->args;
 	c->d.clause = p->clause;

@@ -12,7 +12,8 @@
  * per-phase host timers measure the phase's device time, launch overhead
  * included by design. Copies of up to BOUNCE words go through a pinned
  * buffer: pageable copies cost several microseconds more each, and an
- * assignment makes a handful of small ones.
+ * assignment makes a handful of small ones. Larger ones move the host array
+ * and the inputs, which open page-locks (pin_host).
  */
 #include <stdio.h>
 #include <string.h>
@@ -105,14 +106,36 @@ typedef struct gpu_ctx {
 	uint32_t *buffers[SP_NBUFFERS];
 	size_t words[SP_NBUFFERS];
 	uint32_t *bounce;     /* pinned host memory for small copies */
+	void *pinned[3];      /* host ranges this context page-locked, NULL where not */
 } gpu_ctx;
+
+/* Below this, a range shares its pages with other allocations and the bounce buffer serves. */
+#define PIN_MIN_BYTES (1u << 20)
+
+/*
+ * Page-lock a host range that large copies read or write, so that they run
+ * at the link's speed instead of through the driver's pageable staging
+ * (several times slower for the inputs and the array). Best effort: where
+ * the range cannot be locked, copies stay pageable and correct. Locking is
+ * outside the timed loop, like allocation.
+ */
+static void *pin_host(const void *p, size_t bytes)
+{
+	if (!p || bytes < PIN_MIN_BYTES)
+		return NULL;
+	if (cudaHostRegister((void *)p, bytes, cudaHostRegisterDefault) != cudaSuccess) {
+		(void)cudaGetLastError();
+		return NULL;
+	}
+	return (void *)p;
+}
 
 static uint32_t *dev_words(size_t words, const char *what)
 {
 	return (uint32_t *)gb_cuda_alloc((words ? words : 1) * sizeof(uint32_t), what);
 }
 
-static void *gpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
+static void *gpu_open(const sp_problem *p, uint32_t *host, uint32_t max_count, unsigned workers)
 {
 	gpu_ctx *c = (gpu_ctx *)gb_xcalloc(1, sizeof(*c), "the GPU backend");
 	const sp_loop *l = p->loop;
@@ -172,6 +195,9 @@ static void *gpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
 	c->words[SP_BUF_INPUTS] = p->nidx + p->nin;
 	GB_CUDA(cudaMallocHost((void **)&c->bounce, BOUNCE * sizeof(uint32_t)),
 		"allocating %u words of pinned host memory", BOUNCE);
+	c->pinned[0] = pin_host(host, size * 4);
+	c->pinned[1] = pin_host(p->idx, p->nidx * 4);
+	c->pinned[2] = pin_host(p->in, p->nin * 4);
 	return c;
 }
 
@@ -243,6 +269,9 @@ static void gpu_close(void *vctx)
 	for (k = 0; k < sizeof(bufs) / sizeof(bufs[0]); k++)
 		cudaFree(bufs[k]);
 	cudaFreeHost(c->bounce);
+	for (k = 0; k < sizeof(c->pinned) / sizeof(c->pinned[0]); k++)
+		if (c->pinned[k])
+			cudaHostUnregister(c->pinned[k]);
 	free(c);
 }
 

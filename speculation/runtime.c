@@ -31,6 +31,9 @@ const char *const sp_opt_names[] = {"all", "no-mo", "no-co", "no-sched", NULL};
 const char *const sp_phase_names[] = {"inputs", "setup", "scheduling", "computation", "check", "commit",
 				      "recovery"};
 
+/* Wrong ranges from which commit copies the whole region once instead of piece by piece. */
+#define COMMIT_PIECES 32
+
 typedef struct range {
 	uint32_t lo, hi;
 } range;
@@ -173,7 +176,8 @@ static void merge_ranges(run *u)
  * memory loop's assignment wrote few of its elements (index and value for
  * each cost less than the array), those are gathered through the write
  * traces instead (speculation/check.h). no-co copies the whole array and
- * merges the correct ranges on the host.
+ * merges the correct ranges on the host, and so does an assignment with
+ * COMMIT_PIECES wrong ranges or more, with one copy of its region.
  */
 static void commit(run *u, range region, uint32_t start, uint32_t count)
 {
@@ -182,8 +186,14 @@ static void commit(run *u, range region, uint32_t start, uint32_t count)
 	int gather = !all && u->p->loop->kind == SP_MEM &&
 		     2 * (uint64_t)count * maxwr < u->p->args.size;
 
-	if (all)
+	/* Many wrong ranges: one copy of the region and a merge on the host beat a copy per
+	 * piece (ocean's misspeculated assignments have thousands, each a synchronous copy). */
+	if (!all && !gather && u->nranges >= COMMIT_PIECES) {
+		all = 1;
+		download(u, SP_BUF_A, region.lo, u->stage + region.lo, region.hi - region.lo);
+	} else if (all) {
 		download(u, SP_BUF_A, 0, u->stage, u->p->args.size);
+	}
 	if (gather) {
 		size_t slots = (size_t)count * maxwr, j;
 		u->b->launch(u->ctx, SP_K_GATHER, start, count, u->s);
@@ -477,13 +487,13 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	if (c->opt == SP_OPT_NO_SCHED)
 		limit = c->max_assignment && c->max_assignment < n ? c->max_assignment : n;
 	/* Allocation is not timed: a runtime that runs many loops keeps its memory. */
-	u.ctx = b->open(p, limit, c->workers);
+	u.ctx = b->open(p, host, limit, c->workers);
 	staging = (size_t)limit * l->max_writes > size ? (size_t)limit * l->max_writes : size;
 	u.mlist = xalloc_words(n, "the Misspec list");
 	u.wlist = xalloc_words(size, "the Wrong list");
 	u.sidx = xalloc_words(staging, "commit and copy-in staging");
 	u.sval = xalloc_words(staging, "commit and copy-in staging");
-	u.stage = c->opt == SP_OPT_NO_CO ? xalloc_words(size, "copy-out staging") : NULL;
+	u.stage = xalloc_words(size, "copy-out staging");
 
 	u.t_phase = t0 = gb_now_ns();
 	r->bytes_in += upload_inputs(b, u.ctx, p);
@@ -564,7 +574,7 @@ void sp_run_nospec(const sp_backend *b, const sp_problem *p, const sp_config *c,
 	void *ctx;
 
 	memset(r, 0, sizeof(*r));
-	ctx = b->open(p, p->args.n, c->workers);
+	ctx = b->open(p, host, p->args.n, c->workers);
 	t0 = gb_now_ns();
 	r->bytes_in = upload_inputs(b, ctx, p) + 4 * (uint64_t)p->args.size;
 	t = gb_now_ns();

@@ -22,8 +22,9 @@ typedef struct sp_backend {
 	const char *name;
 	int host_memory; /* the device is the host: read-only inputs are used in place, not copied */
 	/* Device state for p with room for assignments of up to max_count iterations,
-	 * allocated but not filled. workers: host threads (CPU backend). */
-	void *(*open)(const sp_problem *p, uint32_t max_count, unsigned workers);
+	 * allocated but not filled; host is the host array the run copies to and from
+	 * (the GPU backend page-locks it and the inputs). workers: host threads (CPU backend). */
+	void *(*open)(const sp_problem *p, uint32_t *host, uint32_t max_count, unsigned workers);
 	/* Run step kernel for threads 0..count-1 over the assignment at start, with scalars s. */
 	void (*launch)(void *ctx, unsigned kernel, uint32_t start, uint32_t count,
 		       const float s[SP_NSCALARS]);
