@@ -363,9 +363,10 @@ GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st)
 	sp_round_begin(st, d->args.n);
 }
 
+#if !defined(__CUDA_ARCH__)
 /* A batch of rounds in loop order on one thread (the CPU backend): the same rounds as the
  * GPU's block, whose threads share each round's iterations. */
-GB_HD void sp_rounds_in_order(const sp_dev *d)
+static inline void sp_rounds_in_order(const sp_dev *d)
 {
 	sp_rounds *st = d->rounds;
 	uint32_t j;
@@ -376,6 +377,7 @@ GB_HD void sp_rounds_in_order(const sp_dev *d)
 		sp_round_resolve(d, st);
 	}
 }
+#endif
 
 /* Thread i of step kernel. */
 GB_HD void sp_kernel_run(const sp_dev *d, unsigned kernel, uint32_t i)
@@ -390,7 +392,9 @@ GB_HD void sp_kernel_run(const sp_dev *d, unsigned kernel, uint32_t i)
 	case SP_K_CLEAR: sp_k_clear(d, i); break;
 	case SP_K_RESET: sp_k_reset(d, i); break;
 	case SP_K_SCATTER: d->args.A[d->sidx[i]] = d->sval[i]; break;
-	case SP_K_ROUNDS: sp_rounds_in_order(d); break;
+#if !defined(__CUDA_ARCH__)
+	case SP_K_ROUNDS: sp_rounds_in_order(d); break; /* the GPU has its own kernel */
+#endif
 	default: {
 		sp_args a = d->args;
 		sp_track t = sp_track_sequential();
