@@ -18,6 +18,10 @@
  * array between wrong elements: a memory loop's written elements are
  * gathered through the write traces, an SP_CF loop's span is known from its
  * regular mapping (whose Wrong ranges come from the Misspec list on the host).
+ * A control-flow loop whose clause only names ranges to the end runs its
+ * short assignments as device-decided rounds (device_rounds), recovery
+ * included, with the same schedule and decisions; a commit with many wrong
+ * ranges copies its region once and merges on the host.
  */
 #include <stdio.h>
 #include <stdlib.h>
