@@ -46,7 +46,7 @@ static void help(FILE *out)
 	      "Speculative parallelization of irregular loops (Feng, Gupta and Bhuyan,\n"
 	      "\"Optimistic Parallelism on GPUs\"): the loop runs in assignments of\n"
 	      "iterations through five phases (scheduling, computation with access\n"
-	      "tracking, misspeculation check, commit, recovery on the CPU). The final\n"
+	      "tracking, misspeculation check, commit, recovery in order). The final\n"
 	      "array is compared with the sequential loop's, bit for bit.\n"
 	      "\n"
 	      "  --loop NAME           the loop (default ocean), one of:\n",
@@ -453,7 +453,7 @@ static void print_summary(const spec_opts *o, const sp_problem *p, const mode_ru
 		       k + 1 < SP_NPHASES ? "," : "\n");
 	printf("  assignments  %" PRIu64 " (%" PRIu64 " misspeculated), sizes %" PRIu64 "..%" PRIu64 "\n",
 	       r->assignments, r->assignments_misspeculated, r->min_assignment, r->max_assignment);
-	printf("  misspec      %" PRIu64 " iterations re-executed on the CPU (rate %.4f%%), %" PRIu64
+	printf("  misspec      %" PRIu64 " iterations re-executed in order (rate %.4f%%), %" PRIu64
 	       " deferred, %" PRIu64 " wrong elements\n", r->reexecuted,
 	       p->args.n ? 100.0 * r->reexecuted / p->args.n : 0, r->deferred, r->wrong_elements);
 	printf("  copies       %.4g MB to the device, %.4g MB back\n", r->bytes_in / 1e6,

@@ -115,6 +115,7 @@ static uint32_t *buffer(cpu_ctx *c, unsigned buf)
 	case SP_BUF_WLIST: return c->d.wlist;
 	case SP_BUF_SIDX: return c->d.sidx;
 	case SP_BUF_SVAL: return c->d.sval;
+	case SP_BUF_ROUNDS: return (uint32_t *)c->d.rounds;
 	default: /* the inputs are used in place (host_memory) */
 		gb_die(GB_EXIT_RUNTIME, "the CPU backend has no device buffer %u", buf);
 	}
@@ -130,7 +131,7 @@ static void cpu_download(void *vctx, unsigned buf, size_t off, uint32_t *dst, si
 	memcpy(dst, buffer(vctx, buf) + off, words * sizeof(uint32_t));
 }
 
-static void *cpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
+static void *cpu_open(const sp_problem *p, uint32_t *host, uint32_t max_count, unsigned workers)
 {
 	cpu_ctx *c = gb_xcalloc(1, sizeof(*c), "the CPU backend");
 	const sp_loop *l = p->loop;
@@ -138,16 +139,22 @@ static void *cpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
 	unsigned w;
 	uint32_t *q;
 
+	(void)host;
 	c->max_count = (uint32_t)n;
 	c->d.args = p->args;
 	c->d.clause = p->clause;
 	c->d.kind = l->kind;
 	c->d.maxrd = l->kind == SP_MEM ? l->max_reads : 0;
 	c->d.maxwr = l->kind == SP_MEM ? l->max_writes : 0;
-	/* A, Read, Write, Read-min, Wrong, Wrong list; staging x2; traces; Misspec, Misspec list. */
+	/* The rounds' state; A, Read, Write, Read-min, Wrong, Wrong list; staging x2; traces;
+	 * Misspec, Misspec list; counters. */
 	staging = n * l->max_writes > size ? n * l->max_writes : size;
-	total = 6 * size + 2 * staging + n * (c->d.maxrd + c->d.maxwr + 2) + 2 * n + SP_NCOUNTERS;
+	total = 6 * size + 2 * staging + n * (c->d.maxrd + c->d.maxwr + 2) + 2 * n + SP_NCOUNTERS +
+		SP_ROUND_WORDS;
 	q = c->words = gb_xcalloc(total, sizeof(uint32_t), "the CPU backend's device memory");
+	/* First, where the allocation's alignment suits its 64-bit fields. */
+	c->d.rounds = (sp_rounds *)q;
+	at = SP_ROUND_WORDS;
 #define TAKE(field, words) (c->d.field = q + at, at += (words))
 	TAKE(args.A, size);
 	TAKE(readf, size);

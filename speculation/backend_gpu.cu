@@ -12,7 +12,8 @@
  * per-phase host timers measure the phase's device time, launch overhead
  * included by design. Copies of up to BOUNCE words go through a pinned
  * buffer: pageable copies cost several microseconds more each, and an
- * assignment makes a handful of small ones.
+ * assignment makes a handful of small ones. Larger ones move the host array
+ * and the inputs, which open page-locks (pin_host).
  */
 #include <stdio.h>
 #include <string.h>
@@ -56,15 +57,44 @@ STEP_KERNEL(k_reset, sp_k_reset)
 STEP_KERNEL(k_scatter, scatter_one)
 STEP_KERNEL(k_plain, plain_one)
 
+/*
+ * A batch of device-decided rounds (speculation/check.h) in one block: its
+ * threads share each round's iterations, then thread 0 resolves the round
+ * (the first branch, its re-execution, the next size) between two barriers,
+ * so no round waits on the host. The state lives in shared memory for the
+ * batch; __syncthreads also makes the iterations' writes to A visible to
+ * the re-execution.
+ */
+__global__ void __launch_bounds__(BLOCK) k_rounds(sp_dev d)
+{
+	__shared__ sp_rounds st;
+	uint32_t j;
+	if (threadIdx.x == 0) {
+		st = *d.rounds;
+		sp_round_begin(&st, d.args.n);
+	}
+	__syncthreads();
+	while (st.count) {
+		for (j = threadIdx.x; j < st.count; j += blockDim.x)
+			sp_round_compute(&d, &st, j);
+		__syncthreads();
+		if (threadIdx.x == 0)
+			sp_round_resolve(&d, &st);
+		__syncthreads();
+	}
+	if (threadIdx.x == 0)
+		*d.rounds = st;
+}
+
 typedef void (*step_kernel)(sp_dev);
 static const step_kernel kernels[] = {
 	k_compute, k_mark, k_intersect, k_minread, k_localize, k_gather, k_clear, k_reset, k_scatter,
-	k_plain,
+	k_plain, k_rounds,
 };
 static const char *const kernel_names[] = {
 	"computation", "detection (marks)", "detection (intersection)", "localization (Read-min)",
 	"localization", "the commit gather", "clearing the check arrays", "resetting the check arrays",
-	"copy-in scatter", "the unchecked loop",
+	"copy-in scatter", "the unchecked loop", "a batch of device-decided assignments",
 };
 static_assert(sizeof(kernels) / sizeof(kernels[0]) == SP_NKERNELS, "one kernel per step");
 static_assert(sizeof(kernel_names) / sizeof(kernel_names[0]) == SP_NKERNELS, "one name per step");
@@ -76,14 +106,36 @@ typedef struct gpu_ctx {
 	uint32_t *buffers[SP_NBUFFERS];
 	size_t words[SP_NBUFFERS];
 	uint32_t *bounce;     /* pinned host memory for small copies */
+	void *pinned[3];      /* host ranges this context page-locked, NULL where not */
 } gpu_ctx;
+
+/* Below this, a range shares its pages with other allocations and the bounce buffer serves. */
+#define PIN_MIN_BYTES (1u << 20)
+
+/*
+ * Page-lock a host range that large copies read or write, so that they run
+ * at the link's speed instead of through the driver's pageable staging
+ * (several times slower for the inputs and the array). Best effort: where
+ * the range cannot be locked, copies stay pageable and correct. Locking is
+ * outside the timed loop, like allocation.
+ */
+static void *pin_host(const void *p, size_t bytes)
+{
+	if (!p || bytes < PIN_MIN_BYTES)
+		return NULL;
+	if (cudaHostRegister((void *)p, bytes, cudaHostRegisterDefault) != cudaSuccess) {
+		(void)cudaGetLastError();
+		return NULL;
+	}
+	return (void *)p;
+}
 
 static uint32_t *dev_words(size_t words, const char *what)
 {
 	return (uint32_t *)gb_cuda_alloc((words ? words : 1) * sizeof(uint32_t), what);
 }
 
-static void *gpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
+static void *gpu_open(const sp_problem *p, uint32_t *host, uint32_t max_count, unsigned workers)
 {
 	gpu_ctx *c = (gpu_ctx *)gb_xcalloc(1, sizeof(*c), "the GPU backend");
 	const sp_loop *l = p->loop;
@@ -112,6 +164,7 @@ static void *gpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
 	c->d.misspec = dev_words(n, "Misspec");
 	c->d.mlist = dev_words(n, "the Misspec list");
 	c->d.counters = dev_words(SP_NCOUNTERS, "check counters");
+	c->d.rounds = (sp_rounds *)dev_words(SP_ROUND_WORDS, "the state of device-decided rounds");
 	GB_CUDA(cudaMemset(c->d.readf, 0, size * 4), "clearing Read_A (%zu elements)", size);
 	GB_CUDA(cudaMemset(c->d.writec, 0, size * 4), "clearing Write_A (%zu elements)", size);
 	GB_CUDA(cudaMemset(c->d.minrd, 0xFF, size * 4), "clearing Read-min (%zu elements)", size);
@@ -136,10 +189,15 @@ static void *gpu_open(const sp_problem *p, uint32_t max_count, unsigned workers)
 	c->words[SP_BUF_SIDX] = staging;
 	c->buffers[SP_BUF_SVAL] = c->d.sval;
 	c->words[SP_BUF_SVAL] = staging;
+	c->buffers[SP_BUF_ROUNDS] = (uint32_t *)c->d.rounds;
+	c->words[SP_BUF_ROUNDS] = SP_ROUND_WORDS;
 	c->buffers[SP_BUF_INPUTS] = c->inputs;
 	c->words[SP_BUF_INPUTS] = p->nidx + p->nin;
 	GB_CUDA(cudaMallocHost((void **)&c->bounce, BOUNCE * sizeof(uint32_t)),
 		"allocating %u words of pinned host memory", BOUNCE);
+	c->pinned[0] = pin_host(host, size * 4);
+	c->pinned[1] = pin_host(p->idx, p->nidx * 4);
+	c->pinned[2] = pin_host(p->in, p->nin * 4);
 	return c;
 }
 
@@ -156,7 +214,10 @@ static void gpu_launch(void *vctx, unsigned kernel, uint32_t start, uint32_t cou
 	d.start = start;
 	d.count = count;
 	memcpy(d.args.s, s, sizeof(d.args.s));
-	kernels[kernel]<<<(count + BLOCK - 1) / BLOCK, BLOCK>>>(d);
+	if (kernel == SP_K_ROUNDS)
+		k_rounds<<<1, BLOCK>>>(d);
+	else
+		kernels[kernel]<<<(count + BLOCK - 1) / BLOCK, BLOCK>>>(d);
 	GB_CUDA(cudaGetLastError(), "launching %s over %u iterations from %u", kernel_names[kernel],
 		count, start);
 }
@@ -202,11 +263,15 @@ static void gpu_close(void *vctx)
 	gpu_ctx *c = (gpu_ctx *)vctx;
 	uint32_t *bufs[] = {c->d.args.A, c->d.readf, c->d.writec, c->d.minrd, c->d.wrongf,
 			    c->d.wlist, c->d.sidx, c->d.sval, c->d.rd, c->d.wr, c->d.nrd, c->d.nwr,
-			    c->d.misspec, c->d.mlist, c->d.counters, c->inputs};
+			    c->d.misspec, c->d.mlist, c->d.counters, (uint32_t *)c->d.rounds,
+			    c->inputs};
 	size_t k;
 	for (k = 0; k < sizeof(bufs) / sizeof(bufs[0]); k++)
 		cudaFree(bufs[k]);
 	cudaFreeHost(c->bounce);
+	for (k = 0; k < sizeof(c->pinned) / sizeof(c->pinned[0]); k++)
+		if (c->pinned[k])
+			cudaHostUnregister(c->pinned[k]);
 	free(c);
 }
 

@@ -67,8 +67,55 @@ enum sp_kernel {
 	SP_K_RESET,       /* the same by element, when the traces outnumber the elements */
 	SP_K_SCATTER,     /* copy-in: A[sidx[i]] = sval[i] */
 	SP_K_PLAIN,       /* the loop body without tracking (--compare gpu-nospec) */
+	SP_K_ROUNDS,      /* a batch of device-decided assignments (sp_rounds below) */
 	SP_NKERNELS
 };
+
+/*
+ * Device-decided assignments of a control-flow loop whose clause only names
+ * ranges to the end (sp_clause_only_to_end, Figure 6(c): gothic, mdg,
+ * strcat). Such an assignment's check is one number (the first iteration a
+ * range starts at), its commit keeps everything before it, and its recovery
+ * is one sequential iteration: nothing there needs the host. A batch runs
+ * assignments ("rounds") back to back in one launch, each with the interval
+ * schedule of section 4 (sp_sched_interval), the device re-executing the
+ * branching iteration itself; the host takes over again when the schedule
+ * asks for more than SP_ROUND_MAX iterations, after SP_ROUND_BUDGET rounds
+ * (which bounds a launch, for --timeout) or at the end of the loop, and then
+ * copies back the span the batch finished. The schedule and every counter
+ * are those of host-decided assignments; only where the work runs differs.
+ */
+#define SP_ROUND_MAX 4096u
+#define SP_ROUND_BUDGET 4096u
+
+typedef struct sp_rounds {
+	float s[SP_NSCALARS];   /* the loop-carried scalars */
+	uint32_t start, count;  /* the current round; count 0 ends the batch */
+	uint32_t size, cap;     /* the schedule (sp_sched) */
+	uint32_t left;          /* rounds this batch may still run */
+	uint32_t all_from;      /* the current round's first range to the end, SP_NONE if none */
+	uint32_t min_count, max_count;
+	int64_t last_branch;
+	uint64_t interval_sum, intervals;
+	uint64_t rounds, iterations, branches, misspeculated, deferred, wrong;
+} sp_rounds;
+
+#define SP_ROUND_WORDS (sizeof(sp_rounds) / sizeof(uint32_t))
+
+/* Section 4's interval schedule after a branch at iteration at: the mean interval between
+ * observed branches (the loop start counts as one, at -1), within [1, cap]. */
+GB_HD uint32_t sp_sched_interval(int64_t *last, uint64_t *sum, uint64_t *n, uint32_t at,
+				 uint32_t cap)
+{
+	uint64_t size;
+	*sum += (uint64_t)((int64_t)at - *last);
+	*n += 1;
+	*last = at;
+	size = (*sum + *n / 2) / *n;
+	if (size < 1)
+		size = 1;
+	return size > cap ? cap : (uint32_t)size;
+}
 
 /* The device state: pointers into device memory (host memory for the CPU backend). */
 typedef struct sp_dev {
@@ -88,6 +135,7 @@ typedef struct sp_dev {
 	uint32_t *mlist;       /* Misspec list: iteration offsets in the assignment */
 	uint32_t *wlist;       /* Wrong list: elements */
 	uint32_t *sidx, *sval; /* commit and copy-in staging: count x maxwr, or |A| */
+	sp_rounds *rounds;     /* the state of a batch of rounds (SP_K_ROUNDS) */
 } sp_dev;
 
 GB_HD int sp_row_has(const uint32_t *row, uint32_t n, uint32_t e)
@@ -242,6 +290,95 @@ GB_HD void sp_k_reset(const sp_dev *d, uint32_t i)
 	d->wrongf[i] = 0;
 }
 
+/* The span of elements iterations i0..i1-1 of an SP_CF loop write: one span by the
+ * regular mapping's contract (workloads/spec_bodies.h). */
+GB_HD void sp_cf_span(const sp_args *a, uint32_t i0, uint32_t i1, uint32_t *lo, uint32_t *hi)
+{
+	uint32_t l[2], h[2], k, nr;
+	*lo = 0xFFFFFFFFu;
+	*hi = 0;
+	nr = sp_cf_writes(a, i0, l, h);
+	for (k = 0; k < nr; k++)
+		*lo = l[k] < *lo ? l[k] : *lo;
+	nr = sp_cf_writes(a, i1 - 1, l, h);
+	for (k = 0; k < nr; k++)
+		*hi = h[k] > *hi ? h[k] : *hi;
+}
+
+/* The next round of a batch: up to the schedule's size, none when the batch is over. */
+GB_HD void sp_round_begin(sp_rounds *st, uint32_t n)
+{
+	uint32_t count = n - st->start < st->size ? n - st->start : st->size;
+	if (st->start >= n || !st->left || st->size > SP_ROUND_MAX)
+		count = 0;
+	st->count = count;
+	st->all_from = SP_NONE;
+}
+
+/* Iteration j of the current round, speculatively: a branch lowers all_from. */
+GB_HD void sp_round_compute(const sp_dev *d, sp_rounds *st, uint32_t j)
+{
+	sp_args a = d->args;
+	sp_track t = sp_track_sequential();
+	uint32_t marks = 0;
+	t.spec = 1;
+	t.misspec = d->misspec; /* never written: no item names single iterations */
+	t.all_from = &st->all_from;
+	t.marks = &marks;
+	t.start = st->start;
+	t.count = st->count;
+	t.clause = &d->clause;
+	memcpy(a.s, st->s, sizeof(a.s));
+	sp_body(&a, &t, st->start + j);
+}
+
+/* After every iteration of the round has run (one thread): keep the iterations before the
+ * first branch, re-execute the branching one in order, hand the rest to the next round. */
+GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st)
+{
+	uint32_t end = st->start + st->count, b = st->all_from;
+	st->rounds++;
+	st->left--;
+	st->iterations += st->count;
+	st->min_count = st->count < st->min_count ? st->count : st->min_count;
+	st->max_count = st->count > st->max_count ? st->count : st->max_count;
+	if (b == SP_NONE) {
+		st->start = end;
+	} else {
+		sp_args a = d->args;
+		sp_track t = sp_track_sequential();
+		uint32_t lo, hi;
+		sp_cf_span(&d->args, b, end, &lo, &hi); /* not committed: b's range and the rest */
+		st->wrong += hi - lo;
+		memcpy(a.s, st->s, sizeof(a.s));
+		sp_body(&a, &t, b);
+		memcpy(st->s, a.s, sizeof(a.s));
+		st->branches++;
+		st->misspeculated += end - b;
+		st->deferred += end - b - 1;
+		st->start = b + 1;
+		st->size = sp_sched_interval(&st->last_branch, &st->interval_sum, &st->intervals, b,
+					     st->cap);
+	}
+	sp_round_begin(st, d->args.n);
+}
+
+#if !defined(__CUDA_ARCH__)
+/* A batch of rounds in loop order on one thread (the CPU backend): the same rounds as the
+ * GPU's block, whose threads share each round's iterations. */
+static inline void sp_rounds_in_order(const sp_dev *d)
+{
+	sp_rounds *st = d->rounds;
+	uint32_t j;
+	sp_round_begin(st, d->args.n);
+	while (st->count) {
+		for (j = 0; j < st->count; j++)
+			sp_round_compute(d, st, j);
+		sp_round_resolve(d, st);
+	}
+}
+#endif
+
 /* Thread i of step kernel. */
 GB_HD void sp_kernel_run(const sp_dev *d, unsigned kernel, uint32_t i)
 {
@@ -255,6 +392,9 @@ GB_HD void sp_kernel_run(const sp_dev *d, unsigned kernel, uint32_t i)
 	case SP_K_CLEAR: sp_k_clear(d, i); break;
 	case SP_K_RESET: sp_k_reset(d, i); break;
 	case SP_K_SCATTER: d->args.A[d->sidx[i]] = d->sval[i]; break;
+#if !defined(__CUDA_ARCH__)
+	case SP_K_ROUNDS: sp_rounds_in_order(d); break; /* the GPU has its own kernel */
+#endif
 	default: {
 		sp_args a = d->args;
 		sp_track t = sp_track_sequential();

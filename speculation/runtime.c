@@ -18,6 +18,10 @@
  * array between wrong elements: a memory loop's written elements are
  * gathered through the write traces, an SP_CF loop's span is known from its
  * regular mapping (whose Wrong ranges come from the Misspec list on the host).
+ * A control-flow loop whose clause only names ranges to the end runs its
+ * short assignments as device-decided rounds (device_rounds), recovery
+ * included, with the same schedule and decisions; a commit with many wrong
+ * ranges copies its region once and merges on the host.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -30,6 +34,9 @@
 const char *const sp_opt_names[] = {"all", "no-mo", "no-co", "no-sched", NULL};
 const char *const sp_phase_names[] = {"inputs", "setup", "scheduling", "computation", "check", "commit",
 				      "recovery"};
+
+/* Wrong ranges from which commit copies the whole region once instead of piece by piece. */
+#define COMMIT_PIECES 32
 
 typedef struct range {
 	uint32_t lo, hi;
@@ -102,17 +109,11 @@ void sp_run_sequential(const sp_problem *p, uint32_t *host, float scalars[SP_NSC
 	memcpy(scalars, a.s, sizeof(a.s));
 }
 
-/* Elements iterations i0..i1-1 of an SP_CF loop write: one span by the mapping's contract. */
+/* Elements iterations i0..i1-1 of an SP_CF loop write. */
 static range cf_span(const sp_problem *p, uint32_t i0, uint32_t i1)
 {
-	uint32_t lo[2], hi[2], k, nr;
-	range s = {0xFFFFFFFFu, 0};
-	nr = sp_cf_writes(&p->args, i0, lo, hi);
-	for (k = 0; k < nr; k++)
-		s.lo = lo[k] < s.lo ? lo[k] : s.lo;
-	nr = sp_cf_writes(&p->args, i1 - 1, lo, hi);
-	for (k = 0; k < nr; k++)
-		s.hi = hi[k] > s.hi ? hi[k] : s.hi;
+	range s;
+	sp_cf_span(&p->args, i0, i1, &s.lo, &s.hi);
 	return s;
 }
 
@@ -179,7 +180,8 @@ static void merge_ranges(run *u)
  * memory loop's assignment wrote few of its elements (index and value for
  * each cost less than the array), those are gathered through the write
  * traces instead (speculation/check.h). no-co copies the whole array and
- * merges the correct ranges on the host.
+ * merges the correct ranges on the host, and so does an assignment with
+ * COMMIT_PIECES wrong ranges or more, with one copy of its region.
  */
 static void commit(run *u, range region, uint32_t start, uint32_t count)
 {
@@ -188,8 +190,14 @@ static void commit(run *u, range region, uint32_t start, uint32_t count)
 	int gather = !all && u->p->loop->kind == SP_MEM &&
 		     2 * (uint64_t)count * maxwr < u->p->args.size;
 
-	if (all)
+	/* Many wrong ranges: one copy of the region and a merge on the host beat a copy per
+	 * piece (ocean's misspeculated assignments have thousands, each a synchronous copy). */
+	if (!all && !gather && u->nranges >= COMMIT_PIECES) {
+		all = 1;
+		download(u, SP_BUF_A, region.lo, u->stage + region.lo, region.hi - region.lo);
+	} else if (all) {
 		download(u, SP_BUF_A, 0, u->stage, u->p->args.size);
+	}
 	if (gather) {
 		size_t slots = (size_t)count * maxwr, j;
 		u->b->launch(u->ctx, SP_K_GATHER, start, count, u->s);
@@ -272,14 +280,8 @@ void sp_sched_after(sp_sched *sc, const sp_problem *p, const sp_config *c, uint3
 			sc->clean = 0;
 		}
 	} else if (sp_clause_all_subsequent(&p->clause) && all_from != SP_NONE) {
-		sc->interval_sum += (uint64_t)((int64_t)all_from - sc->last_branch);
-		sc->intervals++;
-		sc->last_branch = all_from;
-		sc->size = (uint32_t)((sc->interval_sum + sc->intervals / 2) / sc->intervals);
-		if (sc->size < 1)
-			sc->size = 1;
-		if (sc->size > sc->cap)
-			sc->size = sc->cap;
+		sc->size = sp_sched_interval(&sc->last_branch, &sc->interval_sum, &sc->intervals,
+					     all_from, sc->cap);
 	}
 }
 
@@ -403,6 +405,60 @@ static uint32_t commit_and_recover(run *u, uint32_t start, uint32_t count, const
 	return next;
 }
 
+/*
+ * A batch of device-decided assignments (SP_K_ROUNDS, speculation/check.h)
+ * from *start with the schedule sc, then the span it finished copied back
+ * in one copy. Its launch and the state's copies count as computation (the
+ * check and the recovery of each round run inside it, on the device), the
+ * copy back as commit. Updates sc, *start and the scalars.
+ */
+static void device_rounds(run *u, sp_sched *sc, uint32_t *start)
+{
+	sp_result *r = u->r;
+	sp_rounds st;
+	uint32_t first = *start;
+
+	memset(&st, 0, sizeof(st));
+	memcpy(st.s, u->s, sizeof(st.s));
+	st.start = first;
+	st.size = sc->size;
+	st.cap = sc->cap;
+	st.left = SP_ROUND_BUDGET;
+	st.min_count = UINT32_MAX;
+	st.last_branch = sc->last_branch;
+	st.interval_sum = sc->interval_sum;
+	st.intervals = sc->intervals;
+	phase_end(u, SP_PH_SCHEDULE);
+	upload(u, SP_BUF_ROUNDS, 0, (const uint32_t *)&st, SP_ROUND_WORDS);
+	u->b->launch(u->ctx, SP_K_ROUNDS, first, 1, u->s);
+	download(u, SP_BUF_ROUNDS, 0, (uint32_t *)&st, SP_ROUND_WORDS);
+	phase_end(u, SP_PH_COMPUTE);
+	if (st.start > first) {
+		range span = cf_span(u->p, first, st.start);
+		download(u, SP_BUF_A, span.lo, u->host + span.lo, span.hi - span.lo);
+	}
+	phase_end(u, SP_PH_COMMIT);
+
+	memcpy(u->s, st.s, sizeof(st.s));
+	r->assignments += st.rounds;
+	r->assignments_misspeculated += st.branches;
+	r->detections += st.branches;
+	r->iterations_gpu += st.iterations;
+	r->misspeculated += st.misspeculated;
+	r->reexecuted += st.branches;
+	r->deferred += st.deferred;
+	r->wrong_elements += st.wrong;
+	if (st.rounds && st.min_count < r->min_assignment)
+		r->min_assignment = st.min_count;
+	if (st.rounds && st.max_count > r->max_assignment)
+		r->max_assignment = st.max_count;
+	sc->size = st.size;
+	sc->last_branch = st.last_branch;
+	sc->interval_sum = st.interval_sum;
+	sc->intervals = st.intervals;
+	*start = st.start;
+}
+
 int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_t *host,
 	   float scalars[SP_NSCALARS], sp_result *r)
 {
@@ -414,6 +470,8 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	sp_sched sc;
 	run u;
 	int rc = 0;
+	/* The ablations keep the paper's host-driven assignments. */
+	int rounds = c->opt == SP_OPT_ALL && l->kind == SP_CF && sp_clause_only_to_end(&p->clause);
 
 	memset(r, 0, sizeof(*r));
 	memset(&u, 0, sizeof(u));
@@ -433,13 +491,13 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	if (c->opt == SP_OPT_NO_SCHED)
 		limit = c->max_assignment && c->max_assignment < n ? c->max_assignment : n;
 	/* Allocation is not timed: a runtime that runs many loops keeps its memory. */
-	u.ctx = b->open(p, limit, c->workers);
+	u.ctx = b->open(p, host, limit, c->workers);
 	staging = (size_t)limit * l->max_writes > size ? (size_t)limit * l->max_writes : size;
 	u.mlist = xalloc_words(n, "the Misspec list");
 	u.wlist = xalloc_words(size, "the Wrong list");
 	u.sidx = xalloc_words(staging, "commit and copy-in staging");
 	u.sval = xalloc_words(staging, "commit and copy-in staging");
-	u.stage = c->opt == SP_OPT_NO_CO ? xalloc_words(size, "copy-out staging") : NULL;
+	u.stage = xalloc_words(size, "copy-out staging");
 
 	u.t_phase = t0 = gb_now_ns();
 	r->bytes_in += upload_inputs(b, u.ctx, p);
@@ -459,6 +517,11 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 		if (c->timeout_s > 0 && gb_seconds_since(t0) > c->timeout_s) {
 			r->incomplete = 1;
 			break;
+		}
+		/* Assignments whose whole decision the device can take run there, in batches. */
+		if (rounds && sc.size <= SP_ROUND_MAX) {
+			device_rounds(&u, &sc, &start);
+			continue;
 		}
 		/* scheduling */
 		count = c->opt == SP_OPT_NO_SCHED ? limit : sc.size;
@@ -515,7 +578,7 @@ void sp_run_nospec(const sp_backend *b, const sp_problem *p, const sp_config *c,
 	void *ctx;
 
 	memset(r, 0, sizeof(*r));
-	ctx = b->open(p, p->args.n, c->workers);
+	ctx = b->open(p, host, p->args.n, c->workers);
 	t0 = gb_now_ns();
 	r->bytes_in = upload_inputs(b, ctx, p) + 4 * (uint64_t)p->args.size;
 	t = gb_now_ns();

@@ -452,6 +452,12 @@ spec_same "alvinn, Figure 6(b) at density 0.3" --loop alvinn --iters 20000 --den
 spec_same "gothic, Figure 6(c) with a range clause" --loop gothic --iters 50000 --clause "(-1:end)"
 spec_same "ocean at its default size" --loop ocean
 spec_same "mdg at its default size" --loop mdg
+# Device-decided rounds: batches of up to 4096 rounds, and the hand-over to host-decided
+# assignments when the interval schedule outgrows them (strcat's growing buffer).
+spec_same "gothic at its default size (device-decided rounds)" --loop gothic
+spec_same "strcat at its default size (rounds, then host-decided assignments)" --loop strcat
+spec_same "gothic, rounds with heavier iterations" --loop gothic --iters 200000 --work 64 \
+	--density 0.05
 expect_rc "speculate: a wrong clause fails verification on the GPU" 3 \
 	"$G" speculate --backend gpu --loop gothic --iters 30000 --clause "(+1)" --reps 1 --quiet
 expect_rc "speculate: fftbench against gpu-nospec and cpu-spec" 0 \

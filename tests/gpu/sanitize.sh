@@ -110,11 +110,16 @@ sanitize detect --algo lmdda --impl gpu-stream --compare gpu-event --procs 40 --
 sanitize detect --algo osdda --impl gpu-stream --procs 30000 --res 30000 --events 3000 --reps 1
 
 # speculate: every kernel of the runtime: memory loops that misspeculate
-# (detection and localization), a control-flow loop with a range clause, and
-# the non-speculative loop.
+# (detection and localization), a control-flow loop with a range clause on
+# host-decided assignments (no-sched) and in device-decided rounds (the
+# rounds kernel's shared state and barriers: gothic, and strcat, whose
+# rounds outgrow a batch and hand back to the host), and the
+# non-speculative loop.
 sanitize speculate --backend gpu --loop figure3 --iters 3000 --density 1 --reps 1
 sanitize speculate --backend gpu --loop ocean --iters 4000 --reps 1 --opt no-sched
+sanitize speculate --backend gpu --loop gothic --iters 3000 --density 0.01 --reps 1 --opt no-sched
 sanitize speculate --backend gpu --loop gothic --iters 3000 --density 0.01 --reps 1
+sanitize speculate --backend gpu --loop strcat --iters 20000 --density 0.001 --reps 1
 sanitize speculate --backend gpu --loop fftbench --iters 2000 --reps 1 --compare gpu-nospec
 
 # list: both CUDA lists on every workload, and a heap too small for the run

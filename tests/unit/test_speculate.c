@@ -69,8 +69,14 @@ TEST(speculate_clause_forms)
 	CHECK_EQ_I(lo, 10);
 	CHECK_EQ_I(hi, 10);
 	CHECK(!sp_clause_all_subsequent(&c));
+	CHECK(!sp_clause_only_to_end(&c));
+	REQUIRE(sp_clause_parse("(+1:end)", &c, err, sizeof(err)) == 0);
+	CHECK(sp_clause_all_subsequent(&c) && !sp_clause_only_to_end(&c));
+	REQUIRE(sp_clause_parse("(-1:end,+0:end)", &c, err, sizeof(err)) == 0);
+	CHECK(sp_clause_only_to_end(&c));
 	REQUIRE(sp_clause_parse("(+0:end)", &c, err, sizeof(err)) == 0);
 	CHECK(sp_clause_all_subsequent(&c));
+	CHECK(sp_clause_only_to_end(&c));
 	sp_clause_resolve(&c.item[0], 3, 100, &lo, &hi);
 	CHECK_EQ_I(hi, 99);
 	REQUIRE(sp_clause_parse("(2:+3)", &c, err, sizeof(err)) == 0);
@@ -415,4 +421,41 @@ TEST(speculate_contention_threads)
 	CHECK(spec_equals_seq(&p, &c, &r));
 	CHECK(r.reexecuted > 0 && r.assignments > 1);
 	sp_problem_free(&p);
+}
+
+/*
+ * Device-decided rounds take the decisions host-decided assignments would:
+ * the same loop under (+0:end) (rounds) and under (+0:end,+1000000), whose
+ * second item names no iteration of any assignment here but keeps the host
+ * deciding, gives the same schedule and counters, and the rounds copy less.
+ */
+TEST(speculate_device_rounds_decide_as_the_host)
+{
+	static const char *const loops[] = {"gothic", "strcat", "mdg"};
+	unsigned k;
+	for (k = 0; k < 3; k++) {
+		sp_loop_gen g = {20000, 0.01, 0, 9};
+		sp_problem p;
+		sp_result dev, host;
+		sp_config c = config(SP_OPT_ALL, 3);
+		REQUIRE(sp_problem_generate(sp_loop_find(loops[k]), &g, &p, NULL, 0) == 0);
+		REQUIRE(sp_clause_only_to_end(&p.clause));
+		CHECK(spec_equals_seq(&p, &c, &dev));
+		REQUIRE(sp_clause_parse("(+0:end,+1000000)", &p.clause, NULL, 0) == 0);
+		CHECK(!sp_clause_only_to_end(&p.clause));
+		CHECK(spec_equals_seq(&p, &c, &host));
+		CHECK(dev.reexecuted > 1);
+		CHECK_EQ(dev.assignments, host.assignments);
+		CHECK_EQ(dev.assignments_misspeculated, host.assignments_misspeculated);
+		CHECK_EQ(dev.iterations_gpu, host.iterations_gpu);
+		CHECK_EQ(dev.misspeculated, host.misspeculated);
+		CHECK_EQ(dev.reexecuted, host.reexecuted);
+		CHECK_EQ(dev.deferred, host.deferred);
+		CHECK_EQ(dev.wrong_elements, host.wrong_elements);
+		CHECK_EQ(dev.detections, host.detections);
+		CHECK_EQ(dev.min_assignment, host.min_assignment);
+		CHECK_EQ(dev.max_assignment, host.max_assignment);
+		CHECK(dev.bytes_out < host.bytes_out);
+		sp_problem_free(&p);
+	}
 }
