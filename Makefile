@@ -94,14 +94,18 @@ build/gen/list_kernel_source.h: $(OPENCL_KERNEL_SRC) Makefile
 	sed -e '/^#include/d' -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(OPENCL_KERNEL_SRC) >$@
 $(BUILD)/structures/list_opencl.o build/nocuda/structures/list_opencl.o build/unit_tests: build/gen/list_kernel_source.h
 
-.PHONY: all test check-gpu sanitize-gpu dist install clean need-cjson
+.PHONY: all deps test check-gpu sanitize-gpu dist install clean need-cjson
 
 all: need-cjson gpubench
 
 need-cjson:
 ifneq ($(CJSON_FOUND),1)
-	$(error cJSON not found by pkg-config: install it with 'apt-get install libcjson-dev' (Debian/Ubuntu))
+	$(error cJSON not found by pkg-config: run 'make deps' (Debian/Ubuntu: installs it with apt-get))
 endif
+
+# What the build and the tests need, installed with apt-get (sudo when not root); shared with .ci/run.
+deps:
+	scripts/deps.sh
 
 gpubench: $(C_OBJ) $(CU_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
