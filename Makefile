@@ -39,7 +39,8 @@ LDLIBS := $(CJSON_LIBS) -lm -pthread
 BUILD := build/$(if $(filter 1,$(CUDA)),cuda,cpu)
 
 COMMON_SRC := common/error.c common/opts.c common/stats.c common/timer.c common/report.c \
-	common/backend.c
+	common/backend.c common/output.c common/impl.c common/memory.c common/options.c \
+	common/progress.c
 PBA_SRC := deadlock/pba.c deadlock/pba_cpu.c deadlock/pba_registry.c workloads/pba_gen.c \
 	workloads/pba_oracle.c workloads/pba_trace.c
 RAG_SRC := deadlock/rag.c deadlock/rag_registry.c deadlock/osdda_cpu.c deadlock/lmdda_cpu.c \

@@ -17,6 +17,7 @@
 #include "common/device.h"
 #include "common/error.h"
 #include "common/opts.h"
+#include "common/output.h"
 #include "common/report.h"
 #include "common/stats.h"
 #include "common/timer.h"
@@ -56,9 +57,11 @@ static void help(FILE *out)
 	fputs("  --iters N             iterations (1..100000000; default: the loop's, see\n"
 	      "                        docs/speculate.md)\n"
 	      "  --density F           dependence density: how often the loop's dependence\n"
-	      "                        or branch occurs (meaning and default per loop)\n"
+	      "                        or branch occurs (0..the loop's maximum; meaning and\n"
+	      "                        default per loop)\n"
 	      "  --work N              per-iteration work of trfd, mdg, gothic, alvinn;\n"
-	      "                        sweeps over the cells for ocean\n"
+	      "                        sweeps over the cells for ocean (1..the loop's\n"
+	      "                        maximum, docs/speculate.md)\n"
 	      "  --clause TEXT         override the misspeculate(...) clause of a control-flow\n"
 	      "                        loop: (+1), (-1,+1), (+0:+4), (10), (+0:end); a wrong\n"
 	      "                        one is caught by verification\n"
@@ -70,17 +73,20 @@ static void help(FILE *out)
 	      "                        host's cores: chunks with private views, committed\n"
 	      "                        in order), gpu-nospec (no tracking or check;\n"
 	      "                        fftbench and alvinn at density 0 only)\n"
-	      "  --backend B           gpu, cpu or auto (default: gpu when there is one)\n"
+	      "  --backend WHERE       gpu, cpu or auto (default: gpu when there is one)\n"
 	      "  --cpu-workers N       host threads of the CPU backend and of cpu-spec\n"
-	      "                        (default: all cores)\n"
+	      "                        (1..4096, default: all cores)\n"
 	      "  --threshold F         halve the assignment above this misspeculation rate\n"
-	      "                        (irregular memory; default 0.01)\n"
-	      "  --clean-run N         double it after N clean assignments (default 4)\n"
-	      "  --max-assignment N    never assign more than N iterations (default: no limit)\n"
-	      "  --reps N              repetitions of the whole loop (default 3)\n"
-	      "  --seed N              seed of the loop's inputs (default 1)\n"
-	      "  --timeout S           give up after S seconds (default 600): the report is\n"
-	      "                        marked incomplete and the exit status is 1\n"
+	      "                        (irregular memory; 0..1, default 0.01)\n"
+	      "  --clean-run N         double it after N clean assignments (1..1000000,\n"
+	      "                        default 4)\n"
+	      "  --max-assignment N    never assign more than N iterations (1..100000000,\n"
+	      "                        default: no limit)\n"
+	      "  --reps N              repetitions of the whole loop (1..100000, default 3)\n"
+	      "  --seed N              seed of the loop's inputs (0..2^64-1, default 1)\n"
+	      "  --timeout S           give up after S seconds (0.001..864000, default 600):\n"
+	      "                        the report is marked incomplete and the exit status\n"
+	      "                        is 1\n"
 	      "  --no-verify           do not compare with the sequential loop\n"
 	      "  --json PATH           JSON report ('-' for stdout; docs/report-schema.md)\n"
 	      "  --quiet               no summary or notes\n"
@@ -170,6 +176,10 @@ static void parse(spec_opts *o, int argc, char **argv)
 		}
 	}
 	gb_opt_no_operands("speculate", argc, argv);
+	{
+		const gb_path_use paths[] = {{"json", o->json, 0}};
+		gb_paths_check("speculate", paths, 1);
+	}
 	o->loop = sp_loop_find(loop);
 	if (!o->loop) {
 		char list[256] = "";
@@ -412,16 +422,30 @@ static void describe_difference(char *msg, size_t len, const char *what, const m
 			 what, m->name);
 }
 
+/* Repetitions whose final state was compared with the sequential loop's. */
+static uint32_t reps_checked(const spec_opts *o, const mode_run *m, const mode_run *base)
+{
+	uint32_t n = m->ran;
+	unsigned k;
+
+	for (k = 0; k < NBASELINES; k++)
+		if (o->compare[k])
+			n += base[k].ran;
+	return o->verify ? n : 0;
+}
+
 static void fill_verification(cJSON *v, const spec_opts *o, const mode_run *m, const mode_run *base,
 			      int bad)
 {
 	char msg[256] = "";
 	unsigned k;
 
-	if (!o->verify) {
+	gb_json_u64(v, "reps_checked", reps_checked(o, m, base));
+	if (!o->verify || !reps_checked(o, m, base)) { /* null: nothing was checked */
 		cJSON_AddNullToObject(v, "verified");
-		gb_json_str(v, "method", "none");
-		gb_json_str(v, "message", "--no-verify");
+		gb_json_str(v, "method", o->verify ? "none: no repetition finished" : "none");
+		gb_json_str(v, "message", o->verify ? "--timeout reached before a repetition finished"
+						   : "--no-verify");
 		return;
 	}
 	gb_json_bool(v, "verified", !bad);
@@ -465,6 +489,8 @@ static void print_summary(const spec_opts *o, const sp_problem *p, const mode_ru
 			       speedup(&base[k], m));
 	if (!o->verify)
 		printf("  verified     not checked (--no-verify)\n");
+	else if (!reps_checked(o, m, base))
+		printf("  verified     not checked (no repetition finished)\n");
 	else if (bad)
 		printf("  verified     FAILED: the final state differs from the sequential loop's\n");
 	else
@@ -533,8 +559,7 @@ static int run(int argc, char **argv)
 	gb_report_set_device(&rpt, b, b == GB_BACKEND_GPU ? &dev : NULL, (int)o.cfg.workers);
 	fill_config(rpt.config, &o, &p, b);
 	if (incomplete)
-		cJSON_ReplaceItemInObject(cJSON_GetObjectItem(rpt.root, "meta"), "complete",
-					  cJSON_CreateFalse());
+		gb_report_incomplete(&rpt);
 	fill_results(rpt.results, &o, &p, &main_run, base);
 	fill_verification(rpt.verification, &o, &main_run, base, bad);
 	if (o.json && gb_report_write(&rpt, o.json) != 0)

@@ -28,6 +28,13 @@ void gb_report_set_device(gb_report *r, gb_backend backend, const gb_device_info
 			  int cpu_workers);
 void gb_report_free(gb_report *r);
 
+/* Mark the run incomplete (meta.complete false): --timeout cut it short. */
+void gb_report_incomplete(gb_report *r);
+
+/* Add a line to meta.warnings: something a reader of the numbers must know. */
+__attribute__((format(printf, 2, 3)))
+void gb_report_warn(gb_report *r, const char *fmt, ...);
+
 /* Write to path ("-" for stdout). Returns 0, or -1 with errno-style message printed. */
 int gb_report_write(const gb_report *r, const char *path);
 
