@@ -273,6 +273,19 @@ assert d["meta"]["complete"] is False
 assert d["verification"]["verified"] is None, d["verification"]
 assert d["results"]["impls"][0]["reps_completed"] < 3'
 
+# ---------------------------------------------------------------- shared options on speculate
+expect_rc "speculate --warmup 1 --verify-every 2 --reps 3 exits 0" 0 "$G" speculate --backend cpu --loop ocean \
+	--iters 20000 --reps 3 --warmup 1 --verify-every 2 --json "$R/spec-shared.json"
+json_check "speculate: warm-up untimed, every 2nd repetition checked" "$R/spec-shared.json" '
+c = d["config"]; v = d["verification"]
+assert c["warmup"] == 1 and c["reps"] == 3 and c["verify_every"] == 2 and c["verify"] is True, c
+assert d["results"]["reps_completed"] == 3 and d["results"]["loop_seconds"]["n"] == 3
+assert v["verified"] is True and v["reps_checked"] == 2, v'
+expect_rc "speculate --no-verify exits 0" 0 "$G" speculate --backend cpu --loop ocean --iters 20000 --reps 1 \
+	--no-verify --json "$R/spec-nov.json"
+json_check "speculate --no-verify: null, nothing checked" "$R/spec-nov.json" '
+assert d["verification"]["verified"] is None and d["config"]["verify_every"] == 0'
+
 # ---------------------------------------------------------------- make deps
 check "make deps runs scripts/deps.sh" bash -c 'make -n deps | grep -qx "scripts/deps.sh"'
 check ".ci/run installs through scripts/deps.sh" grep -qx 'scripts/deps.sh' .ci/run
