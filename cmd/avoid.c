@@ -95,10 +95,11 @@ static const gb_opt_spec spec = {
 	.rows = rows,
 	.nrows = NROWS,
 	.unit = "stream",
+	.check_unit = "decision (and always the final state)",
 	.compare_help = "other implementations run on the same events in the same process, e.g. cpu; "
 			"the report gives the speedup of --impl over each",
 	.extra_help = list_impls,
-	.example = "Example: gpubench avoid --procs 2048 --res 256 --workload worst-case --compare cpu",
+	.example = "Example: gpubench avoid --procs 2048 --res 256 --compare cpu",
 };
 
 static void help(FILE *out)

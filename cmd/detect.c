@@ -125,6 +125,7 @@ static const gb_opt_spec spec = {
 	.rows = rows,
 	.nrows = NROWS,
 	.unit = "stream",
+	.check_unit = "decision",
 	.compare_help = "other detectors run on the same events in the same process, e.g. cpu; the "
 			"report gives the speedup of --impl over each",
 	.extra_help = list_impls,

@@ -98,6 +98,7 @@ static const gb_opt_spec spec = {
 	.rows = rows,
 	.nrows = NROWS,
 	.unit = "loop",
+	.check_unit = "timed repetition",
 	.compare_help = "baselines timed in the same process: seq (sequential host loop), cpu-spec "
 			"(speculation designed for the host's cores: chunks with private views, committed "
 			"in order), gpu-nospec (no tracking or check; fftbench and alvinn at density 0 "

@@ -13,7 +13,7 @@
 
 static const char *const backend_choices[] = {"auto", "gpu", "cpu", NULL};
 
-/* The shared rows; their help says what they count through %s, the spec's unit. */
+/* The shared rows; their help says what they count through %s: the spec's unit, or check_unit. */
 static const gb_opt_row shared_rows[] = {
 	{.name = "backend", .kind = GB_OPT_CHOICE, .metavar = "WHERE", .choices = backend_choices, .def = "auto",
 	 .help = "where to run (auto: the GPU when one is found); picks the default --impl",
@@ -30,7 +30,7 @@ static const gb_opt_row shared_rows[] = {
 		 "incomplete and the exit status is 1",
 	 .offset = RUN(timeout)},
 	{.name = "verify-every", .kind = GB_OPT_UINT, .metavar = "K", .lo = 0, .hi = UINT64_MAX, .def = "1",
-	 .help = "check every K-th %s against the oracle (0: none)", .offset = RUN(verify_every)},
+	 .help = "check every K-th %s against the oracle; 0 checks none", .offset = RUN(verify_every)},
 	{.name = "no-verify", .kind = GB_OPT_FLAG, .help = "check nothing; the report says \"verified\": null",
 	 .offset = RUN(verify), .set_to = 0},
 	{.name = "json", .kind = GB_OPT_TEXT, .metavar = "PATH",
@@ -137,7 +137,7 @@ int gb_opts_given(const gb_opt_spec *spec, const unsigned char *given, const cha
 static void help_row(FILE *out, const gb_opt_spec *spec, size_t i)
 {
 	const gb_opt_row *r = row_at(spec, i);
-	const char *def = default_of(spec, i), *help = r->help;
+	const char *def = default_of(spec, i), *help = r->help, *unit;
 	char text[1024], line[64];
 	size_t k;
 	int col;
@@ -152,7 +152,8 @@ static void help_row(FILE *out, const gb_opt_spec *spec, size_t i)
 		fprintf(out, "\n%24s", "");
 		col = 24;
 	}
-	k = (size_t)snprintf(text, sizeof(text), help, spec->unit ? spec->unit : "run");
+	unit = strcmp(r->name, "verify-every") == 0 ? spec->check_unit : spec->unit;
+	k = (size_t)snprintf(text, sizeof(text), help, unit ? unit : "run");
 	if (r->kind == GB_OPT_UINT)
 		k += (size_t)snprintf(text + k, sizeof(text) - k, " (%" PRIu64 "..%" PRIu64, r->lo, r->hi);
 	else if (r->kind == GB_OPT_REAL)

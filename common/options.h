@@ -62,7 +62,8 @@ typedef struct gb_opt_spec {
 	const gb_opt_row *rows;           /* the subcommand's own rows */
 	size_t nrows;
 	const gb_opt_default *defaults;   /* shared rows' defaults set otherwise (NULL-name-terminated) */
-	const char *unit;                 /* what --reps, --warmup and --verify-every count: "stream" */
+	const char *unit;                 /* what --reps and --warmup repeat: "stream" */
+	const char *check_unit;           /* what --verify-every counts: "decision" */
 	const char *compare_help;         /* what --compare runs; NULL: the subcommand has none yet */
 	void (*extra_help)(FILE *out);    /* printed after the rows (engine lists, notes); may be NULL */
 	const char *example;

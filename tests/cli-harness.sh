@@ -215,7 +215,7 @@ for want in "--procs N processes (2..1048576, default 1024)" "--res M resources 
 	"--unsafe-share F unsafe-mix: share of the requests made unsafe (0..1, default 0.25)" \
 	"--reps N timed repetitions of the whole stream (1..100000, default 3)" \
 	"--warmup N untimed repetitions of the whole stream before them (0..1000, default 0)" \
-	"--timeout S give up after S seconds" "--verify-every K check every K-th stream" \
+	"--timeout S give up after S seconds" "--verify-every K check every K-th decision" \
 	"--seed N seed of the generator (0..18446744073709551615, default 1)" \
 	"--backend WHERE where to run" "(auto|gpu|cpu, default auto)" "--no-verify" "--quiet" "--json PATH"; do
 	if grep -qF -- "$want" "$R/help-avoid.txt"; then pass "help avoid: $want"; else

@@ -42,6 +42,7 @@ static const gb_opt_spec demo_spec = {
 	.nrows = sizeof(demo_rows) / sizeof(demo_rows[0]),
 	.defaults = demo_defaults,
 	.unit = "thing",
+	.check_unit = "piece",
 	.compare_help = "others",
 	.example = "Example: gpubench demo --size 8",
 };
@@ -118,6 +119,7 @@ TEST(options_help_fits_and_shows_ranges)
 				*w++ = *r == '\n' ? ' ' : *r;
 		*w = 0;
 		CHECK_CONTAINS(flat, "--reps N timed repetitions of the whole thing (1..100000, default 7)");
+		CHECK_CONTAINS(flat, "--verify-every K check every K-th piece against the oracle");
 		free(flat);
 	}
 	CHECK_CONTAINS(buf, "--compare LIST        others");
