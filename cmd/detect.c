@@ -353,14 +353,7 @@ static int run(int argc, char **argv)
 		gb_die(GB_EXIT_RUNTIME, "detect: %s", err);
 
 	gb_report_init(&rpt, "detect", argc, argv);
-	if (o.gpu) {
-		gb_device_info dev;
-		if (gb_device_query(0, &dev) != 0)
-			gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
-		gb_report_set_device(&rpt, GB_BACKEND_GPU, &dev, 1);
-	} else {
-		gb_report_set_device(&rpt, GB_BACKEND_CPU, NULL, 1);
-	}
+	gb_report_set_machine(&rpt, o.gpu, 1);
 	gb_json_str(rpt.config, "algo", o.algo);
 	gb_json_str(rpt.config, "impl", o.impl[0]->name);
 	{

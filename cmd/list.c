@@ -482,14 +482,7 @@ static int finish(list_watch *watch, int incomplete)
 		bad |= ir[k].bad_reps != 0;
 	}
 	gb_report_init(&rpt, "list", argc, argv);
-	if (o->gpu) {
-		gb_device_info dev;
-		if (gb_device_query(0, &dev) != 0)
-			gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
-		gb_report_set_device(&rpt, GB_BACKEND_GPU, &dev, (int)o->params.cpu_workers);
-	} else {
-		gb_report_set_device(&rpt, GB_BACKEND_CPU, NULL, (int)o->params.cpu_workers);
-	}
+	gb_report_set_machine(&rpt, o->gpu, (int)o->params.cpu_workers);
 	gb_json_str(rpt.config, "op", list_kind_names[o->cfg.kind]);
 	gb_json_u64(rpt.config, "nodes", o->cfg.nodes);
 	gb_json_u64(rpt.config, "threads", w->threads);

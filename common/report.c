@@ -158,6 +158,19 @@ void gb_report_warn(gb_report *r, const char *fmt, ...)
 	cJSON_AddItemToArray(w, cJSON_CreateString(text));
 }
 
+void gb_report_set_machine(gb_report *r, int gpu, int cpu_workers)
+{
+	gb_device_info dev;
+
+	if (!gpu) {
+		gb_report_set_device(r, GB_BACKEND_CPU, NULL, cpu_workers);
+		return;
+	}
+	if (gb_device_query(0, &dev) != 0)
+		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
+	gb_report_set_device(r, GB_BACKEND_GPU, &dev, cpu_workers);
+}
+
 void gb_report_free(gb_report *r)
 {
 	cJSON_Delete(r->root);
