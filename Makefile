@@ -39,7 +39,8 @@ LDLIBS := $(CJSON_LIBS) -lm -pthread
 BUILD := build/$(if $(filter 1,$(CUDA)),cuda,cpu)
 
 COMMON_SRC := common/error.c common/opts.c common/stats.c common/timer.c common/report.c \
-	common/backend.c common/ranktest.c common/report_read.c common/metric_diff.c
+	common/backend.c common/ranktest.c common/report_read.c common/metric_diff.c \
+	common/output.c common/impl.c common/memory.c common/options.c common/progress.c
 PBA_SRC := deadlock/pba.c deadlock/pba_cpu.c deadlock/pba_registry.c workloads/pba_gen.c \
 	workloads/pba_oracle.c workloads/pba_trace.c
 RAG_SRC := deadlock/rag.c deadlock/rag_registry.c deadlock/osdda_cpu.c deadlock/lmdda_cpu.c \
@@ -95,14 +96,18 @@ build/gen/list_kernel_source.h: $(OPENCL_KERNEL_SRC) Makefile
 	sed -e '/^#include/d' -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(OPENCL_KERNEL_SRC) >$@
 $(BUILD)/structures/list_opencl.o build/nocuda/structures/list_opencl.o build/unit_tests: build/gen/list_kernel_source.h
 
-.PHONY: all test check-gpu sanitize-gpu dist install clean need-cjson
+.PHONY: all deps test check-gpu sanitize-gpu dist install clean need-cjson
 
 all: need-cjson gpubench
 
 need-cjson:
 ifneq ($(CJSON_FOUND),1)
-	$(error cJSON not found by pkg-config: install it with 'apt-get install libcjson-dev' (Debian/Ubuntu))
+	$(error cJSON not found by pkg-config: run 'make deps' (Debian/Ubuntu: installs it with apt-get))
 endif
+
+# What the build and the tests need, installed with apt-get (sudo when not root); shared with .ci/run.
+deps:
+	scripts/deps.sh
 
 gpubench: $(C_OBJ) $(CU_OBJ)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)

@@ -23,6 +23,7 @@ static void usage(FILE *out)
 	int i;
 	fputs("usage: gpubench <subcommand> [options]\n"
 	      "       gpubench help <subcommand>\n"
+	      "       gpubench <subcommand> --help\n"
 	      "       gpubench --version\n"
 	      "\n"
 	      "A benchmark harness for synchronization on GPUs: each subcommand runs a\n"
@@ -48,15 +49,12 @@ int main(int argc, char **argv)
 		usage(stderr);
 		return GB_EXIT_USAGE;
 	}
-	if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
-		usage(stdout);
+	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0 ||
+	    strcmp(argv[1], "-v") == 0) {
+		puts(GB_VERSION_LINE);
 		return 0;
 	}
-	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
-		printf("gpubench %s (git %s)\n", GB_VERSION, GB_GIT_REV);
-		return 0;
-	}
-	if (strcmp(argv[1], "help") == 0) {
+	if (strcmp(argv[1], "help") == 0 || strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
 		if (argc < 3) {
 			usage(stdout);
 			return 0;

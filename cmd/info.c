@@ -7,6 +7,7 @@
 #include "common/device.h"
 #include "common/error.h"
 #include "common/opts.h"
+#include "common/output.h"
 #include "common/report.h"
 #include "common/version.h"
 #include "deadlock/pba_engine.h"
@@ -59,6 +60,10 @@ static int run(int argc, char **argv)
 		}
 	}
 	gb_opt_no_operands("info", argc, argv);
+	{
+		const gb_path_use paths[] = {{"json", json, 0}};
+		gb_paths_check("info", paths, 1);
+	}
 	listing = !gb_quiet && !(json && strcmp(json, "-") == 0); /* stdout holds only JSON then */
 
 	root = cJSON_CreateObject();
@@ -76,7 +81,7 @@ static int run(int argc, char **argv)
 	gb_describe_host_cpu(root);
 
 	if (listing) {
-		printf("gpubench %s (%s)\n", GB_VERSION, GB_GIT_REV);
+		puts(GB_VERSION_LINE);
 		printf("backends compiled in: cpu%s\n", gb_cuda_compiled() ? ", gpu" : "");
 		if (gb_cuda_compiled())
 			printf("CUDA kernels for: %s; driver %d, runtime %d\n", gb_cuda_archs(), drv, rt);

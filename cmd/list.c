@@ -16,6 +16,7 @@
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,7 +27,9 @@
 #include "common/backend.h"
 #include "common/device.h"
 #include "common/error.h"
+#include "common/impl.h"
 #include "common/opts.h"
+#include "common/output.h"
 #include "common/report.h"
 #include "common/stats.h"
 #include "structures/list_engine.h"
@@ -34,7 +37,7 @@
 #include "workloads/list_gen.h"
 #include "workloads/list_oracle.h"
 
-#define MAX_IMPLS 8
+#define MAX_IMPLS GB_MAX_IMPLS
 #define DEFAULT_SB_COUNT 64u     /* the paper's heap: 64 superblocks of 4096 bytes */
 #define DEFAULT_SB_SIZE 4096u
 
@@ -53,9 +56,30 @@ typedef struct list_opts {
 
 static const char *const platform_names[] = {"cpu", "gpu", "opencl"};
 
+static int engine_on_gpu(const void *e)
+{
+	return ((const list_engine *)e)->platform == LIST_ON_GPU;
+}
+
+static const char *engine_unusable(const void *e)
+{
+	const list_engine *l = e;
+	return l->available ? NULL : l->summary;
+}
+
+static const gb_impl_table impl_table = {
+	.what = "implementation",
+	.entries = (const void *const *)list_engines,
+	.name_at = offsetof(list_engine, name),
+	.summary_at = offsetof(list_engine, summary),
+	.on_gpu = engine_on_gpu,
+	.unusable = engine_unusable,
+	.gpu_default = "gpu",
+	.cpu_default = "cpu-lockfree",
+};
+
 static void help(FILE *out)
 {
-	int i;
 	fputs("usage: gpubench list [options]\n"
 	      "\n"
 	      "A lock-free semi-linked list on a KMA-style device heap (Mulder 2015): add at\n"
@@ -70,48 +94,37 @@ static void help(FILE *out)
 	      "                        different threads) or mixed (a third gets, the rest\n"
 	      "                        adds and deletes, on a --nodes list of 2x--nodes keys)\n"
 	      "  --nodes N             list size (1..536870911, default 4096)\n"
-	      "  --threads T           logical threads (GPU threads, work-items; default one\n"
-	      "                        per node up to 65536)\n"
-	      "  --ops N               mixed: operations in all (default --nodes)\n"
+	      "  --threads T           logical threads (GPU threads, work-items; 1..67108864,\n"
+	      "                        default one per node up to 65536)\n"
+	      "  --ops N               mixed: operations in all (1..2147483648, default\n"
+	      "                        --nodes)\n"
 	      "  --impl NAME           implementation (default gpu, or cpu-lockfree when no GPU\n"
 	      "                        is found):\n",
 	      out);
-	for (i = 0; list_engines[i]; i++)
-		fprintf(out, "                          %-18s %s%s\n", list_engines[i]->name,
-			list_engines[i]->summary, list_engines[i]->available ? "" : " [not built]");
+	gb_impl_help(out, &impl_table, 4, 18);
 	fputs("  --compare LIST        other implementations run on the same operations, e.g.\n"
 	      "                        cpu,cpu-tail; the report gives the speedup of --impl\n"
-	      "  --superblocks N       heap superblocks, bookkeeping included (default 64, or as\n"
-	      "                        many as the run's nodes need with room to spare)\n"
-	      "  --superblock-size B   bytes per superblock, a multiple of 256 (default 4096)\n"
-	      "  --cpu-workers N       OS threads of cpu-lockfree* (default: logical CPUs)\n"
-	      "  --opencl-device N     opencl: device index over all platforms (default 0)\n"
-	      "  --reps N              repetitions, each on a fresh heap (default 3)\n"
-	      "  --seed N              seed of the mixed workload (default 1)\n"
+	      "  --superblocks N       heap superblocks, bookkeeping included (2..16777216;\n"
+	      "                        default 64, or as many as the run's nodes need with\n"
+	      "                        room to spare)\n"
+	      "  --superblock-size B   bytes per superblock, a multiple of 256 (256..16777216,\n"
+	      "                        default 4096)\n"
+	      "  --cpu-workers N       OS threads of cpu-lockfree* (1..4096, default: logical\n"
+	      "                        CPUs)\n"
+	      "  --opencl-device N     opencl: device index over all platforms (0..1023,\n"
+	      "                        default 0)\n"
+	      "  --reps N              repetitions, each on a fresh heap (1..100000, default 3)\n"
+	      "  --seed N              seed of the mixed workload (0..2^64-1, default 1)\n"
 	      "  --no-verify           do not check outcomes and the final list\n"
-	      "  --timeout S           give up after S seconds (default 600): the report of the\n"
-	      "                        repetitions that finished is marked incomplete, exit 1\n"
+	      "  --timeout S           give up after S seconds (0.001..864000, default 600):\n"
+	      "                        the report of the repetitions that finished is\n"
+	      "                        marked incomplete, exit 1\n"
 	      "  --json PATH           JSON report ('-' for stdout; docs/report-schema.md)\n"
 	      "  --quiet               no summary\n"
 	      "  -h, --help            this text\n"
 	      "\n"
 	      "Example: gpubench list --op insert --nodes 4096 --compare cpu\n",
 	      out);
-}
-
-static const list_engine *engine_or_die(const char *opt, const char *name)
-{
-	const list_engine *e = list_engine_find(name);
-	if (!e) {
-		char names[512] = "";
-		int i;
-		for (i = 0; list_engines[i]; i++)
-			snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", i ? "|" : "",
-				 list_engines[i]->name);
-		gb_die(GB_EXIT_USAGE, "option --%s: unknown implementation '%s' (accepted: %s)", opt, name,
-		       names);
-	}
-	return e;
 }
 
 /* Superblocks for the nodes a run can hold at once, with a quarter to spare, at least the paper's 64. */
@@ -150,7 +163,8 @@ static void parse(list_opts *o, int argc, char **argv)
 		{"help", no_argument, NULL, 'h'},
 		{NULL, 0, NULL, 0},
 	};
-	const char *compare = NULL;
+	const char *impl = NULL, *compare = NULL;
+	gb_impl_choice chosen;
 	char err[256];
 	int c, threads_given = 0, ops_given = 0;
 	unsigned k;
@@ -182,7 +196,7 @@ static void parse(list_opts *o, int argc, char **argv)
 			ops_given = 1;
 			break;
 		case O_IMPL:
-			o->impl[0] = engine_or_die("impl", optarg);
+			impl = optarg;
 			break;
 		case O_COMPARE:
 			compare = optarg;
@@ -226,6 +240,10 @@ static void parse(list_opts *o, int argc, char **argv)
 		}
 	}
 	gb_opt_no_operands("list", argc, argv);
+	{
+		const gb_path_use paths[] = {{"json", o->json, 0}};
+		gb_paths_check("list", paths, 1);
+	}
 	if (ops_given && o->cfg.kind != LIST_MIXED)
 		gb_die(GB_EXIT_USAGE, "option --ops applies only to --op mixed");
 	if (!threads_given)
@@ -234,33 +252,11 @@ static void parse(list_opts *o, int argc, char **argv)
 		o->params.sb_count = default_superblocks(&o->cfg, o->params.sb_size);
 	if (kma_layout_check(o->params.sb_count, o->params.sb_size, err, sizeof(err)) != 0)
 		gb_die(GB_EXIT_USAGE, "list: %s", err);
-	if (!o->impl[0]) {
-		char why[256] = "";
-		if (gb_device_count(why, sizeof(why)) > 0) {
-			o->impl[0] = list_engine_find("gpu");
-		} else {
-			o->impl[0] = list_engine_find("cpu-lockfree");
-			gb_note("note: %s; running --impl cpu-lockfree", why);
-		}
-	}
-	o->nimpl = 1;
-	if (compare) {
-		char *names[MAX_IMPLS - 1];
-		unsigned n = gb_opt_list("compare", compare, names, MAX_IMPLS - 1);
-		for (k = 0; k < n; k++)
-			o->impl[o->nimpl++] = engine_or_die("compare", names[k]);
-		free(names[0]);
-	}
-	for (k = 0; k < o->nimpl; k++) {
-		const list_engine *e = o->impl[k];
-		char why[256] = "";
-		if (!e->available)
-			gb_die(GB_EXIT_RUNTIME, "--impl/--compare %s is not built into this binary: %s", e->name,
-			       e->summary);
-		if (e->platform == LIST_ON_GPU && !o->gpu && gb_device_count(why, sizeof(why)) <= 0)
-			gb_die(GB_EXIT_RUNTIME, "--impl/--compare %s needs a GPU: %s", e->name, why);
-		o->gpu |= e->platform == LIST_ON_GPU;
-	}
+	gb_impl_choose(&impl_table, impl, compare, GB_BACKEND_AUTO, &chosen);
+	for (k = 0; k < chosen.n; k++)
+		o->impl[k] = chosen.e[k];
+	o->nimpl = chosen.n;
+	o->gpu = chosen.gpu;
 }
 
 /* What one implementation did over all repetitions. */
@@ -429,14 +425,16 @@ static void summary(const list_opts *o, const list_workload *w, const impl_resul
 	       list_kind_names[o->cfg.kind], o->cfg.nodes, w->threads, list_real_ops(w), ir[0].e->name);
 	for (k = 0; k < o->nimpl; k++) {
 		const gb_stats *s = &ir[k].run;
+		char speed[128];
 		printf("  %-18s %.4g s (median of %u), %.4g ops/s", ir[k].e->name, s->median, ir[k].reps_done,
 		       s->median > 0 ? (double)list_real_ops(w) / s->median : 0);
 		if (ir[k].last.where[0])
 			printf(" [%s]", ir[k].last.where);
 		if (o->verify)
 			printf(", %s", !ir[k].reps_done ? "not run" : ir[k].bad_reps ? "WRONG" : "verified");
-		if (k > 0 && ir[0].run.median > 0)
-			printf(", %s is %.3gx faster", ir[0].e->name, s->median / ir[0].run.median);
+		if (k > 0 && ir[0].run.median > 0 && s->median > 0)
+			printf(", %s", gb_speedup_text(speed, sizeof(speed), ir[0].e->name, ir[0].run.median,
+						      s->median));
 		printf("\n");
 	}
 	printf("  per op      ");
@@ -484,14 +482,7 @@ static int finish(list_watch *watch, int incomplete)
 		bad |= ir[k].bad_reps != 0;
 	}
 	gb_report_init(&rpt, "list", argc, argv);
-	if (o->gpu) {
-		gb_device_info dev;
-		if (gb_device_query(0, &dev) != 0)
-			gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
-		gb_report_set_device(&rpt, GB_BACKEND_GPU, &dev, (int)o->params.cpu_workers);
-	} else {
-		gb_report_set_device(&rpt, GB_BACKEND_CPU, NULL, (int)o->params.cpu_workers);
-	}
+	gb_report_set_machine(&rpt, o->gpu, (int)o->params.cpu_workers);
 	gb_json_str(rpt.config, "op", list_kind_names[o->cfg.kind]);
 	gb_json_u64(rpt.config, "nodes", o->cfg.nodes);
 	gb_json_u64(rpt.config, "threads", w->threads);
@@ -527,8 +518,7 @@ static int finish(list_watch *watch, int incomplete)
 		cJSON_AddItemToArray(impls, j);
 	}
 	if (incomplete)
-		cJSON_ReplaceItemInObject(cJSON_GetObjectItem(rpt.root, "meta"), "complete",
-					  cJSON_CreateFalse());
+		gb_report_incomplete(&rpt);
 	checked = 0;
 	for (k = 0; k < o->nimpl; k++)
 		checked += ir[k].reps_done;
@@ -637,5 +627,5 @@ static int run(int argc, char **argv)
 }
 
 const gb_command gb_cmd_list = {
-	"list", "device heap allocator and lock-free semi-linked list (KMA, Mulder 2015)", run, help,
+	"list", "device heap allocator and lock-free semi-linked list (Mulder 2015)", run, help,
 };

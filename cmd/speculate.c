@@ -6,7 +6,7 @@
  * verifies the final array and scalars against the sequential loop bit for
  * bit and reports per-phase times, assignments, misspeculation and copies.
  */
-#include <getopt.h>
+#include <stddef.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,7 +16,9 @@
 #include "common/backend.h"
 #include "common/device.h"
 #include "common/error.h"
+#include "common/options.h"
 #include "common/opts.h"
+#include "common/output.h"
 #include "common/report.h"
 #include "common/stats.h"
 #include "common/timer.h"
@@ -27,9 +29,13 @@ enum baseline { BL_SEQ = 0, BL_CPU_SPEC, BL_GPU_NOSPEC, NBASELINES };
 static const char *const baseline_names[] = {"seq", "cpu-spec", "gpu-nospec", NULL};
 
 typedef struct spec_opts {
+	gb_run_opts run; /* first: the shared rows write into it */
+	const char *loop_name, *density, *work, *clause;
+	uint64_t iters, workers, clean_run, max_assignment;
+	int opt;
+	double threshold;
 	const sp_loop *loop;
 	sp_loop_gen gen;
-	const char *clause;
 	sp_config cfg;
 	gb_backend backend;
 	int compare[NBASELINES];
@@ -38,138 +44,107 @@ typedef struct spec_opts {
 	const char *json;
 } spec_opts;
 
-static void help(FILE *out)
+#define AT(field) offsetof(spec_opts, field)
+
+enum { ROW_LOOP, ROW_ITERS, ROW_DENSITY, ROW_WORK, ROW_CLAUSE, ROW_OPT, ROW_WORKERS, ROW_THRESHOLD,
+       ROW_CLEAN, ROW_MAXASSIGN, NROWS };
+
+static const gb_opt_row rows[NROWS] = {
+	[ROW_LOOP] = {.name = "loop", .kind = GB_OPT_TEXT, .metavar = "NAME", .def = "ocean",
+		      .offset = AT(loop_name), .help = "the loop, one of those below"},
+	[ROW_ITERS] = {.name = "iters", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 100000000,
+		       .offset = AT(iters), .help = "iterations (default: the loop's, see docs/speculate.md)"},
+	[ROW_DENSITY] = {.name = "density", .kind = GB_OPT_TEXT, .metavar = "F", .offset = AT(density),
+			 .help = "dependence density: how often the loop's dependence or branch occurs "
+				 "(0..the loop's maximum; meaning and default per loop)"},
+	[ROW_WORK] = {.name = "work", .kind = GB_OPT_TEXT, .metavar = "N", .offset = AT(work),
+		      .help = "per-iteration work of trfd, mdg, gothic, alvinn; sweeps over the cells for "
+			      "ocean (1..the loop's maximum, docs/speculate.md)"},
+	[ROW_CLAUSE] = {.name = "clause", .kind = GB_OPT_TEXT, .metavar = "TEXT", .offset = AT(clause),
+			.help = "override the misspeculate(...) clause of a control-flow loop: (+1), "
+				"(-1,+1), (+0:+4), (10), (+0:end); a wrong one is caught by verification"},
+	[ROW_OPT] = {.name = "opt", .kind = GB_OPT_CHOICE, .metavar = "MODE", .choices = sp_opt_names,
+		     .def = "all", .offset = AT(opt),
+		     .help = "all, no-mo (no misspeculation localization), no-co (no copy optimization), "
+			     "no-sched (all remaining iterations in every assignment): Figure 8"},
+	[ROW_WORKERS] = {.name = "cpu-workers", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 4096,
+			 .offset = AT(workers),
+			 .help = "host threads of the CPU backend and of cpu-spec (default: all cores)"},
+	[ROW_THRESHOLD] = {.name = "threshold", .kind = GB_OPT_REAL, .metavar = "F", .flo = 0, .fhi = 1,
+			   .def = "0.01", .offset = AT(threshold),
+			   .help = "halve the assignment above this misspeculation rate (irregular memory)"},
+	[ROW_CLEAN] = {.name = "clean-run", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 1000000,
+		       .def = "4", .offset = AT(clean_run), .help = "double it after N clean assignments"},
+	[ROW_MAXASSIGN] = {.name = "max-assignment", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1,
+			   .hi = 100000000, .offset = AT(max_assignment),
+			   .help = "never assign more than N iterations (default: no limit)"},
+};
+
+static void list_loops(FILE *out)
 {
 	int i;
-	fputs("usage: gpubench speculate [options]\n"
-	      "\n"
-	      "Speculative parallelization of irregular loops (Feng, Gupta and Bhuyan,\n"
-	      "\"Optimistic Parallelism on GPUs\"): the loop runs in assignments of\n"
-	      "iterations through five phases (scheduling, computation with access\n"
-	      "tracking, misspeculation check, commit, recovery in order). The final\n"
-	      "array is compared with the sequential loop's, bit for bit.\n"
-	      "\n"
-	      "  --loop NAME           the loop (default ocean), one of:\n",
-	      out);
+
+	fputs("\nLoops (--loop):\n", out);
 	for (i = 0; sp_loops[i]; i++)
-		fprintf(out, "      %-9s %s\n", sp_loops[i]->name, sp_loops[i]->summary);
-	fputs("  --iters N             iterations (1..100000000; default: the loop's, see\n"
-	      "                        docs/speculate.md)\n"
-	      "  --density F           dependence density: how often the loop's dependence\n"
-	      "                        or branch occurs (meaning and default per loop)\n"
-	      "  --work N              per-iteration work of trfd, mdg, gothic, alvinn;\n"
-	      "                        sweeps over the cells for ocean\n"
-	      "  --clause TEXT         override the misspeculate(...) clause of a control-flow\n"
-	      "                        loop: (+1), (-1,+1), (+0:+4), (10), (+0:end); a wrong\n"
-	      "                        one is caught by verification\n"
-	      "  --opt MODE            all (default), no-mo (no misspeculation localization),\n"
-	      "                        no-co (no copy optimization), no-sched (all remaining\n"
-	      "                        iterations in every assignment): Figure 8\n"
-	      "  --compare LIST        baselines timed in the same process: seq (sequential\n"
-	      "                        host loop), cpu-spec (speculation designed for the\n"
-	      "                        host's cores: chunks with private views, committed\n"
-	      "                        in order), gpu-nospec (no tracking or check;\n"
-	      "                        fftbench and alvinn at density 0 only)\n"
-	      "  --backend B           gpu, cpu or auto (default: gpu when there is one)\n"
-	      "  --cpu-workers N       host threads of the CPU backend and of cpu-spec\n"
-	      "                        (default: all cores)\n"
-	      "  --threshold F         halve the assignment above this misspeculation rate\n"
-	      "                        (irregular memory; default 0.01)\n"
-	      "  --clean-run N         double it after N clean assignments (default 4)\n"
-	      "  --max-assignment N    never assign more than N iterations (default: no limit)\n"
-	      "  --reps N              repetitions of the whole loop (default 3)\n"
-	      "  --seed N              seed of the loop's inputs (default 1)\n"
-	      "  --timeout S           give up after S seconds (default 600): the report is\n"
-	      "                        marked incomplete and the exit status is 1\n"
-	      "  --no-verify           do not compare with the sequential loop\n"
-	      "  --json PATH           JSON report ('-' for stdout; docs/report-schema.md)\n"
-	      "  --quiet               no summary or notes\n"
-	      "  -h, --help            this text\n"
-	      "\n"
-	      "Example: gpubench speculate --loop ocean --iters 4000000 --compare seq,cpu-spec\n",
-	      out);
+		gb_help_wrap(out, fprintf(out, "  %-9s ", sp_loops[i]->name), 12, sp_loops[i]->summary);
+}
+
+static const gb_opt_spec spec = {
+	.cmd = "speculate",
+	.intro = "Speculative parallelization of irregular loops (Feng, Gupta and Bhuyan, \"Optimistic "
+		 "Parallelism on GPUs\"): the loop runs in assignments of iterations through five phases "
+		 "(scheduling, computation with access tracking, misspeculation check, commit, recovery "
+		 "on the CPU). The final array is compared with the sequential loop's, bit for bit.",
+	.rows = rows,
+	.nrows = NROWS,
+	.unit = "loop",
+	.check_unit = "timed repetition",
+	.compare_help = "baselines timed in the same process: seq (sequential host loop), cpu-spec "
+			"(speculation designed for the host's cores: chunks with private views, committed "
+			"in order), gpu-nospec (no tracking or check; fftbench and alvinn at density 0 "
+			"only)",
+	.extra_help = list_loops,
+	.example = "Example: gpubench speculate --loop ocean --iters 4000000 --compare seq,cpu-spec",
+};
+
+static void help(FILE *out)
+{
+	gb_opts_help(out, &spec);
 }
 
 static void parse(spec_opts *o, int argc, char **argv)
 {
-	enum { O_LOOP = 256, O_ITERS, O_DENSITY, O_WORK, O_CLAUSE, O_OPT, O_COMPARE, O_BACKEND,
-	       O_WORKERS, O_THRESHOLD, O_CLEAN, O_MAXASSIGN, O_REPS, O_SEED, O_TIMEOUT, O_NOVERIFY,
-	       O_JSON, O_QUIET };
-	static const struct option opts[] = {
-		{"loop", required_argument, NULL, O_LOOP},
-		{"iters", required_argument, NULL, O_ITERS},
-		{"density", required_argument, NULL, O_DENSITY},
-		{"work", required_argument, NULL, O_WORK},
-		{"clause", required_argument, NULL, O_CLAUSE},
-		{"opt", required_argument, NULL, O_OPT},
-		{"compare", required_argument, NULL, O_COMPARE},
-		{"backend", required_argument, NULL, O_BACKEND},
-		{"cpu-workers", required_argument, NULL, O_WORKERS},
-		{"threshold", required_argument, NULL, O_THRESHOLD},
-		{"clean-run", required_argument, NULL, O_CLEAN},
-		{"max-assignment", required_argument, NULL, O_MAXASSIGN},
-		{"reps", required_argument, NULL, O_REPS},
-		{"seed", required_argument, NULL, O_SEED},
-		{"timeout", required_argument, NULL, O_TIMEOUT},
-		{"no-verify", no_argument, NULL, O_NOVERIFY},
-		{"json", required_argument, NULL, O_JSON},
-		{"quiet", no_argument, NULL, O_QUIET},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *loop = "ocean", *density = NULL, *work = NULL;
-	int c, iters_given = 0;
+	unsigned char given[NROWS + GB_OPTS_SHARED];
+	const char *loop, *density, *work;
 
 	memset(o, 0, sizeof(*o));
-	o->gen.seed = 1;
-	o->cfg.opt = SP_OPT_ALL;
-	o->cfg.threshold = 0.01;
-	o->cfg.clean_run = 4;
-	o->cfg.timeout_s = 600;
-	o->reps = 3;
-	o->verify = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case O_LOOP: loop = optarg; break;
-		case O_ITERS:
-			o->gen.iters = gb_opt_u32("iters", optarg, 1, 100000000);
-			iters_given = 1;
-			break;
-		case O_DENSITY: density = optarg; break;
-		case O_WORK: work = optarg; break;
-		case O_CLAUSE: o->clause = optarg; break;
-		case O_OPT: o->cfg.opt = (unsigned)gb_opt_choice("opt", optarg, sp_opt_names); break;
-		case O_COMPARE: {
-			char *names[NBASELINES];
-			unsigned k, n = gb_opt_list("compare", optarg, names, NBASELINES);
-			memset(o->compare, 0, sizeof(o->compare));
-			for (k = 0; k < n; k++)
-				o->compare[gb_opt_choice("compare", names[k], baseline_names)] = 1;
-			free(names[0]);
-			break;
-		}
-		case O_BACKEND: o->backend = gb_backend_parse("backend", optarg); break;
-		case O_WORKERS: o->cfg.workers = gb_opt_u32("cpu-workers", optarg, 1, 4096); break;
-		case O_THRESHOLD: o->cfg.threshold = gb_opt_double("threshold", optarg, 0, 1); break;
-		case O_CLEAN: o->cfg.clean_run = gb_opt_u32("clean-run", optarg, 1, 1000000); break;
-		case O_MAXASSIGN:
-			o->cfg.max_assignment = gb_opt_u32("max-assignment", optarg, 1, 100000000);
-			break;
-		case O_REPS: o->reps = gb_opt_u32("reps", optarg, 1, 100000); break;
-		case O_SEED: o->gen.seed = gb_opt_u64("seed", optarg, 0, UINT64_MAX); break;
-		case O_TIMEOUT: o->cfg.timeout_s = gb_opt_double("timeout", optarg, 0.001, 864000); break;
-		case O_NOVERIFY: o->verify = 0; break;
-		case O_JSON: o->json = optarg; break;
-		case O_QUIET: gb_quiet = 1; break;
-		case 'h':
-			help(stdout);
-			exit(0);
-		default:
-			gb_opt_fail("speculate", c, argv, opts);
-		}
+	gb_opts_parse(&spec, o, given, argc, argv);
+	loop = o->loop_name;
+	density = o->density;
+	work = o->work;
+	o->gen.iters = (uint32_t)o->iters;
+	o->gen.seed = o->run.seed;
+	o->cfg.opt = (unsigned)o->opt;
+	o->cfg.threshold = o->threshold;
+	o->cfg.clean_run = (uint32_t)o->clean_run;
+	o->cfg.max_assignment = (uint32_t)o->max_assignment;
+	o->cfg.workers = (unsigned)o->workers;
+	o->cfg.timeout_s = o->run.timeout;
+	o->backend = (gb_backend)o->run.backend;
+	o->reps = (uint32_t)o->run.reps;
+	o->verify = o->run.verify;
+	o->json = o->run.json;
+	if (o->run.compare) {
+		char *names[NBASELINES];
+		unsigned k, n = gb_opt_list("compare", o->run.compare, names, NBASELINES);
+		for (k = 0; k < n; k++)
+			o->compare[gb_opt_choice("compare", names[k], baseline_names)] = 1;
+		free(names[0]);
 	}
-	gb_opt_no_operands("speculate", argc, argv);
+	{
+		const gb_path_use paths[] = {{"json", o->json, 0}};
+		gb_paths_check("speculate", paths, 1);
+	}
 	o->loop = sp_loop_find(loop);
 	if (!o->loop) {
 		char list[256] = "";
@@ -179,7 +154,7 @@ static void parse(spec_opts *o, int argc, char **argv)
 				 sp_loops[i]->name);
 		gb_die(GB_EXIT_USAGE, "option --loop: unknown loop '%s' (accepted: %s)", loop, list);
 	}
-	if (!iters_given)
+	if (!given[ROW_ITERS])
 		o->gen.iters = o->loop->default_iters;
 	o->gen.density = o->loop->default_density;
 	if (density) {
@@ -212,7 +187,8 @@ typedef struct mode_run {
 	double *phase[SP_NPHASES];
 	gb_stats total_stats;
 	sp_result last;
-	int verified, ran;
+	int verified;
+	uint32_t ran, checked; /* timed repetitions; those compared with the sequential loop */
 	uint64_t first_diff, size; /* first element that differed; size when only scalars did */
 } mode_run;
 
@@ -261,7 +237,7 @@ static int run_mode(mode_run *m, int how, gb_backend b, const spec_opts *o, cons
 	m->total = gb_xcalloc(o->reps, sizeof(double), "timings");
 	for (k = 0; k < SP_NPHASES; k++)
 		m->phase[k] = gb_xcalloc(o->reps, sizeof(double), "timings");
-	for (rep = 0; rep < o->reps && !rc; rep++) {
+	for (rep = 0; rep < o->run.warmup + o->reps && !rc; rep++) {
 		sp_config c = o->cfg;
 		memcpy(host, p->A0, bytes);
 		memcpy(s, p->args.s, sizeof(s));
@@ -290,12 +266,17 @@ static int run_mode(mode_run *m, int how, gb_backend b, const spec_opts *o, cons
 		}
 		if (m->last.incomplete)
 			break;
+		if (rep < o->run.warmup)
+			continue;
 		m->total[m->ran] = m->last.total_s;
 		for (k = 0; k < SP_NPHASES; k++)
 			m->phase[k][m->ran] = m->last.phase_s[k];
 		m->ran++;
-		if (ref && !matches(m, p, host, s, ref, ref_s))
-			m->verified = 0;
+		if (ref && (m->ran - 1) % o->run.verify_every == 0) {
+			m->checked++;
+			if (!matches(m, p, host, s, ref, ref_s))
+				m->verified = 0;
+		}
 	}
 	m->total_stats = gb_stats_of(m->total, m->ran);
 	free(host);
@@ -337,10 +318,8 @@ static void fill_config(cJSON *cfg, const spec_opts *o, const sp_problem *p, gb_
 	gb_json_num(cfg, "threshold", o->cfg.threshold);
 	gb_json_u64(cfg, "clean_run", o->cfg.clean_run);
 	gb_json_u64(cfg, "max_assignment", o->cfg.max_assignment);
-	gb_json_u64(cfg, "reps", o->reps);
 	gb_json_u64(cfg, "seed", o->gen.seed);
-	gb_json_num(cfg, "timeout_s", o->cfg.timeout_s);
-	gb_json_bool(cfg, "verify", o->verify);
+	gb_opts_config(cfg, &o->run);
 }
 
 /* The timings and counters of one mode (counters from its last repetition). */
@@ -412,16 +391,30 @@ static void describe_difference(char *msg, size_t len, const char *what, const m
 			 what, m->name);
 }
 
+/* Repetitions whose final state was compared with the sequential loop's. */
+static uint32_t reps_checked(const spec_opts *o, const mode_run *m, const mode_run *base)
+{
+	uint32_t n = m->checked;
+	unsigned k;
+
+	for (k = 0; k < NBASELINES; k++)
+		if (o->compare[k])
+			n += base[k].checked;
+	return o->verify ? n : 0;
+}
+
 static void fill_verification(cJSON *v, const spec_opts *o, const mode_run *m, const mode_run *base,
 			      int bad)
 {
 	char msg[256] = "";
 	unsigned k;
 
-	if (!o->verify) {
+	gb_json_u64(v, "reps_checked", reps_checked(o, m, base));
+	if (!o->verify || !reps_checked(o, m, base)) { /* null: nothing was checked */
 		cJSON_AddNullToObject(v, "verified");
-		gb_json_str(v, "method", "none");
-		gb_json_str(v, "message", "--no-verify");
+		gb_json_str(v, "method", o->verify ? "none: no repetition finished" : "none");
+		gb_json_str(v, "message", o->verify ? "--timeout reached before a repetition finished"
+						   : "--no-verify");
 		return;
 	}
 	gb_json_bool(v, "verified", !bad);
@@ -465,6 +458,8 @@ static void print_summary(const spec_opts *o, const sp_problem *p, const mode_ru
 			       speedup(&base[k], m));
 	if (!o->verify)
 		printf("  verified     not checked (--no-verify)\n");
+	else if (!reps_checked(o, m, base))
+		printf("  verified     not checked (no repetition finished)\n");
 	else if (bad)
 		printf("  verified     FAILED: the final state differs from the sequential loop's\n");
 	else
@@ -533,8 +528,7 @@ static int run(int argc, char **argv)
 	gb_report_set_device(&rpt, b, b == GB_BACKEND_GPU ? &dev : NULL, (int)o.cfg.workers);
 	fill_config(rpt.config, &o, &p, b);
 	if (incomplete)
-		cJSON_ReplaceItemInObject(cJSON_GetObjectItem(rpt.root, "meta"), "complete",
-					  cJSON_CreateFalse());
+		gb_report_incomplete(&rpt);
 	fill_results(rpt.results, &o, &p, &main_run, base);
 	fill_verification(rpt.verification, &o, &main_run, base, bad);
 	if (o.json && gb_report_write(&rpt, o.json) != 0)

@@ -12,7 +12,9 @@
 #include "cmd/cmd.h"
 #include "common/backend.h"
 #include "common/error.h"
+#include "common/memory.h"
 #include "common/opts.h"
+#include "common/output.h"
 #include "common/report.h"
 #include "common/stats.h"
 #include "common/timer.h"
@@ -49,19 +51,19 @@ static void help(FILE *out)
 	      "  --algo NAME             engine (default prstm):\n",
 	      out);
 	for (i = 0; stm_engines[i]; i++)
-		fprintf(out, "                            %s  %s\n", stm_engines[i]->name,
-			stm_engines[i]->summary);
+		gb_help_wrap(out, fprintf(out, "      %-8s ", stm_engines[i]->name), 15, stm_engines[i]->summary);
 	fprintf(out,
 		"  --workload NAME         bank (default; section 4.1 of Shen et al.)\n"
 		"  --backend gpu|cpu|auto  where to run (default auto: the GPU when present)\n"
 		"  --threads N             logical threads, each with its own block of the\n"
 		"                          transaction table and priority = its index\n"
 		"                          (1..%u, default %u)\n"
-		"  --block-size N          GPU threads per block, a multiple of 32 up to 1024\n"
-		"                          (default 0: spread warps over all SMs)\n"
-		"  --cpu-workers N         OS threads of the CPU backend (default: all cores);\n"
-		"                          the logical threads are interleaved over them\n"
-		"  --hash K                consecutive data words covered by one lock (default 1)\n"
+		"  --block-size N          GPU threads per block (0 or 32..1024 in steps of 32;\n"
+		"                          default 0: spread warps over all SMs)\n"
+		"  --cpu-workers N         OS threads of the CPU backend (1..4096, default: all\n"
+		"                          cores); the logical threads are interleaved over them\n"
+		"  --hash K                consecutive data words covered by one lock\n"
+		"                          (1..--accounts, default 1)\n"
 		"  --max-passes N          sweeps over a block before its postponed transactions\n"
 		"                          are abandoned (1..1000000000, default 1000000)\n"
 		"  --stall-timeout S       a thread with postponed work gives up when no update\n"
@@ -72,8 +74,10 @@ static void help(FILE *out)
 		"                          withdraw 0) and sweep blocks in table order\n"
 		"\n"
 		"Bank workload:\n"
-		"  --accounts N            number of accounts (2..%u, default %u = 10 MiB)\n"
-		"  --tx-per-thread N       transactions in each thread's block (default %u)\n"
+		"  --accounts N            number of accounts (2..%u,\n"
+		"                          default %u = 10 MiB)\n"
+		"  --tx-per-thread N       transactions in each thread's block (1..100000000,\n"
+		"                          default %u)\n"
 		"  --semantic-ratio P      percent of update transactions in semantic chains\n"
 		"                          deposit -> transfer -> withdraw (0..100, default 100)\n"
 		"  --read-only P           percent of read-only balance transactions (0..100,\n"
@@ -84,24 +88,27 @@ static void help(FILE *out)
 		"                          default 1000); chain amounts are drawn from (B, 2B]\n"
 		"  --presort               the application pre-orders the table so every chain\n"
 		"                          runs in order on one thread (no semantic conflicts)\n"
-		"  --seed N                seed of the table generator (default 1)\n"
+		"  --seed N                seed of the table generator (0..2^64-1, default 1)\n"
 		"\n"
 		"Measurement:\n"
-		"  --reps N                timed repetitions (default 5; the paper: 10)\n"
-		"  --duration S            seconds of device time per repetition (default 0: one\n"
-		"                          batch; the paper: 5): one run in which every thread\n"
-		"                          sweeps its block round after round until S seconds\n"
-		"                          (repeated batches when not all GPU threads fit at\n"
-		"                          once, or rounds could overflow a balance)\n"
-		"  --warmup N              untimed batches before the first repetition (default 1)\n"
-		"  --warmup-time S         ... and at least S seconds of them, so the GPU clock has\n"
-		"                          ramped up from idle before timing starts (0..3600,\n"
-		"                          default 0.2; --warmup 0 turns warm-up off); a warm-up\n"
-		"                          batch is cut after max(1, 2 x S) seconds\n"
+		"  --reps N                timed repetitions (1..100000, default 5; paper: 10)\n"
+		"  --duration S            seconds of device time per repetition (0..86400,\n"
+		"                          default 0: one batch; the paper: 5): one run in\n"
+		"                          which every thread sweeps its block round after\n"
+		"                          round until S seconds (repeated batches when not\n"
+		"                          all GPU threads fit at once, or rounds could\n"
+		"                          overflow a balance)\n"
+		"  --warmup N              untimed batches before the first repetition\n"
+		"                          (0..1000, default 1)\n"
+		"  --warmup-time S         ... and at least S seconds of them, so the GPU clock\n"
+		"                          has ramped up from idle before timing starts\n"
+		"                          (0..3600, default 0.2; --warmup 0 turns warm-up\n"
+		"                          off); a warm-up batch is cut after max(1, 2 x S) s\n"
 		"  --paper                 the paper's protocol: --duration 5 --reps 10\n"
-		"  --timeout S             give up on a run after S seconds (default 600; threads\n"
-		"                          stop between transactions, also in a GPU kernel): the\n"
-		"                          report is marked incomplete and the exit status is 1\n"
+		"  --timeout S             give up on a run after S seconds (0.001..864000,\n"
+		"                          default 600; threads stop between transactions,\n"
+		"                          also in a GPU kernel): the report is marked\n"
+		"                          incomplete and the exit status is 1\n"
 		"\n"
 		"Verification (on by default; a failure exits 3):\n"
 		"  Every committed update transaction takes a stamp while it holds its locks;\n"
@@ -112,7 +119,8 @@ static void help(FILE *out)
 		"  times, instead requires the final balances to equal the start plus every\n"
 		"  commit's amounts (each entry's commits are counted), money conserved and no\n"
 		"  negative balance.\n"
-		"  --verify-every N        check every Nth batch or run (default 1: all)\n"
+		"  --verify-every N        check every Nth batch or run (1..4294967295,\n"
+		"                          default 1: all)\n"
 		"  --no-verify             no host checks (the stamps are still taken); the\n"
 		"                          report says \"verified\": null\n"
 		"\n"
@@ -122,7 +130,8 @@ static void help(FILE *out)
 		"  --quiet                 no summary, notes or progress\n"
 		"  -h, --help              this text\n"
 		"\n"
-		"Example: gpubench stm --algo prstm --threads 6720 --semantic-ratio 0 --json run.json\n",
+		"Example:\n"
+		"  gpubench stm --algo prstm --threads 6720 --semantic-ratio 0 --json run.json\n",
 		PRSTM_MAX_THREADS, DEFAULT_THREADS, UINT32_MAX / 2, DEFAULT_ACCOUNTS,
 		DEFAULT_TX_PER_THREAD, BANK_MAX_TRANSFERS);
 }
@@ -294,6 +303,10 @@ static void parse(stm_opts *o, int argc, char **argv)
 		}
 	}
 	gb_opt_no_operands("stm", argc, argv);
+	{
+		const gb_path_use paths[] = {{"json", o->json, 0}};
+		gb_paths_check("stm", paths, 1);
+	}
 	if (o->paper) {
 		if (!o->duration_set)
 			o->duration = 5;
@@ -636,7 +649,12 @@ static void print_summary(const stm_run *r)
 	       ", semantic %" PRIu64 "), abort rate %.2f%%\n",
 	       aborts, r->c.aborts_locked + r->c.aborts_priority, r->c.aborts_validation,
 	       r->c.aborts_semantic, commits + aborts ? 100.0 * aborts / (commits + aborts) : 0);
-	printf("  abandoned    %" PRIu64 "\n", r->abandoned);
+	if (r->abandoned)
+		printf("  abandoned    %" PRIu64 " transactions never committed: WARNING, the throughput\n"
+		       "               counts only the others (see --max-passes, --stall-timeout)\n",
+		       r->abandoned);
+	else
+		printf("  abandoned    0\n");
 	if (!o->verify)
 		printf("  verified     not checked (--no-verify)\n");
 	else if (r->batches_verified == 0)
@@ -653,6 +671,31 @@ static void print_summary(const stm_run *r)
 		       r->batches_verified, r->batches);
 	if (r->incomplete)
 		printf("  incomplete   --timeout %g s reached\n", o->timeout);
+}
+
+/*
+ * What generation, the engine and the checks will allocate, estimated before
+ * any of it is: per account the three host copies of the balances, the
+ * engine's data and locks, the generator's budgets and inflows and the
+ * replay's balances; per transaction the table (twice while it is placed),
+ * its placement, its status (engine and host) and the replay order.
+ */
+static void check_memory(const stm_opts *o, gb_backend backend, const gb_device_info *dev)
+{
+	uint64_t per_tx = 2 * sizeof(bank_entry) + 4 * sizeof(uint64_t) +
+			  2 * sizeof(uint32_t) * BANK_MAX_TRANSFERS;
+	gb_memory_term host[] = {
+		{"accounts", o->bank.accounts, 40},
+		{"threads", o->p.threads, (uint64_t)o->bank.tx_per_thread * per_tx},
+	};
+	gb_memory_term device[] = {
+		{"accounts", o->bank.accounts, 2 * sizeof(uint32_t)},
+		{"threads", o->p.threads, (uint64_t)o->bank.tx_per_thread * (sizeof(bank_entry) + 8)},
+	};
+
+	gb_memory_fit("stm", "host", gb_host_memory_available(), 0, host, 2);
+	if (backend == GB_BACKEND_GPU)
+		gb_memory_fit("stm", "device", dev->global_mem_bytes, 0, device, 2);
 }
 
 static int run(int argc, char **argv)
@@ -677,6 +720,7 @@ static int run(int argc, char **argv)
 	if (o->p.cpu_workers > o->p.threads)
 		o->p.cpu_workers = o->p.threads;
 
+	check_memory(o, r->backend, &r->dev);
 	r->t_start = gb_now_ns(); /* --timeout counts from here: generation and warm-up included */
 	if (bank_generate(&r->w, &o->bank, err, sizeof(err)) != 0)
 		gb_die(GB_EXIT_USAGE, "stm: %s", err);
@@ -712,8 +756,10 @@ static int run(int argc, char **argv)
 			     (int)o->p.cpu_workers);
 	fill_config(rpt.config, o, &r->w, r->backend);
 	if (r->incomplete)
-		cJSON_ReplaceItemInObject(cJSON_GetObjectItem(rpt.root, "meta"), "complete",
-					  cJSON_CreateFalse());
+		gb_report_incomplete(&rpt);
+	if (r->abandoned)
+		gb_report_warn(&rpt, "%" PRIu64 " transactions were abandoned (never committed): the "
+			       "throughput counts only the others", r->abandoned);
 	fill_results(rpt.results, r);
 	fill_verification(rpt.verification, r);
 	if (o->json && gb_report_write(&rpt, o->json) != 0)

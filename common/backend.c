@@ -26,6 +26,9 @@ gb_backend gb_backend_resolve(gb_backend requested, unsigned supported, const ch
 	if (requested != GB_BACKEND_CPU && (supported & GB_BACKEND_MASK(GB_BACKEND_GPU)))
 		have_gpu = gb_device_count(why, sizeof(why)) > 0;
 	if (requested == GB_BACKEND_GPU) {
+		if (!gb_cuda_compiled())
+			gb_die(GB_EXIT_USAGE, "--backend gpu: this gpubench was built without CUDA "
+			       "(use --backend cpu, or build where nvcc is on the PATH)");
 		if (!(supported & GB_BACKEND_MASK(GB_BACKEND_GPU)))
 			gb_die(GB_EXIT_USAGE, "%s has no GPU backend (use --backend cpu)", what);
 		if (!have_gpu)

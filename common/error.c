@@ -67,3 +67,19 @@ int gb_errmsg(char *err, size_t errlen, const char *fmt, ...)
 	}
 	return -1;
 }
+
+int gb_line_error(char *err, size_t errlen, const char *file, unsigned long long line,
+		  const char *fmt, va_list ap)
+{
+	int k;
+
+	if (!err || !errlen)
+		return -1;
+	if (line)
+		k = snprintf(err, errlen, "%s:%llu: ", file, line);
+	else
+		k = snprintf(err, errlen, "%s: empty file: ", file);
+	if (k >= 0 && (size_t)k < errlen)
+		vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
+	return -1;
+}

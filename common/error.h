@@ -33,6 +33,14 @@ void gb_note(const char *fmt, ...);
 __attribute__((format(printf, 3, 4)))
 int gb_errmsg(char *err, size_t errlen, const char *fmt, ...);
 
+/*
+ * The message of an error in an input file, in one format for every reader:
+ * "FILE:LINE: reason", or "FILE: empty file: reason" when no line was read.
+ * Returns -1 like gb_errmsg.
+ */
+int gb_line_error(char *err, size_t errlen, const char *file, unsigned long long line,
+		  const char *fmt, va_list ap);
+
 void *gb_xmalloc(size_t n, const char *what);
 void *gb_xcalloc(size_t count, size_t size, const char *what);
 

@@ -81,13 +81,39 @@ void gb_opt_no_operands(const char *cmd, int argc, char **argv)
 void gb_opt_fail(const char *cmd, int c, char **argv, const struct option *longopts)
 {
 	const char *arg = argv[optind - 1];
-	(void)longopts;
+	char name[64], matches[256] = "";
+	size_t len;
+	int i, n = 0;
+
 	if (c == ':')
 		gb_die(GB_EXIT_USAGE, "%s: option '%s' needs a value (see 'gpubench help %s')",
 		       cmd, arg, cmd);
-	if (optopt && optopt != '?')
-		gb_die(GB_EXIT_USAGE, "%s: unknown option '-%c' (see 'gpubench help %s')", cmd,
-		       optopt, cmd);
+	if (strncmp(arg, "--", 2) != 0) {
+		if (optopt > ' ' && optopt < 127)
+			gb_die(GB_EXIT_USAGE, "%s: unknown option '-%c' (see 'gpubench help %s')", cmd,
+			       optopt, cmd);
+		gb_die(GB_EXIT_USAGE, "%s: unknown option '%s' (see 'gpubench help %s')", cmd, arg, cmd);
+	}
+	/* getopt_long says only '?': tell a value given to a flag and an ambiguous
+	 * prefix from an option that does not exist. */
+	len = strcspn(arg + 2, "=");
+	snprintf(name, sizeof(name), "%.*s", (int)(len < sizeof(name) ? len : sizeof(name) - 1), arg + 2);
+	for (i = 0; longopts[i].name; i++) {
+		if (strcmp(longopts[i].name, name) == 0) {
+			if (arg[2 + len] == '=' && longopts[i].has_arg == no_argument)
+				gb_die(GB_EXIT_USAGE, "%s: option '--%s' takes no value (given '%s')", cmd,
+				       name, arg);
+			n = 1;
+			break;
+		}
+		if (len && strncmp(longopts[i].name, name, len) == 0) {
+			snprintf(matches + strlen(matches), sizeof(matches) - strlen(matches), "%s--%s",
+				 n ? ", " : "", longopts[i].name);
+			n++;
+		}
+	}
+	if (n > 1)
+		gb_die(GB_EXIT_USAGE, "%s: option '--%s' is ambiguous: it could be %s", cmd, name, matches);
 	gb_die(GB_EXIT_USAGE, "%s: unknown option '%s' (see 'gpubench help %s')", cmd, arg, cmd);
 }
 
@@ -112,4 +138,30 @@ unsigned gb_opt_list(const char *opt, const char *text, char **names, unsigned m
 		p = comma;
 	}
 	return n;
+}
+
+void gb_help_wrap(FILE *out, int col, int indent, const char *text)
+{
+	const char *p = text;
+	int first = 1;
+
+	while (*p == ' ')
+		p++;
+	while (*p) {
+		int word = (int)strcspn(p, " ");
+		if (!first && col + 1 + word > GB_HELP_COLUMNS) {
+			fprintf(out, "\n%*s", indent, "");
+			col = indent;
+		} else if (!first) {
+			fputc(' ', out);
+			col++;
+		}
+		fwrite(p, 1, (size_t)word, out);
+		col += word;
+		first = 0;
+		p += word;
+		while (*p == ' ')
+			p++;
+	}
+	fputc('\n', out);
 }

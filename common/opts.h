@@ -7,6 +7,7 @@
 #define GB_OPTS_H
 
 #include <getopt.h>
+#include <stdio.h>
 #include <stdint.h>
 
 uint64_t gb_opt_u64(const char *opt, const char *text, uint64_t lo, uint64_t hi);
@@ -21,6 +22,16 @@ int gb_opt_choice(const char *opt, const char *text, const char *const *choices)
  * (nothing to free when 0 are returned). Empty names and more than max exit 2.
  */
 unsigned gb_opt_list(const char *opt, const char *text, char **names, unsigned max);
+
+/* Help text fits this many columns. */
+#define GB_HELP_COLUMNS 80
+
+/*
+ * Print text from column col (what the line already holds), breaking it
+ * between words before GB_HELP_COLUMNS; continuation lines start at column
+ * indent. Ends with a newline.
+ */
+void gb_help_wrap(FILE *out, int col, int indent, const char *text);
 
 /* Exit 2 when arguments remain after the options (no subcommand takes operands). */
 void gb_opt_no_operands(const char *cmd, int argc, char **argv);

@@ -1,5 +1,6 @@
 #include <errno.h>
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/output.h"
 #include "common/report.h"
 #include "common/timer.h"
 #include "common/version.h"
@@ -89,6 +91,7 @@ void gb_report_init(gb_report *r, const char *subcommand, int argc, char **argv)
 		snprintf(host, sizeof(host), "unknown");
 	gb_json_str(meta, "host", host);
 	gb_json_bool(meta, "complete", 1);
+	cJSON_AddArrayToObject(meta, "warnings");
 	if (gb_test_delay_us())
 		gb_json_u64(meta, "test_delay_us", gb_test_delay_us());
 
@@ -148,6 +151,36 @@ void gb_report_set_device(gb_report *r, gb_backend backend, const gb_device_info
 		gb_json_u64(d, "cpu_workers", (uint64_t)cpu_workers);
 }
 
+void gb_report_incomplete(gb_report *r)
+{
+	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(r->root, "meta"), "complete", cJSON_CreateFalse());
+}
+
+void gb_report_warn(gb_report *r, const char *fmt, ...)
+{
+	cJSON *w = cJSON_GetObjectItem(cJSON_GetObjectItem(r->root, "meta"), "warnings");
+	char text[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(text, sizeof(text), fmt, ap);
+	va_end(ap);
+	cJSON_AddItemToArray(w, cJSON_CreateString(text));
+}
+
+void gb_report_set_machine(gb_report *r, int gpu, int cpu_workers)
+{
+	gb_device_info dev;
+
+	if (!gpu) {
+		gb_report_set_device(r, GB_BACKEND_CPU, NULL, cpu_workers);
+		return;
+	}
+	if (gb_device_query(0, &dev) != 0)
+		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
+	gb_report_set_device(r, GB_BACKEND_GPU, &dev, cpu_workers);
+}
+
 void gb_report_free(gb_report *r)
 {
 	cJSON_Delete(r->root);
@@ -156,10 +189,9 @@ void gb_report_free(gb_report *r)
 
 int gb_report_write(const gb_report *r, const char *path)
 {
-	char *text = cJSON_Print(r->root);
-	char *tmp;
+	char *text = cJSON_Print(r->root), err[600];
 	size_t len;
-	FILE *f;
+	gb_out out;
 	int ok;
 
 	if (!text) {
@@ -167,32 +199,16 @@ int gb_report_write(const gb_report *r, const char *path)
 		return -1;
 	}
 	len = strlen(text);
-	if (strcmp(path, "-") == 0) {
-		ok = fwrite(text, 1, len, stdout) == len && fputc('\n', stdout) != EOF &&
-		     fflush(stdout) == 0;
-		free(text);
-		if (!ok)
-			gb_warn("cannot write the JSON report to stdout: %s", strerror(errno));
-		return ok ? 0 : -1;
-	}
-	tmp = gb_xmalloc(strlen(path) + 32, "report path");
-	sprintf(tmp, "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(tmp, "w");
-	if (!f) {
-		gb_warn("cannot write report %s: %s", tmp, strerror(errno));
-		free(tmp);
+	if (!gb_out_open(&out, path, err, sizeof(err))) {
+		gb_warn("report: %s", err);
 		free(text);
 		return -1;
 	}
-	ok = fwrite(text, 1, len, f) == len && fputc('\n', f) != EOF;
-	ok = (fclose(f) == 0) && ok;
-	if (ok && rename(tmp, path) != 0)
-		ok = 0;
-	if (!ok) {
-		gb_warn("cannot write report %s: %s", path, strerror(errno));
-		unlink(tmp);
-	}
-	free(tmp);
+	ok = fwrite(text, 1, len, out.f) == len && fputc('\n', out.f) != EOF;
 	free(text);
-	return ok ? 0 : -1;
+	if (gb_out_close(&out, err, sizeof(err)) != 0 || !ok) {
+		gb_warn("report: %s", ok ? err : "cannot write the report");
+		return -1;
+	}
+	return 0;
 }

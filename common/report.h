@@ -26,7 +26,16 @@ void gb_report_init(gb_report *r, const char *subcommand, int argc, char **argv)
 /* Describe the backend the run used; dev is the GPU (NULL for the CPU backend). */
 void gb_report_set_device(gb_report *r, gb_backend backend, const gb_device_info *dev,
 			  int cpu_workers);
+/* The same for a run whose implementations chose the device: gpu says one ran on device 0. */
+void gb_report_set_machine(gb_report *r, int gpu, int cpu_workers);
 void gb_report_free(gb_report *r);
+
+/* Mark the run incomplete (meta.complete false): --timeout cut it short. */
+void gb_report_incomplete(gb_report *r);
+
+/* Add a line to meta.warnings: something a reader of the numbers must know. */
+__attribute__((format(printf, 2, 3)))
+void gb_report_warn(gb_report *r, const char *fmt, ...);
 
 /* Write to path ("-" for stdout). Returns 0, or -1 with errno-style message printed. */
 int gb_report_write(const gb_report *r, const char *path);

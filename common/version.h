@@ -8,6 +8,9 @@
 #define GB_GIT_REV "unknown"
 #endif
 
+/* How --version, -v and info name this build. */
+#define GB_VERSION_LINE "gpubench " GB_VERSION " (git " GB_GIT_REV ")"
+
 #ifndef GB_BUILD_FLAGS
 #define GB_BUILD_FLAGS ""
 #endif

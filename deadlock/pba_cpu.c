@@ -320,11 +320,23 @@ static unsigned apply_fast(void *vctx, uint8_t type, uint32_t p, const int32_t *
 }
 
 const pba_engine pba_engine_cpu = {
-	"cpu", "the thesis's serial CPU-PBA: up to I iterations over every process and resource",
-	0, open_thesis, apply_thesis, cpu_last_iterations, cpu_fetch, cpu_close,
+	.name = "cpu",
+	.summary = "the thesis's serial CPU-PBA: up to I iterations over every process and resource",
+	.needs_gpu = 0,
+	.open = open_thesis,
+	.apply = apply_thesis,
+	.last_iterations = cpu_last_iterations,
+	.fetch = cpu_fetch,
+	.close = cpu_close,
 };
 
 const pba_engine pba_engine_cpu_fast = {
-	"cpu-fast", "order-independent safety check: per-resource heaps, forward-only scans",
-	0, open_fast, apply_fast, cpu_last_iterations, cpu_fetch, cpu_close,
+	.name = "cpu-fast",
+	.summary = "order-independent safety check: per-resource heaps, forward-only scans",
+	.needs_gpu = 0,
+	.open = open_fast,
+	.apply = apply_fast,
+	.last_iterations = cpu_last_iterations,
+	.fetch = cpu_fetch,
+	.close = cpu_close,
 };

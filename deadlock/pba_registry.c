@@ -10,11 +10,14 @@ extern const pba_engine pba_engine_gpu, pba_engine_gpu_thesis;
 #else
 /* Listed in a CPU-only build too, so --impl gpu says why it cannot run. */
 static const pba_engine pba_engine_gpu = {
-	"gpu", "whole safety check on the GPU (needs a CUDA build)", 1, NULL, NULL, NULL, NULL, NULL,
+	.name = "gpu",
+	.summary = "whole safety check on the GPU (needs a CUDA build)",
+	.needs_gpu = 1,
 };
 static const pba_engine pba_engine_gpu_thesis = {
-	"gpu-thesis", "the thesis's per-iteration kernels (needs a CUDA build)", 1, NULL, NULL, NULL,
-	NULL, NULL,
+	.name = "gpu-thesis",
+	.summary = "the thesis's per-iteration kernels (needs a CUDA build)",
+	.needs_gpu = 1,
 };
 #endif
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # gpubench's test driver (make test): the unit tests, the CLI tests on the
-# CUDA build and on the CPU-only build, the speculate CLI tests, the compare
-# and benchmark-suite tests, the figure and table scripts in --quick mode
-# (fig7, pba-tables, detect-tables, speculate-figures), a parse of the GPU
-# scripts, and a smoke test of the CPU-only binary. Run from the repository root. GPUBENCH (default
+# CUDA build and on the CPU-only build, the speculate CLI tests, the harness
+# tests (tests/cli-harness.sh), the compare and benchmark-suite tests, the
+# figure and table scripts in --quick mode (fig7, pba-tables, detect-tables,
+# speculate-figures), a parse of the GPU scripts, and a smoke test of the
+# CPU-only binary. Run from the repository root. GPUBENCH (default
 # ./gpubench), GPUBENCH_NOCUDA (default build/nocuda/gpubench) and UNIT_TESTS
 # (default build/unit_tests) name the binaries. The last line is "N passed,
 # N failed" over every suite; the exit status is 1 when anything failed.
@@ -67,6 +68,7 @@ if [ -x "$GN" ]; then
 	run_suite cli-list env GPUBENCH="$GN" "$here/cli-list.sh"
 fi
 run_suite compare env GPUBENCH="$G" "$here/compare.sh"
+run_suite cli-harness env GPUBENCH="$G" "$here/cli-harness.sh"
 
 # ---- scripts/fig7-bank.sh --quick, when someone has written it
 echo "== fig7: scripts/fig7-bank.sh --quick"
@@ -390,7 +392,7 @@ assert d["verification"]["verified"] is True
 assert d["results"]["commits"] == d["config"]["bank"]["transactions"] == 48
 assert d["results"]["abandoned"] == 0'
 	expect_rc "nocuda: --backend gpu exits 2" 2 "$GN" stm --backend gpu --threads 8 --accounts 64 --tx-per-thread 6
-	expect_err "nocuda: --backend gpu says there is no GPU backend" "no GPU backend"
+	expect_err "nocuda: --backend gpu says the binary was built without CUDA" "built without CUDA"
 else
 	fail "nocuda: $GN is not an executable"
 fi

@@ -241,7 +241,7 @@ else
 	fail "--backend gpu without a GPU fails with 1 or 2" "$(t_context)"
 fi
 if [ "$RC" = 2 ]; then
-	expect_err "--backend gpu on a CPU-only build says there is no GPU backend" "no GPU backend"
+	expect_err "--backend gpu on a CPU-only build says it was built without CUDA" "built without CUDA"
 fi
 
 summary speculate

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/output.h"
 #include "workloads/pba_oracle.h"
 #include "workloads/pba_trace.h"
 
@@ -51,16 +52,10 @@ __attribute__((format(printf, 2, 3)))
 static int fail(parser *p, const char *fmt, ...)
 {
 	va_list ap;
-	int k;
 
-	if (!p->err || !p->errlen)
-		return -1;
-	k = snprintf(p->err, p->errlen, "%s: line %" PRIu64 ": ", p->name, p->in.lineno);
-	if (k >= 0 && (size_t)k < p->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(p->err + k, p->errlen - (size_t)k, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	gb_line_error(p->err, p->errlen, p->name, p->in.lineno, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
@@ -503,45 +498,14 @@ out:
 int pba_decisions_write(const char *path, const pba_events *e, const uint8_t *outcome, char *err,
 			size_t errlen)
 {
-	int to_stdout = strcmp(path, "-") == 0, ok;
-	char *tmp = NULL;
+	gb_out out;
 	uint64_t i;
-	FILE *f;
 
-	if (to_stdout) {
-		f = stdout;
-	} else {
-		/* Beside the target, so the rename stays on one file system. */
-		tmp = malloc(strlen(path) + 32);
-		if (!tmp)
-			return gb_errmsg(err, errlen, "cannot write %s: out of memory", path);
-		sprintf(tmp, "%s.tmp.%ld", path, (long)getpid());
-		f = fopen(tmp, "w");
-		if (!f) {
-			gb_errmsg(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-			free(tmp);
-			return -1;
-		}
-	}
+	if (!gb_out_open(&out, path, err, errlen))
+		return -1;
 	for (i = 0; i < e->count; i++)
-		fprintf(f, "%" PRIu64 " %s %" PRIu32 " %s\n", i,
+		fprintf(out.f, "%" PRIu64 " %s %" PRIu32 " %s\n", i,
 			e->type[i] == PBA_REQUEST ? "request" : "release", e->proc[i],
 			pba_outcome_name(outcome[i]));
-	if (to_stdout) {
-		ok = fflush(f) == 0 && !ferror(f);
-		if (!ok)
-			return gb_errmsg(err, errlen, "cannot write decisions to stdout: %s",
-					  strerror(errno));
-		return 0;
-	}
-	ok = !ferror(f);
-	ok = fclose(f) == 0 && ok;
-	if (ok && rename(tmp, path) != 0)
-		ok = 0;
-	if (!ok) {
-		gb_errmsg(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		unlink(tmp);
-	}
-	free(tmp);
-	return ok ? 0 : -1;
+	return gb_out_close(&out, err, errlen);
 }

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/output.h"
 #include "workloads/rag_oracle.h"
 #include "workloads/rag_trace.h"
 
@@ -36,16 +37,10 @@ __attribute__((format(printf, 2, 3)))
 static int fail(reader *rd, const char *fmt, ...)
 {
 	va_list ap;
-	int k;
 
-	if (!rd->err || !rd->errlen)
-		return -1;
-	k = snprintf(rd->err, rd->errlen, "%s:%" PRIu64 ": ", rd->name, rd->line);
-	if (k >= 0 && (size_t)k < rd->errlen) {
-		va_start(ap, fmt);
-		vsnprintf(rd->err + k, rd->errlen - (size_t)k, fmt, ap);
-		va_end(ap);
-	}
+	va_start(ap, fmt);
+	gb_line_error(rd->err, rd->errlen, rd->name, rd->line, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 
@@ -271,52 +266,6 @@ int rag_trace_read(const char *path, uint32_t *procs, uint32_t *res, uint32_t **
 	return 0;
 }
 
-/* Where a writer writes: standard output, or a temporary file beside `path`. */
-static FILE *out_open(const char *path, char **tmp, char *err, size_t errlen)
-{
-	FILE *f;
-
-	*tmp = NULL;
-	if (strcmp(path, "-") == 0)
-		return stdout;
-	/* Beside the target, so the rename stays on one file system. */
-	*tmp = malloc(strlen(path) + 32);
-	if (!*tmp) {
-		gb_errmsg(err, errlen, "cannot write %s: out of memory", path);
-		return NULL;
-	}
-	sprintf(*tmp, "%s.tmp.%ld", path, (long)getpid());
-	f = fopen(*tmp, "w");
-	if (!f) {
-		gb_errmsg(err, errlen, "cannot write %s: %s", *tmp, strerror(errno));
-		free(*tmp);
-		*tmp = NULL;
-	}
-	return f;
-}
-
-/* Flush or close f; a file then takes the place of `path`. */
-static int out_close(FILE *f, const char *path, char *tmp, char *err, size_t errlen)
-{
-	int ok;
-
-	if (!tmp) {
-		ok = fflush(f) == 0 && !ferror(f);
-		return ok ? 0 : gb_errmsg(err, errlen, "cannot write to stdout: %s",
-					   strerror(errno));
-	}
-	ok = !ferror(f);
-	ok = fclose(f) == 0 && ok;
-	if (ok && rename(tmp, path) != 0)
-		ok = 0;
-	if (!ok) {
-		gb_errmsg(err, errlen, "cannot write %s: %s", path, strerror(errno ? errno : EIO));
-		unlink(tmp);
-	}
-	free(tmp);
-	return ok ? 0 : -1;
-}
-
 static const char *type_name(uint8_t type)
 {
 	return type == RAG_REQUEST ? "request" : "release";
@@ -325,8 +274,8 @@ static const char *type_name(uint8_t type)
 int rag_trace_write(const char *path, uint32_t procs, uint32_t res, const uint32_t *units,
 		    const rag_events *ev, char *err, size_t errlen)
 {
-	char *tmp;
-	FILE *f = out_open(path, &tmp, err, errlen);
+	gb_out out;
+	FILE *f = gb_out_open(&out, path, err, errlen);
 	uint32_t j, same = 1;
 	uint64_t e;
 
@@ -345,14 +294,14 @@ int rag_trace_write(const char *path, uint32_t procs, uint32_t res, const uint32
 	for (e = 0; e < ev->count; e++)
 		fprintf(f, "%s %" PRIu32 " %" PRIu32 "\n", type_name(ev->type[e]), ev->proc[e],
 			ev->res[e]);
-	return out_close(f, path, tmp, err, errlen);
+	return gb_out_close(&out, err, errlen);
 }
 
 int rag_decisions_write(const char *path, const rag_events *ev, const rag_decision *d, char *err,
 			size_t errlen)
 {
-	char *tmp;
-	FILE *f = out_open(path, &tmp, err, errlen);
+	gb_out out;
+	FILE *f = gb_out_open(&out, path, err, errlen);
 	uint64_t e;
 
 	if (!f)
@@ -364,5 +313,5 @@ int rag_decisions_write(const char *path, const rag_events *ev, const rag_decisi
 			fprintf(f, " %" PRIu32, d[e].to);
 		fputc('\n', f);
 	}
-	return out_close(f, path, tmp, err, errlen);
+	return gb_out_close(&out, err, errlen);
 }

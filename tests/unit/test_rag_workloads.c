@@ -700,7 +700,7 @@ TEST(rag_trace_errors)
 		 "missing header: 'units' before the 'resources'"},
 		{"processes 2\n", ":1: ",
 		 "missing header: end of trace without a 'resources' line"},
-		{"", ":0: ", "missing header: end of trace without a 'processes' line"},
+		{"", ": empty file: ", "missing header: end of trace without a 'processes' line"},
 		{"processes 2\nresources 2\nfrobnicate 1\n", ":3: ",
 		 "unknown keyword 'frobnicate'"},
 	};

@@ -1,0 +1,203 @@
+#include <getopt.h>
+#include <inttypes.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/backend.h"
+#include "common/error.h"
+#include "common/options.h"
+#include "common/opts.h"
+#include "common/report.h"
+
+#define RUN(field) offsetof(gb_run_opts, field)
+
+static const char *const backend_choices[] = {"auto", "gpu", "cpu", NULL};
+
+/* The shared rows; their help says what they count through %s: the spec's unit, or check_unit. */
+static const gb_opt_row shared_rows[] = {
+	{.name = "backend", .kind = GB_OPT_CHOICE, .metavar = "WHERE", .choices = backend_choices, .def = "auto",
+	 .help = "where to run (auto: the GPU when one is found); picks the default --impl",
+	 .offset = RUN(backend)},
+	{.name = "compare", .kind = GB_OPT_TEXT, .metavar = "LIST", .help = NULL, .offset = RUN(compare)},
+	{.name = "reps", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 100000, .def = "3",
+	 .help = "timed repetitions of the whole %s", .offset = RUN(reps)},
+	{.name = "warmup", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = 1000, .def = "0",
+	 .help = "untimed repetitions of the whole %s before them", .offset = RUN(warmup)},
+	{.name = "seed", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = UINT64_MAX, .def = "1",
+	 .help = "seed of the generator", .offset = RUN(seed)},
+	{.name = "timeout", .kind = GB_OPT_REAL, .metavar = "S", .flo = 0.001, .fhi = 864000, .def = "600",
+	 .help = "give up after S seconds, generation and the oracle included: the report is marked "
+		 "incomplete and the exit status is 1",
+	 .offset = RUN(timeout)},
+	{.name = "verify-every", .kind = GB_OPT_UINT, .metavar = "K", .lo = 0, .hi = UINT64_MAX, .def = "1",
+	 .help = "check every K-th %s against the oracle; 0 checks none", .offset = RUN(verify_every)},
+	{.name = "no-verify", .kind = GB_OPT_FLAG, .help = "check nothing; the report says \"verified\": null",
+	 .offset = RUN(verify), .set_to = 0},
+	{.name = "json", .kind = GB_OPT_TEXT, .metavar = "PATH",
+	 .help = "write the JSON report to PATH ('-': stdout; docs/report-schema.md)", .offset = RUN(json)},
+	{.name = "quiet", .kind = GB_OPT_FLAG, .help = "no summary, notes or progress", .offset = RUN(quiet),
+	 .set_to = 1},
+};
+#define NSHARED (sizeof(shared_rows) / sizeof(shared_rows[0]))
+_Static_assert(NSHARED == GB_OPTS_SHARED, "GB_OPTS_SHARED counts the shared rows");
+
+static const gb_opt_row *row_at(const gb_opt_spec *s, size_t i)
+{
+	return i < s->nrows ? &s->rows[i] : &shared_rows[i - s->nrows];
+}
+
+static const char *default_of(const gb_opt_spec *s, size_t i)
+{
+	const gb_opt_default *d;
+	if (i >= s->nrows)
+		for (d = s->defaults; d && d->name; d++)
+			if (strcmp(d->name, shared_rows[i - s->nrows].name) == 0)
+				return d->def;
+	return row_at(s, i)->def;
+}
+
+static void store(const gb_opt_row *r, void *dst, const char *text)
+{
+	char *at = (char *)dst + r->offset;
+
+	switch (r->kind) {
+	case GB_OPT_FLAG:
+		*(int *)at = r->set_to;
+		break;
+	case GB_OPT_UINT:
+		*(uint64_t *)at = gb_opt_u64(r->name, text, r->lo, r->hi);
+		break;
+	case GB_OPT_REAL:
+		*(double *)at = gb_opt_double(r->name, text, r->flo, r->fhi);
+		break;
+	case GB_OPT_TEXT:
+		*(const char **)at = text;
+		break;
+	case GB_OPT_CHOICE:
+		*(int *)at = gb_opt_choice(r->name, text, r->choices);
+		break;
+	}
+}
+
+void gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int argc, char **argv)
+{
+	size_t n = spec->nrows + NSHARED, i;
+	struct option *lo = gb_xcalloc(n + 2, sizeof(*lo), "options");
+	gb_run_opts *run = dst;
+	int c;
+
+	run->verify = 1;
+	for (i = 0; i < n; i++) {
+		const gb_opt_row *r = row_at(spec, i);
+		const char *def = default_of(spec, i);
+		if (def)
+			store(r, dst, def);
+		lo[i].name = r->name;
+		lo[i].has_arg = r->kind == GB_OPT_FLAG ? no_argument : required_argument;
+		lo[i].val = 256 + (int)i;
+	}
+	lo[n].name = "help";
+	lo[n].val = 'h';
+	if (given)
+		memset(given, 0, n);
+	opterr = 0;
+	optind = 1;
+	while ((c = getopt_long(argc, argv, ":h", lo, NULL)) != -1) {
+		if (c == 'h') {
+			gb_opts_help(stdout, spec);
+			exit(0);
+		}
+		if (c < 256 || c >= 256 + (int)n)
+			gb_opt_fail(spec->cmd, c, argv, lo);
+		i = (size_t)(c - 256);
+		store(row_at(spec, i), dst, optarg);
+		if (given)
+			given[i] = 1;
+	}
+	gb_opt_no_operands(spec->cmd, argc, argv);
+	free(lo);
+	if (run->quiet)
+		gb_quiet = 1;
+	if (!run->verify)
+		run->verify_every = 0;
+	if (!run->verify_every)
+		run->verify = 0;
+}
+
+int gb_opts_given(const gb_opt_spec *spec, const unsigned char *given, const char *name)
+{
+	size_t i;
+	for (i = 0; i < spec->nrows + NSHARED; i++)
+		if (strcmp(row_at(spec, i)->name, name) == 0)
+			return given[i];
+	return 0;
+}
+
+/* "  --name META" and the help text with its range and default, wrapped at the help column. */
+static void help_row(FILE *out, const gb_opt_spec *spec, size_t i)
+{
+	const gb_opt_row *r = row_at(spec, i);
+	const char *def = default_of(spec, i), *help = r->help, *unit;
+	char text[1024], line[64];
+	size_t k;
+	int col;
+
+	if (i >= spec->nrows && strcmp(r->name, "compare") == 0)
+		help = spec->compare_help;
+	if (!help)
+		return;
+	snprintf(line, sizeof(line), "  --%s%s%s", r->name, r->metavar ? " " : "", r->metavar ? r->metavar : "");
+	col = fprintf(out, "%-24s", line);
+	if (col > 24) {
+		fprintf(out, "\n%24s", "");
+		col = 24;
+	}
+	unit = strcmp(r->name, "verify-every") == 0 ? spec->check_unit : spec->unit;
+	k = (size_t)snprintf(text, sizeof(text), help, unit ? unit : "run");
+	if (r->kind == GB_OPT_UINT)
+		k += (size_t)snprintf(text + k, sizeof(text) - k, " (%" PRIu64 "..%" PRIu64, r->lo, r->hi);
+	else if (r->kind == GB_OPT_REAL)
+		k += (size_t)snprintf(text + k, sizeof(text) - k, " (%g..%g", r->flo, r->fhi);
+	else if (r->kind == GB_OPT_CHOICE) {
+		const char *const *ch;
+		for (ch = r->choices; *ch; ch++)
+			k += (size_t)snprintf(text + k, sizeof(text) - k, "%s%s", ch == r->choices ? " (" : "|",
+					      *ch);
+	}
+	if (def && r->kind != GB_OPT_FLAG)
+		k += (size_t)snprintf(text + k, sizeof(text) - k, "%sdefault %s)",
+				      r->kind == GB_OPT_TEXT ? " (" : ", ", def);
+	else if (r->kind == GB_OPT_UINT || r->kind == GB_OPT_REAL || r->kind == GB_OPT_CHOICE)
+		snprintf(text + k, sizeof(text) - k, ")");
+	gb_help_wrap(out, col, 24, text);
+}
+
+void gb_opts_help(FILE *out, const gb_opt_spec *spec)
+{
+	size_t i;
+
+	fprintf(out, "usage: gpubench %s [options]\n\n", spec->cmd);
+	gb_help_wrap(out, 0, 0, spec->intro);
+	fputc('\n', out);
+	for (i = 0; i < spec->nrows; i++)
+		help_row(out, spec, i);
+	if (spec->extra_help)
+		spec->extra_help(out);
+	fputs("\nCommon options (the same meaning in every subcommand that has them):\n", out);
+	for (i = spec->nrows; i < spec->nrows + NSHARED; i++)
+		help_row(out, spec, i);
+	fputs("  -h, --help            this text\n", out);
+	if (spec->example) {
+		fputc('\n', out);
+		gb_help_wrap(out, 0, 2, spec->example);
+	}
+}
+
+void gb_opts_config(cJSON *config, const gb_run_opts *run)
+{
+	gb_json_u64(config, "reps", run->reps);
+	gb_json_u64(config, "warmup", run->warmup);
+	gb_json_num(config, "timeout_s", run->timeout);
+	gb_json_bool(config, "verify", run->verify);
+	gb_json_u64(config, "verify_every", run->verify_every);
+}

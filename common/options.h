@@ -1,0 +1,92 @@
+/*
+ * Options as data (after fio's options.c): one row gives an option's name,
+ * type, range, default and help, and the parser, the range messages, the
+ * defaults in --help and the report's config all come from it.
+ *
+ * Every subcommand built on it has the shared rows (gb_run_opts below) with
+ * the same meaning; its own rows follow. A subcommand's option struct starts
+ * with a gb_run_opts, so shared and own rows write into one struct by offset.
+ */
+#ifndef GB_OPTIONS_H
+#define GB_OPTIONS_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include <cjson/cJSON.h>
+
+typedef enum gb_opt_kind {
+	GB_OPT_FLAG,   /* no value: stores set_to in an int */
+	GB_OPT_UINT,   /* integer in lo..hi: a uint64_t */
+	GB_OPT_REAL,   /* number in flo..fhi: a double */
+	GB_OPT_TEXT,   /* any text: a const char * into argv */
+	GB_OPT_CHOICE, /* one of choices: its index, an int */
+} gb_opt_kind;
+
+typedef struct gb_opt_row {
+	const char *name;            /* the long option, without the dashes */
+	gb_opt_kind kind;
+	const char *metavar;         /* "N", "PATH" (NULL for a flag) */
+	uint64_t lo, hi;             /* GB_OPT_UINT */
+	double flo, fhi;             /* GB_OPT_REAL */
+	const char *const *choices;  /* GB_OPT_CHOICE, NULL-terminated */
+	const char *def;             /* the default, as text given on the command line; NULL: none */
+	const char *help;            /* one sentence; the range and default are added to it */
+	size_t offset;               /* where the value goes in the subcommand's option struct */
+	int set_to;                  /* GB_OPT_FLAG */
+} gb_opt_row;
+
+/* The options every subcommand has, and what they mean everywhere. */
+typedef struct gb_run_opts {
+	const char *json;      /* --json PATH: the report ('-': stdout) */
+	int quiet;             /* --quiet: no summary, notes or progress */
+	uint64_t reps;         /* --reps N: timed repetitions */
+	uint64_t warmup;       /* --warmup N: untimed repetitions before them */
+	uint64_t seed;         /* --seed N: the generator's seed */
+	double timeout;        /* --timeout S: give up after S seconds; the report is marked incomplete */
+	int verify;            /* 0 with --no-verify */
+	uint64_t verify_every; /* --verify-every K: check every K-th unit (0: none) */
+	const char *compare;   /* --compare LIST: others run on the same input */
+	int backend;           /* --backend: gb_backend */
+} gb_run_opts;
+
+/* A default of a shared row that a subcommand sets otherwise, and what its units are. */
+typedef struct gb_opt_default {
+	const char *name, *def;
+} gb_opt_default;
+
+typedef struct gb_opt_spec {
+	const char *cmd;                  /* "avoid" */
+	const char *intro;                /* the paragraph under the usage line */
+	const gb_opt_row *rows;           /* the subcommand's own rows */
+	size_t nrows;
+	const gb_opt_default *defaults;   /* shared rows' defaults set otherwise (NULL-name-terminated) */
+	const char *unit;                 /* what --reps and --warmup repeat: "stream" */
+	const char *check_unit;           /* what --verify-every counts: "decision" */
+	const char *compare_help;         /* what --compare runs; NULL: the subcommand has none yet */
+	void (*extra_help)(FILE *out);    /* printed after the rows (engine lists, notes); may be NULL */
+	const char *example;
+} gb_opt_spec;
+
+/* How many shared rows there are: given[] holds the own rows, then these. */
+#define GB_OPTS_SHARED 10
+
+/*
+ * Parse argv into dst (whose first member is a gb_run_opts): defaults first,
+ * then the options. given[] (nrows + GB_OPTS_SHARED entries, may be NULL) says
+ * which rows were on the command line. --help prints the help and exits 0; every error
+ * exits 2 naming the option and what it accepts.
+ */
+void gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int argc, char **argv);
+
+/* Whether the row called name, own or shared, was on the command line. */
+int gb_opts_given(const gb_opt_spec *spec, const unsigned char *given, const char *name);
+
+/* The help of a subcommand: usage, intro, its rows, the shared rows, within 80 columns. */
+void gb_opts_help(FILE *out, const gb_opt_spec *spec);
+
+/* The shared options' effective values into a report's config block. */
+void gb_opts_config(cJSON *config, const gb_run_opts *run);
+
+#endif

@@ -1,0 +1,307 @@
+#!/usr/bin/env bash
+# CLI integration tests of what every subcommand shares: output paths (--json,
+# --decisions, --emit-trace), option messages, --impl/--compare, --timeout,
+# verification counts, memory estimates, help layout and progress. GPUBENCH
+# names the binary (default ./gpubench). Last line: "cli-harness: N passed,
+# N failed"; exit status 1 when any failed.
+set -u
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=tests/lib.sh
+. "$here/lib.sh"
+t_init
+
+G=${GPUBENCH:-./gpubench}
+if [ ! -x "$G" ]; then
+	echo "cli-harness: $G is not an executable (set GPUBENCH)"
+	echo "cli-harness: 0 passed, 1 failed"
+	exit 1
+fi
+G=$(cd "$(dirname "$G")" && pwd)/$(basename "$G")
+R=$T_TMP/out
+mkdir -p "$R"
+AVOID=(avoid --impl cpu-fast --procs 64 --res 8 --events 20 --reps 1)
+DETECT=(detect --impl cpu-bits --procs 32 --res 32 --events 200 --reps 1)
+
+# ---------------------------------------------------------------- output paths
+# A symlink is followed: the link stays, its target gets the report.
+echo old >"$R/target.json"
+ln -s target.json "$R/link.json"
+expect_rc "--json onto a symlink exits 0" 0 "$G" "${AVOID[@]}" --quiet --json "$R/link.json"
+check "--json keeps the symlink a symlink" test -L "$R/link.json"
+json_check "--json writes the report into the symlink's target" "$R/target.json" \
+	'assert d["meta"]["subcommand"] == "avoid"'
+
+# A FIFO is written in place, not replaced by a regular file.
+mkfifo "$R/fifo"
+timeout 10 cat "$R/fifo" >"$R/fifo.out" &
+reader=$!
+expect_rc "--json onto a FIFO exits 0" 0 timeout 20 "$G" "${AVOID[@]}" --quiet --json "$R/fifo"
+wait "$reader"
+check "--json leaves the FIFO a FIFO" test -p "$R/fifo"
+json_check "the FIFO's reader gets the report" "$R/fifo.out" 'assert d["meta"]["subcommand"] == "avoid"'
+mkfifo "$R/fifo2"
+timeout 10 cat "$R/fifo2" >"$R/fifo2.out" &
+reader=$!
+expect_rc "--decisions onto a FIFO exits 0" 0 timeout 20 "$G" "${AVOID[@]}" --quiet --decisions "$R/fifo2"
+wait "$reader"
+check "--decisions leaves the FIFO a FIFO" test -p "$R/fifo2"
+check "the FIFO's reader gets the decisions" grep -q '^0 request ' "$R/fifo2.out"
+mkfifo "$R/fifo3"
+timeout 10 cat "$R/fifo3" >"$R/fifo3.out" &
+reader=$!
+expect_rc "--emit-trace onto a FIFO exits 0" 0 timeout 20 "$G" "${DETECT[@]}" --quiet --emit-trace "$R/fifo3"
+wait "$reader"
+check "--emit-trace leaves the FIFO a FIFO" test -p "$R/fifo3"
+check "the FIFO's reader gets the trace" grep -q '^processes 32$' "$R/fifo3.out"
+check "no temporary file is left beside the outputs" test -z "$(find "$R" -name '*.tmp.*')"
+
+# Empty, duplicated and overwriting paths are usage errors, found before the run.
+expect_rc "--json '' exits 2" 2 "$G" "${AVOID[@]}" --json ''
+expect_err "--json '' says the path is empty" "option --json: the path is empty"
+expect_rc "--json and --decisions on one file exit 2" 2 "$G" "${AVOID[@]}" --json "$R/same" --decisions "$R/./same"
+expect_err "the message names both options" "--json and --decisions both write"
+check "nothing is written when two outputs collide" test ! -e "$R/same"
+expect_rc "--json - and --decisions - exit 2" 2 "$G" "${AVOID[@]}" --json - --decisions -
+expect_err "two outputs on standard output are named" "both write to standard output"
+"$G" "${DETECT[@]}" --quiet --emit-trace "$R/in.trace"
+cp "$R/in.trace" "$R/in.trace.orig"
+expect_rc "--emit-trace onto the --trace input exits 2" 2 "$G" detect --impl cpu-bits --reps 1 \
+	--trace "$R/in.trace" --emit-trace "$R/in.trace"
+expect_err "the message says the input would be overwritten" "--emit-trace would overwrite the --trace input"
+check "the --trace input is left as it was" cmp "$R/in.trace" "$R/in.trace.orig"
+expect_rc "--decisions onto the --trace input exits 2" 2 "$G" detect --impl cpu-bits --reps 1 \
+	--trace "$R/in.trace" --decisions "$R/in.trace"
+expect_rc "--json onto the --trace input exits 2" 2 "$G" detect --impl cpu-bits --reps 1 \
+	--trace "$R/in.trace" --json "$R/../out/in.trace"
+check "the --trace input is still as it was" cmp "$R/in.trace" "$R/in.trace.orig"
+
+# An output that cannot be written fails before the run, naming its option.
+expect_rc "a bad --decisions path exits 1" 1 "$G" "${AVOID[@]}" --json "$R/good.json" --decisions "$R/no/such/dir"
+expect_err "the bad --decisions path is named with its option" "option --decisions: cannot write $R/no/such/dir"
+check "no summary: the run did not start" test ! -s "$T_OUT"
+expect_rc "a bad --json path exits 1 before a speculate run" 1 "$G" speculate --loop ocean --iters 1000 --reps 1 \
+	--json "$R/no/such.json"
+expect_err "the bad --json path is named with its option" "option --json: cannot write"
+check "no summary from a speculate run whose --json cannot be written" test ! -s "$T_OUT"
+for sub in stm list info; do
+	expect_rc "$sub: a --json directory exits 1" 1 "$G" "$sub" --json "$R"
+	expect_err "$sub: the --json directory is named" "option --json: cannot write $R: Is a directory"
+done
+check "no temporary file anywhere" test -z "$(find "$T_TMP" -name '*.tmp.*')"
+
+# ---------------------------------------------------------------- option messages
+expect_rc "--quiet=1 exits 2" 2 "$G" avoid --quiet=1
+expect_err "--quiet=1 says the flag takes no value" "option '--quiet' takes no value"
+check "--quiet=1 prints no control character" test -z "$(tr -d '[:print:]\n' <"$T_ERR")"
+expect_rc "an ambiguous prefix exits 2" 2 "$G" stm --re 3
+expect_err "an ambiguous prefix is called ambiguous, with the candidates" "'--re' is ambiguous" "--reps" "--read-only"
+expect_rc "avoid --trace with --procs exits 2" 2 "$G" avoid --trace "$R/in.trace" --procs 8
+expect_err "avoid names the generator options --trace excludes" "--trace replays a stream" "--procs"
+expect_rc "detect --trace with --res exits 2" 2 "$G" detect --trace "$R/in.trace" --res 8
+expect_err "detect names the generator options --trace excludes" "--trace replays a stream" "--res"
+
+# ---------------------------------------------------------------- --impl and --compare
+expect_rc "avoid --compare naming the --impl exits 2" 2 "$G" "${AVOID[@]}" --compare cpu,cpu-fast
+expect_err "the message says it is the --impl itself" "cpu-fast is the --impl itself"
+expect_rc "detect --compare naming a detector twice exits 2" 2 "$G" "${DETECT[@]}" --compare cpu,cpu
+expect_err "the message says it is named twice" "cpu is named twice"
+expect_rc "list --compare naming the --impl exits 2" 2 "$G" list --impl cpu --compare cpu
+expect_rc "a slower --impl runs" 0 "$G" avoid --impl cpu --compare cpu-fast --procs 512 --res 64 --events 10 --reps 3
+expect_out "a slower --impl is called slower" "cpu is "
+check "a speedup below 1 is never called faster" test -z "$(grep -E 'is 0\.[0-9]*x faster' "$T_OUT")"
+
+# ---------------------------------------------------------------- verification counts
+expect_rc "detect --verify-every 2^64-1 exits 0" 0 "$G" "${DETECT[@]}" --verify-every 18446744073709551615 \
+	--json "$R/every.json"
+json_check "detect --verify-every 2^64-1 checks the first event only" "$R/every.json" '
+v = d["verification"]
+assert v["events_checked"] == 1, v
+assert v["verified"] is True, v'
+expect_rc "detect --verify-every 7 exits 0" 0 "$G" "${DETECT[@]}" --verify-every 7
+expect_out "detect's summary says how many events were checked" "29 of 200 events checked"
+expect_rc "speculate cut short before a repetition exits 1" 1 "$G" speculate --loop ocean --iters 4000000 \
+	--reps 1 --timeout 0.001 --json "$R/spec-timeout.json"
+json_check "speculate with no repetition finished is not verified (null)" "$R/spec-timeout.json" '
+assert d["meta"]["complete"] is False
+assert d["results"]["reps_completed"] == 0
+assert d["verification"]["verified"] is None, d["verification"]
+assert d["verification"]["reps_checked"] == 0'
+
+# ---------------------------------------------------------------- top level
+expect_rc "gpubench -v exits 0" 0 "$G" -v
+cp "$T_OUT" "$R/v.txt"
+expect_rc "gpubench --version exits 0" 0 "$G" --version
+check "-v prints what --version prints" cmp "$R/v.txt" "$T_OUT"
+expect_rc "info exits 0" 0 "$G" info
+check "info's first line is the --version line" test "$(head -n 1 "$T_OUT")" = "$(cat "$R/v.txt")"
+expect_rc "gpubench --help stm exits 0" 0 "$G" --help stm
+cp "$T_OUT" "$R/help-stm.txt"
+expect_rc "gpubench help stm exits 0" 0 "$G" help stm
+check "--help stm prints stm's help" cmp "$R/help-stm.txt" "$T_OUT"
+
+# ---------------------------------------------------------------- trace errors
+: >"$R/empty.trace"
+expect_rc "avoid: an empty trace exits 2" 2 "$G" avoid --impl cpu-fast --trace "$R/empty.trace"
+expect_err "avoid: an empty trace is called empty, not line 0" "empty.trace: empty file: "
+expect_rc "detect: an empty trace exits 2" 2 "$G" detect --impl cpu-bits --trace "$R/empty.trace"
+expect_err "detect: an empty trace is called empty, not line 0" "empty.trace: empty file: "
+printf 'processes 2\nresources 1\nbogus\n' >"$R/bad.trace"
+expect_rc "avoid: a bad trace line exits 2" 2 "$G" avoid --impl cpu-fast --trace "$R/bad.trace"
+expect_err "avoid names the line as FILE:LINE:" "bad.trace:3: "
+expect_rc "detect: a bad trace line exits 2" 2 "$G" detect --impl cpu-bits --trace "$R/bad.trace"
+expect_err "detect names the line as FILE:LINE:" "bad.trace:3: "
+
+# ---------------------------------------------------------------- memory estimates
+# Sizes at the top of the advertised ranges fail before allocating, naming
+# the option and the largest value that fits (4 GB of address space here).
+expect_rc "stm --accounts 2^31-1 exits 1 under a 4 GB limit" 1 \
+	bash -c 'ulimit -v 4000000 && exec "$@"' sh "$G" stm --backend cpu --accounts 2147483647
+expect_err "stm --accounts names the option and what fits" "stm: --accounts 2147483647 needs about" \
+	"the largest --accounts that fits is"
+expect_rc "stm --threads 524288 exits 1 under a 4 GB limit" 1 \
+	bash -c 'ulimit -v 4000000 && exec "$@"' sh "$G" stm --backend cpu --threads 524288
+expect_err "stm --threads names the option and what fits" "stm: --threads 524288 needs about" \
+	"the largest --threads that fits is"
+expect_rc "avoid --procs 1048576 --res 2048 exits 1 under a 4 GB limit" 1 \
+	bash -c 'ulimit -v 4000000 && exec "$@"' sh "$G" avoid --impl cpu-fast --procs 1048576 --res 2048
+expect_err "avoid --procs names the option and what fits" "avoid: --procs 1048576 needs about" \
+	"the largest --procs that fits is"
+
+# ---------------------------------------------------------------- abandoned transactions
+expect_rc "stm with abandoned transactions exits 0" 0 "$G" stm --backend cpu --threads 8 --accounts 64 \
+	--tx-per-thread 40 --initial-balance 1 --max-passes 1 --reps 1 --warmup 0 --json "$R/abandoned.json"
+expect_out "the summary warns about abandoned transactions" "transactions never committed: WARNING"
+json_check "the report warns about abandoned transactions" "$R/abandoned.json" '
+n = d["results"]["abandoned"]
+assert n > 0, n
+w = d["meta"]["warnings"]
+assert len(w) == 1 and ("%d transactions were abandoned" % n) in w[0], w'
+expect_rc "stm without abandoned transactions exits 0" 0 "$G" stm --backend cpu --threads 8 --accounts 64 \
+	--tx-per-thread 6 --reps 1 --warmup 0 --json "$R/clean.json"
+json_check "a clean run has no warnings" "$R/clean.json" 'assert d["meta"]["warnings"] == [], d["meta"]'
+
+# ---------------------------------------------------------------- help
+for sub in stm avoid detect speculate list info; do
+	expect_rc "help $sub exits 0" 0 "$G" help "$sub"
+	wide=$(awk 'length > 80' "$T_OUT")
+	if [ -z "$wide" ]; then pass "help $sub fits 80 columns"; else fail "help $sub fits 80 columns" "$wide"; fi
+done
+# Every numeric option of every subcommand shows its range in the help.
+for sub in stm avoid detect speculate list; do
+	"$G" help "$sub" >"$T_OUT" 2>"$T_ERR"
+	norange=$(python3 - "$T_OUT" <<'PY'
+import re, sys
+paras = []
+for line in open(sys.argv[1]).read().splitlines():
+    m = re.match(r"^  --([a-z-]+) (\S+)\s", line)
+    if m:
+        paras.append([m.group(1), m.group(2), line])
+    elif paras and line.startswith("        ") and not line.strip().startswith("--"):
+        paras[-1][2] += " " + line.strip()
+print(" ".join("--" + p[0] for p in paras if p[1] in ("N", "M", "E", "K", "S", "F", "B", "T", "P", "U|LO-HI")
+               and ".." not in p[2]))
+PY
+	)
+	if [ -z "$norange" ]; then pass "help $sub: every numeric option shows its range"; else
+		fail "help $sub: every numeric option shows its range" "without a range: $norange"; fi
+done
+expect_rc "gpubench --help exits 0" 0 "$G" --help
+check "gpubench --help fits 80 columns" test -z "$(awk 'length > 80' "$T_OUT")"
+# Options as rows: every numeric option of avoid shows its range and default.
+expect_rc "help avoid exits 0" 0 "$G" help avoid
+tr '\n' ' ' <"$T_OUT" | tr -s ' ' >"$R/help-avoid.txt"
+for want in "--procs N processes (2..1048576, default 1024)" "--res M resources (1..65536, default 256)" \
+	"--events E events in the generated stream (1..100000000, default 20)" \
+	"--unsafe-share F unsafe-mix: share of the requests made unsafe (0..1, default 0.25)" \
+	"--reps N timed repetitions of the whole stream (1..100000, default 3)" \
+	"--warmup N untimed repetitions of the whole stream before them (0..1000, default 0)" \
+	"--timeout S give up after S seconds" "--verify-every K check every K-th decision" \
+	"--seed N seed of the generator (0..18446744073709551615, default 1)" \
+	"--backend WHERE where to run" "(auto|gpu|cpu, default auto)" "--no-verify" "--quiet" "--json PATH"; do
+	if grep -qF -- "$want" "$R/help-avoid.txt"; then pass "help avoid: $want"; else
+		fail "help avoid: $want" "$(cat "$R/help-avoid.txt")"; fi
+done
+
+# ---------------------------------------------------------------- shared options on avoid
+expect_rc "avoid --procs 1 exits 2 with the range" 2 "$G" avoid --procs 1
+expect_err "the range message comes from the row" "option --procs: 1 is out of range (accepted: 2..1048576)"
+expect_rc "avoid --backend cpu runs cpu-fast without a note" 0 "$G" avoid --backend cpu --procs 64 --res 8 \
+	--reps 1 --warmup 2 --seed 5 --verify-every 3 --json "$R/avoid-shared.json"
+check "avoid --backend cpu prints no fallback note" test -z "$(grep -i note "$T_ERR")"
+json_check "avoid's config has the shared options" "$R/avoid-shared.json" '
+c = d["config"]
+assert c["impl"] == "cpu-fast", c
+assert c["reps"] == 1 and c["warmup"] == 2 and c["seed"] == 5, c
+assert c["verify"] is True and c["verify_every"] == 3 and c["timeout_s"] == 600, c
+assert d["verification"]["events_checked"] == 7, d["verification"]
+assert d["results"]["impls"][0]["reps_completed"] == 1'
+expect_rc "avoid --impl cpu --backend gpu exits 2" 2 "$G" avoid --impl cpu --backend gpu
+expect_err "avoid says where --impl runs" "--impl cpu runs on the CPU, not on --backend gpu"
+expect_rc "avoid --no-verify exits 0" 0 "$G" "${AVOID[@]}" --no-verify --json "$R/avoid-nov.json"
+json_check "avoid --no-verify is verified null" "$R/avoid-nov.json" '
+assert d["verification"]["verified"] is None and d["config"]["verify"] is False'
+expect_rc "avoid --timeout cuts a long run short with exit 1" 1 "$G" avoid --impl cpu --procs 4096 --res 512 \
+	--events 2000 --timeout 0.5 --json "$R/avoid-timeout.json"
+expect_err "avoid says the timeout was reached" "--timeout 0.5 s reached"
+json_check "avoid's cut-short report is incomplete and unverified" "$R/avoid-timeout.json" '
+assert d["meta"]["complete"] is False
+assert d["verification"]["verified"] is None, d["verification"]'
+
+# ---------------------------------------------------------------- shared options on detect
+expect_rc "help detect exits 0" 0 "$G" help detect
+tr '\n' ' ' <"$T_OUT" | tr -s ' ' >"$R/help-detect.txt"
+for want in "--procs N processes (1..1048576, default 1024)" "--res M resources (1..1048576, default 1024)" \
+	"--events E events in the generated stream (1..100000000, default 2000)" \
+	"--release-share F share of events that release a held unit (0..1, default 0.4)" \
+	"--timeout S" "--no-verify" "--warmup N" "--backend WHERE"; do
+	if grep -qF -- "$want" "$R/help-detect.txt"; then pass "help detect: $want"; else
+		fail "help detect: $want" "$(cat "$R/help-detect.txt")"; fi
+done
+expect_rc "detect --no-verify exits 0" 0 "$G" "${DETECT[@]}" --no-verify --warmup 1 --json "$R/detect-nov.json"
+json_check "detect --no-verify: verified null, nothing checked, shared config" "$R/detect-nov.json" '
+v = d["verification"]; c = d["config"]
+assert v["verified"] is None and v["events_checked"] == 0, v
+assert c["verify"] is False and c["verify_every"] == 0 and c["warmup"] == 1 and c["timeout_s"] == 600, c'
+expect_rc "detect --backend cpu runs cpu-bits" 0 "$G" detect --backend cpu --procs 32 --res 32 --events 100 \
+	--reps 1 --json "$R/detect-cpu.json"
+json_check "detect --backend cpu picked cpu-bits" "$R/detect-cpu.json" 'assert d["config"]["impl"] == "cpu-bits"'
+expect_rc "detect --timeout cuts a long run short with exit 1" 1 "$G" detect --impl cpu \
+	--procs 4096 --res 4096 --events 200000 --timeout 0.5 --json "$R/detect-timeout.json"
+expect_err "detect says the timeout was reached" "--timeout 0.5 s reached"
+json_check "detect's cut-short report is incomplete and unverified" "$R/detect-timeout.json" '
+assert d["meta"]["complete"] is False
+assert d["verification"]["verified"] is None, d["verification"]
+assert d["results"]["impls"][0]["reps_completed"] < 3'
+
+# ---------------------------------------------------------------- shared options on speculate
+expect_rc "speculate --warmup 1 --verify-every 2 --reps 3 exits 0" 0 "$G" speculate --backend cpu --loop ocean \
+	--iters 20000 --reps 3 --warmup 1 --verify-every 2 --json "$R/spec-shared.json"
+json_check "speculate: warm-up untimed, every 2nd repetition checked" "$R/spec-shared.json" '
+c = d["config"]; v = d["verification"]
+assert c["warmup"] == 1 and c["reps"] == 3 and c["verify_every"] == 2 and c["verify"] is True, c
+assert d["results"]["reps_completed"] == 3 and d["results"]["loop_seconds"]["n"] == 3
+assert v["verified"] is True and v["reps_checked"] == 2, v'
+expect_rc "speculate --no-verify exits 0" 0 "$G" speculate --backend cpu --loop ocean --iters 20000 --reps 1 \
+	--no-verify --json "$R/spec-nov.json"
+json_check "speculate --no-verify: null, nothing checked" "$R/spec-nov.json" '
+assert d["verification"]["verified"] is None and d["config"]["verify_every"] == 0'
+
+# ---------------------------------------------------------------- make deps
+check "make deps runs scripts/deps.sh" bash -c 'make -n deps | grep -qx "scripts/deps.sh"'
+check ".ci/run installs through scripts/deps.sh" grep -qx 'scripts/deps.sh' .ci/run
+check "scripts/deps.sh --list names cJSON" bash -c 'scripts/deps.sh --list | grep -q "^libcjson-dev "'
+
+# ---------------------------------------------------------------- progress
+# On a terminal a long run shows a progress line; into a file it shows none.
+if script -qec true /dev/null >/dev/null 2>&1; then
+	script -qec "$G avoid --impl cpu --procs 2048 --res 256 --events 400 --reps 1 --no-verify --timeout 1" \
+		"$R/tty.log" >/dev/null 2>&1
+	check "avoid shows a progress line on a terminal" grep -q 'cpu [0-9]*/400 (' "$R/tty.log"
+	script -qec "$G avoid --impl cpu --procs 2048 --res 256 --events 400 --reps 1 --no-verify --quiet --timeout 1" \
+		"$R/tty-quiet.log" >/dev/null 2>&1
+	check "--quiet turns the progress line off" test -z "$(grep '/400 (' "$R/tty-quiet.log")"
+fi
+"$G" avoid --impl cpu --procs 2048 --res 256 --events 400 --reps 1 --no-verify --timeout 1 >"$T_OUT" 2>"$T_ERR"
+check "no progress line when stderr is not a terminal" test -z "$(grep '/400 (' "$T_ERR")"
+
+summary cli-harness

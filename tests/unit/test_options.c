@@ -1,0 +1,153 @@
+/* common/options.c (option rows), gb_help_wrap and gb_speedup_text. */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/impl.h"
+#include "common/options.h"
+#include "common/opts.h"
+#include "tests/unit/test.h"
+
+typedef struct demo_opts {
+	gb_run_opts run;
+	uint64_t size;
+	double share;
+	const char *name;
+	int mode, flag;
+} demo_opts;
+
+static const char *const modes[] = {"fast", "slow", NULL};
+
+static const gb_opt_row demo_rows[] = {
+	{.name = "size", .kind = GB_OPT_UINT, .metavar = "N", .lo = 2, .hi = 4096, .def = "64",
+	 .offset = offsetof(demo_opts, size), .help = "how many"},
+	{.name = "share", .kind = GB_OPT_REAL, .metavar = "F", .flo = 0, .fhi = 1, .def = "0.5",
+	 .offset = offsetof(demo_opts, share), .help = "which part"},
+	{.name = "name", .kind = GB_OPT_TEXT, .metavar = "NAME", .offset = offsetof(demo_opts, name),
+	 .help = "a name, with a help sentence long enough that it has to be wrapped at least once "
+		 "or twice before it ends"},
+	{.name = "mode", .kind = GB_OPT_CHOICE, .metavar = "M", .choices = modes, .def = "slow",
+	 .offset = offsetof(demo_opts, mode), .help = "how"},
+	{.name = "flag", .kind = GB_OPT_FLAG, .offset = offsetof(demo_opts, flag), .set_to = 1,
+	 .help = "a flag"},
+};
+
+static const gb_opt_default demo_defaults[] = {{"reps", "7"}, {NULL, NULL}};
+
+static const gb_opt_spec demo_spec = {
+	.cmd = "demo",
+	.intro = "A subcommand for the tests.",
+	.rows = demo_rows,
+	.nrows = sizeof(demo_rows) / sizeof(demo_rows[0]),
+	.defaults = demo_defaults,
+	.unit = "thing",
+	.check_unit = "piece",
+	.compare_help = "others",
+	.example = "Example: gpubench demo --size 8",
+};
+
+TEST(options_defaults_and_values)
+{
+	char *argv[] = {"demo", "--size", "128", "--mode", "fast", "--flag", "--seed", "9", "--no-verify",
+			"--json", "-", "--share=0.25", NULL};
+	unsigned char given[5 + GB_OPTS_SHARED];
+	demo_opts o;
+
+	memset(&o, 0, sizeof(o));
+	gb_opts_parse(&demo_spec, &o, given, 12, argv);
+	CHECK_EQ(o.size, 128);
+	CHECK(o.share == 0.25);
+	CHECK(o.name == NULL);
+	CHECK_EQ(o.mode, 0);
+	CHECK_EQ(o.flag, 1);
+	CHECK_EQ(o.run.seed, 9);
+	CHECK_EQ(o.run.reps, 7);     /* the subcommand's default for a shared row */
+	CHECK_EQ(o.run.warmup, 0);
+	CHECK(o.run.timeout == 600);
+	CHECK_EQ(o.run.verify, 0);
+	CHECK_EQ(o.run.verify_every, 0); /* --no-verify checks nothing */
+	CHECK_STR_EQ(o.run.json, "-");
+	CHECK(given[0] && given[1] && !given[2] && given[3] && given[4]);
+	CHECK(gb_opts_given(&demo_spec, given, "seed"));
+	CHECK(!gb_opts_given(&demo_spec, given, "reps"));
+
+	{
+		char *argv2[] = {"demo", "--verify-every", "0", NULL};
+		memset(&o, 0, sizeof(o));
+		gb_opts_parse(&demo_spec, &o, NULL, 3, argv2);
+		CHECK_EQ(o.size, 64);
+		CHECK(o.share == 0.5);
+		CHECK_EQ(o.mode, 1);
+		CHECK_EQ(o.run.verify, 0); /* --verify-every 0 is --no-verify */
+	}
+}
+
+/* Every line of text at most 80 columns; returns the number of lines. */
+static int lines_fit(const char *text)
+{
+	int n = 0;
+	const char *p = text;
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		if (len > GB_HELP_COLUMNS)
+			return -1;
+		n++;
+		p += len + (p[len] == '\n');
+	}
+	return n;
+}
+
+TEST(options_help_fits_and_shows_ranges)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	REQUIRE(f != NULL);
+	gb_opts_help(f, &demo_spec);
+	fclose(f);
+	CHECK(lines_fit(buf) > 10);
+	CHECK_CONTAINS(buf, "--size N              how many (2..4096, default 64)");
+	CHECK_CONTAINS(buf, "--share F             which part (0..1, default 0.5)");
+	CHECK_CONTAINS(buf, "--mode M              how (fast|slow, default slow)");
+	{
+		/* the help wrapped into single spaces: a row's text across its lines */
+		char *flat = strdup(buf), *r = flat, *w = flat;
+		for (; *r; r++)
+			if (!((*r == ' ' || *r == '\n') && w > flat && w[-1] == ' '))
+				*w++ = *r == '\n' ? ' ' : *r;
+		*w = 0;
+		CHECK_CONTAINS(flat, "--reps N timed repetitions of the whole thing (1..100000, default 7)");
+		CHECK_CONTAINS(flat, "--verify-every K check every K-th piece against the oracle");
+		free(flat);
+	}
+	CHECK_CONTAINS(buf, "--compare LIST        others");
+	free(buf);
+}
+
+TEST(help_wrap_breaks_between_words)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	static const char text[] = "one two three four five six seven eight nine ten eleven twelve "
+				   "thirteen fourteen fifteen sixteen seventeen eighteen nineteen twenty";
+
+	REQUIRE(f != NULL);
+	fputs("  --x N      ", f);
+	gb_help_wrap(f, 13, 13, text);
+	fclose(f);
+	CHECK(lines_fit(buf) == 3);
+	CHECK(strstr(buf, " \n") == NULL);            /* no trailing blank */
+	CHECK(strstr(buf, "\n             ") != NULL); /* continuation at the indent */
+	free(buf);
+}
+
+TEST(speedup_text_says_slower_below_one)
+{
+	char b[64];
+	CHECK_STR_EQ(gb_speedup_text(b, sizeof(b), "gpu", 1.0, 2.5), "gpu is 2.5x faster");
+	CHECK_STR_EQ(gb_speedup_text(b, sizeof(b), "gpu", 2.0, 1.0), "gpu is 2x slower");
+	CHECK_STR_EQ(gb_speedup_text(b, sizeof(b), "gpu", 0, 1.0), "");
+}
