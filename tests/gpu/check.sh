@@ -184,7 +184,7 @@ gpu_rounds "timed run: 6720 threads semantic 100 presort" 0.5 --threads 6720 --a
 gpu_rounds "timed run: 960 threads semantic 100 shuffled" 0.5 --threads 960 --accounts 4096 --tx-per-thread 30 \
 	--initial-balance 10000
 gpu_rounds "timed run: high contention 2048 threads, 8 locks" 0.5 --threads 2048 --accounts 64 --hash 8 \
-	--initial-balance 100000 --tx-per-thread 20 --semantic-ratio 0 --transfers-per-tx 2
+	--initial-balance 100000 --tx-per-thread 5 --semantic-ratio 0 --transfers-per-tx 2
 gpu_rounds "timed run: 26880 threads" 0.5 --threads 26880 --accounts 262144 --tx-per-thread 50 --semantic-ratio 0
 
 # ---- --timeout stops a running kernel: 4 million 4-leg transfers serialised
@@ -192,7 +192,7 @@ gpu_rounds "timed run: 26880 threads" 0.5 --threads 26880 --accounts 262144 --tx
 # what committed is replayed and verified.
 t0=$(date +%s)
 run "$G" stm --backend gpu --threads 2048 --accounts 64 --hash 64 --transfers-per-tx 4 --semantic-ratio 0 \
-	--initial-balance 1000000 --tx-per-thread 2000 --reps 1 --warmup 0 --timeout 2 --quiet --json "$R/timeout.json"
+	--initial-balance 100000000 --tx-per-thread 2000 --reps 1 --warmup 0 --timeout 2 --quiet --json "$R/timeout.json"
 t1=$(date +%s)
 check "--timeout 2 on a serialised table exits 1" test "$RC" = 1
 check "--timeout 2 ends the run within 15 s (took $((t1 - t0)) s)" test $((t1 - t0)) -lt 15
