@@ -13,7 +13,7 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # Raise it whenever a run below changes: reports of two suite versions do not
 # pair up in compare (their configurations differ), and the baseline must be
 # refreshed.
-suite_version=1
+suite_version=2
 
 # name | options of every mode | GPU mode | --cpu mode. Five repetitions each:
 # enough for compare's rank test to tell a change from noise (it needs four).
@@ -25,7 +25,7 @@ runs=(
 	"speculate-ocean | speculate --loop ocean --reps 5 | --backend gpu | --backend cpu --iters 200000"
 	"speculate-fftbench | speculate --loop fftbench --reps 5 | --backend gpu | --backend cpu --iters 50000"
 	"list-insert | list --op insert --reps 5 | --impl gpu --nodes 4096 | --impl cpu-lockfree --nodes 2048"
-	"list-mixed | list --op mixed --reps 5 | --impl gpu-tail --nodes 100000 --threads 65536 | --impl cpu-lockfree-tail --nodes 4000 --threads 16"
+	"list-mixed | list --op mixed --reps 5 | --impl gpu-tail --nodes 2000 --threads 4096 --ops 50000 | --impl cpu-lockfree-tail --nodes 4000 --threads 16"
 )
 
 usage() {
