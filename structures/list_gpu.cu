@@ -231,7 +231,7 @@ const list_engine list_engine_gpu = {
 };
 
 const list_engine list_engine_gpu_tail = {
-	"gpu-tail", "the tail-pointer list in CUDA, a warp's adds appended as one chain", LIST_ON_GPU, 1,
+	"gpu-tail", "the tail-pointer list in CUDA, a block's adds appended as one chain", LIST_ON_GPU, 1,
 	run_tail,
 };
 }

@@ -16,7 +16,7 @@ static const list_engine list_engine_gpu = {
 	"gpu", "the lock-free list in CUDA (needs a CUDA build)", LIST_ON_GPU, 0, NULL,
 };
 static const list_engine list_engine_gpu_tail = {
-	"gpu-tail", "the tail-pointer list in CUDA, a warp's adds as one chain (needs a CUDA build)",
+	"gpu-tail", "the tail-pointer list in CUDA, a block's adds as one chain (needs a CUDA build)",
 	LIST_ON_GPU, 0, NULL,
 };
 #endif
