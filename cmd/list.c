@@ -12,7 +12,6 @@
  * The repetitions run outside the watchdog's lock, and each one's results are
  * published under it, so what the watchdog reports is always whole.
  */
-#include <getopt.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
@@ -28,6 +27,7 @@
 #include "common/device.h"
 #include "common/error.h"
 #include "common/impl.h"
+#include "common/options.h"
 #include "common/opts.h"
 #include "common/output.h"
 #include "common/report.h"
@@ -40,19 +40,6 @@
 #define MAX_IMPLS GB_MAX_IMPLS
 #define DEFAULT_SB_COUNT 64u     /* the paper's heap: 64 superblocks of 4096 bytes */
 #define DEFAULT_SB_SIZE 4096u
-
-typedef struct list_opts {
-	const list_engine *impl[MAX_IMPLS]; /* [0] is --impl, the rest --compare */
-	unsigned nimpl;
-	list_config cfg;
-	list_params params;
-	int sb_given;
-	const char *json;
-	uint32_t reps;
-	double timeout;
-	int verify;
-	int gpu;
-} list_opts;
 
 static const char *const platform_names[] = {"cpu", "gpu", "opencl"};
 
@@ -78,53 +65,81 @@ static const gb_impl_table impl_table = {
 	.cpu_default = "cpu-lockfree",
 };
 
+typedef struct list_opts {
+	gb_run_opts run; /* first: the shared rows write into it */
+	int kind;
+	const char *impl_name;
+	uint64_t nodes, threads, ops, sb_count, sb_size, cpu_workers, opencl_device;
+	const list_engine *impl[MAX_IMPLS]; /* [0] is --impl, the rest --compare */
+	unsigned nimpl;
+	list_config cfg;
+	list_params params;
+	int verify; /* run.verify: some repetition is checked */
+	int gpu;
+} list_opts;
+
+#define AT(field) offsetof(list_opts, field)
+
+enum { ROW_OP, ROW_NODES, ROW_THREADS, ROW_OPS, ROW_IMPL, ROW_SBS, ROW_SBSIZE, ROW_WORKERS, ROW_CLDEV, NROWS };
+
+static const gb_opt_row rows[NROWS] = {
+	[ROW_OP] = {.name = "op", .kind = GB_OPT_CHOICE, .metavar = "NAME", .choices = list_kind_names,
+		    .def = "insert", .offset = AT(kind),
+		    .help = "insert: add --nodes keys to an empty list; delete: delete all of a --nodes "
+			    "list, neighbours by different threads; mixed: a third gets, the rest adds and "
+			    "deletes, on a --nodes list of 2x--nodes keys"},
+	[ROW_NODES] = {.name = "nodes", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = LIST_MAX_KEY / 2,
+		       .def = "4096", .offset = AT(nodes), .help = "list size"},
+	[ROW_THREADS] = {.name = "threads", .kind = GB_OPT_UINT, .metavar = "T", .lo = 1, .hi = 1u << 26,
+			 .offset = AT(threads),
+			 .help = "logical threads (GPU threads, work-items; default one per node up to 65536)"},
+	[ROW_OPS] = {.name = "ops", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 1ull << 31,
+		     .offset = AT(ops), .help = "mixed: operations in all (default --nodes)"},
+	[ROW_IMPL] = {.name = "impl", .kind = GB_OPT_TEXT, .metavar = "NAME", .offset = AT(impl_name),
+		      .help = "implementation, one of those below (default gpu, or cpu-lockfree when no GPU "
+			      "is found)"},
+	[ROW_SBS] = {.name = "superblocks", .kind = GB_OPT_UINT, .metavar = "N", .lo = 2, .hi = 1u << 24,
+		     .offset = AT(sb_count),
+		     .help = "heap superblocks, bookkeeping included (default 64, or as many as the run's "
+			     "nodes need with room to spare)"},
+	[ROW_SBSIZE] = {.name = "superblock-size", .kind = GB_OPT_UINT, .metavar = "B", .lo = KMA_MAX_BLOCK,
+			.hi = 1u << 24, .def = "4096", .offset = AT(sb_size),
+			.help = "bytes per superblock, a multiple of 256"},
+	[ROW_WORKERS] = {.name = "cpu-workers", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 4096,
+			 .offset = AT(cpu_workers),
+			 .help = "OS threads of cpu-lockfree* (default: logical CPUs)"},
+	[ROW_CLDEV] = {.name = "opencl-device", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = 1023,
+		       .def = "0", .offset = AT(opencl_device),
+		       .help = "opencl: device index over all platforms"},
+};
+
+static void list_impls(FILE *out)
+{
+	fputs("\nImplementations (--impl, --compare):\n", out);
+	gb_impl_help(out, &impl_table, 2, 18);
+}
+
+static const gb_opt_spec spec = {
+	.cmd = "list",
+	.intro = "A lock-free semi-linked list on a KMA-style device heap (Mulder 2015): add at the end "
+		 "by CAS (Listing 1), get, delete with a marked next pointer (Listing 3). Every logical "
+		 "thread adds, gets and deletes its own keys in a shared list; each repetition runs on a "
+		 "fresh heap and is checked against a per-thread serial replay: every outcome, every key "
+		 "that should remain reachable exactly once, no deleted key reachable, the count method, "
+		 "and the allocator's live blocks equal to the list's nodes.",
+	.rows = rows,
+	.nrows = NROWS,
+	.unit = "workload",
+	.check_unit = "timed repetition",
+	.compare_help = "other implementations run on the same operations, e.g. cpu,cpu-tail; the "
+			"report gives the speedup of --impl over each",
+	.extra_help = list_impls,
+	.example = "Example: gpubench list --op insert --nodes 4096 --compare cpu",
+};
+
 static void help(FILE *out)
 {
-	fputs("usage: gpubench list [options]\n"
-	      "\n"
-	      "A lock-free semi-linked list on a KMA-style device heap (Mulder 2015): add at\n"
-	      "the end by CAS (Listing 1), get, delete with a marked next pointer (Listing 3).\n"
-	      "Every logical thread adds, gets and deletes its own keys in a shared list; each\n"
-	      "repetition is checked against a per-thread serial replay: every outcome, every\n"
-	      "key that should remain reachable exactly once, no deleted key reachable, the\n"
-	      "count method, and the allocator's live blocks equal to the list's nodes.\n"
-	      "\n"
-	      "  --op NAME             insert (default: add --nodes keys to an empty list),\n"
-	      "                        delete (delete all of a --nodes list, neighbours by\n"
-	      "                        different threads) or mixed (a third gets, the rest\n"
-	      "                        adds and deletes, on a --nodes list of 2x--nodes keys)\n"
-	      "  --nodes N             list size (1..536870911, default 4096)\n"
-	      "  --threads T           logical threads (GPU threads, work-items; 1..67108864,\n"
-	      "                        default one per node up to 65536)\n"
-	      "  --ops N               mixed: operations in all (1..2147483648, default\n"
-	      "                        --nodes)\n"
-	      "  --impl NAME           implementation (default gpu, or cpu-lockfree when no GPU\n"
-	      "                        is found):\n",
-	      out);
-	gb_impl_help(out, &impl_table, 4, 18);
-	fputs("  --compare LIST        other implementations run on the same operations, e.g.\n"
-	      "                        cpu,cpu-tail; the report gives the speedup of --impl\n"
-	      "  --superblocks N       heap superblocks, bookkeeping included (2..16777216;\n"
-	      "                        default 64, or as many as the run's nodes need with\n"
-	      "                        room to spare)\n"
-	      "  --superblock-size B   bytes per superblock, a multiple of 256 (256..16777216,\n"
-	      "                        default 4096)\n"
-	      "  --cpu-workers N       OS threads of cpu-lockfree* (1..4096, default: logical\n"
-	      "                        CPUs)\n"
-	      "  --opencl-device N     opencl: device index over all platforms (0..1023,\n"
-	      "                        default 0)\n"
-	      "  --reps N              repetitions, each on a fresh heap (1..100000, default 3)\n"
-	      "  --seed N              seed of the mixed workload (0..2^64-1, default 1)\n"
-	      "  --no-verify           do not check outcomes and the final list\n"
-	      "  --timeout S           give up after S seconds (0.001..864000, default 600):\n"
-	      "                        the report of the repetitions that finished is\n"
-	      "                        marked incomplete, exit 1\n"
-	      "  --json PATH           JSON report ('-' for stdout; docs/report-schema.md)\n"
-	      "  --quiet               no summary\n"
-	      "  -h, --help            this text\n"
-	      "\n"
-	      "Example: gpubench list --op insert --nodes 4096 --compare cpu\n",
-	      out);
+	gb_opts_help(out, &spec);
 }
 
 /* Superblocks for the nodes a run can hold at once, with a quarter to spare, at least the paper's 64. */
@@ -141,118 +156,36 @@ static uint32_t default_superblocks(const list_config *c, uint32_t sb_size)
 
 static void parse(list_opts *o, int argc, char **argv)
 {
-	enum { O_OP = 256, O_NODES, O_THREADS, O_OPS, O_IMPL, O_COMPARE, O_SBS, O_SBSIZE, O_WORKERS,
-	       O_CLDEV, O_REPS, O_SEED, O_NOVERIFY, O_TIMEOUT, O_JSON, O_QUIET };
-	static const struct option opts[] = {
-		{"op", required_argument, NULL, O_OP},
-		{"nodes", required_argument, NULL, O_NODES},
-		{"threads", required_argument, NULL, O_THREADS},
-		{"ops", required_argument, NULL, O_OPS},
-		{"impl", required_argument, NULL, O_IMPL},
-		{"compare", required_argument, NULL, O_COMPARE},
-		{"superblocks", required_argument, NULL, O_SBS},
-		{"superblock-size", required_argument, NULL, O_SBSIZE},
-		{"cpu-workers", required_argument, NULL, O_WORKERS},
-		{"opencl-device", required_argument, NULL, O_CLDEV},
-		{"reps", required_argument, NULL, O_REPS},
-		{"seed", required_argument, NULL, O_SEED},
-		{"no-verify", no_argument, NULL, O_NOVERIFY},
-		{"timeout", required_argument, NULL, O_TIMEOUT},
-		{"json", required_argument, NULL, O_JSON},
-		{"quiet", no_argument, NULL, O_QUIET},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *impl = NULL, *compare = NULL;
+	unsigned char given[NROWS + GB_OPTS_SHARED];
 	gb_impl_choice chosen;
 	char err[256];
-	int c, threads_given = 0, ops_given = 0;
 	unsigned k;
 
 	memset(o, 0, sizeof(o[0]));
-	o->cfg.kind = LIST_INSERT;
-	o->cfg.nodes = 4096;
-	o->cfg.seed = 1;
-	o->params.sb_size = DEFAULT_SB_SIZE;
-	o->params.cpu_workers = (uint32_t)gb_cpu_count();
-	o->reps = 3;
-	o->timeout = 600;
-	o->verify = 1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case O_OP:
-			o->cfg.kind = (unsigned)gb_opt_choice("op", optarg, list_kind_names);
-			break;
-		case O_NODES:
-			o->cfg.nodes = gb_opt_u32("nodes", optarg, 1, LIST_MAX_KEY / 2);
-			break;
-		case O_THREADS:
-			o->cfg.threads = gb_opt_u32("threads", optarg, 1, 1u << 26);
-			threads_given = 1;
-			break;
-		case O_OPS:
-			o->cfg.ops = gb_opt_u64("ops", optarg, 1, 1ull << 31);
-			ops_given = 1;
-			break;
-		case O_IMPL:
-			impl = optarg;
-			break;
-		case O_COMPARE:
-			compare = optarg;
-			break;
-		case O_SBS:
-			o->params.sb_count = gb_opt_u32("superblocks", optarg, 2, 1u << 24);
-			o->sb_given = 1;
-			break;
-		case O_SBSIZE:
-			o->params.sb_size = gb_opt_u32("superblock-size", optarg, KMA_MAX_BLOCK, 1u << 24);
-			break;
-		case O_WORKERS:
-			o->params.cpu_workers = gb_opt_u32("cpu-workers", optarg, 1, 4096);
-			break;
-		case O_CLDEV:
-			o->params.opencl_device = gb_opt_u32("opencl-device", optarg, 0, 1023);
-			break;
-		case O_REPS:
-			o->reps = gb_opt_u32("reps", optarg, 1, 100000);
-			break;
-		case O_SEED:
-			o->cfg.seed = gb_opt_u64("seed", optarg, 0, UINT64_MAX);
-			break;
-		case O_TIMEOUT:
-			o->timeout = gb_opt_double("timeout", optarg, 0.001, 864000);
-			break;
-		case O_NOVERIFY:
-			o->verify = 0;
-			break;
-		case O_JSON:
-			o->json = optarg;
-			break;
-		case O_QUIET:
-			gb_quiet = 1;
-			break;
-		case 'h':
-			help(stdout);
-			exit(0);
-		default:
-			gb_opt_fail("list", c, argv, opts);
-		}
-	}
-	gb_opt_no_operands("list", argc, argv);
+	gb_opts_parse(&spec, o, given, argc, argv);
+	o->cfg.kind = (unsigned)o->kind;
+	o->cfg.nodes = (uint32_t)o->nodes;
+	o->cfg.threads = (uint32_t)o->threads;
+	o->cfg.ops = o->ops;
+	o->cfg.seed = o->run.seed;
+	o->params.sb_size = (uint32_t)o->sb_size;
+	o->params.sb_count = (uint32_t)o->sb_count;
+	o->params.cpu_workers = given[ROW_WORKERS] ? (uint32_t)o->cpu_workers : (uint32_t)gb_cpu_count();
+	o->params.opencl_device = (uint32_t)o->opencl_device;
+	o->verify = o->run.verify;
 	{
-		const gb_path_use paths[] = {{"json", o->json, 0}};
+		const gb_path_use paths[] = {{"json", o->run.json, 0}};
 		gb_paths_check("list", paths, 1);
 	}
-	if (ops_given && o->cfg.kind != LIST_MIXED)
+	if (given[ROW_OPS] && o->cfg.kind != LIST_MIXED)
 		gb_die(GB_EXIT_USAGE, "option --ops applies only to --op mixed");
-	if (!threads_given)
+	if (!given[ROW_THREADS])
 		o->cfg.threads = o->cfg.nodes < 65536 ? o->cfg.nodes : 65536;
-	if (!o->sb_given)
+	if (!given[ROW_SBS])
 		o->params.sb_count = default_superblocks(&o->cfg, o->params.sb_size);
 	if (kma_layout_check(o->params.sb_count, o->params.sb_size, err, sizeof(err)) != 0)
 		gb_die(GB_EXIT_USAGE, "list: %s", err);
-	gb_impl_choose(&impl_table, impl, compare, GB_BACKEND_AUTO, &chosen);
+	gb_impl_choose(&impl_table, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &chosen);
 	for (k = 0; k < chosen.n; k++)
 		o->impl[k] = chosen.e[k];
 	o->nimpl = chosen.n;
@@ -265,6 +198,7 @@ typedef struct impl_result {
 	double *seconds;
 	gb_stats run;
 	uint32_t reps_done;
+	uint32_t reps_checked;      /* timed repetitions checked: every --verify-every-th */
 	list_run last;             /* the last finished repetition (outcomes, durations, heap) */
 	uint64_t outcomes[LIST_NOPCODES][4];
 	gb_stats op_s[LIST_NOPCODES];
@@ -314,6 +248,7 @@ typedef struct list_watch {
 	impl_result *ir;
 	int argc;
 	char **argv;
+	struct timespec start; /* --timeout counts from here: generation included */
 } list_watch;
 
 static void list_run_free(list_run *r)
@@ -323,17 +258,22 @@ static void list_run_free(list_run *r)
 	free(r->snap.keys);
 }
 
-/* Every repetition of one implementation; 1 when each verified. Called with watch->mu held. */
+/*
+ * --warmup untimed and --reps timed repetitions of one implementation, each
+ * on a fresh heap; every --verify-every-th timed one is checked. 1 when each
+ * checked one verified. Called with watch->mu held.
+ */
 static int run_impl(list_watch *watch, impl_result *ir)
 {
 	const list_opts *o = watch->o;
 	const list_workload *w = watch->w;
-	uint64_t cells = (uint64_t)w->steps * w->threads;
+	uint64_t cells = (uint64_t)w->steps * w->threads, nrep = o->run.warmup + o->run.reps, rep;
 	char err[512];
-	uint32_t rep;
 
-	ir->seconds = gb_xcalloc(o->reps, sizeof(double), "timings");
-	for (rep = 0; rep < o->reps; rep++) {
+	ir->seconds = gb_xcalloc(o->run.reps, sizeof(double), "timings");
+	for (rep = 0; rep < nrep; rep++) {
+		int timed = rep >= o->run.warmup;
+		uint64_t t = rep - (timed ? o->run.warmup : 0); /* index among the timed ones */
 		list_run r;
 		int failed;
 		memset(&r, 0, sizeof(r));
@@ -344,7 +284,11 @@ static int run_impl(list_watch *watch, impl_result *ir)
 		pthread_mutex_lock(&watch->mu);
 		if (failed)
 			gb_die(GB_EXIT_RUNTIME, "list: %s: %s", ir->e->name, err);
-		if (o->verify) {
+		if (!timed) {
+			list_run_free(&r);
+			continue;
+		}
+		if (o->verify && t % o->run.verify_every == 0) {
 			list_verdict v;
 			if (r.broken[0]) {
 				v.ok = 0;
@@ -354,12 +298,13 @@ static int run_impl(list_watch *watch, impl_result *ir)
 			}
 			if (!v.ok && ir->bad_reps++ == 0)
 				snprintf(ir->message, sizeof(ir->message), "%s, repetition %u: %s", ir->e->name,
-					 rep + 1, v.message);
+					 (unsigned)t + 1, v.message);
+			ir->reps_checked++;
 		}
 		list_run_free(&ir->last);
 		ir->last = r;
-		ir->seconds[rep] = r.seconds;
-		ir->reps_done = rep + 1;
+		ir->seconds[t] = r.seconds;
+		ir->reps_done = (uint32_t)t + 1;
 	}
 	return ir->bad_reps == 0;
 }
@@ -408,7 +353,7 @@ static void report_impl(cJSON *j, const impl_result *ir, const impl_result *firs
 	if (ir != first)
 		gb_json_num(j, "speedup_of_impl", first->run.median > 0 ? ir->run.median / first->run.median : 0);
 	if (o->verify) {
-		if (ir->reps_done)
+		if (ir->reps_checked)
 			gb_json_bool(j, "verified", ir->bad_reps == 0);
 		else
 			cJSON_AddNullToObject(j, "verified");
@@ -431,7 +376,7 @@ static void summary(const list_opts *o, const list_workload *w, const impl_resul
 		if (ir[k].last.where[0])
 			printf(" [%s]", ir[k].last.where);
 		if (o->verify)
-			printf(", %s", !ir[k].reps_done ? "not run" : ir[k].bad_reps ? "WRONG" : "verified");
+			printf(", %s", !ir[k].reps_checked ? "not run" : ir[k].bad_reps ? "WRONG" : "verified");
 		if (k > 0 && ir[0].run.median > 0 && s->median > 0)
 			printf(", %s", gb_speedup_text(speed, sizeof(speed), ir[0].e->name, ir[0].run.median,
 						      s->median));
@@ -457,7 +402,7 @@ static void summary(const list_opts *o, const list_workload *w, const impl_resul
 		       r0->heap.bookkeeping_bytes, r0->heap.superblocks_used, r0->heap.failed_allocs);
 	if (incomplete)
 		printf("  incomplete   --timeout %g s reached: only finished repetitions are reported\n",
-		       o->timeout);
+		       o->run.timeout);
 }
 
 /*
@@ -500,10 +445,8 @@ static int finish(list_watch *watch, int incomplete)
 	gb_json_u64(rpt.config, "cpu_workers", o->params.cpu_workers);
 	gb_json_u64(rpt.config, "opencl_device", o->params.opencl_device);
 	gb_json_u64(rpt.config, "group", LIST_GROUP);
-	gb_json_u64(rpt.config, "reps", o->reps);
-	gb_json_num(rpt.config, "timeout_s", o->timeout);
+	gb_opts_config(rpt.config, &o->run);
 	gb_json_u64(rpt.config, "seed", o->cfg.seed);
-	gb_json_bool(rpt.config, "verify", o->verify);
 	{
 		cJSON *mix = cJSON_AddObjectToObject(rpt.config, "op_counts");
 		unsigned op;
@@ -521,7 +464,7 @@ static int finish(list_watch *watch, int incomplete)
 		gb_report_incomplete(&rpt);
 	checked = 0;
 	for (k = 0; k < o->nimpl; k++)
-		checked += ir[k].reps_done;
+		checked += ir[k].reps_checked;
 	if (o->verify && checked) /* null: nothing was checked */
 		gb_json_bool(rpt.verification, "verified", !bad);
 	else
@@ -538,19 +481,20 @@ static int finish(list_watch *watch, int incomplete)
 		gb_json_str(rpt.verification, "message", msg);
 	}
 
-	if (o->json && gb_report_write(&rpt, o->json) != 0)
+	if (o->run.json && gb_report_write(&rpt, o->run.json) != 0)
 		rc = GB_EXIT_RUNTIME;
-	if (!rc && !gb_quiet && !(o->json && strcmp(o->json, "-") == 0))
+	if (!rc && !gb_quiet && !(o->run.json && strcmp(o->run.json, "-") == 0))
 		summary(o, w, ir, incomplete);
 	if (!rc && bad) {
 		for (k = 0; k < o->nimpl; k++)
 			if (ir[k].bad_reps)
 				gb_warn("list: verification failed in %u of %u repetitions: %s", ir[k].bad_reps,
-					ir[k].reps_done, ir[k].message);
+					ir[k].reps_checked, ir[k].message);
 		rc = GB_EXIT_VERIFY;
 	}
 	if (!rc && incomplete) {
-		gb_warn("list: --timeout %g s reached; the report covers the repetitions that finished", o->timeout);
+		gb_warn("list: --timeout %g s reached; the report covers the repetitions that finished",
+			o->run.timeout);
 		rc = GB_EXIT_RUNTIME;
 	}
 	gb_report_free(&rpt);
@@ -565,8 +509,8 @@ static void *watchdog(void *arg)
 	double whole;
 	int rc;
 
-	clock_gettime(CLOCK_REALTIME, &until);
-	whole = (double)until.tv_sec + until.tv_nsec * 1e-9 + watch->o->timeout;
+	until = watch->start;
+	whole = (double)until.tv_sec + until.tv_nsec * 1e-9 + watch->o->run.timeout;
 	until.tv_sec = (time_t)whole;
 	until.tv_nsec = (long)((whole - (double)until.tv_sec) * 1e9);
 	pthread_mutex_lock(&watch->mu);
@@ -595,10 +539,11 @@ static int run(int argc, char **argv)
 	int rc;
 
 	parse(&o, argc, argv);
+	memset(&watch, 0, sizeof(watch));
+	clock_gettime(CLOCK_REALTIME, &watch.start);
 	if (list_generate(&o.cfg, &w, err, sizeof(err)) != 0)
 		gb_die(GB_EXIT_USAGE, "list: %s", err);
 	memset(ir, 0, sizeof(ir));
-	memset(&watch, 0, sizeof(watch));
 	pthread_mutex_init(&watch.mu, NULL);
 	pthread_cond_init(&watch.cv, NULL);
 	watch.o = &o;

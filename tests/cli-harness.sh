@@ -286,6 +286,40 @@ expect_rc "speculate --no-verify exits 0" 0 "$G" speculate --backend cpu --loop 
 json_check "speculate --no-verify: null, nothing checked" "$R/spec-nov.json" '
 assert d["verification"]["verified"] is None and d["config"]["verify_every"] == 0'
 
+# ---------------------------------------------------------------- shared options on list
+expect_rc "help list exits 0" 0 "$G" help list
+tr '\n' ' ' <"$T_OUT" | tr -s ' ' >"$R/help-list.txt"
+for want in "--nodes N list size (1..536870911, default 4096)" "(1..67108864)" "(2..16777216)" \
+	"--superblock-size B bytes per superblock, a multiple of 256 (256..16777216, default 4096)" \
+	"(insert|delete|mixed, default insert)" \
+	"--reps N timed repetitions of the whole workload (1..100000, default 3)" \
+	"--timeout S give up after S seconds" "--verify-every K check every K-th timed repetition" \
+	"--warmup N" "--backend WHERE" "--no-verify" "--quiet" "--json PATH" "cpu-lockfree-tail"; do
+	if grep -qF -- "$want" "$R/help-list.txt"; then pass "help list: $want"; else
+		fail "help list: $want" "$(cat "$R/help-list.txt")"; fi
+done
+expect_rc "list --nodes 0 exits 2 with the range" 2 "$G" list --nodes 0
+expect_err "list's range message comes from the row" "option --nodes: 0 is out of range (accepted: 1..536870911)"
+expect_rc "list --backend cpu runs cpu-lockfree without a note" 0 "$G" list --backend cpu --nodes 300 \
+	--reps 3 --warmup 2 --seed 5 --verify-every 2 --compare cpu --json "$R/list-shared.json"
+check "list --backend cpu prints no fallback note" test -z "$(grep -i note "$T_ERR")"
+json_check "list's config has the shared options; every 2nd timed repetition is checked" "$R/list-shared.json" '
+c = d["config"]; v = d["verification"]
+assert c["impl"] == "cpu-lockfree" and c["compare"] == ["cpu"], c
+assert c["reps"] == 3 and c["warmup"] == 2 and c["seed"] == 5, c
+assert c["verify"] is True and c["verify_every"] == 2 and c["timeout_s"] == 600, c
+assert c["threads"] == 300 and c["superblocks"] == 64, c
+assert v["verified"] is True and v["reps_checked"] == 4, v
+assert [x["reps_completed"] for x in d["results"]["impls"]] == [3, 3]'
+expect_rc "list --impl cpu --backend gpu exits 2" 2 "$G" list --impl cpu --backend gpu
+expect_err "list says where --impl runs" "--impl cpu runs on the CPU, not on --backend gpu"
+expect_rc "list --verify-every 0 exits 0" 0 "$G" list --impl cpu --nodes 50 --reps 1 --verify-every 0 \
+	--json "$R/list-nov.json"
+json_check "list --verify-every 0 checks nothing, like --no-verify" "$R/list-nov.json" '
+v = d["verification"]; c = d["config"]
+assert v["verified"] is None and v["reps_checked"] == 0, v
+assert c["verify"] is False and c["verify_every"] == 0, c'
+
 # ---------------------------------------------------------------- make deps
 check "make deps runs scripts/deps.sh" bash -c 'make -n deps | grep -qx "scripts/deps.sh"'
 check ".ci/run installs through scripts/deps.sh" grep -qx 'scripts/deps.sh' .ci/run
