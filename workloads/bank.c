@@ -335,6 +335,23 @@ static int apply(const bank_workload *w, uint64_t i, int64_t *bal, char *msg, si
 	}
 }
 
+/* The checks both verifiers end with: money conserved given the committed amounts, none negative. */
+static void check_money(bank_check *out, int64_t deposits, int64_t withdrawals)
+{
+	if (out->ok && out->money_after != out->money_before + deposits - withdrawals) {
+		snprintf(out->message, sizeof(out->message),
+			 "money not conserved: %" PRId64 " before, %" PRId64 " after, committed deposits %" PRId64
+			 " and withdrawals %" PRId64,
+			 out->money_before, out->money_after, deposits, withdrawals);
+		out->ok = 0;
+	}
+	if (out->ok && out->min_balance < 0) {
+		snprintf(out->message, sizeof(out->message), "a balance is negative (%" PRId64 ")",
+			 out->min_balance);
+		out->ok = 0;
+	}
+}
+
 void bank_verify_batch(const bank_workload *w, int32_t *balances, const uint32_t *status,
 		       const int32_t *device_after, bank_check *out)
 {
@@ -407,18 +424,7 @@ void bank_verify_batch(const bank_workload *w, int32_t *balances, const uint32_t
 			 bad, first_bad, device_after[first_bad], bal[first_bad]);
 		out->ok = 0;
 	}
-	if (out->ok && out->money_after != out->money_before + deposits - withdrawals) {
-		snprintf(out->message, sizeof(out->message),
-			 "money not conserved: %" PRId64 " before, %" PRId64 " after, committed deposits %" PRId64
-			 " and withdrawals %" PRId64,
-			 out->money_before, out->money_after, deposits, withdrawals);
-		out->ok = 0;
-	}
-	if (out->ok && out->min_balance < 0) {
-		snprintf(out->message, sizeof(out->message), "a balance is negative (%" PRId64 ")",
-			 out->min_balance);
-		out->ok = 0;
-	}
+	check_money(out, deposits, withdrawals);
 	for (i = 0; i < n; i++)
 		balances[i] = (int32_t)bal[i];
 	free(bal);
@@ -492,18 +498,7 @@ void bank_verify_counts(const bank_workload *w, const int32_t *balances, const u
 			 bad, first_bad, device_after[first_bad], bal[first_bad]);
 		out->ok = 0;
 	}
-	if (out->ok && out->money_after != out->money_before + deposits - withdrawals) {
-		snprintf(out->message, sizeof(out->message),
-			 "money not conserved: %" PRId64 " before, %" PRId64 " after, committed deposits %" PRId64
-			 " and withdrawals %" PRId64,
-			 out->money_before, out->money_after, deposits, withdrawals);
-		out->ok = 0;
-	}
-	if (out->ok && out->min_balance < 0) {
-		snprintf(out->message, sizeof(out->message), "a balance is negative (%" PRId64 ")",
-			 out->min_balance);
-		out->ok = 0;
-	}
+	check_money(out, deposits, withdrawals);
 	free(bal);
 }
 
