@@ -37,13 +37,13 @@ int list_heap_build(const list_workload *w, const list_params *p, int tail, kma_
 
 void list_heap_finish(kma_heap image, list_run *r)
 {
+	uint32_t c = kma_class_of_size(SL_NODE_BYTES);
 	r->has_heap = 1;
 	if (kma_check(image, &r->heap, r->broken, sizeof(r->broken)) != 0 ||
 	    list_walk_heap(image, &r->snap, r->broken, sizeof(r->broken)) != 0)
 		return;
-	r->snap.live_blocks = r->heap.live_by_class[kma_class_of_size(SL_NODE_BYTES)];
+	r->snap.live_blocks = r->heap.live_by_class[c];
 	r->snap.heap_known = 1;
-	r->snap.heap_room = r->heap.free_by_class[kma_class_of_size(SL_NODE_BYTES)] +
-			    (uint64_t)r->heap.superblocks_free * (image.sb_size / SL_NODE_BYTES);
+	r->snap.heap_room = r->heap.free_by_class[c] + (uint64_t)r->heap.superblocks_free * kma_per_sb(image, c);
 	r->snap.counted = sl_count(image);
 }
