@@ -551,13 +551,13 @@ static int run(int argc, char **argv)
 	watch.ir = ir;
 	watch.argc = argc;
 	watch.argv = argv;
+	for (k = 0; k < o.nimpl; k++) /* named before any runs: the watchdog reports them all */
+		ir[k].e = o.impl[k];
 	pthread_mutex_lock(&watch.mu);
 	if (pthread_create(&dog, NULL, watchdog, &watch) != 0)
 		gb_die(GB_EXIT_RUNTIME, "list: cannot start the --timeout watchdog thread");
-	for (k = 0; k < o.nimpl; k++) {
-		ir[k].e = o.impl[k];
+	for (k = 0; k < o.nimpl; k++)
 		run_impl(&watch, &ir[k]);
-	}
 	watch.done = 1;
 	pthread_cond_signal(&watch.cv);
 	rc = finish(&watch, 0);

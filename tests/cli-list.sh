@@ -158,6 +158,14 @@ assert a["impl"] == "cpu-tail" and a["reps_completed"] == 2 and a["verified"] is
 assert b["reps_completed"] < 2, b
 assert d["verification"]["verified"] is True
 assert d["verification"]["reps_checked"] == a["reps_completed"] + b["reps_completed"]'
+expect_rc "list --timeout in the first of two implementations exits 1" 1 "$G" list --impl cpu \
+	--compare cpu-tail --op insert --nodes 20000 --reps 3 --timeout 0.02 --quiet --json "$R/timeout2.json"
+json_check "list --timeout in the first implementation: both reported, nothing claimed" "$R/timeout2.json" '
+assert d["meta"]["complete"] is False
+a, b = d["results"]["impls"]
+assert a["impl"] == "cpu" and b["impl"] == "cpu-tail", (a["impl"], b["impl"])
+assert b["reps_completed"] == 0 and b["verified"] is None, b
+assert d["verification"]["verified"] is None'
 expect_rc "list --timeout 0 exits 2" 2 "$G" list --timeout 0
 expect_err "list --timeout 0 names the option" "--timeout"
 expect_rc "list in time is complete" 0 "$G" list --impl cpu-lockfree --nodes 200 --reps 2 --quiet \
