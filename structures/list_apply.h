@@ -28,17 +28,17 @@ GB_HD uint8_t list_apply_add(kma_heap h, uint32_t key, int tail)
 
 GB_HD uint8_t list_apply(kma_heap h, uint32_t op, int tail)
 {
-	uint32_t key = LIST_KEY_OF(op), node;
+	uint32_t key = LIST_KEY_OF(op), node, pred;
 	switch (LIST_OP_OF(op)) {
 	case LIST_ADD:
 		return list_apply_add(h, key, tail);
 	case LIST_GET:
 		return sl_get(h, key) ? LIST_DONE : LIST_MISS;
 	case LIST_DEL:
-		node = sl_get(h, key);
+		node = sl_find(h, key, &pred);
 		if (!node)
 			return LIST_MISS;
-		return (tail ? sl_tail_delete(h, node) : sl_delete(h, node)) ? LIST_DONE : LIST_MISS;
+		return (tail ? sl_tail_delete(h, pred, node) : sl_delete(h, pred, node)) ? LIST_DONE : LIST_MISS;
 	default:
 		return LIST_NOT_RUN;
 	}

@@ -143,9 +143,12 @@ static void list_lane(uint32_t lane, void *arg)
 	}
 }
 
-/* A workload on lanes, checked by the oracle: every outcome, the final list, the heap. */
-static void run_list(unsigned kind, uint32_t nodes, uint32_t threads, int tail, unsigned order, uint64_t seed,
-		     uint32_t sb_count)
+/*
+ * A workload on lanes, checked by the oracle: every outcome, the final list,
+ * the heap. *steps: the lanes' switches (port primitives run).
+ */
+static void run_list_counted(unsigned kind, uint32_t nodes, uint32_t threads, int tail, unsigned order,
+			     uint64_t seed, uint32_t sb_count, uint64_t *steps)
 {
 	list_config cfg = {.kind = kind, .nodes = nodes, .threads = threads, .seed = seed + 1};
 	list_params p = {.sb_count = sb_count, .sb_size = 4096};
@@ -160,7 +163,8 @@ static void run_list(unsigned kind, uint32_t nodes, uint32_t threads, int tail, 
 	j.w = &w;
 	j.tail = tail;
 	j.outcome = calloc((uint64_t)w.steps * w.threads, 1);
-	CHECK(lanes_run(threads, list_lane, &j, order, seed, MAX_STEPS) != 0);
+	*steps = lanes_run(threads, list_lane, &j, order, seed, MAX_STEPS);
+	CHECK(*steps != 0);
 	memset(&r, 0, sizeof(r));
 	list_heap_finish(j.h, &r);
 	CHECK_EQ(r.broken[0], 0);
@@ -175,6 +179,13 @@ static void run_list(unsigned kind, uint32_t nodes, uint32_t threads, int tail, 
 	free(j.outcome);
 	kma_host_destroy(j.h);
 	list_workload_free(&w);
+}
+
+static void run_list(unsigned kind, uint32_t nodes, uint32_t threads, int tail, unsigned order, uint64_t seed,
+		     uint32_t sb_count)
+{
+	uint64_t steps;
+	run_list_counted(kind, nodes, threads, tail, order, seed, sb_count, &steps);
 }
 
 TEST(list_lanes_insert_on_the_papers_heap)
@@ -209,4 +220,26 @@ TEST(list_lanes_many_deletes_in_flight_finish)
 	run_list(LIST_DELETE, 600, 300, 0, LANES_LOCKSTEP, 0, 64);
 	run_list(LIST_MIXED, 600, 300, 0, LANES_LOCKSTEP, 0, 64);
 	run_list(LIST_MIXED, 600, 300, 1, LANES_LOCKSTEP, 0, 64);
+}
+
+TEST(list_lanes_mixed_walks_stay_near_one_pass)
+{
+	/*
+	 * Half as many lanes as nodes, all at once: an operation should cost about
+	 * one walk of the list, a few primitives a node (ops x nodes x 2.3 here),
+	 * however many deletions are in flight. Deletes that held their mark for a
+	 * walk from the head, and validated gets that started over from the head
+	 * at every change, cost 9x that in lockstep at 600 nodes and did not end
+	 * within MAX_STEPS in a random order at 3000.
+	 */
+	const uint32_t nodes = 1000, ops = 1000; /* mixed: --ops defaults to --nodes */
+	const uint64_t bound = 4ull * ops * nodes;
+	uint64_t steps;
+	int tail;
+	for (tail = 0; tail <= 1; tail++) {
+		run_list_counted(LIST_MIXED, nodes, nodes / 2, tail, LANES_LOCKSTEP, 0, 256, &steps);
+		CHECK(steps <= bound);
+		run_list_counted(LIST_MIXED, nodes, nodes / 2, tail, LANES_RANDOM, 1 + tail, 256, &steps);
+		CHECK(steps <= bound);
+	}
 }

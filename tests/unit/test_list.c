@@ -229,12 +229,12 @@ TEST(list_tail_variant_last_node_policy)
 	REQUIRE(a && b);
 	CHECK_EQ(*kma_word(h, SL_TAIL_WORD), b);
 	/* Deleting the last node leaves it linked and marked, with the tail word on it. */
-	CHECK(sl_tail_delete(h, b));
+	CHECK(sl_tail_delete(h, 0, b));
 	CHECK_EQ(*sl_next(h, b), SL_MARK);
 	CHECK_EQ(*kma_word(h, SL_TAIL_WORD), b);
 	CHECK_EQ(sl_get(h, 20), 0u);
 	CHECK_EQ(sl_count(h), 1u);
-	CHECK(!sl_tail_delete(h, b)); /* already deleted */
+	CHECK(!sl_tail_delete(h, 0, b)); /* already deleted */
 	/* The next append links behind it, moves the tail and removes it. */
 	CHECK_EQ(list_apply_add(h, 30, 1), LIST_DONE);
 	c = sl_get(h, 30);
@@ -250,7 +250,7 @@ TEST(list_tail_variant_last_node_policy)
 	free(s.keys);
 	/* A deleted inner node moves the tail word off itself before it is freed. */
 	*kma_word(h, SL_TAIL_WORD) = a; /* as if the tail lagged */
-	CHECK(sl_tail_delete(h, a));
+	CHECK(sl_tail_delete(h, 0, a));
 	CHECK_EQ(*kma_word(h, SL_TAIL_WORD), c);
 	CHECK_EQ(sl_count(h), 1u);
 	kma_host_destroy(h);
@@ -259,20 +259,51 @@ TEST(list_tail_variant_last_node_policy)
 TEST(list_plain_variant_delete_last_and_readd)
 {
 	kma_heap h = kma_host_create(8, 4096);
-	uint32_t a, b;
+	uint32_t a, b, p = 0;
 	sl_init(h);
 	REQUIRE(sl_insert(h, 1) && sl_insert(h, 2));
 	a = sl_get(h, 1);
 	b = sl_get(h, 2);
-	CHECK(sl_delete(h, b));
+	CHECK(sl_delete(h, a, b));
 	CHECK_EQ(*sl_next(h, a), 0u);
-	CHECK(!sl_delete(h, b)); /* a freed node keeps its marked next word: a late delete is refused */
+	CHECK(!sl_delete(h, a, b)); /* a freed node keeps its marked next word: a late delete is refused */
 	CHECK_EQ(sl_count(h), 1u);
 	CHECK_EQ(sl_insert(h, 3), b); /* the freed block is reused */
 	CHECK_EQ(sl_get(h, 3), b);
-	CHECK_EQ(sl_get_validated(h, 3), b);
-	CHECK_EQ(sl_get_validated(h, 2), 0u);
+	CHECK_EQ(sl_get_validated(h, 3, &p), b);
+	CHECK_EQ(p, a);
+	CHECK_EQ(sl_get_validated(h, 2, &p), 0u);
 	CHECK_EQ(sl_count(h), 2u);
+	kma_host_destroy(h);
+}
+
+/* The predecessor hint of a delete is tried with one CAS; a wrong or stale hint changes nothing. */
+TEST(list_delete_predecessor_hint)
+{
+	kma_heap h = kma_host_create(8, 4096);
+	uint32_t a, b, c, d, p = 0;
+	sl_init(h);
+	REQUIRE(sl_insert(h, 1) && sl_insert(h, 2) && sl_insert(h, 3) && sl_insert(h, 4));
+	a = sl_find(h, 1, &p);
+	CHECK_EQ(p, SL_ANCHOR);
+	c = sl_find(h, 3, &p);
+	b = sl_get(h, 2);
+	CHECK_EQ(p, b);
+	d = sl_get(h, 4);
+	REQUIRE(a && b && c && d);
+	/* A wrong hint (a's next word holds b, not c): the walk finds b and unlinks c there. */
+	CHECK(sl_delete(h, a, c));
+	CHECK_EQ(*sl_next(h, a), b);
+	CHECK_EQ(*sl_next(h, b), d);
+	/* A stale hint: c was freed, its marked next word refuses the CAS. */
+	CHECK(sl_delete(h, c, d));
+	CHECK_EQ(*sl_next(h, b), 0u);
+	/* The right hint unlinks with its one CAS. */
+	CHECK_EQ(sl_find(h, 2, &p), b);
+	CHECK_EQ(p, a);
+	CHECK(sl_delete(h, p, b));
+	CHECK_EQ(*sl_next(h, a), 0u);
+	CHECK_EQ(sl_count(h), 1u);
 	kma_host_destroy(h);
 }
 
