@@ -60,7 +60,7 @@ __global__ void k_list_plain(kma_heap h, const uint32_t *ops, uint32_t threads, 
 	}
 }
 
-#define TAIL_BLOCK 512u
+#define TAIL_BLOCK 1024u
 #define TAIL_WARPS (TAIL_BLOCK / 32u)
 #define TAIL_SEGS 8u
 
