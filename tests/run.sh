@@ -185,15 +185,18 @@ if [ -s "$out/detect-tables.csv" ]; then
 		"$out/detect-tables.csv"
 fi
 if [ -s "$out/detect-tables.md" ]; then
-	tables=$(grep -c '^| processes x resources | cpu-bits | cpu | cpu-bits over cpu |$' "$out/detect-tables.md")
+	thesis_cols='thesis cpu | thesis K20c gpu-initial | thesis K20c gpu | thesis K20c gpu-initial over cpu | thesis K20c gpu over cpu | thesis best gpu over cpu'
+	tables=$(grep -cF "| processes x resources | cpu-bits | cpu | cpu-bits over cpu | $thesis_cols |" "$out/detect-tables.md")
 	if [ "$tables" -eq 2 ] && grep -q '^## Tables 3.2-3.3: OSDDA' "$out/detect-tables.md" &&
 		grep -q '^## Tables 4.3-4.4: LMDDA' "$out/detect-tables.md"; then
 		pass "detect-tables.md has one table per algorithm"
 	else
 		fail "detect-tables.md has one table per algorithm" "$(grep '^##\|^| processes' "$out/detect-tables.md")"
 	fi
-	check "detect-tables.md has a row per size with two times and a speedup" \
-		grep -q '^| 32 x 32 | [0-9.]* [um]*s | [0-9.]* [um]*s | [0-9.]*x |$' "$out/detect-tables.md"
+	check "detect-tables.md has a row per size with two times, a speedup and no thesis numbers (none at 32)" \
+		grep -q '^| 32 x 32 | [0-9.]* [um]*s | [0-9.]* [um]*s | [0-9.]*x | - | - | - | - | - | - |$' "$out/detect-tables.md"
+	check "detect-tables.md gives the unit of the thesis's run-times" \
+		grep -q "^- the thesis's run-times are seconds" "$out/detect-tables.md"
 	check "detect-tables.md names the event stream it timed" \
 		grep -q '^- event stream: generated, seed 1, 200 events, ' "$out/detect-tables.md"
 fi
@@ -215,6 +218,14 @@ expect_err "detect-tables.sh says the reports mix stream lengths" "mix stream le
 check "detect-tables.sh writes no CSV from a mixed folder" test ! -e "$T_TMP/detect-mixed/detect-tables.csv"
 expect_rc "detect-tables.sh --osdda-sizes x exits 2" 2 bash scripts/detect-tables.sh --osdda-sizes x --out "$T_TMP/detect-bad"
 expect_err "detect-tables.sh --osdda-sizes x names the option" "--osdda-sizes"
+# At a size of Tables 3.2-3.3 the thesis's numbers stand beside ours, as printed
+# (512 x 512: CPU-OSDDA 0.22 s; K20c initial 0.05 s, 4.40x, bit-packed 0.04 s,
+# 5.50x, the best of its three GPUs).
+expect_rc "detect-tables.sh at a thesis size exits 0" 0 bash scripts/detect-tables.sh --quick --algos osdda \
+	--osdda-sizes 512 --gpubench "$G" --out "$T_TMP/detect-thesis"
+check "detect-tables.md puts Tables 3.2-3.3's numbers beside ours at 512 x 512" \
+	grep -q '^| 512 x 512 | [0-9.]* [um]*s | [0-9.]* [um]*s | [0-9.]*x | 0\.22 s | 0\.05 s | 0\.04 s | 4\.40x | 5\.50x | 5\.50x (K20c) |$' \
+	"$T_TMP/detect-thesis/detect-tables.md"
 
 # ---- scripts/lib/thesis_numbers.py: the thesis's numbers, checked and looked up
 echo "== thesis: scripts/lib/thesis_numbers.py"
@@ -257,6 +268,10 @@ check "the mistyped copy differs in one line" \
 	test "$(diff scripts/lib/thesis-numbers.tsv "$T_TMP/lib-typo/thesis-numbers.tsv" | grep -c '^>')" = 1
 expect_rc "thesis_numbers.py check refuses a mistyped number" 1 python3 "$T_TMP/lib-typo/thesis_numbers.py" check
 expect_err "thesis_numbers.py check names the mistyped cell" "table 3.3, 8192 x 8192, Tesla K20c: 4.86/295.72x"
+expect_rc "detect_tables.py refuses to build tables on a mistyped number" 1 \
+	python3 "$T_TMP/lib-typo/detect_tables.py" table "$T_TMP/detect-thesis/reports" \
+	--csv "$T_TMP/typo.csv" --md "$T_TMP/typo.md"
+check "detect_tables.py writes nothing then" test ! -e "$T_TMP/typo.csv" -a ! -e "$T_TMP/typo.md"
 
 # ---- scripts/list-table1.sh --quick: Table 1 on the CPU implementations (and PoCL when built)
 echo "== list: scripts/list-table1.sh --quick"
