@@ -140,14 +140,26 @@ if [ -s "$out/pba-tables.md" ]; then
 	else
 		fail "pba-tables.md has one table per resource count" "$(grep '^##\|^| processes' "$out/pba-tables.md")"
 	fi
-	check "pba-tables.md shows the GPU implementations it did not run as -" \
-		grep -q '^| 64 | - | - | [0-9.]* [um]*s | [0-9.]* [um]*s | - | - | - | - |$' "$out/pba-tables.md"
+	check "pba-tables.md shows the GPU implementations it did not run, and thesis numbers it lacks, as -" \
+		grep -q '^| 64 | - | - | [0-9.]* [um]*s | [0-9.]* [um]*s | - | - | - | - | - | - | - | - |$' "$out/pba-tables.md"
+	check "pba-tables.md names the thesis columns" grep -q \
+		'| thesis cpu | thesis K20c gpu-thesis | thesis K20c gpu-thesis over cpu | thesis best gpu-thesis over cpu |$' \
+		"$out/pba-tables.md"
+	check "pba-tables.md gives the unit of the thesis's run-times" \
+		grep -q "^- the thesis's run-times are seconds" "$out/pba-tables.md"
 fi
 cp "$out/pba-tables.csv" "$T_TMP/pba-first.csv" 2>/dev/null
 expect_rc "pba-tables.sh --plot-only exits 0" 0 bash scripts/pba-tables.sh --plot-only --out "$out"
 check "pba-tables.sh --plot-only rebuilds the same CSV" cmp "$T_TMP/pba-first.csv" "$out/pba-tables.csv"
 expect_rc "pba-tables.sh --procs x exits 2" 2 bash scripts/pba-tables.sh --procs x --out "$T_TMP/pba-bad"
 expect_err "pba-tables.sh --procs x names the option" "--procs"
+# At a size of Table 5.3 the thesis's numbers stand beside ours, as printed
+# (512 x 512 on the K20c: CPU-PBA 0.05 s, GPU-PBA 0.02 s, 1.50x, its best).
+expect_rc "pba-tables.sh at a thesis size exits 0" 0 bash scripts/pba-tables.sh --quick --res 512 --procs 512 \
+	--gpubench "$G" --out "$T_TMP/pba-thesis"
+check "pba-tables.md puts Table 5.3's numbers beside ours at 512 x 512" \
+	grep -q '^| 512 | - | - | [0-9.]* [um]*s | [0-9.]* [um]*s | - | - | - | - | 0\.05 s | 0\.02 s | 1\.50x | 1\.50x (K20c) |$' \
+	"$T_TMP/pba-thesis/pba-tables.md"
 
 # ---- scripts/detect-tables.sh --quick: Tables 3.2-3.3 and 4.3-4.4 on the CPU detectors
 echo "== detect: scripts/detect-tables.sh --quick"
