@@ -4,7 +4,8 @@
 # square systems, OSDDA at 512..8192 and LMDDA at 64..1024 processes and
 # resources, here for every detector of gpubench detect on one generated event
 # stream per size, with the speedups of the first detector and of the GPU ones
-# over cpu (the thesis's serial CPU detectors) and cpu-bits.
+# over cpu (the thesis's serial CPU detectors) and cpu-bits, and the thesis's
+# own run-times and speedups beside ours at its sizes.
 # One JSON report per size, then detect-tables.csv, detect-tables.md and (with
 # gnuplot) detect-speedup.png. Any failed or unverified run stops the script
 # with status 1.
@@ -87,6 +88,16 @@ algo, impl and size:
                           run's --impl and of GPU detectors (gpu, gpu-*), and
                           only when cpu ran at that size
   speedup_over_cpu_bits   the same over cpu-bits
+
+detect-tables.md has the same times and speedups, then, at the sizes the
+thesis has (`-` elsewhere), its own numbers as printed
+(scripts/lib/thesis-numbers.tsv): thesis cpu (CPU-OSDDA, CPU-LMDDA), thesis
+K20c gpu-initial and thesis K20c gpu (its initial and bit-packed GPU designs
+on the Tesla K20c, the newest of its GPUs) with their speedups over its cpu,
+and thesis best gpu over cpu (the bit-packed design's best over the GTX 670,
+Tesla C2050 and Tesla K20c). Its run-times are seconds (it prints no unit);
+its speedups are CPU / GPU in Tables 3.2-3.3, as ours, but mostly (CPU - GPU)
+/ GPU in 4.3-4.4. It timed its own event streams: compare speedups, not times.
 
 Options after -- go to every gpubench detect run unchanged. Every run must
 verify (no --verify-every 0). Exit status: 0 when every run succeeded and

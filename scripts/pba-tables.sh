@@ -3,7 +3,8 @@
 # decide one request of the banker's worst case (every request needs I - 1
 # safety iterations) at 256, 512 and 1024 resources for 512..8192 processes,
 # here for every implementation of gpubench avoid, with the speedups of gpu and
-# gpu-thesis over cpu (the thesis's serial CPU-PBA) and cpu-fast.
+# gpu-thesis over cpu (the thesis's serial CPU-PBA) and cpu-fast, and the
+# thesis's own run-times and speedups beside ours at its sizes.
 # One JSON report per size, then pba-tables.csv, pba-tables.md and (with
 # gnuplot) pba-speedup.png. Any failed or unverified run stops the script with
 # status 1.
@@ -69,6 +70,14 @@ and procs:
   speedup_gpu             request_median_s / that of gpu in the same run: how
                           many times faster gpu decided; empty without gpu
   speedup_gpu_thesis      the same for gpu-thesis
+
+pba-tables.md has the request times and the speedups of gpu and gpu-thesis
+over cpu and cpu-fast, then, at the sizes the thesis has (`-` elsewhere), its
+own numbers as printed (scripts/lib/thesis-numbers.tsv): thesis cpu
+(CPU-PBA), thesis K20c gpu-thesis (GPU-PBA on the Tesla K20c, the newest of
+its GPUs), its speedup over cpu, and thesis best gpu-thesis over cpu (the best
+of the GTX 670, Tesla C2050 and Tesla K20c). Its run-times are seconds (it
+prints no unit); its speedups are (CPU - GPU) / GPU, where ours are CPU / GPU.
 
 Options after -- go to every gpubench avoid run unchanged. Every run must
 verify (no --no-verify). Exit status: 0 when every run succeeded and verified,

@@ -3,11 +3,12 @@
 # CUDA build and on the CPU-only build, the speculate CLI tests, the harness
 # tests (tests/cli-harness.sh), the compare and benchmark-suite tests, the
 # figure and table scripts in --quick mode (fig7, pba-tables, detect-tables,
-# speculate-figures), a parse of the GPU scripts, and a smoke test of the
-# CPU-only binary. Run from the repository root. GPUBENCH (default
-# ./gpubench), GPUBENCH_NOCUDA (default build/nocuda/gpubench) and UNIT_TESTS
-# (default build/unit_tests) name the binaries. The last line is "N passed,
-# N failed" over every suite; the exit status is 1 when anything failed.
+# speculate-figures) and the thesis's numbers beside them, a parse of the GPU
+# scripts, and a smoke test of the CPU-only binary. Run from the repository
+# root. GPUBENCH (default ./gpubench), GPUBENCH_NOCUDA (default
+# build/nocuda/gpubench) and UNIT_TESTS (default build/unit_tests) name the
+# binaries. The last line is "N passed, N failed" over every suite; the exit
+# status is 1 when anything failed.
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -139,14 +140,26 @@ if [ -s "$out/pba-tables.md" ]; then
 	else
 		fail "pba-tables.md has one table per resource count" "$(grep '^##\|^| processes' "$out/pba-tables.md")"
 	fi
-	check "pba-tables.md shows the GPU implementations it did not run as -" \
-		grep -q '^| 64 | - | - | [0-9.]* [um]*s | [0-9.]* [um]*s | - | - | - | - |$' "$out/pba-tables.md"
+	check "pba-tables.md shows the GPU implementations it did not run, and thesis numbers it lacks, as -" \
+		grep -q '^| 64 | - | - | [0-9.]* [um]*s | [0-9.]* [um]*s | - | - | - | - | - | - | - | - |$' "$out/pba-tables.md"
+	check "pba-tables.md names the thesis columns" grep -q \
+		'| thesis cpu | thesis K20c gpu-thesis | thesis K20c gpu-thesis over cpu | thesis best gpu-thesis over cpu |$' \
+		"$out/pba-tables.md"
+	check "pba-tables.md gives the unit of the thesis's run-times" \
+		grep -q "^- the thesis's run-times are seconds" "$out/pba-tables.md"
 fi
 cp "$out/pba-tables.csv" "$T_TMP/pba-first.csv" 2>/dev/null
 expect_rc "pba-tables.sh --plot-only exits 0" 0 bash scripts/pba-tables.sh --plot-only --out "$out"
 check "pba-tables.sh --plot-only rebuilds the same CSV" cmp "$T_TMP/pba-first.csv" "$out/pba-tables.csv"
 expect_rc "pba-tables.sh --procs x exits 2" 2 bash scripts/pba-tables.sh --procs x --out "$T_TMP/pba-bad"
 expect_err "pba-tables.sh --procs x names the option" "--procs"
+# At a size of Table 5.3 the thesis's numbers stand beside ours, as printed
+# (512 x 512 on the K20c: CPU-PBA 0.05 s, GPU-PBA 0.02 s, 1.50x, its best).
+expect_rc "pba-tables.sh at a thesis size exits 0" 0 bash scripts/pba-tables.sh --quick --res 512 --procs 512 \
+	--gpubench "$G" --out "$T_TMP/pba-thesis"
+check "pba-tables.md puts Table 5.3's numbers beside ours at 512 x 512" \
+	grep -q '^| 512 | - | - | [0-9.]* [um]*s | [0-9.]* [um]*s | - | - | - | - | 0\.05 s | 0\.02 s | 1\.50x | 1\.50x (K20c) |$' \
+	"$T_TMP/pba-thesis/pba-tables.md"
 
 # ---- scripts/detect-tables.sh --quick: Tables 3.2-3.3 and 4.3-4.4 on the CPU detectors
 echo "== detect: scripts/detect-tables.sh --quick"
@@ -184,15 +197,18 @@ if [ -s "$out/detect-tables.csv" ]; then
 		"$out/detect-tables.csv"
 fi
 if [ -s "$out/detect-tables.md" ]; then
-	tables=$(grep -c '^| processes x resources | cpu-bits | cpu | cpu-bits over cpu |$' "$out/detect-tables.md")
+	thesis_cols='thesis cpu | thesis K20c gpu-initial | thesis K20c gpu | thesis K20c gpu-initial over cpu | thesis K20c gpu over cpu | thesis best gpu over cpu'
+	tables=$(grep -cF "| processes x resources | cpu-bits | cpu | cpu-bits over cpu | $thesis_cols |" "$out/detect-tables.md")
 	if [ "$tables" -eq 2 ] && grep -q '^## Tables 3.2-3.3: OSDDA' "$out/detect-tables.md" &&
 		grep -q '^## Tables 4.3-4.4: LMDDA' "$out/detect-tables.md"; then
 		pass "detect-tables.md has one table per algorithm"
 	else
 		fail "detect-tables.md has one table per algorithm" "$(grep '^##\|^| processes' "$out/detect-tables.md")"
 	fi
-	check "detect-tables.md has a row per size with two times and a speedup" \
-		grep -q '^| 32 x 32 | [0-9.]* [um]*s | [0-9.]* [um]*s | [0-9.]*x |$' "$out/detect-tables.md"
+	check "detect-tables.md has a row per size with two times, a speedup and no thesis numbers (none at 32)" \
+		grep -q '^| 32 x 32 | [0-9.]* [um]*s | [0-9.]* [um]*s | [0-9.]*x | - | - | - | - | - | - |$' "$out/detect-tables.md"
+	check "detect-tables.md gives the unit of the thesis's run-times" \
+		grep -q "^- the thesis's run-times are seconds" "$out/detect-tables.md"
 	check "detect-tables.md names the event stream it timed" \
 		grep -q '^- event stream: generated, seed 1, 200 events, ' "$out/detect-tables.md"
 fi
@@ -214,6 +230,60 @@ expect_err "detect-tables.sh says the reports mix stream lengths" "mix stream le
 check "detect-tables.sh writes no CSV from a mixed folder" test ! -e "$T_TMP/detect-mixed/detect-tables.csv"
 expect_rc "detect-tables.sh --osdda-sizes x exits 2" 2 bash scripts/detect-tables.sh --osdda-sizes x --out "$T_TMP/detect-bad"
 expect_err "detect-tables.sh --osdda-sizes x names the option" "--osdda-sizes"
+# At a size of Tables 3.2-3.3 the thesis's numbers stand beside ours, as printed
+# (512 x 512: CPU-OSDDA 0.22 s; K20c initial 0.05 s, 4.40x, bit-packed 0.04 s,
+# 5.50x, the best of its three GPUs).
+expect_rc "detect-tables.sh at a thesis size exits 0" 0 bash scripts/detect-tables.sh --quick --algos osdda \
+	--osdda-sizes 512 --gpubench "$G" --out "$T_TMP/detect-thesis"
+check "detect-tables.md puts Tables 3.2-3.3's numbers beside ours at 512 x 512" \
+	grep -q '^| 512 x 512 | [0-9.]* [um]*s | [0-9.]* [um]*s | [0-9.]*x | 0\.22 s | 0\.05 s | 0\.04 s | 4\.40x | 5\.50x | 5\.50x (K20c) |$' \
+	"$T_TMP/detect-thesis/detect-tables.md"
+
+# ---- scripts/lib/thesis_numbers.py: the thesis's numbers, checked and looked up
+echo "== thesis: scripts/lib/thesis_numbers.py"
+expect_rc "thesis_numbers.py check exits 0" 0 python3 scripts/lib/thesis_numbers.py check
+expect_out "thesis_numbers.py check read all seven tables" "35 rows of tables 3.2, 3.3, 4.3, 4.4, 5.2, 5.3, 5.4: consistent"
+# thesis_cells ALGO PROCS RES: the thesis columns of that size, ' | '-joined.
+thesis_cells() {
+	python3 scripts/lib/thesis_numbers.py cells "$@" | cut -f2 | paste -sd'|' | sed 's/|/ | /g'
+}
+# One row of every table, as the thesis prints it, and sizes it does not have.
+while IFS=';' read -r size want; do
+	# shellcheck disable=SC2086
+	got=$(thesis_cells $size)
+	if [ "$got" = "$want" ]; then
+		pass "thesis numbers at $size"
+	else
+		fail "thesis numbers at $size" "got:  $got" "want: $want"
+	fi
+done <<'EOF_CELLS'
+osdda 8192 8192;1383.97 s | 86.66 s | 4.68 s | 15.97x | 295.72x | 317.42x (GTX 670)
+osdda 2048 2048;18.60 s | 1.50 s | 0.23 s | 12.40x | 80.87x | 80.87x (K20c)
+lmdda 256 256;32.54 s | 0.50 s | 0.12 s | 64.08x | 270.17x | 812.50x (C2050)
+lmdda 1024 1024;6688.14 s | 149.80 s | 77.55 s | 43.65x | 85.24x | 85.24x (K20c)
+lmdda 64 64;0.10 s | 0.001 s | 0.0001 s | 100.00x | 100.00x | 100.00x (GTX 670, C2050, K20c)
+pba 8192 256;8.34 s | 1.99 s | 3.19x | 3.19x (K20c)
+pba 2048 512;0.78 s | 0.30 s | 1.60x | 1.60x (K20c)
+pba 4096 1024;6.62 s | 2.63 s | 1.52x | 1.52x (K20c)
+osdda 16384 16384;- | - | - | - | - | -
+lmdda 2048 2048;- | - | - | - | - | -
+pba 512 1024;0.10 s | 0.05 s | 1.00x | 1.00x (K20c)
+pba 1024 256;0.13 s | 0.05 s | 1.60x | 1.60x (K20c)
+pba 256 256;- | - | - | -
+EOF_CELLS
+expect_rc "thesis_numbers.py cells of an unknown algorithm exits 2" 2 python3 scripts/lib/thesis_numbers.py cells foo 1 1
+# A number mistyped in the data stops the tables: 4.68 s for 4.86 s would
+# make Table 3.3's 295.72x (its CPU time over its GPU time) wrong.
+cp -r scripts/lib "$T_TMP/lib-typo"
+sed -i 's|\t4\.68/295\.72x|\t4.86/295.72x|' "$T_TMP/lib-typo/thesis-numbers.tsv"
+check "the mistyped copy differs in one line" \
+	test "$(diff scripts/lib/thesis-numbers.tsv "$T_TMP/lib-typo/thesis-numbers.tsv" | grep -c '^>')" = 1
+expect_rc "thesis_numbers.py check refuses a mistyped number" 1 python3 "$T_TMP/lib-typo/thesis_numbers.py" check
+expect_err "thesis_numbers.py check names the mistyped cell" "table 3.3, 8192 x 8192, Tesla K20c: 4.86/295.72x"
+expect_rc "detect_tables.py refuses to build tables on a mistyped number" 1 \
+	python3 "$T_TMP/lib-typo/detect_tables.py" table "$T_TMP/detect-thesis/reports" \
+	--csv "$T_TMP/typo.csv" --md "$T_TMP/typo.md"
+check "detect_tables.py writes nothing then" test ! -e "$T_TMP/typo.csv" -a ! -e "$T_TMP/typo.md"
 
 # ---- scripts/list-table1.sh --quick: Table 1 on the CPU implementations (and PoCL when built)
 echo "== list: scripts/list-table1.sh --quick"

@@ -19,9 +19,11 @@
     detect_tables.py table DIR --csv OUT.csv --md OUT.md
         Read every DIR/detect-<algo>-<N>.json, check each one as above, and
         write one CSV row per report and detector, plus one markdown table per
-        algorithm. Any report that fails a check, disagrees with its file name
-        or was made under other settings than the rest (stream, repetitions,
-        host, GPU, units) makes the whole command fail: no numbers are written.
+        algorithm whose last columns are the thesis's own numbers
+        (thesis_numbers.py) wherever the thesis has the size, `-` elsewhere.
+        Any report that fails a check, disagrees with its file name or was
+        made under other settings than the rest (stream, repetitions, host,
+        GPU, units) makes the whole command fail: no numbers are written.
 
     detect_tables.py plot-vars OUT.csv
         Print the gnuplot assignments scripts/detect-tables.gp needs to draw
@@ -63,6 +65,7 @@ sys.dont_write_bytecode = True
 from report2csv import (  # noqa: E402
     ReportError, agree, checked, field, fmt_speedup, fmt_time, gp_list, load, write_atomically,
     read_csv, write_csv)
+from thesis_numbers import UNIT_NOTE, ThesisDataError, md_cells, md_columns  # noqa: E402
 
 OUTCOMES = ("granted", "blocked", "deadlock", "released", "regranted")
 CSV_FIELDS = (["algo", "procs", "res", "impl", "events", "stream_median_s", "events_per_s"]
@@ -270,7 +273,8 @@ def speedup_pairs(rows):
             if any(r["impl"] == f and r[column] is not None for r in rows)]
 
 
-def write_md(rows, docs, out):
+def md_text(rows, docs):
+    """The markdown tables, built before anything is written so that a failure writes nothing."""
     first = docs[0]
     cfg = first["config"]
     revisions = sorted({d["meta"].get("git_revision", "?") for d in docs})
@@ -288,8 +292,9 @@ def write_md(rows, docs, out):
         "*X over Y* is Y's median stream time divided by X's, from the same run on the same "
         "events. The thesis does not say which event stream its tables were timed on; these "
         "are gpubench's generated streams with the fixed settings below, the same at every "
-        "size. Its CPU detectors are `cpu`. `-`: not run at that size. Every run was "
-        "verified against the graph-search oracle.",
+        "size. Its CPU detectors are `cpu`, its initial GPU designs `gpu-initial` and its "
+        "bit-packed ones `gpu`. `-`: not run at that size, or a size the thesis has no number "
+        "for. Every run was verified against the graph-search oracle.",
         "",
         "- event stream: generated, seed %s, %s events, release share %s, deadlock share %s%s"
         % (cfg["seed"], cfg["events"], cfg["release_share"], cfg["deadlock_share"],
@@ -314,11 +319,23 @@ def write_md(rows, docs, out):
     if past:
         lines.append("- rows of %s go beyond the thesis's tables (--extended)"
                      % " and ".join(past))
+    lines += [
+        "- thesis columns: the thesis's own numbers at that size, as printed in its Tables "
+        "3.2-3.3 and 4.3-4.4: `cpu` on an Intel Core i7 at 2.8 GHz, `gpu-initial` and `gpu` on "
+        "the Tesla K20c, the newest of its three GPUs, and *best*, the bit-packed design's "
+        "largest speedup over the GTX 670, Tesla C2050 and Tesla K20c, naming the GPUs that "
+        "reach it. The thesis timed its own event streams, not ours: compare speedups, not times",
+        "- " + UNIT_NOTE,
+        "- the thesis's speedups are CPU time over GPU time in Tables 3.2-3.3 and one less, "
+        "(CPU - GPU) / GPU, in nearly all of Tables 4.3-4.4 from 128 x 128 on; Table 4.4 prints "
+        "100.00x at 64 x 64 for 0.0001 s against 0.10 s",
+    ]
     at = {(r["algo"], r["procs"], r["res"], r["impl"]): r for r in rows}
     for algo in algos:
         mine = [r for r in rows if r["algo"] == algo]
         impls = sorted({r["impl"] for r in mine}, key=impl_key)
         pairs = speedup_pairs(mine)
+        thesis = md_columns(algo)
         if algo in THESIS:
             tables, name, what, _ = THESIS[algo]
             title = "%s: %s, %s" % (tables, name, what)
@@ -328,8 +345,9 @@ def write_md(rows, docs, out):
             title += " (%s units each)" % units[algo]
         lines += ["", "## " + title, "",
                   "| processes x resources | " + " | ".join(impls)
-                  + "".join(" | %s over %s" % (f, b) for f, b, _ in pairs) + " |",
-                  "| ---: " * (1 + len(impls) + len(pairs)) + "|"]
+                  + "".join(" | %s over %s" % (f, b) for f, b, _ in pairs)
+                  + "".join(" | " + t for t in thesis) + " |",
+                  "| ---: " * (1 + len(impls) + len(pairs) + len(thesis)) + "|"]
         for procs, res in sorted({(r["procs"], r["res"]) for r in mine}):
             cells = ["%d x %d" % (procs, res)]
             for impl in impls:
@@ -338,14 +356,16 @@ def write_md(rows, docs, out):
             for f, _, column in pairs:
                 r = at.get((algo, procs, res, f))
                 cells.append(fmt_speedup(r[column] if r else None))
+            cells += md_cells(algo, procs, res)
             lines.append("| " + " | ".join(cells) + " |")
-    write_atomically(out, "\n".join(lines) + "\n")
+    return "\n".join(lines) + "\n"
 
 
 def cmd_table(args):
     rows, docs = collect(args.dir)
+    text = md_text(rows, docs)
     write_csv(rows, args.csv, CSV_FIELDS)
-    write_md(rows, docs, args.md)
+    write_atomically(args.md, text)
     print("%d reports -> %s, %s" % (len(docs), args.csv, args.md))
 
 
@@ -414,7 +434,7 @@ def main():
     except UsageError as e:
         print("detect_tables: %s" % e, file=sys.stderr)
         sys.exit(2)
-    except ReportError as e:
+    except (ReportError, ThesisDataError) as e:
         print("detect_tables: %s" % e, file=sys.stderr)
         sys.exit(1)
 

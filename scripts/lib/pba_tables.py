@@ -9,9 +9,11 @@
     pba_tables.py table DIR --csv OUT.csv --md OUT.md
         Read every DIR/pba-R<res>-P<procs>.json, check each one as above, and
         write one CSV row per report and implementation, plus one markdown
-        table per resource count. Any report that fails a check, disagrees
-        with its file name or was made under other settings than the rest
-        makes the whole command fail: no numbers are written.
+        table per resource count whose last columns are the thesis's own
+        numbers (thesis_numbers.py) wherever the thesis has the size, `-`
+        elsewhere. Any report that fails a check, disagrees with its file
+        name or was made under other settings than the rest makes the whole
+        command fail: no numbers are written.
 
     pba_tables.py plot-vars OUT.csv
         Print the gnuplot assignments scripts/pba-tables.gp needs to draw the
@@ -46,6 +48,7 @@ sys.dont_write_bytecode = True
 from report2csv import (  # noqa: E402
     ReportError, agree, checked, field, fmt_speedup, fmt_time, gp_list, write_atomically,
     read_csv, write_csv)
+from thesis_numbers import UNIT_NOTE, ThesisDataError, md_cells, md_columns  # noqa: E402
 
 CSV_FIELDS = [
     "res", "procs", "impl", "request_median_s", "request_min_s", "request_max_s",
@@ -165,7 +168,8 @@ def collect(folder):
     return rows, docs
 
 
-def write_md(rows, docs, out):
+def md_text(rows, docs):
+    """The markdown tables, built before anything is written so that a failure writes nothing."""
     first = docs[0]
     cfg = first["config"]
     revisions = sorted({d["meta"].get("git_revision", "?") for d in docs})
@@ -182,8 +186,9 @@ def write_md(rows, docs, out):
         "I - 1 safety iterations of the thesis's algorithm), per implementation, and the "
         "speedups: *X over Y* is Y's median request time divided by X's, from the same run. "
         "The thesis gives CPU time, GPU time and speedup per size; its CPU-PBA is `cpu` and "
-        "its GPU kernels are `gpu-thesis`. `-`: not run at that size. Every run was "
-        "verified against the oracle (every decision and the final state).",
+        "its GPU kernels are `gpu-thesis`. `-`: not run at that size, or a size the thesis has "
+        "no number for. Every run was verified against the oracle (every decision and the "
+        "final state).",
         "",
         "- GPU: " + "; ".join(devices),
         "- host CPU: %s, %s logical cores" % (first["device"].get("cpu_model"),
@@ -200,12 +205,25 @@ def write_md(rows, docs, out):
     if any(r["procs"] > THESIS_MAX_PROCS for r in rows):
         lines.append("- rows past %d processes go beyond the thesis's tables (--extended)"
                      % THESIS_MAX_PROCS)
+    thesis = md_columns("pba")
+    lines += [
+        "- thesis columns: the thesis's own numbers at that size, as printed in its Tables "
+        "5.2-5.4: `cpu` (CPU-PBA) on an Intel Core i7 at 2.8 GHz, `gpu-thesis` (GPU-PBA) on "
+        "the Tesla K20c, the newest of its three GPUs, and *best*, GPU-PBA's largest speedup "
+        "over the GTX 670, Tesla C2050 and Tesla K20c, naming the GPUs that reach it. The "
+        "thesis times the same worst case but does not say over how many requests",
+        "- " + UNIT_NOTE,
+        "- the thesis's speedups are one less than its CPU time over its GPU time, (CPU - GPU) "
+        "/ GPU, where ours are the quotient (Table 5.2, 8192 x 256, K20c: 8.34 s / 1.99 s = "
+        "4.19, printed 3.19x)",
+    ]
     for res in sorted({r["res"] for r in rows}):
         table = THESIS_TABLE.get(res)
         lines += ["", "## %s%d resources" % ("Table %s: " % table if table else "", res), "",
                   "| processes | " + " | ".join(impls) + " | "
-                  + " | ".join("%s over %s" % (fast, base) for fast, _, base in pairs) + " |",
-                  "| ---: " * (1 + len(impls) + len(pairs)) + "|"]
+                  + " | ".join("%s over %s" % (fast, base) for fast, _, base in pairs)
+                  + "".join(" | " + t for t in thesis) + " |",
+                  "| ---: " * (1 + len(impls) + len(pairs) + len(thesis)) + "|"]
         for procs in sorted({r["procs"] for r in rows if r["res"] == res}):
             cells = [str(procs)]
             for impl in impls:
@@ -214,14 +232,16 @@ def write_md(rows, docs, out):
             for _, column, base in pairs:
                 r = at.get((res, procs, base))
                 cells.append(fmt_speedup(r[column] if r else None))
+            cells += md_cells("pba", procs, res)
             lines.append("| " + " | ".join(cells) + " |")
-    write_atomically(out, "\n".join(lines) + "\n")
+    return "\n".join(lines) + "\n"
 
 
 def cmd_table(args):
     rows, docs = collect(args.dir)
+    text = md_text(rows, docs)
     write_csv(rows, args.csv, CSV_FIELDS)
-    write_md(rows, docs, args.md)
+    write_atomically(args.md, text)
     print("%d reports -> %s, %s" % (len(docs), args.csv, args.md))
 
 
@@ -272,7 +292,7 @@ def main():
     args = ap.parse_args()
     try:
         args.fn(args)
-    except ReportError as e:
+    except (ReportError, ThesisDataError) as e:
         print("pba_tables: %s" % e, file=sys.stderr)
         sys.exit(1)
 
