@@ -114,7 +114,7 @@ gpubench: $(C_OBJ) $(CU_OBJ)
 
 $(BUILD)/%.o: %.c $(wildcard */*.h) Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) -DGB_BUILD_FLAGS='"$(BUILD_FLAGS) $(CFLAGS)"' $(CFLAGS) -MMD -c -o $@ $<
+	$(CC) $(BASE_CFLAGS) -DGB_BUILD_FLAGS='"$(BUILD_FLAGS) $(CFLAGS)"' $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/%.o: %.cu $(wildcard */*.h */*.cuh) Makefile
 	@mkdir -p $(dir $@)
