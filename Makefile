@@ -51,7 +51,7 @@ LIST_SRC := structures/kma_host.c structures/list_heap.c structures/list_serial.
 ifeq ($(origin OPENCL), undefined)
   OPENCL := $(shell test -f /usr/include/CL/cl.h && $(CC) -print-file-name=libOpenCL.so | grep -q / && echo 1 || echo 0)
 endif
-OPENCL_KERNEL_SRC := structures/list_kernel_port.cl structures/kma.h structures/semilist.h workloads/list_ops.h \
+OPENCL_KERNEL_SRC := structures/list_kernel_port.cl structures/kma.h structures/semilist.h api/list_ops.h \
 	structures/list_apply.h structures/list_kernel.cl
 ifeq ($(OPENCL),1)
   LIST_SRC += structures/list_opencl.c
