@@ -41,9 +41,9 @@ BUILD := build/$(if $(filter 1,$(CUDA)),cuda,cpu)
 COMMON_SRC := common/error.c common/opts.c common/stats.c common/timer.c common/report.c \
 	common/backend.c common/ranktest.c common/report_read.c common/metric_diff.c \
 	common/output.c common/impl.c common/memory.c common/options.c common/progress.c
-PBA_SRC := deadlock/pba.c deadlock/pba_cpu.c deadlock/pba_registry.c workloads/pba_gen.c \
+PBA_SRC := api/pba_model.c deadlock/pba_cpu.c deadlock/pba_registry.c workloads/pba_gen.c \
 	workloads/pba_oracle.c workloads/pba_trace.c
-RAG_SRC := deadlock/rag.c deadlock/rag_registry.c deadlock/osdda_cpu.c deadlock/lmdda_cpu.c \
+RAG_SRC := api/rag_model.c deadlock/rag.c deadlock/rag_registry.c deadlock/osdda_cpu.c deadlock/lmdda_cpu.c \
 	deadlock/lmdda_fast.c deadlock/rag_stream_cpu.c workloads/rag_oracle.c workloads/rag_gen.c workloads/rag_trace.c
 LIST_SRC := structures/kma_host.c structures/list_heap.c structures/list_serial.c structures/list_cpu.c \
 	structures/list_registry.c workloads/list_gen.c workloads/list_oracle.c
