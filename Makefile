@@ -41,9 +41,9 @@ BUILD := build/$(if $(filter 1,$(CUDA)),cuda,cpu)
 COMMON_SRC := common/error.c common/opts.c common/stats.c common/timer.c common/report.c \
 	common/backend.c common/ranktest.c common/report_read.c common/metric_diff.c \
 	common/output.c common/impl.c common/memory.c common/options.c common/progress.c
-PBA_SRC := deadlock/pba.c deadlock/pba_cpu.c deadlock/pba_registry.c workloads/pba_gen.c \
+PBA_SRC := api/pba_model.c deadlock/pba_cpu.c deadlock/pba_registry.c workloads/pba_gen.c \
 	workloads/pba_oracle.c workloads/pba_trace.c
-RAG_SRC := deadlock/rag.c deadlock/rag_registry.c deadlock/osdda_cpu.c deadlock/lmdda_cpu.c \
+RAG_SRC := api/rag_model.c deadlock/rag.c deadlock/rag_registry.c deadlock/osdda_cpu.c deadlock/lmdda_cpu.c \
 	deadlock/lmdda_fast.c deadlock/rag_stream_cpu.c workloads/rag_oracle.c workloads/rag_gen.c workloads/rag_trace.c
 LIST_SRC := structures/kma_host.c structures/list_heap.c structures/list_serial.c structures/list_cpu.c \
 	structures/list_registry.c workloads/list_gen.c workloads/list_oracle.c
@@ -51,13 +51,13 @@ LIST_SRC := structures/kma_host.c structures/list_heap.c structures/list_serial.
 ifeq ($(origin OPENCL), undefined)
   OPENCL := $(shell test -f /usr/include/CL/cl.h && $(CC) -print-file-name=libOpenCL.so | grep -q / && echo 1 || echo 0)
 endif
-OPENCL_KERNEL_SRC := structures/list_kernel_port.cl structures/kma.h structures/semilist.h workloads/list_ops.h \
+OPENCL_KERNEL_SRC := structures/list_kernel_port.cl structures/kma.h structures/semilist.h api/list_ops.h \
 	structures/list_apply.h structures/list_kernel.cl
 ifeq ($(OPENCL),1)
   LIST_SRC += structures/list_opencl.c
   OPENCL_LIBS := -lOpenCL
 endif
-SPEC_SRC := speculation/clause.c speculation/runtime.c speculation/backend_cpu.c workloads/spec_loops.c \
+SPEC_SRC := api/loop_clause.c speculation/runtime.c speculation/backend_cpu.c workloads/spec_loops.c \
 	speculation/cpu_spec.c
 CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/avoid.c cmd/detect.c cmd/speculate.c cmd/list.c cmd/info.c \
 	cmd/compare.c \
@@ -114,7 +114,7 @@ gpubench: $(C_OBJ) $(CU_OBJ)
 
 $(BUILD)/%.o: %.c $(wildcard */*.h) Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(BASE_CFLAGS) -DGB_BUILD_FLAGS='"$(BUILD_FLAGS) $(CFLAGS)"' $(CFLAGS) -MMD -c -o $@ $<
+	$(CC) $(BASE_CFLAGS) -DGB_BUILD_FLAGS='"$(BUILD_FLAGS) $(CFLAGS)"' $(CFLAGS) -MMD -MP -c -o $@ $<
 
 $(BUILD)/%.o: %.cu $(wildcard */*.h */*.cuh) Makefile
 	@mkdir -p $(dir $@)

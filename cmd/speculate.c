@@ -24,6 +24,7 @@
 #include "common/timer.h"
 #include "speculation/cpu_spec.h"
 #include "speculation/runtime.h"
+#include "workloads/spec_loops.h"
 
 enum baseline { BL_SEQ = 0, BL_CPU_SPEC, BL_GPU_NOSPEC, NBASELINES };
 static const char *const baseline_names[] = {"seq", "cpu-spec", "gpu-nospec", NULL};

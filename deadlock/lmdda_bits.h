@@ -20,7 +20,7 @@
  *   atomicAnd): the thesis only sets bits, so a process that blocked would
  *   stay a sink.
  * - Find_Waiting_Processes returns the lowest waiting process (the model's
- *   choice, rag.h), not only a flag.
+ *   choice, rag_model.h), not only a flag.
  * - Reachability_Computation: Algorithm 21 gives thread (k, h) the test
  *   "does q_k reach some p_z that reaches p_h through a request edge and
  *   RP", rebuilding innertemp (which p_z) in every thread although it does

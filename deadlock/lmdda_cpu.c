@@ -1,7 +1,8 @@
 /*
  * The thesis's CPU detector for multi-unit resource systems: LMDDA as GPU-LMDDA lays it
  * out (Abell's thesis, chapter 4: the node hopping mechanism of section 4.2.2
- * and Algorithms 12-21 of section 4.3), in the system model of deadlock/rag.h.
+ * and Algorithms 12-21 of section 4.3), in the system model of
+ * api/rag_model.h.
  *
  * The decisions rest on two facts.
  *  - Requests that would deadlock are refused, so the graph never holds a

@@ -5,9 +5,10 @@
  * In a single-unit, single-request system every node has at most one
  * outgoing edge: a held resource points at its one holder, a blocked process
  * at the one resource it waits for. The path from a held resource is
- * therefore a chain, and since deadlocking requests are refused (rag.h) it
- * ends in an active process, the resource's reachable sink. A request by p_i
- * for a held q_j closes a cycle exactly when p_i is q_j's sink.
+ * therefore a chain, and since deadlocking requests are refused
+ * (api/rag_model.h) it ends in an active process, the resource's reachable
+ * sink. A request by p_i for a held q_j closes a cycle exactly when p_i is
+ * q_j's sink.
  *
  * cpu: the thesis's serial CPU-OSDDA. One byte per cell of AG (resources x
  * processes), AR (processes x resources), Sink and RP (resources x
@@ -66,7 +67,7 @@
  * - Algorithm 10 ORs AR[p_t][q_j]; p_t stops waiting when it gets q_j, so the
  *   bit is cleared. Its bit positions are also swapped (AG's row q_j needs
  *   p_t's bit, AR's row p_t needs q_j's).
- * - p_t is "a waiting process" in the thesis; the model (rag.h) gives the
+ * - p_t is "a waiting process" in the thesis; the model (rag_model.h) gives the
  *   unit to the lowest id, the first waiter the column scan meets.
  * - RR starts as the identity (RR[j][j] = 1 by definition); the thesis shows
  *   no initialisation. The other matrices start empty.
@@ -78,7 +79,7 @@
  *   of RR[k][q_j] once, before that bit may be cleared (on the GPU the
  *   block's other threads can read it after thread 0 cleared it).
  * - A deadlocking request changes nothing (the thesis hands it to the
- *   operating system; rag.h refuses it).
+ *   operating system; rag_model.h refuses it).
  */
 #include <stdlib.h>
 #include <string.h>

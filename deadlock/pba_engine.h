@@ -5,7 +5,7 @@
 #ifndef GB_PBA_ENGINE_H
 #define GB_PBA_ENGINE_H
 
-#include "deadlock/pba.h"
+#include "api/pba_model.h"
 
 /* The five phases of a request (section 5.3.2), for per-phase timing. */
 enum pba_phase {

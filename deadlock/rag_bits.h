@@ -27,7 +27,7 @@
 
 #include "common/port.h"
 
-#define RB_NONE UINT32_MAX /* RAG_NONE, for code that does not include rag.h */
+#define RB_NONE UINT32_MAX /* RAG_NONE, for code that does not include api/rag_model.h */
 #define RB_TOP 0x80000000u
 /* An event type that is neither a request nor a release: every kernel's gate is off, so
  * running all kernels with it loads and warms them without changing anything. */

@@ -11,7 +11,7 @@
  * 35-70 us an event on an H100 whatever the size). Here the per-event work is
  * the edge itself plus, at a blocking request, a walk of the graph from the
  * requested resource, so an event costs a few shared-memory accesses and no
- * launch or barrier. The decisions are the model's (deadlock/rag.h):
+ * launch or barrier. The decisions are the model's (api/rag_model.h):
  *  - OSDDA (single unit): holder[j] per resource; next[i] per process, the
  *    holder of the resource p_i waits for (RB_NONE when active). A blocking
  *    request by p for q follows next[] from q's holder to the active process

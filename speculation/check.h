@@ -40,7 +40,7 @@
 #ifndef GB_SPEC_CHECK_H
 #define GB_SPEC_CHECK_H
 
-#include "speculation/spec.h"
+#include "api/loop_body.h"
 #include "workloads/spec_bodies.h"
 
 /* Counters of one assignment, in device memory. */

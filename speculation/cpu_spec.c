@@ -12,7 +12,7 @@
  * Irregular memory (thread-level speculation with private views and value
  * validation). The round's first chunk reads only committed state, so it runs
  * the plain loop in place, at sequential speed. Every other chunk reads and
- * writes A through its own view (sp_view in speculation/spec.h): its writes
+ * writes A through its own view (sp_view in api/loop_body.h): its writes
  * go to a buffer private to the chunk, its reads see the chunk's own earlier
  * writes and otherwise the shared array, and each iteration logs, in
  * thread-local rows, the first value it saw of each element it read and the

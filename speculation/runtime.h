@@ -11,8 +11,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api/loop.h"
 #include "speculation/check.h"
-#include "workloads/spec_loops.h"
 
 /* Device buffers the runtime copies to and from. */
 enum sp_buffer { SP_BUF_A = 0, SP_BUF_COUNTERS, SP_BUF_MLIST, SP_BUF_WLIST, SP_BUF_SIDX,

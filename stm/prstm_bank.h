@@ -59,6 +59,7 @@
 #include "stm/prstm.h"
 #include "stm/stm.h"
 
+/* The transactional API of api/tx.h on PR-STM's descriptors: the bank body is compiled against it. */
 #define TX_CTX prstm_tx
 #define TX_MEM prstm_mem
 #define TX_READ(tx, m, a) prstm_tx_read((tx), (m), (a))
@@ -328,7 +329,7 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 			tx.late = t0 + p->window_cycles;
 		r = bank_tx_body(&tx, m, v, i, &e);
 		t1 = gb_cycles();
-		if (r == STM_BODY_SEMANTIC) {
+		if (r == TX_BODY_SEMANTIC) {
 			s->c.aborts_semantic++;
 			s->c.cycles_wasted += gb_cycles() - t0;
 			s->conflicts = 0;
@@ -336,7 +337,7 @@ GB_HD uint32_t prstm_bank_step(prstm_sched *s, const prstm_mem *m, const bank_vi
 			s->pos++;
 			return STM_RUNNING;
 		}
-		if (r != STM_BODY_OK || !prstm_tx_validate(&tx, m)) {
+		if (r != TX_BODY_OK || !prstm_tx_validate(&tx, m)) {
 			if (tx.abort == PRSTM_ABORT_CAPACITY)
 				return prstm_sched_end(s, sh, STM_FAILED);
 			prstm_count_abort(&s->c, tx.abort);

@@ -1,7 +1,8 @@
 /*
- * Definitions shared by every STM engine and workload: what a transaction
- * body returns, the run parameters, the counters a batch produces, and the
- * engine table that --algo, --help and `gpubench info` read.
+ * Definitions shared by every STM engine: the run parameters, the counters a
+ * batch produces, and the engine table that --algo, --help and `gpubench
+ * info` read. What a workload's transaction body is written against is in
+ * api/tx.h.
  */
 #ifndef GB_STM_H
 #define GB_STM_H
@@ -9,9 +10,6 @@
 #include <stdint.h>
 
 #include "workloads/bank.h"
-
-/* What a workload's transaction body returns to the engine. */
-enum { STM_BODY_OK = 0, STM_BODY_ABORT = 1, STM_BODY_SEMANTIC = 2 };
 
 /* How a thread's run over its block ended. */
 enum stm_thread_state {

@@ -7,8 +7,8 @@
 #ifndef GB_LIST_APPLY_H
 #define GB_LIST_APPLY_H
 
+#include "api/list_ops.h"
 #include "structures/semilist.h"
-#include "workloads/list_ops.h"
 
 /* Add key's node alone (the tail variant links a chain of one). */
 GB_HD uint8_t list_apply_add(kma_heap h, uint32_t key, int tail)

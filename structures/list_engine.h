@@ -10,9 +10,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api/list_snapshot.h"
 #include "structures/kma_host.h"
 #include "workloads/list_gen.h"
-#include "workloads/list_oracle.h"
 
 enum list_platform { LIST_ON_CPU = 0, LIST_ON_GPU, LIST_ON_OPENCL };
 
@@ -60,5 +60,14 @@ double list_cycles_per_ns(void);
 int list_heap_build(const list_workload *w, const list_params *p, int tail, kma_heap *out,
 		    char *err, size_t errlen);
 void list_heap_finish(kma_heap image, list_run *r);
+
+/*
+ * Read the list out of a quiescent heap image (anchor at SL_ANCHOR): every
+ * node must be a node-sized block of the heap, the walk must end, and only the
+ * last node may be marked (next word 1). Fills keys, nkeys and in_deletion;
+ * -1 with a message when the list is broken. This is the snapshot that
+ * list_heap_finish hands to the oracle.
+ */
+int list_walk_heap(kma_heap h, list_snapshot *s, char *err, size_t errlen);
 
 #endif

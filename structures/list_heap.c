@@ -1,5 +1,6 @@
 /* The starting heap image of the heap-based list implementations, and the hand-over of a finished one. */
 #include <stddef.h>
+#include <stdlib.h>
 
 #include "common/error.h"
 #include "structures/list_engine.h"
@@ -35,6 +36,44 @@ int list_heap_build(const list_workload *w, const list_params *p, int tail, kma_
 	}
 	*out = h;
 	return 0;
+}
+
+int list_walk_heap(kma_heap h, list_snapshot *s, char *err, size_t errlen)
+{
+	const uint32_t *cls = h.base + sizeof(kma_meta) / 4;
+	uint64_t limit = (uint64_t)h.sb_count * h.sb_size / SL_NODE_BYTES, cap = 1024, steps = 0;
+	uint32_t at = SL_ANCHOR, next;
+
+	s->keys = gb_xmalloc(cap * sizeof(uint32_t), "list snapshot");
+	s->nkeys = s->in_deletion = 0;
+	for (;;) {
+		next = *sl_next(h, at);
+		if (next == 0)
+			return 0;
+		if (next & 1) {
+			if (next != 1)
+				return gb_errmsg(err, errlen, "node %u is still in deletion (next word %u)", at,
+						 next);
+			s->in_deletion++;
+			s->nkeys--; /* counted below when it was reached */
+			return 0;
+		}
+		if (next % SL_NODE_BYTES || next / h.sb_size < h.sb_first || next / h.sb_size >= h.sb_count ||
+		    cls[next / h.sb_size] == 0 || KMA_MIN_BLOCK << (cls[next / h.sb_size] - 1) != SL_NODE_BYTES)
+			return gb_errmsg(err, errlen, "node %u links to %u, which is no %u-byte heap block", at,
+					 next, SL_NODE_BYTES);
+		if (++steps > limit)
+			return gb_errmsg(err, errlen, "the list does not end within the heap's %llu blocks (a cycle)",
+					 (unsigned long long)limit);
+		if (s->nkeys == cap) {
+			cap *= 2;
+			s->keys = realloc(s->keys, cap * sizeof(uint32_t));
+			if (!s->keys)
+				gb_die(GB_EXIT_RUNTIME, "out of memory for a list snapshot");
+		}
+		s->keys[s->nkeys++] = *sl_key(h, next);
+		at = next;
+	}
 }
 
 void list_heap_finish(kma_heap image, list_run *r)

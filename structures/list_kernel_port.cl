@@ -2,7 +2,7 @@
  * The portability layer of common/port.h for OpenCL C 1.2, the paper's
  * platform: the prelude of the OpenCL kernel source, which the build
  * assembles from this file, structures/kma.h, structures/semilist.h,
- * workloads/list_ops.h, structures/list_apply.h and structures/list_kernel.cl
+ * api/list_ops.h, structures/list_apply.h and structures/list_kernel.cl
  * with their #include lines dropped (so common/port.h is never read here).
  * OpenCL 1.2 atomics are relaxed; mem_fence after a load or CAS stands in for
  * acquire ordering, as Listings 1 and 3 use it. 64-bit CAS needs

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# gpubench's test driver (make test): the unit tests, the CLI tests on the
-# CUDA build and on the CPU-only build, the speculate CLI tests, the harness
-# tests (tests/cli-harness.sh), the compare and benchmark-suite tests, the
-# figure and table scripts in --quick mode (fig7, pba-tables, detect-tables,
+# gpubench's test driver (make test): the layering of the includes
+# (tests/layers.sh), the unit tests, the CLI tests on the CUDA build and on
+# the CPU-only build, the speculate CLI tests, the harness tests
+# (tests/cli-harness.sh), the compare and benchmark-suite tests, the figure
+# and table scripts in --quick mode (fig7, pba-tables, detect-tables,
 # speculate-figures) and the thesis's numbers beside them, a parse of the GPU
 # scripts, and a smoke test of the CPU-only binary. Run from the repository
 # root. GPUBENCH (default ./gpubench), GPUBENCH_NOCUDA (default
@@ -55,6 +56,7 @@ run_suite() {
 
 cd "$root" || exit 1
 
+run_suite layers "$here/layers.sh"
 run_suite unit "$UNIT"
 run_suite cli env GPUBENCH="$G" "$here/cli.sh"
 if [ -x "$GN" ]; then

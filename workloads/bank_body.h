@@ -1,22 +1,14 @@
 /*
- * The bank transaction bodies, written once against the transactional API
- * macros an engine defines before including this file:
- *   TX_CTX              the engine's per-transaction descriptor type
- *   TX_MEM              the engine's shared-memory descriptor type
- *   TX_READ(tx, m, a)   transactional read of data word a
- *   TX_WRITE(tx, m, a, v)
- *   TX_ABORTED(tx)      non-zero once the attempt must abort
- *   TX_PREFETCH(tx, m, addrs, n)  read n words the body will use, as one batch
- *                       (an engine without batching defines it to nothing)
- * The body returns STM_BODY_OK (ready to validate), STM_BODY_ABORT
- * (concurrent conflict) or STM_BODY_SEMANTIC (insufficient funds: the
- * paper's semantic conflict, which the scheduler postpones).
+ * The bank transaction bodies, written once against the transactional API of
+ * api/tx.h; each STM engine instantiates them by defining that API and then
+ * including this file. A withdrawal or transfer that finds too little money
+ * returns TX_BODY_SEMANTIC: the paper's semantic conflict.
  */
 #ifndef GB_BANK_BODY_H
 #define GB_BANK_BODY_H
 
+#include "api/tx.h"
 #include "common/port.h"
-#include "stm/stm.h"
 #include "workloads/bank.h"
 
 GB_HD int bank_tx_body(TX_CTX *tx, const TX_MEM *m, const bank_view *v, uint32_t i,
@@ -37,9 +29,9 @@ GB_HD int bank_tx_body(TX_CTX *tx, const TX_MEM *m, const bank_view *v, uint32_t
 	case BANK_WITHDRAW:
 		bal = (int32_t)TX_READ(tx, m, e->a);
 		if (TX_ABORTED(tx))
-			return STM_BODY_ABORT;
+			return TX_BODY_ABORT;
 		if (bal < amount)
-			return STM_BODY_SEMANTIC;
+			return TX_BODY_SEMANTIC;
 		TX_WRITE(tx, m, e->a, (uint32_t)(bal - amount));
 		break;
 	case BANK_TRANSFER:
@@ -47,9 +39,9 @@ GB_HD int bank_tx_body(TX_CTX *tx, const TX_MEM *m, const bank_view *v, uint32_t
 			uint32_t src = addrs[j], dst = addrs[j + 1];
 			bal = (int32_t)TX_READ(tx, m, src);
 			if (TX_ABORTED(tx))
-				return STM_BODY_ABORT;
+				return TX_BODY_ABORT;
 			if (bal < amount)
-				return STM_BODY_SEMANTIC;
+				return TX_BODY_SEMANTIC;
 			TX_WRITE(tx, m, src, (uint32_t)(bal - amount));
 			/* Read the destination after the debit so src == dst stays correct. */
 			bal = (int32_t)TX_READ(tx, m, dst);
@@ -61,7 +53,7 @@ GB_HD int bank_tx_body(TX_CTX *tx, const TX_MEM *m, const bank_view *v, uint32_t
 			(void)TX_READ(tx, m, addrs[j]);
 		break;
 	}
-	return TX_ABORTED(tx) ? STM_BODY_ABORT : STM_BODY_OK;
+	return TX_ABORTED(tx) ? TX_BODY_ABORT : TX_BODY_OK;
 }
 
 #endif

@@ -16,7 +16,7 @@
  *          and two thirds updates: delete the key when the thread's history
  *          says it is in the list, add it otherwise.
  *
- * ops[i * threads + t] is thread t's i-th operation (workloads/list_ops.h;
+ * ops[i * threads + t] is thread t's i-th operation (api/list_ops.h;
  * LIST_NOP pads threads with fewer operations).
  */
 #ifndef GB_LIST_GEN_H
@@ -25,7 +25,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "workloads/list_ops.h"
+#include "api/list_ops.h"
 
 enum list_kind { LIST_INSERT = 0, LIST_DELETE, LIST_MIXED, LIST_NKINDS };
 extern const char *const list_kind_names[];   /* NULL-terminated, in enum order */

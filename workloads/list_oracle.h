@@ -1,7 +1,8 @@
 /*
  * The oracle of the lock-free list: a serial replay of each thread's
  * operations on its own keys (list_gen.h says why that is exact), and a
- * check of what a finished list holds. Shares no code with the lists.
+ * check of what a finished list holds, as the implementation hands it over
+ * (api/list_snapshot.h). Shares no code with the lists.
  */
 #ifndef GB_LIST_ORACLE_H
 #define GB_LIST_ORACLE_H
@@ -9,19 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "structures/kma.h"
+#include "api/list_snapshot.h"
 #include "workloads/list_gen.h"
-
-/* What a finished list holds, as its implementation hands it over. */
-typedef struct list_snapshot {
-	uint32_t *keys;          /* keys of the nodes reachable and not in deletion, head first */
-	uint64_t nkeys;
-	uint64_t in_deletion;    /* reachable nodes marked deleted (the tail variant's last node) */
-	uint64_t live_blocks;    /* nodes the allocator counts as allocated */
-	uint64_t counted;        /* the implementation's own count method */
-	int heap_known;          /* on a bounded heap: heap_room below is filled */
-	uint64_t heap_room;      /* nodes the heap could still have handed out at the end */
-} list_snapshot;
 
 typedef struct list_verdict {
 	int ok;
@@ -30,14 +20,6 @@ typedef struct list_verdict {
 	uint64_t expected_nodes;
 	char message[256];       /* the first thing found wrong */
 } list_verdict;
-
-/*
- * Read the list out of a quiescent heap image (anchor at SL_ANCHOR): every
- * node must be a node-sized block of the heap, the walk must end, and only the
- * last node may be marked (next word 1). Fills keys, nkeys and in_deletion;
- * -1 with a message when the list is broken.
- */
-int list_walk_heap(kma_heap h, list_snapshot *s, char *err, size_t errlen);
 
 /*
  * Check every outcome against the per-thread replay and the snapshot against

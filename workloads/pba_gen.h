@@ -34,7 +34,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "deadlock/pba.h"
+#include "api/pba_model.h"
 
 enum pba_workload { PBA_WORST_CASE = 0, PBA_RANDOM, PBA_UNSAFE_MIX, PBA_NWORKLOADS };
 

@@ -5,7 +5,7 @@
  * rollback; and the resource release of section 5.3.3).
  *
  * It shares no code with the PBA engines in deadlock/: only the state and
- * outcome types of deadlock/pba.h. Its H-safety check is the classic
+ * outcome types of api/pba_model.h. Its H-safety check is the classic
  * sequential banker's search (pick any unfinished process whose need fits
  * in work, finish it, add its allocation to work at once, repeat) rather
  * than the thesis's rounds of "every process that can finish now", so that a
@@ -34,7 +34,7 @@
 
 #include <stdint.h>
 
-#include "deadlock/pba.h"
+#include "api/pba_model.h"
 
 /*
  * Decide one event (type PBA_REQUEST or PBA_RELEASE by process `proc`, with

@@ -45,7 +45,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "deadlock/pba.h"
+#include "api/pba_model.h"
 
 /*
  * Read the trace at `path` ("-": standard input) into the initial state and

@@ -1,6 +1,6 @@
 /*
  * Event streams for deadlock detection (gpubench detect), in the system model
- * of deadlock/rag.h (Abell's thesis, sections 3.2.1 and 4.2.1).
+ * of api/rag_model.h (Abell's thesis, sections 3.2.1 and 4.2.1).
  *
  * Units: resource j gets units[j] units, units_lo when units_lo == units_hi
  * (1 everywhere is the single-unit system of OSDDA), otherwise a count drawn
@@ -64,7 +64,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "deadlock/rag.h"
+#include "api/rag_model.h"
 
 #define RAG_GEN_CONTENDED 0.5 /* share of requests aimed at a resource another process holds */
 

@@ -1,6 +1,6 @@
 /*
  * A reference decider for deadlock detection (gpubench detect): the explicit
- * resource allocation graph of deadlock/rag.h, kept as lists (who holds how
+ * resource allocation graph of api/rag_model.h, kept as lists (who holds how
  * many units of each resource, who waits for it, what each process waits
  * for), and a plain graph search on every blocking request. It shares no
  * code with the detectors, which keep matrices and sink/reachability
@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "deadlock/rag.h"
+#include "api/rag_model.h"
 
 typedef struct rag_holder {
 	uint32_t proc, count;

@@ -1,6 +1,6 @@
 /*
  * Deadlock-detection traces (gpubench detect --trace, --emit-trace): the
- * system of deadlock/rag.h and its resource events as text; and the
+ * system of api/rag_model.h and its resource events as text; and the
  * per-event decisions, as text. docs/detect-trace.md has an example.
  *
  * The trace format, one statement per line:
@@ -46,7 +46,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "deadlock/rag.h"
+#include "api/rag_model.h"
 
 #define RAG_TRACE_MAX_COUNT (1u << 20) /* processes, resources */
 #define RAG_TRACE_MAX_UNITS 65535u

@@ -15,7 +15,7 @@
 #ifndef GB_SPEC_BODIES_H
 #define GB_SPEC_BODIES_H
 
-#include "speculation/spec.h"
+#include "api/loop_body.h"
 
 enum sp_loop_id {
 	SP_OCEAN = 0, SP_TRFD, SP_FFTBENCH, SP_MDG, SP_STRCAT, SP_GOTHIC, SP_ALVINN, SP_CHAIN,

@@ -9,42 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "speculation/clause.h"
-#include "speculation/spec.h"
-
-typedef struct sp_loop_gen {
-	uint32_t iters;
-	double density; /* the loop's dependence density (its meaning: docs/speculate.md) */
-	uint32_t work;  /* per-iteration work knob (0: the loop's default) */
-	uint64_t seed;
-} sp_loop_gen;
-
-/* A generated instance: inputs, initial array and scalars. Owns its memory. */
-typedef struct sp_problem {
-	sp_args args;       /* A points at A0 */
-	uint32_t *A0;       /* the initial array */
-	uint32_t *idx;
-	float *in;
-	size_t nidx, nin;
-	sp_clause clause;
-	const struct sp_loop *loop;
-} sp_problem;
-
-typedef struct sp_loop {
-	const char *name;
-	const char *summary;
-	unsigned id;          /* enum sp_loop_id */
-	unsigned kind;        /* enum sp_kind */
-	const char *clause;   /* misspeculate(...) of its branch (SP_CF) */
-	uint32_t max_reads;   /* SP_MEM: distinct elements of A read per iteration (trace size) */
-	uint32_t max_writes;  /* m of section 4: distinct elements written per iteration */
-	uint32_t default_iters;
-	double default_density, max_density;
-	uint32_t default_work, max_work; /* max_work 0: no work knob */
-	int nospec_ok;        /* no runtime dependence at density 0: --compare gpu-nospec applies */
-	/* Fill p (args, inputs, A0, scalars); 0, or -1 with a message in err. */
-	int (*generate)(const sp_loop_gen *g, sp_problem *p, char *err, size_t errlen);
-} sp_loop;
+#include "api/loop.h"
 
 extern const sp_loop *const sp_loops[];
 const sp_loop *sp_loop_find(const char *name);

@@ -11,6 +11,7 @@
 #include "speculation/cpu_spec.h"
 #include "tests/unit/spec_check.h"
 #include "tests/unit/test.h"
+#include "workloads/spec_loops.h"
 
 static sp_config cpu_config(unsigned workers)
 {

@@ -1,14 +1,16 @@
 /*
- * The parallel banker's algorithm (PBA): the system state of Table 5.1 of
- * Abell's thesis (chapter 5) and the events that change it. Every PBA
- * implementation (deadlock/pba_*.c, .cu) works on this state; the oracle in
- * workloads/pba_oracle.c decides the same events with code of its own.
+ * The model of the parallel banker's algorithm (PBA): the system state of
+ * Table 5.1 of Abell's thesis (chapter 5), the events that change it and
+ * their outcomes. Every PBA implementation (deadlock/pba_*.c, .cu) works on
+ * this state; the generator, the trace reader and the oracle
+ * (workloads/pba_*.c) are written against it, and the oracle decides the
+ * same events with code of its own.
  *
  * Matrices are row-major, one row per process: m[i * res + j] is process i,
  * resource j. need = maximum - allocation always holds between events.
  */
-#ifndef GB_PBA_H
-#define GB_PBA_H
+#ifndef GB_API_PBA_MODEL_H
+#define GB_API_PBA_MODEL_H
 
 #include <stddef.h>
 #include <stdint.h>

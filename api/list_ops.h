@@ -1,10 +1,11 @@
 /*
- * One list operation in a word: an opcode in the top two bits and a key
- * below; and what became of it. Macros and enums only, so the OpenCL kernel
- * source can include it too.
+ * The operation set of the lock-free list, which workloads generate and the
+ * list implementations run: one operation in a word, an opcode in the top
+ * two bits and a key below; and what became of it. Macros and enums only, so
+ * the OpenCL kernel source can include it too.
  */
-#ifndef GB_LIST_OPS_H
-#define GB_LIST_OPS_H
+#ifndef GB_API_LIST_OPS_H
+#define GB_API_LIST_OPS_H
 
 enum list_opcode { LIST_NOP = 0, LIST_ADD = 1, LIST_GET = 2, LIST_DEL = 3, LIST_NOPCODES };
 /* Outcome of one operation: add done / get found / delete done, not found, heap exhausted. */

@@ -1,8 +1,10 @@
 /*
- * Speculative loop parallelization (Feng, Gupta and Bhuyan, "Optimistic
- * Parallelism on GPUs"): the types every part of the runtime shares and the
- * per-iteration instrumentation of section 3, written once as GB_HD code that
- * the GPU kernels and the CPU backend both run.
+ * What the body of a speculative loop (Feng, Gupta and Bhuyan, "Optimistic
+ * Parallelism on GPUs") is written against: the per-iteration
+ * instrumentation of section 3 and the arithmetic that keeps results bit for
+ * bit equal on every backend, written once as GB_HD code that the GPU
+ * kernels, the CPU backends, recovery and the sequential loop all run. The
+ * loop itself is described in api/loop.h.
  *
  * A loop runs over n iterations and one speculated array A of 32-bit words
  * (floats are stored as their bit patterns, so results compare bit for bit).
@@ -17,47 +19,19 @@
  *           execution makes wrong (sp_branch).
  * Loop-carried scalars (s[]) are read-only on the device: only a branch whose
  * statements run on the CPU may change them.
+ *
+ * One runtime (speculation/) runs every loop on every backend, so the
+ * instrumentation is implemented here beside its interface; a second runtime
+ * would make it an interface each defines, as api/tx.h is for STM engines.
  */
-#ifndef GB_SPEC_H
-#define GB_SPEC_H
+#ifndef GB_API_LOOP_BODY_H
+#define GB_API_LOOP_BODY_H
 
 #include <stdint.h>
 #include <string.h>
 
+#include "api/loop.h"
 #include "common/port.h"
-
-#define SP_MAX_TRACE 8    /* distinct elements an iteration may read (or write) */
-#define SP_NSCALARS 4
-#define SP_NPARAMS 4
-#define SP_MAX_CLAUSE 4   /* items in one misspeculate(...) clause */
-#define SP_NONE 0xFFFFFFFFu
-
-enum sp_kind { SP_MEM = 0, SP_CF = 1 };
-
-/* One item of a misspeculate(...) clause: (i), (+i), (-i) or (a:b). */
-typedef struct sp_clause_item {
-	int32_t lo, hi;
-	uint8_t lo_rel, hi_rel; /* relative to the current iteration */
-	uint8_t hi_end;         /* (a:end): up to the loop's last iteration */
-	uint8_t pad;
-} sp_clause_item;
-
-typedef struct sp_clause {
-	uint32_t nitems;
-	sp_clause_item item[SP_MAX_CLAUSE];
-} sp_clause;
-
-/* Everything one iteration of any loop needs; passed by value to kernels. */
-typedef struct sp_args {
-	uint32_t loop;              /* index into the loop table (workloads/spec_loops.h) */
-	uint32_t n;                 /* iterations of the whole loop */
-	uint32_t size;              /* elements of A */
-	uint32_t p[SP_NPARAMS];     /* the loop's integer parameters */
-	const uint32_t *idx;        /* read-only integer inputs */
-	const float *in;            /* read-only float inputs */
-	uint32_t *A;                /* the speculated array */
-	float s[SP_NSCALARS];       /* loop-carried scalars */
-} sp_args;
 
 /*
  * The private view of a chunk of CPU speculation (speculation/cpu_spec.c),

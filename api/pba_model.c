@@ -1,9 +1,9 @@
-/* PBA state helpers (see pba.h). */
+/* The PBA model's state and event helpers (see pba_model.h). */
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
-#include "deadlock/pba.h"
+#include "api/pba_model.h"
 
 static const char *const outcome_names[PBA_NOUTCOMES] = {
 	"granted", "denied-invalid", "denied-unavailable", "denied-unsafe", "released",

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "common/error.h"
-#include "speculation/clause.h"
+#include "api/loop.h"
 
 /* One bound at *s: "+k", "-k" (relative), "k" (absolute) or, when end_ok, "end". */
 static int parse_bound(const char **s, int32_t *v, uint8_t *rel, uint8_t *end, int end_ok)

@@ -1,0 +1,32 @@
+/*
+ * The transactional API a workload's transaction body is written against.
+ * A body is written once, as GB_HD code in a workload header that includes
+ * this file, and compiled into every STM engine ("template by include":
+ * device function pointers are slow). An engine's file defines the API below
+ * for its own descriptors, then includes the workload's body header
+ * (stm/prstm_bank.h and workloads/bank_body.h are the pattern):
+ *   TX_CTX              the engine's per-transaction descriptor type
+ *   TX_MEM              the engine's shared-memory descriptor type
+ *   TX_READ(tx, m, a)   transactional read of data word a (a uint32_t)
+ *   TX_WRITE(tx, m, a, v)
+ *   TX_ABORTED(tx)      non-zero once the attempt must abort
+ *   TX_PREFETCH(tx, m, addrs, n)  read n words the body will use, as one batch
+ *                       (an engine without batching defines it to nothing)
+ * A body returns one of enum tx_body_result to the engine.
+ */
+#ifndef GB_API_TX_H
+#define GB_API_TX_H
+
+enum tx_body_result {
+	TX_BODY_OK = 0,       /* ready to validate and commit */
+	TX_BODY_ABORT = 1,    /* concurrent conflict: the engine retries the attempt */
+	TX_BODY_SEMANTIC = 2, /* the data says not now (insufficient funds and the like): the
+			       * paper's semantic conflict, which the engine's scheduler postpones */
+};
+
+#endif
+
+#if !defined(TX_CTX) || !defined(TX_MEM) || !defined(TX_READ) || !defined(TX_WRITE) || \
+	!defined(TX_ABORTED) || !defined(TX_PREFETCH)
+#error "an engine defines the transactional API of api/tx.h before it includes a transaction body"
+#endif
