@@ -126,7 +126,7 @@ if [[ $plot_only == 0 ]]; then
 		[[ $reps_set == 1 ]] || reps=1
 		if [[ -z $impls ]]; then
 			impls="cpu-lockfree,cpu"
-			! "$gpubench" info | grep -q '^list implementation opencl:' || impls="opencl,$impls"
+			! grep -q '^list implementation opencl:' <<<"$("$gpubench" info)" || impls="opencl,$impls"
 		fi
 	fi
 	impls=${impls:-opencl,gpu,cpu}

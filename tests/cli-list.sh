@@ -115,16 +115,16 @@ assert d["verification"]["verified"] is None and d["verification"]["reps_checked
 expect_rc "list --json - prints only JSON" 0 "$G" list --nodes 50 --impl cpu-tail --reps 1 --json -
 json_check "list --json - is a report" "$T_OUT" 'assert d["config"]["impl"] == "cpu-tail"'
 
-if "$G" info | grep -q '^list implementation gpu (not built)'; then
+if grep -q '^list implementation gpu (not built)' <<<"$("$G" info)"; then
 	expect_rc "list --impl gpu in a CPU-only build exits 1" 1 "$G" list --impl gpu --nodes 10
 	expect_err "list --impl gpu says it is not built" "not built"
-elif ! "$G" info | grep -q '^devices: none'; then
+elif ! grep -q '^devices: none' <<<"$("$G" info)"; then
 	:
 else
 	expect_rc "list --impl gpu without a GPU exits 1" 1 "$G" list --impl gpu --nodes 10
 	expect_err "list --impl gpu says why" "needs a GPU"
 fi
-if "$G" info | grep -q '^list implementation opencl:'; then
+if grep -q '^list implementation opencl:' <<<"$("$G" info)"; then
 	expect_rc "list --impl opencl on every workload" 0 "$G" list --impl opencl --op mixed --nodes 300 \
 		--threads 256 --ops 3000 --reps 2 --quiet --json "$R/opencl.json"
 	json_check "list opencl report names platform and device and verifies" "$R/opencl.json" '

@@ -308,7 +308,7 @@ if [ -s "$out/list-table1.csv" ]; then
 	check "list-table1.csv: positive times, the paper's C column at 256 nodes" \
 		awk -F, 'NR > 1 && !($3 > 0 && $6 > 0 && ($1 != 256 || $11 == 375)) {bad=1} END {exit bad}' \
 		"$out/list-table1.csv"
-	if "$G" info | grep -q '^list implementation opencl:'; then
+	if grep -q '^list implementation opencl:' <<<"$("$G" info)"; then
 		check "list-table1.csv has opencl rows (built with OpenCL)" grep -q '^128,opencl,' "$out/list-table1.csv"
 		check "list-table1.md names the OpenCL platform" grep -q '^- OpenCL: .* / ' "$out/list-table1.md"
 	fi
