@@ -29,11 +29,8 @@
  *     are added to work after all candidates of the iteration were checked, so
  *     the iterations are the thesis's iterations, then the request is granted
  *     or rolled back in place.
- * The host reads one status word per event.
- *
- * work[] is kept in 32 bits: the units of a resource (available plus all
- * allocations) never change, and open() refuses states whose total exceeds
- * INT32_MAX.
+ * The host reads one status word per event. The per-element work of both
+ * is in deadlock/pba_bits.h, where make test runs it on the CPU.
  */
 #include <stdio.h>
 #include <string.h>
@@ -44,24 +41,12 @@ extern "C" {
 #include "common/timer.h"
 #include "deadlock/pba_engine.h"
 }
+#include "deadlock/pba_bits.h"
 
-#define PENDING 255u          /* status[0] while the safety check is still to run */
 #define MAX_BLOCK 1024u
-#define SEG_PER_LANE 8u       /* need loads in flight per lane when scanning a row */
-#define SEG (32u * SEG_PER_LANE)
-
-/* status[0]: outcome; [1]: safety iterations; [2]: processes finished so far. */
-typedef struct dev_state {
-	uint32_t I, J;
-	int32_t *maximum, *allocation, *need, *available, *amount;
-	int32_t *work0, *work;
-	uint32_t *pos, *flist, *status;
-	int32_t *key;
-	uint8_t *finish, *atf;
-} dev_state;
 
 typedef struct gpu_pba {
-	dev_state d;
+	pba_dev d;
 	int thesis;
 	cudaStream_t st;
 	cudaEvent_t ev[3];
@@ -81,244 +66,210 @@ typedef struct gpu_pba {
 /* ---------------------------------------------------------------- shared */
 
 /* Release: refused unchanged when any amount is negative or above what is held. */
-__global__ void k_release(dev_state d, uint32_t p)
+__global__ void k_release(pba_dev d, uint32_t p)
 {
-	size_t row = (size_t)p * d.J;
 	int bad = 0;
 	uint32_t j;
 	for (j = threadIdx.x; j < d.J; j += blockDim.x)
-		bad |= d.amount[j] < 0 || d.amount[j] > d.allocation[row + j];
+		bad |= pba_release_bad(&d, p, j);
 	if (__syncthreads_or(bad)) {
 		if (threadIdx.x == 0)
-			d.status[0] = PBA_RELEASE_INVALID;
+			pba_set_outcome(&d, PBA_RELEASE_INVALID);
 		return;
 	}
-	for (j = threadIdx.x; j < d.J; j += blockDim.x) {
-		int32_t a = d.amount[j];
-		d.available[j] += a;
-		d.allocation[row + j] -= a;
-		d.need[row + j] += a;
-	}
+	for (j = threadIdx.x; j < d.J; j += blockDim.x)
+		pba_release_cell(&d, p, j);
 	if (threadIdx.x == 0)
-		d.status[0] = PBA_RELEASED;
+		pba_set_outcome(&d, PBA_RELEASED);
 }
 
-/* Phase 5 on a failed safety check (Algorithm 29, with need = maximum - allocation). */
-__device__ void roll_back(const dev_state &d, uint32_t p)
+/* 1 in every thread when p's request is invalid (Check_Valid_Request's vote). */
+static __device__ __forceinline__ int pba_block_invalid(const pba_dev &d, uint32_t p)
 {
-	size_t row = (size_t)p * d.J;
+	int bad = 0;
 	uint32_t j;
-	for (j = threadIdx.x; j < d.J; j += blockDim.x) {
-		int32_t a = d.amount[j];
-		d.available[j] += a;
-		d.allocation[row + j] -= a;
-		d.need[row + j] = d.maximum[row + j] - d.allocation[row + j];
-	}
+	for (j = threadIdx.x; j < d.J; j += blockDim.x)
+		bad |= pba_request_invalid(&d, p, j);
+	return __syncthreads_or(bad);
+}
+
+/* 1 in every thread when the request asks for more than is free (Check_Resource_Availability's vote). */
+static __device__ __forceinline__ int pba_block_unavailable(const pba_dev &d)
+{
+	int bad = 0;
+	uint32_t j;
+	for (j = threadIdx.x; j < d.J; j += blockDim.x)
+		bad |= pba_request_unavailable(&d, j);
+	return __syncthreads_or(bad);
 }
 
 /* Temporary allocation and work initialisation (Algorithm 26). */
-__device__ void temp_allocate(const dev_state &d, uint32_t p)
+static __device__ __forceinline__ void pba_block_temp_allocate(const pba_dev &d, uint32_t p)
 {
-	size_t row = (size_t)p * d.J;
 	uint32_t j;
-	for (j = threadIdx.x; j < d.J; j += blockDim.x) {
-		int32_t a = d.amount[j];
-		int32_t avail = d.available[j] - a;
-		d.available[j] = avail;
-		d.allocation[row + j] += a;
-		d.need[row + j] = d.maximum[row + j] - d.allocation[row + j];
-		d.work[j] = avail;
-		if (d.work0)
-			d.work0[j] = avail;
-	}
+	for (j = threadIdx.x; j < d.J; j += blockDim.x)
+		pba_temp_allocate_cell(&d, p, j);
+}
+
+/* Phase 5 on a failed safety check (Algorithm 29). */
+static __device__ __forceinline__ void pba_block_roll_back(const pba_dev &d, uint32_t p)
+{
+	uint32_t j;
+	for (j = threadIdx.x; j < d.J; j += blockDim.x)
+		pba_roll_back_cell(&d, p, j);
 }
 
 /* ------------------------------------------------------------ gpu-thesis */
 
 /* Algorithm 24: cont = 1 when 0 <= request <= need on every resource. */
-__global__ void k_check_valid_request(dev_state d, uint32_t p, int32_t *cont)
+__global__ void k_check_valid_request(pba_dev d, uint32_t p, int32_t *cont)
 {
-	size_t row = (size_t)p * d.J;
-	int bad = 0;
-	uint32_t j;
-	for (j = threadIdx.x; j < d.J; j += blockDim.x)
-		bad |= d.amount[j] < 0 || d.amount[j] > d.need[row + j];
-	bad = __syncthreads_or(bad);
+	int bad = pba_block_invalid(d, p);
 	if (threadIdx.x == 0)
 		*cont = !bad;
 }
 
 /* Algorithm 25: cont = 1 when request <= available on every resource. */
-__global__ void k_check_resource_availability(dev_state d, int32_t *cont)
+__global__ void k_check_resource_availability(pba_dev d, int32_t *cont)
 {
-	int bad = 0;
-	uint32_t j;
-	for (j = threadIdx.x; j < d.J; j += blockDim.x)
-		bad |= d.amount[j] > d.available[j];
-	bad = __syncthreads_or(bad);
+	int bad = pba_block_unavailable(d);
 	if (threadIdx.x == 0)
 		*cont = !bad;
 }
 
-__global__ void k_temporary_allocate_request(dev_state d, uint32_t p)
+__global__ void k_temporary_allocate_request(pba_dev d, uint32_t p)
 {
-	temp_allocate(d, p);
+	pba_block_temp_allocate(d, p);
 }
 
 /* Algorithm 27: block i decides whether process i is able to finish now. */
-__global__ void k_perform_safety_check(dev_state d)
+__global__ void k_perform_safety_check(pba_dev d)
 {
 	uint32_t i = blockIdx.x, j;
-	const int32_t *need = d.need + (size_t)i * d.J;
 	int short_of = 0;
-	if (d.finish[i])
+	if (pba_thesis_skips(&d, i))
 		return;
 	for (j = threadIdx.x; j < d.J; j += blockDim.x)
-		short_of |= need[j] > d.work[j];
+		short_of |= pba_thesis_short_of(&d, i, j);
 	/* The thesis sums a per-resource flag and compares with J; a block vote says the same. */
-	if (!__syncthreads_or(short_of) && threadIdx.x == 0) {
-		d.finish[i] = 1;
-		d.atf[i] = 1;
-	}
+	if (!__syncthreads_or(short_of) && threadIdx.x == 0)
+		pba_thesis_finish(&d, i);
 }
 
 /* Algorithm 28: process i returns what it holds to work. */
-__global__ void k_add_finished_to_work(dev_state d, uint32_t i)
+__global__ void k_add_finished_to_work(pba_dev d, uint32_t i)
 {
-	const int32_t *alloc = d.allocation + (size_t)i * d.J;
 	uint32_t j;
 	for (j = threadIdx.x; j < d.J; j += blockDim.x)
-		d.work[j] += alloc[j];
+		pba_thesis_add_cell(&d, i, j);
 }
 
-__global__ void k_roll_back_allocations(dev_state d, uint32_t p)
+__global__ void k_roll_back_allocations(pba_dev d, uint32_t p)
 {
-	roll_back(d, p);
+	pba_block_roll_back(d, p);
 }
 
 /* ------------------------------------------------------------------- gpu */
 
-/* Phases 1-3 in one block; status[0] stays PENDING when the safety check must run. */
-__global__ void k_prepare(dev_state d, uint32_t p)
+/* Phases 1-3 in one block; status stays PBA_PENDING when the safety check must run. */
+__global__ void k_prepare(pba_dev d, uint32_t p)
 {
-	size_t row = (size_t)p * d.J;
-	int bad = 0;
-	uint32_t j;
-	for (j = threadIdx.x; j < d.J; j += blockDim.x)
-		bad |= d.amount[j] < 0 || d.amount[j] > d.need[row + j];
-	if (__syncthreads_or(bad)) {
+	if (pba_block_invalid(d, p)) {
 		if (threadIdx.x == 0)
-			d.status[0] = PBA_DENIED_INVALID;
+			pba_set_outcome(&d, PBA_DENIED_INVALID);
 		return;
 	}
-	for (j = threadIdx.x; j < d.J; j += blockDim.x)
-		bad |= d.amount[j] > d.available[j];
-	if (__syncthreads_or(bad)) {
+	if (pba_block_unavailable(d)) {
 		if (threadIdx.x == 0)
-			d.status[0] = PBA_DENIED_UNAVAILABLE;
+			pba_set_outcome(&d, PBA_DENIED_UNAVAILABLE);
 		return;
 	}
-	temp_allocate(d, p);
-	if (threadIdx.x == 0) {
-		d.status[0] = PENDING;
-		d.status[1] = 1;
-		d.status[2] = 0;
-	}
+	pba_block_temp_allocate(d, p);
+	if (threadIdx.x == 0)
+		pba_set_pending(&d);
 }
 
 /*
  * The first index in [from, J) of row where row[j] > work[j], scanning the
- * SEG-wide segment that starts at seg; J when there is none. Called by a whole
- * warp; all lanes return the same value.
+ * PBA_SEG-wide segment that starts at seg; J when there is none. Called by a
+ * whole warp; all lanes return the same value.
  */
 __device__ uint32_t first_blocked(const int32_t *row, const int32_t *work, uint32_t J,
 				  uint32_t from, uint32_t seg)
 {
 	uint32_t lane = threadIdx.x & 31u, u;
-	bool over[SEG_PER_LANE];
-	int32_t v[SEG_PER_LANE];
-	/* All loads first, so a lane has SEG_PER_LANE of them in flight. */
+	bool over[PBA_SEG_PER_LANE];
+	int32_t v[PBA_SEG_PER_LANE];
 #pragma unroll
-	for (u = 0; u < SEG_PER_LANE; u++) {
-		uint32_t j = seg + u * 32u + lane;
-		v[u] = (j >= from && j < J) ? row[j] : 0;
-	}
+	for (u = 0; u < PBA_SEG_PER_LANE; u++)
+		v[u] = pba_scan_load(row, J, from, pba_scan_index(seg, u, lane));
 #pragma unroll
-	for (u = 0; u < SEG_PER_LANE; u++) {
-		uint32_t j = seg + u * 32u + lane;
-		over[u] = j >= from && j < J && v[u] > work[j];
-	}
+	for (u = 0; u < PBA_SEG_PER_LANE; u++)
+		over[u] = pba_scan_over(work, J, from, pba_scan_index(seg, u, lane), v[u]);
 #pragma unroll
-	for (u = 0; u < SEG_PER_LANE; u++) {
+	for (u = 0; u < PBA_SEG_PER_LANE; u++) {
 		uint32_t b = __ballot_sync(0xffffffffu, over[u]);
 		if (b)
-			return seg + u * 32u + (uint32_t)(__ffs(b) - 1);
+			return pba_scan_index(seg, u, (uint32_t)(__ffs(b) - 1));
 	}
 	return J;
 }
 
 /* The first safety iteration: one warp per process against work0. */
-__global__ void k_first_round(dev_state d)
+__global__ void k_first_round(pba_dev d)
 {
 	__shared__ uint32_t finished;
 	uint32_t lane = threadIdx.x & 31u, warps = blockDim.x / 32u;
 	uint32_t i, j;
 
-	if (d.status[0] != PENDING)
+	if (!pba_is_pending(&d))
 		return;
 	if (threadIdx.x == 0)
 		finished = 0;
 	__syncthreads();
 	for (i = blockIdx.x * warps + threadIdx.x / 32u; i < d.I; i += gridDim.x * warps) {
-		const int32_t *need = d.need + (size_t)i * d.J;
+		const int32_t *need = pba_need_row(&d, i);
 		uint32_t at = d.J, seg;
-		for (seg = 0; seg < d.J && at == d.J; seg += SEG)
+		for (seg = 0; seg < d.J && at == d.J; seg += PBA_SEG)
 			at = first_blocked(need, d.work0, d.J, 0, seg);
 		if (at < d.J) {
-			if (lane == 0) {
-				d.finish[i] = 0;
-				d.pos[i] = at;
-				d.key[i] = need[at];
-			}
+			if (lane == 0)
+				pba_first_blocked(&d, i, at);
 			continue;
 		}
-		const int32_t *alloc = d.allocation + (size_t)i * d.J;
 		for (j = lane; j < d.J; j += 32u)
-			if (alloc[j])
-				atomicAdd(&d.work[j], alloc[j]);
-		if (lane == 0) {
-			d.finish[i] = 1;
-			atomicAdd(&finished, 1u);
-		}
+			pba_first_release_cell(&d, i, j);
+		if (lane == 0)
+			pba_first_finish(&d, i, &finished);
 	}
 	__syncthreads();
-	if (threadIdx.x == 0 && finished)
-		atomicAdd(&d.status[2], finished);
+	if (threadIdx.x == 0)
+		pba_first_publish(&d, finished);
 }
 
 /*
  * Every later iteration in one block. Shared memory: work[J] (when it fits,
  * else the global copy is used), then cand[cap] and minf[cap].
  */
-__global__ void __launch_bounds__(MAX_BLOCK) k_chain(dev_state d, uint32_t p, uint32_t cap,
+__global__ void __launch_bounds__(MAX_BLOCK) k_chain(pba_dev d, uint32_t p, uint32_t cap,
 						      int smem_work)
 {
 	extern __shared__ uint32_t smem[];
 	__shared__ uint32_t ncand, nfin;
 	const uint32_t I = d.I, J = d.J, B = blockDim.x, tid = threadIdx.x;
-	const uint32_t warp = tid / 32u, nwarps = B / 32u, nseg = (J + SEG - 1) / SEG;
+	const uint32_t warp = tid / 32u, nwarps = B / 32u, nseg = (J + PBA_SEG - 1) / PBA_SEG;
 	int32_t *work = smem_work ? (int32_t *)smem : d.work;
 	uint32_t *cand = smem + (smem_work ? J : 0), *minf = cand + cap;
 	uint32_t total, iters = 1, i, j, base;
 
-	if (d.status[0] != PENDING)
+	if (!pba_is_pending(&d))
 		return;
 	if (smem_work)
 		for (j = tid; j < J; j += B)
-			work[j] = d.work[j];
-	total = d.status[2];
+			pba_chain_stage_cell(&d, work, j);
+	total = pba_first_total(&d);
 	__syncthreads();
-	while (total < I && total > 0) {
+	while (pba_chain_goes_on(total, I)) {
 		uint32_t nf;
 		iters++;
 		if (tid == 0)
@@ -329,54 +280,34 @@ __global__ void __launch_bounds__(MAX_BLOCK) k_chain(dev_state d, uint32_t p, ui
 				ncand = 0;
 			__syncthreads();
 			for (i = base + tid; i < end; i += B)
-				if (!d.finish[i] && d.key[i] <= work[d.pos[i]]) {
-					uint32_t c = atomicAdd(&ncand, 1u);
-					cand[c] = i;
-					minf[c] = J;
-				}
+				pba_chain_collect(&d, work, cand, minf, &ncand, i);
 			__syncthreads();
 			n = ncand;
 			for (t = warp; t < n * nseg; t += nwarps) {
-				uint32_t c = t / nseg, seg = (t % nseg) * SEG, at;
-				i = cand[c];
-				if (seg + SEG <= d.pos[i])
+				uint32_t c, seg, at;
+				if (!pba_chain_task(&d, cand, nseg, t, &c, &i, &seg))
 					continue;
-				at = first_blocked(d.need + (size_t)i * J, work, J, d.pos[i], seg);
-				if (at < J && (tid & 31u) == 0)
-					atomicMin(&minf[c], at);
+				at = first_blocked(pba_need_row(&d, i), work, J, d.pos[i], seg);
+				if ((tid & 31u) == 0)
+					pba_chain_note(minf, c, at, J);
 			}
 			__syncthreads();
-			for (t = tid; t < n; t += B) {
-				i = cand[t];
-				if (minf[t] == J) {
-					d.finish[i] = 1;
-					d.flist[atomicAdd(&nfin, 1u)] = i;
-				} else {
-					d.pos[i] = minf[t];
-					d.key[i] = d.need[(size_t)i * J + minf[t]];
-				}
-			}
+			for (t = tid; t < n; t += B)
+				pba_chain_resolve(&d, cand, minf, &nfin, t);
 			__syncthreads();
 		}
 		nf = nfin;
 		if (nf == 0)
 			break;
-		for (j = tid; j < J; j += B) {
-			int32_t add = 0;
-			uint32_t f;
-			for (f = 0; f < nf; f++)
-				add += d.allocation[(size_t)d.flist[f] * J + j];
-			work[j] += add;
-		}
+		for (j = tid; j < J; j += B)
+			pba_chain_add_cell(&d, work, nf, j);
 		total += nf;
 		__syncthreads();
 	}
 	if (total < I)
-		roll_back(d, p);
-	if (tid == 0) {
-		d.status[0] = total == I ? PBA_GRANTED : PBA_DENIED_UNSAFE;
-		d.status[1] = iters;
-	}
+		pba_block_roll_back(d, p);
+	if (tid == 0)
+		pba_chain_verdict(&d, total, iters);
 }
 
 /* ------------------------------------------------------------------ host */
@@ -390,7 +321,7 @@ static uint32_t round_warp(uint32_t n)
 static void *open_common(const pba_system *s, int thesis)
 {
 	gpu_pba *g = (gpu_pba *)gb_xcalloc(1, sizeof(*g), "GPU PBA state");
-	dev_state *d = &g->d;
+	pba_dev *d = &g->d;
 	size_t cells = (size_t)s->procs * s->res, mat = cells * sizeof(int32_t);
 	size_t vec = (size_t)s->res * sizeof(int32_t);
 	int dev, sms, optin, k;
@@ -472,7 +403,7 @@ static void *open_thesis(const pba_system *s)
 static void gpu_close(void *vctx)
 {
 	gpu_pba *g = (gpu_pba *)vctx;
-	dev_state *d = &g->d;
+	pba_dev *d = &g->d;
 	int k;
 	cudaFree(d->maximum);
 	cudaFree(d->allocation);
@@ -542,7 +473,7 @@ static unsigned upload(gpu_pba *g, uint8_t type, uint32_t p, const int32_t *amt)
 	GB_CUDA(cudaMemcpyAsync(g->d.amount, g->h_amount, vec, cudaMemcpyHostToDevice, g->st),
 		"uploading a PBA event");
 	if (type != PBA_RELEASE)
-		return PENDING;
+		return PBA_PENDING;
 	k_release<<<1, g->block1, 0, g->st>>>(g->d, p);
 	GB_CUDA(cudaMemcpyAsync(g->h_status, g->d.status, sizeof(uint32_t), cudaMemcpyDeviceToHost,
 				g->st), "reading a PBA outcome");
@@ -556,7 +487,7 @@ static unsigned apply_gpu(void *vctx, uint8_t type, uint32_t p, const int32_t *a
 	gpu_pba *g = (gpu_pba *)vctx;
 	uint64_t t;
 	unsigned r = upload(g, type, p, amt);
-	if (r != PENDING)
+	if (r != PBA_PENDING)
 		return r;
 	t = gb_now_ns();
 	GB_CUDA(cudaEventRecord(g->ev[0], g->st), "recording a CUDA event");
@@ -568,8 +499,8 @@ static unsigned apply_gpu(void *vctx, uint8_t type, uint32_t p, const int32_t *a
 	GB_CUDA(cudaMemcpyAsync(g->h_status, g->d.status, 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost,
 				g->st), "reading a PBA outcome");
 	sync_stream(g, "the PBA request kernels");
-	r = g->h_status[0];
-	g->iterations = r == PBA_GRANTED || r == PBA_DENIED_UNSAFE ? g->h_status[1] : 0;
+	r = g->h_status[PBA_ST_OUTCOME];
+	g->iterations = r == PBA_GRANTED || r == PBA_DENIED_UNSAFE ? g->h_status[PBA_ST_ITERATIONS] : 0;
 	ph[PBA_PHASE_PREPARE] += ev_seconds(g, 0, 1);
 	ph[PBA_PHASE_SAFETY] += ev_seconds(g, 1, 2);
 	{
@@ -591,11 +522,11 @@ static unsigned apply_thesis(void *vctx, uint8_t type, uint32_t p, const int32_t
 			     double ph[PBA_NPHASES])
 {
 	gpu_pba *g = (gpu_pba *)vctx;
-	dev_state *d = &g->d;
+	pba_dev *d = &g->d;
 	uint32_t I = d->I, it, i, total = 0;
 	uint64_t t;
 	unsigned r = upload(g, type, p, amt);
-	if (r != PENDING)
+	if (r != PBA_PENDING)
 		return r;
 	t = gb_now_ns();
 	k_check_valid_request<<<1, g->block1, 0, g->st>>>(*d, p, g->d_cont);
@@ -641,6 +572,7 @@ static unsigned apply_thesis(void *vctx, uint8_t type, uint32_t p, const int32_t
 	return PBA_DENIED_UNSAFE;
 }
 
+/* Positional: designated initializers are not standard C++17, which .cu files compile as. */
 extern "C" {
 extern const pba_engine pba_engine_gpu, pba_engine_gpu_thesis;
 
