@@ -1,19 +1,8 @@
 /*
- * GPU implementations of the parallel banker's algorithm (Abell's thesis,
- * chapter 5). The state (maximum, allocation, need, available) lives on the
- * device; the host hands over one event at a time and waits for its outcome,
- * as the thesis's interactive service does.
- *
- * gpu-thesis: the kernel structure of Algorithms 22-29. Check_Valid_Request,
- * Check_Resource_Availability and Temporary_Allocate_Request are <<<1,J>>>
- * kernels whose verdicts are copied to the host; the H-safety check launches
- * Perform_Safety_Check <<<I,J>>> once per iteration, copies atf[] to the host,
- * scans it there and launches Add_Finished_To_Work <<<1,J>>> for every process
- * able to finish; RollBack_Allocations undoes a denied request. J above 1024
- * is handled by letting each thread of a block take several resources.
- *
- * gpu: the same decisions with no per-iteration launch or host round trip
- * (the limit the thesis names in section 6.2), three launches per request:
+ * gpu: the parallel banker's algorithm (Abell's thesis, chapter 5) with the
+ * decisions of Algorithms 22-29 but no per-iteration launch or host round
+ * trip (the limit the thesis names in section 6.2): three launches per
+ * request.
  *  1. prepare <<<1,1024>>>: phases 1-3 (valid request, availability,
  *     temporary allocation, work initialisation), verdicts by block votes.
  *  2. first round <<<grid>>>: the first safety iteration, one warp per
@@ -29,147 +18,10 @@
  *     are added to work after all candidates of the iteration were checked, so
  *     the iterations are the thesis's iterations, then the request is granted
  *     or rolled back in place.
- * The host reads one status word per event. The per-element work of both
- * is in deadlock/pba_bits.h, where make test runs it on the CPU.
+ * The host reads one status word per event. The per-element work is in
+ * deadlock/pba_bits.h, what both GPU engines share in deadlock/pba_gpu.cuh.
  */
-#include <stdio.h>
-#include <string.h>
-
-#include "common/cuda_check.h"
-
-extern "C" {
-#include "common/timer.h"
-#include "deadlock/pba_engine.h"
-}
-#include "deadlock/pba_bits.h"
-
-#define MAX_BLOCK 1024u
-
-typedef struct gpu_pba {
-	pba_dev d;
-	int thesis;
-	cudaStream_t st;
-	cudaEvent_t ev[3];
-	uint32_t *h_status;      /* pinned, 4 words */
-	int32_t *h_amount;       /* pinned, J */
-	uint8_t *h_atf;          /* pinned, I (gpu-thesis) */
-	int32_t *h_cont;         /* pinned, 1 (gpu-thesis) */
-	int32_t *d_cont;
-	uint32_t iterations;
-	uint32_t block1;         /* threads of the <<<1,J>>> kernels */
-	uint32_t grid_first;     /* blocks of the first-round kernel */
-	uint32_t cap;            /* candidate slots of the chain kernel */
-	int smem_work;           /* work[] of the chain kernel in shared memory */
-	size_t chain_smem;
-} gpu_pba;
-
-/* ---------------------------------------------------------------- shared */
-
-/* Release: refused unchanged when any amount is negative or above what is held. */
-__global__ void k_release(pba_dev d, uint32_t p)
-{
-	int bad = 0;
-	uint32_t j;
-	for (j = threadIdx.x; j < d.J; j += blockDim.x)
-		bad |= pba_release_bad(&d, p, j);
-	if (__syncthreads_or(bad)) {
-		if (threadIdx.x == 0)
-			pba_set_outcome(&d, PBA_RELEASE_INVALID);
-		return;
-	}
-	for (j = threadIdx.x; j < d.J; j += blockDim.x)
-		pba_release_cell(&d, p, j);
-	if (threadIdx.x == 0)
-		pba_set_outcome(&d, PBA_RELEASED);
-}
-
-/* 1 in every thread when p's request is invalid (Check_Valid_Request's vote). */
-static __device__ __forceinline__ int pba_block_invalid(const pba_dev &d, uint32_t p)
-{
-	int bad = 0;
-	uint32_t j;
-	for (j = threadIdx.x; j < d.J; j += blockDim.x)
-		bad |= pba_request_invalid(&d, p, j);
-	return __syncthreads_or(bad);
-}
-
-/* 1 in every thread when the request asks for more than is free (Check_Resource_Availability's vote). */
-static __device__ __forceinline__ int pba_block_unavailable(const pba_dev &d)
-{
-	int bad = 0;
-	uint32_t j;
-	for (j = threadIdx.x; j < d.J; j += blockDim.x)
-		bad |= pba_request_unavailable(&d, j);
-	return __syncthreads_or(bad);
-}
-
-/* Temporary allocation and work initialisation (Algorithm 26). */
-static __device__ __forceinline__ void pba_block_temp_allocate(const pba_dev &d, uint32_t p)
-{
-	uint32_t j;
-	for (j = threadIdx.x; j < d.J; j += blockDim.x)
-		pba_temp_allocate_cell(&d, p, j);
-}
-
-/* Phase 5 on a failed safety check (Algorithm 29). */
-static __device__ __forceinline__ void pba_block_roll_back(const pba_dev &d, uint32_t p)
-{
-	uint32_t j;
-	for (j = threadIdx.x; j < d.J; j += blockDim.x)
-		pba_roll_back_cell(&d, p, j);
-}
-
-/* ------------------------------------------------------------ gpu-thesis */
-
-/* Algorithm 24: cont = 1 when 0 <= request <= need on every resource. */
-__global__ void k_check_valid_request(pba_dev d, uint32_t p, int32_t *cont)
-{
-	int bad = pba_block_invalid(d, p);
-	if (threadIdx.x == 0)
-		*cont = !bad;
-}
-
-/* Algorithm 25: cont = 1 when request <= available on every resource. */
-__global__ void k_check_resource_availability(pba_dev d, int32_t *cont)
-{
-	int bad = pba_block_unavailable(d);
-	if (threadIdx.x == 0)
-		*cont = !bad;
-}
-
-__global__ void k_temporary_allocate_request(pba_dev d, uint32_t p)
-{
-	pba_block_temp_allocate(d, p);
-}
-
-/* Algorithm 27: block i decides whether process i is able to finish now. */
-__global__ void k_perform_safety_check(pba_dev d)
-{
-	uint32_t i = blockIdx.x, j;
-	int short_of = 0;
-	if (pba_thesis_skips(&d, i))
-		return;
-	for (j = threadIdx.x; j < d.J; j += blockDim.x)
-		short_of |= pba_thesis_short_of(&d, i, j);
-	/* The thesis sums a per-resource flag and compares with J; a block vote says the same. */
-	if (!__syncthreads_or(short_of) && threadIdx.x == 0)
-		pba_thesis_finish(&d, i);
-}
-
-/* Algorithm 28: process i returns what it holds to work. */
-__global__ void k_add_finished_to_work(pba_dev d, uint32_t i)
-{
-	uint32_t j;
-	for (j = threadIdx.x; j < d.J; j += blockDim.x)
-		pba_thesis_add_cell(&d, i, j);
-}
-
-__global__ void k_roll_back_allocations(pba_dev d, uint32_t p)
-{
-	pba_block_roll_back(d, p);
-}
-
-/* ------------------------------------------------------------------- gpu */
+#include "deadlock/pba_gpu.cuh"
 
 /* Phases 1-3 in one block; status stays PBA_PENDING when the safety check must run. */
 __global__ void k_prepare(pba_dev d, uint32_t p)
@@ -310,65 +162,17 @@ __global__ void __launch_bounds__(MAX_BLOCK) k_chain(pba_dev d, uint32_t p, uint
 		pba_chain_verdict(&d, total, iters);
 }
 
-/* ------------------------------------------------------------------ host */
-
-static uint32_t round_warp(uint32_t n)
+static void *open_gpu(const pba_system *s)
 {
-	n = n < MAX_BLOCK ? n : MAX_BLOCK;
-	return (n + 31u) / 32u * 32u;
-}
-
-static void *open_common(const pba_system *s, int thesis)
-{
-	gpu_pba *g = (gpu_pba *)gb_xcalloc(1, sizeof(*g), "GPU PBA state");
+	pba_gpu *g = pba_gpu_open(s);
 	pba_dev *d = &g->d;
-	size_t cells = (size_t)s->procs * s->res, mat = cells * sizeof(int32_t);
 	size_t vec = (size_t)s->res * sizeof(int32_t);
-	int dev, sms, optin, k;
-	uint32_t j, i;
+	int dev, sms, optin;
 
-	for (j = 0; j < s->res; j++) {
-		int64_t units = s->available[j];
-		for (i = 0; i < s->procs; i++)
-			units += s->allocation[(size_t)i * s->res + j];
-		if (units > INT32_MAX || units < 0)
-			gb_die(GB_EXIT_USAGE,
-			       "the GPU PBA keeps work[] in 32 bits: resource %u has %lld units in all, "
-			       "outside 0..%d", j, (long long)units, INT32_MAX);
-	}
-	g->thesis = thesis;
-	d->I = s->procs;
-	d->J = s->res;
-	d->maximum = (int32_t *)gb_cuda_alloc(mat, "the PBA maximum matrix");
-	d->allocation = (int32_t *)gb_cuda_alloc(mat, "the PBA allocation matrix");
-	d->need = (int32_t *)gb_cuda_alloc(mat, "the PBA need matrix");
-	d->available = (int32_t *)gb_cuda_alloc(vec, "the PBA available vector");
-	d->amount = (int32_t *)gb_cuda_alloc(vec, "a PBA event");
-	d->work = (int32_t *)gb_cuda_alloc(vec, "the PBA work vector");
-	d->finish = (uint8_t *)gb_cuda_alloc(s->procs, "the PBA finish vector");
-	d->status = (uint32_t *)gb_cuda_alloc(4 * sizeof(uint32_t), "the PBA status words");
-	if (thesis) {
-		d->atf = (uint8_t *)gb_cuda_alloc(s->procs, "the PBA atf vector");
-		g->d_cont = (int32_t *)gb_cuda_alloc(sizeof(int32_t), "the PBA cont flag");
-		GB_CUDA(cudaMallocHost(&g->h_atf, s->procs), "allocating pinned host memory");
-		GB_CUDA(cudaMallocHost(&g->h_cont, sizeof(int32_t)), "allocating pinned host memory");
-	} else {
-		d->work0 = (int32_t *)gb_cuda_alloc(vec, "the PBA work vector");
-		d->pos = (uint32_t *)gb_cuda_alloc(s->procs * sizeof(uint32_t), "PBA scan positions");
-		d->key = (int32_t *)gb_cuda_alloc(s->procs * sizeof(int32_t), "PBA blocking needs");
-		d->flist = (uint32_t *)gb_cuda_alloc(s->procs * sizeof(uint32_t), "the PBA finisher list");
-	}
-	GB_CUDA(cudaMallocHost(&g->h_status, 4 * sizeof(uint32_t)), "allocating pinned host memory");
-	GB_CUDA(cudaMallocHost(&g->h_amount, vec), "allocating pinned host memory");
-	GB_CUDA(cudaStreamCreateWithFlags(&g->st, cudaStreamNonBlocking), "creating a CUDA stream");
-	for (k = 0; k < 3; k++)
-		GB_CUDA(cudaEventCreate(&g->ev[k]), "creating a CUDA event");
-	GB_CUDA(cudaMemcpy(d->maximum, s->maximum, mat, cudaMemcpyHostToDevice), "uploading PBA state");
-	GB_CUDA(cudaMemcpy(d->allocation, s->allocation, mat, cudaMemcpyHostToDevice), "uploading PBA state");
-	GB_CUDA(cudaMemcpy(d->need, s->need, mat, cudaMemcpyHostToDevice), "uploading PBA state");
-	GB_CUDA(cudaMemcpy(d->available, s->available, vec, cudaMemcpyHostToDevice), "uploading PBA state");
-
-	g->block1 = round_warp(s->res);
+	d->work0 = (int32_t *)gb_cuda_alloc(vec, "the PBA work vector");
+	d->pos = (uint32_t *)gb_cuda_alloc(s->procs * sizeof(uint32_t), "PBA scan positions");
+	d->key = (int32_t *)gb_cuda_alloc(s->procs * sizeof(int32_t), "PBA blocking needs");
+	d->flist = (uint32_t *)gb_cuda_alloc(s->procs * sizeof(uint32_t), "the PBA finisher list");
 	GB_CUDA(cudaGetDevice(&dev), "querying the CUDA device");
 	GB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "querying the device");
 	GB_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, dev),
@@ -383,110 +187,25 @@ static void *open_common(const pba_system *s, int thesis)
 	if (g->cap > s->procs)
 		g->cap = s->procs;
 	g->chain_smem = (g->smem_work ? vec : 0) + (size_t)g->cap * 2 * sizeof(uint32_t);
-	if (!thesis)
-		GB_CUDA(cudaFuncSetAttribute(k_chain, cudaFuncAttributeMaxDynamicSharedMemorySize,
-					     (int)g->chain_smem),
-			"reserving %zu bytes of shared memory", g->chain_smem);
+	GB_CUDA(cudaFuncSetAttribute(k_chain, cudaFuncAttributeMaxDynamicSharedMemorySize,
+				     (int)g->chain_smem),
+		"reserving %zu bytes of shared memory", g->chain_smem);
 	return g;
 }
 
-static void *open_gpu(const pba_system *s)
-{
-	return open_common(s, 0);
-}
-
-static void *open_thesis(const pba_system *s)
-{
-	return open_common(s, 1);
-}
-
-static void gpu_close(void *vctx)
-{
-	gpu_pba *g = (gpu_pba *)vctx;
-	pba_dev *d = &g->d;
-	int k;
-	cudaFree(d->maximum);
-	cudaFree(d->allocation);
-	cudaFree(d->need);
-	cudaFree(d->available);
-	cudaFree(d->amount);
-	cudaFree(d->work);
-	cudaFree(d->work0);
-	cudaFree(d->finish);
-	cudaFree(d->atf);
-	cudaFree(d->pos);
-	cudaFree(d->key);
-	cudaFree(d->flist);
-	cudaFree(d->status);
-	cudaFree(g->d_cont);
-	cudaFreeHost(g->h_status);
-	cudaFreeHost(g->h_amount);
-	cudaFreeHost(g->h_atf);
-	cudaFreeHost(g->h_cont);
-	for (k = 0; k < 3; k++)
-		cudaEventDestroy(g->ev[k]);
-	cudaStreamDestroy(g->st);
-	free(g);
-}
-
-static void gpu_fetch(void *vctx, pba_system *out)
-{
-	gpu_pba *g = (gpu_pba *)vctx;
-	size_t mat = (size_t)g->d.I * g->d.J * sizeof(int32_t), vec = g->d.J * sizeof(int32_t);
-	GB_CUDA(cudaMemcpy(out->maximum, g->d.maximum, mat, cudaMemcpyDeviceToHost), "fetching PBA state");
-	GB_CUDA(cudaMemcpy(out->allocation, g->d.allocation, mat, cudaMemcpyDeviceToHost), "fetching PBA state");
-	GB_CUDA(cudaMemcpy(out->need, g->d.need, mat, cudaMemcpyDeviceToHost), "fetching PBA state");
-	GB_CUDA(cudaMemcpy(out->available, g->d.available, vec, cudaMemcpyDeviceToHost), "fetching PBA state");
-}
-
-static uint32_t gpu_last_iterations(void *vctx)
-{
-	return ((gpu_pba *)vctx)->iterations;
-}
-
-static void sync_stream(gpu_pba *g, const char *what)
-{
-	GB_CUDA(cudaStreamSynchronize(g->st), "running %s", what);
-}
-
-static double lap(uint64_t *t)
-{
-	uint64_t now = gb_now_ns();
-	double s = (double)(now - *t) / 1e9;
-	*t = now;
-	return s;
-}
-
-static double ev_seconds(gpu_pba *g, int a, int b)
+static double ev_seconds(pba_gpu *g, int a, int b)
 {
 	float ms = 0;
 	GB_CUDA(cudaEventElapsedTime(&ms, g->ev[a], g->ev[b]), "reading CUDA event time");
 	return ms / 1e3;
 }
 
-/* Upload the event's amounts; for a release, apply it and return its outcome. */
-static unsigned upload(gpu_pba *g, uint8_t type, uint32_t p, const int32_t *amt)
-{
-	size_t vec = g->d.J * sizeof(int32_t);
-	g->iterations = 0;
-	memcpy(g->h_amount, amt, vec);
-	GB_CUDA(cudaMemcpyAsync(g->d.amount, g->h_amount, vec, cudaMemcpyHostToDevice, g->st),
-		"uploading a PBA event");
-	if (type != PBA_RELEASE)
-		return PBA_PENDING;
-	k_release<<<1, g->block1, 0, g->st>>>(g->d, p);
-	GB_CUDA(cudaMemcpyAsync(g->h_status, g->d.status, sizeof(uint32_t), cudaMemcpyDeviceToHost,
-				g->st), "reading a PBA outcome");
-	sync_stream(g, "the PBA release kernel");
-	return g->h_status[0];
-}
-
 static unsigned apply_gpu(void *vctx, uint8_t type, uint32_t p, const int32_t *amt,
 			  double ph[PBA_NPHASES])
 {
-	gpu_pba *g = (gpu_pba *)vctx;
+	pba_gpu *g = (pba_gpu *)vctx;
 	uint64_t t;
-	unsigned r = upload(g, type, p, amt);
+	unsigned r = pba_gpu_upload(g, type, p, amt);
 	if (r != PBA_PENDING)
 		return r;
 	t = gb_now_ns();
@@ -498,91 +217,24 @@ static unsigned apply_gpu(void *vctx, uint8_t type, uint32_t p, const int32_t *a
 	GB_CUDA(cudaEventRecord(g->ev[2], g->st), "recording a CUDA event");
 	GB_CUDA(cudaMemcpyAsync(g->h_status, g->d.status, 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost,
 				g->st), "reading a PBA outcome");
-	sync_stream(g, "the PBA request kernels");
+	pba_gpu_sync(g, "the PBA request kernels");
 	r = g->h_status[PBA_ST_OUTCOME];
 	g->iterations = r == PBA_GRANTED || r == PBA_DENIED_UNSAFE ? g->h_status[PBA_ST_ITERATIONS] : 0;
 	ph[PBA_PHASE_PREPARE] += ev_seconds(g, 0, 1);
 	ph[PBA_PHASE_SAFETY] += ev_seconds(g, 1, 2);
 	{
-		double wall = lap(&t), dev = ev_seconds(g, 0, 2);
+		double wall = pba_gpu_lap(&t), dev = ev_seconds(g, 0, 2);
 		ph[PBA_PHASE_RESOLVE] += wall > dev ? wall - dev : 0;
 	}
 	return r;
 }
 
-static int32_t read_cont(gpu_pba *g, const char *what)
-{
-	GB_CUDA(cudaMemcpyAsync(g->h_cont, g->d_cont, sizeof(int32_t), cudaMemcpyDeviceToHost, g->st),
-		"reading the PBA cont flag");
-	sync_stream(g, what);
-	return *g->h_cont;
-}
-
-static unsigned apply_thesis(void *vctx, uint8_t type, uint32_t p, const int32_t *amt,
-			     double ph[PBA_NPHASES])
-{
-	gpu_pba *g = (gpu_pba *)vctx;
-	pba_dev *d = &g->d;
-	uint32_t I = d->I, it, i, total = 0;
-	uint64_t t;
-	unsigned r = upload(g, type, p, amt);
-	if (r != PBA_PENDING)
-		return r;
-	t = gb_now_ns();
-	k_check_valid_request<<<1, g->block1, 0, g->st>>>(*d, p, g->d_cont);
-	r = read_cont(g, "Check_Valid_Request");
-	ph[PBA_PHASE_VALID] += lap(&t);
-	if (!r)
-		return PBA_DENIED_INVALID;
-	k_check_resource_availability<<<1, g->block1, 0, g->st>>>(*d, g->d_cont);
-	r = read_cont(g, "Check_Resource_Availability");
-	ph[PBA_PHASE_AVAILABLE] += lap(&t);
-	if (!r)
-		return PBA_DENIED_UNAVAILABLE;
-	k_temporary_allocate_request<<<1, g->block1, 0, g->st>>>(*d, p);
-	GB_CUDA(cudaMemsetAsync(d->finish, 0, I, g->st), "clearing finish[]");
-	GB_CUDA(cudaMemsetAsync(d->atf, 0, I, g->st), "clearing atf[]");
-	sync_stream(g, "Temporary_Allocate_Request");
-	ph[PBA_PHASE_PREPARE] += lap(&t);
-
-	for (it = 0; it < I; it++) {
-		uint32_t found = 0;
-		k_perform_safety_check<<<I, g->block1, 0, g->st>>>(*d);
-		GB_CUDA(cudaMemcpyAsync(g->h_atf, d->atf, I, cudaMemcpyDeviceToHost, g->st),
-			"copying atf[] to the host");
-		sync_stream(g, "Perform_Safety_Check");
-		for (i = 0; i < I; i++)
-			if (g->h_atf[i]) {
-				found++;
-				k_add_finished_to_work<<<1, g->block1, 0, g->st>>>(*d, i);
-			}
-		total += found;
-		if (total == I || found == 0)
-			break;
-		GB_CUDA(cudaMemsetAsync(d->atf, 0, I, g->st), "clearing atf[]");
-	}
-	sync_stream(g, "Add_Finished_To_Work");
-	g->iterations = it + (it < I);
-	ph[PBA_PHASE_SAFETY] += lap(&t);
-	if (total == I)
-		return PBA_GRANTED;
-	k_roll_back_allocations<<<1, g->block1, 0, g->st>>>(*d, p);
-	sync_stream(g, "RollBack_Allocations");
-	ph[PBA_PHASE_RESOLVE] += lap(&t);
-	return PBA_DENIED_UNSAFE;
-}
-
 /* Positional: designated initializers are not standard C++17, which .cu files compile as. */
 extern "C" {
-extern const pba_engine pba_engine_gpu, pba_engine_gpu_thesis;
+extern const pba_engine pba_engine_gpu;
 
 const pba_engine pba_engine_gpu = {
 	"gpu", "whole safety check on the GPU: 3 launches per request, later iterations in one block",
-	1, open_gpu, apply_gpu, gpu_last_iterations, gpu_fetch, gpu_close,
-};
-
-const pba_engine pba_engine_gpu_thesis = {
-	"gpu-thesis", "the thesis's kernels: one <<<I,J>>> launch and a host scan per safety iteration",
-	1, open_thesis, apply_thesis, gpu_last_iterations, gpu_fetch, gpu_close,
+	1, open_gpu, apply_gpu, pba_gpu_last_iterations, pba_gpu_fetch, pba_gpu_close,
 };
 }

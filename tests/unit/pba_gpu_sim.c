@@ -1,8 +1,9 @@
 /*
  * A CPU driver for the GPU-PBA kernels, for the unit tests only: it runs the
  * per-element functions of deadlock/pba_bits.h over every element of every
- * (block, thread) in the order the kernels of deadlock/pba_gpu.cu launch
- * them, with the hosts' flows around them, so the GPU engines' decisions are
+ * (block, thread) in the order the kernels of deadlock/pba_gpu.cu,
+ * deadlock/pba_thesis_gpu.cu and deadlock/pba_gpu_common.cu launch them,
+ * with the hosts' flows around them, so the GPU engines' decisions are
  * checked against the oracle on a machine without a GPU.
  *
  * Order: between two barriers the kernels' threads touch disjoint elements,
@@ -174,7 +175,7 @@ static void roll_back(const sim *s, uint32_t p)
 		pba_roll_back_cell(&s->d, p, nth(s, k, s->d.J));
 }
 
-/* k_release, and upload() around it: the outcome as the host reads it. */
+/* k_release, and pba_gpu_upload around it: the outcome as the host reads it. */
 static unsigned release(sim *s, uint32_t p)
 {
 	const pba_dev *d = &s->d;
