@@ -2,6 +2,8 @@
 #ifndef GB_CUDA_CHECK_H
 #define GB_CUDA_CHECK_H
 
+#include <stdio.h>
+
 #include <cuda_runtime.h>
 
 extern "C" {

@@ -101,6 +101,17 @@ GB_HD uint32_t gb_add_u32(uint32_t *p, uint32_t v)
 #endif
 }
 
+/* Atomic add on a signed word; returns the value found at *p. Relaxed. */
+GB_HD int32_t gb_add_i32(int32_t *p, int32_t v)
+{
+#if defined(__CUDA_ARCH__)
+	return atomicAdd(p, v);
+#else
+	GB_PORT_STEP();
+	return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
 /* Atomic minimum; returns the value found at *p (as CUDA's atomicMin). Relaxed. */
 GB_HD uint32_t gb_min_u32(uint32_t *p, uint32_t v)
 {

@@ -25,7 +25,11 @@ const pba_engine *const pba_engines[] = {&pba_engine_gpu, &pba_engine_gpu_thesis
 					 &pba_engine_cpu_fast, NULL};
 
 static const char *const phase_names[PBA_NPHASES] = {
-	"valid_request", "availability", "prepare", "safety_check", "resolve",
+	[PBA_PHASE_VALID] = "valid_request",
+	[PBA_PHASE_AVAILABLE] = "availability",
+	[PBA_PHASE_PREPARE] = "prepare",
+	[PBA_PHASE_SAFETY] = "safety_check",
+	[PBA_PHASE_RESOLVE] = "resolve",
 };
 
 const char *pba_phase_name(unsigned phase)

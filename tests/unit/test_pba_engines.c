@@ -2,23 +2,45 @@
  * Every PBA implementation against the oracle: random streams of small and
  * odd sizes, the worst case, and tight states that make unsafe requests
  * common. Decisions must agree event by event and the final states must be
- * identical.
+ * identical. The GPU implementations take part through their kernels run on
+ * the CPU (tests/unit/pba_gpu_sim.c), whose safety iterations must also be
+ * those of the thesis's CPU-PBA.
  */
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/rng.h"
 #include "deadlock/pba_engine.h"
+#include "tests/unit/pba_gpu_sim.h"
 #include "tests/unit/test.h"
 #include "workloads/pba_gen.h"
 #include "workloads/pba_oracle.h"
 
-/* Replay ev through engine e and the oracle; returns the number of disagreements. */
-static uint64_t replay(const pba_engine *e, const pba_system *init, const pba_events *ev,
-		       uint64_t counts[PBA_NOUTCOMES])
+#define MAX_ENGINES 8
+
+/* The implementations that run here: the CPU ones and the GPU ones' kernels on the CPU driver. */
+static unsigned cpu_runnable(const pba_engine *out[MAX_ENGINES])
+{
+	unsigned k, n = 0;
+	for (k = 0; pba_engines[k]; k++)
+		if (!pba_engines[k]->needs_gpu && n < MAX_ENGINES - 3)
+			out[n++] = pba_engines[k];
+	out[n++] = &pba_sim_gpu;
+	out[n++] = &pba_sim_gpu_small;
+	out[n++] = &pba_sim_gpu_thesis;
+	return n;
+}
+
+/*
+ * Replay ev through engine e and the oracle; returns the number of
+ * disagreements, counting also the requests whose safety iterations differ
+ * from those of engine iter_ref when it is given.
+ */
+static uint64_t replay_iterations(const pba_engine *e, const pba_engine *iter_ref, const pba_system *init,
+				  const pba_events *ev, uint64_t counts[PBA_NOUTCOMES])
 {
 	pba_system want, got;
-	void *ctx = e->open(init);
+	void *ctx = e->open(init), *ref = iter_ref ? iter_ref->open(init) : NULL;
 	uint64_t i, bad = 0;
 
 	pba_system_init(&want, init->procs, init->res);
@@ -30,24 +52,43 @@ static uint64_t replay(const pba_engine *e, const pba_system *init, const pba_ev
 		unsigned a = e->apply(ctx, ev->type[i], ev->proc[i], amt, ph);
 		unsigned b = pba_oracle_apply(&want, ev->type[i], ev->proc[i], amt);
 		bad += a != b;
+		if (ref) {
+			iter_ref->apply(ref, ev->type[i], ev->proc[i], amt, ph);
+			bad += e->last_iterations(ctx) != iter_ref->last_iterations(ref);
+		}
 		if (counts)
 			counts[b]++;
 	}
 	e->fetch(ctx, &got);
 	bad += !pba_system_equal(&got, &want);
 	e->close(ctx);
+	if (ref)
+		iter_ref->close(ref);
 	pba_system_free(&want);
 	pba_system_free(&got);
 	return bad;
 }
 
+static uint64_t replay(const pba_engine *e, const pba_system *init, const pba_events *ev,
+		       uint64_t counts[PBA_NOUTCOMES])
+{
+	return replay_iterations(e, NULL, init, ev, counts);
+}
+
+/* Whose safety iterations e must report: the GPU implementations iterate as the thesis's cpu does. */
+static const pba_engine *iterations_ref(const pba_engine *e)
+{
+	if (e == &pba_sim_gpu || e == &pba_sim_gpu_small || e == &pba_sim_gpu_thesis)
+		return pba_engine_find("cpu");
+	return NULL;
+}
+
 TEST(pba_engines_agree_with_oracle_on_random_streams)
 {
 	static const uint32_t sizes[][2] = {{2, 1}, {3, 2}, {5, 3}, {7, 5}, {13, 3}, {31, 7}, {33, 17}, {64, 1}};
-	unsigned s, seed, k;
-	for (k = 0; pba_engines[k]; k++) {
-		if (pba_engines[k]->needs_gpu)
-			continue;
+	const pba_engine *e[MAX_ENGINES];
+	unsigned s, seed, k, n = cpu_runnable(e);
+	for (k = 0; k < n; k++) {
 		for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
 			for (seed = 1; seed <= 25; seed++) {
 				pba_gen_config cfg = {sizes[s][0], sizes[s][1], 300, PBA_RANDOM, seed, 0};
@@ -55,21 +96,20 @@ TEST(pba_engines_agree_with_oracle_on_random_streams)
 				pba_events ev;
 				char err[256];
 				REQUIRE(pba_generate(&cfg, &init, &ev, err, sizeof(err)) == 0);
-				CHECK_EQ(replay(pba_engines[k], &init, &ev, NULL), 0u);
+				CHECK_EQ(replay_iterations(e[k], iterations_ref(e[k]), &init, &ev, NULL), 0u);
 				pba_system_free(&init);
 				pba_events_free(&ev);
 			}
 	}
 }
 
-/* Tight states: little free, large claims, so many requests are unsafe. */
+/* Tight states: little free, large claims, so many requests are unsafe; now and then a negative amount. */
 TEST(pba_engines_agree_with_oracle_on_tight_states)
 {
 	uint64_t counts[PBA_NOUTCOMES] = {0};
-	unsigned k, seed;
-	for (k = 0; pba_engines[k]; k++) {
-		if (pba_engines[k]->needs_gpu)
-			continue;
+	const pba_engine *en[MAX_ENGINES];
+	unsigned k, seed, n = cpu_runnable(en);
+	for (k = 0; k < n; k++) {
 		memset(counts, 0, sizeof(counts));
 		for (seed = 1; seed <= 200; seed++) {
 			uint32_t I = 3 + seed % 9, J = 1 + seed % 4, i, j;
@@ -93,9 +133,9 @@ TEST(pba_engines_agree_with_oracle_on_tight_states)
 				ev.type[e] = gb_rng_below(&r, 3) == 0 ? PBA_RELEASE : PBA_REQUEST;
 				ev.proc[e] = (uint32_t)gb_rng_below(&r, I);
 				for (j = 0; j < J; j++)
-					ev.amount[e * J + j] = (int32_t)gb_rng_below(&r, 3);
+					ev.amount[e * J + j] = gb_rng_below(&r, 40) == 0 ? -1 : (int32_t)gb_rng_below(&r, 3);
 			}
-			CHECK_EQ(replay(pba_engines[k], &init, &ev, counts), 0u);
+			CHECK_EQ(replay_iterations(en[k], iterations_ref(en[k]), &init, &ev, counts), 0u);
 			pba_system_free(&init);
 			pba_events_free(&ev);
 		}
@@ -107,6 +147,41 @@ TEST(pba_engines_agree_with_oracle_on_tight_states)
 		CHECK(counts[PBA_RELEASED] > 0);
 		CHECK(counts[PBA_RELEASE_INVALID] > 0);
 	}
+}
+
+/*
+ * A request that is invalid only for its negative amount, and a release
+ * refused only for its negative amount, by every implementation: the
+ * amounts elsewhere fit need, available and holdings.
+ */
+TEST(pba_engines_refuse_negative_amounts)
+{
+	static const int32_t avail[3] = {3, 3, 2}, max[6] = {4, 2, 2, 3, 3, 3}, alloc[6] = {1, 1, 0, 1, 1, 1};
+	static const int32_t request[3] = {1, -1, 1}, release[3] = {1, 1, -1};
+	const pba_engine *en[MAX_ENGINES];
+	unsigned k, n = cpu_runnable(en);
+	pba_system init, got;
+	size_t c;
+
+	pba_system_init(&init, 2, 3);
+	pba_system_init(&got, 2, 3);
+	memcpy(init.available, avail, sizeof(avail));
+	for (c = 0; c < 6; c++) {
+		init.maximum[c] = max[c];
+		init.allocation[c] = alloc[c];
+		init.need[c] = max[c] - alloc[c];
+	}
+	for (k = 0; k < n; k++) {
+		double ph[PBA_NPHASES] = {0};
+		void *ctx = en[k]->open(&init);
+		CHECK_EQ(en[k]->apply(ctx, PBA_REQUEST, 0, request, ph), PBA_DENIED_INVALID);
+		CHECK_EQ(en[k]->apply(ctx, PBA_RELEASE, 1, release, ph), PBA_RELEASE_INVALID);
+		en[k]->fetch(ctx, &got);
+		CHECK(pba_system_equal(&got, &init));
+		en[k]->close(ctx);
+	}
+	pba_system_free(&init);
+	pba_system_free(&got);
 }
 
 TEST(pba_worst_case_needs_all_iterations)
@@ -169,4 +244,142 @@ TEST(pba_unsafe_mix_controls_the_unsafe_share)
 		pba_system_free(&init);
 		pba_events_free(&ev);
 	}
+}
+
+/*
+ * The GPU implementations' kernels on rows wider than a scan segment
+ * (PBA_SEG resources) and than a block of threads: decisions, final states
+ * and safety iterations as the oracle and cpu have them.
+ */
+TEST(pba_gpu_kernels_on_wide_rows)
+{
+	static const uint32_t sizes[][2] = {{9, 300}, {20, 257}, {5, 1100}};
+	const pba_engine *e[] = {&pba_sim_gpu, &pba_sim_gpu_small, &pba_sim_gpu_thesis};
+	unsigned s, seed, k;
+	for (k = 0; k < sizeof(e) / sizeof(e[0]); k++)
+		for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
+			for (seed = 1; seed <= 4; seed++) {
+				pba_gen_config cfg = {sizes[s][0], sizes[s][1], 120, PBA_UNSAFE_MIX, seed, 0.25};
+				uint64_t counts[PBA_NOUTCOMES] = {0};
+				pba_system init;
+				pba_events ev;
+				char err[256];
+				REQUIRE(pba_generate(&cfg, &init, &ev, err, sizeof(err)) == 0);
+				CHECK_EQ(replay_iterations(e[k], pba_engine_find("cpu"), &init, &ev, counts), 0u);
+				CHECK(counts[PBA_GRANTED] > 0);
+				CHECK(counts[PBA_DENIED_UNSAFE] > 0);
+				pba_system_free(&init);
+				pba_events_free(&ev);
+			}
+}
+
+/* The worst case through the GPU kernels: I - 1 iterations of the chain, every request granted. */
+TEST(pba_gpu_kernels_worst_case)
+{
+	static const uint32_t sizes[][2] = {{40, 300}, {70, 3}, {9, 1}};
+	const pba_engine *e[] = {&pba_sim_gpu, &pba_sim_gpu_small, &pba_sim_gpu_thesis};
+	unsigned s, k;
+	for (k = 0; k < sizeof(e) / sizeof(e[0]); k++)
+		for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+			pba_gen_config cfg = {sizes[s][0], sizes[s][1], 6, PBA_WORST_CASE, 1, 0};
+			pba_system init, got;
+			pba_events ev;
+			char err[256];
+			uint64_t x;
+			void *ctx;
+			REQUIRE(pba_generate(&cfg, &init, &ev, err, sizeof(err)) == 0);
+			ctx = e[k]->open(&init);
+			for (x = 0; x < ev.count; x++) {
+				double ph[PBA_NPHASES] = {0};
+				unsigned r = e[k]->apply(ctx, ev.type[x], ev.proc[x], ev.amount + x * init.res, ph);
+				if (ev.type[x] == PBA_REQUEST) {
+					CHECK_EQ(r, (unsigned)PBA_GRANTED);
+					CHECK_EQ(e[k]->last_iterations(ctx), init.procs - 1);
+				} else {
+					CHECK_EQ(r, (unsigned)PBA_RELEASED);
+					CHECK_EQ(e[k]->last_iterations(ctx), 0u);
+				}
+			}
+			/* every release restored the initial state */
+			pba_system_init(&got, init.procs, init.res);
+			e[k]->fetch(ctx, &got);
+			CHECK(pba_system_equal(&got, &init));
+			e[k]->close(ctx);
+			pba_system_free(&got);
+			pba_system_free(&init);
+			pba_events_free(&ev);
+		}
+}
+
+/* Unsafe requests through the GPU kernels: denied after the chain, rolled back in place. */
+TEST(pba_gpu_kernels_unsafe_mix)
+{
+	static const double shares[] = {0.2, 0.8};
+	const pba_engine *e[] = {&pba_sim_gpu, &pba_sim_gpu_small, &pba_sim_gpu_thesis};
+	unsigned s, k;
+	for (k = 0; k < sizeof(e) / sizeof(e[0]); k++)
+		for (s = 0; s < sizeof(shares) / sizeof(shares[0]); s++) {
+			pba_gen_config cfg = {60, 12, 400, PBA_UNSAFE_MIX, 3 + s, shares[s]};
+			uint64_t counts[PBA_NOUTCOMES] = {0};
+			pba_system init;
+			pba_events ev;
+			char err[256];
+			REQUIRE(pba_generate(&cfg, &init, &ev, err, sizeof(err)) == 0);
+			CHECK_EQ(replay_iterations(e[k], pba_engine_find("cpu"), &init, &ev, counts), 0u);
+			CHECK(counts[PBA_GRANTED] > 20);
+			CHECK(counts[PBA_DENIED_UNSAFE] > 20);
+			pba_system_free(&init);
+			pba_events_free(&ev);
+		}
+}
+
+/*
+ * 3 processes x 600 resources (three scan segments), nothing free but
+ * free_b units of resource 300. Process 1 needs nothing and holds a unit of
+ * resource 10; process 2 needs that unit and holds one of resource 520;
+ * process 0 needs one unit each of 10, 300 and 520. In the second safety
+ * iteration process 0 is a candidate (10 is covered) blocked in two later
+ * segments: it must stay blocked on 300, the first of them, so that
+ * resource 520 coming back in the third iteration does not let it finish
+ * while 300 is still short.
+ */
+static void two_segments_blocked(pba_system *s, int32_t free_b)
+{
+	pba_system_init(s, 3, 600);
+	s->available[300] = free_b;
+	s->allocation[1 * 600 + 10] = s->maximum[1 * 600 + 10] = 1;
+	s->allocation[2 * 600 + 520] = s->maximum[2 * 600 + 520] = 1;
+	s->maximum[2 * 600 + 10] = s->need[2 * 600 + 10] = 1;
+	s->maximum[10] = s->need[10] = 1;
+	s->maximum[300] = s->need[300] = 1;
+	s->maximum[520] = s->need[520] = 1;
+}
+
+TEST(pba_engines_keep_the_first_blocking_resource)
+{
+	static int32_t nothing[600];
+	const pba_engine *en[MAX_ENGINES];
+	unsigned k, n = cpu_runnable(en);
+	int32_t free_b;
+
+	for (free_b = 0; free_b <= 1; free_b++)
+		for (k = 0; k < n; k++) {
+			double ph[PBA_NPHASES] = {0};
+			pba_system init, got;
+			void *ctx;
+			two_segments_blocked(&init, free_b);
+			pba_system_init(&got, 3, 600);
+			CHECK_EQ(pba_oracle_safe(&init), (unsigned)free_b);
+			ctx = en[k]->open(&init);
+			CHECK_EQ(en[k]->apply(ctx, PBA_REQUEST, 1, nothing, ph),
+				 free_b ? PBA_GRANTED : PBA_DENIED_UNSAFE);
+			/* process 1, then 2, then 0 or nobody */
+			if (iterations_ref(en[k]) || strcmp(en[k]->name, "cpu") == 0)
+				CHECK_EQ(en[k]->last_iterations(ctx), 3u);
+			en[k]->fetch(ctx, &got);
+			CHECK(pba_system_equal(&got, &init));
+			en[k]->close(ctx);
+			pba_system_free(&init);
+			pba_system_free(&got);
+		}
 }

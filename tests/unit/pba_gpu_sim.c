@@ -1,0 +1,443 @@
+/*
+ * A CPU driver for the GPU-PBA kernels, for the unit tests only: it runs the
+ * per-element functions of deadlock/pba_bits.h over every element of every
+ * (block, thread) in the order the kernels of deadlock/pba_gpu.cu,
+ * deadlock/pba_thesis_gpu.cu and deadlock/pba_gpu_common.cu launch them,
+ * with the hosts' flows around them, so the GPU engines' decisions are
+ * checked against the oracle on a machine without a GPU.
+ *
+ * Order: between two barriers the kernels' threads touch disjoint elements,
+ * or combine through atomics whose result does not depend on their order
+ * (work[] sums, the candidates' and finishers' slots, minf's minimum), or
+ * only read; the serial loops below are one of the orders the device allows.
+ * The small geometry visits the threads of each step in reverse, so the
+ * candidate and finisher slots are handed out in another order.
+ *
+ * Uninitialised memory: device memory keeps what the last request left and
+ * shared memory starts undefined, so before every event the scratch buffers
+ * (work, work0, finish, atf, pos, key, flist, the status words, the stand-ins
+ * for shared memory) are filled with values that would change a decision if
+ * they were read before being written.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/rng.h"
+#include "deadlock/pba_bits.h"
+#include "tests/unit/pba_gpu_sim.h"
+
+typedef struct sim {
+	pba_dev d;
+	int thesis, reverse;
+	uint32_t first_blocks, first_threads; /* gpu: k_first_round's grid */
+	uint32_t chain_threads, cap;          /* gpu: k_chain's block and candidate slots */
+	int smem_work;                        /* gpu: k_chain's work[] in shared memory */
+	int32_t *shared_work;                 /* gpu: the stand-ins for k_chain's shared memory */
+	uint32_t *cand, *minf;
+	uint32_t iterations;
+	gb_rng junk;
+} sim;
+
+/* The k-th element a step visits of n. */
+static uint32_t nth(const sim *s, uint32_t k, uint32_t n)
+{
+	return s->reverse ? n - 1 - k : k;
+}
+
+static void *xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n ? n : 1, size);
+	if (!p)
+		abort();
+	return p;
+}
+
+static void poison(sim *s)
+{
+	pba_dev *d = &s->d;
+	uint32_t k;
+	gb_rng *r = &s->junk;
+
+	for (k = 0; k < d->J; k++) {
+		/* enough to cover any need: a process judged on it would finish */
+		d->work[k] = 0x40000000 + (int32_t)gb_rng_below(r, 1000);
+		if (d->work0)
+			d->work0[k] = 0x40000000 + (int32_t)gb_rng_below(r, 1000);
+		if (s->shared_work)
+			s->shared_work[k] = 0x40000000 + (int32_t)gb_rng_below(r, 1000);
+	}
+	for (k = 0; k < d->I; k++) {
+		d->finish[k] = (uint8_t)(1 + gb_rng_below(r, 255));
+		if (d->atf)
+			d->atf[k] = (uint8_t)(1 + gb_rng_below(r, 255));
+		if (d->pos) {
+			d->pos[k] = (uint32_t)gb_rng_below(r, d->J);
+			d->key[k] = (int32_t)gb_rng_below(r, 3);
+			d->flist[k] = (uint32_t)gb_rng_below(r, d->I);
+		}
+	}
+	for (k = 0; s->cand && k < s->cap; k++) {
+		s->cand[k] = (uint32_t)gb_rng_below(r, d->I);
+		s->minf[k] = (uint32_t)gb_rng_below(r, d->J + 1);
+	}
+	for (k = 0; k < 4; k++)
+		d->status[k] = 0xdead0000u + k;
+}
+
+static void *sim_open(const pba_system *st, int thesis, int small)
+{
+	sim *s = xcalloc(1, sizeof(*s));
+	pba_dev *d = &s->d;
+	size_t cells = (size_t)st->procs * st->res;
+
+	s->thesis = thesis;
+	d->I = st->procs;
+	d->J = st->res;
+	d->maximum = xcalloc(cells, sizeof(int32_t));
+	d->allocation = xcalloc(cells, sizeof(int32_t));
+	d->need = xcalloc(cells, sizeof(int32_t));
+	memcpy(d->maximum, st->maximum, cells * sizeof(int32_t));
+	memcpy(d->allocation, st->allocation, cells * sizeof(int32_t));
+	memcpy(d->need, st->need, cells * sizeof(int32_t));
+	d->available = xcalloc(d->J, sizeof(int32_t));
+	memcpy(d->available, st->available, d->J * sizeof(int32_t));
+	d->amount = xcalloc(d->J, sizeof(int32_t));
+	d->work = xcalloc(d->J, sizeof(int32_t));
+	d->finish = xcalloc(d->I, 1);
+	d->status = xcalloc(4, sizeof(uint32_t));
+	if (thesis) {
+		d->atf = xcalloc(d->I, 1);
+	} else {
+		d->work0 = xcalloc(d->J, sizeof(int32_t));
+		d->pos = xcalloc(d->I, sizeof(uint32_t));
+		d->key = xcalloc(d->I, sizeof(int32_t));
+		d->flist = xcalloc(d->I, sizeof(uint32_t));
+		/* open_gpu's geometry; with small, several elements per thread and warp */
+		s->reverse = small;
+		s->first_threads = small ? 64 : 256;
+		s->first_blocks = small ? 1 : (d->I + 7) / 8;
+		s->chain_threads = small ? 64 : 1024;
+		s->cap = small && d->I > 3 ? 3 : d->I;
+		s->smem_work = !small;
+		s->shared_work = xcalloc(d->J, sizeof(int32_t));
+		s->cand = xcalloc(s->cap, sizeof(uint32_t));
+		s->minf = xcalloc(s->cap, sizeof(uint32_t));
+	}
+	gb_rng_init(&s->junk, 0x5eed + (uint64_t)d->I * 131 + d->J, 7);
+	return s;
+}
+
+static void *open_gpu(const pba_system *st)
+{
+	return sim_open(st, 0, 0);
+}
+
+static void *open_gpu_small(const pba_system *st)
+{
+	return sim_open(st, 0, 1);
+}
+
+static void *open_thesis(const pba_system *st)
+{
+	return sim_open(st, 1, 0);
+}
+
+/* A block vote: 1 when any thread's flag is set. */
+static int vote_invalid(const sim *s, uint32_t p)
+{
+	uint32_t k;
+	int bad = 0;
+	for (k = 0; k < s->d.J; k++)
+		bad |= pba_request_invalid(&s->d, p, nth(s, k, s->d.J));
+	return bad;
+}
+
+static int vote_unavailable(const sim *s)
+{
+	uint32_t k;
+	int bad = 0;
+	for (k = 0; k < s->d.J; k++)
+		bad |= pba_request_unavailable(&s->d, nth(s, k, s->d.J));
+	return bad;
+}
+
+static void temp_allocate(const sim *s, uint32_t p)
+{
+	uint32_t k;
+	for (k = 0; k < s->d.J; k++)
+		pba_temp_allocate_cell(&s->d, p, nth(s, k, s->d.J));
+}
+
+static void roll_back(const sim *s, uint32_t p)
+{
+	uint32_t k;
+	for (k = 0; k < s->d.J; k++)
+		pba_roll_back_cell(&s->d, p, nth(s, k, s->d.J));
+}
+
+/* k_release, and pba_gpu_upload around it: the outcome as the host reads it. */
+static unsigned release(sim *s, uint32_t p)
+{
+	const pba_dev *d = &s->d;
+	uint32_t k;
+	int bad = 0;
+	for (k = 0; k < d->J; k++)
+		bad |= pba_release_bad(d, p, nth(s, k, d->J));
+	if (bad) {
+		pba_set_outcome(d, PBA_RELEASE_INVALID);
+	} else {
+		for (k = 0; k < d->J; k++)
+			pba_release_cell(d, p, nth(s, k, d->J));
+		pba_set_outcome(d, PBA_RELEASED);
+	}
+	return d->status[PBA_ST_OUTCOME];
+}
+
+/* first_blocked: a warp's 32 lanes load, compare, then ballot; the lowest lane over wins. */
+static uint32_t warp_first_blocked(const int32_t *row, const int32_t *work, uint32_t J, uint32_t from,
+				   uint32_t seg)
+{
+	int32_t v[32][PBA_SEG_PER_LANE];
+	uint32_t ballot[PBA_SEG_PER_LANE] = {0};
+	uint32_t lane, u;
+	for (lane = 0; lane < 32; lane++)
+		for (u = 0; u < PBA_SEG_PER_LANE; u++)
+			v[lane][u] = pba_scan_load(row, J, from, pba_scan_index(seg, u, lane));
+	for (lane = 0; lane < 32; lane++)
+		for (u = 0; u < PBA_SEG_PER_LANE; u++)
+			if (pba_scan_over(work, J, from, pba_scan_index(seg, u, lane), v[lane][u]))
+				ballot[u] |= 1u << lane;
+	for (u = 0; u < PBA_SEG_PER_LANE; u++)
+		if (ballot[u])
+			return pba_scan_index(seg, u, (uint32_t)__builtin_ctz(ballot[u]));
+	return J;
+}
+
+/* k_prepare <<<1,J>>>. */
+static void prepare(sim *s, uint32_t p)
+{
+	const pba_dev *d = &s->d;
+	if (vote_invalid(s, p)) {
+		pba_set_outcome(d, PBA_DENIED_INVALID);
+		return;
+	}
+	if (vote_unavailable(s)) {
+		pba_set_outcome(d, PBA_DENIED_UNAVAILABLE);
+		return;
+	}
+	temp_allocate(s, p);
+	pba_set_pending(d);
+}
+
+/* k_first_round: blocks, their warps, a warp's processes; one process is one warp's work. */
+static void first_round(sim *s)
+{
+	const pba_dev *d = &s->d;
+	uint32_t warps = s->first_threads / 32u, b, w, lane, i, j, k;
+
+	if (!pba_is_pending(d))
+		return;
+	for (b = 0; b < s->first_blocks; b++) {
+		uint32_t finished = 0;
+		for (k = 0; k < warps; k++) {
+			w = nth(s, k, warps);
+			for (i = b * warps + w; i < d->I; i += s->first_blocks * warps) {
+				const int32_t *need = pba_need_row(d, i);
+				uint32_t at = d->J, seg;
+				for (seg = 0; seg < d->J && at == d->J; seg += PBA_SEG)
+					at = warp_first_blocked(need, d->work0, d->J, 0, seg);
+				if (at < d->J) {
+					pba_first_blocked(d, i, at);
+					continue;
+				}
+				for (lane = 0; lane < 32; lane++)
+					for (j = nth(s, lane, 32); j < d->J; j += 32u)
+						pba_first_release_cell(d, i, j);
+				pba_first_finish(d, i, &finished);
+			}
+		}
+		pba_first_publish(d, finished);
+	}
+}
+
+/* k_chain <<<1,chain_threads>>>: every step between two barriers as one loop. */
+static void chain(sim *s, uint32_t p)
+{
+	const pba_dev *d = &s->d;
+	const uint32_t I = d->I, J = d->J, nseg = (J + PBA_SEG - 1) / PBA_SEG;
+	int32_t *work = s->smem_work ? s->shared_work : d->work;
+	uint32_t total, iters = 1, i, k, base, ncand, nfin;
+
+	if (!pba_is_pending(d))
+		return;
+	if (s->smem_work)
+		for (k = 0; k < J; k++)
+			pba_chain_stage_cell(d, work, nth(s, k, J));
+	total = pba_first_total(d);
+	while (pba_chain_goes_on(total, I)) {
+		uint32_t nf;
+		iters++;
+		nfin = 0;
+		for (base = 0; base < I; base += s->cap) {
+			uint32_t end = I < base + s->cap ? I : base + s->cap, n, t;
+			ncand = 0;
+			for (k = 0; k < end - base; k++)
+				pba_chain_collect(d, work, s->cand, s->minf, &ncand, base + nth(s, k, end - base));
+			n = ncand;
+			for (k = 0; k < n * nseg; k++) {
+				uint32_t c, seg, at;
+				t = nth(s, k, n * nseg);
+				if (!pba_chain_task(d, s->cand, nseg, t, &c, &i, &seg))
+					continue;
+				at = warp_first_blocked(pba_need_row(d, i), work, J, d->pos[i], seg);
+				pba_chain_note(s->minf, c, at, J);
+			}
+			for (k = 0; k < n; k++)
+				pba_chain_resolve(d, s->cand, s->minf, &nfin, nth(s, k, n));
+		}
+		nf = nfin;
+		if (nf == 0)
+			break;
+		for (k = 0; k < J; k++)
+			pba_chain_add_cell(d, work, nf, nth(s, k, J));
+		total += nf;
+	}
+	if (total < I)
+		roll_back(s, p);
+	pba_chain_verdict(d, total, iters);
+}
+
+/* apply_gpu: upload, then k_prepare, k_first_round and k_chain, then the status read. */
+static unsigned apply_gpu(sim *s, uint32_t p)
+{
+	unsigned r;
+	prepare(s, p);
+	first_round(s);
+	chain(s, p);
+	r = s->d.status[PBA_ST_OUTCOME];
+	s->iterations = r == PBA_GRANTED || r == PBA_DENIED_UNSAFE ? s->d.status[PBA_ST_ITERATIONS] : 0;
+	return r;
+}
+
+/* apply_thesis: the host's flow, with k_perform_safety_check one block per process. */
+static unsigned apply_thesis(sim *s, uint32_t p)
+{
+	const pba_dev *d = &s->d;
+	uint32_t I = d->I, J = d->J, it, i, k, total = 0;
+
+	if (vote_invalid(s, p))
+		return PBA_DENIED_INVALID;
+	if (vote_unavailable(s))
+		return PBA_DENIED_UNAVAILABLE;
+	temp_allocate(s, p);
+	memset(d->finish, 0, I);
+	memset(d->atf, 0, I);
+	for (it = 0; it < I; it++) {
+		uint32_t found = 0;
+		for (i = 0; i < I; i++) {
+			int short_of = 0;
+			if (pba_thesis_skips(d, i))
+				continue;
+			for (k = 0; k < J; k++)
+				short_of |= pba_thesis_short_of(d, i, nth(s, k, J));
+			if (!short_of)
+				pba_thesis_finish(d, i);
+		}
+		for (i = 0; i < I; i++)
+			if (d->atf[i]) {
+				found++;
+				for (k = 0; k < J; k++)
+					pba_thesis_add_cell(d, i, nth(s, k, J));
+			}
+		total += found;
+		if (total == I || found == 0)
+			break;
+		memset(d->atf, 0, I);
+	}
+	s->iterations = it + (it < I);
+	if (total == I)
+		return PBA_GRANTED;
+	roll_back(s, p);
+	return PBA_DENIED_UNSAFE;
+}
+
+static unsigned sim_apply(void *ctx, uint8_t type, uint32_t p, const int32_t *amt,
+			  double ph[PBA_NPHASES])
+{
+	sim *s = ctx;
+	(void)ph;
+	poison(s);
+	s->iterations = 0;
+	memcpy(s->d.amount, amt, s->d.J * sizeof(int32_t));
+	if (type == PBA_RELEASE)
+		return release(s, p);
+	return s->thesis ? apply_thesis(s, p) : apply_gpu(s, p);
+}
+
+static uint32_t sim_last_iterations(void *ctx)
+{
+	return ((sim *)ctx)->iterations;
+}
+
+static void sim_fetch(void *ctx, pba_system *out)
+{
+	const pba_dev *d = &((sim *)ctx)->d;
+	size_t cells = (size_t)d->I * d->J * sizeof(int32_t);
+	memcpy(out->maximum, d->maximum, cells);
+	memcpy(out->allocation, d->allocation, cells);
+	memcpy(out->need, d->need, cells);
+	memcpy(out->available, d->available, d->J * sizeof(int32_t));
+}
+
+static void sim_close(void *ctx)
+{
+	sim *s = ctx;
+	pba_dev *d = &s->d;
+	free(d->maximum);
+	free(d->allocation);
+	free(d->need);
+	free(d->available);
+	free(d->amount);
+	free(d->work);
+	free(d->work0);
+	free(d->finish);
+	free(d->atf);
+	free(d->pos);
+	free(d->key);
+	free(d->flist);
+	free(d->status);
+	free(s->shared_work);
+	free(s->cand);
+	free(s->minf);
+	free(s);
+}
+
+const pba_engine pba_sim_gpu = {
+	.name = "gpu (CPU driver)",
+	.summary = "gpu's kernels in its launch geometry",
+	.open = open_gpu,
+	.apply = sim_apply,
+	.last_iterations = sim_last_iterations,
+	.fetch = sim_fetch,
+	.close = sim_close,
+};
+
+const pba_engine pba_sim_gpu_small = {
+	.name = "gpu, small blocks (CPU driver)",
+	.summary = "gpu's kernels with 64-thread blocks, candidates in passes of 3, work[] in global memory",
+	.open = open_gpu_small,
+	.apply = sim_apply,
+	.last_iterations = sim_last_iterations,
+	.fetch = sim_fetch,
+	.close = sim_close,
+};
+
+const pba_engine pba_sim_gpu_thesis = {
+	.name = "gpu-thesis (CPU driver)",
+	.summary = "gpu-thesis's kernels and host scan",
+	.open = open_thesis,
+	.apply = sim_apply,
+	.last_iterations = sim_last_iterations,
+	.fetch = sim_fetch,
+	.close = sim_close,
+};
