@@ -432,6 +432,8 @@ static int run(int argc, char **argv)
 }
 
 const gb_command gb_cmd_avoid = {
-	"avoid", "deadlock avoidance: the parallel banker's algorithm (GPU-PBA)",
-	run, help,
+	.name = "avoid",
+	.summary = "deadlock avoidance: the parallel banker's algorithm (GPU-PBA)",
+	.run = run,
+	.help = help,
 };

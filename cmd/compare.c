@@ -563,8 +563,8 @@ static int run(int argc, char **argv)
 }
 
 const gb_command gb_cmd_compare = {
-	"compare",
-	"compare two reports or folders of reports; exit 4 on a regression",
-	run,
-	help,
+	.name = "compare",
+	.summary = "compare two reports or folders of reports; exit 4 on a regression",
+	.run = run,
+	.help = help,
 };

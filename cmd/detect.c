@@ -471,6 +471,8 @@ static int run(int argc, char **argv)
 }
 
 const gb_command gb_cmd_detect = {
-	"detect", "deadlock detection: OSDDA and LMDDA on resource event streams",
-	run, help,
+	.name = "detect",
+	.summary = "deadlock detection: OSDDA and LMDDA on resource event streams",
+	.run = run,
+	.help = help,
 };

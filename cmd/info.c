@@ -194,5 +194,8 @@ static int run(int argc, char **argv)
 }
 
 const gb_command gb_cmd_info = {
-	"info", "devices, backends and engines available", run, help,
+	.name = "info",
+	.summary = "devices, backends and engines available",
+	.run = run,
+	.help = help,
 };

@@ -572,5 +572,8 @@ static int run(int argc, char **argv)
 }
 
 const gb_command gb_cmd_list = {
-	"list", "device heap allocator and lock-free semi-linked list (Mulder 2015)", run, help,
+	.name = "list",
+	.summary = "device heap allocator and lock-free semi-linked list (Mulder 2015)",
+	.run = run,
+	.help = help,
 };

@@ -553,5 +553,8 @@ static int run(int argc, char **argv)
 }
 
 const gb_command gb_cmd_speculate = {
-	"speculate", "speculative parallelization of irregular loops (five-phase runtime)", run, help,
+	.name = "speculate",
+	.summary = "speculative parallelization of irregular loops (five-phase runtime)",
+	.run = run,
+	.help = help,
 };

@@ -785,5 +785,8 @@ static int run(int argc, char **argv)
 }
 
 const gb_command gb_cmd_stm = {
-	"stm", "software transactional memory engines (PR-STM) on the bank workload", run, help,
+	.name = "stm",
+	.summary = "software transactional memory engines (PR-STM) on the bank workload",
+	.run = run,
+	.help = help,
 };
