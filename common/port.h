@@ -101,15 +101,10 @@ GB_HD uint32_t gb_add_u32(uint32_t *p, uint32_t v)
 #endif
 }
 
-/* Atomic add on a signed word; returns the value found at *p. Relaxed. */
+/* Atomic add on a signed word; returns the value found at *p. Relaxed. Two's complement: the unsigned add. */
 GB_HD int32_t gb_add_i32(int32_t *p, int32_t v)
 {
-#if defined(__CUDA_ARCH__)
-	return atomicAdd(p, v);
-#else
-	GB_PORT_STEP();
-	return __atomic_fetch_add(p, v, __ATOMIC_RELAXED);
-#endif
+	return (int32_t)gb_add_u32((uint32_t *)p, (uint32_t)v);
 }
 
 /* Atomic minimum; returns the value found at *p (as CUDA's atomicMin). Relaxed. */
