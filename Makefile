@@ -63,7 +63,7 @@ CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/avoid.c cmd/detect.c cmd/speculat
 	cmd/compare.c \
 	stm/registry.c stm/counters.c stm/prstm_cpu.c workloads/bank.c $(PBA_SRC) $(RAG_SRC) $(SPEC_SRC) \
 	$(LIST_SRC)
-CUDA_SRC := common/device_cuda.cu stm/prstm_gpu.cu deadlock/pba_gpu_common.cu deadlock/pba_gpu.cu \
+CUDA_SRC := common/device_cuda.cu stm/prstm_gpu.cu stm/prstm_gpu_set2.cu stm/prstm_gpu_set4.cu deadlock/pba_gpu_common.cu deadlock/pba_gpu.cu \
 	deadlock/pba_thesis_gpu.cu deadlock/rag_gpu.cu deadlock/osdda_gpu.cu deadlock/lmdda_gpu.cu \
 	deadlock/rag_stream.cu speculation/backend_gpu.cu structures/list_gpu.cu
 

@@ -1,35 +1,36 @@
 /*
- * PR-STM's GPU backend: one CUDA thread per logical thread, each running the
- * shared scheduler (stm/prstm_bank.h) over its block of the transaction table
- * until done, or in a timed run round after round until the device clock
- * passes the run's end: one kernel for the whole run, no batch tails or
- * launches in between. The lock table, balances and status words live in global memory
- * and are accessed through the PTX loads, stores and atomics of common/port.h
- * (gpu scope, so the non-coherent L1 is bypassed).
+ * PR-STM's GPU backend: the host side of the kernel in stm/prstm_gpu_kernel.cuh.
+ * A batch is one launch in which every thread sweeps its block of the
+ * transaction table until all of it has committed; a timed run is one launch
+ * in which threads sweep round after round until the device clock passes the
+ * run's end: no batch tails or launches in between. The lock table, balances
+ * and status words live in global memory and are accessed through the PTX
+ * loads, stores and atomics of common/port.h (gpu scope, so the non-coherent
+ * L1 is bypassed).
  *
- * Per-thread counters are reduced in shared memory and added to the batch
- * totals once per block, after the transactional work.
+ * The kernel is built for set capacities 2, 4 and 8 (stm/prstm_gpu.cuh); this
+ * file builds the one for 8 and picks, at open, the smallest that holds every
+ * transaction of the table.
  */
-#include <stddef.h>
+#define PRSTM_MAX_SET 8
+#define PRSTM_GPU_KERNEL prstm_bank_kernel_set8
+#define PRSTM_GPU_ENTRY prstm_gpu_kernel_set8
+#include "stm/prstm_gpu_kernel.cuh"
+
 #include <stdio.h>
 #include <string.h>
 
 #include "common/cuda_check.h"
 #include "common/cuda_timer.h"
-#include "stm/prstm_bank.h"
 #include "stm/prstm_engines.h"
 
 extern "C" {
 #include "common/device.h"
 }
 
-/* The kernel sums the counters as an array of 64-bit words, in field order. */
-#define STM_NCOUNTERS 16
-#define STM_PASSES_MAX (offsetof(stm_counters, passes_max) / sizeof(uint64_t)) /* a maximum, not a sum */
-static_assert(sizeof(stm_counters) == STM_NCOUNTERS * sizeof(uint64_t), "stm_counters layout");
-
 typedef struct gpu_ctx {
 	const bank_workload *w;
+	const prstm_gpu_kernel *k; /* the kernel of the smallest capacity that fits */
 	stm_params p;
 	uint32_t nlocks;
 	uint32_t block_size;
@@ -42,53 +43,6 @@ typedef struct gpu_ctx {
 	gb_cuda_timer timer;
 } gpu_ctx;
 
-__global__ void prstm_bank_kernel(prstm_mem m, bank_view v, stm_params p, uint64_t timeout_ns,
-				  uint64_t run_ns, stm_shared *sh, stm_counters *out)
-{
-	__shared__ unsigned long long sum[STM_NCOUNTERS];
-	uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
-
-	if (threadIdx.x < STM_NCOUNTERS)
-		sum[threadIdx.x] = 0;
-	__syncthreads();
-	/* The lanes of a warp step together, one attempt (or wait) each, so a
-	 * warp sleeps only when all its running lanes wait: a sleeping lane never
-	 * delays a lane of its warp that holds locks or a read set. */
-	unsigned live = __ballot_sync(0xFFFFFFFFu, tid < p.threads);
-	if (tid < p.threads) {
-		prstm_sched s;
-		int running = 1;
-		prstm_sched_init(&s, tid, &v, &p, timeout_ns, run_ns, sh, gb_clock_ns());
-		for (;;) {
-			unsigned wait = 0;
-			if (running) {
-				running = prstm_bank_step(&s, &m, &v, &p, sh) == STM_RUNNING;
-				wait = running && s.wait_ns ? (unsigned)(s.wait_ns < 1000000u ? s.wait_ns : 1000000u) : 0;
-			}
-			if (!__any_sync(live, running))
-				break;
-			if (__all_sync(live, !running || wait))
-				__nanosleep(__reduce_min_sync(live, running ? wait : 0xFFFFFFFFu));
-		}
-		stm_counters t = prstm_thread_totals(&s);
-		const uint64_t *w = (const uint64_t *)&t;
-		int k;
-		for (k = 0; k < STM_NCOUNTERS; k++)
-			if (k == STM_PASSES_MAX)
-				atomicMax(&sum[k], (unsigned long long)w[k]);
-			else if (w[k])
-				atomicAdd(&sum[k], (unsigned long long)w[k]);
-	}
-	__syncthreads();
-	if (threadIdx.x < STM_NCOUNTERS && sum[threadIdx.x]) {
-		unsigned long long *o = (unsigned long long *)out;
-		if (threadIdx.x == STM_PASSES_MAX)
-			atomicMax(&o[threadIdx.x], sum[threadIdx.x]);
-		else
-			atomicAdd(&o[threadIdx.x], sum[threadIdx.x]);
-	}
-}
-
 static uint32_t choose_block_size(uint32_t threads, int sms)
 {
 	/* Spread warps over every SM first: at the paper's 6720 threads a block
@@ -99,6 +53,23 @@ static uint32_t choose_block_size(uint32_t threads, int sms)
 	if (per > 4)
 		per = 4;
 	return per * 32;
+}
+
+/* The smallest kernel whose sets hold the largest transaction of the table. */
+static const prstm_gpu_kernel *choose_kernel(const bank_workload *w)
+{
+	static const prstm_gpu_kernel *const by_capacity[] = {
+		&prstm_gpu_kernel_set2, &prstm_gpu_kernel_set4, &prstm_gpu_kernel_set8,
+	};
+	uint32_t most = 0, k;
+	uint64_t i;
+	for (i = 0; i < w->ntx; i++)
+		if (BANK_NACCT(w->tx[i].meta) > most)
+			most = BANK_NACCT(w->tx[i].meta);
+	for (k = 0; k + 1 < sizeof(by_capacity) / sizeof(by_capacity[0]); k++)
+		if (most <= by_capacity[k]->capacity)
+			break;
+	return by_capacity[k];
 }
 
 static void *gpu_open(const bank_workload *w, const stm_params *p)
@@ -114,6 +85,7 @@ static void *gpu_open(const bank_workload *w, const stm_params *p)
 	if (gb_device_query(0, &dev) != 0)
 		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
 	c->w = w;
+	c->k = choose_kernel(w);
 	c->p = *p;
 	c->nlocks = (w->cfg.accounts + p->hash - 1) / p->hash;
 	c->block_size = p->block_size ? p->block_size : choose_block_size(p->threads, dev.sm_count);
@@ -121,9 +93,8 @@ static void *gpu_open(const bank_workload *w, const stm_params *p)
 	/* A timed run's round gate waits for the slowest thread: every block must
 	 * be running, or a waiting one would keep an unscheduled one out. */
 	blocks = (p->threads + c->block_size - 1) / c->block_size;
-	GB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, prstm_bank_kernel,
-							      (int)c->block_size, 0),
-		"querying the occupancy of prstm_bank_kernel at %u threads per block", c->block_size);
+	GB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, c->k->fn, (int)c->block_size, 0),
+		"querying the occupancy of %s at %u threads per block", c->k->name, c->block_size);
 	c->rounds_ok = (uint64_t)per_sm * (uint64_t)dev.sm_count >= blocks;
 	c->d_data = (uint32_t *)gb_cuda_alloc((size_t)w->cfg.accounts * 4, "accounts");
 	c->d_locks = (uint32_t *)gb_cuda_alloc((size_t)c->nlocks * 4, "lock table");
@@ -157,31 +128,35 @@ static int gpu_rounds_ok(void *vctx)
 static void gpu_run(void *vctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_result *r)
 {
 	gpu_ctx *c = (gpu_ctx *)vctx;
-	prstm_mem m;
-	bank_view v;
+	prstm_kernel_args a;
+	void *args[] = {&a};
 	uint32_t blocks = (c->p.threads + c->block_size - 1) / c->block_size;
 	char what[128];
 
-	m.locks = c->d_locks;
-	m.data = c->d_data;
-	m.hash = c->p.hash;
-	v.tx = c->d_tx;
-	v.extra = c->d_extra;
-	v.extra_stride = c->w->extra_stride;
-	v.status = c->d_status;
-	v.tx_per_thread = c->w->cfg.tx_per_thread;
-	v.max_tag = c->w->max_tag;
+	memset(&a, 0, sizeof(a));
+	a.m.locks = c->d_locks;
+	a.m.data = c->d_data;
+	a.m.hash = c->p.hash;
+	a.v.tx = c->d_tx;
+	a.v.extra = c->d_extra;
+	a.v.extra_stride = c->w->extra_stride;
+	a.v.status = c->d_status;
+	a.v.tx_per_thread = c->w->cfg.tx_per_thread;
+	a.v.max_tag = c->w->max_tag;
+	a.p = c->p;
+	a.timeout_ns = timeout_ns;
+	a.run_ns = run_ns;
+	a.sh = c->d_shared;
+	a.out = c->d_counters;
 
 	memset(r, 0, sizeof(*r));
 	GB_CUDA(cudaMemset(c->d_status, 0, (size_t)c->w->ntx * 4), "clearing transaction status");
 	GB_CUDA(cudaMemset(c->d_shared, 0, sizeof(stm_shared)), "clearing the run's shared words");
 	GB_CUDA(cudaMemset(c->d_counters, 0, sizeof(stm_counters)), "clearing counters");
 	gb_cuda_timer_start(&c->timer);
-	prstm_bank_kernel<<<blocks, c->block_size>>>(m, v, c->p, timeout_ns, run_ns, c->d_shared,
-						     c->d_counters);
-	GB_CUDA(cudaGetLastError(), "launching prstm_bank_kernel with %u blocks of %u threads",
-		blocks, c->block_size);
-	snprintf(what, sizeof(what), "prstm_bank_kernel (%u threads, %llu transactions%s)",
+	GB_CUDA(cudaLaunchKernel(c->k->fn, dim3(blocks), dim3(c->block_size), args, 0, 0),
+		"launching %s with %u blocks of %u threads", c->k->name, blocks, c->block_size);
+	snprintf(what, sizeof(what), "%s (%u threads, %llu transactions%s)", c->k->name,
 		 c->p.threads, (unsigned long long)c->w->ntx, run_ns ? ", timed run" : "");
 	r->seconds = gb_cuda_timer_stop(&c->timer, what);
 	GB_CUDA(cudaMemcpy(&r->c, c->d_counters, sizeof(stm_counters), cudaMemcpyDeviceToHost),
