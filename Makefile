@@ -40,7 +40,8 @@ BUILD := build/$(if $(filter 1,$(CUDA)),cuda,cpu)
 
 COMMON_SRC := common/error.c common/opts.c common/stats.c common/timer.c common/report.c \
 	common/backend.c common/ranktest.c common/report_read.c common/metric_diff.c \
-	common/output.c common/impl.c common/memory.c common/options.c common/progress.c
+	common/output.c common/impl.c common/memory.c common/options.c common/progress.c \
+	common/measure.c common/report_results.c
 PBA_SRC := api/pba_model.c deadlock/pba_cpu.c deadlock/pba_registry.c workloads/pba_gen.c \
 	workloads/pba_oracle.c workloads/pba_trace.c
 RAG_SRC := api/rag_model.c deadlock/rag.c deadlock/rag_registry.c deadlock/osdda_cpu.c deadlock/lmdda_cpu.c \
