@@ -30,12 +30,18 @@
 
 #define MAX_IMPLS GB_MAX_IMPLS
 
-static const gb_impl_table impl_table = {
+static unsigned engine_backends(const void *e)
+{
+	return GB_BACKEND_MASK(((const pba_engine *)e)->needs_gpu ? GB_BACKEND_GPU : GB_BACKEND_CPU);
+}
+
+static const gb_registry registry = {
 	.what = "implementation",
+	.picked_by = "--impl, --compare",
 	.entries = (const void *const *)pba_engines,
 	.name_at = offsetof(pba_engine, name),
 	.summary_at = offsetof(pba_engine, summary),
-	.gpu_flag_at = offsetof(pba_engine, needs_gpu),
+	.backends = engine_backends,
 	.gpu_default = "gpu",
 	.cpu_default = "cpu-fast",
 };
@@ -82,8 +88,7 @@ static const gb_opt_row rows[NROWS] = {
 
 static void list_impls(FILE *out)
 {
-	fputs("\nImplementations (--impl, --compare):\n", out);
-	gb_impl_help(out, &impl_table, 2, 10);
+	gb_registry_help(out, &registry);
 }
 
 static const gb_opt_spec spec = {
@@ -132,7 +137,7 @@ static void parse(avoid_opts *o, int argc, char **argv)
 				      "--seed and --unsafe-share apply only to generated ones");
 	if (given[ROW_UNSAFE] && o->gen.workload != PBA_UNSAFE_MIX)
 		gb_die(GB_EXIT_USAGE, "option --unsafe-share applies only to --workload unsafe-mix");
-	gb_impl_choose(&impl_table, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &chosen);
+	gb_impl_choose(&registry, NULL, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &chosen);
 	for (k = 0; k < chosen.n; k++)
 		o->impl[k] = chosen.e[k];
 	o->nimpl = chosen.n;
@@ -420,4 +425,5 @@ const gb_command gb_cmd_avoid = {
 	.summary = "deadlock avoidance: the parallel banker's algorithm (GPU-PBA)",
 	.run = run,
 	.help = help,
+	.registry = &registry,
 };

@@ -30,27 +30,29 @@
 
 static const char *const algos[] = {"osdda", "lmdda", NULL};
 
-static int engine_of_algo(const void *e, const void *algo)
+static unsigned engine_backends(const void *e)
 {
-	return strcmp(((const rag_engine *)e)->algo, (const char *)algo) == 0;
+	return GB_BACKEND_MASK(((const rag_engine *)e)->needs_gpu ? GB_BACKEND_GPU : GB_BACKEND_CPU);
 }
 
-/* The detectors of one algorithm. */
-static gb_impl_table impl_table(const char *algo)
+static const char *engine_algo(const void *e)
 {
-	gb_impl_table t = {
-		.what = strcmp(algo, "osdda") == 0 ? "osdda detector" : "lmdda detector",
-		.entries = (const void *const *)rag_engines,
-		.name_at = offsetof(rag_engine, name),
-		.summary_at = offsetof(rag_engine, summary),
-		.gpu_flag_at = offsetof(rag_engine, needs_gpu),
-		.belongs = engine_of_algo,
-		.arg = algo,
-		.gpu_default = "gpu",
-		.cpu_default = "cpu-bits",
-	};
-	return t;
+	return ((const rag_engine *)e)->algo;
 }
+
+/* The detectors of both algorithms, grouped by --algo. */
+static const gb_registry registry = {
+	.what = "detector",
+	.picked_by = "--impl, --compare",
+	.entries = (const void *const *)rag_engines,
+	.name_at = offsetof(rag_engine, name),
+	.summary_at = offsetof(rag_engine, summary),
+	.backends = engine_backends,
+	.group = engine_algo,
+	.group_key = "algo",
+	.gpu_default = "gpu",
+	.cpu_default = "cpu-bits",
+};
 
 typedef struct detect_opts {
 	gb_run_opts run; /* first: the shared rows write into it */
@@ -103,12 +105,7 @@ static const gb_opt_row rows[NROWS] = {
 
 static void list_impls(FILE *out)
 {
-	gb_impl_table osdda = impl_table("osdda"), lmdda = impl_table("lmdda");
-
-	fputs("\nosdda detectors (--impl, --compare):\n", out);
-	gb_impl_help(out, &osdda, 2, 11);
-	fputs("lmdda detectors:\n", out);
-	gb_impl_help(out, &lmdda, 2, 11);
+	gb_registry_help(out, &registry);
 	gb_help_wrap(out, 0, 0, "gpu and gpu-graph run the same kernels: the thesis's launches with host "
 		     "reads between them, or one CUDA graph per event; gpu-stream decides windows of "
 		     "events a launch and has no time per event (docs/detect.md). lmdda's cpu "
@@ -164,7 +161,6 @@ static void parse(detect_opts *o, int argc, char **argv)
 {
 	unsigned char given[NROWS + GB_OPTS_SHARED];
 	gb_impl_choice chosen;
-	gb_impl_table table;
 	unsigned k;
 
 	memset(o, 0, sizeof(o[0]));
@@ -195,8 +191,7 @@ static void parse(detect_opts *o, int argc, char **argv)
 	} else if (o->units) {
 		gb_die(GB_EXIT_USAGE, "option --units: osdda's resources have one unit each (use --algo lmdda)");
 	}
-	table = impl_table(o->algo);
-	gb_impl_choose(&table, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &chosen);
+	gb_impl_choose(&registry, o->algo, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &chosen);
 	for (k = 0; k < chosen.n; k++)
 		o->impl[k] = chosen.e[k];
 	o->nimpl = chosen.n;
@@ -452,4 +447,5 @@ const gb_command gb_cmd_detect = {
 	.summary = "deadlock detection: OSDDA and LMDDA on resource event streams",
 	.run = run,
 	.help = help,
+	.registry = &registry,
 };

@@ -38,9 +38,15 @@
 
 static const char *const platform_names[] = {"cpu", "gpu", "opencl"};
 
-static int engine_on_gpu(const void *e)
+/* An OpenCL implementation runs on whatever device its platform offers. */
+static unsigned engine_backends(const void *e)
 {
-	return ((const list_engine *)e)->platform == LIST_ON_GPU;
+	static const unsigned on[] = {
+		[LIST_ON_CPU] = GB_BACKEND_MASK(GB_BACKEND_CPU),
+		[LIST_ON_GPU] = GB_BACKEND_MASK(GB_BACKEND_GPU),
+		[LIST_ON_OPENCL] = GB_BACKEND_MASK(GB_BACKEND_CPU) | GB_BACKEND_MASK(GB_BACKEND_GPU),
+	};
+	return on[((const list_engine *)e)->platform];
 }
 
 static const char *engine_unusable(const void *e)
@@ -49,13 +55,20 @@ static const char *engine_unusable(const void *e)
 	return l->available ? NULL : l->summary;
 }
 
-static const gb_impl_table impl_table = {
+static void engine_describe(const void *e, cJSON *o)
+{
+	gb_json_str(o, "platform", platform_names[((const list_engine *)e)->platform]);
+}
+
+static const gb_registry registry = {
 	.what = "implementation",
+	.picked_by = "--impl, --compare",
 	.entries = (const void *const *)list_engines,
 	.name_at = offsetof(list_engine, name),
 	.summary_at = offsetof(list_engine, summary),
-	.on_gpu = engine_on_gpu,
+	.backends = engine_backends,
 	.unusable = engine_unusable,
+	.describe = engine_describe,
 	.gpu_default = "gpu",
 	.cpu_default = "cpu-lockfree",
 };
@@ -109,8 +122,7 @@ static const gb_opt_row rows[NROWS] = {
 
 static void list_impls(FILE *out)
 {
-	fputs("\nImplementations (--impl, --compare):\n", out);
-	gb_impl_help(out, &impl_table, 2, 18);
+	gb_registry_help(out, &registry);
 }
 
 static const gb_opt_spec spec = {
@@ -178,7 +190,7 @@ static void parse(list_opts *o, int argc, char **argv)
 		o->params.sb_count = default_superblocks(&o->cfg, o->params.sb_size);
 	if (kma_layout_check(o->params.sb_count, o->params.sb_size, err, sizeof(err)) != 0)
 		gb_die(GB_EXIT_USAGE, "list: %s", err);
-	gb_impl_choose(&impl_table, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &chosen);
+	gb_impl_choose(&registry, NULL, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &chosen);
 	for (k = 0; k < chosen.n; k++)
 		o->impl[k] = chosen.e[k];
 	o->nimpl = chosen.n;
@@ -465,4 +477,5 @@ const gb_command gb_cmd_list = {
 	.summary = "device heap allocator and lock-free semi-linked list (Mulder 2015)",
 	.run = run,
 	.help = help,
+	.registry = &registry,
 };

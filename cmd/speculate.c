@@ -78,13 +78,18 @@ static const gb_opt_row rows[NROWS] = {
 			   .help = "never assign more than N iterations (default: no limit)"},
 };
 
+static const gb_registry registry = {
+	.what = "loop",
+	.picked_by = "--loop",
+	.entries = (const void *const *)sp_loops,
+	.name_at = offsetof(sp_loop, name),
+	.summary_at = offsetof(sp_loop, summary),
+	.name_key = "loop",
+};
+
 static void list_loops(FILE *out)
 {
-	int i;
-
-	fputs("\nLoops (--loop):\n", out);
-	for (i = 0; sp_loops[i]; i++)
-		gb_help_wrap(out, fprintf(out, "  %-9s ", sp_loops[i]->name), 12, sp_loops[i]->summary);
+	gb_registry_help(out, &registry);
 }
 
 static const gb_opt_spec spec = {
@@ -139,15 +144,7 @@ static void parse(spec_opts *o, int argc, char **argv)
 		const gb_path_use paths[] = {{"json", o->run.json, 0}};
 		gb_paths_check("speculate", paths, 1);
 	}
-	o->loop = sp_loop_find(loop);
-	if (!o->loop) {
-		char list[256] = "";
-		int i;
-		for (i = 0; sp_loops[i]; i++)
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? "|" : "",
-				 sp_loops[i]->name);
-		gb_die(GB_EXIT_USAGE, "option --loop: unknown loop '%s' (accepted: %s)", loop, list);
-	}
+	o->loop = gb_registry_pick(&registry, NULL, "loop", loop);
 	if (!given[ROW_ITERS])
 		o->gen.iters = o->loop->default_iters;
 	o->gen.density = o->loop->default_density;
@@ -435,4 +432,5 @@ const gb_command gb_cmd_speculate = {
 	.summary = "speculative parallelization of irregular loops (five-phase runtime)",
 	.run = run,
 	.help = help,
+	.registry = &registry,
 };

@@ -134,6 +134,27 @@ expect_rc "gpubench --version exits 0" 0 "$G" --version
 check "-v prints what --version prints" cmp "$R/v.txt" "$T_OUT"
 expect_rc "info exits 0" 0 "$G" info
 check "info's first line is the --version line" test "$(head -n 1 "$T_OUT")" = "$(cat "$R/v.txt")"
+# info walks every subcommand's registry through one shape.
+"$G" info >"$R/info.txt"
+expect_rc "info --quiet --json exits 0" 0 "$G" info --quiet --json "$R/info.json"
+json_check "info: every registry in one shape" "$R/info.json" '
+e = d["engines"]
+assert list(e) == ["stm", "avoid", "detect", "speculate", "list"], list(e)
+for cmd in ("stm", "avoid", "detect", "list"):
+    for x in e[cmd]:
+        assert {"name", "summary", "backends", "gpu", "built"} <= set(x), (cmd, x)
+        assert x["gpu"] == (x["backends"] == ["gpu"]), (cmd, x)
+assert all(set(x) == {"loop", "summary"} for x in e["speculate"]), e["speculate"]
+assert all(x["algo"] in ("osdda", "lmdda") for x in e["detect"])
+assert all(x["platform"] in ("cpu", "gpu", "opencl") for x in e["list"])
+lines = open("'"$R/info.txt"'").read().splitlines()
+for cmd, what in (("stm", "engine"), ("avoid", "implementation"), ("speculate", "loop"), ("list", "implementation")):
+    for x in e[cmd]:
+        name = x.get("name", x.get("loop"))
+        assert sum(l.startswith("%s %s %s" % (cmd, what, name)) and l.endswith(": " + x["summary"])
+                   for l in lines) == 1, (cmd, name)
+for x in e["detect"]:
+    assert ("detect %s detector %s: %s" % (x["algo"], x["name"], x["summary"])) in lines, x'
 expect_rc "gpubench --help stm exits 0" 0 "$G" --help stm
 cp "$T_OUT" "$R/help-stm.txt"
 expect_rc "gpubench help stm exits 0" 0 "$G" help stm
