@@ -127,8 +127,11 @@ static void parse(avoid_opts *o, int argc, char **argv)
 	o->gen.seed = o->run.seed;
 	o->gen.unsafe_share = o->unsafe_share;
 	{
-		const gb_path_use paths[] = {{"trace", o->trace, 1}, {"json", o->run.json, 0},
-					     {"decisions", o->decisions, 0}};
+		const gb_path_use paths[] = {
+			{.opt = "trace", .path = o->trace, .is_input = 1},
+			{.opt = "json", .path = o->run.json},
+			{.opt = "decisions", .path = o->decisions},
+		};
 		gb_paths_check("avoid", paths, 3);
 	}
 	if (o->trace && (given[ROW_WORKLOAD] || given[ROW_UNSAFE] || given[ROW_PROCS] || given[ROW_RES] ||
@@ -294,14 +297,15 @@ static void lines(FILE *out, const void *arg)
 static void check_memory(const avoid_opts *o)
 {
 	gb_memory_term host[] = {
-		{"procs", o->gen.procs, (uint64_t)o->gen.res * 4 * 3 * sizeof(int32_t)},
-		{"events", o->gen.events, (uint64_t)o->gen.res * sizeof(int32_t) + 6 + 2 * sizeof(double)},
+		{.opt = "procs", .value = o->gen.procs, .bytes_each = (uint64_t)o->gen.res * 4 * 3 * sizeof(int32_t)},
+		{.opt = "events", .value = o->gen.events,
+		 .bytes_each = (uint64_t)o->gen.res * sizeof(int32_t) + 6 + 2 * sizeof(double)},
 	};
 	gb_memory_fit("avoid", "host", gb_host_memory_available(), 0, host, 2);
 	if (o->gpu) {
 		gb_device_info dev;
 		gb_memory_term device[] = {
-			{"procs", o->gen.procs, (uint64_t)o->gen.res * 3 * sizeof(int32_t)},
+			{.opt = "procs", .value = o->gen.procs, .bytes_each = (uint64_t)o->gen.res * 3 * sizeof(int32_t)},
 		};
 		if (gb_device_query(0, &dev) == 0)
 			gb_memory_fit("avoid", "device", dev.global_mem_bytes, 0, device, 1);

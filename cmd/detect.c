@@ -174,8 +174,12 @@ static void parse(detect_opts *o, int argc, char **argv)
 	o->gen.release_share = o->release_share;
 	o->gen.deadlock_share = o->deadlock_share;
 	{
-		const gb_path_use paths[] = {{"trace", o->trace, 1}, {"json", o->run.json, 0},
-					     {"decisions", o->decisions, 0}, {"emit-trace", o->emit, 0}};
+		const gb_path_use paths[] = {
+			{.opt = "trace", .path = o->trace, .is_input = 1},
+			{.opt = "json", .path = o->run.json},
+			{.opt = "decisions", .path = o->decisions},
+			{.opt = "emit-trace", .path = o->emit},
+		};
 		gb_paths_check("detect", paths, 4);
 	}
 	if (o->trace && (given[ROW_PROCS] || given[ROW_RES] || given[ROW_UNITS] || given[ROW_EVENTS] ||

@@ -85,7 +85,7 @@ static int run(int argc, char **argv)
 	}
 	gb_opt_no_operands("info", argc, argv);
 	{
-		const gb_path_use paths[] = {{"json", json, 0}};
+		const gb_path_use paths[] = {{.opt = "json", .path = json}};
 		gb_paths_check("info", paths, 1);
 	}
 	listing = !gb_quiet && !(json && strcmp(json, "-") == 0); /* stdout holds only JSON then */

@@ -36,7 +36,9 @@
 #define DEFAULT_SB_COUNT 64u     /* the paper's heap: 64 superblocks of 4096 bytes */
 #define DEFAULT_SB_SIZE 4096u
 
-static const char *const platform_names[] = {"cpu", "gpu", "opencl"};
+static const char *const platform_names[] = {
+	[LIST_ON_CPU] = "cpu", [LIST_ON_GPU] = "gpu", [LIST_ON_OPENCL] = "opencl",
+};
 
 /* An OpenCL implementation runs on whatever device its platform offers. */
 static unsigned engine_backends(const void *e)
@@ -179,7 +181,7 @@ static void parse(list_opts *o, int argc, char **argv)
 	o->params.cpu_workers = given[ROW_WORKERS] ? (uint32_t)o->cpu_workers : (uint32_t)gb_cpu_count();
 	o->params.opencl_device = (uint32_t)o->opencl_device;
 	{
-		const gb_path_use paths[] = {{"json", o->run.json, 0}};
+		const gb_path_use paths[] = {{.opt = "json", .path = o->run.json}};
 		gb_paths_check("list", paths, 1);
 	}
 	if (given[ROW_OPS] && o->cfg.kind != LIST_MIXED)

@@ -28,7 +28,9 @@
 #include "workloads/spec_loops.h"
 
 enum baseline { BL_SEQ = 0, BL_CPU_SPEC, BL_GPU_NOSPEC, NBASELINES };
-static const char *const baseline_names[] = {"seq", "cpu-spec", "gpu-nospec", NULL};
+static const char *const baseline_names[] = {
+	[BL_SEQ] = "seq", [BL_CPU_SPEC] = "cpu-spec", [BL_GPU_NOSPEC] = "gpu-nospec", [NBASELINES] = NULL,
+};
 
 typedef struct spec_opts {
 	gb_run_opts run; /* first: the shared rows write into it */
@@ -141,7 +143,7 @@ static void parse(spec_opts *o, int argc, char **argv)
 		free(names[0]);
 	}
 	{
-		const gb_path_use paths[] = {{"json", o->run.json, 0}};
+		const gb_path_use paths[] = {{.opt = "json", .path = o->run.json}};
 		gb_paths_check("speculate", paths, 1);
 	}
 	o->loop = gb_registry_pick(&registry, NULL, "loop", loop);
