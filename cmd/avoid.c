@@ -52,10 +52,8 @@ typedef struct avoid_opts {
 	int workload;
 	uint64_t procs, res, events;
 	double unsafe_share;
-	const pba_engine *impl[MAX_IMPLS]; /* [0] is --impl, the rest --compare */
-	unsigned nimpl;
+	gb_impl_choice impl;               /* pba_engines: [0] is --impl, the rest --compare */
 	pba_gen_config gen;
-	int gpu; /* some implementation runs on the GPU */
 } avoid_opts;
 
 #define AT(field) offsetof(avoid_opts, field)
@@ -115,8 +113,6 @@ static void help(FILE *out)
 static void parse(avoid_opts *o, int argc, char **argv)
 {
 	unsigned char given[NROWS + GB_OPTS_SHARED];
-	gb_impl_choice chosen;
-	unsigned k;
 
 	memset(o, 0, sizeof(o[0]));
 	gb_opts_parse(&spec, o, given, argc, argv);
@@ -140,11 +136,7 @@ static void parse(avoid_opts *o, int argc, char **argv)
 				      "--seed and --unsafe-share apply only to generated ones");
 	if (given[ROW_UNSAFE] && o->gen.workload != PBA_UNSAFE_MIX)
 		gb_die(GB_EXIT_USAGE, "option --unsafe-share applies only to --workload unsafe-mix");
-	gb_impl_choose(&registry, NULL, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &chosen);
-	for (k = 0; k < chosen.n; k++)
-		o->impl[k] = chosen.e[k];
-	o->nimpl = chosen.n;
-	o->gpu = chosen.gpu;
+	gb_impl_choose(&registry, NULL, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &o->impl);
 	if (o->gen.events * o->gen.res > (1ull << 31))
 		gb_die(GB_EXIT_USAGE, "--events %llu x --res %u is above the %llu-amount stream limit",
 		       (unsigned long long)o->gen.events, o->gen.res, 1ull << 31);
@@ -176,22 +168,36 @@ typedef struct avoid_run {
 } avoid_run;
 
 /* Every --verify-every-th decision and the final state of ctx against the oracle's. */
+/* An implementation's outcomes beside the oracle's. */
+typedef struct outcomes {
+	const uint8_t *got, *expect;
+} outcomes;
+
+static int outcome_differs(uint64_t e, const void *arg)
+{
+	const outcomes *o = arg;
+	return o->got[e] != o->expect[e];
+}
+
+static const char *outcome_got(uint64_t e, const void *arg)
+{
+	return pba_outcome_name(((const outcomes *)arg)->got[e]);
+}
+
+static const char *outcome_expected(uint64_t e, const void *arg)
+{
+	return pba_outcome_name(((const outcomes *)arg)->expect[e]);
+}
+
 static void check(gb_measure *ms, unsigned k, avoid_run *a, void *ctx, gb_rep_out *out)
 {
 	avoid_impl *x = &a->x[k];
-	uint64_t e, count = a->ev->count, first = 0;
+	const outcomes o = {.got = x->outcome, .expect = a->expect};
+	const gb_unit_check c = {.unit = "event", .differs = outcome_differs, .got = outcome_got,
+				 .oracle = outcome_expected, .arg = &o};
 	pba_system got;
 
-	for (e = 0; e < count; e = gb_every_next(e, count, a->o->run.verify_every)) {
-		out->checked++;
-		if (x->outcome[e] != a->expect[e] && out->wrong++ == 0)
-			first = e;
-	}
-	if (out->wrong)
-		gb_measure_wrong(ms, k, "%s disagrees with the oracle on %" PRIu64 " of %" PRIu64 " checked "
-			     "decisions, first event %" PRIu64 " (%s, oracle %s)", x->e->name, out->wrong,
-			     out->checked, first, pba_outcome_name(x->outcome[first]),
-			     pba_outcome_name(a->expect[first]));
+	gb_measure_check_units(ms, k, a->ev->count, &c, out);
 	pba_system_init(&got, a->init->procs, a->init->res);
 	x->e->fetch(ctx, &got);
 	x->state_checked = 1;
@@ -302,7 +308,7 @@ static void check_memory(const avoid_opts *o)
 		 .bytes_each = (uint64_t)o->gen.res * sizeof(int32_t) + 6 + 2 * sizeof(double)},
 	};
 	gb_memory_fit("avoid", "host", gb_host_memory_available(), 0, host, 2);
-	if (o->gpu) {
+	if (o->impl.gpu) {
 		gb_device_info dev;
 		gb_memory_term device[] = {
 			{.opt = "procs", .value = o->gen.procs, .bytes_each = (uint64_t)o->gen.res * 3 * sizeof(int32_t)},
@@ -369,38 +375,31 @@ static int run(int argc, char **argv)
 	a->final = &final;
 	a->ev = &ev;
 	a->expect = expect;
-	for (k = 0; k < o.nimpl; k++) {
-		avoid_impl *x = &a->x[gb_measure_add(&ms, o.impl[k]->name)];
-		x->e = o.impl[k];
+	for (k = 0; k < o.impl.n; k++) {
+		avoid_impl *x = &a->x[k];
+		x->e = o.impl.e[k];
+		gb_measure_add(&ms, x->e->name);
 		x->lat[0] = gb_xcalloc(ev.count, sizeof(double), "timings");
 		x->lat[1] = gb_xcalloc(ev.count, sizeof(double), "timings");
 		x->outcome = gb_xcalloc(ev.count, 1, "outcomes");
 	}
-	for (k = 0; k < o.nimpl; k++)
+	for (k = 0; k < ms.n; k++)
 		gb_measure_run(&ms, k, avoid_rep, a);
 	if (o.decisions && !ms.incomplete &&
 	    pba_decisions_write(o.decisions, &ev, a->x[0].outcome, err, sizeof(err)) != 0)
 		gb_die(GB_EXIT_RUNTIME, "avoid: %s", err);
 
 	gb_report_init(&rpt, "avoid", argc, argv);
-	gb_report_set_machine(&rpt, o.gpu, 1);
+	gb_report_set_machine(&rpt, o.impl.gpu, 1);
 	fill_config(rpt.config, &o, &init, &ev);
 	snprintf(a->headline, sizeof(a->headline), "%s, %u processes x %u resources, %" PRIu64 " events (%s)",
-		 o.impl[0]->name, init.procs, init.res, ev.count,
+		 ms.m[0].name, init.procs, init.res, ev.count,
 		 o.trace ? o.trace : pba_workload_names[o.gen.workload]);
 	{
 		const gb_result_view view = {
 			.headline = a->headline,
-			.entries_key = "impls",
-			.name_key = "impl",
-			.time_key = "stream_seconds",
-			.time_label = "stream ",
-			.rate_key = "events_per_s",
-			.rate_unit = "events/s",
-			.rate_units = (double)ev.count,
-			.checked_key = "events_checked",
+			GB_VIEW_EVENT_STREAM(ev.count),
 			.checked_what = "decisions and the final state checked against the oracle",
-			.units = ev.count,
 			.method = "every --verify-every-th decision and the final state against the sequential oracle",
 			.entry_json = impl_json,
 			.entry_text = impl_text,
@@ -410,7 +409,7 @@ static int run(int argc, char **argv)
 		rc = gb_report_finish(&rpt, &ms, &view);
 	}
 	gb_report_free(&rpt);
-	for (k = 0; k < o.nimpl; k++) {
+	for (k = 0; k < ms.n; k++) {
 		free(a->x[k].lat[0]);
 		free(a->x[k].lat[1]);
 		free(a->x[k].outcome);

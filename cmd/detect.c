@@ -60,9 +60,7 @@ typedef struct detect_opts {
 	const char *algo, *impl_name, *units, *trace, *emit, *decisions;
 	uint64_t procs, res, events;
 	double release_share, deadlock_share;
-	const rag_engine *impl[MAX_IMPLS]; /* [0] is --impl, the rest --compare */
-	unsigned nimpl;
-	int gpu;                           /* some detector runs on the GPU */
+	gb_impl_choice impl;               /* rag_engines: [0] is --impl, the rest --compare */
 	rag_gen_config gen;
 } detect_opts;
 
@@ -160,8 +158,6 @@ static void parse_units(rag_gen_config *g, const char *text)
 static void parse(detect_opts *o, int argc, char **argv)
 {
 	unsigned char given[NROWS + GB_OPTS_SHARED];
-	gb_impl_choice chosen;
-	unsigned k;
 
 	memset(o, 0, sizeof(o[0]));
 	gb_opts_parse(&spec, o, given, argc, argv);
@@ -195,11 +191,7 @@ static void parse(detect_opts *o, int argc, char **argv)
 	} else if (o->units) {
 		gb_die(GB_EXIT_USAGE, "option --units: osdda's resources have one unit each (use --algo lmdda)");
 	}
-	gb_impl_choose(&registry, o->algo, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &chosen);
-	for (k = 0; k < chosen.n; k++)
-		o->impl[k] = chosen.e[k];
-	o->nimpl = chosen.n;
-	o->gpu = chosen.gpu;
+	gb_impl_choose(&registry, o->algo, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &o->impl);
 }
 
 /* What one detector did in its last repetition: the details the report gives beside its times. */
@@ -223,23 +215,35 @@ typedef struct detect_run {
 	char headline[256];
 } detect_run;
 
+/* A detector's decisions beside the oracle's. */
+typedef struct decisions {
+	const rag_decision *got, *expect;
+} decisions;
+
+static int decision_differs(uint64_t e, const void *arg)
+{
+	const decisions *d = arg;
+	return d->got[e].outcome != d->expect[e].outcome || d->got[e].to != d->expect[e].to;
+}
+
+static const char *decision_got(uint64_t e, const void *arg)
+{
+	return rag_outcome_name(((const decisions *)arg)->got[e].outcome);
+}
+
+static const char *decision_expected(uint64_t e, const void *arg)
+{
+	return rag_outcome_name(((const decisions *)arg)->expect[e].outcome);
+}
+
 /* Every --verify-every-th decision against the oracle's. */
 static void check(gb_measure *ms, unsigned k, const detect_run *d, gb_rep_out *out)
 {
-	const detect_impl *x = &d->x[k];
-	uint64_t e, count = d->ev->count, first = 0;
+	const decisions dec = {.got = d->x[k].got, .expect = d->expect};
+	const gb_unit_check c = {.unit = "event", .differs = decision_differs, .got = decision_got,
+				 .oracle = decision_expected, .arg = &dec};
 
-	for (e = 0; e < count; e = gb_every_next(e, count, d->o->run.verify_every)) {
-		out->checked++;
-		if ((x->got[e].outcome != d->expect[e].outcome || x->got[e].to != d->expect[e].to) &&
-		    out->wrong++ == 0)
-			first = e;
-	}
-	if (out->wrong)
-		gb_measure_wrong(ms, k, "%s disagrees with the oracle on %" PRIu64 " of %" PRIu64 " checked "
-			     "events, first event %" PRIu64 " (%s, oracle %s)", x->e->name, out->wrong,
-			     out->checked, first, rag_outcome_name(x->got[first].outcome),
-			     rag_outcome_name(d->expect[first].outcome));
+	gb_measure_check_units(ms, k, d->ev->count, &c, out);
 }
 
 /* One repetition of the whole stream on a fresh detector; the last one keeps its decisions and times. */
@@ -385,15 +389,16 @@ static int run(int argc, char **argv)
 	d->units = units;
 	d->ev = &ev;
 	d->expect = expect;
-	for (k = 0; k < o.nimpl; k++) {
-		detect_impl *x = &d->x[gb_measure_add(&ms, o.impl[k]->name)];
-		x->e = o.impl[k];
+	for (k = 0; k < o.impl.n; k++) {
+		detect_impl *x = &d->x[k];
+		x->e = o.impl.e[k];
+		gb_measure_add(&ms, x->e->name);
 		for (p = 0; p < RAG_NOUTCOMES; p++)
 			x->lat[p] = gb_xcalloc(ev.count, sizeof(double), "timings");
 		x->got = gb_xcalloc(ev.count, sizeof(rag_decision), "decisions");
 	}
-	for (k = 0; k < o.nimpl; k++) {
-		gb_note("detect: running %s %s over %" PRIu64 " events", o.algo, o.impl[k]->name, ev.count);
+	for (k = 0; k < ms.n; k++) {
+		gb_note("detect: running %s %s over %" PRIu64 " events", o.algo, ms.m[k].name, ev.count);
 		gb_measure_run(&ms, k, detect_rep, d);
 	}
 	for (e = 0; e < ev.count && ms.m[0].finished; e++)
@@ -403,27 +408,19 @@ static int run(int argc, char **argv)
 		gb_die(GB_EXIT_RUNTIME, "detect: %s", err);
 
 	gb_report_init(&rpt, "detect", argc, argv);
-	gb_report_set_machine(&rpt, o.gpu, 1);
+	gb_report_set_machine(&rpt, o.impl.gpu, 1);
 	fill_config(rpt.config, &o, d);
 	dec = cJSON_AddObjectToObject(rpt.results, "decisions");
 	for (p = 0; p < RAG_NOUTCOMES; p++)
 		gb_json_u64(dec, rag_outcome_name(p), d->counts[p]);
 	gb_json_u64(rpt.results, "deadlocks", d->counts[RAG_DEADLOCK]);
 	snprintf(d->headline, sizeof(d->headline), "%s %s, %u processes x %u resources, %" PRIu64 " events (%s)",
-		 o.algo, o.impl[0]->name, procs, res, ev.count, o.trace ? o.trace : "generated");
+		 o.algo, ms.m[0].name, procs, res, ev.count, o.trace ? o.trace : "generated");
 	{
 		const gb_result_view view = {
 			.headline = d->headline,
-			.entries_key = "impls",
-			.name_key = "impl",
-			.time_key = "stream_seconds",
-			.time_label = "stream ",
-			.rate_key = "events_per_s",
-			.rate_unit = "events/s",
-			.rate_units = (double)ev.count,
-			.checked_key = "events_checked",
+			GB_VIEW_EVENT_STREAM(ev.count),
 			.checked_what = "events checked against the oracle",
-			.units = ev.count,
 			.method = "decisions (outcome and regranted process) against the graph-search oracle",
 			.entry_json = impl_json,
 			.entry_text = impl_text,
@@ -433,7 +430,7 @@ static int run(int argc, char **argv)
 		rc = gb_report_finish(&rpt, &ms, &view);
 	}
 	gb_report_free(&rpt);
-	for (k = 0; k < o.nimpl; k++) {
+	for (k = 0; k < ms.n; k++) {
 		for (p = 0; p < RAG_NOUTCOMES; p++)
 			free(d->x[k].lat[p]);
 		free(d->x[k].got);

@@ -80,11 +80,9 @@ typedef struct list_opts {
 	int kind;
 	const char *impl_name;
 	uint64_t nodes, threads, ops, sb_count, sb_size, cpu_workers, opencl_device;
-	const list_engine *impl[MAX_IMPLS]; /* [0] is --impl, the rest --compare */
-	unsigned nimpl;
+	gb_impl_choice impl;               /* list_engines: [0] is --impl, the rest --compare */
 	list_config cfg;
 	list_params params;
-	int gpu;
 } list_opts;
 
 #define AT(field) offsetof(list_opts, field)
@@ -165,9 +163,7 @@ static uint32_t default_superblocks(const list_config *c, uint32_t sb_size)
 static void parse(list_opts *o, int argc, char **argv)
 {
 	unsigned char given[NROWS + GB_OPTS_SHARED];
-	gb_impl_choice chosen;
 	char err[256];
-	unsigned k;
 
 	memset(o, 0, sizeof(o[0]));
 	gb_opts_parse(&spec, o, given, argc, argv);
@@ -192,11 +188,7 @@ static void parse(list_opts *o, int argc, char **argv)
 		o->params.sb_count = default_superblocks(&o->cfg, o->params.sb_size);
 	if (kma_layout_check(o->params.sb_count, o->params.sb_size, err, sizeof(err)) != 0)
 		gb_die(GB_EXIT_USAGE, "list: %s", err);
-	gb_impl_choose(&registry, NULL, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &chosen);
-	for (k = 0; k < chosen.n; k++)
-		o->impl[k] = chosen.e[k];
-	o->nimpl = chosen.n;
-	o->gpu = chosen.gpu;
+	gb_impl_choose(&registry, NULL, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &o->impl);
 }
 
 /* What one implementation did in its last timed repetition, and its stats. */
@@ -411,15 +403,13 @@ static int finish(gb_measure *ms, void *arg)
 	for (k = 0; k < ms->n; k++)
 		impl_stats(&s->x[k], w);
 	gb_report_init(&rpt, "list", s->argc, s->argv);
-	gb_report_set_machine(&rpt, o->gpu, (int)o->params.cpu_workers);
+	gb_report_set_machine(&rpt, o->impl.gpu, (int)o->params.cpu_workers);
 	fill_config(rpt.config, o, w);
 	snprintf(s->headline, sizeof(s->headline), "%s, %u nodes, %u threads, %" PRIu64 " operations (%s)",
-		 list_kind_names[o->cfg.kind], o->cfg.nodes, w->threads, list_real_ops(w), o->impl[0]->name);
+		 list_kind_names[o->cfg.kind], o->cfg.nodes, w->threads, list_real_ops(w), ms->m[0].name);
 	{
 		const gb_result_view view = {
 			.headline = s->headline,
-			.entries_key = "impls",
-			.name_key = "impl",
 			.time_key = "run_seconds",
 			.time_label = "",
 			.rate_key = "ops_per_s",
@@ -459,14 +449,16 @@ static int run(int argc, char **argv)
 	s->w = &w;
 	s->argc = argc;
 	s->argv = argv;
-	for (k = 0; k < o.nimpl; k++) /* named before any runs: the watchdog reports them all */
-		s->x[gb_measure_add(&ms, o.impl[k]->name)].e = o.impl[k];
+	for (k = 0; k < o.impl.n; k++) { /* named before any runs: the watchdog reports them all */
+		s->x[k].e = o.impl.e[k];
+		gb_measure_add(&ms, s->x[k].e->name);
+	}
 	gb_measure_watch(&ms, finish, s);
-	for (k = 0; k < o.nimpl; k++)
+	for (k = 0; k < ms.n; k++)
 		gb_measure_run(&ms, k, list_rep, s);
 	gb_measure_unwatch(&ms);
 	rc = finish(&ms, s);
-	for (k = 0; k < o.nimpl; k++)
+	for (k = 0; k < ms.n; k++)
 		list_run_free(&s->x[k].last);
 	free(s);
 	gb_measure_free(&ms);

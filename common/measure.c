@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -121,6 +122,22 @@ void gb_measure_wrong(gb_measure *ms, unsigned k, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(m->message, sizeof(m->message), fmt, ap);
 	va_end(ap);
+}
+
+void gb_measure_check_units(gb_measure *ms, unsigned k, uint64_t count, const gb_unit_check *c, gb_rep_out *out)
+{
+	uint64_t i, first = 0, every = ms->run->verify_every;
+
+	/* the step is clamped so that a --verify-every near 2^64 cannot wrap i around */
+	for (i = 0; i < count; i = count - i > every ? i + every : count) {
+		out->checked++;
+		if (c->differs(i, c->arg) && out->wrong++ == 0)
+			first = i;
+	}
+	if (out->wrong)
+		gb_measure_wrong(ms, k, "%s disagrees with the oracle on %" PRIu64 " of %" PRIu64 " checked %ss, "
+				 "first %s %" PRIu64 " (%s, oracle %s)", ms->m[k].name, out->wrong, out->checked,
+				 c->unit, c->unit, first, c->got(first, c->arg), c->oracle(first, c->arg));
 }
 
 gb_stats gb_measure_track(const gb_measure *ms, unsigned k, unsigned track)

@@ -148,15 +148,21 @@ void gb_measure_lock(gb_measure *ms);
 /* The run ended in time: stop the watchdog. */
 void gb_measure_unwatch(gb_measure *ms);
 
-/* --verify-every over count units: how many are checked, and the next after i (no wrap near 2^64). */
-static inline uint64_t gb_every_count(uint64_t count, uint64_t every)
-{
-	return count && every ? (count - 1) / every + 1 : 0;
-}
+/* A unit-by-unit check (GB_CHECK_LAST): how unit i compares with the oracle, and their names. */
+typedef struct gb_unit_check {
+	const char *unit;                                  /* "event": what is counted */
+	int (*differs)(uint64_t i, const void *arg);       /* unit i is not the oracle's */
+	const char *(*got)(uint64_t i, const void *arg);   /* for the message: unit i's outcome ... */
+	const char *(*oracle)(uint64_t i, const void *arg);/* ... and the oracle's */
+	const void *arg;
+} gb_unit_check;
 
-static inline uint64_t gb_every_next(uint64_t i, uint64_t count, uint64_t every)
-{
-	return count - i > every ? i + every : count;
-}
+/*
+ * Within a checked repetition of entry k: every --verify-every-th of count
+ * units against the oracle, counted into out; when some differ, the check
+ * fails with "NAME disagrees with the oracle on W of C checked UNITs, first
+ * UNIT I (GOT, oracle ORACLE)".
+ */
+void gb_measure_check_units(gb_measure *ms, unsigned k, uint64_t count, const gb_unit_check *c, gb_rep_out *out);
 
 #endif

@@ -58,11 +58,11 @@ void gb_describe_host_cpu(cJSON *obj);
  */
 typedef struct gb_result_view {
 	const char *headline;       /* the summary's first line, after "gpubench CMD: " */
-	const char *entries_key;    /* results' array of entries, --impl first: "impls" */
+	const char *entries_key;    /* results' array of entries, --impl first; NULL: "impls" */
 	/* The first entry is the run itself: its fields go in results, the array
 	 * holds the others (baselines) and results.speedup_over their speedups. */
 	int first_in_results;
-	const char *name_key;       /* an entry's name: "impl" */
+	const char *name_key;       /* an entry's name; NULL: "impl" */
 	const char *time_key;       /* the stats block of its repetition times: "stream_seconds" */
 	const char *time_label;     /* before the median in the summary: "stream " ("" for none) */
 	const char *rate_key;       /* units per second at the median time: "events_per_s"; NULL: none */
@@ -80,6 +80,11 @@ typedef struct gb_result_view {
 	void (*lines)(FILE *out, const void *arg);
 	const void *arg;
 } gb_result_view;
+
+/* The shared fields of a view of a stream of n events replayed by each implementation (avoid, detect). */
+#define GB_VIEW_EVENT_STREAM(n)                                                                            \
+	.time_key = "stream_seconds", .time_label = "stream ", .rate_key = "events_per_s",                 \
+	.rate_unit = "events/s", .rate_units = (double)(n), .checked_key = "events_checked", .units = (n)
 
 /*
  * The result model into the report: config.impl (unless first_in_results)

@@ -73,7 +73,7 @@ static void entry_json(cJSON *j, const gb_measure *ms, const gb_result_view *v, 
 	int the_run = k == 0 && v->first_in_results;
 
 	if (!the_run)
-		gb_json_str(j, v->name_key, m->name);
+		gb_json_str(j, v->name_key ? v->name_key : "impl", m->name);
 	gb_json_stats(j, v->time_key, m->time);
 	if (v->rate_key)
 		gb_json_num(j, v->rate_key, rate(m, v));
@@ -104,7 +104,7 @@ void gb_report_results(gb_report *r, const gb_measure *ms, const gb_result_view 
 	for (k = 1; k < ms->n; k++)
 		cJSON_AddItemToArray(cmp, cJSON_CreateString(ms->m[k].name));
 
-	list = cJSON_AddArrayToObject(r->results, v->entries_key);
+	list = cJSON_AddArrayToObject(r->results, v->entries_key ? v->entries_key : "impls");
 	if (v->first_in_results)
 		speedups = cJSON_AddObjectToObject(r->results, "speedup_over");
 	for (k = 0; k < ms->n; k++) {

@@ -191,21 +191,62 @@ TEST(measure_wrong_keeps_the_first_message)
 	gb_measure_free(&ms);
 }
 
-TEST(measure_every_counts_without_wrapping)
+/* Units 3, 10 and 17 differ from the oracle. */
+static int every_differs(uint64_t i, const void *arg)
 {
-	uint64_t i, n = 0, top = UINT64_MAX;
+	(void)arg;
+	return i == 3 || i == 10 || i == 17;
+}
 
-	CHECK_EQ(gb_every_count(200, 7), 29);
-	CHECK_EQ(gb_every_count(200, 1), 200);
-	CHECK_EQ(gb_every_count(0, 3), 0);
-	CHECK_EQ(gb_every_count(5, 0), 0);
-	CHECK_EQ(gb_every_count(200, top), 1);
-	for (i = 0; i < 200; i = gb_every_next(i, 200, top))
-		n++;
-	CHECK_EQ(n, 1);
-	for (n = 0, i = 0; i < 200; i = gb_every_next(i, 200, 7))
-		n++;
-	CHECK_EQ(n, 29);
+static const char *every_got(uint64_t i, const void *arg)
+{
+	(void)arg;
+	return i == 3 ? "three" : "other";
+}
+
+static const char *every_oracle(uint64_t i, const void *arg)
+{
+	(void)arg;
+	return i == 3 ? "THREE" : "OTHER";
+}
+
+/* Check 200 units with --verify-every every; what the check counted and its message. */
+static gb_rep_out check_every(uint64_t every, char *message, size_t len)
+{
+	gb_run_opts o = opts(0, 1, every);
+	const gb_unit_check c = {.unit = "event", .differs = every_differs, .got = every_got, .oracle = every_oracle};
+	gb_measure ms;
+	gb_rep_out out;
+
+	memset(&out, 0, sizeof(out));
+	gb_measure_init(&ms, "test", &o, GB_CHECK_LAST, 0);
+	gb_measure_add(&ms, "impl");
+	gb_measure_check_units(&ms, 0, 200, &c, &out);
+	snprintf(message, len, "%s", ms.m[0].message);
+	gb_measure_free(&ms);
+	return out;
+}
+
+TEST(measure_check_units_every_kth_without_wrapping)
+{
+	char msg[512];
+	gb_rep_out out;
+
+	out = check_every(1, msg, sizeof(msg));
+	CHECK_EQ(out.checked, 200);
+	CHECK_EQ(out.wrong, 3);
+	CHECK_STR_EQ(msg, "impl disagrees with the oracle on 3 of 200 checked events, first event 3 (three, oracle THREE)");
+	out = check_every(7, msg, sizeof(msg)); /* 0, 7, ..., 196: 10 and 17 are not among them, 3 neither */
+	CHECK_EQ(out.checked, 29);
+	CHECK_EQ(out.wrong, 0);
+	CHECK_STR_EQ(msg, "");
+	out = check_every(UINT64_MAX, msg, sizeof(msg)); /* the first unit only, and no wrap-around */
+	CHECK_EQ(out.checked, 1);
+	CHECK_EQ(out.wrong, 0);
+	out = check_every(5, msg, sizeof(msg)); /* 0, 5, 10, 15: 10 differs */
+	CHECK_EQ(out.checked, 40);
+	CHECK_EQ(out.wrong, 1);
+	CHECK_CONTAINS(msg, "first event 10 (other, oracle OTHER)");
 }
 
 /* Two entries measured by the fake repetitions: "fast" 1 s, "slow" 4 s. */
