@@ -11,7 +11,10 @@
 #define NONSEM_MAX_AMOUNT 10
 #define PICK_TRIES 64
 
-static const char *const type_names[BANK_NTYPES] = {"deposit", "withdraw", "transfer", "balance"};
+static const char *const type_names[BANK_NTYPES] = {
+	[BANK_DEPOSIT] = "deposit", [BANK_WITHDRAW] = "withdraw", [BANK_TRANSFER] = "transfer",
+	[BANK_BALANCE] = "balance",
+};
 
 const char *bank_type_name(unsigned type)
 {
