@@ -173,6 +173,9 @@ static void *cpu_open(const sp_problem *p, uint32_t *host, uint32_t max_count, u
 	TAKE(counters, SP_NCOUNTERS);
 #undef TAKE
 	memset(c->d.minrd, 0xFF, size * sizeof(uint32_t));
+	/* An array the runtime does not copy in must not find the right values here by chance:
+	 * a loop that declares it writes the whole array and does not then fails verification. */
+	memset(c->d.args.A, 0xFF, size * sizeof(uint32_t));
 
 	c->workers = workers ? workers : 1;
 	pthread_mutex_init(&c->mu, NULL);
@@ -211,5 +214,5 @@ static void cpu_close(void *vctx)
 }
 
 const sp_backend sp_backend_cpu = {
-	"cpu", 1, cpu_open, cpu_launch, cpu_sync, cpu_upload, cpu_download, cpu_close,
+	"cpu", 1, cpu_open, cpu_launch, cpu_sync, cpu_upload, cpu_download, cpu_download, cpu_close,
 };

@@ -67,7 +67,8 @@ enum sp_kernel {
 	SP_K_RESET,       /* the same by element, when the traces outnumber the elements */
 	SP_K_SCATTER,     /* copy-in: A[sidx[i]] = sval[i] */
 	SP_K_PLAIN,       /* the loop body without tracking (--compare gpu-nospec) */
-	SP_K_ROUNDS,      /* a batch of device-decided assignments (sp_rounds below) */
+	SP_K_ROUNDS,      /* a batch of short device-decided assignments in one block (sp_rounds below) */
+	SP_K_WIDE,        /* one longer device-decided assignment over the whole device */
 	SP_NKERNELS
 };
 
@@ -76,16 +77,24 @@ enum sp_kernel {
  * ranges to the end (sp_clause_only_to_end, Figure 6(c): gothic, mdg,
  * strcat). Such an assignment's check is one number (the first iteration a
  * range starts at), its commit keeps everything before it, and its recovery
- * is one sequential iteration: nothing there needs the host. A batch runs
- * assignments ("rounds") back to back in one launch, each with the interval
- * schedule of section 4 (sp_sched_interval), the device re-executing the
- * branching iteration itself; the host takes over again when the schedule
- * asks for more than SP_ROUND_MAX iterations, after SP_ROUND_BUDGET rounds
- * (which bounds a launch, for --timeout) or at the end of the loop, and then
- * copies back the span the batch finished. The schedule and every counter
- * are those of host-decided assignments; only where the work runs differs.
+ * is one sequential iteration: nothing there needs the host. Each assignment
+ * ("round") follows the interval schedule of section 4 (sp_sched_interval),
+ * the device re-executing the branching iteration itself, so the schedule
+ * and every counter are those of host-decided assignments; only where the
+ * work runs differs. Two kernels run rounds:
+ * - SP_K_ROUNDS, rounds of up to SP_ROUND_MAX iterations: one block runs up
+ *   to SP_ROUND_BUDGET of them back to back (which bounds a launch, for
+ *   --timeout), its threads sharing each round's iterations, one thread
+ *   resolving each round between two barriers;
+ * - SP_K_WIDE, longer rounds: one launch per round over the whole device;
+ *   the last block to finish resolves the round and begins the next, so
+ *   the host queues several launches without waiting in between, and a
+ *   launch that finds no round (count 0) does nothing.
+ * A batch ends when the schedule's size crosses SP_ROUND_MAX (the other
+ * kernel takes over), when its budget (left) is spent or at the end of the
+ * loop; the host then copies back the span the batch finished.
  */
-#define SP_ROUND_MAX 4096u
+#define SP_ROUND_MAX 1024u
 #define SP_ROUND_BUDGET 4096u
 
 typedef struct sp_rounds {
@@ -95,6 +104,8 @@ typedef struct sp_rounds {
 	uint32_t left;          /* rounds this batch may still run */
 	uint32_t all_from;      /* the current round's first range to the end, SP_NONE if none */
 	uint32_t min_count, max_count;
+	uint32_t wide;          /* SP_K_WIDE's batch: rounds above SP_ROUND_MAX iterations */
+	uint32_t blocks_done;   /* SP_K_WIDE: blocks of the launch that finished the round */
 	int64_t last_branch;
 	uint64_t interval_sum, intervals;
 	uint64_t rounds, iterations, branches, misspeculated, deferred, wrong;
@@ -305,11 +316,12 @@ GB_HD void sp_cf_span(const sp_args *a, uint32_t i0, uint32_t i1, uint32_t *lo, 
 		*hi = h[k] > *hi ? h[k] : *hi;
 }
 
-/* The next round of a batch: up to the schedule's size, none when the batch is over. */
+/* The next round of a batch: up to the schedule's size, none when the batch is over (its
+ * budget spent, the loop done, or the size on the other kernel's side of SP_ROUND_MAX). */
 GB_HD void sp_round_begin(sp_rounds *st, uint32_t n)
 {
 	uint32_t count = n - st->start < st->size ? n - st->start : st->size;
-	if (st->start >= n || !st->left || st->size > SP_ROUND_MAX)
+	if (st->start >= n || !st->left || (st->size > SP_ROUND_MAX) != (st->wide != 0))
 		count = 0;
 	st->count = count;
 	st->all_from = SP_NONE;
@@ -364,17 +376,19 @@ GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st)
 }
 
 #if !defined(__CUDA_ARCH__)
-/* A batch of rounds in loop order on one thread (the CPU backend): the same rounds as the
- * GPU's block, whose threads share each round's iterations. */
-static inline void sp_rounds_in_order(const sp_dev *d)
+/* Rounds in loop order on one thread (the CPU backend): all of a batch for SP_K_ROUNDS, the
+ * current one for SP_K_WIDE; the same rounds as the GPU's, whose threads share each round's
+ * iterations. The host begins a batch's first round (sp_round_begin) before it launches. */
+static inline void sp_rounds_in_order(const sp_dev *d, int one)
 {
 	sp_rounds *st = d->rounds;
 	uint32_t j;
-	sp_round_begin(st, d->args.n);
 	while (st->count) {
 		for (j = 0; j < st->count; j++)
 			sp_round_compute(d, st, j);
 		sp_round_resolve(d, st);
+		if (one)
+			break;
 	}
 }
 #endif
@@ -393,7 +407,8 @@ GB_HD void sp_kernel_run(const sp_dev *d, unsigned kernel, uint32_t i)
 	case SP_K_RESET: sp_k_reset(d, i); break;
 	case SP_K_SCATTER: d->args.A[d->sidx[i]] = d->sval[i]; break;
 #if !defined(__CUDA_ARCH__)
-	case SP_K_ROUNDS: sp_rounds_in_order(d); break; /* the GPU has its own kernel */
+	case SP_K_ROUNDS: sp_rounds_in_order(d, 0); break; /* the GPU has its own kernels */
+	case SP_K_WIDE: sp_rounds_in_order(d, 1); break;
 #endif
 	default: {
 		sp_args a = d->args;

@@ -32,6 +32,10 @@ typedef struct sp_backend {
 	void (*sync)(void *ctx, const char *what);
 	void (*upload)(void *ctx, unsigned buf, size_t off_words, const uint32_t *src, size_t words);
 	void (*download)(void *ctx, unsigned buf, size_t off_words, uint32_t *dst, size_t words);
+	/* A download that may overlap the steps launched after it: it starts once the steps
+	 * launched before it are done and is complete at the next sync. Neither the device range
+	 * nor the host one may be touched until then. */
+	void (*download_async)(void *ctx, unsigned buf, size_t off_words, uint32_t *dst, size_t words);
 	void (*close)(void *ctx);
 } sp_backend;
 

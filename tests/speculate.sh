@@ -84,7 +84,9 @@ assert 1 <= r["assignment_min"] <= r["assignment_max"] <= 3000
 assert r["iterations_speculated"] >= 3000
 assert r["assignments_misspeculated"] <= r["assignments"]
 assert r["misspeculation_rate"] == r["iterations_reexecuted"] / 3000.0
-assert r["bytes_to_device"] >= 4 * c["elements"] and r["bytes_from_device"] > 0
+# mdg, strcat, gothic and alvinn write their whole array before reading it: it is not copied in
+assert r["bytes_to_device"] >= (0 if c["loop"] in ("mdg", "strcat", "gothic", "alvinn") else 4 * c["elements"])
+assert r["bytes_from_device"] > 0
 ph = r["phase_seconds"]
 assert sorted(ph) == sorted(["inputs", "setup", "scheduling", "computation", "check", "commit", "recovery"])
 assert all(ph[k]["n"] == 1 and ph[k]["median"] >= 0 for k in ph)
@@ -217,7 +219,8 @@ json_check "trfd: the copies of commit and recovery" "$T_OUT" '
 r = d["results"]
 assert d["config"]["elements"] == 300 and r["assignments"] == 1 and r["wrong_elements"] == 1
 assert r["bytes_to_device"] == 4 * 300 + 4 * 7 + 4, r["bytes_to_device"]        # array, 7 counters, 1 element
-assert r["bytes_from_device"] == 2 * 4 * 7 + 4 * 2 + 4 + 4 * 299, r["bytes_from_device"]  # counters x2, Misspec, Wrong, commit'
+# counters x2, Misspec, Wrong, commit (the array in one copy, the wrong element put back on the host)
+assert r["bytes_from_device"] == 2 * 4 * 7 + 4 * 2 + 4 + 4 * 300, r["bytes_from_device"]'
 expect_rc "figure3 over a sparse array" 0 "${S[@]}" --loop figure3 --iters 300 --json -
 json_check "figure3: commit gathers the 300 written elements, not the array" "$T_OUT" '
 r = d["results"]

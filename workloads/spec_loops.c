@@ -289,39 +289,39 @@ static int gen_figure3(const sp_loop_gen *g, sp_problem *p, char *err, size_t er
 
 static const sp_loop loop_ocean = {
 	"ocean", "irregular memory: cell sweeps, early neighbour dependences",
-	SP_OCEAN, SP_MEM, NULL, 3, 1, 1000000, 0.001, 1, 4, 1024, 0, gen_ocean,
+	SP_OCEAN, SP_MEM, NULL, 3, 1, 1000000, 0.001, 1, 4, 1024, 0, 0, gen_ocean,
 };
 static const sp_loop loop_trfd = {
 	"trfd", "irregular memory: writes only, one WAW pair per execution",
-	SP_TRFD, SP_MEM, NULL, 1, 1, 200000, 0, 0.1, 16, 256, 0, gen_trfd,
+	SP_TRFD, SP_MEM, NULL, 1, 1, 200000, 0, 0.1, 16, 256, 0, 0, gen_trfd,
 };
 static const sp_loop loop_fftbench = {
 	"fftbench", "irregular memory: a scrambled butterfly stage, no dependence",
-	SP_FFTBENCH, SP_MEM, NULL, 2, 2, 1000000, 0, 1, 0, 0, 1, gen_fftbench,
+	SP_FFTBENCH, SP_MEM, NULL, 2, 2, 1000000, 0, 1, 0, 0, 1, 0, gen_fftbench,
 };
 static const sp_loop loop_mdg = {
 	"mdg", "control flow: heavy iterations, rare all-subsequent branch",
-	SP_MDG, SP_CF, "(+0:end)", 0, 2, 100000, 0.00002, 1, 64, 4096, 0, gen_mdg,
+	SP_MDG, SP_CF, "(+0:end)", 0, 2, 100000, 0.00002, 1, 64, 4096, 0, 1, gen_mdg,
 };
 static const sp_loop loop_strcat = {
 	"strcat", "control flow: buffer growth at growing intervals",
-	SP_STRCAT, SP_CF, "(+0:end)", 0, 8, 1000000, 0.0001, 1, 0, 0, 0, gen_strcat,
+	SP_STRCAT, SP_CF, "(+0:end)", 0, 8, 1000000, 0.0001, 1, 0, 0, 0, 1, gen_strcat,
 };
 static const sp_loop loop_gothic = {
 	"gothic", "control flow: an escape invalidates all later iterations",
-	SP_GOTHIC, SP_CF, "(+0:end)", 0, 2, 1000000, 0.0067, 1, 16, 4096, 0, gen_gothic,
+	SP_GOTHIC, SP_CF, "(+0:end)", 0, 2, 1000000, 0.0067, 1, 16, 4096, 0, 1, gen_gothic,
 };
 static const sp_loop loop_alvinn = {
 	"alvinn", "control flow: pointer-increment weights, no misspeculation",
-	SP_ALVINN, SP_CF, "(+0)", 0, 1, 100000, 0, 1, 32, 4096, 1, gen_alvinn,
+	SP_ALVINN, SP_CF, "(+0)", 0, 1, 100000, 0, 1, 32, 4096, 1, 1, gen_alvinn,
 };
 static const sp_loop loop_chain = {
 	"chain", "Figure 6(a): a branch writes what the next iteration reads",
-	SP_CHAIN, SP_CF, "(+1)", 0, 2, 1000000, 0.001, 1, 0, 0, 0, gen_chain,
+	SP_CHAIN, SP_CF, "(+1)", 0, 2, 1000000, 0.001, 1, 0, 0, 0, 0, gen_chain,
 };
 static const sp_loop loop_figure3 = {
 	"figure3", "Figures 1(a), 3: A[P[i]] = f(A[Q[i]]); density: iters/element",
-	SP_FIGURE3, SP_MEM, NULL, 1, 1, 100000, 0.01, 16, 0, 0, 0, gen_figure3,
+	SP_FIGURE3, SP_MEM, NULL, 1, 1, 100000, 0.01, 16, 0, 0, 0, 0, gen_figure3,
 };
 
 const sp_loop *const sp_loops[] = {&loop_ocean, &loop_trfd, &loop_fftbench, &loop_mdg,

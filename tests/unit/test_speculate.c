@@ -460,3 +460,81 @@ TEST(speculate_device_rounds_decide_as_the_host)
 		sp_problem_free(&p);
 	}
 }
+
+/*
+ * A loop that declares it writes its whole array: its iterations' first ranges
+ * cover A exactly (so the runtime need not copy the array in), and a loop that
+ * declares so falsely is caught by verification, since the array the runtime
+ * did not copy in holds no value of the run.
+ */
+TEST(speculate_whole_array_writers)
+{
+	unsigned i;
+	for (i = 0; sp_loops[i]; i++) {
+		const sp_loop *l = sp_loops[i];
+		sp_loop_gen g = {5000, l->default_density, 0, 3};
+		sp_problem p;
+		uint32_t *seen, it, k, e;
+		if (!l->writes_whole_array)
+			continue;
+		CHECK_EQ(l->kind, SP_CF);
+		REQUIRE(sp_problem_generate(l, &g, &p, NULL, 0) == 0);
+		seen = calloc(p.args.size, sizeof(uint32_t));
+		for (it = 0; it < p.args.n; it++) {
+			uint32_t lo[2], hi[2];
+			sp_cf_writes(&p.args, it, lo, hi);
+			for (e = lo[0]; e < hi[0]; e++) {
+				REQUIRE(e < p.args.size);
+				seen[e]++;
+			}
+		}
+		for (k = e = 0; e < p.args.size; e++)
+			k += seen[e] == 1;
+		if (k != p.args.size)
+			tu_fail(__FILE__, __LINE__, "%s: %u of %u elements in exactly one first range",
+				l->name, k, p.args.size);
+		free(seen);
+		sp_problem_free(&p);
+	}
+	{
+		sp_loop fake = *sp_loop_find("chain"); /* its carries are outside its first ranges */
+		sp_loop_gen g = {2000, 0.01, 0, 5};
+		sp_problem p;
+		sp_result r;
+		sp_config c = config(SP_OPT_ALL, 2);
+		REQUIRE(sp_problem_generate(sp_loop_find("chain"), &g, &p, NULL, 0) == 0);
+		CHECK(spec_equals_seq(&p, &c, &r));
+		fake.writes_whole_array = 1;
+		p.loop = &fake;
+		CHECK(!spec_equals_seq(&p, &c, &r));
+		sp_problem_free(&p);
+	}
+}
+
+/*
+ * Device-decided rounds on both kernels: strcat's first round is the whole
+ * loop (wide), the short rounds after its first branch run in one block, and
+ * its growing intervals hand them back to wide rounds; the counters are those
+ * of host-decided assignments, and the copy back is of the spans finished.
+ */
+TEST(speculate_rounds_both_kernels)
+{
+	sp_loop_gen g = {200000, 0.0001, 0, 1};
+	sp_problem p;
+	sp_result dev, host;
+	sp_config c = config(SP_OPT_ALL, 2);
+	REQUIRE(sp_problem_generate(sp_loop_find("strcat"), &g, &p, NULL, 0) == 0);
+	CHECK(spec_equals_seq(&p, &c, &dev));
+	CHECK(dev.max_assignment > SP_ROUND_MAX && dev.min_assignment <= SP_ROUND_MAX);
+	REQUIRE(sp_clause_parse("(+0:end,+1000000)", &p.clause, NULL, 0) == 0);
+	CHECK(spec_equals_seq(&p, &c, &host));
+	CHECK_EQ(dev.assignments, host.assignments);
+	CHECK_EQ(dev.reexecuted, host.reexecuted);
+	CHECK_EQ(dev.deferred, host.deferred);
+	CHECK_EQ(dev.wrong_elements, host.wrong_elements);
+	/* In: the counters and each batch's state (no array: strcat writes all of it). Out: each
+	 * batch's state and the spans the batches finished, which are the whole array. */
+	CHECK((dev.bytes_in - 4 * SP_NCOUNTERS) % (4 * SP_ROUND_WORDS) == 0);
+	CHECK_EQ(dev.bytes_out - 4 * (uint64_t)p.args.size, dev.bytes_in - 4 * SP_NCOUNTERS);
+	sp_problem_free(&p);
+}
