@@ -59,7 +59,34 @@ STEP_KERNEL(k_gather, sp_k_gather)
 STEP_KERNEL(k_clear, sp_k_clear)
 STEP_KERNEL(k_reset, sp_k_reset)
 STEP_KERNEL(k_scatter, scatter_one)
+STEP_KERNEL(k_traces, sp_k_traces)
+STEP_KERNEL(k_restore, sp_k_restore)
+
+__device__ static void replay_one(const sp_dev *d, uint32_t i)
+{
+	sp_replay_row(d, d->plan[d->start + i]);
+}
+
+STEP_KERNEL(k_replay_level, replay_one)
 STEP_KERNEL(k_plain, plain_one)
+
+/*
+ * The replay plan of device-side recovery (speculation/check.h) in one
+ * block: the levels in order, a level's iterations shared by the threads,
+ * a barrier between levels (which also makes a level's writes to A visible
+ * to the next). The misspeculated iterations of an assignment are few, so
+ * one block runs them in one launch.
+ */
+__global__ void __launch_bounds__(BLOCK) k_replay(sp_dev d)
+{
+	const uint32_t *plan = d.plan, levels = plan[0], *off = plan + 1, *list = plan + levels + 2;
+	uint32_t l, t;
+	for (l = 0; l < levels; l++) {
+		for (t = off[l] + threadIdx.x; t < off[l + 1]; t += blockDim.x)
+			sp_replay_row(&d, list[t]);
+		__syncthreads();
+	}
+}
 
 /*
  * A batch of device-decided rounds of up to SP_ROUND_MAX iterations
@@ -128,12 +155,13 @@ __global__ void __launch_bounds__(BLOCK) k_wide_round(sp_dev d)
 typedef void (*step_kernel)(sp_dev);
 static const step_kernel kernels[] = {
 	k_compute, k_mark, k_intersect, k_minread, k_localize, k_gather, k_clear, k_reset, k_scatter,
-	k_plain, k_rounds, k_wide_round,
+	k_traces, k_restore, k_replay, k_replay_level, k_plain, k_rounds, k_wide_round,
 };
 static const char *const kernel_names[] = {
 	"computation", "detection (marks)", "detection (intersection)", "localization (Read-min)",
 	"localization", "the commit gather", "clearing the check arrays", "resetting the check arrays",
-	"copy-in scatter", "the unchecked loop", "a batch of device-decided assignments",
+	"copy-in scatter", "packing the misspeculated iterations' traces", "the commit on the device",
+	"the recovery on the device", "a level of the recovery on the device", "the unchecked loop", "a batch of device-decided assignments",
 	"a device-decided assignment over the whole device",
 };
 static_assert(sizeof(kernels) / sizeof(kernels[0]) == SP_NKERNELS, "one kernel per step");
@@ -263,7 +291,8 @@ static void dev_fill(gpu_ctx *c, uint32_t *p, int byte, size_t words, const char
 		what, words);
 }
 
-static void *gpu_open(const sp_problem *p, uint32_t *host, uint32_t max_count, unsigned workers)
+static void *gpu_open(const sp_problem *p, uint32_t *host, uint32_t max_count, unsigned workers,
+		      unsigned flags)
 {
 	gpu_ctx *c = (gpu_ctx *)gb_xcalloc(1, sizeof(*c), "the GPU backend");
 	const sp_loop *l = p->loop;
@@ -308,6 +337,11 @@ static void *gpu_open(const sp_problem *p, uint32_t *host, uint32_t max_count, u
 	c->d.mlist = dev_words(n, "the Misspec list");
 	c->d.counters = dev_words(SP_NCOUNTERS, "check counters");
 	c->d.rounds = (sp_rounds *)dev_words(SP_ROUND_WORDS, "the state of device-decided rounds");
+	if (flags & SP_OPEN_RESIDENT) {
+		c->d.committed = dev_words(size, "the committed array");
+		c->d.rows = dev_words(n * SP_ROW_WORDS(c->d.maxrd, c->d.maxwr), "misspeculated iterations' traces");
+		c->d.plan = dev_words(SP_PLAN_WORDS(n), "the replay plan");
+	}
 	/* An array the runtime does not copy in must not find the right values here by chance
 	 * (freed memory of an earlier run holds them): a loop that declares it writes the whole
 	 * array and does not then fails verification. */
@@ -340,6 +374,10 @@ static void *gpu_open(const sp_problem *p, uint32_t *host, uint32_t max_count, u
 	c->words[SP_BUF_ROUNDS] = SP_ROUND_WORDS;
 	c->buffers[SP_BUF_INPUTS] = c->inputs;
 	c->words[SP_BUF_INPUTS] = p->nidx + p->nin;
+	c->buffers[SP_BUF_ROWS] = c->d.rows;
+	c->words[SP_BUF_ROWS] = c->d.rows ? n * SP_ROW_WORDS(c->d.maxrd, c->d.maxwr) : 0;
+	c->buffers[SP_BUF_PLAN] = c->d.plan;
+	c->words[SP_BUF_PLAN] = c->d.plan ? SP_PLAN_WORDS(n) : 0;
 	GB_CUDA(cudaMallocHost((void **)&c->bounce, BOUNCE * sizeof(uint32_t)),
 		"allocating %u words of pinned host memory", BOUNCE);
 	c->pin[0] = pin_host(host, size * sizeof(uint32_t));
@@ -357,13 +395,14 @@ static void gpu_launch(void *vctx, unsigned kernel, uint32_t start, uint32_t cou
 	uint32_t blocks = (count + BLOCK - 1) / BLOCK;
 	if (!count)
 		return;
-	if (kernel != SP_K_SCATTER && kernel != SP_K_RESET && count > c->max_count)
+	if (kernel != SP_K_SCATTER && kernel != SP_K_RESET && kernel != SP_K_RESTORE &&
+	    count > c->max_count)
 		gb_die(GB_EXIT_RUNTIME, "an assignment of %u iterations exceeds the %u the device state "
 		       "was sized for", count, c->max_count);
 	d.start = start;
 	d.count = count;
 	memcpy(d.args.s, s, sizeof(d.args.s));
-	if (kernel == SP_K_ROUNDS)
+	if (kernel == SP_K_ROUNDS || kernel == SP_K_REPLAY)
 		blocks = 1;
 	else if (kernel == SP_K_WIDE)
 		blocks = c->wide_blocks;
@@ -425,7 +464,7 @@ static void gpu_close(void *vctx)
 	uint32_t *bufs[] = {c->d.args.A, c->d.readf, c->d.writec, c->d.minrd, c->d.wrongf,
 			    c->d.wlist, c->d.sidx, c->d.sval, c->d.rd, c->d.wr, c->d.nrd, c->d.nwr,
 			    c->d.misspec, c->d.mlist, c->d.counters, (uint32_t *)c->d.rounds,
-			    c->inputs};
+			    c->inputs, c->d.committed, c->d.rows, c->d.plan};
 	size_t k;
 	gpu_sync(vctx, "the last steps");
 	for (k = 0; k < sizeof(bufs) / sizeof(bufs[0]); k++)

@@ -44,6 +44,9 @@ const char *const sp_phase_names[] = {"inputs", "setup", "scheduling", "computat
 #define WIDE_QUEUE 16
 /* Misspec lists longer than this are put in order through a bitmap rather than sorted. */
 #define SORT_MAX 64
+/* Iterations a replay level has on average from which each level gets a launch of its own
+ * over the whole device rather than a turn in one block's launch. */
+#define REPLAY_WIDE 4096
 
 typedef struct range {
 	uint32_t lo, hi;
@@ -63,6 +66,11 @@ typedef struct run {
 	range *ranges;
 	uint32_t nranges, cap_ranges;
 	int pending;         /* copies back still running (download_async) */
+	/* A memory loop kept on the device (resident): the misspeculated iterations' rows, the
+	 * replay plan, and per row its level; per element, stamped by assignment, 1 + the level
+	 * of its last writer and 1 + the highest level that read it since. */
+	int resident, replayed;
+	uint32_t *rows, *plan, *level, *lw, *lr, *stamp, epoch;
 	uint64_t t_phase;
 } run;
 
@@ -377,11 +385,87 @@ static void order_misspec(run *u, uint32_t count, uint32_t nm)
 			u->mlist[n++] = w * 64 + (uint32_t)__builtin_ctzll(b);
 }
 
+/* The level of an element's last writer and readers in this assignment's plan, 1-based,
+ * 0 when none (an element not stamped with the assignment's epoch has neither). */
+static void touch_element(run *u, uint32_t e)
+{
+	if (u->stamp[e] != u->epoch) {
+		u->stamp[e] = u->epoch;
+		u->lw[e] = u->lr[e] = 0;
+	}
+}
+
+/*
+ * The replay plan of a resident memory loop (speculation/check.h) from the
+ * nm rows of the misspeculated iterations of the assignment at start: each
+ * iteration, in loop order, one level after every earlier one that wrote an
+ * element it reads or writes or read an element it writes; then the rows
+ * level by level. Returns the plan's words. O(nm x trace) with per-element
+ * stamps instead of clearing.
+ */
+static uint32_t plan_replay(run *u, uint32_t start, uint32_t count, uint32_t nm)
+{
+	const sp_loop *l = u->p->loop;
+	uint32_t W = SP_ROW_WORDS(l->max_reads, l->max_writes), words = (count + 63) / 64;
+	uint32_t *order = u->sval, *pos = u->mlist, *off, *list, levels = 0, k, j, w, n = 0;
+
+	/* the rows in loop order: a bitmap of the iterations, and where each one's row is */
+	memset(u->bits, 0, (size_t)words * sizeof(uint64_t));
+	for (k = 0; k < nm; k++) {
+		uint32_t i = u->rows[(size_t)k * W] - start;
+		u->bits[i / 64] |= 1ull << (i % 64);
+		pos[i] = k;
+	}
+	for (w = 0; w < words; w++)
+		for (uint64_t b = u->bits[w]; b; b &= b - 1)
+			order[n++] = pos[w * 64 + (uint32_t)__builtin_ctzll(b)];
+	if (++u->epoch == 0) { /* the stamps wrapped: none may look current */
+		memset(u->stamp, 0, (size_t)u->p->args.size * sizeof(uint32_t));
+		u->epoch = 1;
+	}
+	for (n = 0; n < nm; n++) {
+		const uint32_t *row = u->rows + (size_t)order[n] * W, *rd = row + 3, *wr = rd + l->max_reads;
+		uint32_t lvl = 0;
+		for (j = 0; j < row[1]; j++) {
+			touch_element(u, rd[j]);
+			lvl = u->lw[rd[j]] > lvl ? u->lw[rd[j]] : lvl;
+		}
+		for (j = 0; j < row[2]; j++) {
+			touch_element(u, wr[j]);
+			lvl = u->lw[wr[j]] > lvl ? u->lw[wr[j]] : lvl;
+			lvl = u->lr[wr[j]] > lvl ? u->lr[wr[j]] : lvl;
+		}
+		u->level[order[n]] = lvl;
+		for (j = 0; j < row[1]; j++)
+			u->lr[rd[j]] = lvl + 1 > u->lr[rd[j]] ? lvl + 1 : u->lr[rd[j]];
+		for (j = 0; j < row[2]; j++)
+			u->lw[wr[j]] = lvl + 1;
+		levels = lvl + 1 > levels ? lvl + 1 : levels;
+	}
+	/* the plan: levels, offsets (counted, then summed), rows by level in loop order */
+	off = u->plan + 1;
+	list = u->plan + levels + 2;
+	u->plan[0] = levels;
+	memset(off, 0, ((size_t)levels + 1) * sizeof(uint32_t));
+	for (k = 0; k < nm; k++)
+		off[u->level[k] + 1]++;
+	for (j = 0; j < levels; j++)
+		off[j + 1] += off[j];
+	for (n = 0; n < nm; n++)
+		list[off[u->level[order[n]]]++] = order[n];
+	for (j = levels; j > 0; j--) /* each offset moved to its level's end: back by one level */
+		off[j] = off[j - 1];
+	off[0] = 0;
+	return levels + 2 + nm;
+}
+
 /*
  * Detection, then localization when it fired (and --opt allows it): the
  * Misspec list in u->mlist, and the wrong elements in u->wlist (memory loop)
- * or as merged u->ranges (control flow). Returns -1 when an iteration
- * overflowed its traces.
+ * or as merged u->ranges (control flow); for a resident memory loop, the
+ * misspeculated iterations' rows in u->rows instead (the lists stay on the
+ * device). Returns -1 when an iteration overflowed its traces, -2 when a
+ * replay touched elements outside its rows (SP_C_UNSTABLE).
  */
 static int check_phase(run *u, uint32_t start, uint32_t count, verdict *v)
 {
@@ -396,6 +480,8 @@ static int check_phase(run *u, uint32_t start, uint32_t count, verdict *v)
 	download(u, SP_BUF_COUNTERS, 0, counters, SP_NCOUNTERS);
 	if (counters[SP_C_OVERFLOW])
 		return -1;
+	if (counters[SP_C_UNSTABLE])
+		return -2;
 	v->all_from = counters[SP_C_ALL_FROM];
 	v->detected = counters[SP_C_CONFLICT] || counters[SP_C_WAW] || counters[SP_C_MARKS] ||
 		      v->all_from != SP_NONE;
@@ -414,11 +500,18 @@ static int check_phase(run *u, uint32_t start, uint32_t count, verdict *v)
 		u->b->launch(u->ctx, SP_K_LOCALIZE, start, count, u->s);
 		download(u, SP_BUF_COUNTERS, 0, counters, SP_NCOUNTERS);
 		v->nm = counters[SP_C_NMISSPEC];
+		v->nw = counters[SP_C_NWRONG];
+		if (u->resident) {
+			/* What the replay plan needs: the misspeculated iterations' traces. */
+			uint32_t words = SP_ROW_WORDS(l->max_reads, l->max_writes);
+			u->b->launch(u->ctx, SP_K_TRACES, start, v->nm, u->s);
+			download(u, SP_BUF_ROWS, 0, u->rows, (size_t)v->nm * words);
+			return 0;
+		}
 		download(u, SP_BUF_MLIST, 0, u->mlist, v->nm);
 		order_misspec(u, count, v->nm);
 	}
 	if (l->kind == SP_MEM) {
-		v->nw = counters[SP_C_NWRONG];
 		download(u, SP_BUF_WLIST, 0, u->wlist, v->nw);
 	} else {
 		for (k = 0; k < v->nm; k++)
@@ -443,6 +536,35 @@ static uint32_t commit_and_recover(run *u, uint32_t start, uint32_t count, const
 	uint32_t size = p->args.size, end = start + count, next = end, k;
 	range span = p->loop->kind == SP_MEM ? (range){0, size} : cf_span(p, start, end);
 
+	if (u->resident) {
+		/* On the device: the wrong elements back to their committed values, then (recovery)
+		 * the misspeculated iterations replayed by levels; the clearing step commits what
+		 * the assignment wrote to the committed copy. No copy of the array. */
+		u->r->wrong_elements += v->nw;
+		if (v->nw)
+			u->b->launch(u->ctx, SP_K_RESTORE, start, v->nw, u->s);
+		if (!v->nm)
+			clear_check(u, start, count);
+		u->b->sync(u->ctx, "the commit phase");
+		phase_end(u, SP_PH_COMMIT);
+		if (v->nm) {
+			uint32_t levels, l;
+			upload(u, SP_BUF_PLAN, 0, u->plan, plan_replay(u, start, count, v->nm));
+			levels = u->plan[0];
+			/* A few iterations a level: one launch runs the levels; many: one each. */
+			if ((uint64_t)levels * REPLAY_WIDE > v->nm)
+				u->b->launch(u->ctx, SP_K_REPLAY, start, 1, u->s);
+			else
+				for (l = 0; l < levels; l++)
+					u->b->launch(u->ctx, SP_K_REPLAY_LEVEL, levels + 2 + u->plan[1 + l],
+						     u->plan[2 + l] - u->plan[1 + l], u->s);
+			clear_check(u, start, count);
+			u->replayed = 1;
+		}
+		u->r->reexecuted += v->nm;
+		*miss = v->nm;
+		return end;
+	}
 	if (v->detected && u->c->opt == SP_OPT_NO_MO) {
 		/* Nothing is committed: the CPU redoes the assignment and the device gets it back. */
 		clear_check(u, start, count);
@@ -593,7 +715,19 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	if (c->opt == SP_OPT_NO_SCHED)
 		limit = c->max_assignment && c->max_assignment < n ? c->max_assignment : n;
 	/* Allocation is not timed: a runtime that runs many loops keeps its memory. */
-	u.ctx = b->open(p, host, limit, c->workers);
+	/* A memory loop stays on the device but for the ablations of localization and of the
+	 * copy optimization, which keep the paper's commit to the host and recovery on it. */
+	u.resident = l->kind == SP_MEM && (c->opt == SP_OPT_ALL || c->opt == SP_OPT_NO_SCHED);
+	u.ctx = b->open(p, host, limit, c->workers, u.resident ? SP_OPEN_RESIDENT : 0);
+	if (u.resident) {
+		u.rows = xalloc_words((size_t)limit * SP_ROW_WORDS(l->max_reads, l->max_writes),
+				      "misspeculated iterations' traces");
+		u.plan = xalloc_words(SP_PLAN_WORDS(limit), "the replay plan");
+		u.level = xalloc_words(limit, "the replay plan");
+		u.lw = xalloc_words(size, "the replay plan");
+		u.lr = xalloc_words(size, "the replay plan");
+		u.stamp = xalloc_words(size, "the replay plan");
+	}
 	staging = (size_t)limit * l->max_writes > size ? (size_t)limit * l->max_writes : size;
 	u.mlist = xalloc_words(limit, "the Misspec list");
 	u.bits = (uint64_t *)xalloc_words(2 * ((size_t)limit / 64 + 1), "the Misspec bitmap");
@@ -606,6 +740,8 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	r->bytes_in += upload_inputs(b, u.ctx, p);
 	phase_end(&u, SP_PH_INPUTS);
 	r->bytes_in += upload_array(b, u.ctx, p, host);
+	if (u.resident) /* the committed copy */
+		b->launch(u.ctx, SP_K_RESET, 0, size, scalars);
 	/* Later assignments find the counters reset by the clearing step, on the device. */
 	memset(counters, 0, sizeof(counters));
 	counters[SP_C_ALL_FROM] = SP_NONE;
@@ -644,12 +780,9 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 		phase_end(&u, SP_PH_COMPUTE);
 
 		/* misspeculation check */
-		if (check_phase(&u, start, count, &v) != 0) {
-			snprintf(r->error, sizeof(r->error), "an iteration of %s accessed more distinct "
-				 "elements than its declared trace size", l->name);
-			rc = -1;
+		rc = check_phase(&u, start, count, &v);
+		if (rc != 0)
 			break;
-		}
 		phase_end(&u, SP_PH_CHECK);
 
 		/* commit (its phase ends inside) and recovery */
@@ -666,6 +799,23 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 		b->sync(u.ctx, "copying back the device-decided assignments");
 		phase_end(&u, SP_PH_COMMIT);
 	}
+	if (u.resident && rc == 0) {
+		/* The array crosses to the host once, at the end; a replay's traces are checked. */
+		if (u.replayed) {
+			download(&u, SP_BUF_COUNTERS, 0, counters, SP_NCOUNTERS);
+			rc = counters[SP_C_UNSTABLE] ? -2 : 0;
+		}
+		download(&u, SP_BUF_A, 0, host, size);
+		phase_end(&u, SP_PH_COMMIT);
+	}
+	if (rc == -1)
+		snprintf(r->error, sizeof(r->error), "an iteration of %s accessed more distinct "
+			 "elements than its declared trace size", l->name);
+	else if (rc == -2)
+		snprintf(r->error, sizeof(r->error), "an iteration of %s accessed other elements when "
+			 "re-executed than speculatively (its accesses must follow from its inputs)",
+			 l->name);
+	rc = rc ? -1 : 0;
 	if (r->min_assignment == UINT64_MAX)
 		r->min_assignment = 0;
 	r->total_s = (double)(u.t_phase - t0) / 1e9;
@@ -677,6 +827,12 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	free(u.sval);
 	free(u.stage);
 	free(u.ranges);
+	free(u.rows);
+	free(u.plan);
+	free(u.level);
+	free(u.lw);
+	free(u.lr);
+	free(u.stamp);
 	return rc;
 }
 
@@ -687,7 +843,7 @@ void sp_run_nospec(const sp_backend *b, const sp_problem *p, const sp_config *c,
 	void *ctx;
 
 	memset(r, 0, sizeof(*r));
-	ctx = b->open(p, host, p->args.n, c->workers);
+	ctx = b->open(p, host, p->args.n, c->workers, 0);
 	t0 = gb_now_ns();
 	r->bytes_in = upload_inputs(b, ctx, p);
 	t = gb_now_ns();

@@ -538,3 +538,59 @@ TEST(speculate_rounds_both_kernels)
 	CHECK_EQ(dev.bytes_out - 4 * (uint64_t)p.args.size, dev.bytes_in - 4 * SP_NCOUNTERS);
 	sp_problem_free(&p);
 }
+
+/*
+ * A memory loop kept on the device, recovery by dependence levels: ocean in
+ * one assignment (no-sched) has every iteration misspeculated (each cell has
+ * four writers), replayed in a few levels of many iterations each, which
+ * the CPU backend runs on its threads; and a short ocean whose levels run in
+ * one step, backwards within a level.
+ */
+TEST(speculate_replay_levels)
+{
+	sp_loop_gen g = {40000, 0.01, 4, 3};
+	sp_problem p;
+	sp_result r;
+	sp_config c = config(SP_OPT_NO_SCHED, 5);
+	REQUIRE(sp_problem_generate(sp_loop_find("ocean"), &g, &p, NULL, 0) == 0);
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.assignments, 1);
+	CHECK_EQ(r.reexecuted, 40000);
+	CHECK_EQ(r.wrong_elements, 10000);
+	/* no copy of the array but the last: in, the array, counters, the plan; out, counters
+	 * x3 (check, localization, the replay's check), the rows, the array */
+	CHECK_EQ(r.bytes_out, 4 * (3 * (uint64_t)SP_NCOUNTERS + 40000ull * SP_ROW_WORDS(3, 1) + 10000));
+	sp_problem_free(&p);
+	c = config(SP_OPT_ALL, 3);
+	g.iters = 4000;
+	REQUIRE(sp_problem_generate(sp_loop_find("ocean"), &g, &p, NULL, 0) == 0);
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK(r.reexecuted > 0);
+	sp_problem_free(&p);
+}
+
+/* A re-execution that touches an element outside its traced rows sets SP_C_UNSTABLE. */
+TEST(speculate_replay_checks_its_traces)
+{
+	static const uint32_t P[2] = {0, 1}, Q[2] = {2, 3};
+	uint32_t A[4], counters[SP_NCOUNTERS] = {0};
+	uint32_t rows[2 * SP_ROW_WORDS(1, 1)] = {0, 1, 1, 2, 0, /* iteration 0: reads 2, writes 0 */
+						  1, 1, 1, 2, 1}; /* iteration 1 reads 3, not 2 */
+	sp_problem p;
+	sp_dev d;
+	figure3(&p, 2, 4, P, Q);
+	memcpy(A, p.A0, sizeof(A));
+	memset(&d, 0, sizeof(d));
+	d.args = p.args;
+	d.args.A = A;
+	d.kind = SP_MEM;
+	d.maxrd = d.maxwr = 1;
+	d.counters = counters;
+	d.rows = rows;
+	sp_replay_row(&d, 0);
+	CHECK_EQ(counters[SP_C_UNSTABLE], 0);
+	CHECK_EQ(A[0], 3 * A[2] + 1);
+	sp_replay_row(&d, 1);
+	CHECK_EQ(counters[SP_C_UNSTABLE], 1);
+	sp_problem_free(&p);
+}
