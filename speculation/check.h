@@ -35,7 +35,9 @@
  * - Commit of a memory loop gathers the elements the assignment wrote, less
  *   the wrong ones, through the write traces (SP_K_GATHER), where Figure 7
  *   copies the whole array between wrong elements: a short assignment would
- *   otherwise pay for the whole array.
+ *   otherwise pay for the whole array. Where the runtime keeps a memory loop
+ *   on the device, commit and recovery run there instead (SP_K_RESTORE,
+ *   SP_K_TRACES, SP_K_REPLAY below) and nothing is copied.
  */
 #ifndef GB_SPEC_CHECK_H
 #define GB_SPEC_CHECK_H
