@@ -116,15 +116,17 @@ __global__ void __launch_bounds__(BLOCK) k_rounds(sp_dev d)
 }
 
 /*
- * One longer device-decided round over as many blocks as it has iterations
- * for (the grid is sized for the largest round; blocks beyond the round's
- * share leave at once). The last block to finish resolves the round and
- * begins the next one in the state, which the next launch reads: the host
- * queues launches without waiting between them, and a launch that finds no
- * round (count 0) does nothing. The fences before the count and after it
- * make every block's writes to A and to all_from visible to the resolving
- * thread (the last-block pattern of the CUDA programming guide); the kernel
- * boundary makes the new state visible to the next launch.
+ * One longer device-decided round: the blocks the round has iterations for
+ * share them (the grid is sized for the largest round). The last block of
+ * the grid to be done, the others included, resolves the round and begins
+ * the next one in the state, which the next launch reads: the host queues
+ * launches without waiting between them, and a launch that finds no round
+ * (count 0) does nothing. Every block counts itself, having read the
+ * state, so that no block can start after the state changed. The fences
+ * before the count and after it make every block's writes to A and to
+ * all_from visible to the resolving thread (the last-block pattern of the
+ * CUDA programming guide); the kernel boundary makes the new state visible
+ * to the next launch.
  */
 __global__ void __launch_bounds__(BLOCK) k_wide_round(sp_dev d)
 {
@@ -136,14 +138,13 @@ __global__ void __launch_bounds__(BLOCK) k_wide_round(sp_dev d)
 	blocks = (count + blockDim.x - 1) / blockDim.x;
 	if (blocks > gridDim.x)
 		blocks = gridDim.x;
-	if (blockIdx.x >= blocks)
-		return;
-	for (j = blockIdx.x * blockDim.x + threadIdx.x; j < count; j += blocks * blockDim.x)
-		sp_round_compute(&d, st, j);
+	if (blockIdx.x < blocks)
+		for (j = blockIdx.x * blockDim.x + threadIdx.x; j < count; j += blocks * blockDim.x)
+			sp_round_compute(&d, st, j);
 	__threadfence();
 	__syncthreads();
 	if (threadIdx.x == 0)
-		last = atomicAdd(&st->blocks_done, 1) == blocks - 1;
+		last = atomicAdd(&st->blocks_done, 1) == gridDim.x - 1;
 	__syncthreads();
 	if (last && threadIdx.x == 0) {
 		__threadfence();
@@ -161,7 +162,8 @@ static const char *const kernel_names[] = {
 	"computation", "detection (marks)", "detection (intersection)", "localization (Read-min)",
 	"localization", "the commit gather", "clearing the check arrays", "resetting the check arrays",
 	"copy-in scatter", "packing the misspeculated iterations' traces", "the commit on the device",
-	"the recovery on the device", "a level of the recovery on the device", "the unchecked loop", "a batch of device-decided assignments",
+	"the recovery on the device", "a level of the recovery on the device", "the unchecked loop",
+	"a batch of device-decided assignments",
 	"a device-decided assignment over the whole device",
 };
 static_assert(sizeof(kernels) / sizeof(kernels[0]) == SP_NKERNELS, "one kernel per step");
@@ -249,6 +251,8 @@ static void copy_sync(gpu_ctx *c, char *v, char *h, size_t bytes, int to_device)
 	const size_t chunk = BOUNCE * sizeof(uint32_t);
 	cudaMemcpyKind kind = to_device ? cudaMemcpyHostToDevice : cudaMemcpyDeviceToHost;
 	size_t done = 0, total = bytes;
+	if (!bytes)
+		return;
 	while (bytes) {
 		size_t gap, n = pinned_run(c, h, bytes, &gap);
 		if (n) {
@@ -307,11 +311,11 @@ static void *gpu_open(const sp_problem *p, uint32_t *host, uint32_t max_count, u
 	GB_CUDA(cudaGetDevice(&dev), "querying the device");
 	GB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev),
 		"querying the device's multiprocessors");
-	/* Four blocks per multiprocessor (half of its threads): a round's threads stride over
-	 * larger rounds, and a launch for a small round starts few blocks with nothing to do. */
+	/* Two blocks per multiprocessor: a round's threads stride over larger rounds, and every
+	 * block of a launch counts itself on one word, so fewer blocks cost less there. */
 	c->wide_blocks = (uint32_t)((n + BLOCK - 1) / BLOCK);
-	if (c->wide_blocks > 4u * (uint32_t)sms)
-		c->wide_blocks = 4u * (uint32_t)sms;
+	if (c->wide_blocks > 2u * (uint32_t)sms)
+		c->wide_blocks = 2u * (uint32_t)sms;
 	if (c->wide_blocks < 1)
 		c->wide_blocks = 1;
 
