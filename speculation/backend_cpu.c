@@ -101,7 +101,7 @@ static void cpu_launch(void *vctx, unsigned kernel, uint32_t start, uint32_t cou
 	pthread_mutex_unlock(&c->mu);
 }
 
-/* Steps run synchronously on the host: nothing to wait for. */
+/* Steps and copies run synchronously on the host: nothing to wait for. */
 static void cpu_sync(void *vctx, const char *what)
 {
 	(void)vctx, (void)what;
@@ -225,5 +225,6 @@ static void cpu_close(void *vctx)
 }
 
 const sp_backend sp_backend_cpu = {
-	"cpu", 1, cpu_open, cpu_launch, cpu_sync, cpu_upload, cpu_download, cpu_download, cpu_close,
+	"cpu", 1, cpu_open, cpu_launch, cpu_sync, cpu_upload, cpu_download, cpu_upload, cpu_download,
+	cpu_sync, cpu_close,
 };

@@ -10,9 +10,10 @@
  * Launches are asynchronous, in order on one stream (steps); the runtime
  * synchronizes at the end of each phase (sync), and every copy waits for the
  * steps before it, so its per-phase host timers measure the phase's device
- * time, launch overhead included by design. The exception is download_async,
- * which device-decided rounds use to copy a finished span back on a second
- * stream (back) while the next batch runs. Copies move locked host memory
+ * time, launch overhead included by design. The exceptions are the
+ * background copies on a second stream (back), complete at drain: a
+ * device-decided batch's finished span copied back while the next batch
+ * runs, and the inputs of later assignments copied in while the first runs. Copies move locked host memory
  * directly: open page-locks the host array and the inputs (pin_host), and
  * small copies and unlocked pieces go through a locked bounce buffer, so no
  * copy takes the driver's pageable path (several times slower, and several
@@ -184,7 +185,7 @@ typedef struct gpu_ctx {
 	uint32_t *bounce;     /* pinned host memory for small copies and unlocked pieces */
 	pinned pin[3];        /* the host array and the inputs, where locked */
 	cudaStream_t steps;   /* the steps and the copies that wait for them */
-	cudaStream_t back;    /* copies back that overlap later steps (download_async) */
+	cudaStream_t back;    /* background copies that overlap later steps (upload/download_async) */
 	cudaEvent_t launched; /* where back's copies start in steps */
 } gpu_ctx;
 
@@ -419,7 +420,12 @@ static void gpu_sync(void *vctx, const char *what)
 {
 	gpu_ctx *c = (gpu_ctx *)vctx;
 	GB_CUDA(cudaStreamSynchronize(c->steps), "running %s", what);
-	GB_CUDA(cudaStreamSynchronize(c->back), "running %s (copies back)", what);
+}
+
+static void gpu_drain(void *vctx, const char *what)
+{
+	gpu_ctx *c = (gpu_ctx *)vctx;
+	GB_CUDA(cudaStreamSynchronize(c->back), "%s", what);
 }
 
 static void check_range(const gpu_ctx *c, unsigned buf, size_t off, size_t words)
@@ -441,6 +447,22 @@ static void gpu_download(void *vctx, unsigned buf, size_t off, uint32_t *dst, si
 	gpu_ctx *c = (gpu_ctx *)vctx;
 	check_range(c, buf, off, words);
 	copy_sync(c, (char *)(c->buffers[buf] + off), (char *)dst, words * sizeof(uint32_t), 0);
+}
+
+/* On stream back, when the host range is locked whole; otherwise at once, as an upload. */
+static void gpu_upload_async(void *vctx, unsigned buf, size_t off, const uint32_t *src, size_t words)
+{
+	gpu_ctx *c = (gpu_ctx *)vctx;
+	size_t gap, bytes = words * sizeof(uint32_t);
+	check_range(c, buf, off, words);
+	if (!words)
+		return;
+	if (pinned_run(c, (const char *)src, bytes, &gap) != bytes) {
+		gpu_upload(vctx, buf, off, src, words);
+		return;
+	}
+	GB_CUDA(cudaMemcpyAsync(c->buffers[buf] + off, src, bytes, cudaMemcpyHostToDevice, c->back),
+		"copying %zu words to the device while steps run", words);
 }
 
 /* On stream back, after the steps launched so far, when the host range is locked whole;
@@ -471,6 +493,7 @@ static void gpu_close(void *vctx)
 			    c->inputs, c->d.committed, c->d.rows, c->d.plan};
 	size_t k;
 	gpu_sync(vctx, "the last steps");
+	gpu_drain(vctx, "finishing the last copies");
 	for (k = 0; k < sizeof(bufs) / sizeof(bufs[0]); k++)
 		cudaFree(bufs[k]);
 	cudaFreeHost(c->bounce);
@@ -486,7 +509,7 @@ static void gpu_close(void *vctx)
 extern "C" {
 extern const sp_backend sp_backend_gpu;
 const sp_backend sp_backend_gpu = {
-	"gpu", 0, gpu_open, gpu_launch, gpu_sync, gpu_upload, gpu_download, gpu_download_async,
-	gpu_close,
+	"gpu", 0, gpu_open, gpu_launch, gpu_sync, gpu_upload, gpu_download, gpu_upload_async,
+	gpu_download_async, gpu_drain, gpu_close,
 };
 }

@@ -73,6 +73,7 @@ typedef struct run {
 	range *ranges;
 	uint32_t nranges, cap_ranges;
 	int pending;         /* copies back still running (download_async) */
+	int inputs_later;    /* inputs still being copied in the background (upload_inputs) */
 	/* A memory loop kept on the device (resident): the misspeculated iterations' rows, the
 	 * replay plan, and per row its level; per element, the plan's view of it. */
 	int resident, replayed;
@@ -101,14 +102,48 @@ static void download(run *u, unsigned buf, size_t off, uint32_t *dst, size_t wor
 	u->r->bytes_out += 4 * (uint64_t)words;
 }
 
-/* Copy the read-only inputs to the device, unless it uses them in place; returns the bytes. */
-static uint64_t upload_inputs(const sp_backend *b, void *ctx, const sp_problem *p)
+/*
+ * Copy the read-only inputs to the device, unless it uses them in place;
+ * returns the bytes. Where the loop says which inputs its iterations read
+ * (sp_inputs_read) and the first assignment, of first iterations, is not the
+ * whole loop, only what it reads is copied now and the rest in the
+ * background (*later set; the runtime drains it before the next
+ * assignment). later NULL: everything now.
+ */
+static uint64_t upload_inputs(const sp_backend *b, void *ctx, const sp_problem *p, uint32_t first,
+			      int *later)
 {
+	sp_input_span now[SP_MAX_INPUT_SPANS], rest[SP_MAX_INPUT_SPANS];
+	uint32_t k, nnow = 0, nrest;
+	uint64_t words = 0;
 	if (b->host_memory)
 		return 0;
-	b->upload(ctx, SP_BUF_INPUTS, 0, p->idx, p->nidx);
-	b->upload(ctx, SP_BUF_INPUTS, p->nidx, (const uint32_t *)p->in, p->nin);
-	return 4 * (uint64_t)(p->nidx + p->nin);
+	if (later && first < p->args.n)
+		nnow = sp_inputs_read(&p->args, 0, first, now);
+	if (!nnow) {
+		b->upload(ctx, SP_BUF_INPUTS, 0, p->idx, p->nidx);
+		b->upload(ctx, SP_BUF_INPUTS, p->nidx, (const uint32_t *)p->in, p->nin);
+		return 4 * (uint64_t)(p->nidx + p->nin);
+	}
+	nrest = sp_inputs_read(&p->args, first, p->args.n, rest);
+	for (k = 0; k < nnow + nrest; k++) {
+		sp_input_span t = k < nnow ? now[k] : rest[k - nnow];
+		const uint32_t *src = t.in_floats ? (const uint32_t *)p->in : p->idx;
+		size_t base = t.in_floats ? p->nidx : 0;
+		/* what the first assignment's spans copied already (its whole parts) is not copied again */
+		if (k >= nnow && k - nnow < nnow && now[k - nnow].in_floats == t.in_floats &&
+		    t.lo < now[k - nnow].hi && t.lo >= now[k - nnow].lo)
+			t.lo = now[k - nnow].hi < t.hi ? now[k - nnow].hi : t.hi;
+		if (t.hi <= t.lo)
+			continue;
+		if (k < nnow)
+			b->upload(ctx, SP_BUF_INPUTS, base + t.lo, src + t.lo, t.hi - t.lo);
+		else
+			b->upload_async(ctx, SP_BUF_INPUTS, base + t.lo, src + t.lo, t.hi - t.lo);
+		words += t.hi - t.lo;
+	}
+	*later = 1;
+	return 4 * words;
 }
 
 static void run_iteration(const sp_problem *p, uint32_t *host, float *s, uint32_t i)
@@ -770,7 +805,8 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	u.stage = xalloc_words(c->opt == SP_OPT_NO_CO ? size : 0, "copy-out staging");
 
 	u.t_phase = t0 = gb_now_ns();
-	r->bytes_in += upload_inputs(b, u.ctx, p);
+	r->bytes_in += upload_inputs(b, u.ctx, p, c->opt == SP_OPT_NO_SCHED ? limit : sc.size,
+				     &u.inputs_later);
 	phase_end(&u, SP_PH_INPUTS);
 	r->bytes_in += upload_array(b, u.ctx, p, host);
 	if (u.resident) /* the committed copy */
@@ -789,6 +825,12 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 		if (c->timeout_s > 0 && gb_seconds_since(t0) > c->timeout_s) {
 			r->incomplete = 1;
 			break;
+		}
+		if (u.inputs_later && start > 0) {
+			/* The inputs copied while the first assignment ran: what it did not hide. */
+			b->drain(u.ctx, "copying the inputs of later assignments");
+			u.inputs_later = 0;
+			phase_end(&u, SP_PH_INPUTS);
 		}
 		/* Assignments whose whole decision the device can take run there, in batches. */
 		if (rounds) {
@@ -829,8 +871,12 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	}
 	if (u.pending) {
 		/* The copies back that the batches did not hide. */
-		b->sync(u.ctx, "copying back the device-decided assignments");
+		b->drain(u.ctx, "copying back the device-decided assignments");
 		phase_end(&u, SP_PH_COMMIT);
+	}
+	if (u.inputs_later) { /* a loop cut short: nothing may still be copying */
+		b->drain(u.ctx, "copying the inputs of later assignments");
+		phase_end(&u, SP_PH_INPUTS);
 	}
 	if (u.resident && rc == 0) {
 		/* The array crosses to the host once, at the end; a replay's traces are checked. */
@@ -876,7 +922,7 @@ void sp_run_nospec(const sp_backend *b, const sp_problem *p, const sp_config *c,
 	memset(r, 0, sizeof(*r));
 	ctx = b->open(p, host, p->args.n, c->workers, 0);
 	t0 = gb_now_ns();
-	r->bytes_in = upload_inputs(b, ctx, p);
+	r->bytes_in = upload_inputs(b, ctx, p, p->args.n, NULL);
 	t = gb_now_ns();
 	r->phase_s[SP_PH_INPUTS] = (double)(t - t0) / 1e9;
 	r->bytes_in += upload_array(b, ctx, p, host);

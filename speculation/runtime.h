@@ -37,14 +37,18 @@ typedef struct sp_backend {
 	/* Run step kernel for threads 0..count-1 over the assignment at start, with scalars s. */
 	void (*launch)(void *ctx, unsigned kernel, uint32_t start, uint32_t count,
 		       const float s[SP_NSCALARS]);
-	/* Wait for the launched steps (what names them in errors); copies wait by themselves. */
+	/* Wait for the launched steps (what names them in errors); copies wait by themselves,
+	 * except the background ones below. */
 	void (*sync)(void *ctx, const char *what);
 	void (*upload)(void *ctx, unsigned buf, size_t off_words, const uint32_t *src, size_t words);
 	void (*download)(void *ctx, unsigned buf, size_t off_words, uint32_t *dst, size_t words);
-	/* A download that may overlap the steps launched after it: it starts once the steps
-	 * launched before it are done and is complete at the next sync. Neither the device range
-	 * nor the host one may be touched until then. */
+	/* Background copies, which may overlap the steps launched after them and are complete
+	 * at the next drain; neither the device range nor the host one may be used until then.
+	 * A download starts once the steps launched before it are done. */
+	void (*upload_async)(void *ctx, unsigned buf, size_t off_words, const uint32_t *src,
+			     size_t words);
 	void (*download_async)(void *ctx, unsigned buf, size_t off_words, uint32_t *dst, size_t words);
+	void (*drain)(void *ctx, const char *what);
 	void (*close)(void *ctx);
 } sp_backend;
 
