@@ -33,6 +33,7 @@
 
 #include "common/error.h"
 #include "common/timer.h"
+#include "speculation/replay.h"
 #include "speculation/runtime.h"
 
 const char *const sp_opt_names[] = {"all", "no-mo", "no-co", "no-sched", NULL};
@@ -52,13 +53,6 @@ typedef struct range {
 	uint32_t lo, hi;
 } range;
 
-/* An element in the replay plan of one assignment, in an open-addressing table sized to
- * the plan and cleared for it (key SP_NONE: free): 1 + the level of its last writer,
- * 1 + the highest level that read it. */
-typedef struct elem_levels {
-	uint32_t key, lw, lr;
-} elem_levels;
-
 /* The state of one sp_run. */
 typedef struct run {
 	const sp_backend *b;
@@ -74,12 +68,11 @@ typedef struct run {
 	uint32_t nranges, cap_ranges;
 	int pending;         /* copies back still running (download_async) */
 	int inputs_later;    /* inputs still being copied in the background (upload_inputs) */
-	/* A memory loop kept on the device (resident): the misspeculated iterations' rows, the
-	 * replay plan, and per row its level; per element, the plan's view of it. */
+	/* A memory loop kept on the device (resident): the misspeculated iterations' rows and
+	 * the replay plan (speculation/replay.h). */
 	int resident, replayed;
-	uint32_t *rows, *plan, *level;
-	struct elem_levels *elem;
-	size_t elem_cap;
+	uint32_t *rows, *plan;
+	sp_planner planner;
 	uint64_t t_phase;
 } run;
 
@@ -428,102 +421,6 @@ static void order_misspec(run *u, uint32_t count, uint32_t nm)
 			u->mlist[n++] = w * 64 + (uint32_t)__builtin_ctzll(b);
 }
 
-/* The element's entry in the plan's table of mask + 1 entries, new when first seen. */
-static elem_levels *touch_element(run *u, uint32_t e, uint32_t mask)
-{
-	uint32_t k = (uint32_t)(((uint64_t)e * 0x9E3779B97F4A7C15ull) >> 32) & mask;
-	for (;; k = (k + 1) & mask) {
-		elem_levels *q = &u->elem[k];
-		if (q->key == SP_NONE) {
-			q->key = e;
-			q->lw = q->lr = 0;
-			return q;
-		}
-		if (q->key == e)
-			return q;
-	}
-}
-
-/* The rows' indices in loop order: a radix sort of their iterations, 11 bits a pass. */
-static const uint32_t *order_rows(run *u, uint32_t start, uint32_t count, uint32_t nm, uint32_t W)
-{
-	uint32_t *a = u->sval, *b = u->sidx, *t, k, shift, sum, hist[2048];
-	for (k = 0; k < nm; k++)
-		a[k] = k;
-	for (shift = 0; shift < 32 && (count - 1) >> shift; shift += 11) {
-		memset(hist, 0, sizeof(hist));
-		for (k = 0; k < nm; k++)
-			hist[((u->rows[(size_t)a[k] * W] - start) >> shift) & 2047]++;
-		for (k = 0, sum = 0; k < 2048; k++) {
-			uint32_t c = hist[k];
-			hist[k] = sum;
-			sum += c;
-		}
-		for (k = 0; k < nm; k++)
-			b[hist[((u->rows[(size_t)a[k] * W] - start) >> shift) & 2047]++] = a[k];
-		t = a;
-		a = b;
-		b = t;
-	}
-	return a;
-}
-
-/*
- * The replay plan of a resident memory loop (speculation/check.h) from the
- * nm rows of the misspeculated iterations of the assignment at start: each
- * iteration, in loop order, one level after every earlier one that wrote an
- * element it reads or writes or read an element it writes; then the rows
- * level by level. Returns the plan's words. O(nm x trace), in a table of the
- * plan's elements small enough to stay in cache (an array of the array's size
- * would cost a cache miss an access).
- */
-static uint32_t plan_replay(run *u, uint32_t start, uint32_t count, uint32_t nm)
-{
-	const sp_loop *l = u->p->loop;
-	uint32_t W = SP_ROW_WORDS(l->max_reads, l->max_writes), *off, *list, levels = 0, k, j, n;
-	const uint32_t *order = order_rows(u, start, count, nm, W);
-	size_t want = 2 * (size_t)nm * (l->max_reads + l->max_writes), cap = 16;
-	elem_levels *seen[2 * SP_MAX_TRACE];
-
-	while (cap < want && cap < u->elem_cap)
-		cap *= 2;
-	memset(u->elem, 0xFF, cap * sizeof(elem_levels)); /* also brings the table into cache */
-	for (n = 0; n < nm; n++) {
-		const uint32_t *row = u->rows + (size_t)order[n] * W, *rd = row + 3, *wr = rd + l->max_reads;
-		uint32_t lvl = 0;
-		for (j = 0; j < row[1]; j++) {
-			seen[j] = touch_element(u, rd[j], (uint32_t)cap - 1);
-			lvl = seen[j]->lw > lvl ? seen[j]->lw : lvl;
-		}
-		for (j = 0; j < row[2]; j++) {
-			elem_levels *q = seen[SP_MAX_TRACE + j] = touch_element(u, wr[j], (uint32_t)cap - 1);
-			lvl = q->lw > lvl ? q->lw : lvl;
-			lvl = q->lr > lvl ? q->lr : lvl;
-		}
-		u->level[order[n]] = lvl;
-		for (j = 0; j < row[1]; j++)
-			seen[j]->lr = lvl + 1 > seen[j]->lr ? lvl + 1 : seen[j]->lr;
-		for (j = 0; j < row[2]; j++)
-			seen[SP_MAX_TRACE + j]->lw = lvl + 1;
-		levels = lvl + 1 > levels ? lvl + 1 : levels;
-	}
-	/* the plan: levels, offsets (counted, then summed), rows by level in loop order */
-	off = u->plan + 1;
-	list = u->plan + levels + 2;
-	u->plan[0] = levels;
-	memset(off, 0, ((size_t)levels + 1) * sizeof(uint32_t));
-	for (k = 0; k < nm; k++)
-		off[u->level[k] + 1]++;
-	for (j = 0; j < levels; j++)
-		off[j + 1] += off[j];
-	for (n = 0; n < nm; n++)
-		list[off[u->level[order[n]]]++] = order[n];
-	for (j = levels; j > 0; j--) /* each offset moved to its level's end: back by one level */
-		off[j] = off[j - 1];
-	off[0] = 0;
-	return levels + 2 + nm;
-}
-
 /*
  * Detection, then localization when it fired (and --opt allows it): the
  * Misspec list in u->mlist, and the wrong elements in u->wlist (memory loop)
@@ -614,7 +511,10 @@ static uint32_t commit_and_recover(run *u, uint32_t start, uint32_t count, const
 		phase_end(u, SP_PH_COMMIT);
 		if (v->nm) {
 			uint32_t levels, l;
-			upload(u, SP_BUF_PLAN, 0, u->plan, plan_replay(u, start, count, v->nm));
+			const sp_loop *lp = p->loop;
+			upload(u, SP_BUF_PLAN, 0, u->plan,
+			       sp_replay_plan(&u->planner, u->rows, lp->max_reads, lp->max_writes, start,
+					      count, v->nm, u->plan));
 			levels = u->plan[0];
 			/* A few iterations a level: one launch runs the levels; many: one each. */
 			if ((uint64_t)levels * REPLAY_WIDE > v->nm)
@@ -788,13 +688,7 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 		u.rows = xalloc_words((size_t)limit * SP_ROW_WORDS(l->max_reads, l->max_writes),
 				      "misspeculated iterations' traces");
 		u.plan = xalloc_words(SP_PLAN_WORDS(limit), "the replay plan");
-		size_t elems = (size_t)limit * (l->max_reads + l->max_writes);
-		u.level = xalloc_words(limit, "the replay plan");
-		/* twice the elements a plan can touch, a power of two */
-		for (u.elem_cap = 16; u.elem_cap < 2 * (elems < size ? elems : size); u.elem_cap *= 2)
-			;
-		u.elem = xalloc_words(u.elem_cap * (sizeof(elem_levels) / sizeof(uint32_t)),
-				      "the replay plan");
+		sp_planner_init(&u.planner, limit, size, l->max_reads + l->max_writes);
 	}
 	staging = (size_t)limit * l->max_writes > size ? (size_t)limit * l->max_writes : size;
 	u.mlist = xalloc_words(limit, "the Misspec list");
@@ -908,8 +802,7 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	free(u.ranges);
 	free(u.rows);
 	free(u.plan);
-	free(u.level);
-	free(u.elem);
+	sp_planner_free(&u.planner);
 	return rc;
 }
 

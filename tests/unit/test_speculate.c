@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "speculation/replay.h"
 #include "speculation/runtime.h"
 #include "tests/unit/spec_check.h"
 #include "tests/unit/test.h"
@@ -645,4 +646,30 @@ TEST(speculate_inputs_read_spans)
 		free(b);
 	}
 	sp_problem_free(&p);
+}
+
+/*
+ * The replay plan's levels, rows given out of loop order: 11 reads what 10
+ * wrote (RAW), 13 writes what 10 read (WAR), 14 writes what 11 wrote (WAW),
+ * 12 touches nothing of theirs.
+ */
+TEST(speculate_replay_plan_levels)
+{
+	/* iteration, reads, writes, the element read (SP_NONE: none), the element written */
+	static const uint32_t rows[5 * 5] = {
+		14, 0, 1, SP_NONE, 3, /* row 0 */
+		11, 1, 1, 2, 3,       /* row 1 */
+		12, 1, 1, 5, 6,       /* row 2 */
+		10, 1, 1, 1, 2,       /* row 3 */
+		13, 1, 1, 7, 1,       /* row 4 */
+	};
+	static const uint32_t want[] = {3, 0, 2, 4, 5, 3, 2, 1, 4, 0};
+	uint32_t plan[SP_PLAN_WORDS(5)], words, k;
+	sp_planner pl;
+	sp_planner_init(&pl, 5, 8, 2);
+	words = sp_replay_plan(&pl, rows, 1, 1, 10, 5, 5, plan);
+	REQUIRE(words == sizeof(want) / sizeof(want[0]));
+	for (k = 0; k < words; k++) /* 3 levels at 0, 2, 4, 5: rows of 10 and 12, 11 and 13, 14 */
+		CHECK_EQ(plan[k], want[k]);
+	sp_planner_free(&pl);
 }
