@@ -679,10 +679,10 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	limit = sc.cap;
 	if (c->opt == SP_OPT_NO_SCHED)
 		limit = c->max_assignment && c->max_assignment < n ? c->max_assignment : n;
-	/* Allocation is not timed: a runtime that runs many loops keeps its memory. */
 	/* A memory loop stays on the device but for the ablations of localization and of the
 	 * copy optimization, which keep the paper's commit to the host and recovery on it. */
 	u.resident = l->kind == SP_MEM && (c->opt == SP_OPT_ALL || c->opt == SP_OPT_NO_SCHED);
+	/* Allocation is not timed: a runtime that runs many loops keeps its memory. */
 	u.ctx = b->open(p, host, limit, c->workers, u.resident ? SP_OPEN_RESIDENT : 0);
 	if (u.resident) {
 		u.rows = xalloc_words((size_t)limit * SP_ROW_WORDS(l->max_reads, l->max_writes),
