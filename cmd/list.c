@@ -35,6 +35,8 @@
 #define MAX_IMPLS GB_MAX_IMPLS
 #define DEFAULT_SB_COUNT 64u     /* the paper's heap: 64 superblocks of 4096 bytes */
 #define DEFAULT_SB_SIZE 4096u
+#define DEFAULT_SB_MOST 1024u    /* superblocks a run's nodes fill at most with the default size */
+#define DEFAULT_SB_SIZE 4096u
 
 static const char *const platform_names[] = {
 	[LIST_ON_CPU] = "cpu", [LIST_ON_GPU] = "gpu", [LIST_ON_OPENCL] = "opencl",
@@ -110,8 +112,10 @@ static const gb_opt_row rows[NROWS] = {
 		     .help = "heap superblocks, bookkeeping included (default 64, or as many as the run's "
 			     "nodes need with room to spare)"},
 	[ROW_SBSIZE] = {.name = "superblock-size", .kind = GB_OPT_UINT, .metavar = "B", .lo = KMA_MAX_BLOCK,
-			.hi = 1u << 24, .def = "4096", .offset = AT(sb_size),
-			.help = "bytes per superblock, a multiple of 256"},
+			.hi = 1u << 24, .offset = AT(sb_size),
+			.help = "bytes per superblock, a multiple of 256 (default 4096, the paper's, or for a "
+				"run whose nodes would fill more than 1024 of those the smallest power of two "
+				"that holds them in 1024)"},
 	[ROW_WORKERS] = {.name = "cpu-workers", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 4096,
 			 .offset = AT(cpu_workers),
 			 .help = "OS threads of cpu-lockfree* (default: logical CPUs)"},
@@ -148,11 +152,32 @@ static void help(FILE *out)
 	gb_opts_help(out, &spec);
 }
 
+/* The nodes a run can hold at once, with a quarter to spare. */
+static uint64_t peak_node_bytes(const list_config *c)
+{
+	uint64_t peak = c->kind == LIST_MIXED ? 2ull * c->nodes : c->nodes;
+	return (peak + peak / 4) * SL_NODE_BYTES;
+}
+
+/*
+ * The paper's 4096 bytes, or for a big run the smallest power of two that
+ * holds its nodes in DEFAULT_SB_MOST superblocks: each superblock a size
+ * class starts is installed by one thread while every thread allocating from
+ * the class waits, so a million-node insert spent its whole run installing
+ * 4883 superblocks of 4096 bytes one after another (docs/list.md).
+ */
+static uint32_t default_superblock_size(const list_config *c)
+{
+	uint64_t size = DEFAULT_SB_SIZE, bytes = peak_node_bytes(c);
+	while (bytes > DEFAULT_SB_MOST * size && size < (1u << 24))
+		size *= 2;
+	return (uint32_t)size;
+}
+
 /* Superblocks for the nodes a run can hold at once, with a quarter to spare, at least the paper's 64. */
 static uint32_t default_superblocks(const list_config *c, uint32_t sb_size)
 {
-	uint64_t peak = c->kind == LIST_MIXED ? 2ull * c->nodes : c->nodes;
-	uint64_t per_sb = sb_size / SL_NODE_BYTES, data = (peak + peak / 4 + per_sb - 1) / per_sb + 1;
+	uint64_t data = (peak_node_bytes(c) + sb_size - 1) / sb_size + 1;
 	uint32_t n;
 	if (data > 0xFFFFFFFFull / sb_size)
 		return UINT32_MAX;
@@ -172,7 +197,7 @@ static void parse(list_opts *o, int argc, char **argv)
 	o->cfg.threads = (uint32_t)o->threads;
 	o->cfg.ops = o->ops;
 	o->cfg.seed = o->run.seed;
-	o->params.sb_size = (uint32_t)o->sb_size;
+	o->params.sb_size = given[ROW_SBSIZE] ? (uint32_t)o->sb_size : default_superblock_size(&o->cfg);
 	o->params.sb_count = (uint32_t)o->sb_count;
 	o->params.cpu_workers = given[ROW_WORKERS] ? (uint32_t)o->cpu_workers : (uint32_t)gb_cpu_count();
 	o->params.opencl_device = (uint32_t)o->opencl_device;

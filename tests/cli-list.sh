@@ -112,6 +112,18 @@ expect_out "list summary names the run and says verified" "gpubench list: insert
 expect_rc "list --no-verify" 0 "$G" list --nodes 100 --impl cpu --no-verify --quiet --json "$R/nv.json"
 json_check "list --no-verify report" "$R/nv.json" '
 assert d["verification"]["verified"] is None and d["verification"]["reps_checked"] == 0'
+# The default superblock grows with a run whose nodes would fill more than 1024 of 4096 bytes:
+# 400000 nodes (+ a quarter) = 8 MB -> 8192 bytes; --superblock-size given is kept.
+expect_rc "list big run: default superblock size" 0 "$G" list --nodes 400000 --impl cpu-tail --reps 1 \
+	--warmup 0 --quiet --json "$R/bigsb.json"
+json_check "list big run: 8192-byte superblocks, at most 1024 for the nodes" "$R/bigsb.json" '
+c = d["config"]
+assert c["superblock_size"] == 8192, c["superblock_size"]
+assert c["superblocks"] <= 1024 + 64, c["superblocks"]'
+expect_rc "list big run: --superblock-size kept" 0 "$G" list --nodes 400000 --impl cpu-tail --reps 1 \
+	--warmup 0 --quiet --superblock-size 4096 --json "$R/bigsb4k.json"
+json_check "list big run: --superblock-size 4096 kept" "$R/bigsb4k.json" '
+assert d["config"]["superblock_size"] == 4096'
 expect_rc "list --json - prints only JSON" 0 "$G" list --nodes 50 --impl cpu-tail --reps 1 --json -
 json_check "list --json - is a report" "$T_OUT" 'assert d["config"]["impl"] == "cpu-tail"'
 
