@@ -14,6 +14,7 @@
 #include "deadlock/rag.h"
 #include "structures/list_engine.h"
 #include "stm/stm.h"
+#include "workloads/stm_workload.h"
 #include "workloads/spec_loops.h"
 
 static void help(FILE *out)
@@ -28,6 +29,43 @@ static void help(FILE *out)
 	      "  --quiet       no human-readable listing\n"
 	      "  -h, --help    this text\n",
 	      out);
+}
+
+/* An STM engine: its backends, limits, the workloads it runs and, in a sentence, those it does not. */
+static void describe_stm_engine(cJSON *list, const stm_engine *e, int listing)
+{
+	cJSON *o = cJSON_CreateObject();
+	cJSON *b = cJSON_AddArrayToObject(o, "backends");
+	cJSON *runs = cJSON_CreateArray(), *cannot = cJSON_CreateArray();
+	const stm_engine_run *r;
+	char why[256], names[256] = "";
+	int gpu = 0, i;
+
+	for (r = e->runs; r->workload; r++) {
+		gpu |= r->gpu != NULL;
+		cJSON_AddItemToArray(runs, cJSON_CreateString(r->workload->name));
+		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", names[0] ? ", " : "",
+			 r->workload->name);
+	}
+	gb_json_str(o, "name", e->name);
+	gb_json_str(o, "summary", e->summary);
+	if (gpu)
+		cJSON_AddItemToArray(b, cJSON_CreateString("gpu"));
+	cJSON_AddItemToArray(b, cJSON_CreateString("cpu"));
+	gb_json_u64(o, "max_threads", e->max_threads);
+	gb_json_u64(o, "max_words_per_transaction", e->max_set);
+	cJSON_AddItemToObject(o, "workloads", runs);
+	for (i = 0; stm_workloads[i]; i++)
+		if (stm_cannot_run(e, stm_workloads[i], why, sizeof(why)))
+			cJSON_AddItemToArray(cannot, cJSON_CreateString(why));
+	cJSON_AddItemToObject(o, "cannot_run", cannot);
+	cJSON_AddItemToArray(list, o);
+	if (!listing)
+		return;
+	printf("stm engine %s (%s): %s; runs %s\n", e->name, gpu ? "gpu, cpu" : "cpu", e->summary, names);
+	for (i = 0; stm_workloads[i]; i++)
+		if (stm_cannot_run(e, stm_workloads[i], why, sizeof(why)))
+			printf("stm engine %s: %s\n", e->name, why);
 }
 
 static int run(int argc, char **argv)
@@ -122,19 +160,16 @@ static int run(int argc, char **argv)
 	engines = cJSON_AddObjectToObject(root, "engines");
 	{
 		cJSON *stm = cJSON_AddArrayToObject(engines, "stm");
-		for (i = 0; stm_engines[i]; i++) {
+		for (i = 0; stm_engines[i]; i++)
+			describe_stm_engine(stm, stm_engines[i], listing);
+		stm = cJSON_AddArrayToObject(engines, "stm_workloads");
+		for (i = 0; stm_workloads[i]; i++) {
 			cJSON *o = cJSON_CreateObject();
-			cJSON *b = cJSON_AddArrayToObject(o, "backends");
-			gb_json_str(o, "name", stm_engines[i]->name);
-			gb_json_str(o, "summary", stm_engines[i]->summary);
-			if (stm_engines[i]->bank_gpu)
-				cJSON_AddItemToArray(b, cJSON_CreateString("gpu"));
-			cJSON_AddItemToArray(b, cJSON_CreateString("cpu"));
+			gb_json_str(o, "name", stm_workloads[i]->name);
+			gb_json_str(o, "summary", stm_workloads[i]->summary);
 			cJSON_AddItemToArray(stm, o);
 			if (listing)
-				printf("stm engine %s (%s): %s\n", stm_engines[i]->name,
-				       stm_engines[i]->bank_gpu ? "gpu, cpu" : "cpu",
-				       stm_engines[i]->summary);
+				printf("stm workload %s: %s\n", stm_workloads[i]->name, stm_workloads[i]->summary);
 		}
 		stm = cJSON_AddArrayToObject(engines, "avoid");
 		for (i = 0; pba_engines[i]; i++) {

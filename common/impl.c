@@ -26,6 +26,11 @@ static int included(const gb_impl_table *t, const void *e)
 	return !t->belongs || t->belongs(e, t->arg);
 }
 
+static const char *option_of(const gb_impl_table *t)
+{
+	return t->option ? t->option : "impl";
+}
+
 static const void *find_or_die(const gb_impl_table *t, const char *opt, const char *name)
 {
 	char list[512] = "";
@@ -60,9 +65,10 @@ void gb_impl_choose(const gb_impl_table *t, const char *impl, const char *compar
 		if (!have_gpu)
 			gb_note("note: %s; running --impl %s", why, impl);
 	}
-	c->e[c->n++] = find_or_die(t, "impl", impl);
-	if (backend != GB_BACKEND_AUTO && !defaulted && on_gpu(t, c->e[0]) != (backend == GB_BACKEND_GPU))
-		gb_die(GB_EXIT_USAGE, "--impl %s runs on the %s, not on --backend %s", impl,
+	c->e[c->n++] = find_or_die(t, option_of(t), impl);
+	if (backend != GB_BACKEND_AUTO && !defaulted && !t->any_backend &&
+	    on_gpu(t, c->e[0]) != (backend == GB_BACKEND_GPU))
+		gb_die(GB_EXIT_USAGE, "--%s %s runs on the %s, not on --backend %s", option_of(t), impl,
 		       on_gpu(t, c->e[0]) ? "GPU" : "CPU", gb_backend_name(backend));
 	if (compare) {
 		char *names[GB_MAX_IMPLS - 1];
@@ -73,12 +79,15 @@ void gb_impl_choose(const gb_impl_table *t, const char *impl, const char *compar
 				;
 			if (j == 0 && defaulted) {
 				/* the same command line serves machines with and without a GPU */
-				gb_note("note: --compare %s skipped: it is the default --impl here", names[k]);
+				gb_note("note: --compare %s skipped: it is the default --%s here", names[k],
+					option_of(t));
 				continue;
 			}
+			if (j == 0)
+				gb_die(GB_EXIT_USAGE, "option --compare: %s is the --%s itself: compare it with another",
+				       names[k], option_of(t));
 			if (j < c->n)
-				gb_die(GB_EXIT_USAGE, "option --compare: %s is %s", names[k],
-				       j ? "named twice" : "the --impl itself: compare it with another");
+				gb_die(GB_EXIT_USAGE, "option --compare: %s is named twice", names[k]);
 			c->e[c->n++] = e;
 		}
 		free(names[0]);
@@ -86,13 +95,14 @@ void gb_impl_choose(const gb_impl_table *t, const char *impl, const char *compar
 	for (k = 0; k < c->n; k++) {
 		const char *name = name_of(t, c->e[k]), *no = t->unusable ? t->unusable(c->e[k]) : NULL;
 		if (no)
-			gb_die(GB_EXIT_RUNTIME, "--impl/--compare %s is not built into this binary: %s", name, no);
-		if (!on_gpu(t, c->e[k]))
+			gb_die(GB_EXIT_RUNTIME, "--%s/--compare %s is not built into this binary: %s", option_of(t),
+			       name, no);
+		if (t->any_backend || !on_gpu(t, c->e[k]))
 			continue;
 		if (have_gpu < 0)
 			have_gpu = gb_device_count(why, sizeof(why)) > 0;
 		if (!have_gpu)
-			gb_die(GB_EXIT_RUNTIME, "--impl/--compare %s needs a GPU: %s", name, why);
+			gb_die(GB_EXIT_RUNTIME, "--%s/--compare %s needs a GPU: %s", option_of(t), name, why);
 		c->gpu = 1;
 	}
 }

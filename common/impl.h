@@ -19,6 +19,8 @@
 
 typedef struct gb_impl_table {
 	const char *what;               /* "implementation", "osdda detector" */
+	const char *option;             /* the option that names the one to run: "impl" when NULL */
+	int any_backend;                /* entries run on either backend: --backend picks, none is GPU-only */
 	const void *const *entries;     /* the registry, NULL-terminated */
 	size_t name_at, summary_at;     /* offsets of the entry's name and summary (const char *) */
 	size_t gpu_flag_at;             /* offset of an int that says the entry runs on the GPU ... */
@@ -43,7 +45,8 @@ typedef struct gb_impl_choice {
  * one when a GPU is found, else the CPU one with a note) and --compare (NULL or a comma-separated list). Exits 2 on an unknown
  * name, a name given twice or --compare naming the --impl given; the default
  * --impl is left out of --compare with a note. Exits 1 when a chosen
- * implementation needs a GPU that is not there or is not built in.
+ * implementation needs a GPU that is not there or is not built in (never for
+ * a table of any_backend entries). Messages name t->option where --impl is.
  */
 void gb_impl_choose(const gb_impl_table *t, const char *impl, const char *compare, gb_backend backend,
 		    gb_impl_choice *c);

@@ -150,6 +150,12 @@ expect_rc "--algo nosuch exits 2" 2 "$G" stm "${TINY[@]}" --algo nosuch
 expect_err "--algo nosuch lists the engines" "--algo" "nosuch" "accepted: prstm"
 expect_rc "--workload nosuch exits 2" 2 "$G" stm "${TINY[@]}" --workload nosuch
 expect_err "--workload nosuch lists the workloads" "--workload" "accepted: bank"
+expect_rc "--compare naming the --algo exits 2" 2 "$G" stm "${TINY[@]}" --compare prstm
+expect_err "--compare naming the --algo says so" "option --compare: prstm is the --algo itself"
+expect_rc "--compare with an unknown engine exits 2" 2 "$G" stm "${TINY[@]}" --compare nosuch
+expect_err "--compare nosuch lists the engines" "option --compare: unknown engine 'nosuch' (accepted: prstm"
+expect_rc "--verify-every 0 exits 2 in stm, where checks are turned off by --no-verify" 2 "$G" stm "${TINY[@]}" \
+	--verify-every 0
 expect_rc "--backend nosuch exits 2" 2 "$G" stm --backend nosuch
 expect_err "--backend nosuch lists the backends" "--backend" "nosuch" "auto|gpu|cpu"
 
@@ -176,6 +182,16 @@ ndevices=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["
 run "$G" info
 check "info lists the backends" grep -q '^backends compiled in: cpu' "$T_OUT"
 check "info lists the engine" grep -q '^stm engine prstm' "$T_OUT"
+check "info lists the workload" grep -q '^stm workload bank: ' "$T_OUT"
+json_check "info JSON: STM engines carry their limits and workloads" "$T_TMP/info.json" '
+e = {x["name"]: x for x in d["engines"]["stm"]}
+p = e["prstm"]
+assert p["max_threads"] == 524288 and p["max_words_per_transaction"] == 8, p
+assert p["workloads"] == ["bank"] and p["cannot_run"] == [], p
+w = d["engines"]["stm_workloads"]
+assert [x["name"] for x in w][0] == "bank" and all(x["summary"] for x in w), w
+for x in e.values():
+    assert isinstance(x["cannot_run"], list) and all(x["name"] in s for s in x["cannot_run"]), x'
 expect_rc "info --quiet exits 0" 0 "$G" info --quiet
 check "info --quiet prints nothing" test ! -s "$T_OUT"
 expect_rc "info --json PATH exits 0" 0 "$G" info --quiet --json "$T_TMP/info2.json"
@@ -252,6 +268,9 @@ assert b["read_only_transactions"] == 32, b
 assert b["chains"] == 16 and b["deposits"] == 16 and b["withdrawals"] == 16, b
 assert b["transfers"] == 16 + 80, b
 assert b["deposits"] + b["withdrawals"] + b["transfers"] + b["read_only_transactions"] == b["transactions"]'
+json_check "report: the run compares nothing, and gives up nothing past a retry limit" "$R/full.json" '
+assert d["config"]["compare"] == [] and d["results"]["compare"] == [], (d["config"]["compare"], d["results"]["compare"])
+assert d["config"]["tx_per_thread"] == 10 and d["results"]["retry_limit_reached"] == 0'
 json_check "report: results" "$R/full.json" '
 r = d["results"]
 ntx = d["config"]["bank"]["transactions"]

@@ -26,10 +26,17 @@ typedef struct conc_result {
 	int all_initial; /* final balances equal the initial ones */
 } conc_result;
 
+/* An engine's backend opened on a bank table. */
+static void *open_bank(const stm_ops *ops, const bank_workload *w, const stm_params *p)
+{
+	tx_input in = bank_input_of(w);
+	return ops->open(&in, p);
+}
+
 /* Run `batches` batches back to back (state carried over), verifying each. */
 static void run_case(const conc_case *k, int batches, conc_result *res, const char *label)
 {
-	const stm_bank_ops *ops = &prstm_bank_cpu_ops;
+	const stm_ops *ops = &prstm_bank_cpu_ops;
 	bank_config bc;
 	bank_workload w;
 	stm_params p;
@@ -73,19 +80,19 @@ static void run_case(const conc_case *k, int batches, conc_result *res, const ch
 	for (j = 0; j < bc.accounts; j++)
 		initial[j] = mirror[j] = (int32_t)bc.initial_balance;
 
-	ctx = ops->open(&w, &p);
-	ops->load(ctx, initial);
+	ctx = open_bank(ops, &w, &p);
+	ops->load(ctx, (const uint32_t *)initial);
 	for (b = 0; b < batches; b++) {
 		stm_batch_result r;
 		bank_check chk;
 		uint64_t i, st_ro = 0, st_upd = 0, st_pending = 0;
 
 		ops->run(ctx, p.timeout_ns, 0, &r);
-		ops->fetch(ctx, after, status);
+		ops->fetch(ctx, (uint32_t *)after, status);
 		for (i = 0; i < w.ntx; i++) {
-			if (status[i] == BANK_STATUS_PENDING)
+			if (status[i] == TX_STATUS_PENDING)
 				st_pending++;
-			else if (status[i] == BANK_STATUS_READONLY)
+			else if (status[i] == TX_STATUS_READONLY)
 				st_ro++;
 			else
 				st_upd++;
@@ -284,17 +291,17 @@ TEST(cpu_backend_stall_abandons_unfundable_withdrawal)
 	p.timeout_ns = 60ull * 1000000000ull;
 	p.stall_ns = 50ull * 1000000ull;
 
-	ctx = prstm_bank_cpu_ops.open(&w, &p);
-	prstm_bank_cpu_ops.load(ctx, initial);
+	ctx = open_bank(&prstm_bank_cpu_ops, &w, &p);
+	prstm_bank_cpu_ops.load(ctx, (const uint32_t *)initial);
 	prstm_bank_cpu_ops.run(ctx, p.timeout_ns, 0, &r);
-	prstm_bank_cpu_ops.fetch(ctx, after, status);
+	prstm_bank_cpu_ops.fetch(ctx, (uint32_t *)after, status);
 	prstm_bank_cpu_ops.close(ctx);
 
 	CHECK_EQ(r.c.threads_stalled, 1u);
 	CHECK_EQ(r.c.threads_gave_up, 0u);
 	CHECK_EQ(r.c.threads_timed_out, 0u);
 	CHECK_EQ(r.c.commits_update, 7u);
-	CHECK_EQ(status[5], BANK_STATUS_PENDING);
+	CHECK_EQ(status[5], TX_STATUS_PENDING);
 	CHECK(r.seconds < 5.0);
 	memcpy(mirror, initial, sizeof(mirror));
 	bank_verify_batch(&w, mirror, status, after, &chk);
@@ -326,8 +333,8 @@ static void *open_cpu(bank_workload *w, const bank_config *bc, uint32_t hash, ui
 	*initial = malloc(bc->accounts * sizeof(int32_t));
 	for (j = 0; j < bc->accounts; j++)
 		(*initial)[j] = (int32_t)bc->initial_balance;
-	ctx = prstm_bank_cpu_ops.open(w, p);
-	prstm_bank_cpu_ops.load(ctx, *initial);
+	ctx = open_bank(&prstm_bank_cpu_ops, w, p);
+	prstm_bank_cpu_ops.load(ctx, (const uint32_t *)*initial);
 	return ctx;
 }
 
@@ -367,7 +374,7 @@ static void timed_run_case(uint32_t threads, uint32_t accounts, uint32_t hash, u
 	prstm_bank_cpu_ops.run(ctx, p.timeout_ns, 150000000ull, &r);
 	after = malloc(accounts * sizeof(int32_t));
 	counts = malloc(w.ntx * sizeof(uint32_t));
-	prstm_bank_cpu_ops.fetch(ctx, after, counts);
+	prstm_bank_cpu_ops.fetch(ctx, (uint32_t *)after, counts);
 	prstm_bank_cpu_ops.close(ctx);
 	for (i = 0; i < w.ntx; i++) {
 		sum += counts[i];
@@ -426,7 +433,7 @@ TEST(cpu_backend_timeout_stops_a_batch)
 	after = malloc(bc.accounts * sizeof(int32_t));
 	mirror = malloc(bc.accounts * sizeof(int32_t));
 	status = malloc(w.ntx * sizeof(uint32_t));
-	prstm_bank_cpu_ops.fetch(ctx, after, status);
+	prstm_bank_cpu_ops.fetch(ctx, (uint32_t *)after, status);
 	prstm_bank_cpu_ops.close(ctx);
 	CHECK_EQ(r.c.threads_timed_out, 16u);
 	CHECK(r.seconds < 1.0);
@@ -486,10 +493,10 @@ TEST(cpu_backend_timed_run_halts_on_a_stall)
 	p.timeout_ns = 60ull * 1000000000ull;
 	p.stall_ns = 50ull * 1000000ull;
 
-	ctx = prstm_bank_cpu_ops.open(&w, &p);
-	prstm_bank_cpu_ops.load(ctx, initial);
+	ctx = open_bank(&prstm_bank_cpu_ops, &w, &p);
+	prstm_bank_cpu_ops.load(ctx, (const uint32_t *)initial);
 	prstm_bank_cpu_ops.run(ctx, p.timeout_ns, 30ull * 1000000000ull, &r);
-	prstm_bank_cpu_ops.fetch(ctx, after, counts);
+	prstm_bank_cpu_ops.fetch(ctx, (uint32_t *)after, counts);
 	prstm_bank_cpu_ops.close(ctx);
 
 	CHECK_EQ(r.c.threads_stalled, 1u);
