@@ -57,14 +57,14 @@ ifeq ($(OPENCL),1)
   LIST_SRC += structures/list_opencl.c
   OPENCL_LIBS := -lOpenCL
 endif
-STM_SRC := stm/registry.c stm/counters.c stm/stm_cpu.c stm/prstm_cpu.c workloads/bank.c \
+STM_SRC := stm/registry.c stm/counters.c stm/stm_cpu.c stm/prstm_cpu.c stm/gpustm_cpu.c workloads/bank.c \
 	workloads/bank_stm.c workloads/stm_workloads.c
 SPEC_SRC := api/loop_clause.c speculation/runtime.c speculation/backend_cpu.c workloads/spec_loops.c \
 	speculation/cpu_spec.c
 CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/avoid.c cmd/detect.c cmd/speculate.c cmd/list.c cmd/info.c \
 	cmd/compare.c \
 	$(STM_SRC) $(PBA_SRC) $(RAG_SRC) $(SPEC_SRC) $(LIST_SRC)
-CUDA_SRC := common/device_cuda.cu stm/stm_gpu.cu stm/prstm_gpu.cu deadlock/pba_gpu_common.cu deadlock/pba_gpu.cu \
+CUDA_SRC := common/device_cuda.cu stm/stm_gpu.cu stm/prstm_gpu.cu stm/gpustm_gpu.cu deadlock/pba_gpu_common.cu deadlock/pba_gpu.cu \
 	deadlock/pba_thesis_gpu.cu deadlock/rag_gpu.cu deadlock/osdda_gpu.cu deadlock/lmdda_gpu.cu \
 	deadlock/rag_stream.cu speculation/backend_gpu.cu structures/list_gpu.cu
 

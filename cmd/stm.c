@@ -54,7 +54,7 @@ typedef struct stm_opts {
 
 enum {
 	ROW_ALGO, ROW_WORKLOAD, ROW_THREADS, ROW_TPT, ROW_HASH, ROW_BLOCK, ROW_WORKERS, ROW_PASSES,
-	ROW_STALL, ROW_NOTAGS, ROW_DURATION, ROW_WARMUP_TIME, ROW_PAPER, NOWN
+	ROW_STALL, ROW_NOTAGS, ROW_RETRY, ROW_DURATION, ROW_WARMUP_TIME, ROW_PAPER, NOWN
 };
 
 /* --threads' range is the largest any engine runs; each engine's own limit is checked after. */
@@ -91,6 +91,10 @@ static const gb_opt_row own_rows[NOWN] = {
 	[ROW_NOTAGS] = {.name = "no-tags", .kind = GB_OPT_FLAG, .offset = AT(no_tags), .set_to = 1,
 			.help = "prstm: ignore the priority tags (bank: deposit 2, transfer 1, withdraw 0) and "
 				"sweep blocks in table order"},
+	[ROW_RETRY] = {.name = "retry-limit", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 1000000000,
+		       .def = "100", .offset = AT(retry_limit),
+		       .help = "gpustm: attempts of one transaction before it is given up, counted in "
+			       "results.retry_limit_reached and as abandoned (the paper: 100)"},
 	[ROW_DURATION] = {.name = "duration", .kind = GB_OPT_REAL, .metavar = "S", .flo = 0, .fhi = 86400,
 			  .def = "0", .offset = AT(duration),
 			  .help = "seconds of device time per repetition (0: one pass over the table; the "
@@ -130,8 +134,8 @@ static gb_opt_spec spec = {
 		 "against the workload's oracle and reports committed transactions per second.",
 	.unit = "table",
 	.check_unit = "batch or --duration run",
-	.compare_help = "other engines run on the same table from the same data, on the same backend; "
-			"the report gives the speedup of --algo over each",
+	.compare_help = "other engines run on the same table from the same data, on the same backend, "
+			"e.g. gpustm; the report gives the speedup of --algo over each",
 	.extra_help = extra_help,
 	.defaults = shared_settings,
 	.example = "Example: gpubench stm --algo prstm --threads 6720 --semantic-ratio 0 --json run.json",
@@ -327,6 +331,7 @@ static void parse(stm_opts *o, int argc, char **argv)
 	o->p.hash = (uint32_t)o->hash;
 	o->p.max_passes = (uint32_t)o->max_passes;
 	o->p.use_tags = !o->no_tags;
+	o->p.retry_limit = (uint32_t)o->retry_limit;
 	o->p.block_size = (uint32_t)o->block_size;
 	o->p.cpu_workers = (uint32_t)o->cpu_workers;
 	o->p.stall_ns = (uint64_t)(o->stall * 1e9);
@@ -583,6 +588,7 @@ static void fill_config(cJSON *cfg, const stm_run *r)
 	gb_json_u64(cfg, "max_passes", o->p.max_passes);
 	gb_json_num(cfg, "stall_timeout_s", o->stall);
 	gb_json_bool(cfg, "priority_tags", (int)o->p.use_tags);
+	gb_json_u64(cfg, "retry_limit", o->p.retry_limit);
 	gb_json_num(cfg, "duration_s", o->duration);
 	gb_json_num(cfg, "warmup_time_s", o->warmup_time);
 	gb_json_bool(cfg, "paper", o->paper);
@@ -740,7 +746,8 @@ static void print_summary(const stm_run *r)
 	       er->c.aborts_semantic, commits + aborts ? 100.0 * aborts / (commits + aborts) : 0);
 	if (er->abandoned)
 		printf("  abandoned    %" PRIu64 " transactions never committed: WARNING, the throughput\n"
-		       "               counts only the others (see --max-passes, --stall-timeout)\n",
+		       "               counts only the others (see --max-passes, --stall-timeout,\n"
+		       "               --retry-limit)\n",
 		       er->abandoned);
 	else
 		printf("  abandoned    0\n");
@@ -837,8 +844,9 @@ static int run(int argc, char **argv)
 	if (r->incomplete)
 		gb_report_incomplete(&rpt);
 	if (r->er[0].abandoned)
-		gb_report_warn(&rpt, "%" PRIu64 " transactions were abandoned (never committed): the "
-			       "throughput counts only the others", r->er[0].abandoned);
+		gb_report_warn(&rpt, "%" PRIu64 " transactions were abandoned (never committed%s): the "
+			       "throughput counts only the others", r->er[0].abandoned,
+			       r->er[0].c.retry_limit_reached ? ", some given up at --retry-limit" : "");
 	fill_results(rpt.results, r, &r->er[0]);
 	fill_compare(rpt.results, r);
 	fill_verification(rpt.verification, r);
@@ -869,7 +877,7 @@ static int run(int argc, char **argv)
 
 const gb_command gb_cmd_stm = {
 	.name = "stm",
-	.summary = "software transactional memory engines (PR-STM) on the bank workload",
+	.summary = "software transactional memory engines (PR-STM, GPU-STM) on the bank",
 	.run = run,
 	.help = help,
 };

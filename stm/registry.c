@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stm/gpustm.h"
+#include "stm/gpustm_engines.h"
 #include "stm/prstm.h"
 #include "stm/prstm_engines.h"
 #include "stm/stm.h"
@@ -33,7 +35,28 @@ static const stm_engine prstm = {
 	.runs = prstm_runs,
 };
 
-const stm_engine *const stm_engines[] = {&prstm, NULL};
+static const char *const gpustm_options[] = {"retry-limit", NULL};
+
+static const stm_engine_run gpustm_runs[] = {
+	{.workload = &stm_workload_bank, .cpu = &gpustm_bank_cpu_ops, .gpu = GPU_OPS(gpustm_bank_gpu_ops)},
+	{.workload = NULL},
+};
+
+static const stm_engine gpustm = {
+	.name = "gpustm",
+	.summary = "GPU-STM as PR-STM's paper compares against: locks sorted at every access and taken in "
+		   "order at commit, hierarchical validation (version, then value), --retry-limit attempts "
+		   "per transaction (Xu et al. 2014)",
+	.max_threads = GPUSTM_MAX_THREADS,
+	.max_set = GPUSTM_MAX_SET,
+	.timed_rounds = 0,
+	.no_rounds = "gpustm gives transactions up after --retry-limit attempts, so rounds over the table "
+		     "could drift apart without bound",
+	.options = gpustm_options,
+	.runs = gpustm_runs,
+};
+
+const stm_engine *const stm_engines[] = {&prstm, &gpustm, NULL};
 
 const stm_engine *stm_engine_find(const char *name)
 {

@@ -33,7 +33,7 @@ expect_out "help stm documents every option" "usage: gpubench stm" --algo --work
 	--threads --block-size --cpu-workers --hash --max-passes --no-tags --accounts \
 	--tx-per-thread --semantic-ratio --read-only --transfers-per-tx --initial-balance \
 	--presort --seed --reps --duration --warmup --paper --timeout --verify-every \
-	--no-verify --json --quiet prstm
+	--no-verify --json --quiet --compare --retry-limit prstm gpustm
 cp "$T_OUT" "$T_TMP/help-stm.txt"
 expect_rc "stm --help exits 0" 0 "$G" stm --help
 check "stm --help prints the same as help stm" cmp -s "$T_OUT" "$T_TMP/help-stm.txt"
@@ -106,6 +106,7 @@ numeric_opts=(
 	"initial-balance 1 100000000"
 	"seed 0 18446744073709551615"
 	"stall-timeout 0.001 86400"
+	"retry-limit 1 1000000000"
 	"reps 1 100000"
 	"duration 0 86400"
 	"warmup 0 1000"
@@ -147,7 +148,7 @@ expect_rc "--hash equal to --accounts is accepted" 0 "$G" stm "${TINY[@]}" --acc
 expect_rc "threads x tx-per-thread over the limit exits 2" 2 "$G" stm --backend cpu --threads 524288 --tx-per-thread 4097
 expect_err "threads x tx-per-thread message" "--threads 524288" "--tx-per-thread 4097" "table limit"
 expect_rc "--algo nosuch exits 2" 2 "$G" stm "${TINY[@]}" --algo nosuch
-expect_err "--algo nosuch lists the engines" "--algo" "nosuch" "accepted: prstm"
+expect_err "--algo nosuch lists the engines" "--algo" "nosuch" "accepted: prstm|gpustm"
 expect_rc "--workload nosuch exits 2" 2 "$G" stm "${TINY[@]}" --workload nosuch
 expect_err "--workload nosuch lists the workloads" "--workload" "accepted: bank"
 expect_rc "--compare naming the --algo exits 2" 2 "$G" stm "${TINY[@]}" --compare prstm
@@ -156,6 +157,14 @@ expect_rc "--compare with an unknown engine exits 2" 2 "$G" stm "${TINY[@]}" --c
 expect_err "--compare nosuch lists the engines" "option --compare: unknown engine 'nosuch' (accepted: prstm"
 expect_rc "--verify-every 0 exits 2 in stm, where checks are turned off by --no-verify" 2 "$G" stm "${TINY[@]}" \
 	--verify-every 0
+expect_rc "--compare naming an engine twice exits 2" 2 "$G" stm "${TINY[@]}" --compare gpustm,gpustm
+expect_err "--compare naming an engine twice says so" "option --compare: gpustm is named twice"
+expect_rc "a prstm option with --algo gpustm exits 2" 2 "$G" stm "${TINY[@]}" --algo gpustm --max-passes 5
+expect_err "a prstm option with --algo gpustm names both" "option --max-passes applies to prstm only, not to --algo gpustm"
+expect_rc "a gpustm option with --algo prstm exits 2" 2 "$G" stm "${TINY[@]}" --retry-limit 5
+expect_err "a gpustm option with --algo prstm names both" "option --retry-limit applies to gpustm only, not to --algo prstm"
+expect_rc "a gpustm option is accepted when gpustm is compared" 0 "$G" stm "${TINY[@]}" --compare gpustm \
+	--retry-limit 5 --no-tags --quiet
 expect_rc "--backend nosuch exits 2" 2 "$G" stm --backend nosuch
 expect_err "--backend nosuch lists the backends" "--backend" "nosuch" "auto|gpu|cpu"
 
@@ -185,9 +194,10 @@ check "info lists the engine" grep -q '^stm engine prstm' "$T_OUT"
 check "info lists the workload" grep -q '^stm workload bank: ' "$T_OUT"
 json_check "info JSON: STM engines carry their limits and workloads" "$T_TMP/info.json" '
 e = {x["name"]: x for x in d["engines"]["stm"]}
-p = e["prstm"]
-assert p["max_threads"] == 524288 and p["max_words_per_transaction"] == 8, p
-assert p["workloads"] == ["bank"] and p["cannot_run"] == [], p
+for name in ("prstm", "gpustm"):
+    p = e[name]
+    assert p["max_threads"] == 524288 and p["max_words_per_transaction"] == 8, p
+    assert p["workloads"] == ["bank"] and p["cannot_run"] == [], p
 w = d["engines"]["stm_workloads"]
 assert [x["name"] for x in w][0] == "bank" and all(x["summary"] for x in w), w
 for x in e.values():
@@ -457,6 +467,54 @@ v = d["verification"]; r = d["results"]
 assert d["meta"]["complete"] is False and r["timed_run"] == "rounds"
 assert r["threads_timed_out"] == 8 and r["commits"] > 0 and r["reps_completed"] == 0
 assert v["verified"] is True and r["device_seconds"] < 5, (v, r["device_seconds"])'
+
+# gpustm: GPU-STM as the paper compares against, and --compare
+expect_rc "stm --algo gpustm runs and verifies" 0 "$G" stm "${TINY[@]}" --algo gpustm --semantic-ratio 0 \
+	--reps 2 --quiet --json "$R/gpustm.json"
+json_check "gpustm report: verified, every transaction committed, no retry limit reached" "$R/gpustm.json" '
+c = d["config"]; r = d["results"]
+assert c["algo"] == "gpustm" and c["retry_limit"] == 100 and c["compare"] == [], c
+assert r["commits"] == 2 * c["bank"]["transactions"] and r["abandoned"] == 0 and r["retry_limit_reached"] == 0, r
+assert r["aborts"]["conflict_priority"] == 0 and r["passes_max"] == 1, r
+assert d["verification"]["verified"] is True'
+expect_rc "gpustm at --retry-limit 1 on semantic chains gives transactions up, counted" 0 "$G" stm --backend cpu \
+	--algo gpustm --threads 32 --accounts 50 --tx-per-thread 12 --retry-limit 1 --reps 1 --warmup 0 \
+	--json "$R/gpustm-limit.json"
+expect_out "the summary says how many were given up at the retry limit" "retry limit" "--retry-limit 1 attempts"
+json_check "gpustm report: every transaction past the retry limit counted and abandoned" "$R/gpustm-limit.json" '
+r = d["results"]; n = r["retry_limit_reached"]
+assert n > 0 and r["abandoned"] == n and r["commits"] + n == d["config"]["bank"]["transactions"], r
+assert d["config"]["retry_limit"] == 1
+assert d["verification"]["verified"] is True
+w = d["meta"]["warnings"]
+assert len(w) == 1 and ("%d transactions were abandoned" % n) in w[0] and "--retry-limit" in w[0], w'
+expect_rc "gpustm --duration runs batches" 0 "$G" stm "${TINY[@]}" --algo gpustm --semantic-ratio 0 \
+	--accounts 200 --duration 0.05 --json "$R/gpustm-duration.json"
+expect_err "gpustm --duration says why it runs batches" "gpustm: --duration runs as repeated batches"
+json_check "gpustm --duration: batches, verified" "$R/gpustm-duration.json" '
+r = d["results"]
+assert r["timed_run"] == "batches" and r["batches"] >= 1 and r["device_seconds"] >= 0.05, r
+assert d["verification"]["verified"] is True'
+expect_rc "stm --compare gpustm runs both on the same table" 0 "$G" stm "${TINY[@]}" --semantic-ratio 0 \
+	--reps 2 --compare gpustm --json "$R/compare.json"
+expect_out "the summary gives the compared engine and the speedup" "compare      gpustm: " "prstm is "
+json_check "--compare: each engine verified, with its speedup" "$R/compare.json" '
+c = d["config"]; r = d["results"]; v = d["verification"]
+assert c["algo"] == "prstm" and c["compare"] == ["gpustm"], c
+ntx = c["bank"]["transactions"]
+assert r["commits"] == 2 * ntx and v["verified"] is True, (r["commits"], v)
+(g,) = r["compare"]
+assert g["algo"] == "gpustm" and g["verified"] is True and g["batches_verified"] == 2, g
+assert g["commits"] == 2 * ntx and g["abandoned"] == 0 and g["reps_completed"] == 2, g
+assert g["transactions_per_batch"] == ntx and g["throughput_tx_per_s"]["n"] == 2
+assert abs(g["speedup_of_algo"] - r["throughput_tx_per_s"]["median"] / g["throughput_tx_per_s"]["median"]) < 1e-9 * g["speedup_of_algo"], g["speedup_of_algo"]'
+expect_rc "stm --algo gpustm --compare prstm at high contention" 0 "$G" stm --backend cpu --algo gpustm \
+	--compare prstm --threads 512 --cpu-workers 16 --accounts 16 --hash 4 --transfers-per-tx 2 --semantic-ratio 0 \
+	--read-only 20 --initial-balance 100000 --tx-per-thread 4 --reps 2 --warmup 0 --quiet --json "$R/compare-hot.json"
+json_check "high contention: both engines verified" "$R/compare-hot.json" '
+r = d["results"]
+assert d["verification"]["verified"] is True and r["compare"][0]["verified"] is True
+assert r["compare"][0]["algo"] == "prstm" and r["commits"] + r["abandoned"] == 2 * d["config"]["bank"]["transactions"]'
 
 # --cpu-workers above --threads is clamped
 expect_rc "--cpu-workers above --threads runs" 0 "$G" stm "${TINY[@]}" --cpu-workers 50 --quiet --json "$R/workers.json"

@@ -1,0 +1,52 @@
+/*
+ * GPU-STM's CPU backend: the shared algorithm (stm/gpustm.h,
+ * stm/gpustm_sched.h and its step for each workload) on the CPU backend every
+ * engine shares (stm/stm_cpu.h).
+ */
+#include "stm/gpustm_bank.h"
+#include "stm/gpustm_engines.h"
+#include "stm/stm_cpu.h"
+
+static void thread_init(void *t, uint32_t tid, stm_cpu *c, uint64_t now_ns)
+{
+	gpustm_sched_init(t, tid, &c->table, c->timeout_ns, &c->shared, now_ns);
+}
+
+static uint64_t thread_wait_ns(const void *t)
+{
+	(void)t;
+	return 0; /* GPU-STM retries at once: a thread never waits */
+}
+
+static stm_counters thread_totals(const void *t)
+{
+	return gpustm_thread_totals(t);
+}
+
+static uint32_t bank_step(void *t, stm_cpu *c)
+{
+	gpustm_mem m = {c->locks, c->data, c->p.hash};
+	return gpustm_bank_step(t, &m, &c->table, &c->p, &c->shared);
+}
+
+static const stm_cpu_threads bank_threads = {
+	.size = sizeof(gpustm_sched),
+	.init = thread_init,
+	.step = bank_step,
+	.wait_ns = thread_wait_ns,
+	.totals = thread_totals,
+};
+
+static void *bank_open(const tx_input *in, const stm_params *p)
+{
+	return stm_cpu_open(in, p, &bank_threads);
+}
+
+const stm_ops gpustm_bank_cpu_ops = {
+	.open = bank_open,
+	.load = stm_cpu_load,
+	.run = stm_cpu_run,
+	.rounds_ok = stm_cpu_rounds_ok,
+	.fetch = stm_cpu_fetch,
+	.close = stm_cpu_close,
+};
