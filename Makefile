@@ -58,7 +58,7 @@ ifeq ($(OPENCL),1)
   OPENCL_LIBS := -lOpenCL
 endif
 STM_SRC := stm/registry.c stm/counters.c stm/stm_cpu.c stm/prstm_cpu.c stm/gpustm_cpu.c workloads/bank.c \
-	workloads/bank_stm.c workloads/stm_workloads.c
+	workloads/bank_stm.c workloads/vacation.c workloads/vacation_stm.c workloads/stm_workloads.c
 SPEC_SRC := api/loop_clause.c speculation/runtime.c speculation/backend_cpu.c workloads/spec_loops.c \
 	speculation/cpu_spec.c
 CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/avoid.c cmd/detect.c cmd/speculate.c cmd/list.c cmd/info.c \

@@ -33,9 +33,9 @@
 typedef struct stm_opts {
 	gb_run_opts run; /* first: the shared rows write into it */
 	const char *algo, *workload_name;
-	uint64_t threads, tx_per_thread, hash, block_size, cpu_workers, max_passes, retry_limit;
+	uint64_t threads, tx_per_thread, read_only, hash, block_size, cpu_workers, max_passes, retry_limit;
 	double stall, duration, warmup_time;
-	int no_tags, paper;
+	int presort, no_tags, paper;
 	/* each workload's own options, where its rows write (offsets into one area each) */
 	union {
 		max_align_t align;
@@ -53,7 +53,8 @@ typedef struct stm_opts {
 #define AT(field) offsetof(stm_opts, field)
 
 enum {
-	ROW_ALGO, ROW_WORKLOAD, ROW_THREADS, ROW_TPT, ROW_HASH, ROW_BLOCK, ROW_WORKERS, ROW_PASSES,
+	ROW_ALGO, ROW_WORKLOAD, ROW_THREADS, ROW_TPT, ROW_READONLY, ROW_PRESORT, ROW_HASH, ROW_BLOCK,
+	ROW_WORKERS, ROW_PASSES,
 	ROW_STALL, ROW_NOTAGS, ROW_RETRY, ROW_DURATION, ROW_WARMUP_TIME, ROW_PAPER, NOWN
 };
 
@@ -69,6 +70,14 @@ static const gb_opt_row own_rows[NOWN] = {
 				 "priority = its index"},
 	[ROW_TPT] = {.name = "tx-per-thread", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 100000000,
 		     .def = "1000", .offset = AT(tx_per_thread), .help = "transactions in each thread's block"},
+	[ROW_READONLY] = {.name = "read-only", .kind = GB_OPT_UINT, .metavar = "P", .lo = 0, .hi = 100, .def = "0",
+			  .offset = AT(read_only),
+			  .help = "percent of read-only transactions (bank: balance inquiries; vacation: queries "
+				  "of three room types; the paper uses 0 and 20)"},
+	[ROW_PRESORT] = {.name = "presort", .kind = GB_OPT_FLAG, .offset = AT(presort), .set_to = 1,
+			 .help = "the application pre-orders the table so program order resolves its semantic "
+				 "dependences (bank: every chain in order on one thread; vacation: one customer "
+				 "per thread, bookings and cancellations in order)"},
 	[ROW_HASH] = {.name = "hash", .kind = GB_OPT_UINT, .metavar = "K", .lo = 1, .hi = UINT32_MAX / 2,
 		      .def = "1", .offset = AT(hash),
 		      .help = "consecutive data words covered by one lock, at most the workload's data words "
@@ -337,6 +346,8 @@ static void parse(stm_opts *o, int argc, char **argv)
 	o->p.stall_ns = (uint64_t)(o->stall * 1e9);
 	o->table.threads = (uint32_t)o->threads;
 	o->table.tx_per_thread = (uint32_t)o->tx_per_thread;
+	o->table.read_only = (uint32_t)o->read_only;
+	o->table.presort = o->presort;
 	o->table.seed = o->run.seed;
 }
 
@@ -582,6 +593,8 @@ static void fill_config(cJSON *cfg, const stm_run *r)
 	gb_json_str(cfg, "backend", gb_backend_name(r->backend));
 	gb_json_u64(cfg, "threads", o->p.threads);
 	gb_json_u64(cfg, "tx_per_thread", o->tx_per_thread);
+	gb_json_u64(cfg, "read_only", o->read_only);
+	gb_json_bool(cfg, "presort", o->presort);
 	gb_json_u64(cfg, "block_size", o->p.block_size);
 	gb_json_u64(cfg, "cpu_workers", r->backend == GB_BACKEND_CPU ? o->p.cpu_workers : 0);
 	gb_json_u64(cfg, "hash", o->p.hash);
@@ -780,12 +793,12 @@ static void print_summary(const stm_run *r)
 /* What generation, an engine and the checks will allocate, estimated before any of it is. */
 static void check_memory(const stm_opts *o, gb_backend backend, const gb_device_info *dev)
 {
-	gb_memory_term host[2], device[2];
+	gb_memory_term host[STM_MEMORY_TERMS], device[STM_MEMORY_TERMS];
+	unsigned n = o->workload->memory(o->wl_opts, &o->table, host, device);
 
-	o->workload->memory(o->wl_opts, &o->table, host, device);
-	gb_memory_fit("stm", "host", gb_host_memory_available(), 0, host, 2);
+	gb_memory_fit("stm", "host", gb_host_memory_available(), 0, host, n);
 	if (backend == GB_BACKEND_GPU)
-		gb_memory_fit("stm", "device", dev->global_mem_bytes, 0, device, 2);
+		gb_memory_fit("stm", "device", dev->global_mem_bytes, 0, device, n);
 }
 
 /* Backends every chosen engine has for the workload. */
@@ -877,7 +890,7 @@ static int run(int argc, char **argv)
 
 const gb_command gb_cmd_stm = {
 	.name = "stm",
-	.summary = "software transactional memory engines (PR-STM, GPU-STM) on the bank",
+	.summary = "software transactional memory: PR-STM, GPU-STM on bank, vacation",
 	.run = run,
 	.help = help,
 };

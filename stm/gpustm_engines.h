@@ -9,6 +9,8 @@ extern "C" {
 #endif
 extern const stm_ops gpustm_bank_cpu_ops;
 extern const stm_ops gpustm_bank_gpu_ops;
+extern const stm_ops gpustm_vacation_cpu_ops;
+extern const stm_ops gpustm_vacation_gpu_ops;
 #ifdef __cplusplus
 }
 #endif

@@ -5,6 +5,7 @@
  */
 #include "stm/prstm_bank.h"
 #include "stm/prstm_engines.h"
+#include "stm/prstm_vacation.h"
 #include "stm/stm_cpu.h"
 
 static void thread_init(void *t, uint32_t tid, stm_cpu *c, uint64_t now_ns)
@@ -22,20 +23,6 @@ static stm_counters thread_totals(const void *t)
 	return prstm_thread_totals(t);
 }
 
-static uint32_t bank_step(void *t, stm_cpu *c)
-{
-	prstm_mem m = {c->locks, c->data, c->p.hash};
-	return prstm_bank_step(t, &m, &c->table, &c->p, &c->shared);
-}
-
-static const stm_cpu_threads bank_threads = {
-	.size = sizeof(prstm_sched),
-	.init = thread_init,
-	.step = bank_step,
-	.wait_ns = thread_wait_ns,
-	.totals = thread_totals,
-};
-
 /*
  * A worker preempted in the middle of a transaction can sleep through 2048
  * commits on one lock and find its version again (stm/prstm.h): an attempt
@@ -50,16 +37,35 @@ static void *open_with(const tx_input *in, const stm_params *p, const stm_cpu_th
 	return c;
 }
 
-static void *bank_open(const tx_input *in, const stm_params *p)
-{
-	return open_with(in, p, &bank_threads);
-}
+/*
+ * One workload's CPU backend: its step behind the shared workers, and the
+ * stm_ops the registry lists (prstm_bank_cpu_ops, ...).
+ */
+#define PRSTM_CPU_WORKLOAD(wl)                                                        \
+	static uint32_t wl##_step(void *t, stm_cpu *c)                                \
+	{                                                                             \
+		prstm_mem m = {c->locks, c->data, c->p.hash};                         \
+		return prstm_##wl##_step(t, &m, &c->table, &c->p, &c->shared);       \
+	}                                                                             \
+	static const stm_cpu_threads wl##_threads = {                                 \
+		.size = sizeof(prstm_sched),                                          \
+		.init = thread_init,                                                  \
+		.step = wl##_step,                                                    \
+		.wait_ns = thread_wait_ns,                                            \
+		.totals = thread_totals,                                              \
+	};                                                                            \
+	static void *wl##_open(const tx_input *in, const stm_params *p)              \
+	{                                                                             \
+		return open_with(in, p, &wl##_threads);                               \
+	}                                                                             \
+	const stm_ops prstm_##wl##_cpu_ops = {                                        \
+		.open = wl##_open,                                                    \
+		.load = stm_cpu_load,                                                 \
+		.run = stm_cpu_run,                                                   \
+		.rounds_ok = stm_cpu_rounds_ok,                                       \
+		.fetch = stm_cpu_fetch,                                               \
+		.close = stm_cpu_close,                                               \
+	}
 
-const stm_ops prstm_bank_cpu_ops = {
-	.open = bank_open,
-	.load = stm_cpu_load,
-	.run = stm_cpu_run,
-	.rounds_ok = stm_cpu_rounds_ok,
-	.fetch = stm_cpu_fetch,
-	.close = stm_cpu_close,
-};
+PRSTM_CPU_WORKLOAD(bank);
+PRSTM_CPU_WORKLOAD(vacation);

@@ -9,6 +9,8 @@ extern "C" {
 #endif
 extern const stm_ops prstm_bank_cpu_ops;
 extern const stm_ops prstm_bank_gpu_ops;
+extern const stm_ops prstm_vacation_cpu_ops;
+extern const stm_ops prstm_vacation_gpu_ops;
 #ifdef __cplusplus
 }
 #endif

@@ -22,6 +22,7 @@ static const char *const prstm_options[] = {"max-passes", "stall-timeout", "no-t
 
 static const stm_engine_run prstm_runs[] = {
 	{.workload = &stm_workload_bank, .cpu = &prstm_bank_cpu_ops, .gpu = GPU_OPS(prstm_bank_gpu_ops)},
+	{.workload = &stm_workload_vacation, .cpu = &prstm_vacation_cpu_ops, .gpu = GPU_OPS(prstm_vacation_gpu_ops)},
 	{.workload = NULL},
 };
 
@@ -39,6 +40,8 @@ static const char *const gpustm_options[] = {"retry-limit", NULL};
 
 static const stm_engine_run gpustm_runs[] = {
 	{.workload = &stm_workload_bank, .cpu = &gpustm_bank_cpu_ops, .gpu = GPU_OPS(gpustm_bank_gpu_ops)},
+	{.workload = &stm_workload_vacation, .cpu = &gpustm_vacation_cpu_ops,
+	 .gpu = GPU_OPS(gpustm_vacation_gpu_ops)},
 	{.workload = NULL},
 };
 

@@ -33,6 +33,8 @@ stm_gpu *stm_gpu_open(const tx_input *in, const stm_params *p, const void *kerne
 		gb_die(GB_EXIT_RUNTIME, "out of host memory for the GPU backend state");
 	if (gb_device_query(0, &dev) != 0)
 		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
+	g->kernel = kernel;
+	g->kernel_name = kernel_name;
 	g->in = *in;
 	g->p = *p;
 	g->nlocks = (in->words + p->hash - 1) / p->hash;
@@ -85,22 +87,18 @@ int stm_gpu_rounds_ok(void *ctx)
 	return ((stm_gpu *)ctx)->rounds_ok;
 }
 
-void stm_gpu_begin(stm_gpu *g, stm_batch_result *r)
+void stm_gpu_launch(stm_gpu *g, void **args, uint64_t run_ns, stm_batch_result *r)
 {
+	char what[128];
+
 	memset(r, 0, sizeof(*r));
 	GB_CUDA(cudaMemset(g->d_status, 0, (size_t)g->in.ntx * 4), "clearing transaction status");
 	GB_CUDA(cudaMemset(g->d_shared, 0, sizeof(stm_shared)), "clearing the run's shared words");
 	GB_CUDA(cudaMemset(g->d_counters, 0, sizeof(stm_counters)), "clearing counters");
 	gb_cuda_timer_start(&g->timer);
-}
-
-void stm_gpu_end(stm_gpu *g, stm_batch_result *r, const char *kernel_name, uint64_t run_ns)
-{
-	char what[128];
-
-	GB_CUDA(cudaGetLastError(), "launching %s with %u blocks of %u threads", kernel_name, g->blocks,
-		g->block_size);
-	snprintf(what, sizeof(what), "%s (%u threads, %llu transactions%s)", kernel_name, g->p.threads,
+	GB_CUDA(cudaLaunchKernel(g->kernel, dim3(g->blocks), dim3(g->block_size), args, 0, 0),
+		"launching %s with %u blocks of %u threads", g->kernel_name, g->blocks, g->block_size);
+	snprintf(what, sizeof(what), "%s (%u threads, %llu transactions%s)", g->kernel_name, g->p.threads,
 		 (unsigned long long)g->in.ntx, run_ns ? ", timed run" : "");
 	r->seconds = gb_cuda_timer_stop(&g->timer, what);
 	GB_CUDA(cudaMemcpy(&r->c, g->d_counters, sizeof(stm_counters), cudaMemcpyDeviceToHost),

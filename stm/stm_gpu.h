@@ -3,8 +3,8 @@
  * words, lock table, status words and table in device memory, the block
  * size, whether a timed run's round gate can work (every block resident at
  * once), the timing of a kernel with CUDA events and the copy of its
- * counters. An engine's .cu file adds its kernel and launches it between
- * stm_gpu_begin and stm_gpu_end. CUDA C++ only (nvcc).
+ * counters. An engine's .cu file adds its kernels, one per workload, and
+ * launches them with stm_gpu_launch. CUDA C++ only (nvcc).
  */
 #ifndef GB_STM_GPU_H
 #define GB_STM_GPU_H
@@ -14,6 +14,8 @@
 #include "stm/stm.h"
 
 typedef struct stm_gpu {
+	const void *kernel;     /* the engine's kernel for this workload */
+	const char *kernel_name;
 	tx_input in;
 	stm_params p;
 	uint32_t nlocks;
@@ -27,17 +29,18 @@ typedef struct stm_gpu {
 	gb_cuda_timer timer;
 } stm_gpu;
 
-/* kernel: the engine's kernel for this workload, whose occupancy decides rounds_ok. */
+/* kernel: the engine's kernel for this workload; its occupancy decides rounds_ok. */
 stm_gpu *stm_gpu_open(const tx_input *in, const stm_params *p, const void *kernel, const char *kernel_name);
 
 /* The table as the kernel sees it. */
 tx_table stm_gpu_table(const stm_gpu *g);
 
-/* Before a launch: clear the status words, the shared words and the counters; start the timer. */
-void stm_gpu_begin(stm_gpu *g, stm_batch_result *r);
-
-/* After it: check the launch, stop the timer (waiting for the kernel), copy the counters. */
-void stm_gpu_end(stm_gpu *g, stm_batch_result *r, const char *kernel_name, uint64_t run_ns);
+/*
+ * One run of the kernel with these arguments (cudaLaunchKernel's): clear the
+ * status words, the shared words and the counters, launch it over every
+ * thread timed by CUDA events, and copy the counters back.
+ */
+void stm_gpu_launch(stm_gpu *g, void **args, uint64_t run_ns, stm_batch_result *r);
 
 /* The stm_ops functions of every engine's GPU backend (ctx: a stm_gpu). */
 void stm_gpu_load(void *ctx, const uint32_t *words);

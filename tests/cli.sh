@@ -33,7 +33,8 @@ expect_out "help stm documents every option" "usage: gpubench stm" --algo --work
 	--threads --block-size --cpu-workers --hash --max-passes --no-tags --accounts \
 	--tx-per-thread --semantic-ratio --read-only --transfers-per-tx --initial-balance \
 	--presort --seed --reps --duration --warmup --paper --timeout --verify-every \
-	--no-verify --json --quiet --compare --retry-limit prstm gpustm
+	--no-verify --json --quiet --compare --retry-limit --customers --room-types --rooms \
+	--room-interval prstm gpustm bank vacation
 cp "$T_OUT" "$T_TMP/help-stm.txt"
 expect_rc "stm --help exits 0" 0 "$G" stm --help
 check "stm --help prints the same as help stm" cmp -s "$T_OUT" "$T_TMP/help-stm.txt"
@@ -107,6 +108,10 @@ numeric_opts=(
 	"seed 0 18446744073709551615"
 	"stall-timeout 0.001 86400"
 	"retry-limit 1 1000000000"
+	"customers 1 16777216"
+	"room-types 1 65536"
+	"rooms 1 1000000"
+	"room-interval 1 4096"
 	"reps 1 100000"
 	"duration 0 86400"
 	"warmup 0 1000"
@@ -191,15 +196,16 @@ ndevices=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["
 run "$G" info
 check "info lists the backends" grep -q '^backends compiled in: cpu' "$T_OUT"
 check "info lists the engine" grep -q '^stm engine prstm' "$T_OUT"
-check "info lists the workload" grep -q '^stm workload bank: ' "$T_OUT"
+check "info lists the workloads" grep -q '^stm workload bank: ' "$T_OUT"
+check "info lists vacation" grep -q '^stm workload vacation: ' "$T_OUT"
 json_check "info JSON: STM engines carry their limits and workloads" "$T_TMP/info.json" '
 e = {x["name"]: x for x in d["engines"]["stm"]}
 for name in ("prstm", "gpustm"):
     p = e[name]
     assert p["max_threads"] == 524288 and p["max_words_per_transaction"] == 8, p
-    assert p["workloads"] == ["bank"] and p["cannot_run"] == [], p
+    assert p["workloads"] == ["bank", "vacation"] and p["cannot_run"] == [], p
 w = d["engines"]["stm_workloads"]
-assert [x["name"] for x in w][0] == "bank" and all(x["summary"] for x in w), w
+assert [x["name"] for x in w] == ["bank", "vacation"] and all(x["summary"] for x in w), w
 for x in e.values():
     assert isinstance(x["cannot_run"], list) and all(x["name"] in s for s in x["cannot_run"]), x'
 expect_rc "info --quiet exits 0" 0 "$G" info --quiet
@@ -515,6 +521,40 @@ json_check "high contention: both engines verified" "$R/compare-hot.json" '
 r = d["results"]
 assert d["verification"]["verified"] is True and r["compare"][0]["verified"] is True
 assert r["compare"][0]["algo"] == "prstm" and r["commits"] + r["abandoned"] == 2 * d["config"]["bank"]["transactions"]'
+
+# vacation: both engines, the oracle's STAMP rules, and options that belong to another workload
+VAC=(--backend cpu --workload vacation --threads 16 --tx-per-thread 10 --customers 40 --room-types 6 --rooms 3
+	--reps 2 --warmup 0)
+expect_rc "vacation on prstm, compared with gpustm" 0 "$G" stm "${VAC[@]}" --read-only 20 --compare gpustm \
+	--json "$R/vacation.json"
+expect_out "the vacation summary" "prstm on vacation, cpu backend, 16 threads, 40 customers, 6 room types of 3 rooms" \
+	"rooms held + free = rooms of every type" "compare      gpustm: "
+json_check "vacation report: config, both engines verified by the STAMP rules" "$R/vacation.json" '
+c = d["config"]; r = d["results"]; v = d["verification"]; w = c["vacation"]
+assert c["workload"] == "vacation" and c["read_only"] == 20 and c["presort"] is False, c
+assert w["customers"] == 40 and w["room_types"] == 6 and w["rooms"] == 3 and w["room_interval"] == 100, w
+assert w["transactions"] == 160 and w["queries"] == 32 and w["bookings"] == w["cancellations"] == 64, w
+assert w["data_words"] == 6 * 100 + 40, w
+assert "bank" not in c
+assert v["verified"] is True and "STAMP" in v["method"] and len(v["data_fnv1a"]) == 16, v
+assert r["commits"] == 2 * 160 and r["abandoned"] == 0 and r["commits_read_only"] == 2 * 32, r
+assert v["reservations"] == 0 and v["rooms_free"] == 18, v
+g = r["compare"][0]
+assert g["algo"] == "gpustm" and g["verified"] is True and g["abandoned"] == g["retry_limit_reached"], g'
+expect_rc "vacation presorted on gpustm without a reachable retry limit commits everything" 0 "$G" stm "${VAC[@]}" \
+	--algo gpustm --presort --retry-limit 1000000000 --quiet --json "$R/vacation-presort.json"
+json_check "vacation presorted: everything committed and cancelled" "$R/vacation-presort.json" '
+r = d["results"]; v = d["verification"]
+assert r["abandoned"] == 0 and r["commits"] == 2 * 160 and v["verified"] is True and v["reservations"] == 0'
+expect_rc "vacation --duration runs batches" 0 "$G" stm "${VAC[@]}" --duration 0.05 --quiet --json "$R/vacation-d.json"
+json_check "vacation --duration: batches, verified" "$R/vacation-d.json" '
+assert d["results"]["timed_run"] == "batches" and d["verification"]["verified"] is True'
+expect_rc "a bank option with --workload vacation exits 2" 2 "$G" stm "${VAC[@]}" --accounts 10
+expect_err "a bank option with vacation names both" "option --accounts belongs to --workload bank, not to --workload vacation"
+expect_rc "a vacation option with the bank exits 2" 2 "$G" stm "${TINY[@]}" --rooms 4
+expect_err "a vacation option with the bank names both" "option --rooms belongs to --workload vacation, not to --workload bank"
+expect_rc "--hash above vacation's data words exits 2" 2 "$G" stm "${VAC[@]}" --hash 641
+expect_err "--hash above vacation's data words says what they are" "option --hash: 641 exceeds" "--customers 640" "1..640"
 
 # --cpu-workers above --threads is clamped
 expect_rc "--cpu-workers above --threads runs" 0 "$G" stm "${TINY[@]}" --cpu-workers 50 --quiet --json "$R/workers.json"

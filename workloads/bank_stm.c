@@ -13,8 +13,7 @@
 #include "workloads/stm_workload.h"
 
 typedef struct bank_opts {
-	uint64_t accounts, semantic_ratio, read_only, transfers, initial_balance;
-	int presort;
+	uint64_t accounts, semantic_ratio, transfers, initial_balance;
 } bank_opts;
 
 _Static_assert(sizeof(bank_opts) <= STM_WORKLOAD_OPTS_MAX, "bank_opts fits stm's area");
@@ -30,17 +29,11 @@ static const gb_opt_row rows[] = {
 	 .offset = AT(semantic_ratio),
 	 .help = "bank: percent of update transactions in semantic chains deposit -> transfer -> "
 		 "withdraw"},
-	{.name = "read-only", .kind = GB_OPT_UINT, .metavar = "P", .lo = 0, .hi = 100, .def = "0",
-	 .offset = AT(read_only),
-	 .help = "bank: percent of read-only balance transactions (the paper uses 0 and 20)"},
 	{.name = "transfers-per-tx", .kind = GB_OPT_UINT, .metavar = "K", .lo = 1, .hi = BANK_MAX_TRANSFERS,
 	 .def = "1", .offset = AT(transfers), .help = "bank: transfers in each non-semantic transaction"},
 	{.name = "initial-balance", .kind = GB_OPT_UINT, .metavar = "B", .lo = 1, .hi = 100000000,
 	 .def = "1000", .offset = AT(initial_balance),
 	 .help = "bank: every account's starting balance; chain amounts are drawn from (B, 2B]"},
-	{.name = "presort", .kind = GB_OPT_FLAG, .offset = AT(presort), .set_to = 1,
-	 .help = "bank: the application pre-orders the table so every chain runs in order on one "
-		 "thread (no semantic conflicts)"},
 };
 
 static uint32_t words(const void *opts)
@@ -60,8 +53,8 @@ static uint32_t max_set(const void *opts)
  * transaction the table (twice while it is placed), its placement, its status
  * (engine and host) and the replay order.
  */
-static void memory(const void *opts, const stm_table_cfg *c, gb_memory_term host[2],
-		   gb_memory_term device[2])
+static unsigned memory(const void *opts, const stm_table_cfg *c, gb_memory_term host[STM_MEMORY_TERMS],
+		       gb_memory_term device[STM_MEMORY_TERMS])
 {
 	const bank_opts *o = opts;
 	uint64_t per_tx = 2 * sizeof(bank_entry) + 4 * sizeof(uint64_t) +
@@ -72,6 +65,7 @@ static void memory(const void *opts, const stm_table_cfg *c, gb_memory_term host
 	device[0] = (gb_memory_term){"accounts", o->accounts, 2 * sizeof(uint32_t)};
 	device[1] = (gb_memory_term){"threads", c->threads,
 				     (uint64_t)c->tx_per_thread * (sizeof(bank_entry) + 8)};
+	return 2;
 }
 
 static void *generate(const void *opts, const stm_table_cfg *c, char *err, size_t errlen)
@@ -83,10 +77,10 @@ static void *generate(const void *opts, const stm_table_cfg *c, char *err, size_
 		.threads = c->threads,
 		.tx_per_thread = c->tx_per_thread,
 		.semantic_ratio = (uint32_t)o->semantic_ratio,
-		.read_only = (uint32_t)o->read_only,
+		.read_only = c->read_only,
 		.transfers_per_tx = (uint32_t)o->transfers,
 		.initial_balance = (uint32_t)o->initial_balance,
-		.presort = o->presort,
+		.presort = c->presort,
 		.seed = c->seed,
 	};
 

@@ -27,10 +27,12 @@
 /* Bytes a workload's option struct may take (stm keeps one area per workload). */
 #define STM_WORKLOAD_OPTS_MAX 128
 
-/* What every workload's table is sized by: options of stm itself. */
+/* What shapes every workload's table: options of stm itself (the paper's axes for every benchmark). */
 typedef struct stm_table_cfg {
 	uint32_t threads;
 	uint32_t tx_per_thread;
+	uint32_t read_only; /* --read-only: percent of read-only transactions */
+	int presort;        /* --presort: the table is pre-ordered so program order resolves its semantic dependences */
 	uint64_t seed;
 } stm_table_cfg;
 
@@ -41,6 +43,7 @@ typedef struct stm_fact {
 } stm_fact;
 
 #define STM_MAX_FACTS 4
+#define STM_MEMORY_TERMS 3
 
 /* What the oracle found for one batch or timed run. */
 typedef struct stm_check {
@@ -64,9 +67,10 @@ typedef struct stm_workload {
 	const char *words_option;                 /* the option that sets them ("accounts") */
 	uint32_t (*max_set)(const void *opts);    /* most distinct words one transaction touches */
 	const char *max_set_option;               /* the option that sets that ("transfers-per-tx") */
-	/* host (and device) memory of generation and oracle, two terms each, options named */
-	void (*memory)(const void *opts, const stm_table_cfg *c, gb_memory_term host[2],
-		       gb_memory_term device[2]);
+	/* host and device memory of generation, an engine and the oracle, each term naming its
+	 * option (common/memory.h); returns how many terms it filled in each */
+	unsigned (*memory)(const void *opts, const stm_table_cfg *c, gb_memory_term host[STM_MEMORY_TERMS],
+			   gb_memory_term device[STM_MEMORY_TERMS]);
 	/* Build the table; NULL with a usage message in err when the sizes cannot work. */
 	void *(*generate)(const void *opts, const stm_table_cfg *c, char *err, size_t errlen);
 	void (*free)(void *inst);
@@ -98,5 +102,6 @@ const stm_workload *stm_workload_find(const char *name);
 
 /* The registry's entries (workloads/NAME_stm.c). */
 extern const stm_workload stm_workload_bank;
+extern const stm_workload stm_workload_vacation;
 
 #endif

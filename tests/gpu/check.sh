@@ -3,7 +3,8 @@
 # PR-STM bank on the GPU backend over thread counts, lock coverage (hash),
 # semantic ratios, presort, read-only and multi-leg transfers, every run
 # verified by the serial replay; a high-contention configuration; and cross
-# checks against the CPU backend; GPU-STM on the bank, beside PR-STM; the banker's algorithm (avoid) on the GPU
+# checks against the CPU backend; GPU-STM on the bank, beside PR-STM; vacation
+# on both engines; the banker's algorithm (avoid) on the GPU
 # against the oracle and the CPU implementations; the deadlock detectors
 # (detect) on the GPU against the oracle and cpu-bits; speculate's loops on
 # the GPU against the sequential loop and the CPU backend's decisions; the
@@ -330,6 +331,37 @@ json_check "gpustm's cross check gave transactions up" "$R/cross-gpu.json" '
 assert d["results"]["retry_limit_reached"] > 0'
 cross "gpustm 960 threads, hash 4, semantic 0, K=2" 1 --algo gpustm --threads 960 --accounts 2048 --hash 4 \
 	--tx-per-thread 20 --semantic-ratio 0 --transfers-per-tx 2
+
+# ---- vacation on the GPU, both engines, verified by the replay and STAMP's rules
+gpu_vacation() {
+	local name=$1 f
+	shift
+	n=$((n + 1))
+	f=$R/run$n.json
+	run "$G" stm --backend gpu --workload vacation --reps 2 --warmup 1 --quiet --json "$f" "$@"
+	if [ "$RC" != 0 ]; then
+		fail "vacation $name: exit 0" "$G stm --backend gpu --workload vacation $*" "$(t_context)"
+		return
+	fi
+	json_check "vacation $name" "$f" '
+r = d["results"]; v = d["verification"]; w = d["config"]["vacation"]
+assert d["meta"]["complete"] is True and d["device"]["backend"] == "gpu"
+assert v["verified"] is True, v["message"]
+assert v["batches_verified"] == r["batches"] == 2
+assert r["threads_timed_out"] == 0 and r["threads_gave_up"] == 0
+assert r["abandoned"] == r["retry_limit_reached"], (r["abandoned"], r["retry_limit_reached"])
+assert r["commits"] + r["abandoned"] == 2 * w["transactions"]
+assert r["commits_read_only"] == 2 * w["queries"]
+if r["abandoned"] == 0:
+    assert v["reservations"] == 0 and v["rooms_free"] == w["room_types"] * w["rooms"], v'
+}
+for algo in prstm gpustm; do
+	gpu_vacation "$algo, 6720 threads, the paper's sizes" --algo "$algo" --threads 6720 --tx-per-thread 100
+	gpu_vacation "$algo, 6720 threads, presort, read-only 20" --algo "$algo" --threads 6720 --tx-per-thread 100 \
+		--presort --read-only 20
+	gpu_vacation "$algo, 2048 threads, 50 customers, hash 4" --algo "$algo" --threads 2048 --tx-per-thread 20 \
+		--customers 50 --room-types 8 --rooms 10 --room-interval 2 --hash 4
+done
 
 # ---- gpubench avoid: both GPU implementations decide every event as the
 # oracle does and end in its state (exit 4 otherwise), beside the CPU ones.
