@@ -40,7 +40,8 @@ BUILD := build/$(if $(filter 1,$(CUDA)),cuda,cpu)
 
 COMMON_SRC := common/error.c common/opts.c common/stats.c common/timer.c common/report.c \
 	common/backend.c common/ranktest.c common/report_read.c common/metric_diff.c \
-	common/output.c common/impl.c common/memory.c common/options.c common/progress.c
+	common/output.c common/impl.c common/memory.c common/options.c common/progress.c \
+	common/measure.c common/report_results.c common/registry.c
 PBA_SRC := api/pba_model.c deadlock/pba_cpu.c deadlock/pba_registry.c workloads/pba_gen.c \
 	workloads/pba_oracle.c workloads/pba_trace.c
 RAG_SRC := api/rag_model.c deadlock/rag.c deadlock/rag_registry.c deadlock/osdda_cpu.c deadlock/lmdda_cpu.c \
@@ -61,10 +62,11 @@ STM_SRC := stm/registry.c stm/counters.c stm/stm_cpu.c stm/prstm_cpu.c stm/gpust
 	workloads/bank_stm.c workloads/vacation.c workloads/vacation_stm.c workloads/stm_workloads.c
 SPEC_SRC := api/loop_clause.c speculation/runtime.c speculation/backend_cpu.c workloads/spec_loops.c \
 	speculation/cpu_spec.c
-CORE_SRC := main.c $(COMMON_SRC) cmd/stm.c cmd/avoid.c cmd/detect.c cmd/speculate.c cmd/list.c cmd/info.c \
+CORE_SRC := main.c $(COMMON_SRC) cmd/commands.c cmd/stm.c cmd/avoid.c cmd/detect.c cmd/speculate.c cmd/list.c cmd/info.c \
 	cmd/compare.c \
 	$(STM_SRC) $(PBA_SRC) $(RAG_SRC) $(SPEC_SRC) $(LIST_SRC)
-CUDA_SRC := common/device_cuda.cu stm/stm_gpu.cu stm/prstm_gpu.cu stm/gpustm_gpu.cu deadlock/pba_gpu_common.cu deadlock/pba_gpu.cu \
+CUDA_SRC := common/device_cuda.cu stm/stm_gpu.cu stm/prstm_gpu.cu stm/prstm_gpu_set2.cu stm/prstm_gpu_set4.cu \
+	stm/gpustm_gpu.cu deadlock/pba_gpu_common.cu deadlock/pba_gpu.cu \
 	deadlock/pba_thesis_gpu.cu deadlock/rag_gpu.cu deadlock/osdda_gpu.cu deadlock/lmdda_gpu.cu \
 	deadlock/rag_stream.cu speculation/backend_gpu.cu structures/list_gpu.cu
 

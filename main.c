@@ -1,22 +1,10 @@
-/* gpubench: the subcommand table and dispatch. */
+/* gpubench: dispatch to the subcommands of cmd/commands.c's table. */
 #include <stdio.h>
 #include <string.h>
 
 #include "cmd/cmd.h"
 #include "common/error.h"
 #include "common/version.h"
-
-static const gb_command *const commands[] = {&gb_cmd_stm, &gb_cmd_avoid, &gb_cmd_detect, &gb_cmd_speculate,
-					      &gb_cmd_list, &gb_cmd_compare, &gb_cmd_info, NULL};
-
-static const gb_command *find(const char *name)
-{
-	int i;
-	for (i = 0; commands[i]; i++)
-		if (strcmp(commands[i]->name, name) == 0)
-			return commands[i];
-	return NULL;
-}
 
 static void usage(FILE *out)
 {
@@ -32,8 +20,8 @@ static void usage(FILE *out)
 	      "\n"
 	      "subcommands:\n",
 	      out);
-	for (i = 0; commands[i]; i++)
-		fprintf(out, "  %-10s %s\n", commands[i]->name, commands[i]->summary);
+	for (i = 0; gb_commands[i]; i++)
+		fprintf(out, "  %-10s %s\n", gb_commands[i]->name, gb_commands[i]->summary);
 	fputs("\n"
 	      "Everyday command: gpubench stm --algo prstm --threads 6720\n"
 	      "Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 verification failed,\n"
@@ -59,14 +47,14 @@ int main(int argc, char **argv)
 			usage(stdout);
 			return 0;
 		}
-		cmd = find(argv[2]);
+		cmd = gb_command_find(argv[2]);
 		if (!cmd)
 			gb_die(GB_EXIT_USAGE, "help: unknown subcommand '%s' (see 'gpubench --help')",
 			       argv[2]);
 		cmd->help(stdout);
 		return 0;
 	}
-	cmd = find(argv[1]);
+	cmd = gb_command_find(argv[1]);
 	if (!cmd)
 		gb_die(GB_EXIT_USAGE, "unknown subcommand '%s' (see 'gpubench --help')", argv[1]);
 	return cmd->run(argc - 1, argv + 1);

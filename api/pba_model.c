@@ -6,8 +6,12 @@
 #include "api/pba_model.h"
 
 static const char *const outcome_names[PBA_NOUTCOMES] = {
-	"granted", "denied-invalid", "denied-unavailable", "denied-unsafe", "released",
-	"release-invalid",
+	[PBA_GRANTED] = "granted",
+	[PBA_DENIED_INVALID] = "denied-invalid",
+	[PBA_DENIED_UNAVAILABLE] = "denied-unavailable",
+	[PBA_DENIED_UNSAFE] = "denied-unsafe",
+	[PBA_RELEASED] = "released",
+	[PBA_RELEASE_INVALID] = "release-invalid",
 };
 
 const char *pba_outcome_name(unsigned outcome)

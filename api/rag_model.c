@@ -6,7 +6,11 @@
 #include "common/error.h"
 
 static const char *const outcome_names[RAG_NOUTCOMES] = {
-	"granted", "blocked", "deadlock", "released", "regranted",
+	[RAG_GRANTED] = "granted",
+	[RAG_BLOCKED] = "blocked",
+	[RAG_DEADLOCK] = "deadlock",
+	[RAG_RELEASED] = "released",
+	[RAG_REGRANTED] = "regranted",
 };
 
 const char *rag_outcome_name(unsigned outcome)

@@ -44,6 +44,7 @@ typedef struct tx_table {
 /* The table and shared memory as a workload hands them to an engine's backend (host memory). */
 typedef struct tx_input {
 	uint32_t words;          /* shared data words the transactions read and write */
+	uint32_t max_words;      /* the most distinct words one transaction of the table touches */
 	uint64_t ntx;
 	uint32_t tx_per_thread;
 	uint32_t max_tag;

@@ -14,11 +14,11 @@
 #include "common/backend.h"
 #include "common/device.h"
 #include "common/error.h"
-#include "common/memory.h"
 #include "common/impl.h"
+#include "common/measure.h"
+#include "common/memory.h"
 #include "common/options.h"
 #include "common/opts.h"
-#include "common/progress.h"
 #include "common/output.h"
 #include "common/report.h"
 #include "common/stats.h"
@@ -30,12 +30,18 @@
 
 #define MAX_IMPLS GB_MAX_IMPLS
 
-static const gb_impl_table impl_table = {
+static unsigned engine_backends(const void *e)
+{
+	return GB_BACKEND_MASK(((const pba_engine *)e)->needs_gpu ? GB_BACKEND_GPU : GB_BACKEND_CPU);
+}
+
+static const gb_registry registry = {
 	.what = "implementation",
+	.picked_by = "--impl, --compare",
 	.entries = (const void *const *)pba_engines,
 	.name_at = offsetof(pba_engine, name),
 	.summary_at = offsetof(pba_engine, summary),
-	.gpu_flag_at = offsetof(pba_engine, needs_gpu),
+	.backends = engine_backends,
 	.gpu_default = "gpu",
 	.cpu_default = "cpu-fast",
 };
@@ -46,10 +52,8 @@ typedef struct avoid_opts {
 	int workload;
 	uint64_t procs, res, events;
 	double unsafe_share;
-	const pba_engine *impl[MAX_IMPLS]; /* [0] is --impl, the rest --compare */
-	unsigned nimpl;
+	gb_impl_choice impl;               /* pba_engines: [0] is --impl, the rest --compare */
 	pba_gen_config gen;
-	int gpu; /* some implementation runs on the GPU */
 } avoid_opts;
 
 #define AT(field) offsetof(avoid_opts, field)
@@ -82,8 +86,7 @@ static const gb_opt_row rows[NROWS] = {
 
 static void list_impls(FILE *out)
 {
-	fputs("\nImplementations (--impl, --compare):\n", out);
-	gb_impl_help(out, &impl_table, 2, 10);
+	gb_registry_help(out, &registry);
 }
 
 static const gb_opt_spec spec = {
@@ -110,8 +113,6 @@ static void help(FILE *out)
 static void parse(avoid_opts *o, int argc, char **argv)
 {
 	unsigned char given[NROWS + GB_OPTS_SHARED];
-	gb_impl_choice chosen;
-	unsigned k;
 
 	memset(o, 0, sizeof(o[0]));
 	gb_opts_parse(&spec, o, given, argc, argv);
@@ -122,8 +123,11 @@ static void parse(avoid_opts *o, int argc, char **argv)
 	o->gen.seed = o->run.seed;
 	o->gen.unsafe_share = o->unsafe_share;
 	{
-		const gb_path_use paths[] = {{"trace", o->trace, 1}, {"json", o->run.json, 0},
-					     {"decisions", o->decisions, 0}};
+		const gb_path_use paths[] = {
+			{.opt = "trace", .path = o->trace, .is_input = 1},
+			{.opt = "json", .path = o->run.json},
+			{.opt = "decisions", .path = o->decisions},
+		};
 		gb_paths_check("avoid", paths, 3);
 	}
 	if (o->trace && (given[ROW_WORKLOAD] || given[ROW_UNSAFE] || given[ROW_PROCS] || given[ROW_RES] ||
@@ -132,11 +136,7 @@ static void parse(avoid_opts *o, int argc, char **argv)
 				      "--seed and --unsafe-share apply only to generated ones");
 	if (given[ROW_UNSAFE] && o->gen.workload != PBA_UNSAFE_MIX)
 		gb_die(GB_EXIT_USAGE, "option --unsafe-share applies only to --workload unsafe-mix");
-	gb_impl_choose(&impl_table, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &chosen);
-	for (k = 0; k < chosen.n; k++)
-		o->impl[k] = chosen.e[k];
-	o->nimpl = chosen.n;
-	o->gpu = chosen.gpu;
+	gb_impl_choose(&registry, NULL, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &o->impl);
 	if (o->gen.events * o->gen.res > (1ull << 31))
 		gb_die(GB_EXIT_USAGE, "--events %llu x --res %u is above the %llu-amount stream limit",
 		       (unsigned long long)o->gen.events, o->gen.res, 1ull << 31);
@@ -145,150 +145,221 @@ static void parse(avoid_opts *o, int argc, char **argv)
 		       o->gen.procs, o->gen.res, 1ull << 31);
 }
 
-/* What one implementation did over all repetitions. */
-typedef struct impl_run {
+/* What one implementation did in its last repetition: the details the report gives beside its times. */
+typedef struct avoid_impl {
 	const pba_engine *e;
-	double *total;           /* per repetition: seconds for the whole stream */
-	gb_stats stream;         /* of total */
-	double *lat[2];          /* per event of the last repetition: request, release */
+	double *lat[2];          /* per event: request, release */
 	uint64_t nlat[2];
 	double phase[PBA_NPHASES];
 	uint64_t outcomes[PBA_NOUTCOMES];
-	uint64_t iterations_sum, iterations_max, mismatches, first_mismatch;
-	int state_ok;
-	int checked;             /* the last repetition finished and was checked */
-	uint32_t reps_done;      /* timed repetitions that finished */
-	uint8_t *outcome;        /* per event, last repetition */
-} impl_run;
+	uint64_t iterations_sum, iterations_max;
+	int state_checked, state_ok; /* the final state was compared with the oracle's, and matched */
+	uint8_t *outcome;        /* per event */
+} avoid_impl;
 
-/* Whether --timeout has passed since the run started; it sets *incomplete when it has. */
-static int timed_out(const avoid_opts *o, uint64_t t_start, int *incomplete)
+/* What the repetitions share. */
+typedef struct avoid_run {
+	const avoid_opts *o;
+	const pba_system *init, *final; /* the oracle's final state */
+	const pba_events *ev;
+	const uint8_t *expect;          /* the oracle's outcomes; NULL without verification */
+	avoid_impl x[MAX_IMPLS];
+	char headline[256];
+} avoid_run;
+
+/* Every --verify-every-th decision and the final state of ctx against the oracle's. */
+/* An implementation's outcomes beside the oracle's. */
+typedef struct outcomes {
+	const uint8_t *got, *expect;
+} outcomes;
+
+static int outcome_differs(uint64_t e, const void *arg)
 {
-	if (gb_seconds_since(t_start) > o->run.timeout)
-		*incomplete = 1;
-	return *incomplete;
+	const outcomes *o = arg;
+	return o->got[e] != o->expect[e];
 }
 
-/*
- * --warmup untimed and --reps timed repetitions of the whole stream, each on
- * a fresh engine; the last timed one is checked against the oracle (every
- * --verify-every-th decision, and the final state). Stops at --timeout.
- */
-static void run_impl(impl_run *ir, const avoid_opts *o, const pba_system *init, const pba_events *ev,
-		     const uint8_t *expect, const pba_system *final, uint64_t t_start, int *incomplete)
+static const char *outcome_got(uint64_t e, const void *arg)
 {
-	uint32_t J = init->res, rep, nrep = (uint32_t)(o->run.warmup + o->run.reps);
-	uint64_t e;
-	gb_progress pg;
+	return pba_outcome_name(((const outcomes *)arg)->got[e]);
+}
 
-	ir->total = gb_xcalloc(o->run.reps, sizeof(double), "timings");
-	ir->lat[0] = gb_xcalloc(ev->count, sizeof(double), "timings");
-	ir->lat[1] = gb_xcalloc(ev->count, sizeof(double), "timings");
-	ir->outcome = gb_xcalloc(ev->count, 1, "outcomes");
-	gb_progress_start(&pg, ir->e->name);
-	for (rep = 0; rep < nrep && !timed_out(o, t_start, incomplete); rep++) {
-		void *ctx = ir->e->open(init);
-		uint64_t t0 = gb_now_ns();
-		int last = rep + 1 == nrep;
-		if (last) {
-			memset(ir->phase, 0, sizeof(ir->phase));
-			memset(ir->outcomes, 0, sizeof(ir->outcomes));
-			ir->nlat[0] = ir->nlat[1] = 0;
-			ir->iterations_sum = ir->iterations_max = 0;
-		}
-		for (e = 0; e < ev->count && !timed_out(o, t_start, incomplete); e++) {
-			double ph[PBA_NPHASES] = {0};
-			uint64_t t = gb_now_ns();
-			unsigned r = ir->e->apply(ctx, ev->type[e], ev->proc[e], ev->amount + e * J, ph);
-			gb_progress_update(&pg, (uint64_t)rep * ev->count + e + 1, (uint64_t)nrep * ev->count);
-			if (last) {
-				uint32_t it = ir->e->last_iterations(ctx);
-				unsigned k;
-				ir->lat[ev->type[e]][ir->nlat[ev->type[e]]++] = gb_seconds_since(t);
-				for (k = 0; k < PBA_NPHASES; k++)
-					ir->phase[k] += ph[k];
-				ir->outcomes[r]++;
-				ir->outcome[e] = (uint8_t)r;
-				ir->iterations_sum += it;
-				if (it > ir->iterations_max)
-					ir->iterations_max = it;
-			}
-		}
-		if (*incomplete) {
-			ir->e->close(ctx);
-			break;
-		}
-		if (rep >= o->run.warmup)
-			ir->total[ir->reps_done++] = gb_seconds_since(t0);
-		if (last && expect) {
-			pba_system got;
-			/* the step is clamped so that a --verify-every near 2^64 cannot wrap e around */
-			for (e = 0; e < ev->count; e = ev->count - e > o->run.verify_every ? e + o->run.verify_every
-											    : ev->count)
-				if (ir->outcome[e] != expect[e] && ir->mismatches++ == 0)
-					ir->first_mismatch = e;
-			pba_system_init(&got, init->procs, init->res);
-			ir->e->fetch(ctx, &got);
-			ir->state_ok = pba_system_equal(&got, final);
-			pba_system_free(&got);
-			ir->checked = 1;
-		}
-		ir->e->close(ctx);
+static const char *outcome_expected(uint64_t e, const void *arg)
+{
+	return pba_outcome_name(((const outcomes *)arg)->expect[e]);
+}
+
+static void check(gb_measure *ms, unsigned k, avoid_run *a, void *ctx, gb_rep_out *out)
+{
+	avoid_impl *x = &a->x[k];
+	const outcomes o = {.got = x->outcome, .expect = a->expect};
+	const gb_unit_check c = {.unit = "event", .differs = outcome_differs, .got = outcome_got,
+				 .oracle = outcome_expected, .arg = &o};
+	pba_system got;
+
+	gb_measure_check_units(ms, k, a->ev->count, &c, out);
+	pba_system_init(&got, a->init->procs, a->init->res);
+	x->e->fetch(ctx, &got);
+	x->state_checked = 1;
+	x->state_ok = pba_system_equal(&got, a->final);
+	pba_system_free(&got);
+	if (!x->state_ok)
+		gb_measure_wrong(ms, k, "%s ends in a state different from the oracle's", x->e->name);
+}
+
+/* One repetition of the whole stream on a fresh engine; the last one keeps its details. */
+static gb_rep_end avoid_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_out *out, void *arg)
+{
+	avoid_run *a = arg;
+	avoid_impl *x = &a->x[k];
+	const pba_events *ev = a->ev;
+	uint32_t J = a->init->res;
+	void *ctx = x->e->open(a->init);
+	uint64_t t0 = gb_now_ns(), e;
+
+	if (rep->last) {
+		memset(x->phase, 0, sizeof(x->phase));
+		memset(x->outcomes, 0, sizeof(x->outcomes));
+		x->nlat[0] = x->nlat[1] = 0;
+		x->iterations_sum = x->iterations_max = 0;
 	}
-	gb_progress_end(&pg);
-	ir->stream = gb_stats_of(ir->total, ir->reps_done);
+	for (e = 0; e < ev->count; e++) {
+		double ph[PBA_NPHASES] = {0};
+		uint64_t t;
+		unsigned r;
+		if (gb_measure_timed_out(ms)) {
+			x->e->close(ctx);
+			return GB_REP_CUT;
+		}
+		t = gb_now_ns();
+		r = x->e->apply(ctx, ev->type[e], ev->proc[e], ev->amount + e * J, ph);
+		gb_measure_progress(ms, rep, e + 1, ev->count);
+		if (rep->last) {
+			uint32_t it = x->e->last_iterations(ctx);
+			unsigned p;
+			x->lat[ev->type[e]][x->nlat[ev->type[e]]++] = gb_seconds_since(t);
+			for (p = 0; p < PBA_NPHASES; p++)
+				x->phase[p] += ph[p];
+			x->outcomes[r]++;
+			x->outcome[e] = (uint8_t)r;
+			x->iterations_sum += it;
+			if (it > x->iterations_max)
+				x->iterations_max = it;
+		}
+	}
+	out->seconds = gb_seconds_since(t0);
+	if (rep->check)
+		check(ms, k, a, ctx, out);
+	x->e->close(ctx);
+	return GB_REP_DONE;
 }
 
-static void free_impl(impl_run *ir)
+static void impl_json(cJSON *j, unsigned k, const void *arg)
 {
-	free(ir->total);
-	free(ir->lat[0]);
-	free(ir->lat[1]);
-	free(ir->outcome);
+	const avoid_run *a = arg;
+	const avoid_impl *x = &a->x[k];
+	cJSON *ph, *dec;
+	unsigned p;
+
+	gb_json_stats(j, "request_seconds", gb_stats_of(x->lat[PBA_REQUEST], x->nlat[PBA_REQUEST]));
+	gb_json_stats(j, "release_seconds", gb_stats_of(x->lat[PBA_RELEASE], x->nlat[PBA_RELEASE]));
+	ph = cJSON_AddObjectToObject(j, "phase_seconds");
+	for (p = 0; p < PBA_NPHASES; p++)
+		gb_json_num(ph, pba_phase_name(p), x->phase[p]);
+	dec = cJSON_AddObjectToObject(j, "decisions");
+	for (p = 0; p < PBA_NOUTCOMES; p++)
+		gb_json_u64(dec, pba_outcome_name(p), x->outcomes[p]);
+	gb_json_u64(j, "safety_steps_max", x->iterations_max);
+	gb_json_num(j, "safety_steps_mean",
+		    x->nlat[PBA_REQUEST] ? (double)x->iterations_sum / x->nlat[PBA_REQUEST] : 0);
+	if (!a->o->run.verify)
+		return;
+	if (x->state_checked)
+		gb_json_bool(j, "final_state_matches", x->state_ok);
+	else
+		cJSON_AddNullToObject(j, "final_state_matches");
+}
+
+static void impl_text(char *buf, size_t len, unsigned k, const void *arg)
+{
+	const avoid_impl *x = &((const avoid_run *)arg)->x[k];
+	gb_stats req = gb_stats_of(x->lat[PBA_REQUEST], x->nlat[PBA_REQUEST]);
+
+	snprintf(buf, len, "request median %.4g s, safety steps max %" PRIu64, req.median, x->iterations_max);
+}
+
+static void lines(FILE *out, const void *arg)
+{
+	const uint64_t *n = ((const avoid_run *)arg)->x[0].outcomes;
+
+	fprintf(out, "  %-12s granted %" PRIu64 ", denied invalid %" PRIu64 ", unavailable %" PRIu64
+		", unsafe %" PRIu64 ", released %" PRIu64 "\n", "decisions", n[PBA_GRANTED],
+		n[PBA_DENIED_INVALID], n[PBA_DENIED_UNAVAILABLE], n[PBA_DENIED_UNSAFE], n[PBA_RELEASED]);
+}
+
+/* Per cell of a procs x res matrix: maximum, allocation and need in the initial state, the
+ * oracle's, the engine's and the fetched copy; per event its amounts, type, process, outcome
+ * and two latencies. */
+static void check_memory(const avoid_opts *o)
+{
+	gb_memory_term host[] = {
+		{.opt = "procs", .value = o->gen.procs, .bytes_each = (uint64_t)o->gen.res * 4 * 3 * sizeof(int32_t)},
+		{.opt = "events", .value = o->gen.events,
+		 .bytes_each = (uint64_t)o->gen.res * sizeof(int32_t) + 6 + 2 * sizeof(double)},
+	};
+	gb_memory_fit("avoid", "host", gb_host_memory_available(), 0, host, 2);
+	if (o->impl.gpu) {
+		gb_device_info dev;
+		gb_memory_term device[] = {
+			{.opt = "procs", .value = o->gen.procs, .bytes_each = (uint64_t)o->gen.res * 3 * sizeof(int32_t)},
+		};
+		if (gb_device_query(0, &dev) == 0)
+			gb_memory_fit("avoid", "device", dev.global_mem_bytes, 0, device, 1);
+	}
+}
+
+static void fill_config(cJSON *cfg, const avoid_opts *o, const pba_system *init, const pba_events *ev)
+{
+	gb_json_str(cfg, "workload", o->trace ? "trace" : pba_workload_names[o->gen.workload]);
+	gb_json_str(cfg, "trace", o->trace ? o->trace : "");
+	gb_json_u64(cfg, "procs", init->procs);
+	gb_json_u64(cfg, "res", init->res);
+	gb_json_u64(cfg, "events", ev->count);
+	if (o->trace)
+		cJSON_AddNullToObject(cfg, "seed");
+	else
+		gb_json_u64(cfg, "seed", o->gen.seed);
+	if (!o->trace && o->gen.workload == PBA_UNSAFE_MIX)
+		gb_json_num(cfg, "unsafe_share", o->gen.unsafe_share);
+	else
+		cJSON_AddNullToObject(cfg, "unsafe_share");
+	gb_opts_config(cfg, &o->run);
+	gb_json_u64(cfg, "matrix_bytes", 3ull * init->procs * init->res * sizeof(int32_t));
 }
 
 static int run(int argc, char **argv)
 {
 	avoid_opts o;
+	avoid_run *a = gb_xcalloc(1, sizeof(*a), "run state");
+	gb_measure ms;
 	pba_system init, final;
 	pba_events ev;
 	uint8_t *expect = NULL;
-	impl_run ir[MAX_IMPLS];
 	gb_report rpt;
 	char err[512];
-	cJSON *impls;
-	unsigned k, p;
-	uint64_t e, t_start, checked = 0;
-	int bad = 0, rc = 0, incomplete = 0;
+	uint64_t e;
+	unsigned k;
+	int rc;
 
 	parse(&o, argc, argv);
-	t_start = gb_now_ns(); /* --timeout counts from here: generation and the oracle included */
-	if (!o.trace) {
-		/* Per cell of a procs x res matrix: maximum, allocation and need in the initial
-		 * state, the oracle's, the engine's and the fetched copy; per event its amounts,
-		 * type, process, outcome and two latencies. */
-		gb_memory_term host[] = {
-			{"procs", o.gen.procs, (uint64_t)o.gen.res * 4 * 3 * sizeof(int32_t)},
-			{"events", o.gen.events, (uint64_t)o.gen.res * sizeof(int32_t) + 6 + 2 * sizeof(double)},
-		};
-		gb_memory_fit("avoid", "host", gb_host_memory_available(), 0, host, 2);
-		if (o.gpu) {
-			gb_device_info dev;
-			gb_memory_term device[] = {
-				{"procs", o.gen.procs, (uint64_t)o.gen.res * 3 * sizeof(int32_t)},
-			};
-			if (gb_device_query(0, &dev) == 0)
-				gb_memory_fit("avoid", "device", dev.global_mem_bytes, 0, device, 1);
-		}
-	}
+	gb_measure_init(&ms, "avoid", &o.run, GB_CHECK_LAST, 0);
 	if (o.trace) {
 		if (pba_trace_read(o.trace, &init, &ev, err, sizeof(err)) != 0)
 			gb_die(GB_EXIT_USAGE, "avoid: %s", err);
-		o.gen.procs = init.procs;
-		o.gen.res = init.res;
-		o.gen.events = ev.count;
-	} else if (pba_generate(&o.gen, &init, &ev, err, sizeof(err)) != 0) {
-		gb_die(GB_EXIT_USAGE, "avoid: %s", err);
+	} else {
+		check_memory(&o);
+		if (pba_generate(&o.gen, &init, &ev, err, sizeof(err)) != 0)
+			gb_die(GB_EXIT_USAGE, "avoid: %s", err);
 	}
 
 	/* The oracle's decisions and final state, computed once. */
@@ -296,134 +367,55 @@ static int run(int argc, char **argv)
 	pba_system_copy(&final, &init);
 	if (o.run.verify) {
 		expect = gb_xmalloc(ev.count, "oracle outcomes");
-		for (e = 0; e < ev.count && !timed_out(&o, t_start, &incomplete); e++)
-			expect[e] = (uint8_t)pba_oracle_apply(&final, ev.type[e], ev.proc[e],
-							      ev.amount + e * init.res);
+		for (e = 0; e < ev.count && !gb_measure_timed_out(&ms); e++)
+			expect[e] = (uint8_t)pba_oracle_apply(&final, ev.type[e], ev.proc[e], ev.amount + e * init.res);
 	}
-	memset(ir, 0, sizeof(ir));
-	for (k = 0; k < o.nimpl; k++) {
-		ir[k].e = o.impl[k];
-		run_impl(&ir[k], &o, &init, &ev, expect, &final, t_start, &incomplete);
-		bad |= ir[k].checked && (ir[k].mismatches || !ir[k].state_ok);
+	a->o = &o;
+	a->init = &init;
+	a->final = &final;
+	a->ev = &ev;
+	a->expect = expect;
+	for (k = 0; k < o.impl.n; k++) {
+		avoid_impl *x = &a->x[k];
+		x->e = o.impl.e[k];
+		gb_measure_add(&ms, x->e->name);
+		x->lat[0] = gb_xcalloc(ev.count, sizeof(double), "timings");
+		x->lat[1] = gb_xcalloc(ev.count, sizeof(double), "timings");
+		x->outcome = gb_xcalloc(ev.count, 1, "outcomes");
 	}
-	if (ir[0].checked && ev.count)
-		checked = (ev.count - 1) / o.run.verify_every + 1;
-	if (o.decisions && !incomplete && pba_decisions_write(o.decisions, &ev, ir[0].outcome, err, sizeof(err)) != 0)
+	for (k = 0; k < ms.n; k++)
+		gb_measure_run(&ms, k, avoid_rep, a);
+	if (o.decisions && !ms.incomplete &&
+	    pba_decisions_write(o.decisions, &ev, a->x[0].outcome, err, sizeof(err)) != 0)
 		gb_die(GB_EXIT_RUNTIME, "avoid: %s", err);
 
 	gb_report_init(&rpt, "avoid", argc, argv);
-	gb_report_set_machine(&rpt, o.gpu, 1);
-	gb_json_str(rpt.config, "impl", o.impl[0]->name);
+	gb_report_set_machine(&rpt, o.impl.gpu, 1);
+	fill_config(rpt.config, &o, &init, &ev);
+	snprintf(a->headline, sizeof(a->headline), "%s, %u processes x %u resources, %" PRIu64 " events (%s)",
+		 ms.m[0].name, init.procs, init.res, ev.count,
+		 o.trace ? o.trace : pba_workload_names[o.gen.workload]);
 	{
-		cJSON *cmp = cJSON_AddArrayToObject(rpt.config, "compare");
-		for (k = 1; k < o.nimpl; k++)
-			cJSON_AddItemToArray(cmp, cJSON_CreateString(o.impl[k]->name));
-	}
-	gb_json_str(rpt.config, "workload", o.trace ? "trace" : pba_workload_names[o.gen.workload]);
-	gb_json_str(rpt.config, "trace", o.trace ? o.trace : "");
-	gb_json_u64(rpt.config, "procs", init.procs);
-	gb_json_u64(rpt.config, "res", init.res);
-	gb_json_u64(rpt.config, "events", ev.count);
-	if (o.trace)
-		cJSON_AddNullToObject(rpt.config, "seed");
-	else
-		gb_json_u64(rpt.config, "seed", o.gen.seed);
-	if (!o.trace && o.gen.workload == PBA_UNSAFE_MIX)
-		gb_json_num(rpt.config, "unsafe_share", o.gen.unsafe_share);
-	else
-		cJSON_AddNullToObject(rpt.config, "unsafe_share");
-	gb_opts_config(rpt.config, &o.run);
-	gb_json_u64(rpt.config, "matrix_bytes", 3ull * init.procs * init.res * sizeof(int32_t));
-
-	impls = cJSON_AddArrayToObject(rpt.results, "impls");
-	for (k = 0; k < o.nimpl; k++) {
-		cJSON *j = cJSON_CreateObject(), *ph, *dec;
-		gb_stats tot = ir[k].stream;
-		gb_json_str(j, "impl", ir[k].e->name);
-		gb_json_stats(j, "stream_seconds", tot);
-		gb_json_num(j, "events_per_s", tot.median > 0 ? (double)ev.count / tot.median : 0);
-		gb_json_stats(j, "request_seconds", gb_stats_of(ir[k].lat[PBA_REQUEST], ir[k].nlat[PBA_REQUEST]));
-		gb_json_stats(j, "release_seconds", gb_stats_of(ir[k].lat[PBA_RELEASE], ir[k].nlat[PBA_RELEASE]));
-		ph = cJSON_AddObjectToObject(j, "phase_seconds");
-		for (p = 0; p < PBA_NPHASES; p++)
-			gb_json_num(ph, pba_phase_name(p), ir[k].phase[p]);
-		dec = cJSON_AddObjectToObject(j, "decisions");
-		for (p = 0; p < PBA_NOUTCOMES; p++)
-			gb_json_u64(dec, pba_outcome_name(p), ir[k].outcomes[p]);
-		gb_json_u64(j, "safety_steps_max", ir[k].iterations_max);
-		gb_json_num(j, "safety_steps_mean",
-			    ir[k].nlat[PBA_REQUEST] ? (double)ir[k].iterations_sum / ir[k].nlat[PBA_REQUEST] : 0);
-		if (k > 0)
-			gb_json_num(j, "speedup_of_impl",
-				    ir[0].stream.median > 0 ? tot.median / ir[0].stream.median : 0);
-		gb_json_u64(j, "reps_completed", ir[k].reps_done);
-		if (o.run.verify) {
-			gb_json_u64(j, "mismatches", ir[k].mismatches);
-			gb_json_bool(j, "final_state_matches", ir[k].state_ok);
-		}
-		cJSON_AddItemToArray(impls, j);
-	}
-	if (incomplete)
-		gb_report_incomplete(&rpt);
-	if (bad || (o.run.verify && ir[0].checked))
-		gb_json_bool(rpt.verification, "verified", !bad);
-	else
-		cJSON_AddNullToObject(rpt.verification, "verified"); /* nothing was checked */
-	gb_json_str(rpt.verification, "method",
-		    o.run.verify ? "every --verify-every-th decision and the final state against the sequential "
-				   "oracle" : "none");
-	gb_json_u64(rpt.verification, "events_checked", checked);
-
-	if (o.run.json && gb_report_write(&rpt, o.run.json) != 0)
-		rc = GB_EXIT_RUNTIME;
-	if (!rc && !gb_quiet && !(o.run.json && strcmp(o.run.json, "-") == 0)) {
-		printf("gpubench avoid: %s, %u processes x %u resources, %" PRIu64 " events (%s)\n",
-		       o.impl[0]->name, init.procs, init.res, ev.count,
-		       o.trace ? o.trace : pba_workload_names[o.gen.workload]);
-		for (k = 0; k < o.nimpl; k++) {
-			gb_stats tot = ir[k].stream;
-			char speed[128];
-			gb_stats req = gb_stats_of(ir[k].lat[PBA_REQUEST], ir[k].nlat[PBA_REQUEST]);
-			printf("  %-10s stream %.4g s (median of %u), request median %.4g s, "
-			       "safety steps max %" PRIu64 "%s",
-			       ir[k].e->name, tot.median, ir[k].reps_done, req.median, ir[k].iterations_max,
-			       !ir[k].checked ? "" : (ir[k].mismatches || !ir[k].state_ok) ? ", WRONG" : ", verified");
-			if (k > 0 && tot.median > 0)
-				printf(", %s\n", gb_speedup_text(speed, sizeof(speed), o.impl[0]->name,
-								 ir[0].stream.median, tot.median));
-			else
-				printf("\n");
-		}
-		printf("  decisions  granted %" PRIu64 ", denied invalid %" PRIu64 ", unavailable %" PRIu64
-		       ", unsafe %" PRIu64 ", released %" PRIu64 "\n",
-		       ir[0].outcomes[PBA_GRANTED], ir[0].outcomes[PBA_DENIED_INVALID],
-		       ir[0].outcomes[PBA_DENIED_UNAVAILABLE], ir[0].outcomes[PBA_DENIED_UNSAFE],
-		       ir[0].outcomes[PBA_RELEASED]);
-		if (o.run.verify && ir[0].checked)
-			printf("  verified   %s: %" PRIu64 " of %" PRIu64 " decisions and the final state checked "
-			       "against the oracle\n", bad ? "FAILED" : "yes", checked, ev.count);
-		else
-			printf("  verified   not checked (%s)\n", o.run.verify ? "no repetition finished" : "--no-verify");
-		if (incomplete)
-			printf("  incomplete --timeout %g s reached\n", o.run.timeout);
-	}
-	if (!rc && bad) {
-		for (k = 0; k < o.nimpl; k++)
-			if (ir[k].mismatches)
-				gb_warn("avoid: %s disagrees with the oracle on %" PRIu64 " events, first event %" PRIu64
-					" (%s, oracle %s)", ir[k].e->name, ir[k].mismatches, ir[k].first_mismatch,
-					pba_outcome_name(ir[k].outcome[ir[k].first_mismatch]),
-					pba_outcome_name(expect[ir[k].first_mismatch]));
-			else if (!ir[k].state_ok)
-				gb_warn("avoid: %s ends in a state different from the oracle's", ir[k].e->name);
-		rc = GB_EXIT_VERIFY;
-	} else if (!rc && incomplete) {
-		gb_warn("avoid: --timeout %g s reached; the report is marked incomplete", o.run.timeout);
-		rc = GB_EXIT_RUNTIME;
+		const gb_result_view view = {
+			.headline = a->headline,
+			GB_VIEW_EVENT_STREAM(ev.count),
+			.checked_what = "decisions and the final state checked against the oracle",
+			.method = "every --verify-every-th decision and the final state against the sequential oracle",
+			.entry_json = impl_json,
+			.entry_text = impl_text,
+			.lines = lines,
+			.arg = a,
+		};
+		rc = gb_report_finish(&rpt, &ms, &view);
 	}
 	gb_report_free(&rpt);
-	for (k = 0; k < o.nimpl; k++)
-		free_impl(&ir[k]);
+	for (k = 0; k < ms.n; k++) {
+		free(a->x[k].lat[0]);
+		free(a->x[k].lat[1]);
+		free(a->x[k].outcome);
+	}
+	free(a);
+	gb_measure_free(&ms);
 	free(expect);
 	pba_system_free(&init);
 	pba_system_free(&final);
@@ -436,4 +428,5 @@ const gb_command gb_cmd_avoid = {
 	.summary = "deadlock avoidance: the parallel banker's algorithm (GPU-PBA)",
 	.run = run,
 	.help = help,
+	.registry = &registry,
 };

@@ -1,14 +1,25 @@
-/* The subcommand table: main.c dispatches, `gpubench help` lists it. */
+/*
+ * The subcommand table: main.c dispatches through it, `gpubench help` and
+ * `gpubench info` list it. It lives in cmd/ rather than in main.c because
+ * info, a subcommand, reads every other subcommand's registry through it,
+ * and cmd/ may not reach up to main.c.
+ */
 #ifndef GB_CMD_H
 #define GB_CMD_H
 
 #include <stdio.h>
+
+#include "common/registry.h"
 
 typedef struct gb_command {
 	const char *name;
 	const char *summary;
 	int (*run)(int argc, char **argv); /* argv[0] is the subcommand name */
 	void (*help)(FILE *out);
+	/* What it offers to choose from (engines, loops), for `gpubench info`; NULL: nothing */
+	const gb_registry *registry;
+	/* The workloads those engines run, where they are a second choice (stm's --workload); NULL: none */
+	const gb_registry *workloads;
 } gb_command;
 
 extern const gb_command gb_cmd_stm;
@@ -18,5 +29,9 @@ extern const gb_command gb_cmd_info;
 extern const gb_command gb_cmd_speculate;
 extern const gb_command gb_cmd_list;
 extern const gb_command gb_cmd_compare;
+
+/* Every subcommand, in the order --help lists them; NULL-terminated. */
+extern const gb_command *const gb_commands[];
+const gb_command *gb_command_find(const char *name);
 
 #endif

@@ -86,7 +86,10 @@ static int wanted(const options *o, const gb_metric *m)
 /* -------------------------------------------------------------------- pairs */
 
 enum pair_status { P_COMPARED, P_NOT_COMPARABLE, P_ONLY_BASE, P_ONLY_NEW };
-static const char *const pair_status_names[] = {"compared", "not-comparable", "only-in-base", "only-in-new"};
+static const char *const pair_status_names[] = {
+	[P_COMPARED] = "compared", [P_NOT_COMPARABLE] = "not-comparable", [P_ONLY_BASE] = "only-in-base",
+	[P_ONLY_NEW] = "only-in-new",
+};
 
 typedef struct pair {
 	gb_run_report *base, *new_;

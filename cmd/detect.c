@@ -14,9 +14,9 @@
 #include "common/device.h"
 #include "common/error.h"
 #include "common/impl.h"
+#include "common/measure.h"
 #include "common/options.h"
 #include "common/opts.h"
-#include "common/progress.h"
 #include "common/output.h"
 #include "common/report.h"
 #include "common/stats.h"
@@ -30,27 +30,29 @@
 
 static const char *const algos[] = {"osdda", "lmdda", NULL};
 
-static int engine_of_algo(const void *e, const void *algo)
+static unsigned engine_backends(const void *e)
 {
-	return strcmp(((const rag_engine *)e)->algo, (const char *)algo) == 0;
+	return GB_BACKEND_MASK(((const rag_engine *)e)->needs_gpu ? GB_BACKEND_GPU : GB_BACKEND_CPU);
 }
 
-/* The detectors of one algorithm. */
-static gb_impl_table impl_table(const char *algo)
+static const char *engine_algo(const void *e)
 {
-	gb_impl_table t = {
-		.what = strcmp(algo, "osdda") == 0 ? "osdda detector" : "lmdda detector",
-		.entries = (const void *const *)rag_engines,
-		.name_at = offsetof(rag_engine, name),
-		.summary_at = offsetof(rag_engine, summary),
-		.gpu_flag_at = offsetof(rag_engine, needs_gpu),
-		.belongs = engine_of_algo,
-		.arg = algo,
-		.gpu_default = "gpu",
-		.cpu_default = "cpu-bits",
-	};
-	return t;
+	return ((const rag_engine *)e)->algo;
 }
+
+/* The detectors of both algorithms, grouped by --algo. */
+static const gb_registry registry = {
+	.what = "detector",
+	.picked_by = "--impl, --compare",
+	.entries = (const void *const *)rag_engines,
+	.name_at = offsetof(rag_engine, name),
+	.summary_at = offsetof(rag_engine, summary),
+	.backends = engine_backends,
+	.group = engine_algo,
+	.group_key = "algo",
+	.gpu_default = "gpu",
+	.cpu_default = "cpu-bits",
+};
 
 typedef struct detect_opts {
 	gb_run_opts run; /* first: the shared rows write into it */
@@ -58,9 +60,7 @@ typedef struct detect_opts {
 	const char *algo, *impl_name, *units, *trace, *emit, *decisions;
 	uint64_t procs, res, events;
 	double release_share, deadlock_share;
-	const rag_engine *impl[MAX_IMPLS]; /* [0] is --impl, the rest --compare */
-	unsigned nimpl;
-	int gpu;                           /* some detector runs on the GPU */
+	gb_impl_choice impl;               /* rag_engines: [0] is --impl, the rest --compare */
 	rag_gen_config gen;
 } detect_opts;
 
@@ -103,12 +103,7 @@ static const gb_opt_row rows[NROWS] = {
 
 static void list_impls(FILE *out)
 {
-	gb_impl_table osdda = impl_table("osdda"), lmdda = impl_table("lmdda");
-
-	fputs("\nosdda detectors (--impl, --compare):\n", out);
-	gb_impl_help(out, &osdda, 2, 11);
-	fputs("lmdda detectors:\n", out);
-	gb_impl_help(out, &lmdda, 2, 11);
+	gb_registry_help(out, &registry);
 	gb_help_wrap(out, 0, 0, "gpu and gpu-graph run the same kernels: the thesis's launches with host "
 		     "reads between them, or one CUDA graph per event; gpu-stream decides windows of "
 		     "events a launch and has no time per event (docs/detect.md). lmdda's cpu "
@@ -163,9 +158,6 @@ static void parse_units(rag_gen_config *g, const char *text)
 static void parse(detect_opts *o, int argc, char **argv)
 {
 	unsigned char given[NROWS + GB_OPTS_SHARED];
-	gb_impl_choice chosen;
-	gb_impl_table table;
-	unsigned k;
 
 	memset(o, 0, sizeof(o[0]));
 	gb_opts_parse(&spec, o, given, argc, argv);
@@ -178,8 +170,12 @@ static void parse(detect_opts *o, int argc, char **argv)
 	o->gen.release_share = o->release_share;
 	o->gen.deadlock_share = o->deadlock_share;
 	{
-		const gb_path_use paths[] = {{"trace", o->trace, 1}, {"json", o->run.json, 0},
-					     {"decisions", o->decisions, 0}, {"emit-trace", o->emit, 0}};
+		const gb_path_use paths[] = {
+			{.opt = "trace", .path = o->trace, .is_input = 1},
+			{.opt = "json", .path = o->run.json},
+			{.opt = "decisions", .path = o->decisions},
+			{.opt = "emit-trace", .path = o->emit},
+		};
 		gb_paths_check("detect", paths, 4);
 	}
 	if (o->trace && (given[ROW_PROCS] || given[ROW_RES] || given[ROW_UNITS] || given[ROW_EVENTS] ||
@@ -195,124 +191,169 @@ static void parse(detect_opts *o, int argc, char **argv)
 	} else if (o->units) {
 		gb_die(GB_EXIT_USAGE, "option --units: osdda's resources have one unit each (use --algo lmdda)");
 	}
-	table = impl_table(o->algo);
-	gb_impl_choose(&table, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &chosen);
-	for (k = 0; k < chosen.n; k++)
-		o->impl[k] = chosen.e[k];
-	o->nimpl = chosen.n;
-	o->gpu = chosen.gpu;
+	gb_impl_choose(&registry, o->algo, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &o->impl);
 }
 
-/* What one detector did over all repetitions. */
-typedef struct impl_run {
+/* What one detector did in its last repetition: the details the report gives beside its times. */
+typedef struct detect_impl {
 	const rag_engine *e;
-	double *total;                   /* per repetition: seconds for the whole stream */
-	gb_stats stream;
-	double *lat[RAG_NOUTCOMES];      /* per event of the last repetition, by outcome */
+	double *lat[RAG_NOUTCOMES];      /* per event, by outcome */
 	uint64_t nlat[RAG_NOUTCOMES];
-	uint64_t bytes, mismatches, first_mismatch;
-	rag_decision *got;               /* last repetition */
-	uint32_t reps_done;              /* timed repetitions that finished */
-	int finished;                    /* the last repetition finished */
-} impl_run;
+	uint64_t bytes;
+	rag_decision *got;
+} detect_impl;
 
-/* Whether --timeout has passed since the run started; it sets *incomplete when it has. */
-static int timed_out(const detect_opts *o, uint64_t t_start, int *incomplete)
+/* What the repetitions share. */
+typedef struct detect_run {
+	const detect_opts *o;
+	uint32_t procs, res;
+	const uint32_t *units;
+	const rag_events *ev;
+	const rag_decision *expect;      /* the oracle's; NULL without verification */
+	detect_impl x[MAX_IMPLS];
+	uint64_t counts[RAG_NOUTCOMES];  /* the --impl's decisions */
+	char headline[256];
+} detect_run;
+
+/* A detector's decisions beside the oracle's. */
+typedef struct decisions {
+	const rag_decision *got, *expect;
+} decisions;
+
+static int decision_differs(uint64_t e, const void *arg)
 {
-	if (gb_seconds_since(t_start) > o->run.timeout)
-		*incomplete = 1;
-	return *incomplete;
+	const decisions *d = arg;
+	return d->got[e].outcome != d->expect[e].outcome || d->got[e].to != d->expect[e].to;
 }
 
-/* --warmup untimed and --reps timed repetitions of the stream; the last one is checked. */
-static void run_impl(impl_run *ir, const detect_opts *o, uint32_t procs, uint32_t res,
-		     const uint32_t *units, const rag_events *ev, const rag_decision *expect,
-		     uint64_t t_start, int *incomplete)
+static const char *decision_got(uint64_t e, const void *arg)
 {
-	uint32_t rep, nrep = (uint32_t)(o->run.warmup + o->run.reps);
-	uint64_t e;
-	unsigned k;
-	gb_progress pg;
+	return rag_outcome_name(((const decisions *)arg)->got[e].outcome);
+}
 
-	ir->total = gb_xcalloc(o->run.reps, sizeof(double), "timings");
-	for (k = 0; k < RAG_NOUTCOMES; k++)
-		ir->lat[k] = gb_xcalloc(ev->count, sizeof(double), "timings");
-	ir->got = gb_xcalloc(ev->count, sizeof(rag_decision), "decisions");
-	gb_progress_start(&pg, ir->e->name);
-	for (rep = 0; rep < nrep && !timed_out(o, t_start, incomplete); rep++) {
-		void *ctx = ir->e->open(procs, res, units);
-		int last = rep + 1 == nrep;
-		uint64_t t0 = gb_now_ns();
-		if (last)
-			memset(ir->nlat, 0, sizeof(ir->nlat));
-		/* a stream detector decides windows of events: no time per event */
-		if (ir->e->apply_stream)
-			ir->e->apply_stream(ctx, ev, ir->got);
-		for (e = 0; !ir->e->apply_stream && e < ev->count && !timed_out(o, t_start, incomplete); e++) {
-			uint64_t t = gb_now_ns();
-			rag_decision d = ir->e->apply(ctx, ev->type[e], ev->proc[e], ev->res[e]);
-			gb_progress_update(&pg, (uint64_t)rep * ev->count + e + 1, (uint64_t)nrep * ev->count);
-			if (last && d.outcome < RAG_NOUTCOMES) {
-				ir->lat[d.outcome][ir->nlat[d.outcome]++] = gb_seconds_since(t);
-				ir->got[e] = d;
-			}
+static const char *decision_expected(uint64_t e, const void *arg)
+{
+	return rag_outcome_name(((const decisions *)arg)->expect[e].outcome);
+}
+
+/* Every --verify-every-th decision against the oracle's. */
+static void check(gb_measure *ms, unsigned k, const detect_run *d, gb_rep_out *out)
+{
+	const decisions dec = {.got = d->x[k].got, .expect = d->expect};
+	const gb_unit_check c = {.unit = "event", .differs = decision_differs, .got = decision_got,
+				 .oracle = decision_expected, .arg = &dec};
+
+	gb_measure_check_units(ms, k, d->ev->count, &c, out);
+}
+
+/* One repetition of the whole stream on a fresh detector; the last one keeps its decisions and times. */
+static gb_rep_end detect_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_out *out, void *arg)
+{
+	detect_run *d = arg;
+	detect_impl *x = &d->x[k];
+	const rag_events *ev = d->ev;
+	void *ctx = x->e->open(d->procs, d->res, d->units);
+	uint64_t t0 = gb_now_ns(), e;
+
+	if (rep->last)
+		memset(x->nlat, 0, sizeof(x->nlat));
+	/* a stream detector decides windows of events: no time per event */
+	if (x->e->apply_stream)
+		x->e->apply_stream(ctx, ev, x->got);
+	for (e = 0; !x->e->apply_stream && e < ev->count; e++) {
+		uint64_t t;
+		rag_decision r;
+		if (gb_measure_timed_out(ms)) {
+			x->e->close(ctx);
+			return GB_REP_CUT;
 		}
-		if (!*incomplete && rep >= o->run.warmup)
-			ir->total[ir->reps_done++] = gb_seconds_since(t0);
-		if (last && !*incomplete) {
-			ir->bytes = ir->e->bytes(ctx);
-			ir->finished = 1;
+		t = gb_now_ns();
+		r = x->e->apply(ctx, ev->type[e], ev->proc[e], ev->res[e]);
+		gb_measure_progress(ms, rep, e + 1, ev->count);
+		if (rep->last && r.outcome < RAG_NOUTCOMES) {
+			x->lat[r.outcome][x->nlat[r.outcome]++] = gb_seconds_since(t);
+			x->got[e] = r;
 		}
-		ir->e->close(ctx);
 	}
-	gb_progress_end(&pg);
-	ir->stream = gb_stats_of(ir->total, ir->reps_done);
-	/* The step is clamped so that a --verify-every near 2^64 cannot wrap e around. */
-	if (expect && ir->finished)
-		for (e = 0; e < ev->count;
-		     e = ev->count - e > o->run.verify_every ? e + o->run.verify_every : ev->count)
-			if ((ir->got[e].outcome != expect[e].outcome || ir->got[e].to != expect[e].to) &&
-			    ir->mismatches++ == 0)
-				ir->first_mismatch = e;
+	out->seconds = gb_seconds_since(t0);
+	if (rep->last)
+		x->bytes = x->e->bytes(ctx);
+	x->e->close(ctx);
+	if (rep->check)
+		check(ms, k, d, out);
+	return GB_REP_DONE;
 }
 
-static void free_impl(impl_run *ir)
+static void impl_json(cJSON *j, unsigned k, const void *arg)
 {
-	unsigned k;
-	free(ir->total);
-	for (k = 0; k < RAG_NOUTCOMES; k++)
-		free(ir->lat[k]);
-	free(ir->got);
+	const detect_impl *x = &((const detect_run *)arg)->x[k];
+	cJSON *lat = cJSON_AddObjectToObject(j, "event_seconds");
+	unsigned p;
+
+	for (p = 0; p < RAG_NOUTCOMES; p++)
+		gb_json_stats(lat, rag_outcome_name(p), gb_stats_of(x->lat[p], x->nlat[p]));
+	gb_json_u64(j, "matrix_bytes", x->bytes);
 }
 
-static void write_units(cJSON *config, const uint32_t *units, uint32_t res)
+static void impl_text(char *buf, size_t len, unsigned k, const void *arg)
+{
+	snprintf(buf, len, "%.4g MB of matrices", ((const detect_run *)arg)->x[k].bytes / 1e6);
+}
+
+static void lines(FILE *out, const void *arg)
+{
+	const uint64_t *n = ((const detect_run *)arg)->counts;
+
+	fprintf(out, "  %-12s granted %" PRIu64 ", blocked %" PRIu64 ", deadlock %" PRIu64 ", released %" PRIu64
+		", regranted %" PRIu64 "\n", "decisions", n[RAG_GRANTED], n[RAG_BLOCKED], n[RAG_DEADLOCK],
+		n[RAG_RELEASED], n[RAG_REGRANTED]);
+}
+
+static void fill_config(cJSON *cfg, const detect_opts *o, const detect_run *d)
 {
 	uint32_t j, lo = UINT32_MAX, hi = 0;
-	for (j = 0; j < res; j++) {
-		lo = units[j] < lo ? units[j] : lo;
-		hi = units[j] > hi ? units[j] : hi;
+
+	gb_json_str(cfg, "algo", o->algo);
+	gb_json_str(cfg, "workload", o->trace ? "trace" : "generated");
+	gb_json_str(cfg, "trace", o->trace ? o->trace : "");
+	gb_json_u64(cfg, "procs", d->procs);
+	gb_json_u64(cfg, "res", d->res);
+	for (j = 0; j < d->res; j++) {
+		lo = d->units[j] < lo ? d->units[j] : lo;
+		hi = d->units[j] > hi ? d->units[j] : hi;
 	}
-	gb_json_u64(config, "units_min", lo);
-	gb_json_u64(config, "units_max", hi);
+	gb_json_u64(cfg, "units_min", lo);
+	gb_json_u64(cfg, "units_max", hi);
+	gb_json_u64(cfg, "events", d->ev->count);
+	if (o->trace) {
+		cJSON_AddNullToObject(cfg, "seed");
+		cJSON_AddNullToObject(cfg, "release_share");
+		cJSON_AddNullToObject(cfg, "deadlock_share");
+	} else {
+		gb_json_u64(cfg, "seed", o->gen.seed);
+		gb_json_num(cfg, "release_share", o->gen.release_share);
+		gb_json_num(cfg, "deadlock_share", o->gen.deadlock_share);
+	}
+	gb_opts_config(cfg, &o->run);
 }
 
 static int run(int argc, char **argv)
 {
 	detect_opts o;
+	detect_run *d = gb_xcalloc(1, sizeof(*d), "run state");
+	gb_measure ms;
 	uint32_t procs, res, *units = NULL;
 	rag_events ev;
 	rag_decision *expect = NULL;
-	impl_run ir[MAX_IMPLS];
-	uint64_t counts[RAG_NOUTCOMES] = {0}, e, checked = 0;
 	gb_report rpt;
 	char err[512];
-	cJSON *impls;
+	cJSON *dec;
+	uint64_t e;
 	unsigned k, p;
-	uint64_t t_start;
-	int bad = 0, rc = 0, incomplete = 0;
+	int rc;
 
 	parse(&o, argc, argv);
-	t_start = gb_now_ns(); /* --timeout counts from here: generation and the oracle included */
+	gb_measure_init(&ms, "detect", &o.run, GB_CHECK_LAST, 0);
 	if (o.trace) {
 		if (rag_trace_read(o.trace, &procs, &res, &units, &ev, err, sizeof(err)) != 0)
 			gb_die(GB_EXIT_USAGE, "detect: %s", err);
@@ -338,132 +379,64 @@ static int run(int argc, char **argv)
 		rag_oracle oracle;
 		expect = gb_xmalloc(ev.count * sizeof(rag_decision), "oracle decisions");
 		rag_oracle_init(&oracle, procs, res, units);
-		for (e = 0; e < ev.count && !timed_out(&o, t_start, &incomplete); e++)
+		for (e = 0; e < ev.count && !gb_measure_timed_out(&ms); e++)
 			expect[e] = rag_oracle_apply(&oracle, ev.type[e], ev.proc[e], ev.res[e]);
 		rag_oracle_free(&oracle);
 	}
-	memset(ir, 0, sizeof(ir));
-	for (k = 0; k < o.nimpl; k++) {
-		ir[k].e = o.impl[k];
-		gb_note("detect: running %s %s over %" PRIu64 " events", o.algo, ir[k].e->name, ev.count);
-		run_impl(&ir[k], &o, procs, res, units, &ev, expect, t_start, &incomplete);
-		bad |= ir[k].mismatches != 0;
+	d->o = &o;
+	d->procs = procs;
+	d->res = res;
+	d->units = units;
+	d->ev = &ev;
+	d->expect = expect;
+	for (k = 0; k < o.impl.n; k++) {
+		detect_impl *x = &d->x[k];
+		x->e = o.impl.e[k];
+		gb_measure_add(&ms, x->e->name);
+		for (p = 0; p < RAG_NOUTCOMES; p++)
+			x->lat[p] = gb_xcalloc(ev.count, sizeof(double), "timings");
+		x->got = gb_xcalloc(ev.count, sizeof(rag_decision), "decisions");
 	}
-	if (expect && ir[0].finished && ev.count)
-		checked = (ev.count - 1) / o.run.verify_every + 1;
-	for (e = 0; e < ev.count && ir[0].finished; e++)
-		counts[ir[0].got[e].outcome]++;
-	if (o.decisions && !incomplete && rag_decisions_write(o.decisions, &ev, ir[0].got, err, sizeof(err)) != 0)
+	for (k = 0; k < ms.n; k++) {
+		gb_note("detect: running %s %s over %" PRIu64 " events", o.algo, ms.m[k].name, ev.count);
+		gb_measure_run(&ms, k, detect_rep, d);
+	}
+	for (e = 0; e < ev.count && ms.m[0].finished; e++)
+		d->counts[d->x[0].got[e].outcome]++;
+	if (o.decisions && !ms.incomplete &&
+	    rag_decisions_write(o.decisions, &ev, d->x[0].got, err, sizeof(err)) != 0)
 		gb_die(GB_EXIT_RUNTIME, "detect: %s", err);
 
 	gb_report_init(&rpt, "detect", argc, argv);
-	gb_report_set_machine(&rpt, o.gpu, 1);
-	gb_json_str(rpt.config, "algo", o.algo);
-	gb_json_str(rpt.config, "impl", o.impl[0]->name);
+	gb_report_set_machine(&rpt, o.impl.gpu, 1);
+	fill_config(rpt.config, &o, d);
+	dec = cJSON_AddObjectToObject(rpt.results, "decisions");
+	for (p = 0; p < RAG_NOUTCOMES; p++)
+		gb_json_u64(dec, rag_outcome_name(p), d->counts[p]);
+	gb_json_u64(rpt.results, "deadlocks", d->counts[RAG_DEADLOCK]);
+	snprintf(d->headline, sizeof(d->headline), "%s %s, %u processes x %u resources, %" PRIu64 " events (%s)",
+		 o.algo, ms.m[0].name, procs, res, ev.count, o.trace ? o.trace : "generated");
 	{
-		cJSON *cmp = cJSON_AddArrayToObject(rpt.config, "compare");
-		for (k = 1; k < o.nimpl; k++)
-			cJSON_AddItemToArray(cmp, cJSON_CreateString(o.impl[k]->name));
-	}
-	gb_json_str(rpt.config, "workload", o.trace ? "trace" : "generated");
-	gb_json_str(rpt.config, "trace", o.trace ? o.trace : "");
-	gb_json_u64(rpt.config, "procs", procs);
-	gb_json_u64(rpt.config, "res", res);
-	write_units(rpt.config, units, res);
-	gb_json_u64(rpt.config, "events", ev.count);
-	if (o.trace) {
-		cJSON_AddNullToObject(rpt.config, "seed");
-		cJSON_AddNullToObject(rpt.config, "release_share");
-		cJSON_AddNullToObject(rpt.config, "deadlock_share");
-	} else {
-		gb_json_u64(rpt.config, "seed", o.gen.seed);
-		gb_json_num(rpt.config, "release_share", o.gen.release_share);
-		gb_json_num(rpt.config, "deadlock_share", o.gen.deadlock_share);
-	}
-	gb_opts_config(rpt.config, &o.run);
-
-	{
-		cJSON *dec = cJSON_AddObjectToObject(rpt.results, "decisions");
-		for (p = 0; p < RAG_NOUTCOMES; p++)
-			gb_json_u64(dec, rag_outcome_name(p), counts[p]);
-		gb_json_u64(rpt.results, "deadlocks", counts[RAG_DEADLOCK]);
-	}
-	impls = cJSON_AddArrayToObject(rpt.results, "impls");
-	for (k = 0; k < o.nimpl; k++) {
-		cJSON *j = cJSON_CreateObject(), *lat;
-		gb_stats tot = ir[k].stream;
-		gb_json_str(j, "impl", ir[k].e->name);
-		gb_json_stats(j, "stream_seconds", tot);
-		gb_json_num(j, "events_per_s", tot.median > 0 ? (double)ev.count / tot.median : 0);
-		lat = cJSON_AddObjectToObject(j, "event_seconds");
-		for (p = 0; p < RAG_NOUTCOMES; p++)
-			gb_json_stats(lat, rag_outcome_name(p), gb_stats_of(ir[k].lat[p], ir[k].nlat[p]));
-		gb_json_u64(j, "matrix_bytes", ir[k].bytes);
-		gb_json_u64(j, "reps_completed", ir[k].reps_done);
-		if (k > 0)
-			gb_json_num(j, "speedup_of_impl",
-				    ir[0].stream.median > 0 ? tot.median / ir[0].stream.median : 0);
-		if (expect)
-			gb_json_u64(j, "mismatches", ir[k].mismatches);
-		cJSON_AddItemToArray(impls, j);
-	}
-	if (incomplete)
-		gb_report_incomplete(&rpt);
-	if (bad || checked)
-		gb_json_bool(rpt.verification, "verified", !bad);
-	else
-		cJSON_AddNullToObject(rpt.verification, "verified"); /* nothing was checked */
-	gb_json_str(rpt.verification, "method",
-		    expect ? "decisions (outcome and regranted process) against the graph-search oracle" : "none");
-	gb_json_u64(rpt.verification, "events_checked", checked);
-
-	if (o.run.json && gb_report_write(&rpt, o.run.json) != 0)
-		rc = GB_EXIT_RUNTIME;
-	if (!rc && !gb_quiet && !(o.run.json && strcmp(o.run.json, "-") == 0)) {
-		printf("gpubench detect: %s %s, %u processes x %u resources, %" PRIu64 " events (%s)\n",
-		       o.algo, o.impl[0]->name, procs, res, ev.count, o.trace ? o.trace : "generated");
-		for (k = 0; k < o.nimpl; k++) {
-			gb_stats tot = ir[k].stream;
-			char speed[128];
-			printf("  %-11s stream %.4g s (median of %u), %.4g events/s, %.4g MB of matrices%s",
-			       ir[k].e->name, tot.median, ir[k].reps_done, tot.median > 0 ? ev.count / tot.median : 0,
-			       ir[k].bytes / 1e6,
-			       expect && ir[k].finished ? (ir[k].mismatches ? ", WRONG" : ", verified") : "");
-			if (k > 0 && tot.median > 0)
-				printf(", %s\n", gb_speedup_text(speed, sizeof(speed), o.impl[0]->name,
-								 ir[0].stream.median, tot.median));
-			else
-				printf("\n");
-		}
-		printf("  decisions  granted %" PRIu64 ", blocked %" PRIu64 ", deadlock %" PRIu64
-		       ", released %" PRIu64 ", regranted %" PRIu64 "\n",
-		       counts[RAG_GRANTED], counts[RAG_BLOCKED], counts[RAG_DEADLOCK], counts[RAG_RELEASED],
-		       counts[RAG_REGRANTED]);
-		if (checked)
-			printf("  verified   %s: %" PRIu64 " of %" PRIu64 " events checked against the oracle\n",
-			       bad ? "FAILED" : "yes", checked, ev.count);
-		else
-			printf("  verified   not checked (%s)\n",
-			       o.run.verify ? "no repetition finished" : "--no-verify or --verify-every 0");
-		if (incomplete)
-			printf("  incomplete --timeout %g s reached\n", o.run.timeout);
-	}
-	if (!rc && bad) {
-		for (k = 0; k < o.nimpl; k++)
-			if (ir[k].mismatches) {
-				e = ir[k].first_mismatch;
-				gb_warn("detect: %s disagrees with the oracle on %" PRIu64 " events, first event %" PRIu64
-					" (%s, oracle %s)", ir[k].e->name, ir[k].mismatches, e,
-					rag_outcome_name(ir[k].got[e].outcome), rag_outcome_name(expect[e].outcome));
-			}
-		rc = GB_EXIT_VERIFY;
-	} else if (!rc && incomplete) {
-		gb_warn("detect: --timeout %g s reached; the report is marked incomplete", o.run.timeout);
-		rc = GB_EXIT_RUNTIME;
+		const gb_result_view view = {
+			.headline = d->headline,
+			GB_VIEW_EVENT_STREAM(ev.count),
+			.checked_what = "events checked against the oracle",
+			.method = "decisions (outcome and regranted process) against the graph-search oracle",
+			.entry_json = impl_json,
+			.entry_text = impl_text,
+			.lines = lines,
+			.arg = d,
+		};
+		rc = gb_report_finish(&rpt, &ms, &view);
 	}
 	gb_report_free(&rpt);
-	for (k = 0; k < o.nimpl; k++)
-		free_impl(&ir[k]);
+	for (k = 0; k < ms.n; k++) {
+		for (p = 0; p < RAG_NOUTCOMES; p++)
+			free(d->x[k].lat[p]);
+		free(d->x[k].got);
+	}
+	free(d);
+	gb_measure_free(&ms);
 	free(expect);
 	free(units);
 	rag_events_free(&ev);
@@ -475,4 +448,5 @@ const gb_command gb_cmd_detect = {
 	.summary = "deadlock detection: OSDDA and LMDDA on resource event streams",
 	.run = run,
 	.help = help,
+	.registry = &registry,
 };

@@ -1,5 +1,6 @@
 /* gpubench info: devices found, backends and engines compiled in. */
 #include <getopt.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -10,12 +11,7 @@
 #include "common/output.h"
 #include "common/report.h"
 #include "common/version.h"
-#include "deadlock/pba_engine.h"
-#include "deadlock/rag.h"
-#include "structures/list_engine.h"
-#include "stm/stm.h"
-#include "workloads/stm_workload.h"
-#include "workloads/spec_loops.h"
+#include "common/registry.h"
 
 static void help(FILE *out)
 {
@@ -29,43 +25,6 @@ static void help(FILE *out)
 	      "  --quiet       no human-readable listing\n"
 	      "  -h, --help    this text\n",
 	      out);
-}
-
-/* An STM engine: its backends, limits, the workloads it runs and, in a sentence, those it does not. */
-static void describe_stm_engine(cJSON *list, const stm_engine *e, int listing)
-{
-	cJSON *o = cJSON_CreateObject();
-	cJSON *b = cJSON_AddArrayToObject(o, "backends");
-	cJSON *runs = cJSON_CreateArray(), *cannot = cJSON_CreateArray();
-	const stm_engine_run *r;
-	char why[256], names[256] = "";
-	int gpu = 0, i;
-
-	for (r = e->runs; r->workload; r++) {
-		gpu |= r->gpu != NULL;
-		cJSON_AddItemToArray(runs, cJSON_CreateString(r->workload->name));
-		snprintf(names + strlen(names), sizeof(names) - strlen(names), "%s%s", names[0] ? ", " : "",
-			 r->workload->name);
-	}
-	gb_json_str(o, "name", e->name);
-	gb_json_str(o, "summary", e->summary);
-	if (gpu)
-		cJSON_AddItemToArray(b, cJSON_CreateString("gpu"));
-	cJSON_AddItemToArray(b, cJSON_CreateString("cpu"));
-	gb_json_u64(o, "max_threads", e->max_threads);
-	gb_json_u64(o, "max_words_per_transaction", e->max_set);
-	cJSON_AddItemToObject(o, "workloads", runs);
-	for (i = 0; stm_workloads[i]; i++)
-		if (stm_cannot_run(e, stm_workloads[i], why, sizeof(why)))
-			cJSON_AddItemToArray(cannot, cJSON_CreateString(why));
-	cJSON_AddItemToObject(o, "cannot_run", cannot);
-	cJSON_AddItemToArray(list, o);
-	if (!listing)
-		return;
-	printf("stm engine %s (%s): %s; runs %s\n", e->name, gpu ? "gpu, cpu" : "cpu", e->summary, names);
-	for (i = 0; stm_workloads[i]; i++)
-		if (stm_cannot_run(e, stm_workloads[i], why, sizeof(why)))
-			printf("stm engine %s: %s\n", e->name, why);
 }
 
 static int run(int argc, char **argv)
@@ -99,7 +58,7 @@ static int run(int argc, char **argv)
 	}
 	gb_opt_no_operands("info", argc, argv);
 	{
-		const gb_path_use paths[] = {{"json", json, 0}};
+		const gb_path_use paths[] = {{.opt = "json", .path = json}};
 		gb_paths_check("info", paths, 1);
 	}
 	listing = !gb_quiet && !(json && strcmp(json, "-") == 0); /* stdout holds only JSON then */
@@ -158,63 +117,16 @@ static int run(int argc, char **argv)
 			       d.l2_bytes / 1048576.0, d.sm_clock_khz / 1000, d.mem_clock_khz / 1000);
 	}
 	engines = cJSON_AddObjectToObject(root, "engines");
-	{
-		cJSON *stm = cJSON_AddArrayToObject(engines, "stm");
-		for (i = 0; stm_engines[i]; i++)
-			describe_stm_engine(stm, stm_engines[i], listing);
-		stm = cJSON_AddArrayToObject(engines, "stm_workloads");
-		for (i = 0; stm_workloads[i]; i++) {
-			cJSON *o = cJSON_CreateObject();
-			gb_json_str(o, "name", stm_workloads[i]->name);
-			gb_json_str(o, "summary", stm_workloads[i]->summary);
-			cJSON_AddItemToArray(stm, o);
-			if (listing)
-				printf("stm workload %s: %s\n", stm_workloads[i]->name, stm_workloads[i]->summary);
-		}
-		stm = cJSON_AddArrayToObject(engines, "avoid");
-		for (i = 0; pba_engines[i]; i++) {
-			cJSON *o = cJSON_CreateObject();
-			gb_json_str(o, "name", pba_engines[i]->name);
-			gb_json_str(o, "summary", pba_engines[i]->summary);
-			gb_json_bool(o, "gpu", pba_engines[i]->needs_gpu);
-			cJSON_AddItemToArray(stm, o);
-			if (listing)
-				printf("avoid implementation %s: %s\n", pba_engines[i]->name,
-				       pba_engines[i]->summary);
-		}
-		stm = cJSON_AddArrayToObject(engines, "detect");
-		for (i = 0; rag_engines[i]; i++) {
-			cJSON *o = cJSON_CreateObject();
-			gb_json_str(o, "algo", rag_engines[i]->algo);
-			gb_json_str(o, "name", rag_engines[i]->name);
-			gb_json_str(o, "summary", rag_engines[i]->summary);
-			gb_json_bool(o, "gpu", rag_engines[i]->needs_gpu);
-			cJSON_AddItemToArray(stm, o);
-			if (listing)
-				printf("detect %s detector %s: %s\n", rag_engines[i]->algo,
-				       rag_engines[i]->name, rag_engines[i]->summary);
-		}
-		stm = cJSON_AddArrayToObject(engines, "speculate");
-		for (i = 0; sp_loops[i]; i++) {
-			cJSON *o = cJSON_CreateObject();
-			gb_json_str(o, "loop", sp_loops[i]->name);
-			gb_json_str(o, "summary", sp_loops[i]->summary);
-			cJSON_AddItemToArray(stm, o);
-			if (listing)
-				printf("speculate loop %s: %s\n", sp_loops[i]->name, sp_loops[i]->summary);
-		}
-		stm = cJSON_AddArrayToObject(engines, "list");
-		for (i = 0; list_engines[i]; i++) {
-			static const char *const platforms[] = {"cpu", "gpu", "opencl"};
-			cJSON *o = cJSON_CreateObject();
-			gb_json_str(o, "name", list_engines[i]->name);
-			gb_json_str(o, "summary", list_engines[i]->summary);
-			gb_json_str(o, "platform", platforms[list_engines[i]->platform]);
-			gb_json_bool(o, "built", list_engines[i]->available);
-			cJSON_AddItemToArray(stm, o);
-			if (listing)
-				printf("list implementation %s%s: %s\n", list_engines[i]->name,
-				       list_engines[i]->available ? "" : " (not built)", list_engines[i]->summary);
+	for (i = 0; gb_commands[i]; i++) {
+		const gb_command *c = gb_commands[i];
+		char key[64];
+		if (c->registry)
+			gb_registry_info(c->registry, c->name, cJSON_AddArrayToObject(engines, c->name),
+					 listing ? stdout : NULL);
+		if (c->workloads) {
+			snprintf(key, sizeof(key), "%s_workloads", c->name);
+			gb_registry_info(c->workloads, c->name, cJSON_AddArrayToObject(engines, key),
+					 listing ? stdout : NULL);
 		}
 	}
 	if (json) {

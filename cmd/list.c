@@ -6,27 +6,22 @@
  * repetition, and reports times, heap use and failed allocations.
  *
  * --timeout: a lock-free list that livelocks (or a bug that makes an
- * operation spin) never returns from an implementation's run, so a watchdog
- * thread waits for the deadline and, if the run is still going, writes the
- * report of the repetitions that finished (marked incomplete) and exits 1.
- * The repetitions run outside the watchdog's lock, and each one's results are
- * published under it, so what the watchdog reports is always whole.
+ * operation spin) never returns from an implementation's run, so the run is
+ * watched (gb_measure_watch): at the deadline the report of the repetitions
+ * that finished is written, marked incomplete, and the process exits 1.
  */
-#include <errno.h>
 #include <inttypes.h>
-#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "common/backend.h"
 #include "common/device.h"
 #include "common/error.h"
 #include "common/impl.h"
+#include "common/measure.h"
 #include "common/options.h"
 #include "common/opts.h"
 #include "common/output.h"
@@ -41,11 +36,19 @@
 #define DEFAULT_SB_COUNT 64u     /* the paper's heap: 64 superblocks of 4096 bytes */
 #define DEFAULT_SB_SIZE 4096u
 
-static const char *const platform_names[] = {"cpu", "gpu", "opencl"};
+static const char *const platform_names[] = {
+	[LIST_ON_CPU] = "cpu", [LIST_ON_GPU] = "gpu", [LIST_ON_OPENCL] = "opencl",
+};
 
-static int engine_on_gpu(const void *e)
+/* An OpenCL implementation runs on whatever device its platform offers. */
+static unsigned engine_backends(const void *e)
 {
-	return ((const list_engine *)e)->platform == LIST_ON_GPU;
+	static const unsigned on[] = {
+		[LIST_ON_CPU] = GB_BACKEND_MASK(GB_BACKEND_CPU),
+		[LIST_ON_GPU] = GB_BACKEND_MASK(GB_BACKEND_GPU),
+		[LIST_ON_OPENCL] = GB_BACKEND_MASK(GB_BACKEND_CPU) | GB_BACKEND_MASK(GB_BACKEND_GPU),
+	};
+	return on[((const list_engine *)e)->platform];
 }
 
 static const char *engine_unusable(const void *e)
@@ -54,13 +57,20 @@ static const char *engine_unusable(const void *e)
 	return l->available ? NULL : l->summary;
 }
 
-static const gb_impl_table impl_table = {
+static void engine_describe(const void *e, cJSON *o)
+{
+	gb_json_str(o, "platform", platform_names[((const list_engine *)e)->platform]);
+}
+
+static const gb_registry registry = {
 	.what = "implementation",
+	.picked_by = "--impl, --compare",
 	.entries = (const void *const *)list_engines,
 	.name_at = offsetof(list_engine, name),
 	.summary_at = offsetof(list_engine, summary),
-	.on_gpu = engine_on_gpu,
+	.backends = engine_backends,
 	.unusable = engine_unusable,
+	.describe = engine_describe,
 	.gpu_default = "gpu",
 	.cpu_default = "cpu-lockfree",
 };
@@ -70,12 +80,9 @@ typedef struct list_opts {
 	int kind;
 	const char *impl_name;
 	uint64_t nodes, threads, ops, sb_count, sb_size, cpu_workers, opencl_device;
-	const list_engine *impl[MAX_IMPLS]; /* [0] is --impl, the rest --compare */
-	unsigned nimpl;
+	gb_impl_choice impl;               /* list_engines: [0] is --impl, the rest --compare */
 	list_config cfg;
 	list_params params;
-	int verify; /* run.verify: some repetition is checked */
-	int gpu;
 } list_opts;
 
 #define AT(field) offsetof(list_opts, field)
@@ -115,8 +122,7 @@ static const gb_opt_row rows[NROWS] = {
 
 static void list_impls(FILE *out)
 {
-	fputs("\nImplementations (--impl, --compare):\n", out);
-	gb_impl_help(out, &impl_table, 2, 18);
+	gb_registry_help(out, &registry);
 }
 
 static const gb_opt_spec spec = {
@@ -157,9 +163,7 @@ static uint32_t default_superblocks(const list_config *c, uint32_t sb_size)
 static void parse(list_opts *o, int argc, char **argv)
 {
 	unsigned char given[NROWS + GB_OPTS_SHARED];
-	gb_impl_choice chosen;
 	char err[256];
-	unsigned k;
 
 	memset(o, 0, sizeof(o[0]));
 	gb_opts_parse(&spec, o, given, argc, argv);
@@ -172,9 +176,8 @@ static void parse(list_opts *o, int argc, char **argv)
 	o->params.sb_count = (uint32_t)o->sb_count;
 	o->params.cpu_workers = given[ROW_WORKERS] ? (uint32_t)o->cpu_workers : (uint32_t)gb_cpu_count();
 	o->params.opencl_device = (uint32_t)o->opencl_device;
-	o->verify = o->run.verify;
 	{
-		const gb_path_use paths[] = {{"json", o->run.json, 0}};
+		const gb_path_use paths[] = {{.opt = "json", .path = o->run.json}};
 		gb_paths_check("list", paths, 1);
 	}
 	if (given[ROW_OPS] && o->cfg.kind != LIST_MIXED)
@@ -185,71 +188,26 @@ static void parse(list_opts *o, int argc, char **argv)
 		o->params.sb_count = default_superblocks(&o->cfg, o->params.sb_size);
 	if (kma_layout_check(o->params.sb_count, o->params.sb_size, err, sizeof(err)) != 0)
 		gb_die(GB_EXIT_USAGE, "list: %s", err);
-	gb_impl_choose(&impl_table, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &chosen);
-	for (k = 0; k < chosen.n; k++)
-		o->impl[k] = chosen.e[k];
-	o->nimpl = chosen.n;
-	o->gpu = chosen.gpu;
+	gb_impl_choose(&registry, NULL, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &o->impl);
 }
 
-/* What one implementation did over all repetitions. */
-typedef struct impl_result {
+/* What one implementation did in its last timed repetition, and its stats. */
+typedef struct list_impl {
 	const list_engine *e;
-	double *seconds;
-	gb_stats run;
-	uint32_t reps_done;
-	uint32_t reps_checked;      /* timed repetitions checked: every --verify-every-th */
-	list_run last;             /* the last finished repetition (outcomes, durations, heap) */
+	list_run last;              /* outcomes, operation times, heap */
 	uint64_t outcomes[LIST_NOPCODES][4];
 	gb_stats op_s[LIST_NOPCODES];
-	uint32_t bad_reps;
-	char message[400];         /* the first verification failure */
-} impl_result;
+} list_impl;
 
-/* The stats of the finished repetitions: run times, and the last one's operations. */
-static void impl_stats(impl_result *ir, const list_workload *w)
-{
-	uint64_t cells = (uint64_t)w->steps * w->threads, c, n[LIST_NOPCODES] = {0};
-	double *v[LIST_NOPCODES];
-	unsigned op;
-
-	ir->run = gb_stats_of(ir->seconds, ir->reps_done);
-	memset(ir->outcomes, 0, sizeof(ir->outcomes));
-	if (!ir->reps_done)
-		return;
-
-	for (op = 1; op < LIST_NOPCODES; op++)
-		v[op] = gb_xmalloc((w->count[op] + 1) * sizeof(double), "operation times");
-	for (c = 0; c < cells; c++) {
-		op = LIST_OP_OF(w->ops[c]);
-		if (op == LIST_NOP)
-			continue;
-		if (!ir->last.no_op_times)
-			v[op][n[op]++] = ir->last.op_ns[c] * 1e-9;
-		ir->outcomes[op][ir->last.outcome[c] & 3]++;
-	}
-	for (op = 1; op < LIST_NOPCODES; op++) {
-		ir->op_s[op] = gb_stats_of(v[op], n[op]);
-		free(v[op]);
-	}
-}
-
-/*
- * What the watchdog shares with the main thread. The main thread holds mu
- * except while an implementation runs a repetition; done tells the watchdog
- * the run ended in time.
- */
-typedef struct list_watch {
-	pthread_mutex_t mu;
-	pthread_cond_t cv;
-	int done;
+/* What the repetitions share, and what the report needs when the watchdog writes it. */
+typedef struct list_state {
 	const list_opts *o;
 	const list_workload *w;
-	impl_result *ir;
+	list_impl x[MAX_IMPLS];
 	int argc;
 	char **argv;
-	struct timespec start; /* --timeout counts from here: generation included */
-} list_watch;
+	char headline[256];
+} list_state;
 
 static void list_run_free(list_run *r)
 {
@@ -258,85 +216,102 @@ static void list_run_free(list_run *r)
 	free(r->snap.keys);
 }
 
-/*
- * --warmup untimed and --reps timed repetitions of one implementation, each
- * on a fresh heap; every --verify-every-th timed one is checked. 1 when each
- * checked one verified. Called with watch->mu held.
- */
-static int run_impl(list_watch *watch, impl_result *ir)
+/* The last repetition's outcomes and per-operation stats. */
+static void impl_stats(list_impl *x, const list_workload *w)
 {
-	const list_opts *o = watch->o;
-	const list_workload *w = watch->w;
-	uint64_t cells = (uint64_t)w->steps * w->threads, nrep = o->run.warmup + o->run.reps, rep;
-	char err[512];
+	uint64_t cells = (uint64_t)w->steps * w->threads, c, n[LIST_NOPCODES] = {0};
+	double *v[LIST_NOPCODES];
+	unsigned op;
 
-	ir->seconds = gb_xcalloc(o->run.reps, sizeof(double), "timings");
-	for (rep = 0; rep < nrep; rep++) {
-		int timed = rep >= o->run.warmup;
-		uint64_t t = rep - (timed ? o->run.warmup : 0); /* index among the timed ones */
-		list_run r;
-		int failed;
-		memset(&r, 0, sizeof(r));
-		r.outcome = gb_xcalloc(cells, 1, "outcomes");
-		r.op_ns = gb_xcalloc(cells, sizeof(uint32_t), "operation times");
-		pthread_mutex_unlock(&watch->mu);
-		failed = ir->e->run(w, &o->params, &r, err, sizeof(err)) != 0;
-		pthread_mutex_lock(&watch->mu);
-		if (failed)
-			gb_die(GB_EXIT_RUNTIME, "list: %s: %s", ir->e->name, err);
-		if (!timed) {
-			list_run_free(&r);
+	memset(x->outcomes, 0, sizeof(x->outcomes));
+	memset(x->op_s, 0, sizeof(x->op_s));
+	if (!x->last.outcome)
+		return;
+	for (op = 1; op < LIST_NOPCODES; op++)
+		v[op] = gb_xmalloc((w->count[op] + 1) * sizeof(double), "operation times");
+	for (c = 0; c < cells; c++) {
+		op = LIST_OP_OF(w->ops[c]);
+		if (op == LIST_NOP)
 			continue;
-		}
-		if (o->verify && t % o->run.verify_every == 0) {
-			list_verdict v;
-			if (r.broken[0]) {
-				v.ok = 0;
-				snprintf(v.message, sizeof(v.message), "%s", r.broken);
-			} else {
-				list_verify(w, r.outcome, &r.snap, &v);
-			}
-			if (!v.ok && ir->bad_reps++ == 0)
-				snprintf(ir->message, sizeof(ir->message), "%s, repetition %u: %s", ir->e->name,
-					 (unsigned)t + 1, v.message);
-			ir->reps_checked++;
-		}
-		list_run_free(&ir->last);
-		ir->last = r;
-		ir->seconds[t] = r.seconds;
-		ir->reps_done = (uint32_t)t + 1;
+		if (!x->last.no_op_times)
+			v[op][n[op]++] = x->last.op_ns[c] * 1e-9;
+		x->outcomes[op][x->last.outcome[c] & 3]++;
 	}
-	return ir->bad_reps == 0;
+	for (op = 1; op < LIST_NOPCODES; op++) {
+		x->op_s[op] = gb_stats_of(v[op], n[op]);
+		free(v[op]);
+	}
 }
 
-static void report_impl(cJSON *j, const impl_result *ir, const impl_result *first, const list_opts *o,
-			const list_workload *w)
+/*
+ * One repetition on a fresh heap, run outside the watchdog's lock (a livelock
+ * never returns); a checked one is compared with the per-thread oracle.
+ */
+static gb_rep_end list_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_out *out, void *arg)
 {
-	static const char *const outcome_names[4] = {"not_run", "done", "missing", "out_of_heap"};
-	const list_run *r = &ir->last;
-	cJSON *ops, *out;
-	unsigned op, k;
+	list_state *s = arg;
+	list_impl *x = &s->x[k];
+	uint64_t cells = (uint64_t)s->w->steps * s->w->threads;
+	char err[512];
+	list_run r;
+	int failed;
 
-	gb_json_str(j, "impl", ir->e->name);
-	gb_json_str(j, "platform", platform_names[ir->e->platform]);
+	memset(&r, 0, sizeof(r));
+	r.outcome = gb_xcalloc(cells, 1, "outcomes");
+	r.op_ns = gb_xcalloc(cells, sizeof(uint32_t), "operation times");
+	gb_measure_unlock(ms);
+	failed = x->e->run(s->w, &s->o->params, &r, err, sizeof(err)) != 0;
+	gb_measure_lock(ms);
+	if (failed)
+		gb_die(GB_EXIT_RUNTIME, "list: %s: %s", x->e->name, err);
+	if (!rep->timed) {
+		list_run_free(&r);
+		return GB_REP_DONE;
+	}
+	if (rep->check) {
+		list_verdict v;
+		if (r.broken[0]) {
+			v.ok = 0;
+			snprintf(v.message, sizeof(v.message), "%s", r.broken);
+		} else {
+			list_verify(s->w, r.outcome, &r.snap, &v);
+		}
+		if (!v.ok)
+			gb_measure_wrong(ms, k, "%s, repetition %u: %s", x->e->name, rep->timed_index + 1, v.message);
+	}
+	list_run_free(&x->last);
+	x->last = r;
+	out->seconds = r.seconds;
+	return GB_REP_DONE;
+}
+
+static void impl_json(cJSON *j, unsigned k, const void *arg)
+{
+	static const char *const outcome_names[4] = {
+		[LIST_NOT_RUN] = "not_run", [LIST_DONE] = "done", [LIST_MISS] = "missing", [LIST_NOMEM] = "out_of_heap",
+	};
+	const list_state *s = arg;
+	const list_impl *x = &s->x[k];
+	const list_run *r = &x->last;
+	cJSON *ops, *out;
+	unsigned op, c;
+
+	gb_json_str(j, "platform", platform_names[x->e->platform]);
 	gb_json_str(j, "where", r->where);
-	gb_json_u64(j, "reps_completed", ir->reps_done);
-	gb_json_stats(j, "run_seconds", ir->run);
-	gb_json_num(j, "ops_per_s", ir->run.median > 0 ? (double)list_real_ops(w) / ir->run.median : 0);
 	ops = cJSON_AddObjectToObject(j, "op_seconds");
 	out = cJSON_AddObjectToObject(j, "outcomes");
 	for (op = 1; op < LIST_NOPCODES; op++) {
 		cJSON *oc = cJSON_AddObjectToObject(out, list_opcode_names[op]);
-		gb_json_stats(ops, list_opcode_names[op], ir->op_s[op]);
-		for (k = 1; k < 4; k++)
-			gb_json_u64(oc, outcome_names[k], ir->outcomes[op][k]);
+		gb_json_stats(ops, list_opcode_names[op], x->op_s[op]);
+		for (c = LIST_DONE; c < 4; c++)
+			gb_json_u64(oc, outcome_names[c], x->outcomes[op][c]);
 	}
-	gb_json_u64(j, "failed_allocs", r->has_heap ? r->heap.failed_allocs : ir->outcomes[LIST_ADD][LIST_NOMEM]);
+	gb_json_u64(j, "failed_allocs", r->has_heap ? r->heap.failed_allocs : x->outcomes[LIST_ADD][LIST_NOMEM]);
 	gb_json_u64(j, "list_nodes", r->snap.nkeys);
 	gb_json_u64(j, "nodes_in_deletion", r->snap.in_deletion);
 	if (r->has_heap) {
 		cJSON *h = cJSON_AddObjectToObject(j, "heap");
-		uint64_t committed = (uint64_t)r->heap.superblocks_used * o->params.sb_size;
+		uint64_t committed = (uint64_t)r->heap.superblocks_used * s->o->params.sb_size;
 		uint64_t overhead = r->heap.bookkeeping_bytes + committed - r->heap.live_bytes;
 		gb_json_u64(h, "heap_bytes", r->heap.heap_bytes);
 		gb_json_u64(h, "bookkeeping_bytes", r->heap.bookkeeping_bytes);
@@ -350,223 +325,143 @@ static void report_impl(cJSON *j, const impl_result *ir, const impl_result *firs
 	} else {
 		cJSON_AddNullToObject(j, "heap");
 	}
-	if (ir != first)
-		gb_json_num(j, "speedup_of_impl", first->run.median > 0 ? ir->run.median / first->run.median : 0);
-	if (o->verify) {
-		if (ir->reps_checked)
-			gb_json_bool(j, "verified", ir->bad_reps == 0);
-		else
-			cJSON_AddNullToObject(j, "verified");
-		gb_json_str(j, "message", ir->message);
-	}
 }
 
-static void summary(const list_opts *o, const list_workload *w, const impl_result *ir, int incomplete)
+static void impl_text(char *buf, size_t len, unsigned k, const void *arg)
 {
-	const list_run *r0 = &ir[0].last;
-	unsigned k, op;
+	const list_run *r = &((const list_state *)arg)->x[k].last;
 
-	printf("gpubench list: %s, %u nodes, %u threads, %" PRIu64 " operations (%s)\n",
-	       list_kind_names[o->cfg.kind], o->cfg.nodes, w->threads, list_real_ops(w), ir[0].e->name);
-	for (k = 0; k < o->nimpl; k++) {
-		const gb_stats *s = &ir[k].run;
-		char speed[128];
-		printf("  %-18s %.4g s (median of %u), %.4g ops/s", ir[k].e->name, s->median, ir[k].reps_done,
-		       s->median > 0 ? (double)list_real_ops(w) / s->median : 0);
-		if (ir[k].last.where[0])
-			printf(" [%s]", ir[k].last.where);
-		if (o->verify)
-			printf(", %s", !ir[k].reps_checked ? "not run" : ir[k].bad_reps ? "WRONG" : "verified");
-		if (k > 0 && ir[0].run.median > 0 && s->median > 0)
-			printf(", %s", gb_speedup_text(speed, sizeof(speed), ir[0].e->name, ir[0].run.median,
-						      s->median));
-		printf("\n");
-	}
-	printf("  per op      ");
+	snprintf(buf, len, "%s%s", r->where[0] ? "on " : "", r->where);
+}
+
+static void lines(FILE *out, const void *arg)
+{
+	const list_state *s = arg;
+	const list_impl *x = &s->x[0];
+	const list_run *r0 = &x->last;
+	unsigned op;
+
+	fprintf(out, "  %-12s", "per op");
 	for (op = 1; op < LIST_NOPCODES; op++) {
-		if (ir[0].op_s[op].n)
-			printf(" %s %.3g us", list_opcode_names[op], ir[0].op_s[op].median * 1e6);
+		if (x->op_s[op].n)
+			fprintf(out, " %s %.3g us", list_opcode_names[op], x->op_s[op].median * 1e6);
 		else
-			printf(" %s -", list_opcode_names[op]);
-		printf(op + 1 < LIST_NOPCODES ? "," : " (medians, %s)\n", ir[0].e->name);
+			fprintf(out, " %s -", list_opcode_names[op]);
+		fprintf(out, op + 1 < LIST_NOPCODES ? "," : " (medians, %s)\n", x->e->name);
 	}
-	printf("  outcomes     add %" PRIu64 " done, %" PRIu64 " out of heap; get %" PRIu64 " found, %" PRIu64
-	       " missing; delete %" PRIu64 " done, %" PRIu64 " missing; %" PRIu64 " nodes left\n",
-	       ir[0].outcomes[LIST_ADD][LIST_DONE], ir[0].outcomes[LIST_ADD][LIST_NOMEM],
-	       ir[0].outcomes[LIST_GET][LIST_DONE], ir[0].outcomes[LIST_GET][LIST_MISS],
-	       ir[0].outcomes[LIST_DEL][LIST_DONE], ir[0].outcomes[LIST_DEL][LIST_MISS], r0->snap.nkeys);
+	fprintf(out, "  %-12s add %" PRIu64 " done, %" PRIu64 " out of heap; get %" PRIu64 " found, %" PRIu64
+		" missing; delete %" PRIu64 " done, %" PRIu64 " missing; %" PRIu64 " nodes left\n", "outcomes",
+		x->outcomes[LIST_ADD][LIST_DONE], x->outcomes[LIST_ADD][LIST_NOMEM], x->outcomes[LIST_GET][LIST_DONE],
+		x->outcomes[LIST_GET][LIST_MISS], x->outcomes[LIST_DEL][LIST_DONE], x->outcomes[LIST_DEL][LIST_MISS],
+		r0->snap.nkeys);
 	if (r0->has_heap)
-		printf("  heap         %u x %u bytes, %" PRIu64 " blocks in use (%" PRIu64 " bytes), bookkeeping %"
-		       PRIu64 " bytes, %u superblocks used, %u failed allocations\n",
-		       o->params.sb_count, o->params.sb_size, r0->heap.live_blocks, r0->heap.live_bytes,
-		       r0->heap.bookkeeping_bytes, r0->heap.superblocks_used, r0->heap.failed_allocs);
-	if (incomplete)
-		printf("  incomplete   --timeout %g s reached: only finished repetitions are reported\n",
-		       o->run.timeout);
+		fprintf(out, "  %-12s %u x %u bytes, %" PRIu64 " blocks in use (%" PRIu64 " bytes), bookkeeping %"
+			PRIu64 " bytes, %u superblocks used, %u failed allocations\n", "heap", s->o->params.sb_count,
+			s->o->params.sb_size, r0->heap.live_blocks, r0->heap.live_bytes, r0->heap.bookkeeping_bytes,
+			r0->heap.superblocks_used, r0->heap.failed_allocs);
+}
+
+static void fill_config(cJSON *cfg, const list_opts *o, const list_workload *w)
+{
+	cJSON *mix;
+	unsigned op;
+
+	gb_json_str(cfg, "op", list_kind_names[o->cfg.kind]);
+	gb_json_u64(cfg, "nodes", o->cfg.nodes);
+	gb_json_u64(cfg, "threads", w->threads);
+	gb_json_u64(cfg, "steps", w->steps);
+	gb_json_u64(cfg, "ops", list_real_ops(w));
+	gb_json_u64(cfg, "keyspace", w->keyspace);
+	gb_json_u64(cfg, "starting_nodes", w->nprefill);
+	gb_json_u64(cfg, "superblocks", o->params.sb_count);
+	gb_json_u64(cfg, "superblock_size", o->params.sb_size);
+	gb_json_u64(cfg, "heap_bytes", (uint64_t)o->params.sb_count * o->params.sb_size);
+	gb_json_u64(cfg, "cpu_workers", o->params.cpu_workers);
+	gb_json_u64(cfg, "opencl_device", o->params.opencl_device);
+	gb_json_u64(cfg, "group", LIST_GROUP);
+	gb_opts_config(cfg, &o->run);
+	gb_json_u64(cfg, "seed", o->cfg.seed);
+	mix = cJSON_AddObjectToObject(cfg, "op_counts");
+	for (op = 1; op < LIST_NOPCODES; op++)
+		gb_json_u64(mix, list_opcode_names[op], w->count[op]);
 }
 
 /*
- * The report and the summary of what finished; incomplete: --timeout cut the
- * run short. Returns the exit status. Called with watch->mu held.
+ * The report and the summary of what finished: at the end of the run, or
+ * from the watchdog when --timeout came first (the loop's lock held).
+ * Returns the exit status.
  */
-static int finish(list_watch *watch, int incomplete)
+static int finish(gb_measure *ms, void *arg)
 {
-	const list_opts *o = watch->o;
-	const list_workload *w = watch->w;
-	impl_result *ir = watch->ir;
-	int argc = watch->argc;
-	char **argv = watch->argv;
+	list_state *s = arg;
+	const list_opts *o = s->o;
+	const list_workload *w = s->w;
 	gb_report rpt;
-	cJSON *impls, *cmp;
-	uint64_t checked;
 	unsigned k;
-	int bad = 0, rc = 0;
+	int rc;
 
-	for (k = 0; k < o->nimpl; k++) {
-		impl_stats(&ir[k], w);
-		bad |= ir[k].bad_reps != 0;
-	}
-	gb_report_init(&rpt, "list", argc, argv);
-	gb_report_set_machine(&rpt, o->gpu, (int)o->params.cpu_workers);
-	gb_json_str(rpt.config, "op", list_kind_names[o->cfg.kind]);
-	gb_json_u64(rpt.config, "nodes", o->cfg.nodes);
-	gb_json_u64(rpt.config, "threads", w->threads);
-	gb_json_u64(rpt.config, "steps", w->steps);
-	gb_json_u64(rpt.config, "ops", list_real_ops(w));
-	gb_json_u64(rpt.config, "keyspace", w->keyspace);
-	gb_json_u64(rpt.config, "starting_nodes", w->nprefill);
-	gb_json_str(rpt.config, "impl", o->impl[0]->name);
-	cmp = cJSON_AddArrayToObject(rpt.config, "compare");
-	for (k = 1; k < o->nimpl; k++)
-		cJSON_AddItemToArray(cmp, cJSON_CreateString(o->impl[k]->name));
-	gb_json_u64(rpt.config, "superblocks", o->params.sb_count);
-	gb_json_u64(rpt.config, "superblock_size", o->params.sb_size);
-	gb_json_u64(rpt.config, "heap_bytes", (uint64_t)o->params.sb_count * o->params.sb_size);
-	gb_json_u64(rpt.config, "cpu_workers", o->params.cpu_workers);
-	gb_json_u64(rpt.config, "opencl_device", o->params.opencl_device);
-	gb_json_u64(rpt.config, "group", LIST_GROUP);
-	gb_opts_config(rpt.config, &o->run);
-	gb_json_u64(rpt.config, "seed", o->cfg.seed);
+	for (k = 0; k < ms->n; k++)
+		impl_stats(&s->x[k], w);
+	gb_report_init(&rpt, "list", s->argc, s->argv);
+	gb_report_set_machine(&rpt, o->impl.gpu, (int)o->params.cpu_workers);
+	fill_config(rpt.config, o, w);
+	snprintf(s->headline, sizeof(s->headline), "%s, %u nodes, %u threads, %" PRIu64 " operations (%s)",
+		 list_kind_names[o->cfg.kind], o->cfg.nodes, w->threads, list_real_ops(w), ms->m[0].name);
 	{
-		cJSON *mix = cJSON_AddObjectToObject(rpt.config, "op_counts");
-		unsigned op;
-		for (op = 1; op < LIST_NOPCODES; op++)
-			gb_json_u64(mix, list_opcode_names[op], w->count[op]);
-	}
-
-	impls = cJSON_AddArrayToObject(rpt.results, "impls");
-	for (k = 0; k < o->nimpl; k++) {
-		cJSON *j = cJSON_CreateObject();
-		report_impl(j, &ir[k], &ir[0], o, w);
-		cJSON_AddItemToArray(impls, j);
-	}
-	if (incomplete)
-		gb_report_incomplete(&rpt);
-	checked = 0;
-	for (k = 0; k < o->nimpl; k++)
-		checked += ir[k].reps_checked;
-	if (o->verify && checked) /* null: nothing was checked */
-		gb_json_bool(rpt.verification, "verified", !bad);
-	else
-		cJSON_AddNullToObject(rpt.verification, "verified");
-	gb_json_str(rpt.verification, "method",
-		    o->verify ? "every outcome against a per-thread serial replay; the final list: each remaining "
-			       "key reachable once, no deleted key, count method, allocator live blocks"
-			     : "none");
-	gb_json_u64(rpt.verification, "reps_checked", o->verify ? checked : 0);
-	{
-		const char *msg = "";
-		for (k = 0; k < o->nimpl && !msg[0]; k++)
-			msg = ir[k].message;
-		gb_json_str(rpt.verification, "message", msg);
-	}
-
-	if (o->run.json && gb_report_write(&rpt, o->run.json) != 0)
-		rc = GB_EXIT_RUNTIME;
-	if (!rc && !gb_quiet && !(o->run.json && strcmp(o->run.json, "-") == 0))
-		summary(o, w, ir, incomplete);
-	if (!rc && bad) {
-		for (k = 0; k < o->nimpl; k++)
-			if (ir[k].bad_reps)
-				gb_warn("list: verification failed in %u of %u repetitions: %s", ir[k].bad_reps,
-					ir[k].reps_checked, ir[k].message);
-		rc = GB_EXIT_VERIFY;
-	}
-	if (!rc && incomplete) {
-		gb_warn("list: --timeout %g s reached; the report covers the repetitions that finished",
-			o->run.timeout);
-		rc = GB_EXIT_RUNTIME;
+		const gb_result_view view = {
+			.headline = s->headline,
+			.time_key = "run_seconds",
+			.time_label = "",
+			.rate_key = "ops_per_s",
+			.rate_unit = "ops/s",
+			.rate_units = (double)list_real_ops(w),
+			.checked_key = "reps_checked",
+			.checked_what = "repetitions checked: every outcome against a per-thread serial replay, the "
+					"final list and the allocator's live blocks",
+			.method = "every outcome against a per-thread serial replay; the final list: each remaining "
+				  "key reachable once, no deleted key, count method, allocator live blocks",
+			.entry_json = impl_json,
+			.entry_text = impl_text,
+			.lines = lines,
+			.arg = s,
+		};
+		rc = gb_report_finish(&rpt, ms, &view);
 	}
 	gb_report_free(&rpt);
 	return rc;
-}
-
-/* Sleep until --timeout; if the run is still going, report what finished and exit 1. */
-static void *watchdog(void *arg)
-{
-	list_watch *watch = arg;
-	struct timespec until;
-	double whole;
-	int rc;
-
-	until = watch->start;
-	whole = (double)until.tv_sec + until.tv_nsec * 1e-9 + watch->o->run.timeout;
-	until.tv_sec = (time_t)whole;
-	until.tv_nsec = (long)((whole - (double)until.tv_sec) * 1e9);
-	pthread_mutex_lock(&watch->mu);
-	while (!watch->done)
-		if (pthread_cond_timedwait(&watch->cv, &watch->mu, &until) == ETIMEDOUT)
-			break;
-	if (watch->done) {
-		pthread_mutex_unlock(&watch->mu);
-		return NULL;
-	}
-	rc = finish(watch, 1);
-	fflush(stdout);
-	fflush(stderr);
-	_exit(rc);
 }
 
 static int run(int argc, char **argv)
 {
 	list_opts o;
 	list_workload w;
-	impl_result ir[MAX_IMPLS];
-	list_watch watch;
-	pthread_t dog;
+	list_state *s = gb_xcalloc(1, sizeof(*s), "run state");
+	gb_measure ms;
 	char err[512];
 	unsigned k;
 	int rc;
 
 	parse(&o, argc, argv);
-	memset(&watch, 0, sizeof(watch));
-	clock_gettime(CLOCK_REALTIME, &watch.start);
+	gb_measure_init(&ms, "list", &o.run, GB_CHECK_REPS, 0);
 	if (list_generate(&o.cfg, &w, err, sizeof(err)) != 0)
 		gb_die(GB_EXIT_USAGE, "list: %s", err);
-	memset(ir, 0, sizeof(ir));
-	pthread_mutex_init(&watch.mu, NULL);
-	pthread_cond_init(&watch.cv, NULL);
-	watch.o = &o;
-	watch.w = &w;
-	watch.ir = ir;
-	watch.argc = argc;
-	watch.argv = argv;
-	for (k = 0; k < o.nimpl; k++) /* named before any runs: the watchdog reports them all */
-		ir[k].e = o.impl[k];
-	pthread_mutex_lock(&watch.mu);
-	if (pthread_create(&dog, NULL, watchdog, &watch) != 0)
-		gb_die(GB_EXIT_RUNTIME, "list: cannot start the --timeout watchdog thread");
-	for (k = 0; k < o.nimpl; k++)
-		run_impl(&watch, &ir[k]);
-	watch.done = 1;
-	pthread_cond_signal(&watch.cv);
-	rc = finish(&watch, 0);
-	pthread_mutex_unlock(&watch.mu);
-	pthread_join(dog, NULL);
-	for (k = 0; k < o.nimpl; k++) {
-		free(ir[k].seconds);
-		list_run_free(&ir[k].last);
+	s->o = &o;
+	s->w = &w;
+	s->argc = argc;
+	s->argv = argv;
+	for (k = 0; k < o.impl.n; k++) { /* named before any runs: the watchdog reports them all */
+		s->x[k].e = o.impl.e[k];
+		gb_measure_add(&ms, s->x[k].e->name);
 	}
+	gb_measure_watch(&ms, finish, s);
+	for (k = 0; k < ms.n; k++)
+		gb_measure_run(&ms, k, list_rep, s);
+	gb_measure_unwatch(&ms);
+	rc = finish(&ms, s);
+	for (k = 0; k < ms.n; k++)
+		list_run_free(&s->x[k].last);
+	free(s);
+	gb_measure_free(&ms);
 	list_workload_free(&w);
 	return rc;
 }
@@ -576,4 +471,5 @@ const gb_command gb_cmd_list = {
 	.summary = "device heap allocator and lock-free semi-linked list (Mulder 2015)",
 	.run = run,
 	.help = help,
+	.registry = &registry,
 };

@@ -16,6 +16,7 @@
 #include "common/backend.h"
 #include "common/device.h"
 #include "common/error.h"
+#include "common/measure.h"
 #include "common/options.h"
 #include "common/opts.h"
 #include "common/output.h"
@@ -27,7 +28,9 @@
 #include "workloads/spec_loops.h"
 
 enum baseline { BL_SEQ = 0, BL_CPU_SPEC, BL_GPU_NOSPEC, NBASELINES };
-static const char *const baseline_names[] = {"seq", "cpu-spec", "gpu-nospec", NULL};
+static const char *const baseline_names[] = {
+	[BL_SEQ] = "seq", [BL_CPU_SPEC] = "cpu-spec", [BL_GPU_NOSPEC] = "gpu-nospec", [NBASELINES] = NULL,
+};
 
 typedef struct spec_opts {
 	gb_run_opts run; /* first: the shared rows write into it */
@@ -38,11 +41,7 @@ typedef struct spec_opts {
 	const sp_loop *loop;
 	sp_loop_gen gen;
 	sp_config cfg;
-	gb_backend backend;
 	int compare[NBASELINES];
-	uint32_t reps;
-	int verify;
-	const char *json;
 } spec_opts;
 
 #define AT(field) offsetof(spec_opts, field)
@@ -81,13 +80,18 @@ static const gb_opt_row rows[NROWS] = {
 			   .help = "never assign more than N iterations (default: no limit)"},
 };
 
+static const gb_registry registry = {
+	.what = "loop",
+	.picked_by = "--loop",
+	.entries = (const void *const *)sp_loops,
+	.name_at = offsetof(sp_loop, name),
+	.summary_at = offsetof(sp_loop, summary),
+	.name_key = "loop",
+};
+
 static void list_loops(FILE *out)
 {
-	int i;
-
-	fputs("\nLoops (--loop):\n", out);
-	for (i = 0; sp_loops[i]; i++)
-		gb_help_wrap(out, fprintf(out, "  %-9s ", sp_loops[i]->name), 12, sp_loops[i]->summary);
+	gb_registry_help(out, &registry);
 }
 
 static const gb_opt_spec spec = {
@@ -131,10 +135,6 @@ static void parse(spec_opts *o, int argc, char **argv)
 	o->cfg.max_assignment = (uint32_t)o->max_assignment;
 	o->cfg.workers = (unsigned)o->workers;
 	o->cfg.timeout_s = o->run.timeout;
-	o->backend = (gb_backend)o->run.backend;
-	o->reps = (uint32_t)o->run.reps;
-	o->verify = o->run.verify;
-	o->json = o->run.json;
 	if (o->run.compare) {
 		char *names[NBASELINES];
 		unsigned k, n = gb_opt_list("compare", o->run.compare, names, NBASELINES);
@@ -143,18 +143,10 @@ static void parse(spec_opts *o, int argc, char **argv)
 		free(names[0]);
 	}
 	{
-		const gb_path_use paths[] = {{"json", o->json, 0}};
+		const gb_path_use paths[] = {{.opt = "json", .path = o->run.json}};
 		gb_paths_check("speculate", paths, 1);
 	}
-	o->loop = sp_loop_find(loop);
-	if (!o->loop) {
-		char list[256] = "";
-		int i;
-		for (i = 0; sp_loops[i]; i++)
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? "|" : "",
-				 sp_loops[i]->name);
-		gb_die(GB_EXIT_USAGE, "option --loop: unknown loop '%s' (accepted: %s)", loop, list);
-	}
+	o->loop = gb_registry_pick(&registry, NULL, "loop", loop);
 	if (!given[ROW_ITERS])
 		o->gen.iters = o->loop->default_iters;
 	o->gen.density = o->loop->default_density;
@@ -180,18 +172,30 @@ static void parse(spec_opts *o, int argc, char **argv)
 		o->cfg.workers = (unsigned)gb_cpu_count();
 }
 
-/* One way of running the loop, over every repetition. */
-typedef struct mode_run {
-	const char *name;
+/* How a run executes the loop: through the speculative runtime, sequentially, unchecked in
+ * parallel, or speculatively on the host's cores. */
+enum { RUN_SPEC, RUN_SEQ, RUN_NOSPEC, RUN_CPU_SPEC };
+
+_Static_assert(SP_NPHASES <= GB_MEASURE_MAX_TRACKS, "a track per phase");
+
+/* One way of running the loop: the --opt run (entry 0) or a baseline; its last repetition's counters. */
+typedef struct spec_mode {
+	int how;
 	gb_backend backend;
-	double *total;
-	double *phase[SP_NPHASES];
-	gb_stats total_stats;
 	sp_result last;
-	int verified;
-	uint32_t ran, checked; /* timed repetitions; those compared with the sequential loop */
-	uint64_t first_diff, size; /* first element that differed; size when only scalars did */
-} mode_run;
+} spec_mode;
+
+/* What the repetitions share. */
+typedef struct spec_run {
+	const spec_opts *o;
+	const gb_measure *ms;
+	const sp_problem *p;
+	const uint32_t *ref;          /* the sequential loop's array and scalars; NULL without verification */
+	const float *ref_s;
+	uint32_t *host;               /* the array a repetition works on */
+	spec_mode x[1 + NBASELINES];
+	char headline[640];
+} spec_run;
 
 static const sp_backend *backend_ops(gb_backend b)
 {
@@ -203,117 +207,79 @@ static const sp_backend *backend_ops(gb_backend b)
 	return &sp_backend_cpu;
 }
 
-/* Compare a run's final state with the reference; a difference is recorded for the report. */
-static int matches(mode_run *m, const sp_problem *p, const uint32_t *got, const float *s,
-		   const uint32_t *ref, const float *ref_s)
+/* Compare a repetition's final state with the sequential loop's; a difference fails the check. */
+static void check(gb_measure *ms, unsigned k, const spec_run *s, const float *scalars)
 {
+	const char *what = k ? "baseline" : "opt", *name = k ? ms->m[k].name : sp_opt_names[s->o->cfg.opt];
 	uint32_t i;
-	for (i = 0; i < p->args.size; i++)
-		if (got[i] != ref[i]) {
-			m->first_diff = i;
-			m->size = p->args.size;
-			return 0;
+
+	for (i = 0; i < s->p->args.size; i++)
+		if (s->host[i] != s->ref[i]) {
+			gb_measure_wrong(ms, k, "%s %s differs from the sequential loop, first at element %" PRIu32,
+					 what, name, i);
+			return;
 		}
-	if (memcmp(s, ref_s, SP_NSCALARS * sizeof(float)) == 0)
-		return 1;
-	m->first_diff = m->size = p->args.size;
-	return 0;
+	if (memcmp(scalars, s->ref_s, SP_NSCALARS * sizeof(float)) != 0)
+		gb_measure_wrong(ms, k, "%s %s differs from the sequential loop in its loop-carried scalars", what,
+				 name);
 }
 
-/* How a mode runs the loop: sequentially, through the speculative runtime on backend b,
- * unchecked in parallel, or speculatively on the host's cores. */
-enum { RUN_SEQ, RUN_SPEC, RUN_NOSPEC, RUN_CPU_SPEC };
-
-static int run_mode(mode_run *m, int how, gb_backend b, const spec_opts *o, const sp_problem *p,
-		    const uint32_t *ref, const float *ref_s, uint64_t t_start)
+/* One repetition of the whole loop from its initial state. */
+static gb_rep_end spec_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_out *out, void *arg)
 {
-	size_t bytes = (size_t)p->args.size * sizeof(uint32_t);
-	uint32_t *host = gb_xmalloc(bytes ? bytes : 1, "the host array");
-	float s[SP_NSCALARS];
-	uint32_t rep, k;
-	int rc = 0;
+	spec_run *s = arg;
+	spec_mode *x = &s->x[k];
+	const sp_problem *p = s->p;
+	sp_config c = s->o->cfg;
+	float scalars[SP_NSCALARS];
+	unsigned ph;
+	int failed = 0;
 
-	m->backend = b;
-	m->verified = 1;
-	m->total = gb_xcalloc(o->reps, sizeof(double), "timings");
-	for (k = 0; k < SP_NPHASES; k++)
-		m->phase[k] = gb_xcalloc(o->reps, sizeof(double), "timings");
-	for (rep = 0; rep < o->run.warmup + o->reps && !rc; rep++) {
-		sp_config c = o->cfg;
-		memcpy(host, p->A0, bytes);
-		memcpy(s, p->args.s, sizeof(s));
-		c.timeout_s = o->cfg.timeout_s - gb_seconds_since(t_start);
-		if (c.timeout_s <= 0) {
-			m->last.incomplete = 1;
-			break;
-		}
-		if (how == RUN_SEQ) {
-			uint64_t t0 = gb_now_ns();
-			memset(&m->last, 0, sizeof(m->last));
-			sp_run_sequential(p, host, s, 0, p->args.n);
-			m->last.total_s = m->last.phase_s[SP_PH_COMPUTE] = gb_seconds_since(t0);
-			m->last.reexecuted = p->args.n;
-		} else if (how == RUN_NOSPEC) {
-			sp_run_nospec(backend_ops(b), p, &c, host, &m->last);
-			memcpy(s, p->args.s, sizeof(s));
-		} else if (how == RUN_CPU_SPEC) {
-			if (sp_cpu_spec_run(p, &c, host, s, &m->last) != 0) {
-				rc = -1;
-				break;
-			}
-		} else if (sp_run(backend_ops(b), p, &c, host, s, &m->last) != 0) {
-			rc = -1;
-			break;
-		}
-		if (m->last.incomplete)
-			break;
-		if (rep < o->run.warmup)
-			continue;
-		m->total[m->ran] = m->last.total_s;
-		for (k = 0; k < SP_NPHASES; k++)
-			m->phase[k][m->ran] = m->last.phase_s[k];
-		m->ran++;
-		if (ref && (m->ran - 1) % o->run.verify_every == 0) {
-			m->checked++;
-			if (!matches(m, p, host, s, ref, ref_s))
-				m->verified = 0;
-		}
+	if (k > 0)
+		c.opt = SP_OPT_ALL; /* baselines run at their best */
+	c.timeout_s = gb_measure_left(ms);
+	if (c.timeout_s <= 0)
+		return GB_REP_CUT;
+	memcpy(s->host, p->A0, (size_t)p->args.size * sizeof(uint32_t));
+	memcpy(scalars, p->args.s, sizeof(scalars));
+	if (x->how == RUN_SEQ) {
+		uint64_t t0 = gb_now_ns();
+		memset(&x->last, 0, sizeof(x->last));
+		sp_run_sequential(p, s->host, scalars, 0, p->args.n);
+		x->last.total_s = x->last.phase_s[SP_PH_COMPUTE] = gb_seconds_since(t0);
+		x->last.reexecuted = p->args.n;
+	} else if (x->how == RUN_NOSPEC) {
+		sp_run_nospec(backend_ops(x->backend), p, &c, s->host, &x->last);
+	} else if (x->how == RUN_CPU_SPEC) {
+		failed = sp_cpu_spec_run(p, &c, s->host, scalars, &x->last) != 0;
+	} else {
+		failed = sp_run(backend_ops(x->backend), p, &c, s->host, scalars, &x->last) != 0;
 	}
-	m->total_stats = gb_stats_of(m->total, m->ran);
-	free(host);
-	return rc;
-}
-
-static void free_mode(mode_run *m)
-{
-	unsigned k;
-	free(m->total);
-	for (k = 0; k < SP_NPHASES; k++)
-		free(m->phase[k]);
+	if (failed)
+		gb_die(GB_EXIT_RUNTIME, "speculate: %s", x->last.error);
+	if (x->last.incomplete)
+		return GB_REP_CUT;
+	out->seconds = x->last.total_s;
+	for (ph = 0; ph < SP_NPHASES; ph++)
+		out->track[ph] = x->last.phase_s[ph];
+	if (rep->check)
+		check(ms, k, s, scalars);
+	return GB_REP_DONE;
 }
 
 static void fill_config(cJSON *cfg, const spec_opts *o, const sp_problem *p, gb_backend b)
 {
-	cJSON *cmp = cJSON_AddArrayToObject(cfg, "compare");
-	unsigned k;
-	char clause[96] = "";
-
 	gb_json_str(cfg, "loop", o->loop->name);
 	gb_json_str(cfg, "kind", o->loop->kind == SP_MEM ? "irregular-memory" : "irregular-control-flow");
-	if (o->loop->kind == SP_CF) {
-		snprintf(clause, sizeof(clause), "%s", o->clause ? o->clause : o->loop->clause);
-		gb_json_str(cfg, "clause", clause);
-	} else {
+	if (o->loop->kind == SP_CF)
+		gb_json_str(cfg, "clause", o->clause ? o->clause : o->loop->clause);
+	else
 		cJSON_AddNullToObject(cfg, "clause");
-	}
 	gb_json_u64(cfg, "iters", p->args.n);
 	gb_json_u64(cfg, "elements", p->args.size);
 	gb_json_num(cfg, "density", o->gen.density);
 	gb_json_u64(cfg, "work", o->gen.work);
 	gb_json_str(cfg, "opt", sp_opt_names[o->cfg.opt]);
-	for (k = 0; k < NBASELINES; k++)
-		if (o->compare[k])
-			cJSON_AddItemToArray(cmp, cJSON_CreateString(baseline_names[k]));
 	gb_json_str(cfg, "backend", gb_backend_name(b));
 	gb_json_u64(cfg, "cpu_workers", o->cfg.workers);
 	gb_json_num(cfg, "threshold", o->cfg.threshold);
@@ -323,17 +289,19 @@ static void fill_config(cJSON *cfg, const spec_opts *o, const sp_problem *p, gb_
 	gb_opts_config(cfg, &o->run);
 }
 
-/* The timings and counters of one mode (counters from its last repetition). */
-static void fill_mode(cJSON *j, const mode_run *m, const sp_problem *p)
+/* The phases and counters of a run (counters from its last repetition). */
+static void mode_json(cJSON *j, unsigned k, const void *arg)
 {
-	const sp_result *r = &m->last;
-	cJSON *ph = cJSON_AddObjectToObject(j, "phase_seconds");
-	unsigned k;
+	const spec_run *s = arg;
+	const sp_result *r = &s->x[k].last;
+	const gb_measure *ms = s->ms;
+	cJSON *ph;
+	unsigned p;
 
-	gb_json_str(j, "backend", gb_backend_name(m->backend));
-	gb_json_stats(j, "loop_seconds", m->total_stats);
-	for (k = 0; k < SP_NPHASES; k++)
-		gb_json_stats(ph, sp_phase_names[k], gb_stats_of(m->phase[k], m->ran));
+	gb_json_str(j, "backend", gb_backend_name(s->x[k].backend));
+	ph = cJSON_AddObjectToObject(j, "phase_seconds");
+	for (p = 0; p < SP_NPHASES; p++)
+		gb_json_stats(ph, sp_phase_names[p], gb_measure_track(ms, k, p));
 	gb_json_u64(j, "assignments", r->assignments);
 	gb_json_u64(j, "assignments_misspeculated", r->assignments_misspeculated);
 	gb_json_u64(j, "assignment_min", r->min_assignment);
@@ -346,207 +314,116 @@ static void fill_mode(cJSON *j, const mode_run *m, const sp_problem *p)
 	gb_json_u64(j, "detections", r->detections);
 	gb_json_u64(j, "raw_war_assignments", r->raw_war);
 	gb_json_u64(j, "waw_assignments", r->waw);
-	gb_json_num(j, "misspeculation_rate", p->args.n ? (double)r->reexecuted / p->args.n : 0);
+	gb_json_num(j, "misspeculation_rate", s->p->args.n ? (double)r->reexecuted / s->p->args.n : 0);
 	gb_json_u64(j, "bytes_to_device", r->bytes_in);
 	gb_json_u64(j, "bytes_from_device", r->bytes_out);
 }
 
-static double speedup(const mode_run *over, const mode_run *m)
+static void mode_text(char *buf, size_t len, unsigned k, const void *arg)
 {
-	return m->total_stats.median > 0 ? over->total_stats.median / m->total_stats.median : 0;
+	snprintf(buf, len, "%s backend", gb_backend_name(((const spec_run *)arg)->x[k].backend));
 }
 
-static void fill_results(cJSON *res, const spec_opts *o, const sp_problem *p, const mode_run *m,
-			 const mode_run *base)
+/* The --opt run's phases, assignments, misspeculation and copies. */
+static void lines(FILE *out, const void *arg)
 {
-	cJSON *bl = cJSON_AddArrayToObject(res, "baselines"), *sp;
+	const spec_run *s = arg;
+	const sp_result *r = &s->x[0].last;
 	unsigned k;
 
-	fill_mode(res, m, p);
-	gb_json_u64(res, "reps_completed", m->ran);
-	sp = cJSON_AddObjectToObject(res, "speedup_over");
-	for (k = 0; k < NBASELINES; k++) {
-		cJSON *j;
-		if (!o->compare[k])
-			continue;
-		j = cJSON_CreateObject();
-		gb_json_str(j, "name", baseline_names[k]);
-		fill_mode(j, &base[k], p);
-		if (o->verify)
-			gb_json_bool(j, "verified", base[k].verified);
-		else
-			cJSON_AddNullToObject(j, "verified");
-		cJSON_AddItemToArray(bl, j);
-		gb_json_num(sp, baseline_names[k], speedup(&base[k], m));
-	}
-}
-
-/* Where a run's final state first differed from the sequential loop's. */
-static void describe_difference(char *msg, size_t len, const char *what, const mode_run *m)
-{
-	if (m->first_diff < m->size)
-		snprintf(msg, len, "%s %s differs from the sequential loop, first at element %" PRIu64,
-			 what, m->name, m->first_diff);
-	else
-		snprintf(msg, len, "%s %s differs from the sequential loop in its loop-carried scalars",
-			 what, m->name);
-}
-
-/* Repetitions whose final state was compared with the sequential loop's. */
-static uint32_t reps_checked(const spec_opts *o, const mode_run *m, const mode_run *base)
-{
-	uint32_t n = m->checked;
-	unsigned k;
-
-	for (k = 0; k < NBASELINES; k++)
-		if (o->compare[k])
-			n += base[k].checked;
-	return o->verify ? n : 0;
-}
-
-static void fill_verification(cJSON *v, const spec_opts *o, const mode_run *m, const mode_run *base,
-			      int bad)
-{
-	char msg[256] = "";
-	unsigned k;
-
-	gb_json_u64(v, "reps_checked", reps_checked(o, m, base));
-	if (!o->verify || !reps_checked(o, m, base)) { /* null: nothing was checked */
-		cJSON_AddNullToObject(v, "verified");
-		gb_json_str(v, "method", o->verify ? "none: no repetition finished" : "none");
-		gb_json_str(v, "message", o->verify ? "--timeout reached before a repetition finished"
-						   : "--no-verify");
-		return;
-	}
-	gb_json_bool(v, "verified", !bad);
-	gb_json_str(v, "method", "final array and loop-carried scalars against the sequential loop, "
-		    "bit for bit, after every repetition of every mode");
-	if (!m->verified)
-		describe_difference(msg, sizeof(msg), "opt", m);
-	for (k = 0; k < NBASELINES && !msg[0]; k++)
-		if (o->compare[k] && !base[k].verified)
-			describe_difference(msg, sizeof(msg), "baseline", &base[k]);
-	gb_json_str(v, "message", bad ? msg : "equal");
-}
-
-static void print_summary(const spec_opts *o, const sp_problem *p, const mode_run *m,
-			  const mode_run *base, gb_backend b, const gb_device_info *dev, int bad)
-{
-	const sp_result *r = &m->last;
-	unsigned k;
-
-	printf("gpubench speculate: %s (%s), %s backend%s%s%s, %u iterations, opt %s\n",
-	       o->loop->name, o->loop->kind == SP_MEM ? "irregular memory" : "irregular control flow",
-	       gb_backend_name(b), b == GB_BACKEND_GPU ? " (" : "", b == GB_BACKEND_GPU ? dev->name : "",
-	       b == GB_BACKEND_GPU ? ")" : "", p->args.n, sp_opt_names[o->cfg.opt]);
-	printf("  loop time    %.4g s (median of %u; min %.4g, max %.4g)\n", m->total_stats.median,
-	       m->ran, m->total_stats.min, m->total_stats.max);
-	printf("  phases      ");
+	fprintf(out, "  %-12s", "phases");
 	for (k = 0; k < SP_NPHASES; k++)
-		printf(" %s %.3g s%s", sp_phase_names[k], gb_stats_of(m->phase[k], m->ran).median,
-		       k + 1 < SP_NPHASES ? "," : "\n");
-	printf("  assignments  %" PRIu64 " (%" PRIu64 " misspeculated), sizes %" PRIu64 "..%" PRIu64 "\n",
-	       r->assignments, r->assignments_misspeculated, r->min_assignment, r->max_assignment);
-	printf("  misspec      %" PRIu64 " iterations re-executed in order (rate %.4f%%), %" PRIu64
-	       " deferred, %" PRIu64 " wrong elements\n", r->reexecuted,
-	       p->args.n ? 100.0 * r->reexecuted / p->args.n : 0, r->deferred, r->wrong_elements);
-	printf("  copies       %.4g MB to the device, %.4g MB back\n", r->bytes_in / 1e6,
-	       r->bytes_out / 1e6);
-	for (k = 0; k < NBASELINES; k++)
-		if (o->compare[k])
-			printf("  %-12s %.4g s (%s backend): speedup %.3gx\n", base[k].name,
-			       base[k].total_stats.median, gb_backend_name(base[k].backend),
-			       speedup(&base[k], m));
-	if (!o->verify)
-		printf("  verified     not checked (--no-verify)\n");
-	else if (!reps_checked(o, m, base))
-		printf("  verified     not checked (no repetition finished)\n");
-	else if (bad)
-		printf("  verified     FAILED: the final state differs from the sequential loop's\n");
-	else
-		printf("  verified     yes: final array and scalars equal the sequential loop's, bit for bit\n");
-	if (r->incomplete)
-		printf("  incomplete   --timeout %g s reached\n", o->cfg.timeout_s);
+		fprintf(out, " %s %.3g s%s", sp_phase_names[k], gb_measure_track(s->ms, 0, k).median,
+			k + 1 < SP_NPHASES ? "," : " (medians)\n");
+	fprintf(out, "  %-12s %" PRIu64 " (%" PRIu64 " misspeculated), sizes %" PRIu64 "..%" PRIu64 "\n",
+		"assignments", r->assignments, r->assignments_misspeculated, r->min_assignment, r->max_assignment);
+	fprintf(out, "  %-12s %" PRIu64 " iterations re-executed in order (rate %.4f%%), %" PRIu64
+		" deferred, %" PRIu64 " wrong elements\n", "misspec", r->reexecuted,
+		s->p->args.n ? 100.0 * r->reexecuted / s->p->args.n : 0, r->deferred, r->wrong_elements);
+	fprintf(out, "  %-12s %.4g MB to the device, %.4g MB back\n", "copies", r->bytes_in / 1e6,
+		r->bytes_out / 1e6);
 }
 
 static int run(int argc, char **argv)
 {
+	static const int how[NBASELINES] = {[BL_SEQ] = RUN_SEQ, [BL_CPU_SPEC] = RUN_CPU_SPEC,
+					    [BL_GPU_NOSPEC] = RUN_NOSPEC};
 	spec_opts o;
+	spec_run *s = gb_xcalloc(1, sizeof(*s), "run state");
+	gb_measure ms;
 	sp_problem p;
 	gb_device_info dev;
 	gb_backend b;
-	mode_run main_run, base[NBASELINES];
 	uint32_t *ref = NULL;
 	float ref_s[SP_NSCALARS];
-	uint64_t t_start;
 	char err[256];
 	gb_report rpt;
 	unsigned k;
-	int rc = 0, bad = 0, incomplete;
+	int rc;
 
 	parse(&o, argc, argv);
-	b = gb_backend_resolve(o.backend, GB_BACKEND_MASK(GB_BACKEND_CPU)
+	b = gb_backend_resolve((gb_backend)o.run.backend, GB_BACKEND_MASK(GB_BACKEND_CPU)
 #ifdef GB_HAVE_CUDA
 				   | GB_BACKEND_MASK(GB_BACKEND_GPU)
 #endif
 				   , "speculate", &dev);
-	t_start = gb_now_ns();
+	gb_measure_init(&ms, "speculate", &o.run, GB_CHECK_REPS, SP_NPHASES);
 	if (sp_problem_generate(o.loop, &o.gen, &p, err, sizeof(err)) != 0)
 		gb_die(GB_EXIT_USAGE, "speculate: %s", err);
 	if (o.clause && sp_clause_parse(o.clause, &p.clause, err, sizeof(err)) != 0)
 		gb_die(GB_EXIT_USAGE, "option --clause: %s", err);
 
-	if (o.verify) { /* the oracle: the sequential loop, run once untimed */
+	if (o.run.verify) { /* the oracle: the sequential loop, run once untimed */
 		ref = gb_xmalloc((size_t)p.args.size * sizeof(uint32_t) + 1, "the reference array");
 		memcpy(ref, p.A0, (size_t)p.args.size * sizeof(uint32_t));
 		memcpy(ref_s, p.args.s, sizeof(ref_s));
 		sp_run_sequential(&p, ref, ref_s, 0, p.args.n);
 	}
-	memset(&main_run, 0, sizeof(main_run));
-	memset(base, 0, sizeof(base));
-	main_run.name = sp_opt_names[o.cfg.opt];
-	if (run_mode(&main_run, RUN_SPEC, b, &o, &p, ref, ref_s, t_start) != 0)
-		gb_die(GB_EXIT_RUNTIME, "speculate: %s", main_run.last.error);
-	bad |= !main_run.verified;
-	for (k = 0; k < NBASELINES; k++) {
-		static const int how[NBASELINES] = {RUN_SEQ, RUN_CPU_SPEC, RUN_NOSPEC};
-		sp_config saved = o.cfg;
-		if (!o.compare[k])
-			continue;
-		base[k].name = baseline_names[k];
-		o.cfg.opt = SP_OPT_ALL; /* baselines run at their best */
-		if (run_mode(&base[k], how[k], k == BL_CPU_SPEC || k == BL_SEQ ? GB_BACKEND_CPU : b, &o,
-			     &p, ref, ref_s, t_start) != 0)
-			gb_die(GB_EXIT_RUNTIME, "speculate: %s", base[k].last.error);
-		o.cfg = saved;
-		bad |= !base[k].verified;
-	}
-	incomplete = main_run.last.incomplete;
+	s->o = &o;
+	s->ms = &ms;
+	s->p = &p;
+	s->ref = ref;
+	s->ref_s = ref_s;
+	s->host = gb_xmalloc((size_t)p.args.size * sizeof(uint32_t) + 1, "the host array");
+	s->x[gb_measure_add(&ms, "speculative")] = (spec_mode){.how = RUN_SPEC, .backend = b};
 	for (k = 0; k < NBASELINES; k++)
-		incomplete |= base[k].last.incomplete;
+		if (o.compare[k])
+			s->x[gb_measure_add(&ms, baseline_names[k])] = (spec_mode){
+				.how = how[k], .backend = k == BL_GPU_NOSPEC ? b : GB_BACKEND_CPU};
+	for (k = 0; k < ms.n; k++)
+		gb_measure_run(&ms, k, spec_rep, s);
 
 	gb_report_init(&rpt, "speculate", argc, argv);
 	gb_report_set_device(&rpt, b, b == GB_BACKEND_GPU ? &dev : NULL, (int)o.cfg.workers);
 	fill_config(rpt.config, &o, &p, b);
-	if (incomplete)
-		gb_report_incomplete(&rpt);
-	fill_results(rpt.results, &o, &p, &main_run, base);
-	fill_verification(rpt.verification, &o, &main_run, base, bad);
-	if (o.json && gb_report_write(&rpt, o.json) != 0)
-		rc = GB_EXIT_RUNTIME;
-	else if (!gb_quiet && !(o.json && strcmp(o.json, "-") == 0))
-		print_summary(&o, &p, &main_run, base, b, &dev, bad);
-	if (!rc && o.verify && bad) {
-		gb_warn("speculate: verification failed: the final state differs from the sequential loop's");
-		rc = GB_EXIT_VERIFY;
-	} else if (!rc && incomplete) {
-		gb_warn("speculate: --timeout %g s reached; the report is marked incomplete", o.cfg.timeout_s);
-		rc = GB_EXIT_RUNTIME;
+	snprintf(s->headline, sizeof(s->headline), "%s (%s), %s backend%s%s%s, %u iterations, opt %s",
+		 o.loop->name, o.loop->kind == SP_MEM ? "irregular memory" : "irregular control flow",
+		 gb_backend_name(b), b == GB_BACKEND_GPU ? " (" : "", b == GB_BACKEND_GPU ? dev.name : "",
+		 b == GB_BACKEND_GPU ? ")" : "", p.args.n, sp_opt_names[o.cfg.opt]);
+	{
+		const gb_result_view view = {
+			.headline = s->headline,
+			.entries_key = "baselines",
+			.first_in_results = 1,
+			.name_key = "name",
+			.time_key = "loop_seconds",
+			.time_label = "loop ",
+			.checked_key = "reps_checked",
+			.checked_what = "repetitions checked: final array and scalars equal the sequential loop's, "
+					"bit for bit",
+			.method = "final array and loop-carried scalars against the sequential loop, bit for bit, "
+				  "after every --verify-every-th repetition of every run",
+			.entry_json = mode_json,
+			.entry_text = mode_text,
+			.lines = lines,
+			.arg = s,
+		};
+		rc = gb_report_finish(&rpt, &ms, &view);
 	}
 	gb_report_free(&rpt);
-	free_mode(&main_run);
-	for (k = 0; k < NBASELINES; k++)
-		free_mode(&base[k]);
+	gb_measure_free(&ms);
+	free(s->host);
+	free(s);
 	free(ref);
 	sp_problem_free(&p);
 	return rc;
@@ -557,4 +434,5 @@ const gb_command gb_cmd_speculate = {
 	.summary = "speculative parallelization of irregular loops (five-phase runtime)",
 	.run = run,
 	.help = help,
+	.registry = &registry,
 };

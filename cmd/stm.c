@@ -18,6 +18,7 @@
 #include "common/impl.h"
 #include "common/memory.h"
 #include "common/options.h"
+#include "common/registry.h"
 #include "common/opts.h"
 #include "common/output.h"
 #include "common/report.h"
@@ -126,13 +127,55 @@ static const gb_opt_default shared_settings[] = {
 	{NULL, NULL, 0, 0},
 };
 
-static const gb_impl_table engine_table = {
+/* Where an engine runs: on the CPU always, on the GPU when it has a kernel (CUDA builds). */
+static unsigned engine_backends(const void *e)
+{
+	const stm_engine_run *r;
+	unsigned mask = GB_BACKEND_MASK(GB_BACKEND_CPU);
+	for (r = ((const stm_engine *)e)->runs; r->workload; r++)
+		if (r->gpu)
+			mask |= GB_BACKEND_MASK(GB_BACKEND_GPU);
+	return mask;
+}
+
+/* info's fields of an engine: its limits, the workloads it runs and, a sentence each, those it does not. */
+static void describe_engine(const void *entry, cJSON *o)
+{
+	const stm_engine *e = entry;
+	const stm_engine_run *r;
+	cJSON *runs = cJSON_AddArrayToObject(o, "workloads"), *cannot;
+	char why[256];
+	int i;
+
+	gb_json_u64(o, "max_threads", e->max_threads);
+	gb_json_u64(o, "max_words_per_transaction", e->max_set);
+	for (r = e->runs; r->workload; r++)
+		cJSON_AddItemToArray(runs, cJSON_CreateString(r->workload->name));
+	cannot = cJSON_AddArrayToObject(o, "cannot_run");
+	for (i = 0; stm_workloads[i]; i++)
+		if (stm_cannot_run(e, stm_workloads[i], why, sizeof(why)))
+			cJSON_AddItemToArray(cannot, cJSON_CreateString(why));
+}
+
+static const gb_registry engine_registry = {
 	.what = "engine",
+	.picked_by = "--algo, --compare",
 	.option = "algo",
-	.any_backend = 1,
 	.entries = (const void *const *)stm_engines,
 	.name_at = offsetof(stm_engine, name),
 	.summary_at = offsetof(stm_engine, summary),
+	.backends = engine_backends,
+	.show_backends = 1,
+	.describe = describe_engine,
+	.notes_key = "cannot_run",
+};
+
+static const gb_registry workload_registry = {
+	.what = "workload",
+	.picked_by = "--workload; their options are marked with their name above",
+	.entries = (const void *const *)stm_workloads,
+	.name_at = offsetof(stm_workload, name),
+	.summary_at = offsetof(stm_workload, summary),
 };
 
 static void extra_help(FILE *out);
@@ -187,22 +230,10 @@ static const gb_opt_spec *spec_of(void)
 static void extra_help(FILE *out)
 {
 	char why[256];
-	int i, j, col;
+	int i, j;
 
-	fputs("\nEngines (--algo, --compare):\n", out);
-	for (i = 0; stm_engines[i]; i++) {
-		const stm_engine *e = stm_engines[i];
-		char text[512];
-		col = fprintf(out, "  %-8s ", e->name);
-		snprintf(text, sizeof(text), "%s; up to %u threads and %u words per transaction", e->summary,
-			 e->max_threads, e->max_set);
-		gb_help_wrap(out, col, 11, text);
-	}
-	fputs("\nWorkloads (--workload; their options are marked with their name above):\n", out);
-	for (i = 0; stm_workloads[i]; i++) {
-		col = fprintf(out, "  %-8s ", stm_workloads[i]->name);
-		gb_help_wrap(out, col, 11, stm_workloads[i]->summary);
-	}
+	gb_registry_help(out, &engine_registry);
+	gb_registry_help(out, &workload_registry);
 	for (i = 0; stm_engines[i]; i++)
 		for (j = 0; stm_workloads[j]; j++)
 			if (stm_cannot_run(stm_engines[i], stm_workloads[j], why, sizeof(why)))
@@ -305,20 +336,14 @@ static void parse(stm_opts *o, int argc, char **argv)
 		if (!gb_opts_given(sp, given, "reps"))
 			o->run.reps = 10;
 	}
-	o->workload = stm_workload_find(o->workload_name);
-	if (!o->workload) {
-		char list[256] = "";
-		for (i = 0; stm_workloads[i]; i++)
-			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? "|" : "",
-				 stm_workloads[i]->name);
-		gb_die(GB_EXIT_USAGE, "option --workload: unknown workload '%s' (accepted: %s)", o->workload_name,
-		       list);
-	}
+	o->workload = gb_registry_pick(&workload_registry, NULL, "workload", o->workload_name);
 	for (i = 0; stm_workloads[i] != o->workload; i++)
 		;
 	o->wl_opts = o->wl[i].bytes;
 	check_workload_options(o, given);
-	gb_impl_choose(&engine_table, o->algo, o->run.compare, (gb_backend)o->run.backend, &chosen);
+	/* An engine runs on either backend: --backend is resolved in run(), against the backends
+	 * the chosen engines were built with (a CPU-only build says it has no CUDA). */
+	gb_impl_choose(&engine_registry, NULL, o->algo, o->run.compare, GB_BACKEND_AUTO, &chosen);
 	for (k = 0; k < chosen.n; k++)
 		o->engine[k] = chosen.e[k];
 	o->nengines = chosen.n;
@@ -893,4 +918,6 @@ const gb_command gb_cmd_stm = {
 	.summary = "software transactional memory: PR-STM, GPU-STM on bank, vacation",
 	.run = run,
 	.help = help,
+	.registry = &engine_registry,
+	.workloads = &workload_registry,
 };

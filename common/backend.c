@@ -5,16 +5,18 @@
 #include "common/error.h"
 #include "common/opts.h"
 
-static const char *const names[] = {"auto", "gpu", "cpu", NULL};
+const char *const gb_backend_names[] = {
+	[GB_BACKEND_AUTO] = "auto", [GB_BACKEND_GPU] = "gpu", [GB_BACKEND_CPU] = "cpu", [GB_BACKEND_CPU + 1] = NULL,
+};
 
 const char *gb_backend_name(gb_backend b)
 {
-	return names[b];
+	return gb_backend_names[b];
 }
 
 gb_backend gb_backend_parse(const char *opt, const char *text)
 {
-	return (gb_backend)gb_opt_choice(opt, text, names);
+	return (gb_backend)gb_opt_choice(opt, text, gb_backend_names);
 }
 
 gb_backend gb_backend_resolve(gb_backend requested, unsigned supported, const char *what,

@@ -12,6 +12,8 @@ typedef enum gb_backend {
 
 #define GB_BACKEND_MASK(b) (1u << (b))
 
+/* "auto", "gpu", "cpu" by enum value, NULL-terminated: the choices of --backend. */
+extern const char *const gb_backend_names[];
 const char *gb_backend_name(gb_backend b);
 gb_backend gb_backend_parse(const char *opt, const char *text);
 

@@ -11,8 +11,11 @@
 #define THRESHOLD_FLOOR 5.0   /* percent: the smallest default threshold */
 #define THRESHOLD_SPREADS 3.0 /* default threshold: this many robust relative spreads */
 
-const char *const gb_verdict_names[] = {"regression", "improvement", "unchanged", "within-noise",
-					    "untested", "only-in-base", "only-in-new"};
+const char *const gb_verdict_names[] = {
+	[GB_V_REGRESSION] = "regression", [GB_V_IMPROVEMENT] = "improvement", [GB_V_UNCHANGED] = "unchanged",
+	[GB_V_NOISE] = "within-noise", [GB_V_UNTESTED] = "untested", [GB_V_ONLY_BASE] = "only-in-base",
+	[GB_V_ONLY_NEW] = "only-in-new",
+};
 
 static int is_stats(const cJSON *o)
 {
@@ -141,7 +144,8 @@ static double median_field(const cJSON *stats)
 
 gb_metric_row gb_metric_compare(const char *name, const cJSON *bs, const cJSON *ns, double threshold)
 {
-	gb_metric_row r = {name, NAN, NAN, NAN, NAN, NAN, direction(name), -1, 0, 0, GB_V_UNTESTED, ""};
+	gb_metric_row r = {.name = name, .base = NAN, .change = NAN, .p = NAN, .threshold = NAN, .newv = NAN,
+			   .dir = direction(name), .beyond_noise = -1, .v = GB_V_UNTESTED, .why = ""};
 	double *sb = NULL, *sn = NULL;
 
 	if (!bs || !ns) {

@@ -11,11 +11,9 @@
 
 #define RUN(field) offsetof(gb_run_opts, field)
 
-static const char *const backend_choices[] = {"auto", "gpu", "cpu", NULL};
-
 /* The shared rows; their help says what they count through %s: the spec's unit, or check_unit. */
 static const gb_opt_row shared_rows[] = {
-	{.name = "backend", .kind = GB_OPT_CHOICE, .metavar = "WHERE", .choices = backend_choices, .def = "auto",
+	{.name = "backend", .kind = GB_OPT_CHOICE, .metavar = "WHERE", .choices = gb_backend_names, .def = "auto",
 	 .help = "where to run (auto: the GPU when one is found); where there is an --impl, it picks the "
 		 "default one",
 	 .offset = RUN(backend)},

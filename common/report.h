@@ -7,10 +7,12 @@
 #define GB_REPORT_H
 
 #include <stdint.h>
+#include <stdio.h>
 
 #include <cjson/cJSON.h>
 
 #include "common/backend.h"
+#include "common/measure.h"
 #include "common/stats.h"
 
 typedef struct gb_report {
@@ -49,5 +51,59 @@ cJSON *gb_json_stats(cJSON *obj, const char *name, gb_stats s);
 
 /* Fill the device block for the host CPU (model name, logical CPUs). */
 void gb_describe_host_cpu(cJSON *obj);
+
+/*
+ * How a subcommand lays out the result model (common/measure.h) in its report
+ * and its summary: the names of the shared fields, and functions for its own.
+ */
+typedef struct gb_result_view {
+	const char *headline;       /* the summary's first line, after "gpubench CMD: " */
+	const char *entries_key;    /* results' array of entries, --impl first; NULL: "impls" */
+	/* The first entry is the run itself: its fields go in results, the array
+	 * holds the others (baselines) and results.speedup_over their speedups. */
+	int first_in_results;
+	const char *name_key;       /* an entry's name; NULL: "impl" */
+	const char *time_key;       /* the stats block of its repetition times: "stream_seconds" */
+	const char *time_label;     /* before the median in the summary: "stream " ("" for none) */
+	const char *rate_key;       /* units per second at the median time: "events_per_s"; NULL: none */
+	const char *rate_unit;      /* the rate's unit in the summary: "events/s" */
+	double rate_units;          /* the units one repetition does */
+	const char *checked_key;    /* verification's count: "events_checked", "reps_checked" */
+	const char *checked_what;   /* after the count in the summary: "events checked against the oracle" */
+	uint64_t units;             /* GB_CHECK_LAST: the units of a repetition ("29 of 200 events") */
+	const char *method;         /* verification.method when verifying */
+	/* The subcommand's own fields of entry k (may be NULL). */
+	void (*entry_json)(cJSON *j, unsigned k, const void *arg);
+	/* Its own words in entry k's summary line, after the times (may be NULL). */
+	void (*entry_text)(char *buf, size_t len, unsigned k, const void *arg);
+	/* Its own summary lines, after the entries' (may be NULL). */
+	void (*lines)(FILE *out, const void *arg);
+	const void *arg;
+} gb_result_view;
+
+/* The shared fields of a view of a stream of n events replayed by each implementation (avoid, detect). */
+#define GB_VIEW_EVENT_STREAM(n)                                                                            \
+	.time_key = "stream_seconds", .time_label = "stream ", .rate_key = "events_per_s",                 \
+	.rate_unit = "events/s", .rate_units = (double)(n), .checked_key = "events_checked", .units = (n)
+
+/*
+ * The result model into the report: config.impl (unless first_in_results)
+ * and config.compare, one object per entry (name, time stats, rate,
+ * reps_completed, own fields, speedup_of_impl, and when verifying mismatches
+ * (GB_CHECK_LAST) or verified and message (GB_CHECK_REPS)), meta.complete, and
+ * the verification block (verified, method, the count, message).
+ */
+void gb_report_results(gb_report *r, const gb_measure *ms, const gb_result_view *v);
+
+/* The same model as the terminal summary: a line per entry, own lines, verified, incomplete. */
+void gb_report_summary(FILE *out, const gb_measure *ms, const gb_result_view *v);
+
+/*
+ * The end of every run: the results into r, r written to --json, the summary
+ * on stdout (unless --quiet or --json -), what failed on stderr. Returns the
+ * exit status: 1 when the report cannot be written, 3 when a check failed, 1
+ * when --timeout cut the run short, else 0.
+ */
+int gb_report_finish(gb_report *r, const gb_measure *ms, const gb_result_view *v);
 
 #endif

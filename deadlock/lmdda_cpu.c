@@ -249,7 +249,13 @@ static rag_decision thesis_apply(void *ctx, uint8_t type, uint32_t i, uint32_t j
 }
 
 const rag_engine rag_engine_lmdda_cpu = {
-	"lmdda", "cpu",
-	"the thesis's serial CPU-LMDDA: Algorithms 12-21 in byte matrices, node hopping after releases",
-	0, thesis_open, thesis_apply, thesis_bytes, thesis_close, NULL,
+	.algo = "lmdda",
+	.name = "cpu",
+	.summary = "the thesis's serial CPU-LMDDA: Algorithms 12-21 in byte matrices, node hopping "
+		   "after releases",
+	.needs_gpu = 0,
+	.open = thesis_open,
+	.apply = thesis_apply,
+	.bytes = thesis_bytes,
+	.close = thesis_close,
 };

@@ -447,7 +447,13 @@ static rag_decision fast_apply(void *ctx, uint8_t type, uint32_t i, uint32_t j)
 }
 
 const rag_engine rag_engine_lmdda_cpu_bits = {
-	"lmdda", "cpu-bits",
-	"waits-for and adjacency lists, two live processes per resource, SCC updates of affected resources",
-	0, fast_open, fast_apply, fast_bytes, fast_close, NULL,
+	.algo = "lmdda",
+	.name = "cpu-bits",
+	.summary = "waits-for and adjacency lists, two live processes per resource, SCC updates of "
+		   "affected resources",
+	.needs_gpu = 0,
+	.open = fast_open,
+	.apply = fast_apply,
+	.bytes = fast_bytes,
+	.close = fast_close,
 };

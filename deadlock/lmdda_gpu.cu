@@ -174,7 +174,10 @@ static const uint32_t *lm_read(void *ctx)
 	return rag_gpu_read(&((lmdda_gpu *)ctx)->g);
 }
 
-static const rag_launch_ops lm_ops = {lm_launch, lm_read};
+static const rag_launch_ops lm_ops = {
+	.launch = lm_launch,
+	.read = lm_read,
+};
 
 static void lm_all(void *ctx, int request)
 {
@@ -268,21 +271,41 @@ static void *open_initial(uint32_t m, uint32_t n, const uint32_t *u)
 extern "C" {
 extern const rag_engine rag_engine_lmdda_gpu, rag_engine_lmdda_gpu_graph, rag_engine_lmdda_gpu_initial;
 
+/* Every member is named, NULL ones too: C++ warns of a member left out. */
 const rag_engine rag_engine_lmdda_gpu = {
-	"lmdda", "gpu",
-	"GPU-LMDDA: bit-packed matrices, the thesis's kernels and host round trips (Algorithms 12-21)",
-	1, open_bits, lm_apply, lm_bytes, lm_close, NULL,
+	.algo = "lmdda",
+	.name = "gpu",
+	.summary = "GPU-LMDDA: bit-packed matrices, the thesis's kernels and host round trips "
+		   "(Algorithms 12-21)",
+	.needs_gpu = 1,
+	.open = open_bits,
+	.apply = lm_apply,
+	.bytes = lm_bytes,
+	.close = lm_close,
+	.apply_stream = NULL,
 };
 
 const rag_engine rag_engine_lmdda_gpu_graph = {
-	"lmdda", "gpu-graph",
-	"GPU-LMDDA's bit-packed kernels as one CUDA graph per event, gated on the device",
-	1, open_graph, lm_apply, lm_bytes, lm_close, NULL,
+	.algo = "lmdda",
+	.name = "gpu-graph",
+	.summary = "GPU-LMDDA's bit-packed kernels as one CUDA graph per event, gated on the device",
+	.needs_gpu = 1,
+	.open = open_graph,
+	.apply = lm_apply,
+	.bytes = lm_bytes,
+	.close = lm_close,
+	.apply_stream = NULL,
 };
 
 const rag_engine rag_engine_lmdda_gpu_initial = {
-	"lmdda", "gpu-initial",
-	"the thesis's first GPU-LMDDA: one int a matrix cell, the same kernels",
-	1, open_initial, lm_apply, lm_bytes, lm_close, NULL,
+	.algo = "lmdda",
+	.name = "gpu-initial",
+	.summary = "the thesis's first GPU-LMDDA: one int a matrix cell, the same kernels",
+	.needs_gpu = 1,
+	.open = open_initial,
+	.apply = lm_apply,
+	.bytes = lm_bytes,
+	.close = lm_close,
+	.apply_stream = NULL,
 };
 }

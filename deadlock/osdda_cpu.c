@@ -356,13 +356,23 @@ static rag_decision bits_apply(void *vctx, uint8_t type, uint32_t p, uint32_t q)
 }
 
 const rag_engine rag_engine_osdda_cpu = {
-	"osdda", "cpu",
-	"the thesis's serial CPU-OSDDA: byte matrices AG, AR, Sink, RR, RP updated row by row",
-	0, cpu_open, cpu_apply, cpu_bytes, cpu_close, NULL,
+	.algo = "osdda",
+	.name = "cpu",
+	.summary = "the thesis's serial CPU-OSDDA: byte matrices AG, AR, Sink, RR, RP updated row by row",
+	.needs_gpu = 0,
+	.open = cpu_open,
+	.apply = cpu_apply,
+	.bytes = cpu_bytes,
+	.close = cpu_close,
 };
 
 const rag_engine rag_engine_osdda_cpu_bits = {
-	"osdda", "cpu-bits",
-	"holder and request per node, waiting heaps, sinks found by following the chain",
-	0, bits_open, bits_apply, bits_bytes, bits_close, NULL,
+	.algo = "osdda",
+	.name = "cpu-bits",
+	.summary = "holder and request per node, waiting heaps, sinks found by following the chain",
+	.needs_gpu = 0,
+	.open = bits_open,
+	.apply = bits_apply,
+	.bytes = bits_bytes,
+	.close = bits_close,
 };

@@ -148,7 +148,10 @@ static const uint32_t *os_read(void *ctx)
 	return rag_gpu_read(&((osdda_gpu *)ctx)->g);
 }
 
-static const rag_launch_ops os_ops = {os_launch, os_read};
+static const rag_launch_ops os_ops = {
+	.launch = os_launch,
+	.read = os_read,
+};
 
 static void os_all(void *ctx, int request)
 {
@@ -239,21 +242,41 @@ static void *open_initial(uint32_t m, uint32_t n, const uint32_t *u)
 extern "C" {
 extern const rag_engine rag_engine_osdda_gpu, rag_engine_osdda_gpu_graph, rag_engine_osdda_gpu_initial;
 
+/* Every member is named, NULL ones too: C++ warns of a member left out. */
 const rag_engine rag_engine_osdda_gpu = {
-	"osdda", "gpu",
-	"GPU-OSDDA: bit-packed matrices, the thesis's kernels and host round trips (Algorithms 4-11)",
-	1, open_bits, os_apply, os_bytes, os_close, NULL,
+	.algo = "osdda",
+	.name = "gpu",
+	.summary = "GPU-OSDDA: bit-packed matrices, the thesis's kernels and host round trips "
+		   "(Algorithms 4-11)",
+	.needs_gpu = 1,
+	.open = open_bits,
+	.apply = os_apply,
+	.bytes = os_bytes,
+	.close = os_close,
+	.apply_stream = NULL,
 };
 
 const rag_engine rag_engine_osdda_gpu_graph = {
-	"osdda", "gpu-graph",
-	"GPU-OSDDA's bit-packed kernels as one CUDA graph per event, gated on the device",
-	1, open_graph, os_apply, os_bytes, os_close, NULL,
+	.algo = "osdda",
+	.name = "gpu-graph",
+	.summary = "GPU-OSDDA's bit-packed kernels as one CUDA graph per event, gated on the device",
+	.needs_gpu = 1,
+	.open = open_graph,
+	.apply = os_apply,
+	.bytes = os_bytes,
+	.close = os_close,
+	.apply_stream = NULL,
 };
 
 const rag_engine rag_engine_osdda_gpu_initial = {
-	"osdda", "gpu-initial",
-	"the thesis's first GPU-OSDDA: one int a matrix cell, the same kernels",
-	1, open_initial, os_apply, os_bytes, os_close, NULL,
+	.algo = "osdda",
+	.name = "gpu-initial",
+	.summary = "the thesis's first GPU-OSDDA: one int a matrix cell, the same kernels",
+	.needs_gpu = 1,
+	.open = open_initial,
+	.apply = os_apply,
+	.bytes = os_bytes,
+	.close = os_close,
+	.apply_stream = NULL,
 };
 }

@@ -234,7 +234,13 @@ extern "C" {
 extern const pba_engine pba_engine_gpu;
 
 const pba_engine pba_engine_gpu = {
-	"gpu", "whole safety check on the GPU: 3 launches per request, later iterations in one block",
-	1, open_gpu, apply_gpu, pba_gpu_last_iterations, pba_gpu_fetch, pba_gpu_close,
+	.name = "gpu",
+	.summary = "whole safety check on the GPU: 3 launches per request, later iterations in one block",
+	.needs_gpu = 1,
+	.open = open_gpu,
+	.apply = apply_gpu,
+	.last_iterations = pba_gpu_last_iterations,
+	.fetch = pba_gpu_fetch,
+	.close = pba_gpu_close,
 };
 }

@@ -137,7 +137,13 @@ extern "C" {
 extern const pba_engine pba_engine_gpu_thesis;
 
 const pba_engine pba_engine_gpu_thesis = {
-	"gpu-thesis", "the thesis's kernels: one <<<I,J>>> launch and a host scan per safety iteration",
-	1, open_thesis, apply_thesis, pba_gpu_last_iterations, pba_gpu_fetch, pba_gpu_close,
+	.name = "gpu-thesis",
+	.summary = "the thesis's kernels: one <<<I,J>>> launch and a host scan per safety iteration",
+	.needs_gpu = 1,
+	.open = open_thesis,
+	.apply = apply_thesis,
+	.last_iterations = pba_gpu_last_iterations,
+	.fetch = pba_gpu_fetch,
+	.close = pba_gpu_close,
 };
 }

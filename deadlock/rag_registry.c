@@ -14,7 +14,7 @@ extern const rag_engine rag_engine_osdda_gpu_stream, rag_engine_lmdda_gpu_stream
 extern const rag_engine rag_engine_osdda_gpu_event, rag_engine_lmdda_gpu_event;
 #else
 /* Listed in a CPU-only build too, so --impl gpu says why it cannot run. */
-#define NO_CUDA(algo, name, summary) {algo, name, summary " (needs a CUDA build)", 1, NULL, NULL, NULL, NULL, NULL}
+#define NO_CUDA(a, n, s) {.algo = (a), .name = (n), .summary = s " (needs a CUDA build)", .needs_gpu = 1}
 static const rag_engine rag_engine_osdda_gpu = NO_CUDA("osdda", "gpu", "GPU-OSDDA, bit-packed");
 static const rag_engine rag_engine_osdda_gpu_graph = NO_CUDA("osdda", "gpu-graph", "GPU-OSDDA as CUDA graphs");
 static const rag_engine rag_engine_osdda_gpu_initial = NO_CUDA("osdda", "gpu-initial", "GPU-OSDDA, one int a cell");

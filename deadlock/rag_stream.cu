@@ -221,27 +221,54 @@ extern "C" {
 extern const rag_engine rag_engine_osdda_gpu_stream, rag_engine_lmdda_gpu_stream;
 extern const rag_engine rag_engine_osdda_gpu_event, rag_engine_lmdda_gpu_event;
 
+/* Every member is named, NULL ones too: C++ warns of a member left out. */
 const rag_engine rag_engine_osdda_gpu_stream = {
-	"osdda", "gpu-stream",
-	"whole windows of events a launch, state on the device: holders and sink chains in one block",
-	1, open_osdda, rs_apply, rs_bytes, rs_close, rs_apply_stream,
+	.algo = "osdda",
+	.name = "gpu-stream",
+	.summary = "whole windows of events a launch, state on the device: holders and sink chains "
+		   "in one block",
+	.needs_gpu = 1,
+	.open = open_osdda,
+	.apply = rs_apply,
+	.bytes = rs_bytes,
+	.close = rs_close,
+	.apply_stream = rs_apply_stream,
 };
 
 const rag_engine rag_engine_lmdda_gpu_stream = {
-	"lmdda", "gpu-stream",
-	"whole windows of events a launch, state on the device: unit slots and a knot search in one block",
-	1, open_lmdda, rs_apply, rs_bytes, rs_close, rs_apply_stream,
+	.algo = "lmdda",
+	.name = "gpu-stream",
+	.summary = "whole windows of events a launch, state on the device: unit slots and a knot "
+		   "search in one block",
+	.needs_gpu = 1,
+	.open = open_lmdda,
+	.apply = rs_apply,
+	.bytes = rs_bytes,
+	.close = rs_close,
+	.apply_stream = rs_apply_stream,
 };
 
 const rag_engine rag_engine_osdda_gpu_event = {
-	"osdda", "gpu-event",
-	"gpu-stream's kernel one event a launch, the host waiting for each decision",
-	1, open_osdda, rs_apply, rs_bytes, rs_close, NULL,
+	.algo = "osdda",
+	.name = "gpu-event",
+	.summary = "gpu-stream's kernel one event a launch, the host waiting for each decision",
+	.needs_gpu = 1,
+	.open = open_osdda,
+	.apply = rs_apply,
+	.bytes = rs_bytes,
+	.close = rs_close,
+	.apply_stream = NULL,
 };
 
 const rag_engine rag_engine_lmdda_gpu_event = {
-	"lmdda", "gpu-event",
-	"gpu-stream's kernel one event a launch, the host waiting for each decision",
-	1, open_lmdda, rs_apply, rs_bytes, rs_close, NULL,
+	.algo = "lmdda",
+	.name = "gpu-event",
+	.summary = "gpu-stream's kernel one event a launch, the host waiting for each decision",
+	.needs_gpu = 1,
+	.open = open_lmdda,
+	.apply = rs_apply,
+	.bytes = rs_bytes,
+	.close = rs_close,
+	.apply_stream = NULL,
 };
 }

@@ -80,13 +80,25 @@ static void *open_lmdda(uint32_t m, uint32_t n, const uint32_t *u)
 }
 
 const rag_engine rag_engine_osdda_cpu_stream = {
-	"osdda", "cpu-stream",
-	"gpu-stream's holders and sink chains on one core, timed by the whole stream",
-	0, open_osdda, cs_apply, cs_bytes, cs_close, cs_apply_stream,
+	.algo = "osdda",
+	.name = "cpu-stream",
+	.summary = "gpu-stream's holders and sink chains on one core, timed by the whole stream",
+	.needs_gpu = 0,
+	.open = open_osdda,
+	.apply = cs_apply,
+	.bytes = cs_bytes,
+	.close = cs_close,
+	.apply_stream = cs_apply_stream,
 };
 
 const rag_engine rag_engine_lmdda_cpu_stream = {
-	"lmdda", "cpu-stream",
-	"gpu-stream's unit slots and knot search on one core, timed by the whole stream",
-	0, open_lmdda, cs_apply, cs_bytes, cs_close, cs_apply_stream,
+	.algo = "lmdda",
+	.name = "cpu-stream",
+	.summary = "gpu-stream's unit slots and knot search on one core, timed by the whole stream",
+	.needs_gpu = 0,
+	.open = open_lmdda,
+	.apply = cs_apply,
+	.bytes = cs_bytes,
+	.close = cs_close,
+	.apply_stream = cs_apply_stream,
 };

@@ -211,5 +211,12 @@ static void cpu_close(void *vctx)
 }
 
 const sp_backend sp_backend_cpu = {
-	"cpu", 1, cpu_open, cpu_launch, cpu_sync, cpu_upload, cpu_download, cpu_close,
+	.name = "cpu",
+	.host_memory = 1,
+	.open = cpu_open,
+	.launch = cpu_launch,
+	.sync = cpu_sync,
+	.upload = cpu_upload,
+	.download = cpu_download,
+	.close = cpu_close,
 };

@@ -278,6 +278,13 @@ static void gpu_close(void *vctx)
 extern "C" {
 extern const sp_backend sp_backend_gpu;
 const sp_backend sp_backend_gpu = {
-	"gpu", 0, gpu_open, gpu_launch, gpu_sync, gpu_upload, gpu_download, gpu_close,
+	.name = "gpu",
+	.host_memory = 0,
+	.open = gpu_open,
+	.launch = gpu_launch,
+	.sync = gpu_sync,
+	.upload = gpu_upload,
+	.download = gpu_download,
+	.close = gpu_close,
 };
 }

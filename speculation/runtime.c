@@ -31,9 +31,19 @@
 #include "common/timer.h"
 #include "speculation/runtime.h"
 
-const char *const sp_opt_names[] = {"all", "no-mo", "no-co", "no-sched", NULL};
-const char *const sp_phase_names[] = {"inputs", "setup", "scheduling", "computation", "check", "commit",
-				      "recovery"};
+const char *const sp_opt_names[] = {
+	[SP_OPT_ALL] = "all", [SP_OPT_NO_MO] = "no-mo", [SP_OPT_NO_CO] = "no-co", [SP_OPT_NO_SCHED] = "no-sched",
+	[SP_NOPTS] = NULL,
+};
+const char *const sp_phase_names[] = {
+	[SP_PH_INPUTS] = "inputs",
+	[SP_PH_SETUP] = "setup",
+	[SP_PH_SCHEDULE] = "scheduling",
+	[SP_PH_COMPUTE] = "computation",
+	[SP_PH_CHECK] = "check",
+	[SP_PH_COMMIT] = "commit",
+	[SP_PH_RECOVERY] = "recovery",
+};
 
 /* Wrong ranges from which commit copies the whole region once instead of piece by piece. */
 #define COMMIT_PIECES 32

@@ -78,7 +78,9 @@
 #define PRSTM_LOCK_BIT (1u << 31)
 #define PRSTM_MAX_THREADS (1u << 19)
 /* Capacity of each of the read, write and lock sets of one transaction. */
-#define PRSTM_MAX_SET 8
+#ifndef PRSTM_MAX_SET
+#define PRSTM_MAX_SET 8 /* a GPU kernel may be built with less: stm/prstm_gpu.cuh */
+#endif
 
 /* Why an attempt aborted. */
 enum prstm_abort {

@@ -1,100 +1,71 @@
 /*
- * PR-STM's GPU backend: one kernel per workload, one CUDA thread per logical
- * thread, each running the shared scheduler (stm/prstm_sched.h, with its step
- * for the kernel's workload) over
- * its block of the transaction table until done, or in a timed run round
- * after round until the device clock passes the run's end: one kernel for the
- * whole run, no batch tails or launches in between. The lock table, data
- * words and status words live in global memory (stm/stm_gpu.h) and are
- * accessed through the PTX loads, stores and atomics of common/port.h (gpu
- * scope, so the non-coherent L1 is bypassed).
+ * PR-STM's GPU backend: the host side of the kernels in
+ * stm/prstm_gpu_kernel.cuh, on the host code every engine shares
+ * (stm/stm_gpu.h). A batch is one launch in which every thread sweeps its
+ * block of the transaction table until all of it has committed; a timed run
+ * is one launch in which threads sweep round after round until the device
+ * clock passes the run's end: no batch tails or launches in between. The lock
+ * table, data words and status words live in global memory and are accessed
+ * through the PTX loads, stores and atomics of common/port.h (gpu scope, so
+ * the non-coherent L1 is bypassed).
  *
- * Per-thread counters are reduced in shared memory and added to the batch
- * totals once per block, after the transactional work (stm/stm_gpu.cuh).
+ * The kernels are built for set capacities 2, 4 and 8 (stm/prstm_gpu.cuh);
+ * this file builds the ones for 8 and picks, at open, the smallest capacity
+ * that holds every transaction of the table.
  */
-#include "stm/prstm_bank.h"
+#define PRSTM_MAX_SET 8
+#define PRSTM_GPU_KERNELS set8
+#include "stm/prstm_gpu_kernel.cuh"
+
+#include <string.h>
+
 #include "stm/prstm_engines.h"
-#include "stm/prstm_vacation.h"
-#include "stm/stm_gpu.cuh"
 #include "stm/stm_gpu.h"
 
-/* The workloads PR-STM's kernels run: a constant in each kernel, so each keeps only its own step. */
-enum prstm_gpu_workload { PRSTM_GPU_BANK, PRSTM_GPU_VACATION };
-
-__device__ __forceinline__ uint32_t prstm_step(int workload, prstm_sched *s, const prstm_mem *m,
-					       const tx_table *v, const stm_params *p, stm_shared *sh)
+/* The smallest capacity whose sets hold the largest transaction of the table. */
+static const prstm_gpu_kernels *kernels_for(const tx_input *in)
 {
-	return workload == PRSTM_GPU_VACATION ? prstm_vacation_step(s, m, v, p, sh)
-					      : prstm_bank_step(s, m, v, p, sh);
-}
+	static const prstm_gpu_kernels *const by_capacity[] = {
+		&prstm_gpu_kernels_set2, &prstm_gpu_kernels_set4, &prstm_gpu_kernels_set8,
+	};
+	static const uint32_t capacity[] = {2, 4, 8};
+	uint32_t k;
 
-/* One kernel's work, for the workload it was compiled for. */
-__device__ __forceinline__ void prstm_kernel_body(int workload, prstm_mem m, tx_table v, stm_params p,
-						  uint64_t timeout_ns, uint64_t run_ns, stm_shared *sh,
-						  stm_counters *out)
-{
-	__shared__ unsigned long long sum[STM_NCOUNTERS];
-	uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
-
-	stm_block_counters_clear(sum);
-	/* The lanes of a warp step together, one attempt (or wait) each, so a
-	 * warp sleeps only when all its running lanes wait: a sleeping lane never
-	 * delays a lane of its warp that holds locks or a read set. */
-	unsigned live = __ballot_sync(0xFFFFFFFFu, tid < p.threads);
-	if (tid < p.threads) {
-		prstm_sched s;
-		int running = 1;
-		prstm_sched_init(&s, tid, &v, &p, timeout_ns, run_ns, sh, gb_clock_ns());
-		for (;;) {
-			unsigned wait = 0;
-			if (running) {
-				running = prstm_step(workload, &s, &m, &v, &p, sh) == STM_RUNNING;
-				wait = running && s.wait_ns ? (unsigned)(s.wait_ns < 1000000u ? s.wait_ns : 1000000u) : 0;
-			}
-			if (!__any_sync(live, running))
-				break;
-			if (__all_sync(live, !running || wait))
-				__nanosleep(__reduce_min_sync(live, running ? wait : 0xFFFFFFFFu));
-		}
-		stm_counters t = prstm_thread_totals(&s);
-		stm_block_counters_add(sum, &t);
-	}
-	stm_block_counters_flush(sum, out);
-}
-
-__global__ void prstm_bank_kernel(prstm_mem m, tx_table v, stm_params p, uint64_t timeout_ns,
-				  uint64_t run_ns, stm_shared *sh, stm_counters *out)
-{
-	prstm_kernel_body(PRSTM_GPU_BANK, m, v, p, timeout_ns, run_ns, sh, out);
-}
-
-__global__ void prstm_vacation_kernel(prstm_mem m, tx_table v, stm_params p, uint64_t timeout_ns,
-				      uint64_t run_ns, stm_shared *sh, stm_counters *out)
-{
-	prstm_kernel_body(PRSTM_GPU_VACATION, m, v, p, timeout_ns, run_ns, sh, out);
+	for (k = 0; k + 1 < sizeof(by_capacity) / sizeof(by_capacity[0]); k++)
+		if (in->max_words <= capacity[k])
+			break;
+	return by_capacity[k];
 }
 
 static void run(void *vctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_result *r)
 {
 	stm_gpu *g = (stm_gpu *)vctx;
-	prstm_mem m;
-	tx_table v = stm_gpu_table(g);
-	void *args[] = {&m, &v, &g->p, &timeout_ns, &run_ns, &g->d_shared, &g->d_counters};
+	prstm_kernel_args a;
+	void *args[] = {&a};
 
-	m.locks = g->d_locks;
-	m.data = g->d_data;
-	m.hash = g->p.hash;
+	memset(&a, 0, sizeof(a));
+	a.m.locks = g->d_locks;
+	a.m.data = g->d_data;
+	a.m.hash = g->p.hash;
+	a.v = stm_gpu_table(g);
+	a.p = g->p;
+	a.timeout_ns = timeout_ns;
+	a.run_ns = run_ns;
+	a.sh = g->d_shared;
+	a.out = g->d_counters;
 	stm_gpu_launch(g, args, run_ns, r);
 }
 
 static void *bank_open(const tx_input *in, const stm_params *p)
 {
-	return stm_gpu_open(in, p, (const void *)prstm_bank_kernel, "prstm_bank_kernel");
+	const prstm_gpu_kernel *k = &kernels_for(in)->bank;
+	return stm_gpu_open(in, p, k->fn, k->name);
 }
 
 static void *vacation_open(const tx_input *in, const stm_params *p)
 {
-	return stm_gpu_open(in, p, (const void *)prstm_vacation_kernel, "prstm_vacation_kernel");
+	const prstm_gpu_kernel *k = &kernels_for(in)->vacation;
+	return stm_gpu_open(in, p, k->fn, k->name);
 }
 
 extern "C" const stm_ops prstm_bank_gpu_ops = {

@@ -15,8 +15,15 @@
 #endif
 
 /*
- * One transaction attempt, a wait, or the end of the thread's work. Returns
- * s->state: STM_RUNNING while there is more to do.
+ * One step of a thread: one entry visited (attempted, or passed over because
+ * it has committed or waits for another tag), a wait, or the end of the
+ * thread's work. Returns s->state: STM_RUNNING while there is more to do.
+ *
+ * A step visits at most one entry because the GPU kernel steps the lanes of
+ * a warp together: a lane that passed over a long run of entries within one
+ * step would hold its whole warp for that run, and a warp's later passes are
+ * mostly such runs. Visiting several entries per step cost the 100%-semantic
+ * bank table 48% of its throughput (docs/stm.md, "One entry per step").
  */
 GB_HD uint32_t PRSTM_STEP(prstm_sched *s, const prstm_mem *m, const tx_table *v,
 			  const stm_params *p, stm_shared *sh)
@@ -109,13 +116,13 @@ GB_HD uint32_t PRSTM_STEP(prstm_sched *s, const prstm_mem *m, const tx_table *v,
 			if (i == s->first)
 				s->first++;
 			s->pos++;
-			continue;
+			return STM_RUNNING;
 		}
 		if (tag != s->tag) {
 			if (tag < s->tag)
 				s->lower |= 1u << tag;
 			s->pos++;
-			continue;
+			return STM_RUNNING;
 		}
 
 		/* Load the next entry now: its latency hides behind this attempt. */

@@ -226,12 +226,18 @@ extern "C" {
 extern const list_engine list_engine_gpu, list_engine_gpu_tail;
 
 const list_engine list_engine_gpu = {
-	"gpu", "the lock-free list (Listings 1 and 3) on the KMA-style heap, in CUDA", LIST_ON_GPU, 1,
-	run_plain,
+	.name = "gpu",
+	.summary = "the lock-free list (Listings 1 and 3) on the KMA-style heap, in CUDA",
+	.platform = LIST_ON_GPU,
+	.available = 1,
+	.run = run_plain,
 };
 
 const list_engine list_engine_gpu_tail = {
-	"gpu-tail", "the tail-pointer list in CUDA, a block's adds appended as one chain", LIST_ON_GPU, 1,
-	run_tail,
+	.name = "gpu-tail",
+	.summary = "the tail-pointer list in CUDA, a block's adds appended as one chain",
+	.platform = LIST_ON_GPU,
+	.available = 1,
+	.run = run_tail,
 };
 }

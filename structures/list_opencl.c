@@ -198,6 +198,9 @@ done:
 }
 
 const list_engine list_engine_opencl = {
-	"opencl", "the lock-free list as an OpenCL C kernel through the ICD loader (PoCL, or a GPU's ICD)",
-	LIST_ON_OPENCL, 1, run_opencl,
+	.name = "opencl",
+	.summary = "the lock-free list as an OpenCL C kernel through the ICD loader (PoCL, or a GPU's ICD)",
+	.platform = LIST_ON_OPENCL,
+	.available = 1,
+	.run = run_opencl,
 };

@@ -13,11 +13,16 @@ extern const list_engine list_engine_gpu, list_engine_gpu_tail;
 #else
 /* Listed in a CPU-only build too, so --impl gpu says why it cannot run. */
 static const list_engine list_engine_gpu = {
-	"gpu", "the lock-free list in CUDA (needs a CUDA build)", LIST_ON_GPU, 0, NULL,
+	.name = "gpu",
+	.summary = "the lock-free list in CUDA (needs a CUDA build)",
+	.platform = LIST_ON_GPU,
+	.available = 0,
 };
 static const list_engine list_engine_gpu_tail = {
-	"gpu-tail", "the tail-pointer list in CUDA, a block's adds as one chain (needs a CUDA build)",
-	LIST_ON_GPU, 0, NULL,
+	.name = "gpu-tail",
+	.summary = "the tail-pointer list in CUDA, a block's adds as one chain (needs a CUDA build)",
+	.platform = LIST_ON_GPU,
+	.available = 0,
 };
 #endif
 
@@ -25,8 +30,10 @@ static const list_engine list_engine_gpu_tail = {
 extern const list_engine list_engine_opencl;
 #else
 static const list_engine list_engine_opencl = {
-	"opencl", "the lock-free list as an OpenCL C kernel (needs OpenCL headers and loader at build time)",
-	LIST_ON_OPENCL, 0, NULL,
+	.name = "opencl",
+	.summary = "the lock-free list as an OpenCL C kernel (needs OpenCL headers and loader at build time)",
+	.platform = LIST_ON_OPENCL,
+	.available = 0,
 };
 #endif
 

@@ -156,10 +156,17 @@ static int run_cpu_tail(const list_workload *w, const list_params *p, list_run *
 }
 
 const list_engine list_engine_cpu = {
-	"cpu", "the paper's serial C list: add walks to the end, malloc'd nodes", LIST_ON_CPU, 1, run_cpu,
+	.name = "cpu",
+	.summary = "the paper's serial C list: add walks to the end, malloc'd nodes",
+	.platform = LIST_ON_CPU,
+	.available = 1,
+	.run = run_cpu,
 };
 
 const list_engine list_engine_cpu_tail = {
-	"cpu-tail", "serial C list with a tail pointer (add in O(1)), malloc'd nodes", LIST_ON_CPU, 1,
-	run_cpu_tail,
+	.name = "cpu-tail",
+	.summary = "serial C list with a tail pointer (add in O(1)), malloc'd nodes",
+	.platform = LIST_ON_CPU,
+	.available = 1,
+	.run = run_cpu_tail,
 };

@@ -11,7 +11,10 @@
 #define NONSEM_MAX_AMOUNT 10
 #define PICK_TRIES 64
 
-static const char *const type_names[BANK_NTYPES] = {"deposit", "withdraw", "transfer", "balance"};
+static const char *const type_names[BANK_NTYPES] = {
+	[BANK_DEPOSIT] = "deposit", [BANK_WITHDRAW] = "withdraw", [BANK_TRANSFER] = "transfer",
+	[BANK_BALANCE] = "balance",
+};
 
 const char *bank_type_name(unsigned type)
 {
@@ -285,6 +288,12 @@ void bank_free(bank_workload *w)
 tx_input bank_input_of(const bank_workload *w)
 {
 	tx_input in;
+	uint64_t i;
+
+	in.max_words = 0;
+	for (i = 0; i < w->ntx; i++)
+		if (BANK_NACCT(w->tx[i].meta) > in.max_words)
+			in.max_words = BANK_NACCT(w->tx[i].meta);
 	in.words = w->cfg.accounts;
 	in.ntx = w->ntx;
 	in.tx_per_thread = w->cfg.tx_per_thread;

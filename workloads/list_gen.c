@@ -6,8 +6,12 @@
 #include "common/rng.h"
 #include "workloads/list_gen.h"
 
-const char *const list_kind_names[] = {"insert", "delete", "mixed", NULL};
-const char *const list_opcode_names[] = {"nop", "add", "get", "delete"};
+const char *const list_kind_names[] = {
+	[LIST_INSERT] = "insert", [LIST_DELETE] = "delete", [LIST_MIXED] = "mixed", [LIST_NKINDS] = NULL,
+};
+const char *const list_opcode_names[] = {
+	[LIST_NOP] = "nop", [LIST_ADD] = "add", [LIST_GET] = "get", [LIST_DEL] = "delete",
+};
 
 uint64_t list_real_ops(const list_workload *w)
 {

@@ -19,7 +19,9 @@ static void fail(list_verdict *v, const char *fmt, ...)
 	v->ok = 0;
 }
 
-static const char *const outcome_names[] = {"not run", "done", "missing", "out of heap"};
+static const char *const outcome_names[] = {
+	[LIST_NOT_RUN] = "not run", [LIST_DONE] = "done", [LIST_MISS] = "missing", [LIST_NOMEM] = "out of heap",
+};
 
 void list_verify(const list_workload *w, const uint8_t *outcome, const list_snapshot *s,
 		 list_verdict *v)

@@ -8,7 +8,10 @@
 #include "workloads/pba_gen.h"
 #include "workloads/pba_oracle.h"
 
-const char *const pba_workload_names[] = {"worst-case", "random", "unsafe-mix", NULL};
+const char *const pba_workload_names[] = {
+	[PBA_WORST_CASE] = "worst-case", [PBA_RANDOM] = "random", [PBA_UNSAFE_MIX] = "unsafe-mix",
+	[PBA_NWORKLOADS] = NULL,
+};
 
 static void worst_case(const pba_gen_config *cfg, pba_system *s, pba_events *ev)
 {

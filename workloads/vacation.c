@@ -126,6 +126,7 @@ tx_input vacation_input_of(const vacation_workload *w)
 {
 	tx_input in;
 	in.words = w->words;
+	in.max_words = w->count[VACATION_QUERY] ? VACATION_QUERY_TYPES : 2;
 	in.ntx = w->ntx;
 	in.tx_per_thread = w->cfg.tx_per_thread;
 	in.max_tag = 0;

@@ -278,18 +278,66 @@ static void sim_close(void *ctx)
 SIM_OPENERS(osdda)
 SIM_OPENERS(lmdda)
 
-const rag_engine rag_sim_osdda_gpu = {"osdda", "gpu (CPU driver)", "", 0, osdda_open_bits,
-				      sim_apply, sim_bytes, sim_close, NULL};
-const rag_engine rag_sim_osdda_gpu_graph = {"osdda", "gpu-graph (CPU driver)", "", 0,
-					    osdda_open_graph, sim_apply, sim_bytes, sim_close, NULL};
-const rag_engine rag_sim_osdda_gpu_initial = {"osdda", "gpu-initial (CPU driver)", "", 0,
-					      osdda_open_initial, sim_apply, sim_bytes, sim_close, NULL};
-const rag_engine rag_sim_lmdda_gpu = {"lmdda", "gpu (CPU driver)", "", 0, lmdda_open_bits,
-				      sim_apply, sim_bytes, sim_close, NULL};
-const rag_engine rag_sim_lmdda_gpu_graph = {"lmdda", "gpu-graph (CPU driver)", "", 0,
-					    lmdda_open_graph, sim_apply, sim_bytes, sim_close, NULL};
-const rag_engine rag_sim_lmdda_gpu_initial = {"lmdda", "gpu-initial (CPU driver)", "", 0,
-					      lmdda_open_initial, sim_apply, sim_bytes, sim_close, NULL};
+const rag_engine rag_sim_osdda_gpu = {
+	.algo = "osdda",
+	.name = "gpu (CPU driver)",
+	.summary = "",
+	.needs_gpu = 0,
+	.open = osdda_open_bits,
+	.apply = sim_apply,
+	.bytes = sim_bytes,
+	.close = sim_close,
+};
+const rag_engine rag_sim_osdda_gpu_graph = {
+	.algo = "osdda",
+	.name = "gpu-graph (CPU driver)",
+	.summary = "",
+	.needs_gpu = 0,
+	.open = osdda_open_graph,
+	.apply = sim_apply,
+	.bytes = sim_bytes,
+	.close = sim_close,
+};
+const rag_engine rag_sim_osdda_gpu_initial = {
+	.algo = "osdda",
+	.name = "gpu-initial (CPU driver)",
+	.summary = "",
+	.needs_gpu = 0,
+	.open = osdda_open_initial,
+	.apply = sim_apply,
+	.bytes = sim_bytes,
+	.close = sim_close,
+};
+const rag_engine rag_sim_lmdda_gpu = {
+	.algo = "lmdda",
+	.name = "gpu (CPU driver)",
+	.summary = "",
+	.needs_gpu = 0,
+	.open = lmdda_open_bits,
+	.apply = sim_apply,
+	.bytes = sim_bytes,
+	.close = sim_close,
+};
+const rag_engine rag_sim_lmdda_gpu_graph = {
+	.algo = "lmdda",
+	.name = "gpu-graph (CPU driver)",
+	.summary = "",
+	.needs_gpu = 0,
+	.open = lmdda_open_graph,
+	.apply = sim_apply,
+	.bytes = sim_bytes,
+	.close = sim_close,
+};
+const rag_engine rag_sim_lmdda_gpu_initial = {
+	.algo = "lmdda",
+	.name = "gpu-initial (CPU driver)",
+	.summary = "",
+	.needs_gpu = 0,
+	.open = lmdda_open_initial,
+	.apply = sim_apply,
+	.bytes = sim_bytes,
+	.close = sim_close,
+};
 
 /*
  * gpu-stream (deadlock/rag_stream.h): k_rs_window's steps in barrier order,
@@ -415,15 +463,47 @@ static void stream_close(void *ctx)
 STREAM_OPENERS(osdda, 0)
 STREAM_OPENERS(lmdda, 1)
 
-const rag_engine rag_sim_osdda_gpu_stream = {"osdda", "gpu-stream, shared (CPU driver)", "", 0,
-					     osdda_open_stream_shared, stream_apply, stream_bytes,
-					     stream_close, stream_apply_stream};
-const rag_engine rag_sim_osdda_gpu_stream_global = {"osdda", "gpu-stream, global (CPU driver)", "", 0,
-						    osdda_open_stream_global, stream_apply, stream_bytes,
-						    stream_close, stream_apply_stream};
-const rag_engine rag_sim_lmdda_gpu_stream = {"lmdda", "gpu-stream, shared (CPU driver)", "", 0,
-					     lmdda_open_stream_shared, stream_apply, stream_bytes,
-					     stream_close, stream_apply_stream};
-const rag_engine rag_sim_lmdda_gpu_stream_global = {"lmdda", "gpu-stream, global (CPU driver)", "", 0,
-						    lmdda_open_stream_global, stream_apply, stream_bytes,
-						    stream_close, stream_apply_stream};
+const rag_engine rag_sim_osdda_gpu_stream = {
+	.algo = "osdda",
+	.name = "gpu-stream, shared (CPU driver)",
+	.summary = "",
+	.needs_gpu = 0,
+	.open = osdda_open_stream_shared,
+	.apply = stream_apply,
+	.bytes = stream_bytes,
+	.close = stream_close,
+	.apply_stream = stream_apply_stream,
+};
+const rag_engine rag_sim_osdda_gpu_stream_global = {
+	.algo = "osdda",
+	.name = "gpu-stream, global (CPU driver)",
+	.summary = "",
+	.needs_gpu = 0,
+	.open = osdda_open_stream_global,
+	.apply = stream_apply,
+	.bytes = stream_bytes,
+	.close = stream_close,
+	.apply_stream = stream_apply_stream,
+};
+const rag_engine rag_sim_lmdda_gpu_stream = {
+	.algo = "lmdda",
+	.name = "gpu-stream, shared (CPU driver)",
+	.summary = "",
+	.needs_gpu = 0,
+	.open = lmdda_open_stream_shared,
+	.apply = stream_apply,
+	.bytes = stream_bytes,
+	.close = stream_close,
+	.apply_stream = stream_apply_stream,
+};
+const rag_engine rag_sim_lmdda_gpu_stream_global = {
+	.algo = "lmdda",
+	.name = "gpu-stream, global (CPU driver)",
+	.summary = "",
+	.needs_gpu = 0,
+	.open = lmdda_open_stream_global,
+	.apply = stream_apply,
+	.bytes = stream_bytes,
+	.close = stream_close,
+	.apply_stream = stream_apply_stream,
+};

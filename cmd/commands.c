@@ -1,0 +1,16 @@
+/* The subcommand table (see cmd/cmd.h). */
+#include <string.h>
+
+#include "cmd/cmd.h"
+
+const gb_command *const gb_commands[] = {&gb_cmd_stm, &gb_cmd_avoid, &gb_cmd_detect, &gb_cmd_speculate,
+					 &gb_cmd_list, &gb_cmd_compare, &gb_cmd_info, NULL};
+
+const gb_command *gb_command_find(const char *name)
+{
+	int i;
+	for (i = 0; gb_commands[i]; i++)
+		if (strcmp(gb_commands[i]->name, name) == 0)
+			return gb_commands[i];
+	return NULL;
+}

@@ -1,0 +1,223 @@
+#include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "common/error.h"
+#include "common/measure.h"
+#include "common/timer.h"
+
+void gb_measure_init(gb_measure *ms, const char *cmd, const gb_run_opts *run, gb_check_policy policy,
+		     unsigned tracks)
+{
+	memset(ms, 0, sizeof(*ms));
+	ms->cmd = cmd;
+	ms->run = run;
+	ms->policy = policy;
+	ms->tracks = tracks < GB_MEASURE_MAX_TRACKS ? tracks : GB_MEASURE_MAX_TRACKS;
+	ms->t_start = gb_now_ns();
+}
+
+unsigned gb_measure_add(gb_measure *ms, const char *name)
+{
+	gb_measured *m;
+
+	if (ms->n == GB_MAX_IMPLS)
+		gb_die(GB_EXIT_RUNTIME, "%s: more than %d implementations in one run", ms->cmd, GB_MAX_IMPLS);
+	m = &ms->m[ms->n];
+	memset(m, 0, sizeof(*m));
+	m->name = name;
+	m->samples = gb_xcalloc((size_t)(1 + ms->tracks) * ms->run->reps, sizeof(double), "timings");
+	return ms->n++;
+}
+
+void gb_measure_free(gb_measure *ms)
+{
+	unsigned k;
+
+	for (k = 0; k < ms->n; k++)
+		free(ms->m[k].samples);
+	ms->n = 0;
+}
+
+int gb_measure_timed_out(gb_measure *ms)
+{
+	if (!ms->incomplete && gb_measure_left(ms) < 0)
+		ms->incomplete = 1;
+	return ms->incomplete;
+}
+
+double gb_measure_left(const gb_measure *ms)
+{
+	return ms->run->timeout - gb_seconds_since(ms->t_start);
+}
+
+static double *row(const gb_measure *ms, unsigned k, unsigned track)
+{
+	return ms->m[k].samples + (size_t)track * ms->run->reps;
+}
+
+void gb_measure_run(gb_measure *ms, unsigned k, gb_rep_fn fn, void *arg)
+{
+	const gb_run_opts *o = ms->run;
+	gb_measured *m = &ms->m[k];
+	gb_rep rep;
+	unsigned t;
+
+	memset(&rep, 0, sizeof(rep));
+	rep.count = o->warmup + o->reps;
+	ms->progress_units = 1;
+	gb_progress_start(&ms->progress, m->name);
+	for (rep.index = 0; rep.index < rep.count && !gb_measure_timed_out(ms); rep.index++) {
+		gb_rep_out out;
+		memset(&out, 0, sizeof(out));
+		rep.timed = rep.index >= o->warmup;
+		rep.timed_index = rep.timed ? (uint32_t)(rep.index - o->warmup) : 0;
+		rep.last = rep.index + 1 == rep.count;
+		rep.check = o->verify && rep.timed &&
+			    (ms->policy == GB_CHECK_LAST ? rep.last : rep.timed_index % o->verify_every == 0);
+		ms->rep_bad = 0;
+		if (fn(ms, k, &rep, &out, arg) == GB_REP_CUT) {
+			ms->incomplete = 1;
+			break;
+		}
+		gb_progress_update(&ms->progress, (rep.index + 1) * ms->progress_units,
+				   rep.count * ms->progress_units);
+		if (!rep.timed)
+			continue;
+		row(ms, k, 0)[m->reps_done] = out.seconds;
+		for (t = 0; t < ms->tracks; t++)
+			row(ms, k, 1 + t)[m->reps_done] = out.track[t];
+		m->reps_done++;
+		m->finished = rep.last;
+		if (rep.check) {
+			m->reps_checked++;
+			m->units_checked += out.checked;
+			m->units_wrong += out.wrong;
+			m->bad_reps += ms->rep_bad || out.wrong;
+		}
+	}
+	gb_progress_end(&ms->progress);
+	m->time = gb_stats_of(row(ms, k, 0), m->reps_done);
+}
+
+void gb_measure_progress(gb_measure *ms, const gb_rep *rep, uint64_t done, uint64_t total)
+{
+	ms->progress_units = total ? total : 1;
+	gb_progress_update(&ms->progress, rep->index * total + done, rep->count * total);
+}
+
+void gb_measure_wrong(gb_measure *ms, unsigned k, const char *fmt, ...)
+{
+	gb_measured *m = &ms->m[k];
+	va_list ap;
+
+	ms->rep_bad = 1;
+	if (m->message[0])
+		return;
+	va_start(ap, fmt);
+	vsnprintf(m->message, sizeof(m->message), fmt, ap);
+	va_end(ap);
+}
+
+void gb_measure_check_units(gb_measure *ms, unsigned k, uint64_t count, const gb_unit_check *c, gb_rep_out *out)
+{
+	uint64_t i, first = 0, every = ms->run->verify_every;
+
+	/* the step is clamped so that a --verify-every near 2^64 cannot wrap i around */
+	for (i = 0; i < count; i = count - i > every ? i + every : count) {
+		out->checked++;
+		if (c->differs(i, c->arg) && out->wrong++ == 0)
+			first = i;
+	}
+	if (out->wrong)
+		gb_measure_wrong(ms, k, "%s disagrees with the oracle on %" PRIu64 " of %" PRIu64 " checked %ss, "
+				 "first %s %" PRIu64 " (%s, oracle %s)", ms->m[k].name, out->wrong, out->checked,
+				 c->unit, c->unit, first, c->got(first, c->arg), c->oracle(first, c->arg));
+}
+
+gb_stats gb_measure_track(const gb_measure *ms, unsigned k, unsigned track)
+{
+	return gb_stats_of(row(ms, k, track + 1), ms->m[k].reps_done);
+}
+
+int gb_measure_verdict(const gb_measure *ms)
+{
+	unsigned k, checked = 0;
+
+	for (k = 0; k < ms->n; k++) {
+		if (ms->m[k].bad_reps)
+			return 0;
+		checked += ms->m[k].reps_checked;
+	}
+	return checked ? 1 : -1;
+}
+
+/* Sleep until --timeout; if the run is still going, report what finished and exit. */
+static void *watchdog(void *arg)
+{
+	gb_measure *ms = arg;
+	struct timespec until;
+	double whole;
+	int rc;
+
+	clock_gettime(CLOCK_REALTIME, &until);
+	whole = (double)until.tv_sec + until.tv_nsec * 1e-9 + (gb_measure_left(ms) > 0 ? gb_measure_left(ms) : 0);
+	until.tv_sec = (time_t)whole;
+	until.tv_nsec = (long)((whole - (double)until.tv_sec) * 1e9);
+	pthread_mutex_lock(&ms->mu);
+	while (!ms->done)
+		if (pthread_cond_timedwait(&ms->cv, &ms->mu, &until) == ETIMEDOUT)
+			break;
+	if (ms->done) {
+		pthread_mutex_unlock(&ms->mu);
+		return NULL;
+	}
+	ms->incomplete = 1;
+	rc = ms->on_timeout(ms, ms->on_timeout_arg);
+	fflush(stdout);
+	fflush(stderr);
+	_exit(rc);
+}
+
+void gb_measure_watch(gb_measure *ms, int (*on_timeout)(gb_measure *ms, void *arg), void *arg)
+{
+	pthread_mutex_init(&ms->mu, NULL);
+	pthread_cond_init(&ms->cv, NULL);
+	ms->on_timeout = on_timeout;
+	ms->on_timeout_arg = arg;
+	ms->done = 0;
+	ms->watched = 1;
+	pthread_mutex_lock(&ms->mu);
+	if (pthread_create(&ms->dog, NULL, watchdog, ms) != 0)
+		gb_die(GB_EXIT_RUNTIME, "%s: cannot start the --timeout watchdog thread", ms->cmd);
+}
+
+void gb_measure_unlock(gb_measure *ms)
+{
+	if (ms->watched)
+		pthread_mutex_unlock(&ms->mu);
+}
+
+void gb_measure_lock(gb_measure *ms)
+{
+	if (ms->watched)
+		pthread_mutex_lock(&ms->mu);
+}
+
+void gb_measure_unwatch(gb_measure *ms)
+{
+	if (!ms->watched)
+		return;
+	ms->done = 1;
+	pthread_cond_signal(&ms->cv);
+	pthread_mutex_unlock(&ms->mu);
+	pthread_join(ms->dog, NULL);
+	pthread_mutex_destroy(&ms->mu);
+	pthread_cond_destroy(&ms->cv);
+	ms->watched = 0;
+}

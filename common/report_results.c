@@ -1,0 +1,218 @@
+/*
+ * The result model (common/measure.h) rendered twice from the same values:
+ * into a report's results and verification blocks, and as the summary on the
+ * terminal (see gb_result_view in common/report.h).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/impl.h"
+#include "common/report.h"
+
+/* How much faster the first entry is than entry k: k's median over the first's; NAN when undefined. */
+static double speedup(const gb_measure *ms, unsigned k)
+{
+	double first = ms->m[0].time.median, other = ms->m[k].time.median;
+	return ms->m[0].reps_done && ms->m[k].reps_done && first > 0 && other > 0 ? other / first : NAN;
+}
+
+static double rate(const gb_measured *m, const gb_result_view *v)
+{
+	return m->reps_done && m->time.median > 0 ? v->rate_units / m->time.median : NAN;
+}
+
+/* What the verification block counts: the first entry's units, or every entry's repetitions. */
+static uint64_t checked_count(const gb_measure *ms)
+{
+	uint64_t n = 0;
+	unsigned k;
+
+	if (ms->policy == GB_CHECK_LAST)
+		return ms->m[0].units_checked;
+	for (k = 0; k < ms->n; k++)
+		n += ms->m[k].reps_checked;
+	return n;
+}
+
+/* The first failure's message, or why nothing was checked, or "" when all verified. */
+static const char *verdict_message(const gb_measure *ms, int verdict)
+{
+	unsigned k;
+
+	if (verdict > 0)
+		return "";
+	if (verdict < 0)
+		return ms->run->verify ? "--timeout came before a checked repetition finished"
+				       : "--no-verify or --verify-every 0";
+	for (k = 0; k < ms->n; k++)
+		if (ms->m[k].bad_reps)
+			return ms->m[k].message[0] ? ms->m[k].message : "a check failed";
+	return "";
+}
+
+/* The verdict of one entry, as the verification block has the run's. */
+static int entry_verdict(const gb_measured *m)
+{
+	return m->bad_reps ? 0 : m->reps_checked ? 1 : -1;
+}
+
+static void put_verdict(cJSON *obj, const char *name, int verdict)
+{
+	if (verdict < 0)
+		cJSON_AddNullToObject(obj, name); /* nothing was checked */
+	else
+		gb_json_bool(obj, name, verdict);
+}
+
+static void entry_json(cJSON *j, const gb_measure *ms, const gb_result_view *v, unsigned k)
+{
+	const gb_measured *m = &ms->m[k];
+	int the_run = k == 0 && v->first_in_results;
+
+	if (!the_run)
+		gb_json_str(j, v->name_key ? v->name_key : "impl", m->name);
+	gb_json_stats(j, v->time_key, m->time);
+	if (v->rate_key)
+		gb_json_num(j, v->rate_key, rate(m, v));
+	gb_json_u64(j, "reps_completed", m->reps_done);
+	if (v->entry_json)
+		v->entry_json(j, k, v->arg);
+	if (k > 0 && !v->first_in_results)
+		gb_json_num(j, "speedup_of_impl", speedup(ms, k));
+	if (ms->policy == GB_CHECK_LAST) {
+		if (ms->run->verify)
+			gb_json_u64(j, "mismatches", m->units_wrong);
+	} else if (!the_run) {
+		put_verdict(j, "verified", entry_verdict(m));
+		if (ms->run->verify)
+			gb_json_str(j, "message", m->message);
+	}
+}
+
+void gb_report_results(gb_report *r, const gb_measure *ms, const gb_result_view *v)
+{
+	cJSON *list, *cmp, *speedups = NULL;
+	int verdict = gb_measure_verdict(ms);
+	unsigned k;
+
+	if (!v->first_in_results)
+		gb_json_str(r->config, "impl", ms->m[0].name);
+	cmp = cJSON_AddArrayToObject(r->config, "compare");
+	for (k = 1; k < ms->n; k++)
+		cJSON_AddItemToArray(cmp, cJSON_CreateString(ms->m[k].name));
+
+	list = cJSON_AddArrayToObject(r->results, v->entries_key ? v->entries_key : "impls");
+	if (v->first_in_results)
+		speedups = cJSON_AddObjectToObject(r->results, "speedup_over");
+	for (k = 0; k < ms->n; k++) {
+		cJSON *j;
+		if (k == 0 && v->first_in_results) {
+			entry_json(r->results, ms, v, k);
+			continue;
+		}
+		j = cJSON_CreateObject();
+		entry_json(j, ms, v, k);
+		cJSON_AddItemToArray(list, j);
+		if (speedups)
+			gb_json_num(speedups, ms->m[k].name, speedup(ms, k));
+	}
+	if (ms->incomplete)
+		gb_report_incomplete(r);
+
+	put_verdict(r->verification, "verified", verdict);
+	gb_json_str(r->verification, "method", ms->run->verify ? v->method : "none");
+	gb_json_u64(r->verification, v->checked_key, checked_count(ms));
+	gb_json_str(r->verification, "message", verdict_message(ms, verdict));
+}
+
+/* The widest name, and at least the width of the summary's labels. */
+static int name_width(const gb_measure *ms)
+{
+	int w = 12;
+	unsigned k;
+
+	for (k = 0; k < ms->n; k++)
+		if ((int)strlen(ms->m[k].name) > w)
+			w = (int)strlen(ms->m[k].name);
+	return w;
+}
+
+static void entry_line(FILE *out, const gb_measure *ms, const gb_result_view *v, unsigned k, int width)
+{
+	const gb_measured *m = &ms->m[k];
+	char text[256];
+
+	fprintf(out, "  %-*s ", width, m->name);
+	if (!m->reps_done) {
+		fputs("no repetition finished\n", out);
+		return;
+	}
+	fprintf(out, "%s%.4g s (median of %" PRIu32 ")", v->time_label, m->time.median, m->reps_done);
+	if (v->rate_key && !isnan(rate(m, v)))
+		fprintf(out, ", %.4g %s", rate(m, v), v->rate_unit);
+	text[0] = 0;
+	if (v->entry_text)
+		v->entry_text(text, sizeof(text), k, v->arg);
+	if (text[0])
+		fprintf(out, ", %s", text);
+	if (ms->run->verify)
+		fprintf(out, ", %s", m->bad_reps ? "WRONG" : m->reps_checked ? "verified" : "not checked");
+	if (k > 0 && !isnan(speedup(ms, k)))
+		fprintf(out, ", %s", gb_speedup_text(text, sizeof(text), ms->m[0].name, ms->m[0].time.median,
+						      m->time.median));
+	fputc('\n', out);
+}
+
+void gb_report_summary(FILE *out, const gb_measure *ms, const gb_result_view *v)
+{
+	int verdict = gb_measure_verdict(ms), width = name_width(ms);
+	unsigned k;
+
+	fprintf(out, "gpubench %s: %s\n", ms->cmd, v->headline);
+	for (k = 0; k < ms->n; k++)
+		entry_line(out, ms, v, k, width);
+	if (v->lines)
+		v->lines(out, v->arg);
+	if (verdict < 0)
+		fprintf(out, "  %-12s not checked (%s)\n", "verified", verdict_message(ms, verdict));
+	else if (!verdict)
+		fprintf(out, "  %-12s FAILED: %s\n", "verified", verdict_message(ms, verdict));
+	else if (ms->policy == GB_CHECK_LAST)
+		fprintf(out, "  %-12s yes: %" PRIu64 " of %" PRIu64 " %s\n", "verified", checked_count(ms), v->units,
+			v->checked_what);
+	else
+		fprintf(out, "  %-12s yes: %" PRIu64 " %s\n", "verified", checked_count(ms), v->checked_what);
+	if (ms->incomplete)
+		fprintf(out, "  %-12s --timeout %g s reached: the numbers cover what finished\n", "incomplete",
+			ms->run->timeout);
+}
+
+int gb_report_finish(gb_report *r, const gb_measure *ms, const gb_result_view *v)
+{
+	const char *json = ms->run->json;
+	int verdict = gb_measure_verdict(ms);
+	unsigned k;
+
+	gb_report_results(r, ms, v);
+	if (json && gb_report_write(r, json) != 0)
+		return GB_EXIT_RUNTIME;
+	if (!gb_quiet && !(json && strcmp(json, "-") == 0))
+		gb_report_summary(stdout, ms, v);
+	if (!verdict) {
+		for (k = 0; k < ms->n; k++)
+			if (ms->m[k].bad_reps && ms->m[k].reps_checked > 1)
+				gb_warn("%s: verification failed in %" PRIu32 " of %" PRIu32 " checked repetitions: %s",
+					ms->cmd, ms->m[k].bad_reps, ms->m[k].reps_checked, ms->m[k].message);
+			else if (ms->m[k].bad_reps)
+				gb_warn("%s: verification failed: %s", ms->cmd, ms->m[k].message);
+		return GB_EXIT_VERIFY;
+	}
+	if (ms->incomplete) {
+		gb_warn("%s: --timeout %g s reached; the report is marked incomplete", ms->cmd, ms->run->timeout);
+		return GB_EXIT_RUNTIME;
+	}
+	return GB_EXIT_OK;
+}

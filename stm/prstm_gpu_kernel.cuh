@@ -1,0 +1,91 @@
+/*
+ * PR-STM's GPU kernels for one read/write set capacity (stm/prstm_gpu.cuh
+ * says why there are several), one per workload. A translation unit defines
+ * PRSTM_MAX_SET and PRSTM_GPU_KERNELS (the prstm_gpu_kernels entry to
+ * define), then includes this file once.
+ *
+ * One CUDA thread per logical thread, each running the shared scheduler
+ * (stm/prstm_sched.h, with the step of the kernel's workload) over its block
+ * of the transaction table until done, or in a timed run round after round
+ * until the device clock passes the run's end. Per-thread counters are
+ * reduced in shared memory and added to the batch totals once per block,
+ * after the transactional work (stm/stm_gpu.cuh).
+ */
+#if !defined(PRSTM_MAX_SET) || !defined(PRSTM_GPU_KERNELS)
+#error "define PRSTM_MAX_SET and PRSTM_GPU_KERNELS before including stm/prstm_gpu_kernel.cuh"
+#endif
+
+#include "stm/prstm_bank.h"
+#include "stm/prstm_gpu.cuh"
+#include "stm/prstm_vacation.h"
+#include "stm/stm_gpu.cuh"
+
+/* The workloads of the kernels: a constant in each, so each keeps only its own step. */
+enum prstm_gpu_workload { PRSTM_GPU_BANK, PRSTM_GPU_VACATION };
+
+static __device__ __forceinline__ uint32_t prstm_step(int workload, prstm_sched *s, const prstm_mem *m,
+						      const tx_table *v, const stm_params *p, stm_shared *sh)
+{
+	return workload == PRSTM_GPU_VACATION ? prstm_vacation_step(s, m, v, p, sh)
+					      : prstm_bank_step(s, m, v, p, sh);
+}
+
+/* One kernel's work, for the workload it was built for. */
+static __device__ __forceinline__ void prstm_kernel_body(int workload, const prstm_kernel_args *a)
+{
+	const prstm_mem m = a->m;
+	tx_table v = a->v;
+	const stm_params p = a->p;
+	stm_shared *sh = a->sh;
+	__shared__ unsigned long long sum[STM_NCOUNTERS];
+	uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x;
+
+	stm_block_counters_clear(sum);
+	/* The lanes of a warp step together, one attempt (or wait) each, so a
+	 * warp sleeps only when all its running lanes wait: a sleeping lane never
+	 * delays a lane of its warp that holds locks or a read set. */
+	unsigned live = __ballot_sync(0xFFFFFFFFu, tid < p.threads);
+	if (tid < p.threads) {
+		prstm_sched s;
+		int running = 1;
+		prstm_sched_init(&s, tid, &v, &p, a->timeout_ns, a->run_ns, sh, gb_clock_ns());
+		for (;;) {
+			unsigned wait = 0;
+			if (running) {
+				running = prstm_step(workload, &s, &m, &v, &p, sh) == STM_RUNNING;
+				wait = running && s.wait_ns ? (unsigned)(s.wait_ns < 1000000u ? s.wait_ns : 1000000u) : 0;
+			}
+			if (!__any_sync(live, running))
+				break;
+			if (__all_sync(live, !running || wait))
+				__nanosleep(__reduce_min_sync(live, running ? wait : 0xFFFFFFFFu));
+		}
+		stm_counters t = prstm_thread_totals(&s);
+		stm_block_counters_add(sum, &t);
+	}
+	stm_block_counters_flush(sum, a->out);
+}
+
+#define PRSTM_GPU_CAT2(a, b) a##b
+#define PRSTM_GPU_CAT(a, b) PRSTM_GPU_CAT2(a, b)
+#define PRSTM_GPU_STR2(x) #x
+#define PRSTM_GPU_STR(x) PRSTM_GPU_STR2(x)
+#define PRSTM_GPU_BANK_KERNEL PRSTM_GPU_CAT(prstm_bank_kernel_, PRSTM_GPU_KERNELS)
+#define PRSTM_GPU_VACATION_KERNEL PRSTM_GPU_CAT(prstm_vacation_kernel_, PRSTM_GPU_KERNELS)
+
+__global__ void PRSTM_GPU_BANK_KERNEL(prstm_kernel_args a)
+{
+	prstm_kernel_body(PRSTM_GPU_BANK, &a);
+}
+
+__global__ void PRSTM_GPU_VACATION_KERNEL(prstm_kernel_args a)
+{
+	prstm_kernel_body(PRSTM_GPU_VACATION, &a);
+}
+
+extern const prstm_gpu_kernels PRSTM_GPU_CAT(prstm_gpu_kernels_, PRSTM_GPU_KERNELS) = {
+	.bank = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_BANK_KERNEL,
+		 .name = PRSTM_GPU_STR(PRSTM_GPU_BANK_KERNEL)},
+	.vacation = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_VACATION_KERNEL,
+		     .name = PRSTM_GPU_STR(PRSTM_GPU_VACATION_KERNEL)},
+};
