@@ -79,6 +79,10 @@ typedef struct sp_loop {
 	double default_density, max_density;
 	uint32_t default_work, max_work; /* max_work 0: no work knob */
 	int nospec_ok;        /* no runtime dependence at density 0: --compare gpu-nospec applies */
+	/* SP_CF: the iterations' first write ranges (sp_cf_writes) cover A, so every element is
+	 * written on every path before any iteration reads it, and A's initial values are dead:
+	 * the runtime does not copy the array in (OpenMP's map(from:) rather than tofrom). */
+	int writes_whole_array;
 	/* Fill p (args, inputs, A0, scalars); 0, or -1 with a message in err. */
 	int (*generate)(const sp_loop_gen *g, sp_problem *p, char *err, size_t errlen);
 } sp_loop;

@@ -76,7 +76,8 @@ static void cpu_launch(void *vctx, unsigned kernel, uint32_t start, uint32_t cou
 {
 	cpu_ctx *c = vctx;
 	sp_dev d = c->d;
-	if (kernel != SP_K_SCATTER && kernel != SP_K_RESET && count > c->max_count)
+	if (kernel != SP_K_SCATTER && kernel != SP_K_RESET && kernel != SP_K_RESTORE &&
+	    count > c->max_count)
 		gb_die(GB_EXIT_RUNTIME, "an assignment of %u iterations exceeds the %u the device state "
 		       "was sized for", count, c->max_count);
 	d.start = start;
@@ -100,7 +101,7 @@ static void cpu_launch(void *vctx, unsigned kernel, uint32_t start, uint32_t cou
 	pthread_mutex_unlock(&c->mu);
 }
 
-/* Steps run synchronously on the host: nothing to wait for. */
+/* Steps and copies run synchronously on the host: nothing to wait for. */
 static void cpu_sync(void *vctx, const char *what)
 {
 	(void)vctx, (void)what;
@@ -116,6 +117,8 @@ static uint32_t *buffer(cpu_ctx *c, unsigned buf)
 	case SP_BUF_SIDX: return c->d.sidx;
 	case SP_BUF_SVAL: return c->d.sval;
 	case SP_BUF_ROUNDS: return (uint32_t *)c->d.rounds;
+	case SP_BUF_ROWS: return c->d.rows;
+	case SP_BUF_PLAN: return c->d.plan;
 	default: /* the inputs are used in place (host_memory) */
 		gb_die(GB_EXIT_RUNTIME, "the CPU backend has no device buffer %u", buf);
 	}
@@ -131,11 +134,12 @@ static void cpu_download(void *vctx, unsigned buf, size_t off, uint32_t *dst, si
 	memcpy(dst, buffer(vctx, buf) + off, words * sizeof(uint32_t));
 }
 
-static void *cpu_open(const sp_problem *p, uint32_t *host, uint32_t max_count, unsigned workers)
+static void *cpu_open(const sp_problem *p, uint32_t *host, uint32_t max_count, unsigned workers,
+		      unsigned flags)
 {
 	cpu_ctx *c = gb_xcalloc(1, sizeof(*c), "the CPU backend");
 	const sp_loop *l = p->loop;
-	size_t size = p->args.size, n = max_count ? max_count : 1, total, at = 0, staging;
+	size_t size = p->args.size, n = max_count ? max_count : 1, total, at = 0, staging, resident = 0;
 	unsigned w;
 	uint32_t *q;
 
@@ -147,10 +151,12 @@ static void *cpu_open(const sp_problem *p, uint32_t *host, uint32_t max_count, u
 	c->d.maxrd = l->kind == SP_MEM ? l->max_reads : 0;
 	c->d.maxwr = l->kind == SP_MEM ? l->max_writes : 0;
 	/* The rounds' state; A, Read, Write, Read-min, Wrong, Wrong list; staging x2; traces;
-	 * Misspec, Misspec list; counters. */
+	 * Misspec, Misspec list; counters; where resident, the committed copy, rows and plan. */
 	staging = n * l->max_writes > size ? n * l->max_writes : size;
+	if (flags & SP_OPEN_RESIDENT)
+		resident = size + n * SP_ROW_WORDS(c->d.maxrd, c->d.maxwr) + SP_PLAN_WORDS(n);
 	total = 6 * size + 2 * staging + n * (c->d.maxrd + c->d.maxwr + 2) + 2 * n + SP_NCOUNTERS +
-		SP_ROUND_WORDS;
+		SP_ROUND_WORDS + resident;
 	q = c->words = gb_xcalloc(total, sizeof(uint32_t), "the CPU backend's device memory");
 	/* First, where the allocation's alignment suits its 64-bit fields. */
 	c->d.rounds = (sp_rounds *)q;
@@ -171,8 +177,16 @@ static void *cpu_open(const sp_problem *p, uint32_t *host, uint32_t max_count, u
 	TAKE(misspec, n);
 	TAKE(mlist, n);
 	TAKE(counters, SP_NCOUNTERS);
+	if (flags & SP_OPEN_RESIDENT) {
+		TAKE(committed, size);
+		TAKE(rows, n * SP_ROW_WORDS(c->d.maxrd, c->d.maxwr));
+		TAKE(plan, SP_PLAN_WORDS(n));
+	}
 #undef TAKE
 	memset(c->d.minrd, 0xFF, size * sizeof(uint32_t));
+	/* An array the runtime does not copy in must not find the right values here by chance:
+	 * a loop that declares it writes the whole array and does not then fails verification. */
+	memset(c->d.args.A, 0xFF, size * sizeof(uint32_t));
 
 	c->workers = workers ? workers : 1;
 	pthread_mutex_init(&c->mu, NULL);
@@ -218,5 +232,8 @@ const sp_backend sp_backend_cpu = {
 	.sync = cpu_sync,
 	.upload = cpu_upload,
 	.download = cpu_download,
+	.upload_async = cpu_upload,
+	.download_async = cpu_download,
+	.drain = cpu_sync,
 	.close = cpu_close,
 };

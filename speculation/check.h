@@ -35,7 +35,9 @@
  * - Commit of a memory loop gathers the elements the assignment wrote, less
  *   the wrong ones, through the write traces (SP_K_GATHER), where Figure 7
  *   copies the whole array between wrong elements: a short assignment would
- *   otherwise pay for the whole array.
+ *   otherwise pay for the whole array. Where the runtime keeps a memory loop
+ *   on the device, commit and recovery run there instead (SP_K_RESTORE,
+ *   SP_K_TRACES, SP_K_REPLAY below) and nothing is copied.
  */
 #ifndef GB_SPEC_CHECK_H
 #define GB_SPEC_CHECK_H
@@ -52,6 +54,7 @@ enum sp_counter {
 	SP_C_ALL_FROM,    /* SP_CF: first iteration of a range to the end, SP_NONE if none */
 	SP_C_NMISSPEC,    /* length of the Misspec list */
 	SP_C_NWRONG,      /* length of the Wrong list */
+	SP_C_UNSTABLE,    /* a re-executed iteration accessed elements outside its traces (sticky) */
 	SP_NCOUNTERS
 };
 
@@ -66,8 +69,13 @@ enum sp_kernel {
 	SP_K_CLEAR,       /* reset what this assignment set, and the counters */
 	SP_K_RESET,       /* the same by element, when the traces outnumber the elements */
 	SP_K_SCATTER,     /* copy-in: A[sidx[i]] = sval[i] */
+	SP_K_TRACES,      /* device-side recovery: the traces of the misspeculated iterations, packed */
+	SP_K_RESTORE,     /* device-side commit: the wrong elements get their committed values back */
+	SP_K_REPLAY,      /* device-side recovery: re-execute them by dependence levels (sp_replay) */
+	SP_K_REPLAY_LEVEL, /* the same, one level: the plan's rows from start */
 	SP_K_PLAIN,       /* the loop body without tracking (--compare gpu-nospec) */
-	SP_K_ROUNDS,      /* a batch of device-decided assignments (sp_rounds below) */
+	SP_K_ROUNDS,      /* a batch of short device-decided assignments in one block (sp_rounds below) */
+	SP_K_WIDE,        /* one longer device-decided assignment over the whole device */
 	SP_NKERNELS
 };
 
@@ -76,16 +84,24 @@ enum sp_kernel {
  * ranges to the end (sp_clause_only_to_end, Figure 6(c): gothic, mdg,
  * strcat). Such an assignment's check is one number (the first iteration a
  * range starts at), its commit keeps everything before it, and its recovery
- * is one sequential iteration: nothing there needs the host. A batch runs
- * assignments ("rounds") back to back in one launch, each with the interval
- * schedule of section 4 (sp_sched_interval), the device re-executing the
- * branching iteration itself; the host takes over again when the schedule
- * asks for more than SP_ROUND_MAX iterations, after SP_ROUND_BUDGET rounds
- * (which bounds a launch, for --timeout) or at the end of the loop, and then
- * copies back the span the batch finished. The schedule and every counter
- * are those of host-decided assignments; only where the work runs differs.
+ * is one sequential iteration: nothing there needs the host. Each assignment
+ * ("round") follows the interval schedule of section 4 (sp_sched_interval),
+ * the device re-executing the branching iteration itself, so the schedule
+ * and every counter are those of host-decided assignments; only where the
+ * work runs differs. Two kernels run rounds:
+ * - SP_K_ROUNDS, rounds of up to SP_ROUND_MAX iterations: one block runs up
+ *   to SP_ROUND_BUDGET of them back to back (which bounds a launch, for
+ *   --timeout), its threads sharing each round's iterations, one thread
+ *   resolving each round between two barriers;
+ * - SP_K_WIDE, longer rounds: one launch per round over the whole device;
+ *   the last block to finish resolves the round and begins the next, so
+ *   the host queues several launches without waiting in between, and a
+ *   launch that finds no round (count 0) does nothing.
+ * A batch ends when the schedule's size crosses SP_ROUND_MAX (the other
+ * kernel takes over), when its budget (left) is spent or at the end of the
+ * loop; the host then copies back the span the batch finished.
  */
-#define SP_ROUND_MAX 4096u
+#define SP_ROUND_MAX 1024u
 #define SP_ROUND_BUDGET 4096u
 
 typedef struct sp_rounds {
@@ -95,6 +111,8 @@ typedef struct sp_rounds {
 	uint32_t left;          /* rounds this batch may still run */
 	uint32_t all_from;      /* the current round's first range to the end, SP_NONE if none */
 	uint32_t min_count, max_count;
+	uint32_t wide;          /* SP_K_WIDE's batch: rounds above SP_ROUND_MAX iterations */
+	uint32_t blocks_done;   /* SP_K_WIDE: blocks of the launch that finished the round */
 	int64_t last_branch;
 	uint64_t interval_sum, intervals;
 	uint64_t rounds, iterations, branches, misspeculated, deferred, wrong;
@@ -136,6 +154,9 @@ typedef struct sp_dev {
 	uint32_t *wlist;       /* Wrong list: elements */
 	uint32_t *sidx, *sval; /* commit and copy-in staging: count x maxwr, or |A| */
 	sp_rounds *rounds;     /* the state of a batch of rounds (SP_K_ROUNDS) */
+	uint32_t *committed;   /* SP_MEM kept on the device: A as last committed; else NULL */
+	uint32_t *rows;        /* SP_K_TRACES' output: SP_ROW_WORDS(maxrd, maxwr) per iteration */
+	uint32_t *plan;        /* SP_K_REPLAY's input (sp_replay_in_order says how it is laid out) */
 } sp_dev;
 
 GB_HD int sp_row_has(const uint32_t *row, uint32_t n, uint32_t e)
@@ -251,12 +272,13 @@ GB_HD void sp_k_gather(const sp_dev *d, uint32_t i)
 	}
 }
 
-/* The next assignment starts from zeroed counters, with no upload. */
+/* The next assignment starts from zeroed counters, with no upload (SP_C_UNSTABLE stays). */
 GB_HD void sp_reset_counters(const sp_dev *d)
 {
 	uint32_t k;
 	for (k = 0; k < SP_NCOUNTERS; k++)
-		d->counters[k] = k == SP_C_ALL_FROM ? SP_NONE : 0;
+		if (k != SP_C_UNSTABLE)
+			d->counters[k] = k == SP_C_ALL_FROM ? SP_NONE : 0;
 }
 
 GB_HD void sp_k_clear(const sp_dev *d, uint32_t i)
@@ -276,10 +298,13 @@ GB_HD void sp_k_clear(const sp_dev *d, uint32_t i)
 	for (k = 0; k < d->nwr[i]; k++) {
 		gb_st_relaxed_u32(&d->writec[wr[k]], 0);
 		gb_st_relaxed_u32(&d->wrongf[wr[k]], 0);
+		if (d->committed) /* what the assignment wrote is committed now */
+			d->committed[wr[k]] = d->args.A[wr[k]];
 	}
 }
 
-/* Element i of a memory loop's check arrays (count is |A| for this step). */
+/* Element i of a memory loop's check arrays (count is |A| for this step), and of the
+ * committed copy where the array is kept on the device. */
 GB_HD void sp_k_reset(const sp_dev *d, uint32_t i)
 {
 	if (i == 0)
@@ -288,7 +313,86 @@ GB_HD void sp_k_reset(const sp_dev *d, uint32_t i)
 	d->writec[i] = 0;
 	d->minrd[i] = SP_NONE;
 	d->wrongf[i] = 0;
+	if (d->committed)
+		d->committed[i] = d->args.A[i];
 }
+
+/*
+ * Commit and recovery of a memory loop on the device (speculation/runtime.c
+ * says when). Commit is SP_K_RESTORE: the wrong elements get back their
+ * values in the committed copy, so the array holds the correct iterations'
+ * writes over the committed state, which is what the host's commit makes.
+ * Recovery re-executes the misspeculated iterations in dependence levels:
+ * SP_K_TRACES packs each one's traces into a row (iteration, trace lengths,
+ * elements read, elements written), the host assigns levels from the rows
+ * in loop order (an iteration goes after every earlier one that writes what
+ * it reads or writes, or reads what it writes) and writes the plan, and
+ * SP_K_REPLAY runs the levels in order, the iterations of a level at once:
+ * no two of them touch an element one of them writes, so any order within a
+ * level is the sequential loop's. The misspeculated iterations touch nothing
+ * the correct ones read or write after them (localization marks those), so
+ * this is the in-order re-execution of section 5. It relies on an
+ * iteration's accesses following from the inputs, not from the values read:
+ * each re-execution is traced again and SP_C_UNSTABLE set when it touched an
+ * element outside its rows, which the runtime reports as an error. The
+ * clearing steps then copy what the assignment wrote into the committed copy.
+ */
+#define SP_ROW_WORDS(maxrd, maxwr) (3u + (maxrd) + (maxwr))
+
+GB_HD void sp_k_traces(const sp_dev *d, uint32_t k)
+{
+	uint32_t i = d->mlist[k], j;
+	uint32_t *row = d->rows + (uint64_t)k * SP_ROW_WORDS(d->maxrd, d->maxwr);
+	row[0] = d->start + i;
+	row[1] = d->nrd[i];
+	row[2] = d->nwr[i];
+	for (j = 0; j < d->maxrd; j++)
+		row[3 + j] = j < d->nrd[i] ? d->rd[(uint64_t)i * d->maxrd + j] : SP_NONE;
+	for (j = 0; j < d->maxwr; j++)
+		row[3 + d->maxrd + j] = j < d->nwr[i] ? d->wr[(uint64_t)i * d->maxwr + j] : SP_NONE;
+}
+
+GB_HD void sp_k_restore(const sp_dev *d, uint32_t k)
+{
+	uint32_t e = d->wlist[k];
+	d->args.A[e] = d->committed[e];
+}
+
+/* Re-execute the iteration of row k in order (sequential semantics), traced again. */
+GB_HD void sp_replay_row(const sp_dev *d, uint32_t k)
+{
+	const uint32_t *row = d->rows + (uint64_t)k * SP_ROW_WORDS(d->maxrd, d->maxwr);
+	uint32_t rd[SP_MAX_TRACE], wr[SP_MAX_TRACE], j, bad;
+	sp_args a = d->args;
+	sp_track t = sp_track_sequential();
+	t.spec = 1;
+	t.rd = rd;
+	t.wr = wr;
+	t.maxrd = t.maxwr = SP_MAX_TRACE;
+	sp_body(&a, &t, row[0]);
+	bad = t.overflow;
+	for (j = 0; j < t.nrd; j++)
+		bad |= !sp_row_has(row + 3, row[1], rd[j]);
+	for (j = 0; j < t.nwr; j++)
+		bad |= !sp_row_has(row + 3 + d->maxrd, row[2], wr[j]);
+	if (bad)
+		gb_st_relaxed_u32(&d->counters[SP_C_UNSTABLE], 1);
+}
+
+/* The plan: the number of levels L, L + 1 offsets, then the rows level by level. */
+#if !defined(__CUDA_ARCH__)
+/* The CPU backend runs the levels in order, each level's rows backwards: any order within a
+ * level must give the sequential loop's result, and this one shows two dependent
+ * iterations put on one level, which loop order would hide. */
+static inline void sp_replay_in_order(const sp_dev *d)
+{
+	const uint32_t *plan = d->plan, levels = plan[0], *off = plan + 1, *list = plan + levels + 2;
+	uint32_t l, t;
+	for (l = 0; l < levels; l++)
+		for (t = off[l + 1]; t > off[l]; t--)
+			sp_replay_row(d, list[t - 1]);
+}
+#endif
 
 /* The span of elements iterations i0..i1-1 of an SP_CF loop write: one span by the
  * regular mapping's contract (workloads/spec_bodies.h). */
@@ -305,11 +409,12 @@ GB_HD void sp_cf_span(const sp_args *a, uint32_t i0, uint32_t i1, uint32_t *lo, 
 		*hi = h[k] > *hi ? h[k] : *hi;
 }
 
-/* The next round of a batch: up to the schedule's size, none when the batch is over. */
+/* The next round of a batch: up to the schedule's size, none when the batch is over (its
+ * budget spent, the loop done, or the size on the other kernel's side of SP_ROUND_MAX). */
 GB_HD void sp_round_begin(sp_rounds *st, uint32_t n)
 {
 	uint32_t count = n - st->start < st->size ? n - st->start : st->size;
-	if (st->start >= n || !st->left || st->size > SP_ROUND_MAX)
+	if (st->start >= n || !st->left || (st->size > SP_ROUND_MAX) != (st->wide != 0))
 		count = 0;
 	st->count = count;
 	st->all_from = SP_NONE;
@@ -364,17 +469,19 @@ GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st)
 }
 
 #if !defined(__CUDA_ARCH__)
-/* A batch of rounds in loop order on one thread (the CPU backend): the same rounds as the
- * GPU's block, whose threads share each round's iterations. */
-static inline void sp_rounds_in_order(const sp_dev *d)
+/* Rounds in loop order on one thread (the CPU backend): all of a batch for SP_K_ROUNDS, the
+ * current one for SP_K_WIDE; the same rounds as the GPU's, whose threads share each round's
+ * iterations. The host begins a batch's first round (sp_round_begin) before it launches. */
+static inline void sp_rounds_in_order(const sp_dev *d, int one)
 {
 	sp_rounds *st = d->rounds;
 	uint32_t j;
-	sp_round_begin(st, d->args.n);
 	while (st->count) {
 		for (j = 0; j < st->count; j++)
 			sp_round_compute(d, st, j);
 		sp_round_resolve(d, st);
+		if (one)
+			break;
 	}
 }
 #endif
@@ -392,8 +499,13 @@ GB_HD void sp_kernel_run(const sp_dev *d, unsigned kernel, uint32_t i)
 	case SP_K_CLEAR: sp_k_clear(d, i); break;
 	case SP_K_RESET: sp_k_reset(d, i); break;
 	case SP_K_SCATTER: d->args.A[d->sidx[i]] = d->sval[i]; break;
+	case SP_K_TRACES: sp_k_traces(d, i); break;
+	case SP_K_RESTORE: sp_k_restore(d, i); break;
+	case SP_K_REPLAY_LEVEL: sp_replay_row(d, d->plan[d->start + i]); break;
 #if !defined(__CUDA_ARCH__)
-	case SP_K_ROUNDS: sp_rounds_in_order(d); break; /* the GPU has its own kernel */
+	case SP_K_REPLAY: sp_replay_in_order(d); break; /* the GPU has its own kernel */
+	case SP_K_ROUNDS: sp_rounds_in_order(d, 0); break; /* the GPU has its own kernels */
+	case SP_K_WIDE: sp_rounds_in_order(d, 1); break;
 #endif
 	default: {
 		sp_args a = d->args;

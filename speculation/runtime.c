@@ -18,10 +18,14 @@
  * array between wrong elements: a memory loop's written elements are
  * gathered through the write traces, an SP_CF loop's span is known from its
  * regular mapping (whose Wrong ranges come from the Misspec list on the host).
- * A control-flow loop whose clause only names ranges to the end runs its
- * short assignments as device-decided rounds (device_rounds), recovery
- * included, with the same schedule and decisions; a commit with many wrong
- * ranges copies its region once and merges on the host.
+ * Where commit copies a region, it copies it whole, in one copy, and puts
+ * back the host's values of the wrong elements in it (saved just before), so
+ * its cost is one copy and O(wrong elements) on the host, whatever their
+ * number. A control-flow loop whose clause only names ranges to the end runs
+ * all its assignments as device-decided rounds (device_rounds), recovery
+ * included, with the same schedule and decisions, each batch's span copied
+ * back while the next batch runs. A control-flow loop that writes its whole
+ * array before reading it is not copied in (sp_loop.writes_whole_array).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +33,7 @@
 
 #include "common/error.h"
 #include "common/timer.h"
+#include "speculation/replay.h"
 #include "speculation/runtime.h"
 
 const char *const sp_opt_names[] = {
@@ -45,8 +50,14 @@ const char *const sp_phase_names[] = {
 	[SP_PH_RECOVERY] = "recovery",
 };
 
-/* Wrong ranges from which commit copies the whole region once instead of piece by piece. */
-#define COMMIT_PIECES 32
+/* Launches of wide rounds queued at once: a launch that finds the batch over costs a few
+ * microseconds, a batch's round trip ten or more. */
+#define WIDE_QUEUE 16
+/* Misspec lists longer than this are put in order through a bitmap rather than sorted. */
+#define SORT_MAX 64
+/* Iterations a replay level has on average from which each level gets a launch of its own
+ * over the whole device rather than a turn in one block's launch. */
+#define REPLAY_WIDE 4096
 
 typedef struct range {
 	uint32_t lo, hi;
@@ -62,8 +73,16 @@ typedef struct run {
 	uint32_t *host;
 	float *s;
 	uint32_t *mlist, *wlist, *sidx, *sval, *stage;
+	uint64_t *bits;      /* one bit per iteration of an assignment: ordering the Misspec list */
 	range *ranges;
 	uint32_t nranges, cap_ranges;
+	int pending;         /* copies back still running (download_async) */
+	int inputs_later;    /* inputs still being copied in the background (upload_inputs) */
+	/* A memory loop kept on the device (resident): the misspeculated iterations' rows and
+	 * the replay plan (speculation/replay.h). */
+	int resident, replayed;
+	uint32_t *rows, *plan;
+	sp_planner planner;
 	uint64_t t_phase;
 } run;
 
@@ -86,14 +105,48 @@ static void download(run *u, unsigned buf, size_t off, uint32_t *dst, size_t wor
 	u->r->bytes_out += 4 * (uint64_t)words;
 }
 
-/* Copy the read-only inputs to the device, unless it uses them in place; returns the bytes. */
-static uint64_t upload_inputs(const sp_backend *b, void *ctx, const sp_problem *p)
+/*
+ * Copy the read-only inputs to the device, unless it uses them in place;
+ * returns the bytes. Where the loop says which inputs its iterations read
+ * (sp_inputs_read) and the first assignment, of first iterations, is not the
+ * whole loop, only what it reads is copied now and the rest in the
+ * background (*later set; the runtime drains it before the next
+ * assignment). later NULL: everything now.
+ */
+static uint64_t upload_inputs(const sp_backend *b, void *ctx, const sp_problem *p, uint32_t first,
+			      int *later)
 {
+	sp_input_span now[SP_MAX_INPUT_SPANS], rest[SP_MAX_INPUT_SPANS];
+	uint32_t k, nnow = 0, nrest;
+	uint64_t words = 0;
 	if (b->host_memory)
 		return 0;
-	b->upload(ctx, SP_BUF_INPUTS, 0, p->idx, p->nidx);
-	b->upload(ctx, SP_BUF_INPUTS, p->nidx, (const uint32_t *)p->in, p->nin);
-	return 4 * (uint64_t)(p->nidx + p->nin);
+	if (later && first < p->args.n)
+		nnow = sp_inputs_read(&p->args, 0, first, now);
+	if (!nnow) {
+		b->upload(ctx, SP_BUF_INPUTS, 0, p->idx, p->nidx);
+		b->upload(ctx, SP_BUF_INPUTS, p->nidx, (const uint32_t *)p->in, p->nin);
+		return 4 * (uint64_t)(p->nidx + p->nin);
+	}
+	nrest = sp_inputs_read(&p->args, first, p->args.n, rest);
+	for (k = 0; k < nnow + nrest; k++) {
+		sp_input_span t = k < nnow ? now[k] : rest[k - nnow];
+		const uint32_t *src = t.in_floats ? (const uint32_t *)p->in : p->idx;
+		size_t base = t.in_floats ? p->nidx : 0;
+		/* what the first assignment's spans copied already (its whole parts) is not copied again */
+		if (k >= nnow && k - nnow < nnow && now[k - nnow].in_floats == t.in_floats &&
+		    t.lo < now[k - nnow].hi && t.lo >= now[k - nnow].lo)
+			t.lo = now[k - nnow].hi < t.hi ? now[k - nnow].hi : t.hi;
+		if (t.hi <= t.lo)
+			continue;
+		if (k < nnow)
+			b->upload(ctx, SP_BUF_INPUTS, base + t.lo, src + t.lo, t.hi - t.lo);
+		else
+			b->upload_async(ctx, SP_BUF_INPUTS, base + t.lo, src + t.lo, t.hi - t.lo);
+		words += t.hi - t.lo;
+	}
+	*later = 1;
+	return 4 * words;
 }
 
 static void run_iteration(const sp_problem *p, uint32_t *host, float *s, uint32_t i)
@@ -185,28 +238,70 @@ static void merge_ranges(run *u)
 	u->nranges = n;
 }
 
-/*
- * Figure 7: copy region [lo, hi) to the host except the wrong ranges. When a
- * memory loop's assignment wrote few of its elements (index and value for
- * each cost less than the array), those are gathered through the write
- * traces instead (speculation/check.h). no-co copies the whole array and
- * merges the correct ranges on the host, and so does an assignment with
- * COMMIT_PIECES wrong ranges or more, with one copy of its region.
- */
-static void commit(run *u, range region, uint32_t start, uint32_t count)
-{
-	uint32_t k, at = region.lo, maxwr = u->p->loop->max_writes;
-	int all = u->c->opt == SP_OPT_NO_CO;
-	int gather = !all && u->p->loop->kind == SP_MEM &&
-		     2 * (uint64_t)count * maxwr < u->p->args.size;
+/* What the check of one assignment found. */
+typedef struct verdict {
+	int detected;
+	uint32_t all_from; /* first iteration of a range to the end, SP_NONE when none */
+	uint32_t nm;       /* misspeculated iterations in u->mlist (offsets, in loop order) */
+	uint32_t nw;       /* SP_MEM: wrong elements in u->wlist (distinct, in no order) */
+} verdict;
 
-	/* Many wrong ranges: one copy of the region and a merge on the host beat a copy per
-	 * piece (ocean's misspeculated assignments have thousands, each a synchronous copy). */
-	if (!all && !gather && u->nranges >= COMMIT_PIECES) {
-		all = 1;
-		download(u, SP_BUF_A, region.lo, u->stage + region.lo, region.hi - region.lo);
-	} else if (all) {
-		download(u, SP_BUF_A, 0, u->stage, u->p->args.size);
+/* Save the host's values of the wrong elements inside [lo, hi) into u->sval, in order:
+ * the Wrong list's elements (memory loop) or the merged wrong ranges (control flow). */
+static void save_wrong(run *u, const verdict *v, uint32_t lo, uint32_t hi, int restore)
+{
+	uint32_t k, n = 0;
+	if (u->p->loop->kind == SP_MEM) {
+		for (k = 0; k < v->nw; k++) {
+			uint32_t e = u->wlist[k];
+			if (restore)
+				u->host[e] = u->sval[k];
+			else
+				u->sval[k] = u->host[e];
+		}
+		return;
+	}
+	for (k = 0; k < u->nranges; k++) {
+		uint32_t a = u->ranges[k].lo > lo ? u->ranges[k].lo : lo;
+		uint32_t z = u->ranges[k].hi < hi ? u->ranges[k].hi : hi;
+		if (a >= z)
+			continue;
+		if (restore)
+			memcpy(u->host + a, u->sval + n, (size_t)(z - a) * 4);
+		else
+			memcpy(u->sval + n, u->host + a, (size_t)(z - a) * 4);
+		n += z - a;
+	}
+}
+
+/*
+ * Figure 7: the assignment's correct writes in region [lo, hi) reach the
+ * host, its wrong elements keep the host's values. When a memory loop's
+ * assignment wrote few of its elements (index and value for each cost less
+ * than the region), those are gathered through the write traces
+ * (speculation/check.h). Otherwise the region is copied in one piece, less a
+ * wrong range that reaches its end (a range to the end), and the wrong
+ * elements inside get back the values saved just before: one copy and
+ * O(wrong elements) of host work, where a copy per piece between wrong
+ * ranges costs a round trip each. no-co copies the whole array (through a
+ * staging buffer, then the region into place).
+ */
+static void commit(run *u, range region, uint32_t start, uint32_t count, const verdict *v)
+{
+	const sp_loop *l = u->p->loop;
+	uint32_t k, maxwr = l->max_writes;
+	int all = u->c->opt == SP_OPT_NO_CO;
+	int gather = !all && l->kind == SP_MEM && 2 * (uint64_t)count * maxwr < u->p->args.size;
+
+	if (l->kind == SP_MEM) {
+		u->r->wrong_elements += v->nw;
+	} else {
+		for (k = 0; k < u->nranges; k++)
+			u->r->wrong_elements += u->ranges[k].hi - u->ranges[k].lo;
+		if (u->nranges && u->ranges[u->nranges - 1].hi >= region.hi &&
+		    u->ranges[u->nranges - 1].lo < region.hi)
+			region.hi = u->ranges[u->nranges - 1].lo > region.lo ? u->ranges[u->nranges - 1].lo
+									      : region.lo;
 	}
 	if (gather) {
 		size_t slots = (size_t)count * maxwr, j;
@@ -216,21 +311,19 @@ static void commit(run *u, range region, uint32_t start, uint32_t count)
 		for (j = 0; j < slots; j++)
 			if (u->sidx[j] != SP_NONE)
 				u->host[u->sidx[j]] = u->sval[j];
+		return;
 	}
-	for (k = 0; k <= u->nranges; k++) {
-		uint32_t end = k < u->nranges ? u->ranges[k].lo : region.hi;
-		if (end > region.hi)
-			end = region.hi;
-		if (end > at && all)
-			memcpy(u->host + at, u->stage + at, (size_t)(end - at) * 4);
-		else if (end > at && !gather)
-			download(u, SP_BUF_A, at, u->host + at, end - at);
-		if (k < u->nranges) {
-			u->r->wrong_elements += u->ranges[k].hi - u->ranges[k].lo;
-			if (u->ranges[k].hi > at)
-				at = u->ranges[k].hi;
-		}
+	if (region.hi <= region.lo && !all)
+		return;
+	save_wrong(u, v, region.lo, region.hi, 0);
+	if (all) {
+		download(u, SP_BUF_A, 0, u->stage, u->p->args.size);
+		if (region.hi > region.lo)
+			memcpy(u->host + region.lo, u->stage + region.lo, (size_t)(region.hi - region.lo) * 4);
+	} else {
+		download(u, SP_BUF_A, region.lo, u->host + region.lo, region.hi - region.lo);
 	}
+	save_wrong(u, v, region.lo, region.hi, 1);
 }
 
 /* Copy in the elements of the (merged) ranges: a few ranges one copy each, many
@@ -252,6 +345,23 @@ static void copy_in_ranges(run *u)
 	if (!n)
 		return;
 	upload(u, SP_BUF_SIDX, 0, u->sidx, n);
+	upload(u, SP_BUF_SVAL, 0, u->sval, n);
+	u->b->launch(u->ctx, SP_K_SCATTER, 0, n, u->s);
+}
+
+/* Copy in the host's values of n distinct elements (a memory loop's Wrong list, in any
+ * order): a few one copy each, more through the scatter step. */
+static void copy_in_elements(run *u, const uint32_t *e, uint32_t n)
+{
+	uint32_t k;
+	if (n <= 4) {
+		for (k = 0; k < n; k++)
+			upload(u, SP_BUF_A, e[k], u->host + e[k], 1);
+		return;
+	}
+	for (k = 0; k < n; k++)
+		u->sval[k] = u->host[e[k]];
+	upload(u, SP_BUF_SIDX, 0, e, n);
 	upload(u, SP_BUF_SVAL, 0, u->sval, n);
 	u->b->launch(u->ctx, SP_K_SCATTER, 0, n, u->s);
 }
@@ -295,22 +405,39 @@ void sp_sched_after(sp_sched *sc, const sp_problem *p, const sp_config *c, uint3
 	}
 }
 
+/* Host memory with its pages touched now: page faults belong to allocation, not to the loop. */
 static void *xalloc_words(size_t words, const char *what)
 {
-	return gb_xmalloc((words ? words : 1) * sizeof(uint32_t), what);
+	void *q = gb_xmalloc((words ? words : 1) * sizeof(uint32_t), what);
+	memset(q, 0, (words ? words : 1) * sizeof(uint32_t));
+	return q;
 }
 
-/* What the check of one assignment found. */
-typedef struct verdict {
-	int detected;
-	uint32_t all_from; /* first iteration of a range to the end, SP_NONE when none */
-	uint32_t nm;       /* misspeculated iterations in u->mlist (offsets, sorted) */
-} verdict;
+/* Put the Misspec list (distinct offsets below count) in loop order: a short one by sorting,
+ * a long one through a bitmap of the assignment, O(count / 64 + nm), where sorting thousands
+ * costs as much as re-executing them. */
+static void order_misspec(run *u, uint32_t count, uint32_t nm)
+{
+	uint32_t words = (count + 63) / 64, w, k, n = 0;
+	if (nm <= SORT_MAX) {
+		qsort(u->mlist, nm, sizeof(uint32_t), cmp_u32);
+		return;
+	}
+	memset(u->bits, 0, (size_t)words * sizeof(uint64_t));
+	for (k = 0; k < nm; k++)
+		u->bits[u->mlist[k] / 64] |= 1ull << (u->mlist[k] % 64);
+	for (w = 0; w < words; w++)
+		for (uint64_t b = u->bits[w]; b; b &= b - 1)
+			u->mlist[n++] = w * 64 + (uint32_t)__builtin_ctzll(b);
+}
 
 /*
  * Detection, then localization when it fired (and --opt allows it): the
- * Misspec list in u->mlist and the wrong elements as merged u->ranges.
- * Returns -1 when an iteration overflowed its traces.
+ * Misspec list in u->mlist, and the wrong elements in u->wlist (memory loop)
+ * or as merged u->ranges (control flow); for a resident memory loop, the
+ * misspeculated iterations' rows in u->rows instead (the lists stay on the
+ * device). Returns -1 when an iteration overflowed its traces, -2 when a
+ * replay touched elements outside its rows (SP_C_UNSTABLE).
  */
 static int check_phase(run *u, uint32_t start, uint32_t count, verdict *v)
 {
@@ -325,10 +452,12 @@ static int check_phase(run *u, uint32_t start, uint32_t count, verdict *v)
 	download(u, SP_BUF_COUNTERS, 0, counters, SP_NCOUNTERS);
 	if (counters[SP_C_OVERFLOW])
 		return -1;
+	if (counters[SP_C_UNSTABLE])
+		return -2;
 	v->all_from = counters[SP_C_ALL_FROM];
 	v->detected = counters[SP_C_CONFLICT] || counters[SP_C_WAW] || counters[SP_C_MARKS] ||
 		      v->all_from != SP_NONE;
-	v->nm = 0;
+	v->nm = v->nw = 0;
 	u->r->raw_war += l->kind == SP_MEM && counters[SP_C_CONFLICT];
 	u->r->waw += counters[SP_C_WAW];
 	u->r->detections += v->detected;
@@ -343,14 +472,19 @@ static int check_phase(run *u, uint32_t start, uint32_t count, verdict *v)
 		u->b->launch(u->ctx, SP_K_LOCALIZE, start, count, u->s);
 		download(u, SP_BUF_COUNTERS, 0, counters, SP_NCOUNTERS);
 		v->nm = counters[SP_C_NMISSPEC];
+		v->nw = counters[SP_C_NWRONG];
+		if (u->resident) {
+			/* What the replay plan needs: the misspeculated iterations' traces. */
+			uint32_t words = SP_ROW_WORDS(l->max_reads, l->max_writes);
+			u->b->launch(u->ctx, SP_K_TRACES, start, v->nm, u->s);
+			download(u, SP_BUF_ROWS, 0, u->rows, (size_t)v->nm * words);
+			return 0;
+		}
 		download(u, SP_BUF_MLIST, 0, u->mlist, v->nm);
-		qsort(u->mlist, v->nm, sizeof(uint32_t), cmp_u32);
+		order_misspec(u, count, v->nm);
 	}
 	if (l->kind == SP_MEM) {
-		uint32_t nw = counters[SP_C_NWRONG];
-		download(u, SP_BUF_WLIST, 0, u->wlist, nw);
-		for (k = 0; k < nw; k++)
-			add_range(u, u->wlist[k], u->wlist[k] + 1);
+		download(u, SP_BUF_WLIST, 0, u->wlist, v->nw);
 	} else {
 		for (k = 0; k < v->nm; k++)
 			add_iteration_ranges(u, start + u->mlist[k]);
@@ -358,8 +492,8 @@ static int check_phase(run *u, uint32_t start, uint32_t count, verdict *v)
 			range t = cf_span(u->p, v->all_from, end);
 			add_range(u, t.lo, t.hi);
 		}
+		merge_ranges(u);
 	}
-	merge_ranges(u);
 	return 0;
 }
 
@@ -374,6 +508,38 @@ static uint32_t commit_and_recover(run *u, uint32_t start, uint32_t count, const
 	uint32_t size = p->args.size, end = start + count, next = end, k;
 	range span = p->loop->kind == SP_MEM ? (range){0, size} : cf_span(p, start, end);
 
+	if (u->resident) {
+		/* On the device: the wrong elements back to their committed values, then (recovery)
+		 * the misspeculated iterations replayed by levels; the clearing step commits what
+		 * the assignment wrote to the committed copy. No copy of the array. */
+		u->r->wrong_elements += v->nw;
+		if (v->nw)
+			u->b->launch(u->ctx, SP_K_RESTORE, start, v->nw, u->s);
+		if (!v->nm)
+			clear_check(u, start, count);
+		u->b->sync(u->ctx, "the commit phase");
+		phase_end(u, SP_PH_COMMIT);
+		if (v->nm) {
+			uint32_t levels, l;
+			const sp_loop *lp = p->loop;
+			upload(u, SP_BUF_PLAN, 0, u->plan,
+			       sp_replay_plan(&u->planner, u->rows, lp->max_reads, lp->max_writes, start,
+					      count, v->nm, u->plan));
+			levels = u->plan[0];
+			/* A few iterations a level: one launch runs the levels; many: one each. */
+			if ((uint64_t)levels * REPLAY_WIDE > v->nm)
+				u->b->launch(u->ctx, SP_K_REPLAY, start, 1, u->s);
+			else
+				for (l = 0; l < levels; l++)
+					u->b->launch(u->ctx, SP_K_REPLAY_LEVEL, levels + 2 + u->plan[1 + l],
+						     u->plan[2 + l] - u->plan[1 + l], u->s);
+			clear_check(u, start, count);
+			u->replayed = 1;
+		}
+		u->r->reexecuted += v->nm;
+		*miss = v->nm;
+		return end;
+	}
 	if (v->detected && u->c->opt == SP_OPT_NO_MO) {
 		/* Nothing is committed: the CPU redoes the assignment and the device gets it back. */
 		clear_check(u, start, count);
@@ -384,7 +550,7 @@ static uint32_t commit_and_recover(run *u, uint32_t start, uint32_t count, const
 		upload(u, SP_BUF_A, span.lo, u->host + span.lo, span.hi - span.lo);
 		return end;
 	}
-	commit(u, span, start, count);
+	commit(u, span, start, count, v);
 	clear_check(u, start, count);
 	phase_end(u, SP_PH_COMMIT);
 	for (k = 0; k < v->nm; k++)
@@ -400,52 +566,66 @@ static uint32_t commit_and_recover(run *u, uint32_t start, uint32_t count, const
 	}
 	if (u->c->opt == SP_OPT_NO_CO) {
 		upload(u, SP_BUF_A, 0, u->host, size);
+	} else if (v->detected && p->loop->kind == SP_MEM) {
+		/* The elements recovery changed: the wrong ones, which it rewrote. */
+		copy_in_elements(u, u->wlist, v->nw);
 	} else if (v->detected) {
 		/* The elements recovery changed: those of the iterations it re-executed. */
-		if (p->loop->kind == SP_CF) {
-			u->nranges = 0;
-			for (k = 0; k < v->nm; k++)
-				add_iteration_ranges(u, start + u->mlist[k]);
-			if (v->all_from != SP_NONE)
-				add_iteration_ranges(u, v->all_from);
-			merge_ranges(u);
-		}
+		u->nranges = 0;
+		for (k = 0; k < v->nm; k++)
+			add_iteration_ranges(u, start + u->mlist[k]);
+		if (v->all_from != SP_NONE)
+			add_iteration_ranges(u, v->all_from);
+		merge_ranges(u);
 		copy_in_ranges(u);
 	}
 	return next;
 }
 
 /*
- * A batch of device-decided assignments (SP_K_ROUNDS, speculation/check.h)
- * from *start with the schedule sc, then the span it finished copied back
- * in one copy. Its launch and the state's copies count as computation (the
- * check and the recovery of each round run inside it, on the device), the
- * copy back as commit. Updates sc, *start and the scalars.
+ * A batch of device-decided assignments (SP_K_ROUNDS or SP_K_WIDE,
+ * speculation/check.h) from *start with the schedule sc, then the span it
+ * finished copied back while the next batch runs (download_async: rounds
+ * only write after the span a batch finished). The launches and the state's
+ * copies count as computation (the check and the recovery of each round run
+ * inside them, on the device), issuing the copy back as commit; the part of
+ * the copies that the batches did not hide is commit when sp_run waits for
+ * it at the end. Updates sc, *start and the scalars.
  */
 static void device_rounds(run *u, sp_sched *sc, uint32_t *start)
 {
 	sp_result *r = u->r;
+	uint32_t first = *start, n = u->p->args.n, launches = 1, k;
 	sp_rounds st;
-	uint32_t first = *start;
 
 	memset(&st, 0, sizeof(st));
 	memcpy(st.s, u->s, sizeof(st.s));
 	st.start = first;
 	st.size = sc->size;
 	st.cap = sc->cap;
+	st.wide = sc->size > SP_ROUND_MAX;
 	st.left = SP_ROUND_BUDGET;
+	if (st.wide) {
+		/* As many launches as rounds of this size would finish the loop, within the queue. */
+		uint32_t want = (uint32_t)(((uint64_t)n - first + st.size - 1) / st.size);
+		launches = st.left = want < WIDE_QUEUE ? want : WIDE_QUEUE;
+	}
 	st.min_count = UINT32_MAX;
 	st.last_branch = sc->last_branch;
 	st.interval_sum = sc->interval_sum;
 	st.intervals = sc->intervals;
+	sp_round_begin(&st, n);
 	phase_end(u, SP_PH_SCHEDULE);
 	upload(u, SP_BUF_ROUNDS, 0, (const uint32_t *)&st, SP_ROUND_WORDS);
-	u->b->launch(u->ctx, SP_K_ROUNDS, first, 1, u->s);
+	for (k = 0; k < launches; k++)
+		u->b->launch(u->ctx, st.wide ? SP_K_WIDE : SP_K_ROUNDS, first, 1, u->s);
 	download(u, SP_BUF_ROUNDS, 0, (uint32_t *)&st, SP_ROUND_WORDS);
 	phase_end(u, SP_PH_COMPUTE);
 	if (st.start > first) {
 		range span = cf_span(u->p, first, st.start);
-		download(u, SP_BUF_A, span.lo, u->host + span.lo, span.hi - span.lo);
+		u->b->download_async(u->ctx, SP_BUF_A, span.lo, u->host + span.lo, span.hi - span.lo);
+		r->bytes_out += 4 * (uint64_t)(span.hi - span.lo);
+		u->pending = 1;
 	}
 	phase_end(u, SP_PH_COMMIT);
 
@@ -467,6 +647,15 @@ static void device_rounds(run *u, sp_sched *sc, uint32_t *start)
 	sc->interval_sum = st.interval_sum;
 	sc->intervals = st.intervals;
 	*start = st.start;
+}
+
+/* The array's initial values, unless the loop writes all of it before reading any. */
+static uint64_t upload_array(const sp_backend *b, void *ctx, const sp_problem *p, const uint32_t *host)
+{
+	if (p->loop->kind == SP_CF && p->loop->writes_whole_array)
+		return 0;
+	b->upload(ctx, SP_BUF_A, 0, host, p->args.size);
+	return 4 * (uint64_t)p->args.size;
 }
 
 int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_t *host,
@@ -500,19 +689,32 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	limit = sc.cap;
 	if (c->opt == SP_OPT_NO_SCHED)
 		limit = c->max_assignment && c->max_assignment < n ? c->max_assignment : n;
+	/* A memory loop stays on the device but for the ablations of localization and of the
+	 * copy optimization, which keep the paper's commit to the host and recovery on it. */
+	u.resident = l->kind == SP_MEM && (c->opt == SP_OPT_ALL || c->opt == SP_OPT_NO_SCHED);
 	/* Allocation is not timed: a runtime that runs many loops keeps its memory. */
-	u.ctx = b->open(p, host, limit, c->workers);
+	u.ctx = b->open(p, host, limit, c->workers, u.resident ? SP_OPEN_RESIDENT : 0);
+	if (u.resident) {
+		u.rows = xalloc_words((size_t)limit * SP_ROW_WORDS(l->max_reads, l->max_writes),
+				      "misspeculated iterations' traces");
+		u.plan = xalloc_words(SP_PLAN_WORDS(limit), "the replay plan");
+		sp_planner_init(&u.planner, limit, size, l->max_reads + l->max_writes);
+	}
 	staging = (size_t)limit * l->max_writes > size ? (size_t)limit * l->max_writes : size;
-	u.mlist = xalloc_words(n, "the Misspec list");
+	u.mlist = xalloc_words(limit, "the Misspec list");
+	u.bits = (uint64_t *)xalloc_words(2 * ((size_t)limit / 64 + 1), "the Misspec bitmap");
 	u.wlist = xalloc_words(size, "the Wrong list");
 	u.sidx = xalloc_words(staging, "commit and copy-in staging");
 	u.sval = xalloc_words(staging, "commit and copy-in staging");
-	u.stage = xalloc_words(size, "copy-out staging");
+	u.stage = xalloc_words(c->opt == SP_OPT_NO_CO ? size : 0, "copy-out staging");
 
 	u.t_phase = t0 = gb_now_ns();
-	r->bytes_in += upload_inputs(b, u.ctx, p);
+	r->bytes_in += upload_inputs(b, u.ctx, p, c->opt == SP_OPT_NO_SCHED ? limit : sc.size,
+				     &u.inputs_later);
 	phase_end(&u, SP_PH_INPUTS);
-	upload(&u, SP_BUF_A, 0, host, size);
+	r->bytes_in += upload_array(b, u.ctx, p, host);
+	if (u.resident) /* the committed copy */
+		b->launch(u.ctx, SP_K_RESET, 0, size, scalars);
 	/* Later assignments find the counters reset by the clearing step, on the device. */
 	memset(counters, 0, sizeof(counters));
 	counters[SP_C_ALL_FROM] = SP_NONE;
@@ -528,8 +730,14 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 			r->incomplete = 1;
 			break;
 		}
+		if (u.inputs_later && start > 0) {
+			/* The inputs copied while the first assignment ran: what it did not hide. */
+			b->drain(u.ctx, "copying the inputs of later assignments");
+			u.inputs_later = 0;
+			phase_end(&u, SP_PH_INPUTS);
+		}
 		/* Assignments whose whole decision the device can take run there, in batches. */
-		if (rounds && sc.size <= SP_ROUND_MAX) {
+		if (rounds) {
 			device_rounds(&u, &sc, &start);
 			continue;
 		}
@@ -551,12 +759,9 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 		phase_end(&u, SP_PH_COMPUTE);
 
 		/* misspeculation check */
-		if (check_phase(&u, start, count, &v) != 0) {
-			snprintf(r->error, sizeof(r->error), "an iteration of %s accessed more distinct "
-				 "elements than its declared trace size", l->name);
-			rc = -1;
+		rc = check_phase(&u, start, count, &v);
+		if (rc != 0)
 			break;
-		}
 		phase_end(&u, SP_PH_CHECK);
 
 		/* commit (its phase ends inside) and recovery */
@@ -568,16 +773,46 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 		sp_sched_after(&sc, p, c, count, miss, v.all_from);
 		start = next;
 	}
+	if (u.pending) {
+		/* The copies back that the batches did not hide. */
+		b->drain(u.ctx, "copying back the device-decided assignments");
+		phase_end(&u, SP_PH_COMMIT);
+	}
+	if (u.inputs_later) { /* a loop cut short: nothing may still be copying */
+		b->drain(u.ctx, "copying the inputs of later assignments");
+		phase_end(&u, SP_PH_INPUTS);
+	}
+	if (u.resident && rc == 0) {
+		/* The array crosses to the host once, at the end; a replay's traces are checked. */
+		if (u.replayed) {
+			download(&u, SP_BUF_COUNTERS, 0, counters, SP_NCOUNTERS);
+			rc = counters[SP_C_UNSTABLE] ? -2 : 0;
+		}
+		download(&u, SP_BUF_A, 0, host, size);
+		phase_end(&u, SP_PH_COMMIT);
+	}
+	if (rc == -1)
+		snprintf(r->error, sizeof(r->error), "an iteration of %s accessed more distinct "
+			 "elements than its declared trace size", l->name);
+	else if (rc == -2)
+		snprintf(r->error, sizeof(r->error), "an iteration of %s accessed other elements when "
+			 "re-executed than speculatively (its accesses must follow from its inputs)",
+			 l->name);
+	rc = rc ? -1 : 0;
 	if (r->min_assignment == UINT64_MAX)
 		r->min_assignment = 0;
 	r->total_s = (double)(u.t_phase - t0) / 1e9;
 	b->close(u.ctx);
 	free(u.mlist);
+	free(u.bits);
 	free(u.wlist);
 	free(u.sidx);
 	free(u.sval);
 	free(u.stage);
 	free(u.ranges);
+	free(u.rows);
+	free(u.plan);
+	sp_planner_free(&u.planner);
 	return rc;
 }
 
@@ -588,12 +823,12 @@ void sp_run_nospec(const sp_backend *b, const sp_problem *p, const sp_config *c,
 	void *ctx;
 
 	memset(r, 0, sizeof(*r));
-	ctx = b->open(p, host, p->args.n, c->workers);
+	ctx = b->open(p, host, p->args.n, c->workers, 0);
 	t0 = gb_now_ns();
-	r->bytes_in = upload_inputs(b, ctx, p) + 4 * (uint64_t)p->args.size;
+	r->bytes_in = upload_inputs(b, ctx, p, p->args.n, NULL);
 	t = gb_now_ns();
 	r->phase_s[SP_PH_INPUTS] = (double)(t - t0) / 1e9;
-	b->upload(ctx, SP_BUF_A, 0, host, p->args.size);
+	r->bytes_in += upload_array(b, ctx, p, host);
 	r->phase_s[SP_PH_SETUP] = gb_seconds_since(t);
 	t = gb_now_ns();
 	b->launch(ctx, SP_K_PLAIN, 0, p->args.n, p->args.s);

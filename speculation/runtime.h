@@ -16,22 +16,39 @@
 
 /* Device buffers the runtime copies to and from. */
 enum sp_buffer { SP_BUF_A = 0, SP_BUF_COUNTERS, SP_BUF_MLIST, SP_BUF_WLIST, SP_BUF_SIDX,
-		 SP_BUF_SVAL, SP_BUF_ROUNDS, SP_BUF_INPUTS /* idx then in; not with host_memory */, SP_NBUFFERS };
+		 SP_BUF_SVAL, SP_BUF_ROUNDS, SP_BUF_INPUTS /* idx then in; not with host_memory */,
+		 SP_BUF_ROWS, SP_BUF_PLAN /* with SP_OPEN_RESIDENT */, SP_NBUFFERS };
+
+/* open's flags. RESIDENT: a memory loop kept on the device (the committed copy, the
+ * misspeculated iterations' rows and the replay plan, speculation/check.h). */
+enum { SP_OPEN_RESIDENT = 1 };
+/* Words of the replay plan for assignments of up to n iterations. */
+#define SP_PLAN_WORDS(n) (2 * (size_t)(n) + 2)
 
 typedef struct sp_backend {
 	const char *name;
 	int host_memory; /* the device is the host: read-only inputs are used in place, not copied */
 	/* Device state for p with room for assignments of up to max_count iterations,
-	 * allocated but not filled; host is the host array the run copies to and from
-	 * (the GPU backend page-locks it and the inputs). workers: host threads (CPU backend). */
-	void *(*open)(const sp_problem *p, uint32_t *host, uint32_t max_count, unsigned workers);
+	 * allocated but not filled (the array poisoned); host is the host array the run copies
+	 * to and from (the GPU backend page-locks it and the inputs). workers: host threads
+	 * (CPU backend). flags: SP_OPEN_*. */
+	void *(*open)(const sp_problem *p, uint32_t *host, uint32_t max_count, unsigned workers,
+		      unsigned flags);
 	/* Run step kernel for threads 0..count-1 over the assignment at start, with scalars s. */
 	void (*launch)(void *ctx, unsigned kernel, uint32_t start, uint32_t count,
 		       const float s[SP_NSCALARS]);
-	/* Wait for the launched steps (what names them in errors); copies wait by themselves. */
+	/* Wait for the launched steps (what names them in errors); copies wait by themselves,
+	 * except the background ones below. */
 	void (*sync)(void *ctx, const char *what);
 	void (*upload)(void *ctx, unsigned buf, size_t off_words, const uint32_t *src, size_t words);
 	void (*download)(void *ctx, unsigned buf, size_t off_words, uint32_t *dst, size_t words);
+	/* Background copies, which may overlap the steps launched after them and are complete
+	 * at the next drain; neither the device range nor the host one may be used until then.
+	 * A download starts once the steps launched before it are done. */
+	void (*upload_async)(void *ctx, unsigned buf, size_t off_words, const uint32_t *src,
+			     size_t words);
+	void (*download_async)(void *ctx, unsigned buf, size_t off_words, uint32_t *dst, size_t words);
+	void (*drain)(void *ctx, const char *what);
 	void (*close)(void *ctx);
 } sp_backend;
 

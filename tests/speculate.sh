@@ -84,7 +84,9 @@ assert 1 <= r["assignment_min"] <= r["assignment_max"] <= 3000
 assert r["iterations_speculated"] >= 3000
 assert r["assignments_misspeculated"] <= r["assignments"]
 assert r["misspeculation_rate"] == r["iterations_reexecuted"] / 3000.0
-assert r["bytes_to_device"] >= 4 * c["elements"] and r["bytes_from_device"] > 0
+# mdg, strcat, gothic and alvinn write their whole array before reading it: it is not copied in
+assert r["bytes_to_device"] >= (0 if c["loop"] in ("mdg", "strcat", "gothic", "alvinn") else 4 * c["elements"])
+assert r["bytes_from_device"] > 0
 ph = r["phase_seconds"]
 assert sorted(ph) == sorted(["inputs", "setup", "scheduling", "computation", "check", "commit", "recovery"])
 assert all(ph[k]["n"] == 1 and ph[k]["median"] >= 0 for k in ph)
@@ -212,20 +214,25 @@ assert d["verification"]["verified"] is None and d["config"]["verify"] is False'
 expect_rc "--json - writes the report to stdout" 0 "${S[@]}" --loop trfd --iters 300 --json -
 json_check "--json -: the report parses" "$T_OUT" '
 assert d["results"]["iterations_reexecuted"] == 2 and d["results"]["waw_assignments"] == 1'
-# Figure 7 and the copy-in of recovery, word by word: trfd writes its whole
-# array in one assignment, so commit copies all of it but the one wrong
-# element; copy-in sends back that element only.
+# Commit and recovery, word by word. trfd writes its whole array in one
+# assignment and, a memory loop, stays on the device: commit puts its one
+# wrong element back there, recovery replays the two writers of that element
+# (two levels) from their traces, and the array crosses to the host once.
 json_check "trfd: the copies of commit and recovery" "$T_OUT" '
 r = d["results"]
 assert d["config"]["elements"] == 300 and r["assignments"] == 1 and r["wrong_elements"] == 1
-assert r["bytes_to_device"] == 4 * 300 + 4 * 7 + 4, r["bytes_to_device"]        # array, 7 counters, 1 element
-assert r["bytes_from_device"] == 2 * 4 * 7 + 4 * 2 + 4 + 4 * 299, r["bytes_from_device"]  # counters x2, Misspec, Wrong, commit'
-expect_rc "figure3 over a sparse array" 0 "${S[@]}" --loop figure3 --iters 300 --json -
+# in: array, 8 counters, the plan (the number of levels, 2, then 3 offsets and 2 rows)
+assert r["bytes_to_device"] == 4 * 300 + 4 * 8 + 4 * 6, r["bytes_to_device"]
+# out: counters x3 (check, localization, the replay check), 2 rows of 5 words, the array
+assert r["bytes_from_device"] == 3 * 4 * 8 + 4 * 10 + 4 * 300, r["bytes_from_device"]'
+# The host commit of Figure 7 (--opt no-mo keeps it): a clean assignment that
+# wrote few of a large array's elements has them gathered, index and value.
+expect_rc "figure3 over a sparse array" 0 "${S[@]}" --loop figure3 --iters 300 --density 0.0001 \
+	--opt no-mo --json -
 json_check "figure3: commit gathers the 300 written elements, not the array" "$T_OUT" '
 r = d["results"]
-assert d["config"]["elements"] == 30000 and r["assignments"] == 1
-lists = 4 * 7 + 4 * r["iterations_reexecuted"] + 4 * r["wrong_elements"] if r["detections"] else 0
-assert r["bytes_from_device"] == 4 * 7 + lists + 8 * 300, r["bytes_from_device"]'
+assert d["config"]["elements"] == 3000000 and r["assignments"] == 1 and r["detections"] == 0
+assert r["bytes_from_device"] == 4 * 8 + 8 * 300, r["bytes_from_device"]'
 
 # ---- timeout: exit 1, the report marked incomplete
 expect_rc "--timeout before the first repetition exits 1" 1 "${S[@]}" --loop ocean --iters 2000000 \

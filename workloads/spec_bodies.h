@@ -187,4 +187,41 @@ GB_HD uint32_t sp_cf_writes(const sp_args *a, uint32_t i, uint32_t lo[2], uint32
 	}
 }
 
+/* A span of read-only input words: [lo, hi) of idx (in_floats 0) or of in (1). */
+typedef struct sp_input_span {
+	uint32_t in_floats;
+	uint64_t lo, hi;
+} sp_input_span;
+
+#define SP_MAX_INPUT_SPANS 5
+
+/*
+ * The read-only inputs iterations i0..i1-1 read, as at most SP_MAX_INPUT_SPANS
+ * spans; 0 when the loop does not say (its iterations may read any of them),
+ * and the runtime then copies all of them before the first assignment. Where
+ * a loop says, the runtime copies what the first assignment reads first and
+ * the rest while that assignment runs (ocean: its first assignment reads a
+ * quarter of the index arrays).
+ */
+GB_HD uint32_t sp_inputs_read(const sp_args *a, uint32_t i0, uint32_t i1, sp_input_span s[])
+{
+	uint32_t k;
+	switch (a->loop) {
+	case SP_OCEAN: /* P, Q, R and the cell factors by iteration, the boundary values whole */
+		for (k = 0; k < 3; k++) {
+			s[k].in_floats = 0;
+			s[k].lo = (uint64_t)k * a->n + i0;
+			s[k].hi = (uint64_t)k * a->n + i1;
+		}
+		s[3].in_floats = s[4].in_floats = 1;
+		s[3].lo = i0;
+		s[3].hi = i1;
+		s[4].lo = a->n;
+		s[4].hi = (uint64_t)a->n + a->p[1] / 4 + 1;
+		return 5;
+	default:
+		return 0;
+	}
+}
+
 #endif

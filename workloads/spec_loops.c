@@ -300,6 +300,7 @@ static const sp_loop loop_ocean = {
 	.default_work = 4,
 	.max_work = 1024,
 	.nospec_ok = 0,
+	.writes_whole_array = 0,
 	.generate = gen_ocean,
 };
 static const sp_loop loop_trfd = {
@@ -315,6 +316,7 @@ static const sp_loop loop_trfd = {
 	.default_work = 16,
 	.max_work = 256,
 	.nospec_ok = 0,
+	.writes_whole_array = 0,
 	.generate = gen_trfd,
 };
 static const sp_loop loop_fftbench = {
@@ -330,6 +332,7 @@ static const sp_loop loop_fftbench = {
 	.default_work = 0,
 	.max_work = 0,
 	.nospec_ok = 1,
+	.writes_whole_array = 0,
 	.generate = gen_fftbench,
 };
 static const sp_loop loop_mdg = {
@@ -346,6 +349,7 @@ static const sp_loop loop_mdg = {
 	.default_work = 64,
 	.max_work = 4096,
 	.nospec_ok = 0,
+	.writes_whole_array = 1,
 	.generate = gen_mdg,
 };
 static const sp_loop loop_strcat = {
@@ -362,6 +366,7 @@ static const sp_loop loop_strcat = {
 	.default_work = 0,
 	.max_work = 0,
 	.nospec_ok = 0,
+	.writes_whole_array = 1,
 	.generate = gen_strcat,
 };
 static const sp_loop loop_gothic = {
@@ -378,6 +383,7 @@ static const sp_loop loop_gothic = {
 	.default_work = 16,
 	.max_work = 4096,
 	.nospec_ok = 0,
+	.writes_whole_array = 1,
 	.generate = gen_gothic,
 };
 static const sp_loop loop_alvinn = {
@@ -394,6 +400,7 @@ static const sp_loop loop_alvinn = {
 	.default_work = 32,
 	.max_work = 4096,
 	.nospec_ok = 1,
+	.writes_whole_array = 1,
 	.generate = gen_alvinn,
 };
 static const sp_loop loop_chain = {
@@ -410,6 +417,7 @@ static const sp_loop loop_chain = {
 	.default_work = 0,
 	.max_work = 0,
 	.nospec_ok = 0,
+	.writes_whole_array = 0,
 	.generate = gen_chain,
 };
 static const sp_loop loop_figure3 = {
@@ -425,6 +433,7 @@ static const sp_loop loop_figure3 = {
 	.default_work = 0,
 	.max_work = 0,
 	.nospec_ok = 0,
+	.writes_whole_array = 0,
 	.generate = gen_figure3,
 };
 

@@ -535,12 +535,14 @@ spec_same "figure3, dense: 16 iterations per element" --loop figure3 --iters 500
 spec_same "chain, Figure 6(a) at density 0.3" --loop chain --iters 100000 --density 0.3
 spec_same "alvinn, Figure 6(b) at density 0.3" --loop alvinn --iters 20000 --density 0.3
 spec_same "gothic, Figure 6(c) with a range clause" --loop gothic --iters 50000 --clause "(-1:end)"
-spec_same "ocean at its default size" --loop ocean
+spec_same "ocean at its default size (commit and recovery on the device)" --loop ocean
+spec_same "ocean in one assignment (replay levels of a launch each)" --loop ocean --iters 200000 \
+	--opt no-sched
 spec_same "mdg at its default size" --loop mdg
-# Device-decided rounds: batches of up to 4096 rounds, and the hand-over to host-decided
-# assignments when the interval schedule outgrows them (strcat's growing buffer).
+# Device-decided rounds: batches of up to 4096 rounds in one block, and wide rounds, one
+# launch each, when the interval schedule outgrows a block (strcat's growing buffer).
 spec_same "gothic at its default size (device-decided rounds)" --loop gothic
-spec_same "strcat at its default size (rounds, then host-decided assignments)" --loop strcat
+spec_same "strcat at its default size (rounds in one block, then wide rounds)" --loop strcat
 spec_same "gothic, rounds with heavier iterations" --loop gothic --iters 200000 --work 64 \
 	--density 0.05
 expect_rc "speculate: a wrong clause fails verification on the GPU" 3 \

@@ -121,13 +121,18 @@ sanitize detect --algo lmdda --impl gpu-stream --compare gpu-event --procs 40 --
 sanitize detect --algo osdda --impl gpu-stream --procs 30000 --res 30000 --events 3000 --reps 1
 
 # speculate: every kernel of the runtime: memory loops that misspeculate
-# (detection and localization), a control-flow loop with a range clause on
-# host-decided assignments (no-sched) and in device-decided rounds (the
-# rounds kernel's shared state and barriers: gothic, and strcat, whose
-# rounds outgrow a batch and hand back to the host), and the
+# (detection and localization; commit and recovery on the device: replay
+# plans in one block, and levels wide enough for a launch each in ocean's
+# 40000-iteration no-sched assignment), the host commit and recovery of
+# no-mo, a control-flow loop with a range clause on host-decided
+# assignments (no-sched) and in device-decided rounds (the rounds kernel's
+# shared state and barriers: gothic; strcat's rounds outgrow a block and
+# run as wide rounds, the last block resolving each), and the
 # non-speculative loop.
 sanitize speculate --backend gpu --loop figure3 --iters 3000 --density 1 --reps 1
+sanitize speculate --backend gpu --loop figure3 --iters 3000 --density 1 --reps 1 --opt no-mo
 sanitize speculate --backend gpu --loop ocean --iters 4000 --reps 1 --opt no-sched
+sanitize speculate --backend gpu --loop ocean --iters 40000 --reps 1 --opt no-sched
 sanitize speculate --backend gpu --loop gothic --iters 3000 --density 0.01 --reps 1 --opt no-sched
 sanitize speculate --backend gpu --loop gothic --iters 3000 --density 0.01 --reps 1
 sanitize speculate --backend gpu --loop strcat --iters 20000 --density 0.001 --reps 1

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "speculation/replay.h"
 #include "speculation/runtime.h"
 #include "tests/unit/spec_check.h"
 #include "tests/unit/test.h"
@@ -459,4 +460,216 @@ TEST(speculate_device_rounds_decide_as_the_host)
 		CHECK(dev.bytes_out < host.bytes_out);
 		sp_problem_free(&p);
 	}
+}
+
+/*
+ * A loop that declares it writes its whole array: its iterations' first ranges
+ * cover A exactly (so the runtime need not copy the array in), and a loop that
+ * declares so falsely is caught by verification, since the array the runtime
+ * did not copy in holds no value of the run.
+ */
+TEST(speculate_whole_array_writers)
+{
+	unsigned i;
+	for (i = 0; sp_loops[i]; i++) {
+		const sp_loop *l = sp_loops[i];
+		sp_loop_gen g = {5000, l->default_density, 0, 3};
+		sp_problem p;
+		uint32_t *seen, it, k, e;
+		if (!l->writes_whole_array)
+			continue;
+		CHECK_EQ(l->kind, SP_CF);
+		REQUIRE(sp_problem_generate(l, &g, &p, NULL, 0) == 0);
+		seen = calloc(p.args.size, sizeof(uint32_t));
+		for (it = 0; it < p.args.n; it++) {
+			uint32_t lo[2], hi[2];
+			sp_cf_writes(&p.args, it, lo, hi);
+			for (e = lo[0]; e < hi[0]; e++) {
+				REQUIRE(e < p.args.size);
+				seen[e]++;
+			}
+		}
+		for (k = e = 0; e < p.args.size; e++)
+			k += seen[e] == 1;
+		if (k != p.args.size)
+			tu_fail(__FILE__, __LINE__, "%s: %u of %u elements in exactly one first range",
+				l->name, k, p.args.size);
+		free(seen);
+		sp_problem_free(&p);
+	}
+	{
+		sp_loop fake = *sp_loop_find("chain"); /* its carries are outside its first ranges */
+		sp_loop_gen g = {2000, 0.01, 0, 5};
+		sp_problem p;
+		sp_result r;
+		sp_config c = config(SP_OPT_ALL, 2);
+		REQUIRE(sp_problem_generate(sp_loop_find("chain"), &g, &p, NULL, 0) == 0);
+		CHECK(spec_equals_seq(&p, &c, &r));
+		fake.writes_whole_array = 1;
+		p.loop = &fake;
+		CHECK(!spec_equals_seq(&p, &c, &r));
+		sp_problem_free(&p);
+	}
+}
+
+/*
+ * Device-decided rounds on both kernels: strcat's first round is the whole
+ * loop (wide), the short rounds after its first branch run in one block, and
+ * its growing intervals hand them back to wide rounds; the counters are those
+ * of host-decided assignments, and the copy back is of the spans finished.
+ */
+TEST(speculate_rounds_both_kernels)
+{
+	sp_loop_gen g = {200000, 0.0001, 0, 1};
+	sp_problem p;
+	sp_result dev, host;
+	sp_config c = config(SP_OPT_ALL, 2);
+	REQUIRE(sp_problem_generate(sp_loop_find("strcat"), &g, &p, NULL, 0) == 0);
+	CHECK(spec_equals_seq(&p, &c, &dev));
+	CHECK(dev.max_assignment > SP_ROUND_MAX && dev.min_assignment <= SP_ROUND_MAX);
+	REQUIRE(sp_clause_parse("(+0:end,+1000000)", &p.clause, NULL, 0) == 0);
+	CHECK(spec_equals_seq(&p, &c, &host));
+	CHECK_EQ(dev.assignments, host.assignments);
+	CHECK_EQ(dev.reexecuted, host.reexecuted);
+	CHECK_EQ(dev.deferred, host.deferred);
+	CHECK_EQ(dev.wrong_elements, host.wrong_elements);
+	/* In: the counters and each batch's state (no array: strcat writes all of it). Out: each
+	 * batch's state and the spans the batches finished, which are the whole array. */
+	CHECK((dev.bytes_in - 4 * SP_NCOUNTERS) % (4 * SP_ROUND_WORDS) == 0);
+	CHECK_EQ(dev.bytes_out - 4 * (uint64_t)p.args.size, dev.bytes_in - 4 * SP_NCOUNTERS);
+	sp_problem_free(&p);
+}
+
+/*
+ * A memory loop kept on the device, recovery by dependence levels: ocean in
+ * one assignment (no-sched) has every iteration misspeculated (each cell has
+ * four writers), replayed in a few levels of many iterations each, which
+ * the CPU backend runs on its threads; and a short ocean whose levels run in
+ * one step, backwards within a level.
+ */
+TEST(speculate_replay_levels)
+{
+	sp_loop_gen g = {40000, 0.01, 4, 3};
+	sp_problem p;
+	sp_result r;
+	sp_config c = config(SP_OPT_NO_SCHED, 5);
+	REQUIRE(sp_problem_generate(sp_loop_find("ocean"), &g, &p, NULL, 0) == 0);
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK_EQ(r.assignments, 1);
+	CHECK_EQ(r.reexecuted, 40000);
+	CHECK_EQ(r.wrong_elements, 10000);
+	/* no copy of the array but the last: in, the array, counters, the plan; out, counters
+	 * x3 (check, localization, the replay's check), the rows, the array */
+	CHECK_EQ(r.bytes_out, 4 * (3 * (uint64_t)SP_NCOUNTERS + 40000ull * SP_ROW_WORDS(3, 1) + 10000));
+	sp_problem_free(&p);
+	c = config(SP_OPT_ALL, 3);
+	g.iters = 4000;
+	REQUIRE(sp_problem_generate(sp_loop_find("ocean"), &g, &p, NULL, 0) == 0);
+	CHECK(spec_equals_seq(&p, &c, &r));
+	CHECK(r.reexecuted > 0);
+	sp_problem_free(&p);
+}
+
+/* A re-execution that touches an element outside its traced rows sets SP_C_UNSTABLE. */
+TEST(speculate_replay_checks_its_traces)
+{
+	static const uint32_t P[2] = {0, 1}, Q[2] = {2, 3};
+	uint32_t A[4], counters[SP_NCOUNTERS] = {0};
+	uint32_t rows[2 * SP_ROW_WORDS(1, 1)] = {0, 1, 1, 2, 0, /* iteration 0: reads 2, writes 0 */
+						  1, 1, 1, 2, 1}; /* iteration 1 reads 3, not 2 */
+	sp_problem p;
+	sp_dev d;
+	figure3(&p, 2, 4, P, Q);
+	memcpy(A, p.A0, sizeof(A));
+	memset(&d, 0, sizeof(d));
+	d.args = p.args;
+	d.args.A = A;
+	d.kind = SP_MEM;
+	d.maxrd = d.maxwr = 1;
+	d.counters = counters;
+	d.rows = rows;
+	sp_replay_row(&d, 0);
+	CHECK_EQ(counters[SP_C_UNSTABLE], 0);
+	CHECK_EQ(A[0], 3 * A[2] + 1);
+	sp_replay_row(&d, 1);
+	CHECK_EQ(counters[SP_C_UNSTABLE], 1);
+	sp_problem_free(&p);
+}
+
+/*
+ * The inputs a loop says its iterations read are all they read: iterations
+ * i0..i1-1 run on inputs changed everywhere else compute what they compute on
+ * the real ones (ocean, whose first assignment's inputs are copied before the
+ * rest).
+ */
+TEST(speculate_inputs_read_spans)
+{
+	static const uint32_t ranges[3][2] = {{0, 2500}, {2500, 10000}, {4321, 4322}};
+	sp_loop_gen g = {10000, 0.01, 4, 6};
+	sp_problem p;
+	unsigned r;
+	REQUIRE(sp_problem_generate(sp_loop_find("ocean"), &g, &p, NULL, 0) == 0);
+	for (r = 0; r < 3; r++) {
+		sp_input_span s[SP_MAX_INPUT_SPANS];
+		uint32_t ns = sp_inputs_read(&p.args, ranges[r][0], ranges[r][1], s), k;
+		uint32_t *idx = malloc(p.nidx * sizeof(uint32_t)), *a = malloc(p.args.size * 4);
+		uint32_t *b = malloc(p.args.size * 4);
+		float *in = malloc(p.nin * sizeof(float)), sa[SP_NSCALARS], sb[SP_NSCALARS];
+		size_t j;
+		sp_problem q = p;
+		REQUIRE(ns > 0 && ns <= SP_MAX_INPUT_SPANS);
+		for (j = 0; j < p.nidx; j++) /* another cell, in range */
+			idx[j] = (p.idx[j] + 1) % p.args.size;
+		for (j = 0; j < p.nin; j++)
+			in[j] = p.in[j] + 1.0f;
+		for (k = 0; k < ns; k++) {
+			REQUIRE(s[k].hi <= (s[k].in_floats ? p.nin : p.nidx));
+			for (j = s[k].lo; j < s[k].hi; j++) {
+				if (s[k].in_floats)
+					in[j] = p.in[j];
+				else
+					idx[j] = p.idx[j];
+			}
+		}
+		q.args.idx = idx;
+		q.args.in = in;
+		memcpy(a, p.A0, p.args.size * 4);
+		memcpy(b, p.A0, p.args.size * 4);
+		memcpy(sa, p.args.s, sizeof(sa));
+		memcpy(sb, p.args.s, sizeof(sb));
+		sp_run_sequential(&p, a, sa, ranges[r][0], ranges[r][1]);
+		sp_run_sequential(&q, b, sb, ranges[r][0], ranges[r][1]);
+		CHECK(memcmp(a, b, p.args.size * 4) == 0);
+		free(idx);
+		free(in);
+		free(a);
+		free(b);
+	}
+	sp_problem_free(&p);
+}
+
+/*
+ * The replay plan's levels, rows given out of loop order: 11 reads what 10
+ * wrote (RAW), 13 writes what 10 read (WAR), 14 writes what 11 wrote (WAW),
+ * 12 touches nothing of theirs.
+ */
+TEST(speculate_replay_plan_levels)
+{
+	/* iteration, reads, writes, the element read (SP_NONE: none), the element written */
+	static const uint32_t rows[5 * 5] = {
+		14, 0, 1, SP_NONE, 3, /* row 0 */
+		11, 1, 1, 2, 3,       /* row 1 */
+		12, 1, 1, 5, 6,       /* row 2 */
+		10, 1, 1, 1, 2,       /* row 3 */
+		13, 1, 1, 7, 1,       /* row 4 */
+	};
+	static const uint32_t want[] = {3, 0, 2, 4, 5, 3, 2, 1, 4, 0};
+	uint32_t plan[SP_PLAN_WORDS(5)], words, k;
+	sp_planner pl;
+	sp_planner_init(&pl, 5, 8, 2);
+	words = sp_replay_plan(&pl, rows, 1, 1, 10, 5, 5, plan);
+	REQUIRE(words == sizeof(want) / sizeof(want[0]));
+	for (k = 0; k < words; k++) /* 3 levels at 0, 2, 4, 5: rows of 10 and 12, 11 and 13, 14 */
+		CHECK_EQ(plan[k], want[k]);
+	sp_planner_free(&pl);
 }
