@@ -243,9 +243,12 @@ static void extra_help(FILE *out)
 		     "Every committed update transaction takes a stamp while it holds its locks; the host "
 		     "replays the committed transactions in stamp order from the state before the batch "
 		     "with the workload's oracle (bank: every withdrawal had the money, the replay equals "
-		     "the final balances exactly, money is conserved, no balance is negative). A --duration "
-		     "run, where entries commit many times, instead requires the final data to equal the "
-		     "start plus every commit's effect (each entry's commits are counted).");
+		     "the final balances exactly, money is conserved, no balance is negative; vacation: "
+		     "every booking had a room and a free customer, every cancellation its booking, the "
+		     "replay equals the final data, rooms held + free = rooms of every type). A --duration "
+		     "run of rounds (bank), where entries commit many times, instead requires the final "
+		     "data to equal the start plus every commit's effect (each entry's commits are "
+		     "counted).");
 }
 
 static void help(FILE *out)
