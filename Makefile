@@ -58,13 +58,15 @@ ifeq ($(OPENCL),1)
   LIST_SRC += structures/list_opencl.c
   OPENCL_LIBS := -lOpenCL
 endif
+STM_SRC := stm/registry.c stm/counters.c stm/stm_cpu.c stm/prstm_cpu.c stm/gpustm_cpu.c workloads/bank.c \
+	workloads/bank_stm.c workloads/vacation.c workloads/vacation_stm.c workloads/stm_workloads.c
 SPEC_SRC := api/loop_clause.c speculation/runtime.c speculation/replay.c speculation/backend_cpu.c \
 	workloads/spec_loops.c speculation/cpu_spec.c
 CORE_SRC := main.c $(COMMON_SRC) cmd/commands.c cmd/stm.c cmd/avoid.c cmd/detect.c cmd/speculate.c cmd/list.c cmd/info.c \
 	cmd/compare.c \
-	stm/registry.c stm/counters.c stm/prstm_cpu.c workloads/bank.c $(PBA_SRC) $(RAG_SRC) $(SPEC_SRC) \
-	$(LIST_SRC)
-CUDA_SRC := common/device_cuda.cu stm/prstm_gpu.cu stm/prstm_gpu_set2.cu stm/prstm_gpu_set4.cu deadlock/pba_gpu_common.cu deadlock/pba_gpu.cu \
+	$(STM_SRC) $(PBA_SRC) $(RAG_SRC) $(SPEC_SRC) $(LIST_SRC)
+CUDA_SRC := common/device_cuda.cu stm/stm_gpu.cu stm/prstm_gpu.cu stm/prstm_gpu_set2.cu stm/prstm_gpu_set4.cu \
+	stm/gpustm_gpu.cu deadlock/pba_gpu_common.cu deadlock/pba_gpu.cu \
 	deadlock/pba_thesis_gpu.cu deadlock/rag_gpu.cu deadlock/osdda_gpu.cu deadlock/lmdda_gpu.cu \
 	deadlock/rag_stream.cu speculation/backend_gpu.cu structures/list_gpu.cu
 
@@ -89,7 +91,7 @@ C_OBJ := $(C_SRC:%.c=$(BUILD)/%.o)
 $(addprefix $(BUILD)/,$(REV_OBJS)) $(addprefix build/nocuda/,$(REV_OBJS)): $(REV_STAMP)
 
 UNIT_SRC := $(wildcard tests/unit/*.c)
-UNIT_LIB_SRC := $(COMMON_SRC) common/device_none.c stm/counters.c stm/prstm_cpu.c workloads/bank.c \
+UNIT_LIB_SRC := $(COMMON_SRC) common/device_none.c $(STM_SRC) \
 	$(PBA_SRC) $(RAG_SRC) $(SPEC_SRC) $(LIST_SRC)
 
 # The OpenCL kernel source as a C string: the shared list code with its #include lines dropped.

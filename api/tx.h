@@ -2,20 +2,29 @@
  * The transactional API a workload's transaction body is written against.
  * A body is written once, as GB_HD code in a workload header that includes
  * this file, and compiled into every STM engine ("template by include":
- * device function pointers are slow). An engine's file defines the API below
- * for its own descriptors, then includes the workload's body header
- * (stm/prstm_bank.h and workloads/bank_body.h are the pattern):
+ * device function pointers are slow). An engine defines the API below for
+ * its own descriptors, includes the workload's body header, and then
+ * api/tx_end.h, which takes the definitions back so that the next engine (or
+ * the same engine for another workload) can give its own in the same
+ * translation unit (stm/prstm_api.h, stm/prstm_bank.h and
+ * workloads/bank_body.h are the pattern):
+ *   TX_NAME(x)          the engine's name for the body function x: a body
+ *                       header defines TX_NAME(bank_body), e.g. prstm_bank_body,
+ *                       so each engine gets its own instance
  *   TX_CTX              the engine's per-transaction descriptor type
  *   TX_MEM              the engine's shared-memory descriptor type
  *   TX_READ(tx, m, a)   transactional read of data word a (a uint32_t)
  *   TX_WRITE(tx, m, a, v)
  *   TX_ABORTED(tx)      non-zero once the attempt must abort
  *   TX_PREFETCH(tx, m, addrs, n)  read n words the body will use, as one batch
- *                       (an engine without batching defines it to nothing)
- * A body returns one of enum tx_body_result to the engine.
+ *                       (an engine without batching reads them one by one)
+ * A body returns one of enum tx_body_result to the engine. A body header has
+ * no include guard: it is included once per engine that runs it.
  */
 #ifndef GB_API_TX_H
 #define GB_API_TX_H
+
+#include "api/tx_table.h"
 
 enum tx_body_result {
 	TX_BODY_OK = 0,       /* ready to validate and commit */
@@ -26,7 +35,7 @@ enum tx_body_result {
 
 #endif
 
-#if !defined(TX_CTX) || !defined(TX_MEM) || !defined(TX_READ) || !defined(TX_WRITE) || \
-	!defined(TX_ABORTED) || !defined(TX_PREFETCH)
+#if !defined(TX_NAME) || !defined(TX_CTX) || !defined(TX_MEM) || !defined(TX_READ) || \
+	!defined(TX_WRITE) || !defined(TX_ABORTED) || !defined(TX_PREFETCH)
 #error "an engine defines the transactional API of api/tx.h before it includes a transaction body"
 #endif

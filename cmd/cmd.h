@@ -18,6 +18,8 @@ typedef struct gb_command {
 	void (*help)(FILE *out);
 	/* What it offers to choose from (engines, loops), for `gpubench info`; NULL: nothing */
 	const gb_registry *registry;
+	/* The workloads those engines run, where they are a second choice (stm's --workload); NULL: none */
+	const gb_registry *workloads;
 } gb_command;
 
 extern const gb_command gb_cmd_stm;

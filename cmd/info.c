@@ -12,33 +12,6 @@
 #include "common/report.h"
 #include "common/version.h"
 #include "common/registry.h"
-#include "stm/stm.h"
-
-static unsigned stm_backends(const void *e)
-{
-	const stm_engine *s = e;
-	return GB_BACKEND_MASK(GB_BACKEND_CPU) | (s->bank_gpu ? GB_BACKEND_MASK(GB_BACKEND_GPU) : 0);
-}
-
-/*
- * stm's engines, in the shape of every other registry. It stands here until
- * cmd/stm.c moves to the shared harness and names it in gb_cmd_stm.registry;
- * then registry_of() needs no exception.
- */
-static const gb_registry stm_registry = {
-	.what = "engine",
-	.picked_by = "--algo",
-	.entries = (const void *const *)stm_engines,
-	.name_at = offsetof(stm_engine, name),
-	.summary_at = offsetof(stm_engine, summary),
-	.backends = stm_backends,
-	.show_backends = 1,
-};
-
-static const gb_registry *registry_of(const gb_command *c)
-{
-	return c->registry ? c->registry : c == &gb_cmd_stm ? &stm_registry : NULL;
-}
 
 static void help(FILE *out)
 {
@@ -145,10 +118,16 @@ static int run(int argc, char **argv)
 	}
 	engines = cJSON_AddObjectToObject(root, "engines");
 	for (i = 0; gb_commands[i]; i++) {
-		const gb_registry *r = registry_of(gb_commands[i]);
-		if (r)
-			gb_registry_info(r, gb_commands[i]->name,
-					 cJSON_AddArrayToObject(engines, gb_commands[i]->name), listing ? stdout : NULL);
+		const gb_command *c = gb_commands[i];
+		char key[64];
+		if (c->registry)
+			gb_registry_info(c->registry, c->name, cJSON_AddArrayToObject(engines, c->name),
+					 listing ? stdout : NULL);
+		if (c->workloads) {
+			snprintf(key, sizeof(key), "%s_workloads", c->name);
+			gb_registry_info(c->workloads, c->name, cJSON_AddArrayToObject(engines, key),
+					 listing ? stdout : NULL);
+		}
 	}
 	if (json) {
 		gb_report r = {root, NULL, NULL, NULL, NULL};

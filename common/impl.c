@@ -7,6 +7,11 @@
 #include "common/opts.h"
 #include "common/registry.h"
 
+static const char *option_of(const gb_registry *r)
+{
+	return r->option ? r->option : "impl";
+}
+
 void gb_impl_choose(const gb_registry *r, const char *group, const char *impl, const char *compare,
 		    gb_backend backend, gb_impl_choice *c)
 {
@@ -26,11 +31,12 @@ void gb_impl_choose(const gb_registry *r, const char *group, const char *impl, c
 		if (!have_gpu)
 			gb_note("note: %s; running --impl %s", why, impl);
 	}
-	c->e[c->n++] = gb_registry_pick(r, group, "impl", impl);
+	c->e[c->n++] = gb_registry_pick(r, group, option_of(r), impl);
 	gpu = gb_registry_on_gpu(r, c->e[0]);
-	if (backend != GB_BACKEND_AUTO && !defaulted && gpu != (backend == GB_BACKEND_GPU))
-		gb_die(GB_EXIT_USAGE, "--impl %s runs on the %s, not on --backend %s", impl, gpu ? "GPU" : "CPU",
-		       gb_backend_name(backend));
+	if (backend != GB_BACKEND_AUTO && !defaulted && r->backends &&
+	    !(r->backends(c->e[0]) & GB_BACKEND_MASK(backend)))
+		gb_die(GB_EXIT_USAGE, "--%s %s runs on the %s, not on --backend %s", option_of(r), impl,
+		       gpu ? "GPU" : "CPU", gb_backend_name(backend));
 	if (compare) {
 		char *names[GB_MAX_IMPLS - 1];
 		unsigned n = gb_opt_list("compare", compare, names, GB_MAX_IMPLS - 1);
@@ -40,12 +46,15 @@ void gb_impl_choose(const gb_registry *r, const char *group, const char *impl, c
 				;
 			if (j == 0 && defaulted) {
 				/* the same command line serves machines with and without a GPU */
-				gb_note("note: --compare %s skipped: it is the default --impl here", names[k]);
+				gb_note("note: --compare %s skipped: it is the default --%s here", names[k],
+					option_of(r));
 				continue;
 			}
+			if (j == 0)
+				gb_die(GB_EXIT_USAGE, "option --compare: %s is the --%s itself: compare it with another",
+				       names[k], option_of(r));
 			if (j < c->n)
-				gb_die(GB_EXIT_USAGE, "option --compare: %s is %s", names[k],
-				       j ? "named twice" : "the --impl itself: compare it with another");
+				gb_die(GB_EXIT_USAGE, "option --compare: %s is named twice", names[k]);
 			c->e[c->n++] = e;
 		}
 		free(names[0]);
@@ -53,13 +62,14 @@ void gb_impl_choose(const gb_registry *r, const char *group, const char *impl, c
 	for (k = 0; k < c->n; k++) {
 		const char *name = gb_registry_name(r, c->e[k]), *no = r->unusable ? r->unusable(c->e[k]) : NULL;
 		if (no)
-			gb_die(GB_EXIT_RUNTIME, "--impl/--compare %s is not built into this binary: %s", name, no);
+			gb_die(GB_EXIT_RUNTIME, "--%s/--compare %s is not built into this binary: %s", option_of(r),
+			       name, no);
 		if (!gb_registry_on_gpu(r, c->e[k]))
 			continue;
 		if (have_gpu < 0)
 			have_gpu = gb_device_count(why, sizeof(why)) > 0;
 		if (!have_gpu)
-			gb_die(GB_EXIT_RUNTIME, "--impl/--compare %s needs a GPU: %s", name, why);
+			gb_die(GB_EXIT_RUNTIME, "--%s/--compare %s needs a GPU: %s", option_of(r), name, why);
 		c->gpu = 1;
 	}
 }

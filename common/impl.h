@@ -26,9 +26,12 @@ typedef struct gb_impl_choice {
  * Resolve --impl (NULL: the default of --backend, which for auto is the GPU
  * one when a GPU is found, else the CPU one with a note) and --compare (NULL
  * or a comma-separated list) among the entries of group (NULL: all). Exits 2
- * on an unknown name, a name given twice or --compare naming the --impl given;
- * the default --impl is left out of --compare with a note. Exits 1 when a
- * chosen implementation needs a GPU that is not there or is not built in.
+ * on an unknown name, a name given twice or --compare naming the --impl given,
+ * or an --impl given that does not run on the --backend given; the default
+ * --impl is left out of --compare with a note. Exits 1 when a chosen
+ * implementation needs a GPU that is not there or is not built in. An entry
+ * that runs on both backends (stm's engines) is never refused for either.
+ * Messages name the registry's option (r->option, default --impl).
  */
 void gb_impl_choose(const gb_registry *r, const char *group, const char *impl, const char *compare,
 		    gb_backend backend, gb_impl_choice *c);

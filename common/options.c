@@ -14,7 +14,8 @@
 /* The shared rows; their help says what they count through %s: the spec's unit, or check_unit. */
 static const gb_opt_row shared_rows[] = {
 	{.name = "backend", .kind = GB_OPT_CHOICE, .metavar = "WHERE", .choices = gb_backend_names, .def = "auto",
-	 .help = "where to run (auto: the GPU when one is found); picks the default --impl",
+	 .help = "where to run (auto: the GPU when one is found); where there is an --impl, it picks the "
+		 "default one",
 	 .offset = RUN(backend)},
 	{.name = "compare", .kind = GB_OPT_TEXT, .metavar = "LIST", .help = NULL, .offset = RUN(compare)},
 	{.name = "reps", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 100000, .def = "3",
@@ -28,7 +29,7 @@ static const gb_opt_row shared_rows[] = {
 		 "incomplete and the exit status is 1",
 	 .offset = RUN(timeout)},
 	{.name = "verify-every", .kind = GB_OPT_UINT, .metavar = "K", .lo = 0, .hi = UINT64_MAX, .def = "1",
-	 .help = "check every K-th %s against the oracle; 0 checks none", .offset = RUN(verify_every)},
+	 .help = "check every K-th %s against the oracle", .offset = RUN(verify_every)},
 	{.name = "no-verify", .kind = GB_OPT_FLAG, .help = "check nothing; the report says \"verified\": null",
 	 .offset = RUN(verify), .set_to = 0},
 	{.name = "json", .kind = GB_OPT_TEXT, .metavar = "PATH",
@@ -44,26 +45,44 @@ static const gb_opt_row *row_at(const gb_opt_spec *s, size_t i)
 	return i < s->nrows ? &s->rows[i] : &shared_rows[i - s->nrows];
 }
 
-static const char *default_of(const gb_opt_spec *s, size_t i)
+/* The subcommand's setting of shared row i, or NULL. */
+static const gb_opt_default *setting_of(const gb_opt_spec *s, size_t i)
 {
 	const gb_opt_default *d;
 	if (i >= s->nrows)
 		for (d = s->defaults; d && d->name; d++)
 			if (strcmp(d->name, shared_rows[i - s->nrows].name) == 0)
-				return d->def;
-	return row_at(s, i)->def;
+				return d;
+	return NULL;
 }
 
-static void store(const gb_opt_row *r, void *dst, const char *text)
+static const char *default_of(const gb_opt_spec *s, size_t i)
 {
+	const gb_opt_default *d = setting_of(s, i);
+	return d && d->def ? d->def : row_at(s, i)->def;
+}
+
+static void range_of(const gb_opt_spec *s, size_t i, uint64_t *lo, uint64_t *hi)
+{
+	const gb_opt_default *d = setting_of(s, i);
+	const gb_opt_row *r = row_at(s, i);
+	*lo = d && (d->lo || d->hi) ? d->lo : r->lo;
+	*hi = d && (d->lo || d->hi) ? d->hi : r->hi;
+}
+
+static void store(const gb_opt_spec *s, size_t i, void *dst, const char *text)
+{
+	const gb_opt_row *r = row_at(s, i);
 	char *at = (char *)dst + r->offset;
+	uint64_t lo, hi;
 
 	switch (r->kind) {
 	case GB_OPT_FLAG:
 		*(int *)at = r->set_to;
 		break;
 	case GB_OPT_UINT:
-		*(uint64_t *)at = gb_opt_u64(r->name, text, r->lo, r->hi);
+		range_of(s, i, &lo, &hi);
+		*(uint64_t *)at = gb_opt_u64(r->name, text, lo, hi);
 		break;
 	case GB_OPT_REAL:
 		*(double *)at = gb_opt_double(r->name, text, r->flo, r->fhi);
@@ -89,7 +108,7 @@ void gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int
 		const gb_opt_row *r = row_at(spec, i);
 		const char *def = default_of(spec, i);
 		if (def)
-			store(r, dst, def);
+			store(spec, i, dst, def);
 		lo[i].name = r->name;
 		lo[i].has_arg = r->kind == GB_OPT_FLAG ? no_argument : required_argument;
 		lo[i].val = 256 + (int)i;
@@ -108,7 +127,7 @@ void gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int
 		if (c < 256 || c >= 256 + (int)n)
 			gb_opt_fail(spec->cmd, c, argv, lo);
 		i = (size_t)(c - 256);
-		store(row_at(spec, i), dst, optarg);
+		store(spec, i, dst, optarg);
 		if (given)
 			given[i] = 1;
 	}
@@ -137,6 +156,7 @@ static void help_row(FILE *out, const gb_opt_spec *spec, size_t i)
 	const gb_opt_row *r = row_at(spec, i);
 	const char *def = default_of(spec, i), *help = r->help, *unit;
 	char text[1024], line[64];
+	uint64_t lo, hi;
 	size_t k;
 	int col;
 
@@ -152,8 +172,11 @@ static void help_row(FILE *out, const gb_opt_spec *spec, size_t i)
 	}
 	unit = strcmp(r->name, "verify-every") == 0 ? spec->check_unit : spec->unit;
 	k = (size_t)snprintf(text, sizeof(text), help, unit ? unit : "run");
+	range_of(spec, i, &lo, &hi);
+	if (i >= spec->nrows && strcmp(r->name, "verify-every") == 0 && lo == 0)
+		k += (size_t)snprintf(text + k, sizeof(text) - k, "; 0 checks none");
 	if (r->kind == GB_OPT_UINT)
-		k += (size_t)snprintf(text + k, sizeof(text) - k, " (%" PRIu64 "..%" PRIu64, r->lo, r->hi);
+		k += (size_t)snprintf(text + k, sizeof(text) - k, " (%" PRIu64 "..%" PRIu64, lo, hi);
 	else if (r->kind == GB_OPT_REAL)
 		k += (size_t)snprintf(text + k, sizeof(text) - k, " (%g..%g", r->flo, r->fhi);
 	else if (r->kind == GB_OPT_CHOICE) {

@@ -51,9 +51,13 @@ typedef struct gb_run_opts {
 	int backend;           /* --backend: gb_backend */
 } gb_run_opts;
 
-/* A default of a shared row that a subcommand sets otherwise, and what its units are. */
+/*
+ * A shared row that a subcommand gives another default, or (GB_OPT_UINT) a
+ * narrower range: both lo and hi 0 keep the row's own.
+ */
 typedef struct gb_opt_default {
 	const char *name, *def;
+	uint64_t lo, hi;
 } gb_opt_default;
 
 typedef struct gb_opt_spec {
@@ -61,7 +65,7 @@ typedef struct gb_opt_spec {
 	const char *intro;                /* the paragraph under the usage line */
 	const gb_opt_row *rows;           /* the subcommand's own rows */
 	size_t nrows;
-	const gb_opt_default *defaults;   /* shared rows' defaults set otherwise (NULL-name-terminated) */
+	const gb_opt_default *defaults;   /* shared rows' defaults and ranges set otherwise (NULL-name-terminated) */
 	const char *unit;                 /* what --reps and --warmup repeat: "stream" */
 	const char *check_unit;           /* what --verify-every counts: "decision" */
 	const char *compare_help;         /* what --compare runs; NULL: the subcommand has none yet */

@@ -129,5 +129,11 @@ void gb_registry_info(const gb_registry *r, const char *cmd, cJSON *arr, FILE *o
 				 mask & GB_BACKEND_MASK(GB_BACKEND_CPU) ? "cpu" : "");
 		fprintf(out, "%s %s%s%s %s%s%s: %s\n", cmd, group ? group : "", group ? " " : "", r->what, name, where,
 			built ? "" : " (not built)", field(e, r->summary_at));
+		if (r->notes_key) {
+			const cJSON *note;
+			cJSON_ArrayForEach(note, cJSON_GetObjectItem(o, r->notes_key))
+				fprintf(out, "%s %s%s%s %s: %s\n", cmd, group ? group : "", group ? " " : "", r->what,
+					name, note->valuestring);
+		}
 	}
 }

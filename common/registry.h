@@ -18,6 +18,7 @@
 typedef struct gb_registry {
 	const char *what;           /* one entry, in listings: "implementation", "detector", "loop" */
 	const char *picked_by;      /* the options that name an entry, for the help: "--impl, --compare" */
+	const char *option;         /* the option that names the entry to run: "impl" when NULL (stm: "algo") */
 	const void *const *entries; /* the registry, NULL-terminated */
 	size_t name_at, summary_at; /* offsets of the entry's name and summary (const char *) */
 	const char *name_key;       /* the name's key in info's JSON; NULL: "name" */
@@ -32,6 +33,9 @@ typedef struct gb_registry {
 	const char *group_key;      /* the group's key in info's JSON ("algo") */
 	/* info's JSON: fields of e's own beyond name, summary, backends, gpu, built; may be NULL */
 	void (*describe)(const void *e, cJSON *o);
+	/* The key of an array of sentences describe adds that info's listing shows too, a line
+	 * each (stm: the workloads an engine does not run); NULL: none */
+	const char *notes_key;
 	const char *gpu_default, *cpu_default; /* --impl when a GPU is found, and when not */
 } gb_registry;
 
@@ -57,7 +61,8 @@ void gb_registry_help(FILE *out, const gb_registry *r);
  * `gpubench info` of one subcommand (cmd): into arr, one object per entry
  * (group, name, summary; for engines backends, gpu and built; then its own
  * fields); and when out is not NULL one line per entry: "CMD [GROUP ]WHAT
- * NAME[ (BACKENDS)][ (not built)]: SUMMARY".
+ * NAME[ (BACKENDS)][ (not built)]: SUMMARY", then one "CMD [GROUP ]WHAT NAME:
+ * NOTE" per note.
  */
 void gb_registry_info(const gb_registry *r, const char *cmd, cJSON *arr, FILE *out);
 

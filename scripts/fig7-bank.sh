@@ -25,7 +25,7 @@ gnuplot is installed, DIR/fig7-bank.png.
                       else ./gpubench)
   --out DIR           where reports and outputs go (default results/local/fig7-bank)
   --backend B         gpu, cpu or auto (default auto; --quick: cpu)
-  --algos LIST        comma-separated engines (default prstm)
+  --algos LIST        comma-separated engines (default prstm,gpustm)
   --threads LIST      comma-separated thread counts (default 960,1920,...,9600)
   --panels LIST       comma-separated panels to run (default A,B,C,D); the
                       table and plot cover every report in --out
@@ -47,7 +47,7 @@ EOF
 gpubench=""
 out="results/local/fig7-bank"
 backend=""
-algos="prstm"
+algos="prstm,gpustm"
 threads="960,1920,2880,3840,4800,5760,6720,7680,8640,9600"
 threads_set=0
 only_panels="A,B,C,D"

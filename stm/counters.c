@@ -20,4 +20,5 @@ void stm_counters_add(stm_counters *into, const stm_counters *c)
 	into->threads_timed_out += c->threads_timed_out;
 	into->threads_failed += c->threads_failed;
 	into->threads_stalled += c->threads_stalled;
+	into->retry_limit_reached += c->retry_limit_reached;
 }

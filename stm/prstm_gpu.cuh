@@ -1,5 +1,5 @@
 /*
- * PR-STM's GPU kernel, built once per read/write set capacity.
+ * PR-STM's GPU kernels, built once per read/write set capacity and workload.
  *
  * At 6720 threads the kernel is bound by the latency of its instruction
  * stream (docs/stm.md, "The floor of a transaction"), and much of that stream
@@ -9,23 +9,24 @@
  * semantic transactions: 8.9e8 committed tx/s with 8, 1.0e9 with 4, 1.05e9
  * with 2). So each capacity is its own translation unit (prstm_gpu_set2.cu,
  * prstm_gpu_set4.cu; 8 in prstm_gpu.cu) that defines PRSTM_MAX_SET and
- * includes stm/prstm_gpu_kernel.cuh, and the backend picks the smallest one
- * that holds every transaction of the table.
+ * includes stm/prstm_gpu_kernel.cuh, which builds a kernel per workload, and
+ * the backend picks the smallest capacity that holds every transaction of the
+ * table (tx_input.max_words).
  */
 #ifndef GB_PRSTM_GPU_CUH
 #define GB_PRSTM_GPU_CUH
 
 #include <stdint.h>
 
+#include "api/tx_table.h"
 #include "stm/prstm.h"
 #include "stm/stm.h"
-#include "workloads/bank.h"
 
-/* The kernel's arguments, one struct so every capacity launches the same way
+/* The kernel's arguments, one struct so every capacity and workload launches the same way
  * (prstm_mem does not depend on the capacity). */
 typedef struct prstm_kernel_args {
 	prstm_mem m;
-	bank_view v;
+	tx_table v;
 	stm_params p;
 	uint64_t timeout_ns, run_ns;
 	stm_shared *sh;
@@ -38,6 +39,11 @@ typedef struct prstm_gpu_kernel {
 	const char *name;
 } prstm_gpu_kernel;
 
-extern const prstm_gpu_kernel prstm_gpu_kernel_set2, prstm_gpu_kernel_set4, prstm_gpu_kernel_set8;
+/* One capacity's kernels, one per workload PR-STM runs. */
+typedef struct prstm_gpu_kernels {
+	prstm_gpu_kernel bank, vacation;
+} prstm_gpu_kernels;
+
+extern const prstm_gpu_kernels prstm_gpu_kernels_set2, prstm_gpu_kernels_set4, prstm_gpu_kernels_set8;
 
 #endif

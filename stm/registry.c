@@ -1,6 +1,14 @@
-/* The STM engine table: --algo validation, --help and `gpubench info` all read it. */
+/*
+ * The STM engine table: --algo, --compare, --help and `gpubench info` all
+ * read it. An engine's entry carries its limits and the workloads it runs,
+ * each with the operations of its backends compiled for that workload.
+ */
+#include <stdio.h>
 #include <string.h>
 
+#include "stm/gpustm.h"
+#include "stm/gpustm_engines.h"
+#include "stm/prstm.h"
 #include "stm/prstm_engines.h"
 #include "stm/stm.h"
 
@@ -10,14 +18,48 @@
 #define GPU_OPS(x) NULL
 #endif
 
-static const stm_engine prstm = {
-	"prstm",
-	"PR-STM: priority-rule lock stealing with the semantic contention manager (Shen et al. 2020)",
-	GPU_OPS(prstm_bank_gpu_ops),
-	&prstm_bank_cpu_ops,
+static const char *const prstm_options[] = {"max-passes", "stall-timeout", "no-tags", NULL};
+
+static const stm_engine_run prstm_runs[] = {
+	{.workload = &stm_workload_bank, .cpu = &prstm_bank_cpu_ops, .gpu = GPU_OPS(prstm_bank_gpu_ops)},
+	{.workload = &stm_workload_vacation, .cpu = &prstm_vacation_cpu_ops, .gpu = GPU_OPS(prstm_vacation_gpu_ops)},
+	{.workload = NULL},
 };
 
-const stm_engine *const stm_engines[] = {&prstm, NULL};
+static const stm_engine prstm = {
+	.name = "prstm",
+	.summary = "PR-STM: priority-rule lock stealing with the semantic contention manager (Shen et al. 2020)",
+	.max_threads = PRSTM_MAX_THREADS,
+	.max_set = PRSTM_MAX_SET,
+	.timed_rounds = 1,
+	.options = prstm_options,
+	.runs = prstm_runs,
+};
+
+static const char *const gpustm_options[] = {"retry-limit", NULL};
+
+static const stm_engine_run gpustm_runs[] = {
+	{.workload = &stm_workload_bank, .cpu = &gpustm_bank_cpu_ops, .gpu = GPU_OPS(gpustm_bank_gpu_ops)},
+	{.workload = &stm_workload_vacation, .cpu = &gpustm_vacation_cpu_ops,
+	 .gpu = GPU_OPS(gpustm_vacation_gpu_ops)},
+	{.workload = NULL},
+};
+
+static const stm_engine gpustm = {
+	.name = "gpustm",
+	.summary = "GPU-STM as PR-STM's paper compares against: locks sorted at every access and taken in "
+		   "order at commit, hierarchical validation (version, then value), --retry-limit attempts "
+		   "per transaction (Xu et al. 2014)",
+	.max_threads = GPUSTM_MAX_THREADS,
+	.max_set = GPUSTM_MAX_SET,
+	.timed_rounds = 0,
+	.no_rounds = "gpustm gives transactions up after --retry-limit attempts, so rounds over the table "
+		     "could drift apart without bound",
+	.options = gpustm_options,
+	.runs = gpustm_runs,
+};
+
+const stm_engine *const stm_engines[] = {&prstm, &gpustm, NULL};
 
 const stm_engine *stm_engine_find(const char *name)
 {
@@ -26,4 +68,22 @@ const stm_engine *stm_engine_find(const char *name)
 		if (strcmp(stm_engines[i]->name, name) == 0)
 			return stm_engines[i];
 	return NULL;
+}
+
+const stm_engine_run *stm_engine_run_of(const stm_engine *e, const stm_workload *w)
+{
+	const stm_engine_run *r;
+	for (r = e->runs; r->workload; r++)
+		if (r->workload == w)
+			return r;
+	return NULL;
+}
+
+const char *stm_cannot_run(const stm_engine *e, const stm_workload *w, char *buf, size_t len)
+{
+	if (stm_engine_run_of(e, w))
+		return NULL;
+	snprintf(buf, len, "%s does not run the %s workload: no %s transaction body is compiled into %s",
+		 e->name, w->name, w->name, e->name);
+	return buf;
 }

@@ -1,36 +1,41 @@
 /*
  * Definitions shared by every STM engine: the run parameters, the counters a
- * batch produces, and the engine table that --algo, --help and `gpubench
- * info` read. What a workload's transaction body is written against is in
- * api/tx.h.
+ * run produces, the operations of one backend of an engine on one workload,
+ * and the engine table that --algo, --compare, --help and `gpubench info`
+ * read. What a workload's transaction body is written against is in
+ * api/tx.h; what a workload is to the subcommand, in workloads/stm_workload.h.
  */
 #ifndef GB_STM_H
 #define GB_STM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
-#include "workloads/bank.h"
+#include "api/tx_table.h"
+#include "workloads/stm_workload.h"
 
 /* How a thread's run over its block ended. */
 enum stm_thread_state {
 	STM_RUNNING = 0,
-	STM_DONE,      /* every transaction of the block committed */
+	STM_DONE,      /* every transaction of the block committed, or was given up (gpustm) */
 	STM_GAVE_UP,   /* --max-passes reached: the rest is abandoned */
 	STM_STALLED,   /* nothing committed anywhere for --stall-timeout: abandoned too */
 	STM_TIMED_OUT, /* --timeout reached */
 	STM_FAILED,    /* a transaction overflowed the engine's read/write sets */
 };
 
+/* What a run asks of an engine. Each engine reads the fields it has a use for. */
 typedef struct stm_params {
 	uint32_t threads;
 	uint32_t hash;        /* data words per lock */
-	uint32_t max_passes;
-	uint32_t use_tags;    /* run higher priority tags first within a pass */
+	uint32_t max_passes;  /* prstm */
+	uint32_t use_tags;    /* prstm: run higher priority tags first within a pass */
+	uint32_t retry_limit; /* gpustm: attempts of one transaction before it is given up */
 	uint32_t block_size;  /* GPU threads per block; 0 = choose */
 	uint32_t cpu_workers;
-	uint64_t timeout_ns;  /* set at open; each run gets its own (stm_bank_ops.run) */
-	uint64_t stall_ns;    /* give up postponed work after this long without any commit */
-	uint64_t window_cycles; /* an attempt older than this at validation aborts (0: no limit; set by the CPU backend) */
+	uint64_t timeout_ns;  /* set at open; each run gets its own (stm_ops.run) */
+	uint64_t stall_ns;    /* prstm: give up postponed work after this long without any commit */
+	uint64_t window_cycles; /* prstm: an attempt older than this at validation aborts (0: no limit; set by the CPU backend) */
 } stm_params;
 
 /*
@@ -51,21 +56,31 @@ typedef struct stm_shared {
 typedef struct stm_counters {
 	uint64_t commits_update;
 	uint64_t commits_readonly;
-	uint64_t aborts_locked;      /* concurrent conflict: word locked at access */
-	uint64_t aborts_priority;    /* concurrent conflict: lost a pre-lock to a higher priority */
-	uint64_t aborts_validation;  /* a read's version changed */
-	uint64_t aborts_semantic;    /* postponed: insufficient funds and the like */
+	uint64_t aborts_locked;      /* concurrent conflict: word locked at access (or at lock time) */
+	uint64_t aborts_priority;    /* concurrent conflict: lost a pre-lock to a higher priority (prstm) */
+	uint64_t aborts_validation;  /* a read's version (and, gpustm, its value) changed */
+	uint64_t aborts_semantic;    /* postponed or retried: insufficient funds and the like */
 	uint64_t cycles_committed;   /* time in attempts that committed */
 	uint64_t cycles_wasted;      /* time in attempts that aborted */
-	/* cycles_committed split by phase: the body's reads, txValidate
-	 * (pre-lock, read-set check, lock), txCommit (stores, fence, release) */
+	/* cycles_committed split by phase: the body's reads, validation (locking
+	 * included), commit (stores, fence, release) */
 	uint64_t cycles_read, cycles_validate, cycles_commit;
-	uint64_t passes_max;         /* most passes any thread made over its block */
+	uint64_t passes_max;         /* most passes any thread made over its block (a maximum, not a sum) */
 	uint64_t threads_gave_up;
 	uint64_t threads_timed_out;
 	uint64_t threads_failed;
 	uint64_t threads_stalled;
+	uint64_t retry_limit_reached; /* gpustm: transactions given up after --retry-limit attempts */
 } stm_counters;
+
+/* The counters as an array of 64-bit words (the GPU kernels sum them so); passes_max is the maximum. */
+#define STM_NCOUNTERS 17
+#define STM_PASSES_MAX_WORD (offsetof(stm_counters, passes_max) / sizeof(uint64_t))
+#ifdef __cplusplus
+static_assert(sizeof(stm_counters) == STM_NCOUNTERS * sizeof(uint64_t), "stm_counters layout");
+#else
+_Static_assert(sizeof(stm_counters) == STM_NCOUNTERS * sizeof(uint64_t), "stm_counters layout");
+#endif
 
 void stm_counters_add(stm_counters *into, const stm_counters *c);
 
@@ -77,30 +92,53 @@ typedef struct stm_batch_result {
 } stm_batch_result;
 
 /*
- * One backend of one engine running the bank workload. Failures exit with a message.
- * run: with run_ns 0, one batch: every thread sweeps its block until all of it
- * has committed (status words: stamp + 1, or the read-only marker). With
+ * One backend of one engine, compiled for one workload. Failures exit with a
+ * message. open: the table and the data words' count (api/tx_table.h).
+ * load: set the data words and free every lock. run: with run_ns 0, one
+ * batch: every thread runs its block until all of it has committed or been
+ * given up (status words: stamp + 1, or the read-only marker). With
  * run_ns > 0, a timed run: threads sweep their blocks round after round until
  * run_ns have passed (status words: how many times each entry committed); it
- * needs every thread running at once (rounds_ok). Either stops at timeout_ns.
+ * needs every thread running at once (rounds_ok) and an engine that runs
+ * rounds (stm_engine.timed_rounds). Either stops at timeout_ns.
  */
-typedef struct stm_bank_ops {
-	void *(*open)(const bank_workload *w, const stm_params *p);
-	void (*load)(void *ctx, const int32_t *balances); /* set balances, free every lock */
+typedef struct stm_ops {
+	void *(*open)(const tx_input *in, const stm_params *p);
+	void (*load)(void *ctx, const uint32_t *words);
 	void (*run)(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_result *r);
 	int (*rounds_ok)(void *ctx);
-	void (*fetch)(void *ctx, int32_t *balances, uint32_t *status);
+	void (*fetch)(void *ctx, uint32_t *words, uint32_t *status);
 	void (*close)(void *ctx);
-} stm_bank_ops;
+} stm_ops;
+
+/* A workload an engine runs, and its backends compiled for it. */
+typedef struct stm_engine_run {
+	const stm_workload *workload; /* NULL ends an engine's list */
+	const stm_ops *cpu;
+	const stm_ops *gpu;           /* NULL in builds without CUDA */
+} stm_engine_run;
 
 typedef struct stm_engine {
 	const char *name;
 	const char *summary;
-	const stm_bank_ops *bank_gpu; /* NULL in builds without CUDA */
-	const stm_bank_ops *bank_cpu;
+	uint32_t max_threads;         /* --threads it can run */
+	uint32_t max_set;             /* distinct data words one transaction may read and write */
+	int timed_rounds;             /* a --duration run can be one run of rounds */
+	const char *no_rounds;        /* why not, when it cannot */
+	const char *const *options;   /* stm's options only this engine reads, NULL-terminated */
+	const stm_engine_run *runs;   /* the workloads it runs */
 } stm_engine;
 
 extern const stm_engine *const stm_engines[];
 const stm_engine *stm_engine_find(const char *name);
+
+/* What e runs w with, or NULL. */
+const stm_engine_run *stm_engine_run_of(const stm_engine *e, const stm_workload *w);
+
+/*
+ * NULL when e runs w, else the sentence that says it does not: `gpubench stm`
+ * exits 2 with it, and its help and `gpubench info` show it.
+ */
+const char *stm_cannot_run(const stm_engine *e, const stm_workload *w, char *buf, size_t len);
 
 #endif

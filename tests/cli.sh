@@ -33,7 +33,8 @@ expect_out "help stm documents every option" "usage: gpubench stm" --algo --work
 	--threads --block-size --cpu-workers --hash --max-passes --no-tags --accounts \
 	--tx-per-thread --semantic-ratio --read-only --transfers-per-tx --initial-balance \
 	--presort --seed --reps --duration --warmup --paper --timeout --verify-every \
-	--no-verify --json --quiet prstm
+	--no-verify --json --quiet --compare --retry-limit --customers --room-types --rooms \
+	--room-interval prstm gpustm bank vacation
 cp "$T_OUT" "$T_TMP/help-stm.txt"
 expect_rc "stm --help exits 0" 0 "$G" stm --help
 check "stm --help prints the same as help stm" cmp -s "$T_OUT" "$T_TMP/help-stm.txt"
@@ -106,6 +107,11 @@ numeric_opts=(
 	"initial-balance 1 100000000"
 	"seed 0 18446744073709551615"
 	"stall-timeout 0.001 86400"
+	"retry-limit 1 1000000000"
+	"customers 1 16777216"
+	"room-types 1 65536"
+	"rooms 1 1000000"
+	"room-interval 1 4096"
 	"reps 1 100000"
 	"duration 0 86400"
 	"warmup 0 1000"
@@ -147,9 +153,23 @@ expect_rc "--hash equal to --accounts is accepted" 0 "$G" stm "${TINY[@]}" --acc
 expect_rc "threads x tx-per-thread over the limit exits 2" 2 "$G" stm --backend cpu --threads 524288 --tx-per-thread 4097
 expect_err "threads x tx-per-thread message" "--threads 524288" "--tx-per-thread 4097" "table limit"
 expect_rc "--algo nosuch exits 2" 2 "$G" stm "${TINY[@]}" --algo nosuch
-expect_err "--algo nosuch lists the engines" "--algo" "nosuch" "accepted: prstm"
+expect_err "--algo nosuch lists the engines" "--algo" "nosuch" "accepted: prstm|gpustm"
 expect_rc "--workload nosuch exits 2" 2 "$G" stm "${TINY[@]}" --workload nosuch
 expect_err "--workload nosuch lists the workloads" "--workload" "accepted: bank"
+expect_rc "--compare naming the --algo exits 2" 2 "$G" stm "${TINY[@]}" --compare prstm
+expect_err "--compare naming the --algo says so" "option --compare: prstm is the --algo itself"
+expect_rc "--compare with an unknown engine exits 2" 2 "$G" stm "${TINY[@]}" --compare nosuch
+expect_err "--compare nosuch lists the engines" "option --compare: unknown engine 'nosuch' (accepted: prstm"
+expect_rc "--verify-every 0 exits 2 in stm, where checks are turned off by --no-verify" 2 "$G" stm "${TINY[@]}" \
+	--verify-every 0
+expect_rc "--compare naming an engine twice exits 2" 2 "$G" stm "${TINY[@]}" --compare gpustm,gpustm
+expect_err "--compare naming an engine twice says so" "option --compare: gpustm is named twice"
+expect_rc "a prstm option with --algo gpustm exits 2" 2 "$G" stm "${TINY[@]}" --algo gpustm --max-passes 5
+expect_err "a prstm option with --algo gpustm names both" "option --max-passes applies to prstm only, not to --algo gpustm"
+expect_rc "a gpustm option with --algo prstm exits 2" 2 "$G" stm "${TINY[@]}" --retry-limit 5
+expect_err "a gpustm option with --algo prstm names both" "option --retry-limit applies to gpustm only, not to --algo prstm"
+expect_rc "a gpustm option is accepted when gpustm is compared" 0 "$G" stm "${TINY[@]}" --compare gpustm \
+	--retry-limit 5 --no-tags --quiet
 expect_rc "--backend nosuch exits 2" 2 "$G" stm --backend nosuch
 expect_err "--backend nosuch lists the backends" "--backend" "nosuch" "auto|gpu|cpu"
 
@@ -176,6 +196,18 @@ ndevices=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["
 run "$G" info
 check "info lists the backends" grep -q '^backends compiled in: cpu' "$T_OUT"
 check "info lists the engine" grep -q '^stm engine prstm' "$T_OUT"
+check "info lists the workloads" grep -q '^stm workload bank: ' "$T_OUT"
+check "info lists vacation" grep -q '^stm workload vacation: ' "$T_OUT"
+json_check "info JSON: STM engines carry their limits and workloads" "$T_TMP/info.json" '
+e = {x["name"]: x for x in d["engines"]["stm"]}
+for name in ("prstm", "gpustm"):
+    p = e[name]
+    assert p["max_threads"] == 524288 and p["max_words_per_transaction"] == 8, p
+    assert p["workloads"] == ["bank", "vacation"] and p["cannot_run"] == [], p
+w = d["engines"]["stm_workloads"]
+assert [x["name"] for x in w] == ["bank", "vacation"] and all(x["summary"] for x in w), w
+for x in e.values():
+    assert isinstance(x["cannot_run"], list) and all(x["name"] in s for s in x["cannot_run"]), x'
 expect_rc "info --quiet exits 0" 0 "$G" info --quiet
 check "info --quiet prints nothing" test ! -s "$T_OUT"
 expect_rc "info --json PATH exits 0" 0 "$G" info --quiet --json "$T_TMP/info2.json"
@@ -252,6 +284,9 @@ assert b["read_only_transactions"] == 32, b
 assert b["chains"] == 16 and b["deposits"] == 16 and b["withdrawals"] == 16, b
 assert b["transfers"] == 16 + 80, b
 assert b["deposits"] + b["withdrawals"] + b["transfers"] + b["read_only_transactions"] == b["transactions"]'
+json_check "report: the run compares nothing, and gives up nothing past a retry limit" "$R/full.json" '
+assert d["config"]["compare"] == [] and d["results"]["compare"] == [], (d["config"]["compare"], d["results"]["compare"])
+assert d["config"]["tx_per_thread"] == 10 and d["results"]["retry_limit_reached"] == 0'
 json_check "report: results" "$R/full.json" '
 r = d["results"]
 ntx = d["config"]["bank"]["transactions"]
@@ -438,6 +473,88 @@ v = d["verification"]; r = d["results"]
 assert d["meta"]["complete"] is False and r["timed_run"] == "rounds"
 assert r["threads_timed_out"] == 8 and r["commits"] > 0 and r["reps_completed"] == 0
 assert v["verified"] is True and r["device_seconds"] < 5, (v, r["device_seconds"])'
+
+# gpustm: GPU-STM as the paper compares against, and --compare
+expect_rc "stm --algo gpustm runs and verifies" 0 "$G" stm "${TINY[@]}" --algo gpustm --semantic-ratio 0 \
+	--reps 2 --quiet --json "$R/gpustm.json"
+json_check "gpustm report: verified, every transaction committed, no retry limit reached" "$R/gpustm.json" '
+c = d["config"]; r = d["results"]
+assert c["algo"] == "gpustm" and c["retry_limit"] == 100 and c["compare"] == [], c
+assert r["commits"] == 2 * c["bank"]["transactions"] and r["abandoned"] == 0 and r["retry_limit_reached"] == 0, r
+assert r["aborts"]["conflict_priority"] == 0 and r["passes_max"] == 1, r
+assert d["verification"]["verified"] is True'
+expect_rc "gpustm at --retry-limit 1 on semantic chains gives transactions up, counted" 0 "$G" stm --backend cpu \
+	--algo gpustm --threads 32 --accounts 50 --tx-per-thread 12 --retry-limit 1 --reps 1 --warmup 0 \
+	--json "$R/gpustm-limit.json"
+expect_out "the summary says how many were given up at the retry limit" "retry limit" "--retry-limit 1 attempts"
+json_check "gpustm report: every transaction past the retry limit counted and abandoned" "$R/gpustm-limit.json" '
+r = d["results"]; n = r["retry_limit_reached"]
+assert n > 0 and r["abandoned"] == n and r["commits"] + n == d["config"]["bank"]["transactions"], r
+assert d["config"]["retry_limit"] == 1
+assert d["verification"]["verified"] is True
+w = d["meta"]["warnings"]
+assert len(w) == 1 and ("%d transactions were abandoned" % n) in w[0] and "--retry-limit" in w[0], w'
+expect_rc "gpustm --duration runs batches" 0 "$G" stm "${TINY[@]}" --algo gpustm --semantic-ratio 0 \
+	--accounts 200 --duration 0.05 --json "$R/gpustm-duration.json"
+expect_err "gpustm --duration says why it runs batches" "gpustm: --duration runs as repeated batches"
+json_check "gpustm --duration: batches, verified" "$R/gpustm-duration.json" '
+r = d["results"]
+assert r["timed_run"] == "batches" and r["batches"] >= 1 and r["device_seconds"] >= 0.05, r
+assert d["verification"]["verified"] is True'
+expect_rc "stm --compare gpustm runs both on the same table" 0 "$G" stm "${TINY[@]}" --semantic-ratio 0 \
+	--reps 2 --compare gpustm --json "$R/compare.json"
+expect_out "the summary gives the compared engine and the speedup" "compare      gpustm: " "prstm is "
+json_check "--compare: each engine verified, with its speedup" "$R/compare.json" '
+c = d["config"]; r = d["results"]; v = d["verification"]
+assert c["algo"] == "prstm" and c["compare"] == ["gpustm"], c
+ntx = c["bank"]["transactions"]
+assert r["commits"] == 2 * ntx and v["verified"] is True, (r["commits"], v)
+(g,) = r["compare"]
+assert g["algo"] == "gpustm" and g["verified"] is True and g["batches_verified"] == 2, g
+assert g["commits"] == 2 * ntx and g["abandoned"] == 0 and g["reps_completed"] == 2, g
+assert g["transactions_per_batch"] == ntx and g["throughput_tx_per_s"]["n"] == 2
+assert abs(g["speedup_of_algo"] - r["throughput_tx_per_s"]["median"] / g["throughput_tx_per_s"]["median"]) < 1e-9 * g["speedup_of_algo"], g["speedup_of_algo"]'
+expect_rc "stm --algo gpustm --compare prstm at high contention" 0 "$G" stm --backend cpu --algo gpustm \
+	--compare prstm --threads 512 --cpu-workers 16 --accounts 16 --hash 4 --transfers-per-tx 2 --semantic-ratio 0 \
+	--read-only 20 --initial-balance 100000 --tx-per-thread 4 --reps 2 --warmup 0 --quiet --json "$R/compare-hot.json"
+json_check "high contention: both engines verified" "$R/compare-hot.json" '
+r = d["results"]
+assert d["verification"]["verified"] is True and r["compare"][0]["verified"] is True
+assert r["compare"][0]["algo"] == "prstm" and r["commits"] + r["abandoned"] == 2 * d["config"]["bank"]["transactions"]'
+
+# vacation: both engines, the oracle's STAMP rules, and options that belong to another workload
+VAC=(--backend cpu --workload vacation --threads 16 --tx-per-thread 10 --customers 40 --room-types 6 --rooms 3
+	--reps 2 --warmup 0)
+expect_rc "vacation on prstm, compared with gpustm" 0 "$G" stm "${VAC[@]}" --read-only 20 --compare gpustm \
+	--json "$R/vacation.json"
+expect_out "the vacation summary" "prstm on vacation, cpu backend, 16 threads, 40 customers, 6 room types of 3 rooms" \
+	"rooms held + free = rooms of every type" "compare      gpustm: "
+json_check "vacation report: config, both engines verified by the STAMP rules" "$R/vacation.json" '
+c = d["config"]; r = d["results"]; v = d["verification"]; w = c["vacation"]
+assert c["workload"] == "vacation" and c["read_only"] == 20 and c["presort"] is False, c
+assert w["customers"] == 40 and w["room_types"] == 6 and w["rooms"] == 3 and w["room_interval"] == 100, w
+assert w["transactions"] == 160 and w["queries"] == 32 and w["bookings"] == w["cancellations"] == 64, w
+assert w["data_words"] == 6 * 100 + 40, w
+assert "bank" not in c
+assert v["verified"] is True and "STAMP" in v["method"] and len(v["data_fnv1a"]) == 16, v
+assert r["commits"] == 2 * 160 and r["abandoned"] == 0 and r["commits_read_only"] == 2 * 32, r
+assert v["reservations"] == 0 and v["rooms_free"] == 18, v
+g = r["compare"][0]
+assert g["algo"] == "gpustm" and g["verified"] is True and g["abandoned"] == g["retry_limit_reached"], g'
+expect_rc "vacation presorted on gpustm without a reachable retry limit commits everything" 0 "$G" stm "${VAC[@]}" \
+	--algo gpustm --presort --retry-limit 1000000000 --quiet --json "$R/vacation-presort.json"
+json_check "vacation presorted: everything committed and cancelled" "$R/vacation-presort.json" '
+r = d["results"]; v = d["verification"]
+assert r["abandoned"] == 0 and r["commits"] == 2 * 160 and v["verified"] is True and v["reservations"] == 0'
+expect_rc "vacation --duration runs batches" 0 "$G" stm "${VAC[@]}" --duration 0.05 --quiet --json "$R/vacation-d.json"
+json_check "vacation --duration: batches, verified" "$R/vacation-d.json" '
+assert d["results"]["timed_run"] == "batches" and d["verification"]["verified"] is True'
+expect_rc "a bank option with --workload vacation exits 2" 2 "$G" stm "${VAC[@]}" --accounts 10
+expect_err "a bank option with vacation names both" "option --accounts belongs to --workload bank, not to --workload vacation"
+expect_rc "a vacation option with the bank exits 2" 2 "$G" stm "${TINY[@]}" --rooms 4
+expect_err "a vacation option with the bank names both" "option --rooms belongs to --workload vacation, not to --workload bank"
+expect_rc "--hash above vacation's data words exits 2" 2 "$G" stm "${VAC[@]}" --hash 641
+expect_err "--hash above vacation's data words says what they are" "option --hash: 641 exceeds" "--customers 640" "1..640"
 
 # --cpu-workers above --threads is clamped
 expect_rc "--cpu-workers above --threads runs" 0 "$G" stm "${TINY[@]}" --cpu-workers 50 --quiet --json "$R/workers.json"

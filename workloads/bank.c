@@ -285,16 +285,24 @@ void bank_free(bank_workload *w)
 	memset(w, 0, sizeof(*w));
 }
 
-bank_view bank_view_of(const bank_workload *w, uint32_t *status)
+tx_input bank_input_of(const bank_workload *w)
 {
-	bank_view v;
-	v.tx = w->tx;
-	v.extra = w->extra;
-	v.extra_stride = w->extra_stride;
-	v.status = status;
-	v.tx_per_thread = w->cfg.tx_per_thread;
-	v.max_tag = w->max_tag;
-	return v;
+	tx_input in;
+	uint64_t i;
+
+	in.max_words = 0;
+	for (i = 0; i < w->ntx; i++)
+		if (BANK_NACCT(w->tx[i].meta) > in.max_words)
+			in.max_words = BANK_NACCT(w->tx[i].meta);
+	in.words = w->cfg.accounts;
+	in.ntx = w->ntx;
+	in.tx_per_thread = w->cfg.tx_per_thread;
+	in.max_tag = w->max_tag;
+	in.entries = w->tx;
+	in.entry_size = sizeof(bank_entry);
+	in.aux = w->extra;
+	in.aux_stride = w->extra_stride;
+	return in;
 }
 
 /* Apply entry i to bal; a debit beyond the balance fails. Returns 0 or -1. */
@@ -371,9 +379,9 @@ void bank_verify_batch(const bank_workload *w, int32_t *balances, const uint32_t
 	}
 	for (i = 0; i < w->ntx; i++) {
 		uint32_t st = status[i];
-		if (st == BANK_STATUS_PENDING) {
+		if (st == TX_STATUS_PENDING) {
 			out->abandoned++;
-		} else if (st == BANK_STATUS_READONLY) {
+		} else if (st == TX_STATUS_READONLY) {
 			out->committed_readonly++;
 		} else {
 			unsigned type = BANK_TYPE(w->tx[i].meta);
@@ -393,7 +401,7 @@ void bank_verify_batch(const bank_workload *w, int32_t *balances, const uint32_t
 	for (i = 0; i < w->ntx && out->ok; i++) {
 		uint32_t st = status[i];
 		uint64_t s;
-		if (st == BANK_STATUS_PENDING || st == BANK_STATUS_READONLY)
+		if (st == TX_STATUS_PENDING || st == TX_STATUS_READONLY)
 			continue;
 		s = (uint64_t)st - 1;
 		if (s >= nupd || order[s] != UINT64_MAX) {

@@ -31,6 +31,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "api/tx_table.h"
 #include "common/port.h"
 
 enum bank_type {
@@ -43,11 +44,12 @@ enum bank_type {
 
 #define BANK_MAX_TRANSFERS 4
 
-/* meta word: type (bits 0-3), priority tag (4-7), accounts touched (8-15), semantic chain step (16) */
+/* meta word: type (bits 0-3), priority tag (4-7, where api/tx_table.h has it), accounts touched
+ * (8-15), semantic chain step (16) */
 #define BANK_META(type, tag, nacct, chain) \
 	((uint32_t)(type) | ((uint32_t)(tag) << 4) | ((uint32_t)(nacct) << 8) | ((uint32_t)(chain) << 16))
 #define BANK_TYPE(meta) ((meta) & 0xFu)
-#define BANK_TAG(meta) (((meta) >> 4) & 0xFu)
+#define BANK_TAG(meta) TX_ENTRY_TAG(meta)
 #define BANK_NACCT(meta) (((meta) >> 8) & 0xFFu)
 #define BANK_IS_CHAIN(meta) (((meta) >> 16) & 1u)
 
@@ -57,20 +59,11 @@ typedef struct bank_entry {
 	uint32_t a, b;   /* first two accounts; more in the extra array */
 } bank_entry;
 
-/* What the engines see: the table, the extra accounts and the status words. */
-typedef struct bank_view {
-	const bank_entry *tx;
-	const uint32_t *extra;   /* accounts 3.. of entry i at extra[i * extra_stride + j - 2] */
-	uint32_t extra_stride;
-	uint32_t *status;        /* one word per entry, see BANK_STATUS_* */
-	uint32_t tx_per_thread;
-	uint32_t max_tag;        /* highest priority tag in the table */
-} bank_view;
-
-/* Status words: 0 = not committed; read-only commit; update commit = its stamp + 1. */
-#define BANK_STATUS_PENDING 0u
-#define BANK_STATUS_READONLY 0xFFFFFFFFu
-#define BANK_STATUS_MAX_STAMP 0xFFFFFFFDu /* status = stamp + 1 */
+/*
+ * The engines see the table as a tx_table (api/tx_table.h): entries are
+ * bank_entry, accounts 3.. of entry i are at aux[i * aux_stride + j - 2], and
+ * the status words are api/tx_table.h's TX_STATUS_*.
+ */
 
 typedef struct bank_config {
 	uint32_t accounts;
@@ -87,7 +80,7 @@ typedef struct bank_config {
 typedef struct bank_workload {
 	bank_config cfg;
 	bank_entry *tx;
-	uint32_t *extra;
+	uint32_t *extra;         /* accounts 3.. of entry i at extra[i * extra_stride + j - 2] */
 	uint32_t extra_stride;
 	uint64_t ntx;
 	uint64_t count[BANK_NTYPES];
@@ -98,7 +91,7 @@ typedef struct bank_workload {
 /* Build the table. Returns 0, or -1 with a usage message in err (sizes that cannot work). */
 int bank_generate(bank_workload *w, const bank_config *cfg, char *err, size_t errlen);
 void bank_free(bank_workload *w);
-bank_view bank_view_of(const bank_workload *w, uint32_t *status);
+tx_input bank_input_of(const bank_workload *w);
 const char *bank_type_name(unsigned type);
 
 /* Account j (0-based) of entry e = table[i]: a, b, then the extra array. */
@@ -110,6 +103,26 @@ GB_HD uint32_t bank_entry_account(const bank_entry *e, const uint32_t *extra, ui
 	if (j == 1)
 		return e->b;
 	return extra[i * stride + j - 2];
+}
+
+/* The scheduler's copy of entry i (api/tx_table.h), and the entry back from it. */
+GB_HD void bank_load_entry(const tx_table *t, uint32_t i, tx_entry *out)
+{
+	bank_entry e = ((const bank_entry *)t->entries)[i];
+	out->w[0] = e.meta;
+	out->w[1] = (uint32_t)e.amount;
+	out->w[2] = e.a;
+	out->w[3] = e.b;
+}
+
+GB_HD bank_entry bank_entry_of(const tx_entry *x)
+{
+	bank_entry e;
+	e.meta = x->w[0];
+	e.amount = (int32_t)x->w[1];
+	e.a = x->w[2];
+	e.b = x->w[3];
+	return e;
 }
 
 static inline uint32_t bank_account(const bank_workload *w, uint64_t i, unsigned j)

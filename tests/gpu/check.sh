@@ -3,7 +3,8 @@
 # PR-STM bank on the GPU backend over thread counts, lock coverage (hash),
 # semantic ratios, presort, read-only and multi-leg transfers, every run
 # verified by the serial replay; a high-contention configuration; and cross
-# checks against the CPU backend; the banker's algorithm (avoid) on the GPU
+# checks against the CPU backend; GPU-STM on the bank, beside PR-STM; vacation
+# on both engines; the banker's algorithm (avoid) on the GPU
 # against the oracle and the CPU implementations; the deadlock detectors
 # (detect) on the GPU against the oracle and cpu-bits; speculate's loops on
 # the GPU against the sequential loop and the CPU backend's decisions; the
@@ -277,6 +278,90 @@ json_check "the one-pass cross check abandoned something" "$R/cross-gpu.json" '
 assert d["results"]["abandoned"] > 0'
 cross "960 threads, semantic 50, presort" 1 --threads 960 --accounts 2048 --tx-per-thread 20 --semantic-ratio 50 --presort --read-only 20
 cross "256 threads, hash 4, semantic 0, K=2" 1 --threads 256 --accounts 512 --hash 4 --tx-per-thread 20 --semantic-ratio 0 --transfers-per-tx 2
+
+# ---- gpustm: GPU-STM's kernel on the same tables, every run verified. Without
+# semantic conflicts (none, or presorted) nothing is given up; with shuffled
+# semantic chains every transaction given up at the retry limit is counted
+# and is exactly what the oracle finds abandoned.
+gpustm_bank() {
+	local name=$1 f
+	shift
+	n=$((n + 1))
+	f=$R/run$n.json
+	run "$G" stm --backend gpu --algo gpustm --reps 2 --warmup 1 --quiet --json "$f" "$@"
+	if [ "$RC" != 0 ]; then
+		fail "gpustm $name: exit 0" "$G stm --backend gpu --algo gpustm $*" "$(t_context)"
+		return
+	fi
+	json_check "gpustm $name" "$f" '
+r = d["results"]; v = d["verification"]; b = d["config"]["bank"]
+assert d["meta"]["complete"] is True and d["device"]["backend"] == "gpu" and d["config"]["algo"] == "gpustm"
+assert v["verified"] is True, v["message"]
+assert v["batches_verified"] == r["batches"] == 2
+assert r["abandoned"] == r["retry_limit_reached"], (r["abandoned"], r["retry_limit_reached"])
+if b["semantic_ratio"] == 0 or b["presort"]:
+    assert r["abandoned"] == 0, "given up %d: %s" % (r["abandoned"], " ".join(d["meta"]["argv"]))
+assert r["commits"] + r["abandoned"] == 2 * b["transactions"]
+assert r["threads_timed_out"] == 0 and r["aborts"]["conflict_priority"] == 0
+assert r["throughput_tx_per_s"]["n"] == 2'
+}
+for threads in 960 6720; do
+	for hash in 1 4; do
+		gpustm_bank "threads $threads hash $hash semantic 0" --threads "$threads" --hash "$hash" \
+			--accounts 65536 --tx-per-thread 40 --semantic-ratio 0 --read-only 20
+		gpustm_bank "threads $threads hash $hash semantic 100 presort" --threads "$threads" --hash "$hash" \
+			--accounts 65536 --tx-per-thread 39 --presort
+		gpustm_bank "threads $threads hash $hash semantic 100 shuffled" --threads "$threads" --hash "$hash" \
+			--accounts 65536 --tx-per-thread 39
+	done
+done
+gpustm_bank "high contention, 8 locks, K=2" --threads 2048 --accounts 64 --hash 8 --initial-balance 100000 \
+	--tx-per-thread 20 --semantic-ratio 0 --transfers-per-tx 2
+# both engines on one table, on the GPU
+expect_rc "stm --compare gpustm on the GPU" 0 "$G" stm --backend gpu --threads 6720 --accounts 65536 \
+	--tx-per-thread 100 --semantic-ratio 0 --compare gpustm --reps 2 --quiet --json "$R/compare.json"
+json_check "--compare gpustm on the GPU: both verified, a speedup" "$R/compare.json" '
+r = d["results"]
+assert d["verification"]["verified"] is True and r["compare"][0]["verified"] is True
+assert r["compare"][0]["algo"] == "gpustm" and r["compare"][0]["speedup_of_algo"] > 0'
+# one logical thread: the same outcome on both backends, retries and give-ups included
+cross_same "gpustm 1 thread, semantic chains given up" --algo gpustm --accounts 50 --tx-per-thread 500 \
+	--semantic-ratio 60 --read-only 20 --seed 6
+json_check "gpustm's cross check gave transactions up" "$R/cross-gpu.json" '
+assert d["results"]["retry_limit_reached"] > 0'
+cross "gpustm 960 threads, hash 4, semantic 0, K=2" 1 --algo gpustm --threads 960 --accounts 2048 --hash 4 \
+	--tx-per-thread 20 --semantic-ratio 0 --transfers-per-tx 2
+
+# ---- vacation on the GPU, both engines, verified by the replay and STAMP's rules
+gpu_vacation() {
+	local name=$1 f
+	shift
+	n=$((n + 1))
+	f=$R/run$n.json
+	run "$G" stm --backend gpu --workload vacation --reps 2 --warmup 1 --quiet --json "$f" "$@"
+	if [ "$RC" != 0 ]; then
+		fail "vacation $name: exit 0" "$G stm --backend gpu --workload vacation $*" "$(t_context)"
+		return
+	fi
+	json_check "vacation $name" "$f" '
+r = d["results"]; v = d["verification"]; w = d["config"]["vacation"]
+assert d["meta"]["complete"] is True and d["device"]["backend"] == "gpu"
+assert v["verified"] is True, v["message"]
+assert v["batches_verified"] == r["batches"] == 2
+assert r["threads_timed_out"] == 0 and r["threads_gave_up"] == 0
+assert r["abandoned"] == r["retry_limit_reached"], (r["abandoned"], r["retry_limit_reached"])
+assert r["commits"] + r["abandoned"] == 2 * w["transactions"]
+assert r["commits_read_only"] == 2 * w["queries"]
+if r["abandoned"] == 0:
+    assert v["reservations"] == 0 and v["rooms_free"] == w["room_types"] * w["rooms"], v'
+}
+for algo in prstm gpustm; do
+	gpu_vacation "$algo, 6720 threads, the paper's sizes" --algo "$algo" --threads 6720 --tx-per-thread 100
+	gpu_vacation "$algo, 6720 threads, presort, read-only 20" --algo "$algo" --threads 6720 --tx-per-thread 100 \
+		--presort --read-only 20
+	gpu_vacation "$algo, 2048 threads, 50 customers, hash 4" --algo "$algo" --threads 2048 --tx-per-thread 20 \
+		--customers 50 --room-types 8 --rooms 10 --room-interval 2 --hash 4
+done
 
 # ---- gpubench avoid: both GPU implementations decide every event as the
 # oracle does and end in its state (exit 4 otherwise), beside the CPU ones.

@@ -83,6 +83,17 @@ sanitize stm --backend gpu --threads 256 --accounts 1024 --tx-per-thread 8 --rep
 	--semantic-ratio 50 --presort --read-only 20 --duration 0.2
 sanitize --rc 1 stm --backend gpu --threads 512 --accounts 64 --hash 64 --transfers-per-tx 4 \
 	--initial-balance 1000000 --tx-per-thread 2000 --semantic-ratio 0 --reps 1 --warmup 0 --timeout 8
+# GPU-STM's kernel: high contention with value validation (hash 8), and
+# shuffled semantic chains given up at the retry limit.
+sanitize stm --backend gpu --algo gpustm --threads 512 --accounts 64 --hash 8 --initial-balance 100000 \
+	--tx-per-thread 4 --reps 1 --warmup 0 --semantic-ratio 0 --read-only 20 --transfers-per-tx 2
+sanitize stm --backend gpu --algo gpustm --threads 256 --accounts 1024 --tx-per-thread 8 --reps 1 --warmup 0 \
+	--semantic-ratio 100
+# vacation's kernels, both engines, with queries and sold-out room types
+for algo in prstm gpustm; do
+	sanitize stm --backend gpu --algo "$algo" --workload vacation --threads 512 --tx-per-thread 6 \
+		--customers 100 --room-types 8 --rooms 4 --read-only 20 --reps 1 --warmup 0
+done
 
 # avoid: both GPU implementations, one block and several, work[] in shared and
 # global memory.

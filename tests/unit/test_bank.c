@@ -62,7 +62,7 @@ static uint64_t serial_run(const bank_workload *w, const int32_t *initial, uint3
 			if (!ok)
 				continue;
 			if (type == BANK_BALANCE) {
-				status[i] = BANK_STATUS_READONLY;
+				status[i] = TX_STATUS_READONLY;
 			} else {
 				memcpy(bal, tmp, n * sizeof(int64_t));
 				status[i] = (uint32_t)(stamp++ + 1);
@@ -449,9 +449,9 @@ TEST(bank_verify_partial_batch)
 	REQUIRE(replay_setup(&r, &c, 25) == 0);
 	CHECK_EQ(r.updates, 25u);
 	for (i = 0; i < r.w.ntx; i++) {
-		pending += r.status[i] == BANK_STATUS_PENDING;
-		ro += r.status[i] == BANK_STATUS_READONLY;
-		if (r.status[i] && r.status[i] != BANK_STATUS_READONLY) {
+		pending += r.status[i] == TX_STATUS_PENDING;
+		ro += r.status[i] == TX_STATUS_READONLY;
+		if (r.status[i] && r.status[i] != TX_STATUS_READONLY) {
 			if (BANK_TYPE(r.w.tx[i].meta) == BANK_DEPOSIT)
 				dep += r.w.tx[i].amount;
 			if (BANK_TYPE(r.w.tx[i].meta) == BANK_WITHDRAW)
@@ -515,7 +515,7 @@ TEST(bank_verify_rejects_bad_stamps)
 
 	REQUIRE(replay_setup(&r, &c, UINT64_MAX) == 0);
 	for (i = 0; i < r.w.ntx; i++)
-		if (r.status[i] != BANK_STATUS_READONLY) {
+		if (r.status[i] != TX_STATUS_READONLY) {
 			if (a == UINT64_MAX)
 				a = i;
 			else if (b == UINT64_MAX)
@@ -539,7 +539,7 @@ TEST(bank_verify_rejects_bad_stamps)
 	r.status[b] = save;
 
 	/* an update transaction marked as a read-only commit: a stamp goes missing */
-	r.status[b] = BANK_STATUS_READONLY;
+	r.status[b] = TX_STATUS_READONLY;
 	verify(&r, &chk);
 	CHECK_EQ_I(chk.ok, 0);
 	r.status[b] = save;

@@ -1,13 +1,14 @@
 /*
- * The CPU backend of PR-STM (stm/prstm_cpu.c) under heavy oversubscription
- * and contention: many more logical threads and workers than cores, a handful
- * of accounts, locks covering several accounts. The invariants are checked
- * through the serial-replay verifier.
+ * The CPU backends of the STM engines (stm/prstm_cpu.c, stm/gpustm_cpu.c)
+ * under heavy oversubscription and contention: many more logical threads and
+ * workers than cores, a handful of accounts, locks covering several accounts.
+ * The invariants are checked through the serial-replay verifier.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "stm/gpustm_engines.h"
 #include "stm/prstm_engines.h"
 #include "stm/stm.h"
 #include "tests/unit/test.h"
@@ -16,20 +17,28 @@
 typedef struct conc_case {
 	uint32_t threads, workers, accounts, hash, tx_per_thread;
 	uint32_t semantic, read_only, transfers, presort, use_tags, max_passes;
+	uint32_t retry_limit; /* gpustm; 0: its default */
 } conc_case;
 
 typedef struct conc_result {
 	int generated;
 	uint64_t batches_ok, ntx;
 	uint64_t commits, abandoned, gave_up, timed_out, failed;
-	uint64_t aborts_semantic, aborts_conflict;
+	uint64_t aborts_semantic, aborts_conflict, retry_limit_reached;
 	int all_initial; /* final balances equal the initial ones */
 } conc_result;
 
-/* Run `batches` batches back to back (state carried over), verifying each. */
-static void run_case(const conc_case *k, int batches, conc_result *res, const char *label)
+/* An engine's backend opened on a bank table. */
+static void *open_bank(const stm_ops *ops, const bank_workload *w, const stm_params *p)
 {
-	const stm_bank_ops *ops = &prstm_bank_cpu_ops;
+	tx_input in = bank_input_of(w);
+	return ops->open(&in, p);
+}
+
+/* Run `batches` batches back to back (state carried over), verifying each. */
+static void run_case(const stm_ops *ops, const conc_case *k, int batches, conc_result *res,
+		     const char *label)
+{
 	bank_config bc;
 	bank_workload w;
 	stm_params p;
@@ -61,6 +70,7 @@ static void run_case(const conc_case *k, int batches, conc_result *res, const ch
 	p.threads = k->threads;
 	p.hash = k->hash;
 	p.max_passes = k->max_passes;
+	p.retry_limit = k->retry_limit ? k->retry_limit : 100;
 	p.use_tags = k->use_tags;
 	p.stall_ns = 10ull * 1000000000ull;
 	p.cpu_workers = k->workers;
@@ -73,19 +83,19 @@ static void run_case(const conc_case *k, int batches, conc_result *res, const ch
 	for (j = 0; j < bc.accounts; j++)
 		initial[j] = mirror[j] = (int32_t)bc.initial_balance;
 
-	ctx = ops->open(&w, &p);
-	ops->load(ctx, initial);
+	ctx = open_bank(ops, &w, &p);
+	ops->load(ctx, (const uint32_t *)initial);
 	for (b = 0; b < batches; b++) {
 		stm_batch_result r;
 		bank_check chk;
 		uint64_t i, st_ro = 0, st_upd = 0, st_pending = 0;
 
 		ops->run(ctx, p.timeout_ns, 0, &r);
-		ops->fetch(ctx, after, status);
+		ops->fetch(ctx, (uint32_t *)after, status);
 		for (i = 0; i < w.ntx; i++) {
-			if (status[i] == BANK_STATUS_PENDING)
+			if (status[i] == TX_STATUS_PENDING)
 				st_pending++;
-			else if (status[i] == BANK_STATUS_READONLY)
+			else if (status[i] == TX_STATUS_READONLY)
 				st_ro++;
 			else
 				st_upd++;
@@ -128,6 +138,7 @@ static void run_case(const conc_case *k, int batches, conc_result *res, const ch
 		res->failed += r.c.threads_failed;
 		res->aborts_semantic += r.c.aborts_semantic;
 		res->aborts_conflict += r.c.aborts_locked + r.c.aborts_priority + r.c.aborts_validation;
+		res->retry_limit_reached += r.c.retry_limit_reached;
 	}
 	res->all_initial = 1;
 	for (j = 0; j < bc.accounts; j++)
@@ -151,7 +162,7 @@ static void run_case(const conc_case *k, int batches, conc_result *res, const ch
 static void expect_verified_few_abandoned(const conc_case *k, int batches, const char *label)
 {
 	conc_result res;
-	run_case(k, batches, &res, label);
+	run_case(&prstm_bank_cpu_ops, k, batches, &res, label);
 	if (!res.generated)
 		return;
 	CHECK_EQ(res.batches_ok, (uint64_t)batches);
@@ -164,10 +175,11 @@ static void expect_verified_few_abandoned(const conc_case *k, int batches, const
 		CHECK(res.all_initial);
 }
 
-static void expect_all_committed(const conc_case *k, int batches, const char *label)
+static void expect_all_committed_by(const stm_ops *ops, const conc_case *k, int batches,
+				    const char *label)
 {
 	conc_result res;
-	run_case(k, batches, &res, label);
+	run_case(ops, k, batches, &res, label);
 	if (!res.generated)
 		return;
 	CHECK_EQ(res.batches_ok, (uint64_t)batches);
@@ -180,9 +192,14 @@ static void expect_all_committed(const conc_case *k, int batches, const char *la
 	CHECK(res.all_initial);
 }
 
+static void expect_all_committed(const conc_case *k, int batches, const char *label)
+{
+	expect_all_committed_by(&prstm_bank_cpu_ops, k, batches, label);
+}
+
 TEST(cpu_backend_oversubscribed_no_semantic)
 {
-	conc_case k = {2000, 32, 8, 4, 8, 0, 20, 2, 0, 1, 1000000};
+	conc_case k = {2000, 32, 8, 4, 8, 0, 20, 2, 0, 1, 1000000, 0};
 	expect_all_committed(&k, 3, "8 accounts hash 4 semantic 0");
 	k.accounts = 64;
 	k.hash = 16;
@@ -192,7 +209,7 @@ TEST(cpu_backend_oversubscribed_no_semantic)
 
 TEST(cpu_backend_oversubscribed_semantic_50)
 {
-	conc_case k = {2000, 64, 16, 8, 8, 50, 20, 1, 0, 1, 1000000};
+	conc_case k = {2000, 64, 16, 8, 8, 50, 20, 1, 0, 1, 1000000, 0};
 	expect_verified_few_abandoned(&k, 3, "16 accounts hash 8 semantic 50");
 	k.presort = 1;
 	expect_all_committed(&k, 1, "16 accounts hash 8 semantic 50 presort");
@@ -200,7 +217,7 @@ TEST(cpu_backend_oversubscribed_semantic_50)
 
 TEST(cpu_backend_oversubscribed_semantic_100)
 {
-	conc_case k = {2000, 32, 64, 4, 6, 100, 0, 1, 1, 1, 1000000};
+	conc_case k = {2000, 32, 64, 4, 6, 100, 0, 1, 1, 1, 1000000, 0};
 	expect_all_committed(&k, 3, "64 accounts hash 4 semantic 100 presort");
 	k.accounts = 32;
 	k.hash = 16;
@@ -214,9 +231,9 @@ TEST(cpu_backend_oversubscribed_semantic_100)
 
 TEST(cpu_backend_max_passes_abandons_but_verifies)
 {
-	conc_case k = {256, 8, 16, 2, 6, 100, 0, 1, 0, 1, 1};
+	conc_case k = {256, 8, 16, 2, 6, 100, 0, 1, 0, 1, 1, 0};
 	conc_result res;
-	run_case(&k, 1, &res, "max passes 1");
+	run_case(&prstm_bank_cpu_ops, &k, 1, &res, "max passes 1");
 	REQUIRE(res.generated);
 	CHECK_EQ(res.batches_ok, 1u);
 	CHECK(res.abandoned > 0);
@@ -228,14 +245,54 @@ TEST(cpu_backend_max_passes_abandons_but_verifies)
 TEST(cpu_backend_single_thread_matches_serial_state)
 {
 	/* one logical thread on one worker: no conflicts at all */
-	conc_case k = {1, 1, 10, 1, 60, 50, 20, 2, 0, 1, 1000000};
+	conc_case k = {1, 1, 10, 1, 60, 50, 20, 2, 0, 1, 1000000, 0};
 	conc_result res;
-	run_case(&k, 1, &res, "single thread");
+	run_case(&prstm_bank_cpu_ops, &k, 1, &res, "single thread");
 	REQUIRE(res.generated);
 	CHECK_EQ(res.batches_ok, 1u);
 	CHECK_EQ(res.commits, 60u);
 	CHECK_EQ(res.aborts_conflict, 0u);
 	CHECK(res.all_initial);
+}
+
+/*
+ * GPU-STM at high contention, oversubscribed: with a retry limit no attempt
+ * can reach, everything commits; with the paper's 100, semantic chains
+ * spread over threads are given up, every one of them counted, and what
+ * committed still replays.
+ */
+TEST(gpustm_cpu_backend_oversubscribed)
+{
+	conc_case k = {2000, 32, 8, 4, 8, 0, 20, 2, 0, 1, 1000000, 1000000000};
+	conc_result res;
+
+	expect_all_committed_by(&gpustm_bank_cpu_ops, &k, 2, "gpustm 8 accounts hash 4 semantic 0");
+	k.accounts = 64;
+	k.hash = 16;
+	k.transfers = 4;
+	expect_all_committed_by(&gpustm_bank_cpu_ops, &k, 1, "gpustm 64 accounts hash 16 semantic 0 K=4");
+	k.accounts = 16;
+	k.hash = 1;
+	k.transfers = 1;
+	k.semantic = 50;
+	k.presort = 1;
+	expect_all_committed_by(&gpustm_bank_cpu_ops, &k, 1, "gpustm 16 accounts semantic 50 presort");
+
+	k.threads = 600;
+	k.accounts = 32;
+	k.hash = 8;
+	k.semantic = 100;
+	k.presort = 0;
+	k.retry_limit = 0; /* the default, 100 */
+	run_case(&gpustm_bank_cpu_ops, &k, 2, &res, "gpustm 32 accounts hash 8 semantic 100 shuffled");
+	REQUIRE(res.generated);
+	CHECK_EQ(res.batches_ok, 2u);
+	CHECK_EQ(res.commits + res.abandoned, 2 * res.ntx);
+	CHECK(res.abandoned > 0);
+	CHECK_EQ(res.retry_limit_reached, res.abandoned); /* its only way to leave one */
+	CHECK(res.aborts_semantic + res.aborts_conflict >= 100 * res.retry_limit_reached);
+	CHECK_EQ(res.timed_out, 0u);
+	CHECK_EQ(res.failed, 0u);
 }
 
 /*
@@ -284,17 +341,17 @@ TEST(cpu_backend_stall_abandons_unfundable_withdrawal)
 	p.timeout_ns = 60ull * 1000000000ull;
 	p.stall_ns = 50ull * 1000000ull;
 
-	ctx = prstm_bank_cpu_ops.open(&w, &p);
-	prstm_bank_cpu_ops.load(ctx, initial);
+	ctx = open_bank(&prstm_bank_cpu_ops, &w, &p);
+	prstm_bank_cpu_ops.load(ctx, (const uint32_t *)initial);
 	prstm_bank_cpu_ops.run(ctx, p.timeout_ns, 0, &r);
-	prstm_bank_cpu_ops.fetch(ctx, after, status);
+	prstm_bank_cpu_ops.fetch(ctx, (uint32_t *)after, status);
 	prstm_bank_cpu_ops.close(ctx);
 
 	CHECK_EQ(r.c.threads_stalled, 1u);
 	CHECK_EQ(r.c.threads_gave_up, 0u);
 	CHECK_EQ(r.c.threads_timed_out, 0u);
 	CHECK_EQ(r.c.commits_update, 7u);
-	CHECK_EQ(status[5], BANK_STATUS_PENDING);
+	CHECK_EQ(status[5], TX_STATUS_PENDING);
 	CHECK(r.seconds < 5.0);
 	memcpy(mirror, initial, sizeof(mirror));
 	bank_verify_batch(&w, mirror, status, after, &chk);
@@ -326,8 +383,8 @@ static void *open_cpu(bank_workload *w, const bank_config *bc, uint32_t hash, ui
 	*initial = malloc(bc->accounts * sizeof(int32_t));
 	for (j = 0; j < bc->accounts; j++)
 		(*initial)[j] = (int32_t)bc->initial_balance;
-	ctx = prstm_bank_cpu_ops.open(w, p);
-	prstm_bank_cpu_ops.load(ctx, *initial);
+	ctx = open_bank(&prstm_bank_cpu_ops, w, p);
+	prstm_bank_cpu_ops.load(ctx, (const uint32_t *)*initial);
 	return ctx;
 }
 
@@ -367,7 +424,7 @@ static void timed_run_case(uint32_t threads, uint32_t accounts, uint32_t hash, u
 	prstm_bank_cpu_ops.run(ctx, p.timeout_ns, 150000000ull, &r);
 	after = malloc(accounts * sizeof(int32_t));
 	counts = malloc(w.ntx * sizeof(uint32_t));
-	prstm_bank_cpu_ops.fetch(ctx, after, counts);
+	prstm_bank_cpu_ops.fetch(ctx, (uint32_t *)after, counts);
 	prstm_bank_cpu_ops.close(ctx);
 	for (i = 0; i < w.ntx; i++) {
 		sum += counts[i];
@@ -426,7 +483,7 @@ TEST(cpu_backend_timeout_stops_a_batch)
 	after = malloc(bc.accounts * sizeof(int32_t));
 	mirror = malloc(bc.accounts * sizeof(int32_t));
 	status = malloc(w.ntx * sizeof(uint32_t));
-	prstm_bank_cpu_ops.fetch(ctx, after, status);
+	prstm_bank_cpu_ops.fetch(ctx, (uint32_t *)after, status);
 	prstm_bank_cpu_ops.close(ctx);
 	CHECK_EQ(r.c.threads_timed_out, 16u);
 	CHECK(r.seconds < 1.0);
@@ -486,10 +543,10 @@ TEST(cpu_backend_timed_run_halts_on_a_stall)
 	p.timeout_ns = 60ull * 1000000000ull;
 	p.stall_ns = 50ull * 1000000ull;
 
-	ctx = prstm_bank_cpu_ops.open(&w, &p);
-	prstm_bank_cpu_ops.load(ctx, initial);
+	ctx = open_bank(&prstm_bank_cpu_ops, &w, &p);
+	prstm_bank_cpu_ops.load(ctx, (const uint32_t *)initial);
 	prstm_bank_cpu_ops.run(ctx, p.timeout_ns, 30ull * 1000000000ull, &r);
-	prstm_bank_cpu_ops.fetch(ctx, after, counts);
+	prstm_bank_cpu_ops.fetch(ctx, (uint32_t *)after, counts);
 	prstm_bank_cpu_ops.close(ctx);
 
 	CHECK_EQ(r.c.threads_stalled, 1u);

@@ -33,7 +33,7 @@ static const gb_opt_row demo_rows[] = {
 	 .help = "a flag"},
 };
 
-static const gb_opt_default demo_defaults[] = {{"reps", "7"}, {NULL, NULL}};
+static const gb_opt_default demo_defaults[] = {{.name = "reps", .def = "7"}, {.name = NULL}};
 
 static const gb_opt_spec demo_spec = {
 	.cmd = "demo",
@@ -124,6 +124,72 @@ TEST(options_help_fits_and_shows_ranges)
 	}
 	CHECK_CONTAINS(buf, "--compare LIST        others");
 	free(buf);
+}
+
+/* A subcommand that narrows a shared row's range: parsing, the message and the help follow it. */
+static const gb_opt_default narrow_defaults[] = {
+	{.name = "verify-every", .def = "3", .lo = 1, .hi = 9},
+	{.name = "warmup", .def = "2"},
+	{.name = NULL},
+};
+
+static const gb_opt_spec narrow_spec = {
+	.cmd = "narrow",
+	.intro = "A subcommand whose checks cannot be turned off by --verify-every 0.",
+	.rows = demo_rows,
+	.nrows = sizeof(demo_rows) / sizeof(demo_rows[0]),
+	.defaults = narrow_defaults,
+	.check_unit = "piece",
+};
+
+static void parse_narrow(void *arg)
+{
+	char *argv[] = {"narrow", "--verify-every", (char *)arg, NULL};
+	demo_opts o;
+	memset(&o, 0, sizeof(o));
+	gb_opts_parse(&narrow_spec, &o, NULL, 3, argv);
+}
+
+static char *help_of(const gb_opt_spec *spec)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+	if (!f)
+		return NULL;
+	gb_opts_help(f, spec);
+	fclose(f);
+	return buf;
+}
+
+TEST(options_shared_row_narrowed_range)
+{
+	char *argv[] = {"narrow", "--verify-every", "9", NULL}, err[256], *help;
+	demo_opts o;
+
+	memset(&o, 0, sizeof(o));
+	gb_opts_parse(&narrow_spec, &o, NULL, 1, argv);
+	CHECK_EQ(o.run.verify_every, 3); /* the subcommand's default */
+	CHECK_EQ(o.run.warmup, 2);
+	CHECK_EQ(o.run.reps, 3);         /* not set otherwise: the row's own */
+	memset(&o, 0, sizeof(o));
+	gb_opts_parse(&narrow_spec, &o, NULL, 3, argv);
+	CHECK_EQ(o.run.verify_every, 9);
+	CHECK_EQ(o.run.verify, 1);
+	CHECK_EQ_I(tu_run_child(parse_narrow, "0", err, sizeof(err)), 2);
+	CHECK_CONTAINS(err, "option --verify-every: 0 is out of range (accepted: 1..9)");
+	CHECK_EQ_I(tu_run_child(parse_narrow, "10", err, sizeof(err)), 2);
+	CHECK_CONTAINS(err, "(accepted: 1..9)");
+
+	help = help_of(&narrow_spec);
+	REQUIRE(help != NULL);
+	CHECK_CONTAINS(help, "check every K-th piece against the oracle (1..9,");
+	CHECK(strstr(help, "0 checks none") == NULL); /* 0 is not accepted here */
+	free(help);
+	help = help_of(&demo_spec);
+	REQUIRE(help != NULL);
+	CHECK_CONTAINS(help, "against the oracle; 0 checks none");
+	free(help);
 }
 
 TEST(help_wrap_breaks_between_words)

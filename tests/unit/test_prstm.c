@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "stm/prstm.h"
-#include "stm/prstm_bank.h"
+#include "stm/prstm_sched.h"
 #include "tests/unit/test.h"
 
 #define NWORDS 32
@@ -594,7 +594,7 @@ TEST(prstm_backoff_doubles_up_to_its_cap)
 	prstm_sched s;
 	stm_shared sh;
 	stm_params p;
-	bank_view v;
+	tx_table v;
 	uint32_t k;
 
 	memset(&sh, 0, sizeof(sh));

@@ -1,0 +1,54 @@
+/*
+ * The CPU backend every STM engine shares: the shared words in host memory,
+ * and --cpu-workers pthreads among which the logical --threads are dealt
+ * round-robin. Each worker interleaves its logical threads one transaction
+ * attempt at a time, so a thread postponed on a semantic conflict lets the
+ * others of its worker make the progress it waits for, and a logical thread
+ * that waits (backoff, a round gate) is passed over until its time has come.
+ * Priorities and thread indices are the logical ones, exactly as on the GPU.
+ *
+ * An engine brings its per-thread logic as a stm_cpu_threads (its GB_HD
+ * scheduler behind four functions) and gets the stm_ops functions below.
+ */
+#ifndef GB_STM_CPU_H
+#define GB_STM_CPU_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "api/tx_table.h"
+#include "stm/stm.h"
+
+typedef struct stm_cpu stm_cpu;
+
+/* One engine's logical threads, as the workers drive them. */
+typedef struct stm_cpu_threads {
+	size_t size; /* bytes of one logical thread's state */
+	void (*init)(void *t, uint32_t tid, stm_cpu *c, uint64_t now_ns);
+	uint32_t (*step)(void *t, stm_cpu *c); /* one attempt or a wait; enum stm_thread_state */
+	uint64_t (*wait_ns)(const void *t);    /* after a step that made no attempt: how long it waits */
+	stm_counters (*totals)(const void *t); /* a finished thread's contribution */
+} stm_cpu_threads;
+
+struct stm_cpu {
+	tx_input in;
+	stm_params p;
+	uint32_t *data, *locks, *status;
+	uint32_t nlocks;
+	tx_table table;       /* over the workload's host table and this backend's status words */
+	stm_shared shared;
+	uint64_t timeout_ns, run_ns; /* of the current run */
+	double cycles_per_ns;
+	const stm_cpu_threads *threads;
+};
+
+stm_cpu *stm_cpu_open(const tx_input *in, const stm_params *p, const stm_cpu_threads *threads);
+
+/* The stm_ops functions of every engine's CPU backend (ctx: a stm_cpu). */
+void stm_cpu_load(void *ctx, const uint32_t *words);
+void stm_cpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_result *r);
+int stm_cpu_rounds_ok(void *ctx);
+void stm_cpu_fetch(void *ctx, uint32_t *words, uint32_t *status);
+void stm_cpu_close(void *ctx);
+
+#endif

@@ -1,0 +1,203 @@
+/*
+ * The bank workload (workloads/bank.h) as a workload of `gpubench stm`: its
+ * options, and its generator and serial-replay oracle behind the registry's
+ * interface (workloads/stm_workload.h).
+ */
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "common/error.h"
+#include "common/report.h"
+#include "workloads/bank.h"
+#include "workloads/stm_workload.h"
+
+typedef struct bank_opts {
+	uint64_t accounts, semantic_ratio, transfers, initial_balance;
+} bank_opts;
+
+_Static_assert(sizeof(bank_opts) <= STM_WORKLOAD_OPTS_MAX, "bank_opts fits stm's area");
+
+#define AT(field) offsetof(bank_opts, field)
+
+static const gb_opt_row rows[] = {
+	{.name = "accounts", .kind = GB_OPT_UINT, .metavar = "N", .lo = 2, .hi = UINT32_MAX / 2,
+	 .def = "2621440", .offset = AT(accounts),
+	 .help = "bank: number of accounts (the default is 10 MiB of balances, the paper's \"about 2.5 "
+		 "million\")"},
+	{.name = "semantic-ratio", .kind = GB_OPT_UINT, .metavar = "P", .lo = 0, .hi = 100, .def = "100",
+	 .offset = AT(semantic_ratio),
+	 .help = "bank: percent of update transactions in semantic chains deposit -> transfer -> "
+		 "withdraw"},
+	{.name = "transfers-per-tx", .kind = GB_OPT_UINT, .metavar = "K", .lo = 1, .hi = BANK_MAX_TRANSFERS,
+	 .def = "1", .offset = AT(transfers), .help = "bank: transfers in each non-semantic transaction"},
+	{.name = "initial-balance", .kind = GB_OPT_UINT, .metavar = "B", .lo = 1, .hi = 100000000,
+	 .def = "1000", .offset = AT(initial_balance),
+	 .help = "bank: every account's starting balance; chain amounts are drawn from (B, 2B]"},
+};
+
+static uint32_t words(const void *opts)
+{
+	return (uint32_t)((const bank_opts *)opts)->accounts;
+}
+
+/* A balance inquiry reads 2K accounts; a transfer of K legs writes as many. */
+static uint32_t max_set(const void *opts)
+{
+	return 2 * (uint32_t)((const bank_opts *)opts)->transfers;
+}
+
+/*
+ * Per account: the three host copies of the balances, the engine's data and
+ * locks, the generator's budgets and inflows and the replay's balances; per
+ * transaction the table (twice while it is placed), its placement, its status
+ * (engine and host) and the replay order.
+ */
+static unsigned memory(const void *opts, const stm_table_cfg *c, gb_memory_term host[STM_MEMORY_TERMS],
+		       gb_memory_term device[STM_MEMORY_TERMS])
+{
+	const bank_opts *o = opts;
+	uint64_t per_tx = 2 * sizeof(bank_entry) + 4 * sizeof(uint64_t) +
+			  2 * sizeof(uint32_t) * BANK_MAX_TRANSFERS;
+
+	host[0] = (gb_memory_term){"accounts", o->accounts, 40};
+	host[1] = (gb_memory_term){"threads", c->threads, (uint64_t)c->tx_per_thread * per_tx};
+	device[0] = (gb_memory_term){"accounts", o->accounts, 2 * sizeof(uint32_t)};
+	device[1] = (gb_memory_term){"threads", c->threads,
+				     (uint64_t)c->tx_per_thread * (sizeof(bank_entry) + 8)};
+	return 2;
+}
+
+static void *generate(const void *opts, const stm_table_cfg *c, char *err, size_t errlen)
+{
+	const bank_opts *o = opts;
+	bank_workload *w = gb_xcalloc(1, sizeof(*w), "bank workload");
+	bank_config bc = {
+		.accounts = (uint32_t)o->accounts,
+		.threads = c->threads,
+		.tx_per_thread = c->tx_per_thread,
+		.semantic_ratio = (uint32_t)o->semantic_ratio,
+		.read_only = c->read_only,
+		.transfers_per_tx = (uint32_t)o->transfers,
+		.initial_balance = (uint32_t)o->initial_balance,
+		.presort = c->presort,
+		.seed = c->seed,
+	};
+
+	if (bank_generate(w, &bc, err, errlen) != 0) {
+		free(w);
+		return NULL;
+	}
+	return w;
+}
+
+static void release(void *inst)
+{
+	bank_free(inst);
+	free(inst);
+}
+
+static tx_input input(const void *inst)
+{
+	return bank_input_of(inst);
+}
+
+static void initial(const void *inst, uint32_t *balances)
+{
+	const bank_workload *w = inst;
+	uint32_t i;
+	for (i = 0; i < w->cfg.accounts; i++)
+		balances[i] = w->cfg.initial_balance;
+}
+
+static int rounds_fit(const void *inst)
+{
+	return bank_rounds_fit(inst);
+}
+
+/* The bank's check as the registry's: the money it measured becomes the facts. */
+static void to_stm_check(const bank_check *b, stm_check *out)
+{
+	snprintf(out->message, sizeof(out->message), "%s", b->message);
+	out->ok = b->ok;
+	out->committed_update = b->committed_update;
+	out->committed_readonly = b->committed_readonly;
+	out->abandoned = b->abandoned;
+	out->facts[0] = (stm_fact){"money_before", (double)b->money_before};
+	out->facts[1] = (stm_fact){"money_after", (double)b->money_after};
+	out->facts[2] = (stm_fact){"min_balance", (double)b->min_balance};
+	out->nfacts = 3;
+}
+
+/* Balances are 32-bit signed; the engines move them as data words of the same bits. */
+static void verify_batch(const void *inst, uint32_t *state, const uint32_t *status, const uint32_t *after,
+			 stm_check *out)
+{
+	bank_check b;
+	bank_verify_batch(inst, (int32_t *)state, status, (const int32_t *)after, &b);
+	to_stm_check(&b, out);
+}
+
+static void verify_counts(const void *inst, const uint32_t *start, const uint32_t *counts,
+			  const uint32_t *after, stm_check *out)
+{
+	bank_check b;
+	bank_verify_counts(inst, (const int32_t *)start, counts, (const int32_t *)after, &b);
+	to_stm_check(&b, out);
+}
+
+static void config(const void *inst, cJSON *cfg)
+{
+	const bank_workload *w = inst;
+	cJSON *bank = cJSON_AddObjectToObject(cfg, "bank");
+
+	gb_json_u64(bank, "accounts", w->cfg.accounts);
+	gb_json_u64(bank, "tx_per_thread", w->cfg.tx_per_thread);
+	gb_json_u64(bank, "semantic_ratio", w->cfg.semantic_ratio);
+	gb_json_u64(bank, "read_only", w->cfg.read_only);
+	gb_json_u64(bank, "transfers_per_tx", w->cfg.transfers_per_tx);
+	gb_json_u64(bank, "initial_balance", w->cfg.initial_balance);
+	gb_json_bool(bank, "presort", w->cfg.presort);
+	gb_json_u64(bank, "seed", w->cfg.seed);
+	gb_json_u64(bank, "transactions", w->ntx);
+	gb_json_u64(bank, "chains", w->chains);
+	gb_json_u64(bank, "deposits", w->count[BANK_DEPOSIT]);
+	gb_json_u64(bank, "withdrawals", w->count[BANK_WITHDRAW]);
+	gb_json_u64(bank, "transfers", w->count[BANK_TRANSFER]);
+	gb_json_u64(bank, "read_only_transactions", w->count[BANK_BALANCE]);
+}
+
+static void describe(const void *inst, char *buf, size_t len)
+{
+	snprintf(buf, len, "%u accounts", ((const bank_workload *)inst)->cfg.accounts);
+}
+
+const stm_workload stm_workload_bank = {
+	.name = "bank",
+	.summary = "accounts with deposit, withdraw, transfer and balance transactions; semantic "
+		   "chains whose steps wait for money (Shen et al. section 4.1)",
+	.rows = rows,
+	.nrows = sizeof(rows) / sizeof(rows[0]),
+	.opts_size = sizeof(bank_opts),
+	.words = words,
+	.words_option = "accounts",
+	.max_set = max_set,
+	.max_set_option = "transfers-per-tx",
+	.memory = memory,
+	.generate = generate,
+	.free = release,
+	.input = input,
+	.initial = initial,
+	.rounds_fit = rounds_fit,
+	.rounds_unfit = "rounds over the table could overflow a balance",
+	.verify_batch = verify_batch,
+	.verify_counts = verify_counts,
+	.method_batch = "serial replay in commit-stamp order",
+	.method_counts = "final balances = start + commit counts x amounts",
+	.checked_batch = "replayed in commit order, money conserved, no negative balance",
+	.checked_counts = "final balances equal the start plus every commit's amounts, money "
+			  "conserved, no negative balance",
+	.checksum_key = "balances_fnv1a",
+	.config = config,
+	.describe = describe,
+};

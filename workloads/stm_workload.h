@@ -1,0 +1,107 @@
+/*
+ * A workload of `gpubench stm` as the subcommand sees it: its name, its own
+ * options (rows, as in common/options.h, writing into its own option struct),
+ * its generator and its oracle. The oracle shares no code with the engines:
+ * it reads only the table, the status words the engines wrote and the data
+ * words before and after. The registry (workloads/stm_workloads.c) is what
+ * --workload, --help and `gpubench info` read; which engines run a workload
+ * is said by the engines' entries (stm/registry.c).
+ *
+ * Adding a workload: its generator and oracle, its transaction body
+ * (workloads/NAME_body.h, see api/tx.h), one `const stm_workload` in
+ * designated initializers (workloads/bank_stm.c is the pattern), one line in
+ * the registry, and the instantiations in the engines that run it.
+ */
+#ifndef GB_STM_WORKLOAD_H
+#define GB_STM_WORKLOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cjson/cJSON.h>
+
+#include "api/tx_table.h"
+#include "common/memory.h"
+#include "common/options.h"
+
+/* Bytes a workload's option struct may take (stm keeps one area per workload). */
+#define STM_WORKLOAD_OPTS_MAX 128
+
+/* What shapes every workload's table: options of stm itself (the paper's axes for every benchmark). */
+typedef struct stm_table_cfg {
+	uint32_t threads;
+	uint32_t tx_per_thread;
+	uint32_t read_only; /* --read-only: percent of read-only transactions */
+	int presort;        /* --presort: the table is pre-ordered so program order resolves its semantic dependences */
+	uint64_t seed;
+} stm_table_cfg;
+
+/* A quantity the oracle measured, for the report's verification block (bank: money). */
+typedef struct stm_fact {
+	const char *name;
+	double value;
+} stm_fact;
+
+#define STM_MAX_FACTS 4
+#define STM_MEMORY_TERMS 3
+
+/* What the oracle found for one batch or timed run. */
+typedef struct stm_check {
+	int ok;
+	char message[512];         /* the first offence, when not ok */
+	uint64_t committed_update, committed_readonly;
+	uint64_t abandoned;        /* entries never committed (batches only) */
+	stm_fact facts[STM_MAX_FACTS];
+	unsigned nfacts;
+} stm_check;
+
+typedef struct stm_workload {
+	const char *name;
+	const char *summary;
+	/* Its options; each row's offset is into its option struct of opts_size bytes. */
+	const gb_opt_row *rows;
+	size_t nrows;
+	size_t opts_size;
+	/* Before generation, from the options alone: */
+	uint32_t (*words)(const void *opts);      /* shared data words */
+	const char *words_option;                 /* the option that sets them ("accounts") */
+	uint32_t (*max_set)(const void *opts);    /* most distinct words one transaction touches */
+	const char *max_set_option;               /* the option that sets that ("transfers-per-tx") */
+	/* host and device memory of generation, an engine and the oracle, each term naming its
+	 * option (common/memory.h); returns how many terms it filled in each */
+	unsigned (*memory)(const void *opts, const stm_table_cfg *c, gb_memory_term host[STM_MEMORY_TERMS],
+			   gb_memory_term device[STM_MEMORY_TERMS]);
+	/* Build the table; NULL with a usage message in err when the sizes cannot work. */
+	void *(*generate)(const void *opts, const stm_table_cfg *c, char *err, size_t errlen);
+	void (*free)(void *inst);
+	tx_input (*input)(const void *inst);
+	void (*initial)(const void *inst, uint32_t *words); /* the data words every repetition starts from */
+	/* Whether timed runs may sweep the table round after round (NULL: never) */
+	int (*rounds_fit)(const void *inst);
+	const char *rounds_unfit;                 /* why not, when rounds_fit says no */
+	/*
+	 * The oracle. verify_batch: `state` holds the data before one pass over the
+	 * table and is advanced to the state after it by a serial replay of what
+	 * committed; the replay must equal `after`. verify_counts: a timed run, in
+	 * which entry i committed counts[i] times.
+	 */
+	void (*verify_batch)(const void *inst, uint32_t *state, const uint32_t *status,
+			     const uint32_t *after, stm_check *out);
+	void (*verify_counts)(const void *inst, const uint32_t *start, const uint32_t *counts,
+			      const uint32_t *after, stm_check *out);
+	const char *method_batch, *method_counts; /* verification.method */
+	const char *checked_batch, *checked_counts; /* what a verified summary line says was checked */
+	const char *checksum_key;                 /* the report's name for the data checksum */
+	/* The workload's block of the report's config, and a few words for the summary. */
+	void (*config)(const void *inst, cJSON *cfg);
+	void (*describe)(const void *inst, char *buf, size_t len);
+} stm_workload;
+
+extern const stm_workload *const stm_workloads[];
+const stm_workload *stm_workload_find(const char *name);
+
+/* The registry's entries (workloads/NAME_stm.c). */
+extern const stm_workload stm_workload_bank;
+extern const stm_workload stm_workload_vacation;
+
+#endif
