@@ -6,7 +6,7 @@
  * Written once as GB_HD functions: the GPU kernel and the CPU backend run this
  * exact code over the atomics layer in common/port.h.
  *
- * Lock word (32 bits): bit 32 locked, bits 1-31 version. `hash` consecutive
+ * Lock word (32 bits): bit 31 locked, bits 0-30 the version. `hash` consecutive
  * data words share one lock, as in PR-STM.
  *
  * - Encounter-time lock sorting (section 2.6: "locks must be sorted whenever

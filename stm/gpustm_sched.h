@@ -25,6 +25,8 @@
 #ifndef GB_GPUSTM_SCHED_H
 #define GB_GPUSTM_SCHED_H
 
+#include <string.h>
+
 #include "api/tx_table.h"
 #include "stm/gpustm.h"
 #include "stm/stm.h"
@@ -78,6 +80,7 @@ GB_HD void gpustm_sched_init(gpustm_sched *s, uint32_t tid, const tx_table *v, u
 GB_HD stm_counters gpustm_thread_totals(const gpustm_sched *s)
 {
 	stm_counters c;
+	memset(&c, 0, sizeof(c)); /* every counter this engine does not keep is 0 */
 	c.commits_update = s->c.commits_update;
 	c.commits_readonly = s->c.commits_readonly;
 	c.aborts_locked = s->c.aborts_locked;

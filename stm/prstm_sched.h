@@ -59,6 +59,8 @@
 #ifndef GB_PRSTM_SCHED_H
 #define GB_PRSTM_SCHED_H
 
+#include <string.h>
+
 #include "api/tx_table.h"
 #include "stm/prstm.h"
 #include "stm/stm.h"
@@ -141,6 +143,7 @@ GB_HD void prstm_sched_init(prstm_sched *s, uint32_t tid, const tx_table *v,
 GB_HD stm_counters prstm_thread_totals(const prstm_sched *s)
 {
 	stm_counters c;
+	memset(&c, 0, sizeof(c)); /* every counter this engine does not keep is 0 */
 	c.commits_update = s->c.commits_update;
 	c.commits_readonly = s->c.commits_readonly;
 	c.aborts_locked = s->c.aborts_locked;

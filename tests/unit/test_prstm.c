@@ -671,3 +671,16 @@ TEST(prstm_late_transaction_aborts_at_validation)
 	CHECK_EQ_I(prstm_tx_validate(&tx, &f.m), 1);
 	CHECK_EQ(f.locks[3], prstm_locked_word(0, 2));
 }
+
+/* A thread's totals hold every counter: those PR-STM does not keep are 0, whatever its state held. */
+TEST(prstm_thread_totals_zero_what_prstm_does_not_count)
+{
+	prstm_sched s;
+	stm_counters c;
+	memset(&s, 0xAB, sizeof(s));
+	s.state = STM_DONE;
+	c = prstm_thread_totals(&s);
+	CHECK_EQ(c.retry_limit_reached, 0u);
+	CHECK_EQ(c.threads_gave_up, 0u);
+	CHECK_EQ(c.commits_update, s.c.commits_update);
+}
