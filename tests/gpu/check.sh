@@ -299,7 +299,7 @@ assert d["meta"]["complete"] is True and d["device"]["backend"] == "gpu" and d["
 assert v["verified"] is True, v["message"]
 assert v["batches_verified"] == r["batches"] == 2
 assert r["abandoned"] == r["retry_limit_reached"], (r["abandoned"], r["retry_limit_reached"])
-if b["semantic_ratio"] == 0 or b["presort"]:
+if (b["semantic_ratio"] == 0 or b["presort"]) and d["config"]["threads"] * 4 <= d["config"]["bank"]["accounts"]:
     assert r["abandoned"] == 0, "given up %d: %s" % (r["abandoned"], " ".join(d["meta"]["argv"]))
 assert r["commits"] + r["abandoned"] == 2 * b["transactions"]
 assert r["threads_timed_out"] == 0 and r["aborts"]["conflict_priority"] == 0
@@ -315,6 +315,8 @@ for threads in 960 6720; do
 			--accounts 65536 --tx-per-thread 39
 	done
 done
+# At high contention GPU-STM's lanes abort each other symmetrically (no priority rule) and some
+# transactions reach --retry-limit: they are given up and reported, and the rest verifies.
 gpustm_bank "high contention, 8 locks, K=2" --threads 2048 --accounts 64 --hash 8 --initial-balance 100000 \
 	--tx-per-thread 20 --semantic-ratio 0 --transfers-per-tx 2
 # both engines on one table, on the GPU
@@ -329,7 +331,7 @@ cross_same "gpustm 1 thread, semantic chains given up" --algo gpustm --accounts 
 	--semantic-ratio 60 --read-only 20 --seed 6
 json_check "gpustm's cross check gave transactions up" "$R/cross-gpu.json" '
 assert d["results"]["retry_limit_reached"] > 0'
-cross "gpustm 960 threads, hash 4, semantic 0, K=2" 1 --algo gpustm --threads 960 --accounts 2048 --hash 4 \
+cross "gpustm 960 threads, hash 4, semantic 0, K=2" 0 --algo gpustm --threads 960 --accounts 2048 --hash 4 \
 	--tx-per-thread 20 --semantic-ratio 0 --transfers-per-tx 2
 
 # ---- vacation on the GPU, both engines, verified by the replay and STAMP's rules
@@ -351,7 +353,7 @@ assert v["batches_verified"] == r["batches"] == 2
 assert r["threads_timed_out"] == 0 and r["threads_gave_up"] == 0
 assert r["abandoned"] == r["retry_limit_reached"], (r["abandoned"], r["retry_limit_reached"])
 assert r["commits"] + r["abandoned"] == 2 * w["transactions"]
-assert r["commits_read_only"] == 2 * w["queries"]
+assert r["commits_read_only"] <= 2 * w["queries"] <= r["commits_read_only"] + r["abandoned"]
 if r["abandoned"] == 0:
     assert v["reservations"] == 0 and v["rooms_free"] == w["room_types"] * w["rooms"], v'
 }
