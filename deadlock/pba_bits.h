@@ -41,6 +41,7 @@ typedef struct pba_dev {
 	int32_t *available, *amount;          /* J: free units; the event's amounts */
 	int32_t *work0, *work;                /* J: work at the start of the check (gpu); work */
 	uint64_t *state;                      /* gpu: I words, where each process is blocked */
+	uint64_t *wake;                       /* gpu: pba_chunks(I) chunk wakes */
 	uint32_t *flist, *status;             /* gpu: I finishers; status */
 	uint8_t *finish, *atf;                /* gpu-thesis: I each */
 } pba_dev;
@@ -266,15 +267,36 @@ GB_HD int pba_chain_goes_on(uint32_t total, uint32_t I)
 }
 
 /*
- * The chain kernel's shared memory. Every iteration reads every process's
- * word, so the words (and the finisher list) live in shared memory when they
- * fit beside work[] and enough candidate slots; past that they stay in global
- * memory (d->state, d->flist), as work[] does past half the budget. Nothing
- * after the chain reads the words or the list, so nothing is written back.
- * An iteration with at most stage_rows candidates (one pass) stages their
- * allocation rows while it scans their need rows, so adding the finishers to
- * work[] makes no global trip; with more, the finishers go onto the list and
- * their rows are read from global memory.
+ * The chain looks at processes in chunks of PBA_CHUNK, a lane each, and only
+ * at the chunks where a candidate may be. work[] only grows, and `grown`
+ * bounds how much any entry has grown since the chain began (the sum over
+ * iterations of the largest growth of one entry). A chunk looked at when
+ * grown was G, whose processes were all blocked with margins (key - work at
+ * pos) of at least m, holds no candidate until grown reaches G + m, its wake;
+ * one with a candidate is looked at again at the next pass (its wake is G),
+ * one whose processes all finished never. Only candidates change their word,
+ * so a wake stays right until its chunk is looked at again. In the worst
+ * case that is the chunk of the next process to finish, instead of every
+ * process each iteration.
+ */
+#define PBA_CHUNK 32u
+
+GB_HD uint32_t pba_chunks(uint32_t I)
+{
+	return (I + PBA_CHUNK - 1) / PBA_CHUNK;
+}
+
+/*
+ * The chain kernel's shared memory. The words (and the finisher list) live
+ * in shared memory when they fit beside work[], the chunks' wakes and enough
+ * candidate slots; past that they stay in global memory (d->state,
+ * d->flist), as work[] does past half the budget and the wakes past a
+ * quarter of what is left (d->wake). Nothing after the chain reads the
+ * words, the wakes or the list, so nothing is written back. An iteration with
+ * at most stage_rows candidates (one pass) stages their allocation rows while
+ * it scans their need rows, so adding the finishers to work[] makes no global
+ * trip; with more, the finishers go onto the list and their rows are read
+ * from global memory.
  */
 #define PBA_STAGE_MAX 8u   /* staged allocation rows at most */
 #define PBA_MIN_SLOTS 1024u /* candidate slots the words leave room for */
@@ -283,12 +305,14 @@ typedef struct pba_chain_plan {
 	uint32_t cap;        /* candidate slots of one pass */
 	uint32_t stage_rows; /* K: staged allocation rows, at most cap */
 	uint32_t smem_work;  /* work[] in shared memory */
+	uint32_t smem_wake;  /* the chunks' wakes in shared memory */
 	uint32_t smem_state; /* the words and the finisher list in shared memory */
 } pba_chain_plan;
 
 /* The chain's arrays: in shared memory or the device state's, as planned. */
 typedef struct pba_chain_mem {
 	uint64_t *minf;  /* cap: a candidate's least scan word */
+	uint64_t *wake;  /* pba_chunks(I): when a chunk is looked at again */
 	uint64_t *state; /* I: every process's word */
 	int32_t *work;   /* J */
 	uint32_t *flist; /* I: finishers of an iteration not staged */
@@ -300,22 +324,24 @@ typedef struct pba_chain_mem {
 GB_HD size_t pba_chain_bytes(const pba_chain_plan *pl, uint32_t I, uint32_t J)
 {
 	return (size_t)pl->cap * (sizeof(uint64_t) + sizeof(uint32_t)) +
+	       (pl->smem_wake ? (size_t)pba_chunks(I) * sizeof(uint64_t) : 0) +
 	       (pl->smem_state ? (size_t)I * (sizeof(uint64_t) + sizeof(uint32_t)) : 0) +
 	       (pl->smem_work ? (size_t)J * sizeof(int32_t) : 0) +
 	       (size_t)pl->stage_rows * J * sizeof(int32_t);
 }
 
 /*
- * A plan within budget bytes: work[] when it takes at most half; the words
- * when they leave room for min(I, PBA_MIN_SLOTS) slots and two staged rows;
- * then up to a slot per process (one pass per iteration however many
- * candidates), keeping two staged rows; the rest staged rows, at most
- * PBA_STAGE_MAX and at most a quarter of the budget.
+ * A plan within budget bytes: work[] when it takes at most half; the wakes
+ * when they take at most a quarter of the rest; the words when they leave
+ * room for min(I, PBA_MIN_SLOTS) slots and two staged rows; then up to a slot
+ * per process (one pass per iteration however many candidates), keeping two
+ * staged rows; the rest staged rows, at most PBA_STAGE_MAX and at most a
+ * quarter of the budget.
  */
 GB_HD void pba_chain_plan_for(pba_chain_plan *pl, uint32_t I, uint32_t J, size_t budget)
 {
 	const size_t slot = sizeof(uint64_t) + sizeof(uint32_t), proc = slot;
-	const size_t row = (size_t)J * sizeof(int32_t);
+	const size_t row = (size_t)J * sizeof(int32_t), wake = (size_t)pba_chunks(I) * sizeof(uint64_t);
 	size_t left = budget, stage_max = budget / 4 / row, stage_min, keep, cap, k;
 
 	if (stage_max > PBA_STAGE_MAX)
@@ -324,6 +350,9 @@ GB_HD void pba_chain_plan_for(pba_chain_plan *pl, uint32_t I, uint32_t J, size_t
 	pl->smem_work = row <= budget / 2;
 	if (pl->smem_work)
 		left -= row;
+	pl->smem_wake = wake <= left / 4;
+	if (pl->smem_wake)
+		left -= wake;
 	keep = (size_t)(I < PBA_MIN_SLOTS ? I : PBA_MIN_SLOTS) * slot + stage_min * row;
 	pl->smem_state = (size_t)I * proc + keep <= left;
 	if (pl->smem_state)
@@ -347,6 +376,9 @@ GB_HD void pba_chain_carve(const pba_chain_plan *pl, const pba_dev *d, uint64_t 
 	uint32_t *u;
 	m->minf = smem;
 	smem += pl->cap;
+	m->wake = pl->smem_wake ? smem : d->wake;
+	if (pl->smem_wake)
+		smem += pba_chunks(d->I);
 	m->state = pl->smem_state ? smem : d->state;
 	if (pl->smem_state)
 		smem += d->I;
@@ -361,7 +393,7 @@ GB_HD void pba_chain_carve(const pba_chain_plan *pl, const pba_dev *d, uint64_t 
 	m->stage = (int32_t *)(u + pl->cap);
 }
 
-/* The chain's start: work[] (resource j) and the words (process i) copied into shared memory. */
+/* The chain's start: work[] (resource j) and the words (process i) copied into shared memory... */
 GB_HD void pba_chain_stage_cell(const pba_dev *d, const pba_chain_mem *m, uint32_t j)
 {
 	m->work[j] = d->work[j];
@@ -372,14 +404,25 @@ GB_HD void pba_chain_stage_word(const pba_dev *d, const pba_chain_mem *m, uint32
 	m->state[i] = d->state[i];
 }
 
+/* ... and every chunk due at once. */
+GB_HD void pba_chain_wake_now(const pba_chain_mem *m, uint32_t c)
+{
+	m->wake[c] = 0;
+}
+
 /*
- * Chain, collecting the candidates: a thread loads a batch of its processes'
- * words, then work[] at each one's blocking resource, then compares. Work only
- * grows, so a process whose key still exceeds work at pos cannot finish yet;
- * any other unfinished one is a candidate and takes a slot, while slots last
- * (the count goes on past cap: the rest wait for another pass).
+ * Chain, collecting the candidates: a warp takes chunks c = warp + nwarps *
+ * (32 r + lane) and votes which are due; then, for each due chunk, lane q
+ * takes process PBA_CHUNK c + q: it loads the word, then work[] at its pos,
+ * and compares. Work only grows, so a process whose key still exceeds work at
+ * pos cannot finish yet; any other unfinished one is a candidate and takes a
+ * slot, while slots last (the count goes on past cap: the rest wait for
+ * another pass). The warp's least margin gives the chunk's next wake.
  */
-#define PBA_COLLECT_BATCH 8u
+GB_HD int pba_chain_due(const pba_chain_mem *m, uint32_t nchunks, uint32_t c, uint64_t grown)
+{
+	return c < nchunks && m->wake[c] <= grown;
+}
 
 GB_HD uint64_t pba_chain_word_at(const pba_chain_mem *m, uint32_t I, uint32_t i)
 {
@@ -404,6 +447,35 @@ GB_HD void pba_chain_take(const pba_chain_mem *m, uint32_t cap, uint32_t *ncand,
 		m->cand[c] = i;
 		m->minf[c] = PBA_UNBLOCKED;
 	}
+}
+
+/* How much work at pos must still grow for the process to be a candidate: 0 for one, UINT32_MAX when finished. */
+GB_HD uint32_t pba_chain_margin(uint64_t w, uint32_t J, int32_t work_at_pos)
+{
+	if (pba_block_pos(w) >= J)
+		return UINT32_MAX;
+	if (pba_block_key(w) <= work_at_pos)
+		return 0;
+	return (uint32_t)((int64_t)pba_block_key(w) - work_at_pos);
+}
+
+/* Lane 0, after the warp's minimum of the margins. */
+GB_HD void pba_chain_set_wake(const pba_chain_mem *m, uint32_t c, uint32_t least_margin, uint64_t grown)
+{
+	m->wake[c] = least_margin == UINT32_MAX ? UINT64_MAX : grown + least_margin;
+}
+
+/*
+ * A blocked process that may be a candidate soon: its margin is at most twice
+ * the last iteration's growth. The kernel has its rows fetched into L2 (a
+ * hint, nothing else), so its scan in a later iteration need not wait for
+ * device memory.
+ */
+#define PBA_PREFETCH_MAX 2u
+
+GB_HD int pba_chain_soon(uint32_t margin, uint32_t last_growth)
+{
+	return margin > 0 && margin != UINT32_MAX && (uint64_t)margin <= 2ull * last_growth;
 }
 
 /* Whether a pass that found raw candidates stages their allocation rows: all of the iteration's, few. */
@@ -464,8 +536,12 @@ GB_HD uint32_t pba_chain_staged_finishers(const pba_chain_mem *m, uint32_t n)
 	return nf;
 }
 
-/* Chain, resource j after a staging pass: the finishers' staged allocations go to work. */
-GB_HD void pba_chain_add_staged(const pba_chain_mem *m, uint32_t n, uint32_t J, uint32_t j)
+/*
+ * Chain, resource j after a staging pass: the finishers' staged allocations
+ * go to work. Returns the growth, which the block folds into the iteration's
+ * largest (allocations are never negative).
+ */
+GB_HD uint32_t pba_chain_add_staged(const pba_chain_mem *m, uint32_t n, uint32_t J, uint32_t j)
 {
 	int32_t add = 0;
 	uint32_t c;
@@ -473,16 +549,18 @@ GB_HD void pba_chain_add_staged(const pba_chain_mem *m, uint32_t n, uint32_t J, 
 		if (m->minf[c] == PBA_UNBLOCKED)
 			add += m->stage[(size_t)c * J + j];
 	m->work[j] += add;
+	return (uint32_t)add;
 }
 
 /* Chain, resource j after the passes of an iteration not staged: the nf listed finishers' allocations go to work. */
-GB_HD void pba_chain_add_cell(const pba_dev *d, const pba_chain_mem *m, uint32_t nf, uint32_t j)
+GB_HD uint32_t pba_chain_add_cell(const pba_dev *d, const pba_chain_mem *m, uint32_t nf, uint32_t j)
 {
 	int32_t add = 0;
 	uint32_t f;
 	for (f = 0; f < nf; f++)
 		add += pba_alloc_row(d, m->flist[f])[j];
 	m->work[j] += add;
+	return (uint32_t)add;
 }
 
 /* The verdict (thread 0), after the rollback of an unsafe request. */

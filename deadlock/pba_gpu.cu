@@ -119,51 +119,78 @@ __global__ void k_first_round(pba_dev d)
 		pba_first_publish(&d, finished);
 }
 
-/* A pass's candidates: every process's word and work[] at its pos, a batch of loads at a time. */
-static __device__ __forceinline__ void chain_collect(const pba_chain_mem &m, uint32_t I, uint32_t J,
-						     uint32_t cap, uint32_t *ncand)
+/* Fetch a row into L2 without waiting for it: one 128-byte line a lane and step. */
+static __device__ __forceinline__ void prefetch_row(const int32_t *row, uint32_t J, uint32_t lane)
 {
-	const uint32_t B = blockDim.x;
-	uint32_t i0, k;
-	for (i0 = threadIdx.x; i0 < I; i0 += B * PBA_COLLECT_BATCH) {
-		uint64_t w[PBA_COLLECT_BATCH];
-		int32_t at[PBA_COLLECT_BATCH];
-#pragma unroll
-		for (k = 0; k < PBA_COLLECT_BATCH; k++)
-			w[k] = pba_chain_word_at(&m, I, i0 + k * B);
-#pragma unroll
-		for (k = 0; k < PBA_COLLECT_BATCH; k++)
-			at[k] = pba_chain_work_at(&m, J, w[k]);
-#pragma unroll
-		for (k = 0; k < PBA_COLLECT_BATCH; k++)
-			if (pba_chain_is_candidate(w[k], J, at[k]))
-				pba_chain_take(&m, cap, ncand, i0 + k * B);
+	uint32_t j;
+	for (j = lane * 32u; j < J; j += 32u * 32u)
+		asm volatile("prefetch.global.L2 [%0];" : : "l"(row + j));
+}
+
+/*
+ * A pass's candidates, from the due chunks only (pba_bits.h); a chunk is a
+ * warp's lanes, so PBA_CHUNK is the warp's width. The rows of up to
+ * PBA_PREFETCH_MAX processes of a chunk that may be candidates soon are
+ * fetched into L2 on the way.
+ */
+static __device__ __forceinline__ void chain_collect(const pba_dev &d, const pba_chain_mem &m,
+						     uint32_t cap, uint32_t *ncand, uint64_t grown,
+						     uint32_t last_growth)
+{
+	const uint32_t I = d.I, J = d.J, lane = threadIdx.x & 31u, warp = threadIdx.x / 32u;
+	const uint32_t nwarps = blockDim.x / 32u, nchunks = pba_chunks(I);
+	uint32_t base;
+	for (base = warp; base < nchunks; base += nwarps * 32u) {
+		uint32_t due = __ballot_sync(0xffffffffu, pba_chain_due(&m, nchunks, base + lane * nwarps, grown));
+		while (due) {
+			const uint32_t c = base + (uint32_t)(__ffs(due) - 1) * nwarps, i = c * PBA_CHUNK + lane;
+			const uint64_t w = pba_chain_word_at(&m, I, i);
+			const int32_t at = pba_chain_work_at(&m, J, w);
+			const uint32_t margin = pba_chain_margin(w, J, at);
+			uint32_t soon, k;
+			due &= due - 1u;
+			if (pba_chain_is_candidate(w, J, at))
+				pba_chain_take(&m, cap, ncand, i);
+			k = __reduce_min_sync(0xffffffffu, margin);
+			if (lane == 0)
+				pba_chain_set_wake(&m, c, k, grown);
+			soon = __ballot_sync(0xffffffffu, pba_chain_soon(margin, last_growth));
+			for (k = 0; k < PBA_PREFETCH_MAX && soon; k++) {
+				const uint32_t q = c * PBA_CHUNK + (uint32_t)(__ffs(soon) - 1);
+				soon &= soon - 1u;
+				prefetch_row(pba_need_row(&d, q), J, lane);
+				prefetch_row(pba_alloc_row(&d, q), J, lane);
+			}
+		}
 	}
 }
 
 /*
  * Every later iteration in one block; the shared memory is that of the plan
- * (pba_chain_carve). An iteration collects candidates into slots, scans their
- * rows (one warp per slot and segment), and resolves every slot to its least
- * scan word; candidates beyond the slots wait for another pass over the
- * processes, which finds exactly them (the others are finished or blocked
- * against the same work[]). Then the finishers' allocations go to work[].
+ * (pba_chain_carve). An iteration collects candidates into slots from the
+ * chunks that may hold one, scans their rows (one warp per slot and
+ * segment), and resolves every slot to its least scan word; candidates
+ * beyond the slots wait for another pass, which finds exactly them (the
+ * others are finished or blocked against the same work[]). Then the
+ * finishers' allocations go to work[], and the iteration's largest growth of
+ * one entry to `grown`.
  *
  * Barriers: a staging iteration (one pass, at most stage_rows candidates)
  * has three, after collecting, after scanning and after adding: resolving and
  * adding both read the slots' words, so they share a step. Otherwise one more
  * after each pass, for the finisher list and the slots' reuse. The candidate
- * count alternates between two words, so resetting one needs no barrier of
- * its own.
+ * count and the growth alternate between two words each, so resetting one
+ * needs no barrier of its own.
  */
 __global__ void __launch_bounds__(MAX_BLOCK) k_chain(pba_dev d, uint32_t p, pba_chain_plan pl)
 {
 	extern __shared__ uint64_t smem[];
-	__shared__ uint32_t ncand[2], nfin;
+	__shared__ uint32_t ncand[2], nfin, growth[2];
 	const uint32_t I = d.I, J = d.J, B = blockDim.x, tid = threadIdx.x;
 	const uint32_t warp = tid / 32u, nwarps = B / 32u, nseg = (J + PBA_SEG - 1) / PBA_SEG;
 	pba_chain_mem m;
-	uint32_t total, iters = 1, i, j, t, b = 0;
+	uint64_t grown = 0;
+	uint32_t total, iters = 1, last_growth = 0, i, j, t, b = 0;
 
 	if (!pba_is_pending(&d))
 		return;
@@ -174,25 +201,31 @@ __global__ void __launch_bounds__(MAX_BLOCK) k_chain(pba_dev d, uint32_t p, pba_
 	if (pl.smem_state)
 		for (i = tid; i < I; i += B)
 			pba_chain_stage_word(&d, &m, i);
+	for (i = tid; i < pba_chunks(I); i += B)
+		pba_chain_wake_now(&m, i);
 	if (tid == 0)
-		ncand[0] = ncand[1] = 0;
+		ncand[0] = ncand[1] = growth[0] = growth[1] = 0;
 	total = pba_first_total(&d);
 	__syncthreads();
 	while (pba_chain_goes_on(total, I)) {
-		uint32_t nf, raw, n;
+		const uint32_t q = iters & 1u;
+		uint32_t nf, raw, n, most = 0;
 		int staged, first = 1;
 		iters++;
 		if (tid == 0)
 			nfin = 0;
 		do {
-			chain_collect(m, I, J, pl.cap, &ncand[b]);
+			chain_collect(d, m, pl.cap, &ncand[b], grown, last_growth);
 			__syncthreads();
 			raw = ncand[b];
 			n = min(raw, pl.cap);
 			staged = pba_chain_staged(&pl, raw, first);
-			first = 0;
-			if (tid == 0)
+			if (tid == 0) {
 				ncand[b ^ 1u] = 0;
+				if (first)
+					growth[q ^ 1u] = 0;
+			}
+			first = 0;
 			b ^= 1u;
 			for (t = warp; t < n * nseg; t += nwarps) {
 				uint32_t c, seg, from;
@@ -214,16 +247,21 @@ __global__ void __launch_bounds__(MAX_BLOCK) k_chain(pba_dev d, uint32_t p, pba_
 		if (staged) {
 			nf = pba_chain_staged_finishers(&m, n);
 			for (j = tid; j < J; j += B)
-				pba_chain_add_staged(&m, n, J, j);
+				most = max(most, pba_chain_add_staged(&m, n, J, j));
 		} else {
 			nf = nfin;
 			for (j = tid; j < J; j += B)
-				pba_chain_add_cell(&d, &m, nf, j);
+				most = max(most, pba_chain_add_cell(&d, &m, nf, j));
 		}
+		most = __reduce_max_sync(0xffffffffu, most);
+		if ((tid & 31u) == 0 && most)
+			atomicMax(&growth[q], most);
 		if (nf == 0)
 			break;
 		total += nf;
 		__syncthreads();
+		last_growth = growth[q];
+		grown += last_growth;
 	}
 	if (total < I)
 		pba_block_roll_back(d, p);
@@ -240,6 +278,7 @@ static void *open_gpu(const pba_system *s)
 
 	d->work0 = (int32_t *)gb_cuda_alloc(vec, "the PBA work vector");
 	d->state = (uint64_t *)gb_cuda_alloc(s->procs * sizeof(uint64_t), "PBA blocking words");
+	d->wake = (uint64_t *)gb_cuda_alloc(pba_chunks(s->procs) * sizeof(uint64_t), "PBA chunk wakes");
 	d->flist = (uint32_t *)gb_cuda_alloc(s->procs * sizeof(uint32_t), "the PBA finisher list");
 	GB_CUDA(cudaGetDevice(&dev), "querying the CUDA device");
 	GB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "querying the device");

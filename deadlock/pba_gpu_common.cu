@@ -86,6 +86,7 @@ void pba_gpu_close(void *vctx)
 	cudaFree(d->finish);
 	cudaFree(d->atf);
 	cudaFree(d->state);
+	cudaFree(d->wake);
 	cudaFree(d->flist);
 	cudaFree(d->status);
 	cudaFree(g->d_cont);

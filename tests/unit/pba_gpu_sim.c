@@ -18,13 +18,14 @@
  * the device (pba_chain_carve): with the planner's choice for an H100, with
  * everything in global memory (small blocks, three slots, two staged rows),
  * and with the words and the finisher list in global memory beside shared
- * work[] (what the planner picks when the words do not fit).
+ * work[] and wakes (what the planner picks when the words do not fit). The
+ * chain's L2 prefetches change nothing a decision reads and are not run.
  *
  * Uninitialised memory: device memory keeps what the last request left and
  * shared memory starts undefined, so before every event the scratch buffers
- * (work, work0, finish, atf, the words, flist, the status words, the chain's
- * shared memory) are filled with values that would change a decision if
- * they were read before being written.
+ * (work, work0, finish, atf, the words, the chunks' wakes, flist, the status
+ * words, the chain's shared memory) are filled with values that would change
+ * a decision if they were read before being written.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -90,6 +91,9 @@ static void poison(sim *s)
 			d->flist[k] = (uint32_t)gb_rng_below(r, d->I);
 		}
 	}
+	/* chunks that would never be looked at */
+	for (k = 0; d->wake && k < pba_chunks(d->I); k++)
+		d->wake[k] = UINT64_MAX - gb_rng_below(r, 1000);
 	/*
 	 * Shared memory: words of small numbers, so that a slot, a process's word
 	 * or a staged row read before being written looks like a plausible one,
@@ -128,6 +132,7 @@ static void *sim_open(const pba_system *st, sim_kind kind)
 	} else {
 		d->work0 = xcalloc(d->J, sizeof(int32_t));
 		d->state = xcalloc(d->I, sizeof(uint64_t));
+		d->wake = xcalloc(pba_chunks(d->I), sizeof(uint64_t));
 		d->flist = xcalloc(d->I, sizeof(uint32_t));
 		/* open_gpu's geometry; with small blocks, several elements per thread and warp */
 		s->reverse = kind != SIM_GPU;
@@ -144,6 +149,7 @@ static void *sim_open(const pba_system *st, sim_kind kind)
 			break;
 		default:
 			s->plan.smem_work = 1;
+			s->plan.smem_wake = 1;
 			s->plan.cap = d->I;
 			s->plan.stage_rows = d->I < PBA_STAGE_MAX ? d->I : PBA_STAGE_MAX;
 			break;
@@ -306,23 +312,33 @@ static void first_round(sim *s)
 	}
 }
 
-/* chain_collect: threads in turn, each a batch of words, then work[] at their pos, then the comparisons. */
-static void chain_collect(const sim *s, const pba_chain_mem *m, uint32_t *ncand)
+/* chain_collect: warps in turn vote which of their chunks are due, then take them a chunk at a time. */
+static void chain_collect(const sim *s, const pba_chain_mem *m, uint32_t *ncand, uint64_t grown)
 {
-	const uint32_t I = s->d.I, J = s->d.J, B = s->chain_threads;
-	uint32_t k, t, i0, x;
-	for (k = 0; k < B; k++) {
-		t = nth(s, k, B);
-		for (i0 = t; i0 < I; i0 += B * PBA_COLLECT_BATCH) {
-			uint64_t w[PBA_COLLECT_BATCH];
-			int32_t at[PBA_COLLECT_BATCH];
-			for (x = 0; x < PBA_COLLECT_BATCH; x++)
-				w[x] = pba_chain_word_at(m, I, i0 + x * B);
-			for (x = 0; x < PBA_COLLECT_BATCH; x++)
-				at[x] = pba_chain_work_at(m, J, w[x]);
-			for (x = 0; x < PBA_COLLECT_BATCH; x++)
-				if (pba_chain_is_candidate(w[x], J, at[x]))
-					pba_chain_take(m, s->plan.cap, ncand, i0 + x * B);
+	const uint32_t I = s->d.I, J = s->d.J, nwarps = s->chain_threads / 32u, nchunks = pba_chunks(I);
+	uint32_t k, x, warp, base, lane;
+	for (k = 0; k < nwarps; k++) {
+		warp = nth(s, k, nwarps);
+		for (base = warp; base < nchunks; base += nwarps * 32u) {
+			uint32_t due = 0;
+			for (lane = 0; lane < 32; lane++)
+				if (pba_chain_due(m, nchunks, base + lane * nwarps, grown))
+					due |= 1u << lane;
+			while (due) {
+				const uint32_t c = base + (uint32_t)__builtin_ctz(due) * nwarps;
+				uint32_t least = UINT32_MAX;
+				due &= due - 1u;
+				for (x = 0; x < 32; x++) {
+					const uint32_t i = c * PBA_CHUNK + nth(s, x, 32);
+					const uint64_t w = pba_chain_word_at(m, I, i);
+					const int32_t at = pba_chain_work_at(m, J, w);
+					const uint32_t margin = pba_chain_margin(w, J, at);
+					if (pba_chain_is_candidate(w, J, at))
+						pba_chain_take(m, s->plan.cap, ncand, i);
+					least = margin < least ? margin : least;
+				}
+				pba_chain_set_wake(m, c, least, grown);
+			}
 		}
 	}
 }
@@ -334,6 +350,7 @@ static void chain(sim *s, uint32_t p)
 	const pba_chain_plan *pl = &s->plan;
 	const uint32_t I = d->I, J = d->J, nseg = (J + PBA_SEG - 1) / PBA_SEG;
 	pba_chain_mem m;
+	uint64_t grown = 0;
 	uint32_t total, iters = 1, i, k, t, ncand, nfin;
 
 	if (!pba_is_pending(d))
@@ -345,15 +362,17 @@ static void chain(sim *s, uint32_t p)
 	if (pl->smem_state)
 		for (k = 0; k < I; k++)
 			pba_chain_stage_word(d, &m, nth(s, k, I));
+	for (k = 0; k < pba_chunks(I); k++)
+		pba_chain_wake_now(&m, nth(s, k, pba_chunks(I)));
 	total = pba_first_total(d);
 	while (pba_chain_goes_on(total, I)) {
-		uint32_t nf, raw, n;
+		uint32_t nf, raw, n, most = 0, add;
 		int staged, first = 1;
 		iters++;
 		nfin = 0;
 		do {
 			ncand = 0;
-			chain_collect(s, &m, &ncand);
+			chain_collect(s, &m, &ncand, grown);
 			raw = ncand;
 			n = raw < pl->cap ? raw : pl->cap;
 			staged = pba_chain_staged(pl, raw, first);
@@ -372,18 +391,21 @@ static void chain(sim *s, uint32_t p)
 			for (k = 0; k < n; k++)
 				pba_chain_resolve(&m, staged ? NULL : &nfin, nth(s, k, n));
 		} while (raw > pl->cap);
-		if (staged) {
+		if (staged)
 			nf = pba_chain_staged_finishers(&m, n);
-			for (k = 0; k < J; k++)
-				pba_chain_add_staged(&m, n, J, nth(s, k, J));
-		} else {
+		else
 			nf = nfin;
-			for (k = 0; k < J; k++)
-				pba_chain_add_cell(d, &m, nf, nth(s, k, J));
+		for (k = 0; k < J; k++) {
+			if (staged)
+				add = pba_chain_add_staged(&m, n, J, nth(s, k, J));
+			else
+				add = pba_chain_add_cell(d, &m, nf, nth(s, k, J));
+			most = add > most ? add : most;
 		}
 		if (nf == 0)
 			break;
 		total += nf;
+		grown += most;
 	}
 	if (total < I)
 		roll_back(s, p);
@@ -486,6 +508,7 @@ static void sim_close(void *ctx)
 	free(d->finish);
 	free(d->atf);
 	free(d->state);
+	free(d->wake);
 	free(d->flist);
 	free(d->status);
 	free(s->smem);

@@ -316,6 +316,34 @@ TEST(pba_gpu_kernels_worst_case)
 		}
 }
 
+/*
+ * Systems of more than one round of chunks a warp (the small blocks' two
+ * warps vote on 64 chunks, 2048 processes, at a time): the worst case's long
+ * chain, and random streams, against the oracle and cpu's iterations.
+ */
+TEST(pba_gpu_kernels_on_many_chunks)
+{
+	const pba_engine *e[] = {&pba_sim_gpu, &pba_sim_gpu_small, &pba_sim_gpu_global_state};
+	unsigned k;
+	for (k = 0; k < sizeof(e) / sizeof(e[0]); k++) {
+		pba_gen_config worst = {2100, 5, 2, PBA_WORST_CASE, 1, 0};
+		pba_gen_config random = {3000, 20, 80, PBA_RANDOM, 9, 0};
+		uint64_t counts[PBA_NOUTCOMES] = {0};
+		pba_system init;
+		pba_events ev;
+		char err[256];
+		REQUIRE(pba_generate(&worst, &init, &ev, err, sizeof(err)) == 0);
+		CHECK_EQ(replay_iterations(e[k], pba_engine_find("cpu"), &init, &ev, counts), 0u);
+		CHECK_EQ(counts[PBA_GRANTED], 1u);
+		pba_system_free(&init);
+		pba_events_free(&ev);
+		REQUIRE(pba_generate(&random, &init, &ev, err, sizeof(err)) == 0);
+		CHECK_EQ(replay_iterations(e[k], pba_engine_find("cpu"), &init, &ev, counts), 0u);
+		pba_system_free(&init);
+		pba_events_free(&ev);
+	}
+}
+
 /* Unsafe requests through the GPU kernels: denied after the chain, rolled back in place. */
 TEST(pba_gpu_kernels_unsafe_mix)
 {
@@ -431,20 +459,22 @@ TEST(pba_engines_return_what_lies_before_pos)
 
 /*
  * The chain kernel's shared-memory plan (deadlock/pba_bits.h): within the
- * budget, the arrays carved from it disjoint and ending at its last byte;
- * on an H100 the worst case of 8192 x 1024 keeps the processes' words in
- * shared memory with a slot for every process and staged rows, 65536 x 1024
- * leaves the words in global memory, rows of 40000 resources stage nothing.
+ * budget, the arrays carved from it one after the other, 8-byte ones first,
+ * ending at its last byte; on an H100 the worst case of 8192 x 1024 keeps the
+ * processes' words in shared memory with a slot for every process and staged
+ * rows, 65536 x 1024 leaves the words in global memory, rows of 40000
+ * resources stage nothing, and a million processes leave the wakes out too.
  */
 static void check_plan(uint32_t I, uint32_t J, size_t budget, pba_chain_plan *pl)
 {
 	static uint64_t smem[227 * 1024 / 8];
-	uint64_t gstate;
+	uint64_t gstate, gwake;
 	int32_t gwork;
 	uint32_t gflist;
 	pba_dev d = {0};
 	pba_chain_mem m;
 	size_t bytes;
+	char *at = (char *)smem;
 
 	pba_chain_plan_for(pl, I, J, budget);
 	bytes = pba_chain_bytes(pl, I, J);
@@ -457,15 +487,25 @@ static void check_plan(uint32_t I, uint32_t J, size_t budget, pba_chain_plan *pl
 	d.I = I;
 	d.J = J;
 	d.state = &gstate;
+	d.wake = &gwake;
 	d.work = &gwork;
 	d.flist = &gflist;
 	pba_chain_carve(pl, &d, smem, &m);
-	CHECK((char *)m.minf == (char *)smem);
-	CHECK(m.state == (pl->smem_state ? smem + pl->cap : &gstate));
-	CHECK(m.work == (pl->smem_work ? (int32_t *)(smem + pl->cap + (pl->smem_state ? I : 0)) : &gwork));
-	CHECK(m.flist == (pl->smem_state ? (uint32_t *)(smem + pl->cap + I) + (pl->smem_work ? J : 0) : &gflist));
-	CHECK((char *)(m.stage + (size_t)pl->stage_rows * J) == (char *)smem + bytes);
-	CHECK((char *)m.stage == (char *)(m.cand + pl->cap));
+	CHECK((char *)m.minf == at);
+	at += (size_t)pl->cap * 8;
+	CHECK(m.wake == (pl->smem_wake ? (uint64_t *)at : &gwake));
+	at += pl->smem_wake ? (size_t)pba_chunks(I) * 8 : 0;
+	CHECK(m.state == (pl->smem_state ? (uint64_t *)at : &gstate));
+	at += pl->smem_state ? (size_t)I * 8 : 0;
+	CHECK(m.work == (pl->smem_work ? (int32_t *)at : &gwork));
+	at += pl->smem_work ? (size_t)J * 4 : 0;
+	CHECK(m.flist == (pl->smem_state ? (uint32_t *)at : &gflist));
+	at += pl->smem_state ? (size_t)I * 4 : 0;
+	CHECK((char *)m.cand == at);
+	at += (size_t)pl->cap * 4;
+	CHECK((char *)m.stage == at);
+	at += (size_t)pl->stage_rows * J * 4;
+	CHECK(at == (char *)smem + bytes);
 }
 
 TEST(pba_chain_plan_fits_shared_memory)
@@ -482,13 +522,15 @@ TEST(pba_chain_plan_fits_shared_memory)
 			check_plan(procs[a], res[b], small, &pl);
 		}
 	check_plan(8192, 1024, h100, &pl);
-	CHECK(pl.smem_work && pl.smem_state);
+	CHECK(pl.smem_work && pl.smem_wake && pl.smem_state);
 	CHECK_EQ(pl.cap, 8192u);
 	CHECK(pl.stage_rows >= 2);
 	check_plan(65536, 1024, h100, &pl);
-	CHECK(pl.smem_work && !pl.smem_state);
+	CHECK(pl.smem_work && pl.smem_wake && !pl.smem_state);
 	CHECK(pl.stage_rows >= 2);
 	check_plan(40, 40000, h100, &pl);
-	CHECK(!pl.smem_work && pl.smem_state);
+	CHECK(!pl.smem_work && pl.smem_wake && pl.smem_state);
 	CHECK_EQ(pl.stage_rows, 0u);
+	check_plan(1u << 20, 1024, h100, &pl);
+	CHECK(pl.smem_work && !pl.smem_wake && !pl.smem_state);
 }
