@@ -276,8 +276,8 @@ GB_HD int pba_chain_goes_on(uint32_t total, uint32_t I)
  * one with a candidate is looked at again at the next pass (its wake is G),
  * one whose processes all finished never. Only candidates change their word,
  * so a wake stays right until its chunk is looked at again. In the worst
- * case that is the chunk of the next process to finish, instead of every
- * process each iteration.
+ * case an iteration looks at one chunk, that of the next process to finish,
+ * instead of every process.
  */
 #define PBA_CHUNK 32u
 
