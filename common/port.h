@@ -257,6 +257,21 @@ GB_HD uint64_t gb_add_u64(uint64_t *p, uint64_t v)
 #endif
 }
 
+/* 64-bit atomic minimum; returns the value found at *p. Relaxed. */
+GB_HD uint64_t gb_min_u64(uint64_t *p, uint64_t v)
+{
+#if defined(__CUDA_ARCH__)
+	return (uint64_t)atomicMin((unsigned long long *)p, (unsigned long long)v);
+#else
+	GB_PORT_STEP();
+	uint64_t old = __atomic_load_n(p, __ATOMIC_RELAXED);
+	while (v < old && !__atomic_compare_exchange_n(p, &old, v, 1, __ATOMIC_RELAXED,
+						       __ATOMIC_RELAXED))
+		;
+	return old;
+#endif
+}
+
 /* 64-bit atomic exchange; returns the value found at *p. Relaxed. */
 GB_HD uint64_t gb_xchg_u64(uint64_t *p, uint64_t v)
 {

@@ -40,9 +40,10 @@ typedef struct pba_dev {
 	int32_t *maximum, *allocation, *need; /* I x J, as in pba_system */
 	int32_t *available, *amount;          /* J: free units; the event's amounts */
 	int32_t *work0, *work;                /* J: work at the start of the check (gpu); work */
-	uint32_t *pos, *flist, *status;       /* gpu: I blocking resources, I finishers; status */
-	int32_t *key;                         /* gpu: I needs at pos */
-	uint8_t *finish, *atf;                /* I; atf: gpu-thesis */
+	uint64_t *state;                      /* gpu: I words, where each process is blocked */
+	uint64_t *wake;                       /* gpu: pba_chunks(I) chunk wakes */
+	uint32_t *flist, *status;             /* gpu: I finishers; status */
+	uint8_t *finish, *atf;                /* gpu-thesis: I each */
 } pba_dev;
 
 GB_HD size_t pba_cell(const pba_dev *d, uint32_t i, uint32_t j)
@@ -156,13 +157,45 @@ GB_HD const int32_t *pba_need_row(const pba_dev *d, uint32_t i)
 	return d->need + (size_t)i * d->J;
 }
 
+GB_HD const int32_t *pba_alloc_row(const pba_dev *d, uint32_t i)
+{
+	return d->allocation + (size_t)i * d->J;
+}
+
+/*
+ * Where a process is blocked, in one word: the first resource j where its
+ * need exceeds work (high half) and its need there, its key (low half).
+ * PBA_UNBLOCKED, no such resource, is a finished process. A scan of a row
+ * segment finds one resource per word, so the minimum of the words that the
+ * scans of one row produce is the first blocking resource with its need: the
+ * scanning lane has the need in a register, and nothing is loaded again to
+ * learn it. J < 2^32 - 1, so a real resource never reads as unblocked.
+ */
+#define PBA_UNBLOCKED UINT64_MAX
+
+GB_HD uint64_t pba_block_word(uint32_t j, int32_t need)
+{
+	return (uint64_t)j << 32 | (uint32_t)need;
+}
+
+GB_HD uint32_t pba_block_pos(uint64_t w)
+{
+	return (uint32_t)(w >> 32);
+}
+
+GB_HD int32_t pba_block_key(uint64_t w)
+{
+	return (int32_t)(uint32_t)w;
+}
+
 /*
  * A row scan: a warp looks for the first resource j in [from, J) where a need
  * row exceeds work[], PBA_SEG resources at a time. Lane `lane` takes the u-th
  * of its resources of the segment that starts at seg; it loads all its needs
  * first (0 outside [from, J)), so that it has PBA_SEG_PER_LANE loads in
  * flight, then compares each with work[]. The first resource of the segment
- * that compares over is where the row is blocked.
+ * that compares over is where the row is blocked; its word is
+ * pba_block_word(j, the need the lane loaded there).
  */
 GB_HD uint32_t pba_scan_index(uint32_t seg, uint32_t u, uint32_t lane)
 {
@@ -179,12 +212,21 @@ GB_HD int pba_scan_over(const int32_t *work, uint32_t J, uint32_t from, uint32_t
 	return j >= from && j < J && v > work[j];
 }
 
-/* First round, process i blocked on resource at (lane 0): not finished; its scan goes on from there. */
-GB_HD void pba_first_blocked(const pba_dev *d, uint32_t i, uint32_t at)
+/*
+ * A scan that also stages an allocation row: the lane loads its allocations
+ * of the segment with its needs (pba_scan_load from 0), so both arrive in one
+ * trip, and stores them into the candidate's staging row.
+ */
+GB_HD void pba_stage_put(int32_t *stage_row, uint32_t J, uint32_t j, int32_t v)
 {
-	d->finish[i] = 0;
-	d->pos[i] = at;
-	d->key[i] = pba_need_row(d, i)[at];
+	if (j < J)
+		stage_row[j] = v;
+}
+
+/* First round, process i blocked where its row's scan word says (lane 0): its state for the chain. */
+GB_HD void pba_first_blocked(const pba_dev *d, uint32_t i, uint64_t w)
+{
+	d->state[i] = w;
 }
 
 /*
@@ -193,7 +235,7 @@ GB_HD void pba_first_blocked(const pba_dev *d, uint32_t i, uint32_t at)
  */
 GB_HD void pba_first_release_cell(const pba_dev *d, uint32_t i, uint32_t j)
 {
-	const int32_t *alloc = d->allocation + (size_t)i * d->J;
+	const int32_t *alloc = pba_alloc_row(d, i);
 	if (alloc[j])
 		gb_add_i32(&d->work[j], alloc[j]);
 }
@@ -201,7 +243,7 @@ GB_HD void pba_first_release_cell(const pba_dev *d, uint32_t i, uint32_t j)
 /* ... and lane 0 marks i finished and counts it in its block's total. */
 GB_HD void pba_first_finish(const pba_dev *d, uint32_t i, uint32_t *block_finished)
 {
-	d->finish[i] = 1;
+	d->state[i] = PBA_UNBLOCKED;
 	gb_add_u32(block_finished, 1u);
 }
 
@@ -224,70 +266,301 @@ GB_HD int pba_chain_goes_on(uint32_t total, uint32_t I)
 	return total < I && total > 0;
 }
 
-/* work[] staged in shared memory, resource j. */
-GB_HD void pba_chain_stage_cell(const pba_dev *d, int32_t *work, uint32_t j)
+/*
+ * The chain looks at processes in chunks of PBA_CHUNK, a lane each, and only
+ * at the chunks where a candidate may be. work[] only grows, and `grown`
+ * bounds how much any entry has grown since the chain began (the sum over
+ * iterations of the largest growth of one entry). A chunk looked at when
+ * grown was G, whose processes were all blocked with margins (key - work at
+ * pos) of at least m, holds no candidate until grown reaches G + m, its wake;
+ * one with a candidate is looked at again at the next pass (its wake is G),
+ * one whose processes all finished never. Only candidates change their word,
+ * so a wake stays right until its chunk is looked at again. In the worst
+ * case an iteration looks at one chunk, that of the next process to finish,
+ * instead of every process.
+ */
+#define PBA_CHUNK 32u
+
+GB_HD uint32_t pba_chunks(uint32_t I)
 {
-	work[j] = d->work[j];
+	return (I + PBA_CHUNK - 1) / PBA_CHUNK;
 }
 
 /*
- * Chain, process i: work only grows, so an unfinished process whose key still
- * exceeds work at pos cannot finish yet; any other is a candidate and takes a
- * slot (minf: the first resource its scans find it blocked on, J for none).
+ * The chain kernel's shared memory. The words (and the finisher list) live
+ * in shared memory when they fit beside work[], the chunks' wakes and enough
+ * candidate slots; past that they stay in global memory (d->state,
+ * d->flist), as work[] does past half the budget and the wakes past a
+ * quarter of what is left (d->wake). Nothing after the chain reads the
+ * words, the wakes or the list, so nothing is written back. An iteration with
+ * at most stage_rows candidates (one pass) stages their allocation rows while
+ * it scans their need rows, so adding the finishers to work[] makes no global
+ * trip; with more, the finishers go onto the list and their rows are read
+ * from global memory.
  */
-GB_HD void pba_chain_collect(const pba_dev *d, const int32_t *work, uint32_t *cand, uint32_t *minf,
-			     uint32_t *ncand, uint32_t i)
+#define PBA_STAGE_MAX 8u   /* staged allocation rows at most */
+#define PBA_MIN_SLOTS 1024u /* candidate slots the words leave room for */
+
+typedef struct pba_chain_plan {
+	uint32_t cap;        /* candidate slots of one pass */
+	uint32_t stage_rows; /* K: staged allocation rows, at most cap */
+	uint32_t smem_work;  /* work[] in shared memory */
+	uint32_t smem_wake;  /* the chunks' wakes in shared memory */
+	uint32_t smem_state; /* the words and the finisher list in shared memory */
+} pba_chain_plan;
+
+/* The chain's arrays: in shared memory or the device state's, as planned. */
+typedef struct pba_chain_mem {
+	uint64_t *minf;  /* cap: a candidate's least scan word */
+	uint64_t *wake;  /* pba_chunks(I): when a chunk is looked at again */
+	uint64_t *state; /* I: every process's word */
+	int32_t *work;   /* J */
+	uint32_t *flist; /* I: finishers of an iteration not staged */
+	uint32_t *cand;  /* cap: a candidate's process */
+	int32_t *stage;  /* stage_rows x J */
+} pba_chain_mem;
+
+/* Bytes of shared memory the plan takes; the 8-byte arrays come first, so all are aligned. */
+GB_HD size_t pba_chain_bytes(const pba_chain_plan *pl, uint32_t I, uint32_t J)
 {
-	if (!d->finish[i] && d->key[i] <= work[d->pos[i]]) {
-		uint32_t c = gb_add_u32(ncand, 1u);
-		cand[c] = i;
-		minf[c] = d->J;
+	return (size_t)pl->cap * (sizeof(uint64_t) + sizeof(uint32_t)) +
+	       (pl->smem_wake ? (size_t)pba_chunks(I) * sizeof(uint64_t) : 0) +
+	       (pl->smem_state ? (size_t)I * (sizeof(uint64_t) + sizeof(uint32_t)) : 0) +
+	       (pl->smem_work ? (size_t)J * sizeof(int32_t) : 0) +
+	       (size_t)pl->stage_rows * J * sizeof(int32_t);
+}
+
+/*
+ * A plan within budget bytes: work[] when it takes at most half; the wakes
+ * when they take at most a quarter of the rest; the words when they leave
+ * room for min(I, PBA_MIN_SLOTS) slots and two staged rows; then up to a slot
+ * per process (one pass per iteration however many candidates), keeping two
+ * staged rows; the rest staged rows, at most PBA_STAGE_MAX and at most a
+ * quarter of the budget.
+ */
+GB_HD void pba_chain_plan_for(pba_chain_plan *pl, uint32_t I, uint32_t J, size_t budget)
+{
+	const size_t slot = sizeof(uint64_t) + sizeof(uint32_t), proc = slot;
+	const size_t row = (size_t)J * sizeof(int32_t), wake = (size_t)pba_chunks(I) * sizeof(uint64_t);
+	size_t left = budget, stage_max = budget / 4 / row, stage_min, keep, cap, k;
+
+	if (stage_max > PBA_STAGE_MAX)
+		stage_max = PBA_STAGE_MAX;
+	stage_min = stage_max < 2 ? stage_max : 2;
+	pl->smem_work = row <= budget / 2;
+	if (pl->smem_work)
+		left -= row;
+	pl->smem_wake = wake <= left / 4;
+	if (pl->smem_wake)
+		left -= wake;
+	keep = (size_t)(I < PBA_MIN_SLOTS ? I : PBA_MIN_SLOTS) * slot + stage_min * row;
+	pl->smem_state = (size_t)I * proc + keep <= left;
+	if (pl->smem_state)
+		left -= (size_t)I * proc;
+	cap = left > stage_min * row ? (left - stage_min * row) / slot : 0;
+	if (cap > I)
+		cap = I;
+	if (cap == 0)
+		cap = 1;
+	k = left > cap * slot ? (left - cap * slot) / row : 0;
+	if (k > stage_max)
+		k = stage_max;
+	if (k > cap)
+		k = cap;
+	pl->cap = (uint32_t)cap;
+	pl->stage_rows = (uint32_t)k;
+}
+
+GB_HD void pba_chain_carve(const pba_chain_plan *pl, const pba_dev *d, uint64_t *smem, pba_chain_mem *m)
+{
+	uint32_t *u;
+	m->minf = smem;
+	smem += pl->cap;
+	m->wake = pl->smem_wake ? smem : d->wake;
+	if (pl->smem_wake)
+		smem += pba_chunks(d->I);
+	m->state = pl->smem_state ? smem : d->state;
+	if (pl->smem_state)
+		smem += d->I;
+	u = (uint32_t *)smem;
+	m->work = pl->smem_work ? (int32_t *)u : d->work;
+	if (pl->smem_work)
+		u += d->J;
+	m->flist = pl->smem_state ? u : d->flist;
+	if (pl->smem_state)
+		u += d->I;
+	m->cand = u;
+	m->stage = (int32_t *)(u + pl->cap);
+}
+
+/* The chain's start: work[] (resource j) and the words (process i) copied into shared memory... */
+GB_HD void pba_chain_stage_cell(const pba_dev *d, const pba_chain_mem *m, uint32_t j)
+{
+	m->work[j] = d->work[j];
+}
+
+GB_HD void pba_chain_stage_word(const pba_dev *d, const pba_chain_mem *m, uint32_t i)
+{
+	m->state[i] = d->state[i];
+}
+
+/* ... and every chunk due at once. */
+GB_HD void pba_chain_wake_now(const pba_chain_mem *m, uint32_t c)
+{
+	m->wake[c] = 0;
+}
+
+/*
+ * Chain, collecting the candidates: a warp takes chunks c = warp + nwarps *
+ * (32 r + lane) and votes which are due; then, for each due chunk, lane q
+ * takes process PBA_CHUNK c + q: it loads the word, then work[] at its pos,
+ * and compares. Work only grows, so a process whose key still exceeds work at
+ * pos cannot finish yet; any other unfinished one is a candidate and takes a
+ * slot, while slots last (the count goes on past cap: the rest wait for
+ * another pass). The warp's least margin gives the chunk's next wake.
+ */
+GB_HD int pba_chain_due(const pba_chain_mem *m, uint32_t nchunks, uint32_t c, uint64_t grown)
+{
+	return c < nchunks && m->wake[c] <= grown;
+}
+
+GB_HD uint64_t pba_chain_word_at(const pba_chain_mem *m, uint32_t I, uint32_t i)
+{
+	return i < I ? m->state[i] : PBA_UNBLOCKED;
+}
+
+GB_HD int32_t pba_chain_work_at(const pba_chain_mem *m, uint32_t J, uint64_t w)
+{
+	uint32_t pos = pba_block_pos(w);
+	return pos < J ? m->work[pos] : 0;
+}
+
+GB_HD int pba_chain_is_candidate(uint64_t w, uint32_t J, int32_t work_at_pos)
+{
+	return pba_block_pos(w) < J && pba_block_key(w) <= work_at_pos;
+}
+
+GB_HD void pba_chain_take(const pba_chain_mem *m, uint32_t cap, uint32_t *ncand, uint32_t i)
+{
+	uint32_t c = gb_add_u32(ncand, 1u);
+	if (c < cap) {
+		m->cand[c] = i;
+		m->minf[c] = PBA_UNBLOCKED;
 	}
 }
 
+/* How much work at pos must still grow for the process to be a candidate: 0 for one, UINT32_MAX when finished. */
+GB_HD uint32_t pba_chain_margin(uint64_t w, uint32_t J, int32_t work_at_pos)
+{
+	if (pba_block_pos(w) >= J)
+		return UINT32_MAX;
+	if (pba_block_key(w) <= work_at_pos)
+		return 0;
+	return (uint32_t)((int64_t)pba_block_key(w) - work_at_pos);
+}
+
+/* Lane 0, after the warp's minimum of the margins. */
+GB_HD void pba_chain_set_wake(const pba_chain_mem *m, uint32_t c, uint32_t least_margin, uint64_t grown)
+{
+	m->wake[c] = least_margin == UINT32_MAX ? UINT64_MAX : grown + least_margin;
+}
+
 /*
- * Chain, warp task t of the candidates' row scans (nseg segments a row):
- * candidate slot c, its process i and the segment seg; 0 when the segment
- * ends before the candidate's pos, where it is covered already.
+ * A blocked process that may be a candidate soon: its margin is at most twice
+ * the last iteration's growth. The kernel has its rows fetched into L2 (a
+ * hint, nothing else), so its scan in a later iteration need not wait for
+ * device memory.
  */
-GB_HD int pba_chain_task(const pba_dev *d, const uint32_t *cand, uint32_t nseg, uint32_t t,
-			 uint32_t *c, uint32_t *i, uint32_t *seg)
+#define PBA_PREFETCH_MAX 2u
+
+GB_HD int pba_chain_soon(uint32_t margin, uint32_t last_growth)
+{
+	return margin > 0 && margin != UINT32_MAX && (uint64_t)margin <= 2ull * last_growth;
+}
+
+/* Whether a pass that found raw candidates stages their allocation rows: all of the iteration's, few. */
+GB_HD int pba_chain_staged(const pba_chain_plan *pl, uint32_t raw, int first_pass)
+{
+	return first_pass && raw <= pl->stage_rows;
+}
+
+/*
+ * Chain, warp task t of a pass's row scans (nseg segments a row): slot c,
+ * its process i, the segment seg, and from, i's pos. Returns 1 when the
+ * segment reaches past pos, where i's needs are still to be compared; a
+ * staging pass runs the others too, for their allocations.
+ */
+GB_HD int pba_chain_task(const pba_chain_mem *m, uint32_t nseg, uint32_t t, uint32_t *c, uint32_t *i,
+			 uint32_t *seg, uint32_t *from)
 {
 	*c = t / nseg;
 	*seg = (t % nseg) * PBA_SEG;
-	*i = cand[*c];
-	return *seg + PBA_SEG > d->pos[*i];
+	*i = m->cand[*c];
+	*from = pba_block_pos(m->state[*i]);
+	return *seg + PBA_SEG > *from;
 }
 
-/* ... whose result at (J: not blocked in the segment) lane 0 folds into the slot. */
-GB_HD void pba_chain_note(uint32_t *minf, uint32_t c, uint32_t at, uint32_t J)
+/* Slot c's staging row. */
+GB_HD int32_t *pba_chain_stage_row(const pba_chain_mem *m, uint32_t J, uint32_t c)
 {
-	if (at < J)
-		gb_min_u32(&minf[c], at);
+	return m->stage + (size_t)c * J;
 }
 
-/* Chain, slot t after all scans: finished (onto the finisher list), or blocked further on. */
-GB_HD void pba_chain_resolve(const pba_dev *d, const uint32_t *cand, const uint32_t *minf,
-			     uint32_t *nfin, uint32_t t)
+/* ... whose scan word (PBA_UNBLOCKED: not blocked in the segment) lane 0 folds into the slot. */
+GB_HD void pba_chain_note(const pba_chain_mem *m, uint32_t c, uint64_t w)
 {
-	uint32_t i = cand[t];
-	if (minf[t] == d->J) {
-		d->finish[i] = 1;
-		d->flist[gb_add_u32(nfin, 1u)] = i;
-	} else {
-		d->pos[i] = minf[t];
-		d->key[i] = d->need[pba_cell(d, i, minf[t])];
-	}
+	if (w != PBA_UNBLOCKED)
+		gb_min_u64(&m->minf[c], w);
 }
 
-/* Chain, resource j after an iteration: the nf finishers' allocations go to work. */
-GB_HD void pba_chain_add_cell(const pba_dev *d, int32_t *work, uint32_t nf, uint32_t j)
+/*
+ * Chain, slot t after all scans of its pass: the slot's least word is its
+ * process's new state, PBA_UNBLOCKED for a finisher. With a finisher list
+ * (nfin not NULL) a finisher goes onto it.
+ */
+GB_HD void pba_chain_resolve(const pba_chain_mem *m, uint32_t *nfin, uint32_t t)
+{
+	uint32_t i = m->cand[t];
+	uint64_t w = m->minf[t];
+	m->state[i] = w;
+	if (w == PBA_UNBLOCKED && nfin)
+		m->flist[gb_add_u32(nfin, 1u)] = i;
+}
+
+/* A staging pass's finishers, counted by every thread from the n slots. */
+GB_HD uint32_t pba_chain_staged_finishers(const pba_chain_mem *m, uint32_t n)
+{
+	uint32_t c, nf = 0;
+	for (c = 0; c < n; c++)
+		nf += m->minf[c] == PBA_UNBLOCKED;
+	return nf;
+}
+
+/*
+ * Chain, resource j after a staging pass: the finishers' staged allocations
+ * go to work. Returns the growth, which the block folds into the iteration's
+ * largest (allocations are never negative).
+ */
+GB_HD uint32_t pba_chain_add_staged(const pba_chain_mem *m, uint32_t n, uint32_t J, uint32_t j)
+{
+	int32_t add = 0;
+	uint32_t c;
+	for (c = 0; c < n; c++)
+		if (m->minf[c] == PBA_UNBLOCKED)
+			add += m->stage[(size_t)c * J + j];
+	m->work[j] += add;
+	return (uint32_t)add;
+}
+
+/* Chain, resource j after the passes of an iteration not staged: the nf listed finishers' allocations go to work. */
+GB_HD uint32_t pba_chain_add_cell(const pba_dev *d, const pba_chain_mem *m, uint32_t nf, uint32_t j)
 {
 	int32_t add = 0;
 	uint32_t f;
 	for (f = 0; f < nf; f++)
-		add += d->allocation[pba_cell(d, d->flist[f], j)];
-	work[j] += add;
+		add += pba_alloc_row(d, m->flist[f])[j];
+	m->work[j] += add;
+	return (uint32_t)add;
 }
 
 /* The verdict (thread 0), after the rollback of an unsafe request. */

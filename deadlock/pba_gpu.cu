@@ -8,14 +8,19 @@
  *  2. first round <<<grid>>>: the first safety iteration, one warp per
  *     process scanning its need row against work 32 resources at a time. A
  *     process covered everywhere is finished and its allocation is added to
- *     work; any other remembers the first resource it is blocked on (pos) and
- *     its need there (key).
+ *     work; any other keeps one word: the first resource it is blocked on
+ *     (pos) and its need there (key), taken from the scanning lane's register.
  *  3. chain <<<1,1024>>>: every later iteration inside one resident block,
- *     with work[] in shared memory and __syncthreads between steps. Work only
- *     grows, so a process whose key still exceeds work at pos cannot finish
- *     and costs one comparison; only the others (the candidates) have their
- *     row scanned further from pos, split over the block's warps. Finishers
- *     are added to work after all candidates of the iteration were checked, so
+ *     with work[], the processes' words and the finisher list in shared
+ *     memory as far as they fit (else in global memory) and __syncthreads
+ *     between steps. Work only grows, so a process whose key still exceeds
+ *     work at pos cannot finish and costs one comparison; only the others
+ *     (the candidates) have their row scanned further from pos, split over
+ *     the block's warps, each scan folding its word into the candidate's slot
+ *     with a 64-bit atomicMin. When an iteration has few candidates their
+ *     allocation rows are loaded with their need rows into shared memory, so
+ *     the one global trip of such an iteration is the row scan. Finishers are
+ *     added to work after all candidates of the iteration were checked, so
  *     the iterations are the thesis's iterations, then the request is granted
  *     or rolled back in place.
  * The host reads one status word per event. The per-element work is in
@@ -42,29 +47,43 @@ __global__ void k_prepare(pba_dev d, uint32_t p)
 }
 
 /*
- * The first index in [from, J) of row where row[j] > work[j], scanning the
- * PBA_SEG-wide segment that starts at seg; J when there is none. Called by a
- * whole warp; all lanes return the same value.
+ * The scan word (pba_bits.h) of the first index in [from, J) of need where
+ * need[j] > work[j], in the PBA_SEG-wide segment that starts at seg;
+ * PBA_UNBLOCKED when there is none. With alloc, the lanes also load the
+ * segment's allocations with their needs, one trip for both, and store them
+ * into stage. Called by a whole warp; all lanes return the same word.
  */
-__device__ uint32_t first_blocked(const int32_t *row, const int32_t *work, uint32_t J,
-				  uint32_t from, uint32_t seg)
+__device__ uint64_t first_blocked(const int32_t *need, const int32_t *alloc, int32_t *stage,
+				  const int32_t *work, uint32_t J, uint32_t from, uint32_t seg)
 {
 	uint32_t lane = threadIdx.x & 31u, u;
 	bool over[PBA_SEG_PER_LANE];
-	int32_t v[PBA_SEG_PER_LANE];
+	int32_t v[PBA_SEG_PER_LANE], a[PBA_SEG_PER_LANE];
 #pragma unroll
 	for (u = 0; u < PBA_SEG_PER_LANE; u++)
-		v[u] = pba_scan_load(row, J, from, pba_scan_index(seg, u, lane));
+		v[u] = pba_scan_load(need, J, from, pba_scan_index(seg, u, lane));
+	if (alloc) {
+#pragma unroll
+		for (u = 0; u < PBA_SEG_PER_LANE; u++)
+			a[u] = pba_scan_load(alloc, J, 0, pba_scan_index(seg, u, lane));
+	}
 #pragma unroll
 	for (u = 0; u < PBA_SEG_PER_LANE; u++)
 		over[u] = pba_scan_over(work, J, from, pba_scan_index(seg, u, lane), v[u]);
+	if (alloc) {
+#pragma unroll
+		for (u = 0; u < PBA_SEG_PER_LANE; u++)
+			pba_stage_put(stage, J, pba_scan_index(seg, u, lane), a[u]);
+	}
 #pragma unroll
 	for (u = 0; u < PBA_SEG_PER_LANE; u++) {
 		uint32_t b = __ballot_sync(0xffffffffu, over[u]);
-		if (b)
-			return pba_scan_index(seg, u, (uint32_t)(__ffs(b) - 1));
+		if (b) {
+			uint32_t w = (uint32_t)(__ffs(b) - 1);
+			return pba_block_word(pba_scan_index(seg, u, w), __shfl_sync(0xffffffffu, v[u], (int)w));
+		}
 	}
-	return J;
+	return PBA_UNBLOCKED;
 }
 
 /* The first safety iteration: one warp per process against work0. */
@@ -81,12 +100,13 @@ __global__ void k_first_round(pba_dev d)
 	__syncthreads();
 	for (i = blockIdx.x * warps + threadIdx.x / 32u; i < d.I; i += gridDim.x * warps) {
 		const int32_t *need = pba_need_row(&d, i);
-		uint32_t at = d.J, seg;
-		for (seg = 0; seg < d.J && at == d.J; seg += PBA_SEG)
-			at = first_blocked(need, d.work0, d.J, 0, seg);
-		if (at < d.J) {
+		uint64_t w = PBA_UNBLOCKED;
+		uint32_t seg;
+		for (seg = 0; seg < d.J && w == PBA_UNBLOCKED; seg += PBA_SEG)
+			w = first_blocked(need, NULL, NULL, d.work0, d.J, 0, seg);
+		if (w != PBA_UNBLOCKED) {
 			if (lane == 0)
-				pba_first_blocked(&d, i, at);
+				pba_first_blocked(&d, i, w);
 			continue;
 		}
 		for (j = lane; j < d.J; j += 32u)
@@ -99,62 +119,149 @@ __global__ void k_first_round(pba_dev d)
 		pba_first_publish(&d, finished);
 }
 
-/*
- * Every later iteration in one block. Shared memory: work[J] (when it fits,
- * else the global copy is used), then cand[cap] and minf[cap].
- */
-__global__ void __launch_bounds__(MAX_BLOCK) k_chain(pba_dev d, uint32_t p, uint32_t cap,
-						      int smem_work)
+/* Fetch a row into L2 without waiting for it: one 128-byte line a lane and step. */
+static __device__ __forceinline__ void prefetch_row(const int32_t *row, uint32_t J, uint32_t lane)
 {
-	extern __shared__ uint32_t smem[];
-	__shared__ uint32_t ncand, nfin;
+	uint32_t j;
+	for (j = lane * 32u; j < J; j += 32u * 32u)
+		asm volatile("prefetch.global.L2 [%0];" : : "l"(row + j));
+}
+
+/*
+ * A pass's candidates, from the due chunks only (pba_bits.h); a chunk is a
+ * warp's lanes, so PBA_CHUNK is the warp's width. The rows of up to
+ * PBA_PREFETCH_MAX processes of a chunk that may be candidates soon are
+ * fetched into L2 on the way.
+ */
+static __device__ __forceinline__ void chain_collect(const pba_dev &d, const pba_chain_mem &m,
+						     uint32_t cap, uint32_t *ncand, uint64_t grown,
+						     uint32_t last_growth)
+{
+	const uint32_t I = d.I, J = d.J, lane = threadIdx.x & 31u, warp = threadIdx.x / 32u;
+	const uint32_t nwarps = blockDim.x / 32u, nchunks = pba_chunks(I);
+	uint32_t base;
+	for (base = warp; base < nchunks; base += nwarps * 32u) {
+		uint32_t due = __ballot_sync(0xffffffffu, pba_chain_due(&m, nchunks, base + lane * nwarps, grown));
+		while (due) {
+			const uint32_t c = base + (uint32_t)(__ffs(due) - 1) * nwarps, i = c * PBA_CHUNK + lane;
+			const uint64_t w = pba_chain_word_at(&m, I, i);
+			const int32_t at = pba_chain_work_at(&m, J, w);
+			const uint32_t margin = pba_chain_margin(w, J, at);
+			uint32_t soon, k;
+			due &= due - 1u;
+			if (pba_chain_is_candidate(w, J, at))
+				pba_chain_take(&m, cap, ncand, i);
+			k = __reduce_min_sync(0xffffffffu, margin);
+			if (lane == 0)
+				pba_chain_set_wake(&m, c, k, grown);
+			soon = __ballot_sync(0xffffffffu, pba_chain_soon(margin, last_growth));
+			for (k = 0; k < PBA_PREFETCH_MAX && soon; k++) {
+				const uint32_t q = c * PBA_CHUNK + (uint32_t)(__ffs(soon) - 1);
+				soon &= soon - 1u;
+				prefetch_row(pba_need_row(&d, q), J, lane);
+				prefetch_row(pba_alloc_row(&d, q), J, lane);
+			}
+		}
+	}
+}
+
+/*
+ * Every later iteration in one block; the shared memory is that of the plan
+ * (pba_chain_carve). An iteration collects candidates into slots from the
+ * chunks that may hold one, scans their rows (one warp per slot and
+ * segment), and resolves every slot to its least scan word; candidates
+ * beyond the slots wait for another pass, which finds exactly them (the
+ * others are finished or blocked against the same work[]). Then the
+ * finishers' allocations go to work[], and the iteration's largest growth of
+ * one entry to `grown`.
+ *
+ * Barriers: a staging iteration (one pass, at most stage_rows candidates)
+ * has three, after collecting, after scanning and after adding: resolving and
+ * adding both read the slots' words, so they share a step. Otherwise one more
+ * after each pass, for the finisher list and the slots' reuse. The candidate
+ * count and the growth alternate between two words each, so resetting one
+ * needs no barrier of its own.
+ */
+__global__ void __launch_bounds__(MAX_BLOCK) k_chain(pba_dev d, uint32_t p, pba_chain_plan pl)
+{
+	extern __shared__ uint64_t smem[];
+	__shared__ uint32_t ncand[2], nfin, growth[2];
 	const uint32_t I = d.I, J = d.J, B = blockDim.x, tid = threadIdx.x;
 	const uint32_t warp = tid / 32u, nwarps = B / 32u, nseg = (J + PBA_SEG - 1) / PBA_SEG;
-	int32_t *work = smem_work ? (int32_t *)smem : d.work;
-	uint32_t *cand = smem + (smem_work ? J : 0), *minf = cand + cap;
-	uint32_t total, iters = 1, i, j, base;
+	pba_chain_mem m;
+	uint64_t grown = 0;
+	uint32_t total, iters = 1, last_growth = 0, i, j, t, b = 0;
 
 	if (!pba_is_pending(&d))
 		return;
-	if (smem_work)
+	pba_chain_carve(&pl, &d, smem, &m);
+	if (pl.smem_work)
 		for (j = tid; j < J; j += B)
-			pba_chain_stage_cell(&d, work, j);
+			pba_chain_stage_cell(&d, &m, j);
+	if (pl.smem_state)
+		for (i = tid; i < I; i += B)
+			pba_chain_stage_word(&d, &m, i);
+	for (i = tid; i < pba_chunks(I); i += B)
+		pba_chain_wake_now(&m, i);
+	if (tid == 0)
+		ncand[0] = ncand[1] = growth[0] = growth[1] = 0;
 	total = pba_first_total(&d);
 	__syncthreads();
 	while (pba_chain_goes_on(total, I)) {
-		uint32_t nf;
+		const uint32_t q = iters & 1u;
+		uint32_t nf, raw, n, most = 0;
+		int staged, first = 1;
 		iters++;
 		if (tid == 0)
 			nfin = 0;
-		for (base = 0; base < I; base += cap) {
-			uint32_t end = min(I, base + cap), n, t;
-			if (tid == 0)
-				ncand = 0;
+		do {
+			chain_collect(d, m, pl.cap, &ncand[b], grown, last_growth);
 			__syncthreads();
-			for (i = base + tid; i < end; i += B)
-				pba_chain_collect(&d, work, cand, minf, &ncand, i);
-			__syncthreads();
-			n = ncand;
+			raw = ncand[b];
+			n = min(raw, pl.cap);
+			staged = pba_chain_staged(&pl, raw, first);
+			if (tid == 0) {
+				ncand[b ^ 1u] = 0;
+				if (first)
+					growth[q ^ 1u] = 0;
+			}
+			first = 0;
+			b ^= 1u;
 			for (t = warp; t < n * nseg; t += nwarps) {
-				uint32_t c, seg, at;
-				if (!pba_chain_task(&d, cand, nseg, t, &c, &i, &seg))
+				uint32_t c, seg, from;
+				uint64_t w;
+				if (!pba_chain_task(&m, nseg, t, &c, &i, &seg, &from) && !staged)
 					continue;
-				at = first_blocked(pba_need_row(&d, i), work, J, d.pos[i], seg);
+				w = first_blocked(pba_need_row(&d, i), staged ? pba_alloc_row(&d, i) : NULL,
+						  staged ? pba_chain_stage_row(&m, J, c) : NULL, m.work, J, from, seg);
 				if ((tid & 31u) == 0)
-					pba_chain_note(minf, c, at, J);
+					pba_chain_note(&m, c, w);
 			}
 			__syncthreads();
 			for (t = tid; t < n; t += B)
-				pba_chain_resolve(&d, cand, minf, &nfin, t);
+				pba_chain_resolve(&m, staged ? NULL : &nfin, t);
+			if (staged)
+				break;
 			__syncthreads();
+		} while (raw > pl.cap);
+		if (staged) {
+			nf = pba_chain_staged_finishers(&m, n);
+			for (j = tid; j < J; j += B)
+				most = max(most, pba_chain_add_staged(&m, n, J, j));
+		} else {
+			nf = nfin;
+			for (j = tid; j < J; j += B)
+				most = max(most, pba_chain_add_cell(&d, &m, nf, j));
 		}
-		nf = nfin;
+		most = __reduce_max_sync(0xffffffffu, most);
+		if ((tid & 31u) == 0 && most)
+			atomicMax(&growth[q], most);
 		if (nf == 0)
 			break;
-		for (j = tid; j < J; j += B)
-			pba_chain_add_cell(&d, work, nf, j);
 		total += nf;
 		__syncthreads();
+		last_growth = growth[q];
+		grown += last_growth;
 	}
 	if (total < I)
 		pba_block_roll_back(d, p);
@@ -170,8 +277,8 @@ static void *open_gpu(const pba_system *s)
 	int dev, sms, optin;
 
 	d->work0 = (int32_t *)gb_cuda_alloc(vec, "the PBA work vector");
-	d->pos = (uint32_t *)gb_cuda_alloc(s->procs * sizeof(uint32_t), "PBA scan positions");
-	d->key = (int32_t *)gb_cuda_alloc(s->procs * sizeof(int32_t), "PBA blocking needs");
+	d->state = (uint64_t *)gb_cuda_alloc(s->procs * sizeof(uint64_t), "PBA blocking words");
+	d->wake = (uint64_t *)gb_cuda_alloc(pba_chunks(s->procs) * sizeof(uint64_t), "PBA chunk wakes");
 	d->flist = (uint32_t *)gb_cuda_alloc(s->procs * sizeof(uint32_t), "the PBA finisher list");
 	GB_CUDA(cudaGetDevice(&dev), "querying the CUDA device");
 	GB_CUDA(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, dev), "querying the device");
@@ -180,13 +287,9 @@ static void *open_gpu(const pba_system *s)
 	g->grid_first = (s->procs + 7) / 8;
 	if (g->grid_first > (uint32_t)sms * 8)
 		g->grid_first = (uint32_t)sms * 8;
-	/* Shared memory of the chain kernel: work[] when it takes at most half, the rest for candidates. */
-	optin -= 64; /* the kernel's static counters */
-	g->smem_work = vec <= (size_t)optin / 2;
-	g->cap = (uint32_t)(((size_t)optin - (g->smem_work ? vec : 0)) / (2 * sizeof(uint32_t)));
-	if (g->cap > s->procs)
-		g->cap = s->procs;
-	g->chain_smem = (g->smem_work ? vec : 0) + (size_t)g->cap * 2 * sizeof(uint32_t);
+	/* 64 bytes are left for the kernel's static counters. */
+	pba_chain_plan_for(&g->chain, s->procs, s->res, (size_t)optin - 64);
+	g->chain_smem = pba_chain_bytes(&g->chain, s->procs, s->res);
 	GB_CUDA(cudaFuncSetAttribute(k_chain, cudaFuncAttributeMaxDynamicSharedMemorySize,
 				     (int)g->chain_smem),
 		"reserving %zu bytes of shared memory", g->chain_smem);
@@ -213,7 +316,7 @@ static unsigned apply_gpu(void *vctx, uint8_t type, uint32_t p, const int32_t *a
 	k_prepare<<<1, g->block1, 0, g->st>>>(g->d, p);
 	GB_CUDA(cudaEventRecord(g->ev[1], g->st), "recording a CUDA event");
 	k_first_round<<<g->grid_first, 256, 0, g->st>>>(g->d);
-	k_chain<<<1, MAX_BLOCK, g->chain_smem, g->st>>>(g->d, p, g->cap, g->smem_work);
+	k_chain<<<1, MAX_BLOCK, g->chain_smem, g->st>>>(g->d, p, g->chain);
 	GB_CUDA(cudaEventRecord(g->ev[2], g->st), "recording a CUDA event");
 	GB_CUDA(cudaMemcpyAsync(g->h_status, g->d.status, 2 * sizeof(uint32_t), cudaMemcpyDeviceToHost,
 				g->st), "reading a PBA outcome");

@@ -34,9 +34,8 @@ typedef struct pba_gpu {
 	uint32_t iterations;
 	uint32_t block1;         /* threads of the <<<1,J>>> kernels */
 	uint32_t grid_first;     /* gpu: blocks of the first-round kernel */
-	uint32_t cap;            /* gpu: candidate slots of the chain kernel */
-	int smem_work;           /* gpu: work[] of the chain kernel in shared memory */
-	size_t chain_smem;       /* gpu */
+	pba_chain_plan chain;    /* gpu: the chain kernel's shared memory */
+	size_t chain_smem;       /* gpu: its bytes */
 } pba_gpu;
 
 /*

@@ -57,7 +57,6 @@ pba_gpu *pba_gpu_open(const pba_system *s)
 	d->available = (int32_t *)gb_cuda_alloc(vec, "the PBA available vector");
 	d->amount = (int32_t *)gb_cuda_alloc(vec, "a PBA event");
 	d->work = (int32_t *)gb_cuda_alloc(vec, "the PBA work vector");
-	d->finish = (uint8_t *)gb_cuda_alloc(s->procs, "the PBA finish vector");
 	d->status = (uint32_t *)gb_cuda_alloc(4 * sizeof(uint32_t), "the PBA status words");
 	GB_CUDA(cudaMallocHost(&g->h_status, 4 * sizeof(uint32_t)), "allocating pinned host memory");
 	GB_CUDA(cudaMallocHost(&g->h_amount, vec), "allocating pinned host memory");
@@ -86,8 +85,8 @@ void pba_gpu_close(void *vctx)
 	cudaFree(d->work0);
 	cudaFree(d->finish);
 	cudaFree(d->atf);
-	cudaFree(d->pos);
-	cudaFree(d->key);
+	cudaFree(d->state);
+	cudaFree(d->wake);
 	cudaFree(d->flist);
 	cudaFree(d->status);
 	cudaFree(g->d_cont);

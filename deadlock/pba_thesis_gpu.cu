@@ -63,6 +63,7 @@ __global__ void k_roll_back_allocations(pba_dev d, uint32_t p)
 static void *open_thesis(const pba_system *s)
 {
 	pba_gpu *g = pba_gpu_open(s);
+	g->d.finish = (uint8_t *)gb_cuda_alloc(s->procs, "the PBA finish vector");
 	g->d.atf = (uint8_t *)gb_cuda_alloc(s->procs, "the PBA atf vector");
 	g->d_cont = (int32_t *)gb_cuda_alloc(sizeof(int32_t), "the PBA cont flag");
 	GB_CUDA(cudaMallocHost(&g->h_atf, s->procs), "allocating pinned host memory");

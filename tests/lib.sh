@@ -14,6 +14,8 @@
 #   json_check NAME FILE CODE  python CODE with d = the parsed FILE; passes when it
 #                              runs without an exception (use assert with messages)
 #   summary LABEL              print "LABEL: N passed, N failed"; status 1 on failure
+#   pba_fan_trace FILE N       write an avoid trace whose second safety iteration has
+#                              N - 1 candidates (see below)
 
 T_PASS=0
 T_FAIL=0
@@ -170,4 +172,26 @@ PY
 summary() {
 	echo "$1: $T_PASS passed, $T_FAIL failed"
 	[ "$T_FAIL" -eq 0 ]
+}
+
+# An avoid trace of N processes and one resource with N - 1 units: process 0
+# claims them all, every other process one. Process 0 takes every unit, so the
+# first safety iteration finishes only process 0 and the second finds all the
+# others able to finish at once, more candidates than a chain kernel has
+# slots when N is large; then it releases them. Twice.
+pba_fan_trace() {
+	local file=$1 n=$2 i
+	{
+		echo "processes $n"
+		echo "resources 1"
+		echo "available $((n - 1))"
+		echo "max 0 $((n - 1))"
+		for ((i = 1; i < n; i++)); do
+			echo "max $i 1"
+		done
+		for i in 1 2; do
+			echo "request 0 $((n - 1))"
+			echo "release 0 $((n - 1))"
+		done
+	} >"$file"
 }

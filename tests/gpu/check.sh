@@ -387,6 +387,10 @@ json_check "avoid unsafe-mix: unsafe requests were denied" "$R/avoid.json" '
 assert d["results"]["impls"][0]["decisions"]["denied-unsafe"] > 100'
 avoid_same "unsafe-mix 2x1" --workload unsafe-mix --unsafe-share 0.9 --procs 2 --res 1 --events 50
 avoid_same "random 40x40000 (work[] in global memory)" --workload random --procs 40 --res 40000 --events 30
+pba_fan_trace "$R/fan.trace" 30000
+avoid_same "30000 candidates at once (two passes of the chain's slots)" --trace "$R/fan.trace"
+json_check "avoid fan: two safety iterations a request" "$R/avoid.json" '
+assert d["results"]["impls"][0]["safety_steps_max"] == 2'
 expect_rc "avoid: the default implementation is gpu when there is a GPU" 0 \
 	"$G" avoid --procs 100 --res 10 --events 4 --quiet --json "$R/avoid-default.json"
 json_check "avoid: report names gpu and the device" "$R/avoid-default.json" '

@@ -102,9 +102,12 @@ for impl in gpu gpu-thesis; do
 	sanitize avoid --impl "$impl" --workload random --procs 300 --res 1100 --events 20 --reps 1 --seed 3
 	sanitize avoid --impl "$impl" --workload unsafe-mix --procs 40 --res 20000 --events 10 --reps 1 --seed 4
 done
-# gpu's chain kernel with pos[] and key[] in global memory, in one pass and in two.
+# gpu's chain kernel with the processes' words and the finisher list in global
+# memory; then an iteration with more candidates than slots, in two passes.
 sanitize avoid --impl gpu --workload unsafe-mix --procs 20000 --res 2 --events 10 --reps 1 --seed 5
 sanitize avoid --impl gpu --workload unsafe-mix --procs 30000 --res 2 --events 10 --reps 1 --seed 6
+pba_fan_trace "$T_TMP/fan.trace" 30000
+sanitize avoid --impl gpu --trace "$T_TMP/fan.trace" --reps 1
 
 # detect: every GPU detector (thesis launches, graphs, one int a cell, stream) on
 # small odd systems, rows padded to whole words.

@@ -8,16 +8,24 @@
  *
  * Order: between two barriers the kernels' threads touch disjoint elements,
  * or combine through atomics whose result does not depend on their order
- * (work[] sums, the candidates' and finishers' slots, minf's minimum), or
- * only read; the serial loops below are one of the orders the device allows.
- * The small geometry visits the threads of each step in reverse, so the
- * candidate and finisher slots are handed out in another order.
+ * (work[] sums, the candidates' and finishers' slots, the slots' least
+ * words), or only read; the serial loops below are one of the orders the
+ * device allows. The small geometries visit the threads of each step in
+ * reverse, so the candidate and finisher slots are handed out in another
+ * order.
+ *
+ * The chain kernel's shared memory is one buffer carved by the plan, as on
+ * the device (pba_chain_carve): with the planner's choice for an H100, with
+ * everything in global memory (small blocks, three slots, two staged rows),
+ * and with the words and the finisher list in global memory beside shared
+ * work[] and wakes (what the planner picks when the words do not fit). The
+ * chain's L2 prefetches change nothing a decision reads and are not run.
  *
  * Uninitialised memory: device memory keeps what the last request left and
  * shared memory starts undefined, so before every event the scratch buffers
- * (work, work0, finish, atf, pos, key, flist, the status words, the stand-ins
- * for shared memory) are filled with values that would change a decision if
- * they were read before being written.
+ * (work, work0, finish, atf, the words, the chunks' wakes, flist, the status
+ * words, the chain's shared memory) are filled with values that would change
+ * a decision if they were read before being written.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -26,14 +34,19 @@
 #include "deadlock/pba_bits.h"
 #include "tests/unit/pba_gpu_sim.h"
 
+/* The dynamic shared memory of an H100 (227 KiB with the opt-in), less open_gpu's 64 bytes. */
+#define H100_SMEM (227u * 1024u - 64u)
+
+typedef enum sim_kind { SIM_GPU, SIM_GPU_SMALL, SIM_GPU_GLOBAL_STATE, SIM_THESIS } sim_kind;
+
 typedef struct sim {
 	pba_dev d;
 	int thesis, reverse;
 	uint32_t first_blocks, first_threads; /* gpu: k_first_round's grid */
-	uint32_t chain_threads, cap;          /* gpu: k_chain's block and candidate slots */
-	int smem_work;                        /* gpu: k_chain's work[] in shared memory */
-	int32_t *shared_work;                 /* gpu: the stand-ins for k_chain's shared memory */
-	uint32_t *cand, *minf;
+	uint32_t chain_threads;               /* gpu: k_chain's block */
+	pba_chain_plan plan;                  /* gpu: k_chain's shared memory */
+	uint64_t *smem;                       /* gpu: its stand-in */
+	size_t smem_bytes;
 	uint32_t iterations;
 	gb_rng junk;
 } sim;
@@ -56,6 +69,7 @@ static void poison(sim *s)
 {
 	pba_dev *d = &s->d;
 	uint32_t k;
+	size_t b;
 	gb_rng *r = &s->junk;
 
 	for (k = 0; k < d->J; k++) {
@@ -63,34 +77,42 @@ static void poison(sim *s)
 		d->work[k] = 0x40000000 + (int32_t)gb_rng_below(r, 1000);
 		if (d->work0)
 			d->work0[k] = 0x40000000 + (int32_t)gb_rng_below(r, 1000);
-		if (s->shared_work)
-			s->shared_work[k] = 0x40000000 + (int32_t)gb_rng_below(r, 1000);
 	}
 	for (k = 0; k < d->I; k++) {
-		d->finish[k] = (uint8_t)(1 + gb_rng_below(r, 255));
+		if (d->finish)
+			d->finish[k] = (uint8_t)(1 + gb_rng_below(r, 255));
 		if (d->atf)
 			d->atf[k] = (uint8_t)(1 + gb_rng_below(r, 255));
-		if (d->pos) {
-			d->pos[k] = (uint32_t)gb_rng_below(r, d->J);
-			d->key[k] = (int32_t)gb_rng_below(r, 3);
+		if (d->state) {
+			/* blocked at a random resource on a need of 0..2: a candidate, or a finisher */
+			d->state[k] = gb_rng_below(r, 4) ? pba_block_word((uint32_t)gb_rng_below(r, d->J),
+									  (int32_t)gb_rng_below(r, 3))
+							 : PBA_UNBLOCKED;
 			d->flist[k] = (uint32_t)gb_rng_below(r, d->I);
 		}
 	}
-	for (k = 0; s->cand && k < s->cap; k++) {
-		s->cand[k] = (uint32_t)gb_rng_below(r, d->I);
-		s->minf[k] = (uint32_t)gb_rng_below(r, d->J + 1);
-	}
+	/* chunks that would never be looked at */
+	for (k = 0; d->wake && k < pba_chunks(d->I); k++)
+		d->wake[k] = UINT64_MAX - gb_rng_below(r, 1000);
+	/*
+	 * Shared memory: words of small numbers, so that a slot, a process's word
+	 * or a staged row read before being written looks like a plausible one,
+	 * and work[] read from here is large.
+	 */
+	for (b = 0; b < s->smem_bytes / sizeof(uint64_t); b++)
+		s->smem[b] = gb_rng_below(r, 3) ? (uint64_t)gb_rng_below(r, d->I) << 32 | gb_rng_below(r, 3)
+						: 0x4000000040000000ull | gb_rng_below(r, d->J);
 	for (k = 0; k < 4; k++)
 		d->status[k] = 0xdead0000u + k;
 }
 
-static void *sim_open(const pba_system *st, int thesis, int small)
+static void *sim_open(const pba_system *st, sim_kind kind)
 {
 	sim *s = xcalloc(1, sizeof(*s));
 	pba_dev *d = &s->d;
 	size_t cells = (size_t)st->procs * st->res;
 
-	s->thesis = thesis;
+	s->thesis = kind == SIM_THESIS;
 	d->I = st->procs;
 	d->J = st->res;
 	d->maximum = xcalloc(cells, sizeof(int32_t));
@@ -103,25 +125,37 @@ static void *sim_open(const pba_system *st, int thesis, int small)
 	memcpy(d->available, st->available, d->J * sizeof(int32_t));
 	d->amount = xcalloc(d->J, sizeof(int32_t));
 	d->work = xcalloc(d->J, sizeof(int32_t));
-	d->finish = xcalloc(d->I, 1);
 	d->status = xcalloc(4, sizeof(uint32_t));
-	if (thesis) {
+	if (s->thesis) {
+		d->finish = xcalloc(d->I, 1);
 		d->atf = xcalloc(d->I, 1);
 	} else {
 		d->work0 = xcalloc(d->J, sizeof(int32_t));
-		d->pos = xcalloc(d->I, sizeof(uint32_t));
-		d->key = xcalloc(d->I, sizeof(int32_t));
+		d->state = xcalloc(d->I, sizeof(uint64_t));
+		d->wake = xcalloc(pba_chunks(d->I), sizeof(uint64_t));
 		d->flist = xcalloc(d->I, sizeof(uint32_t));
-		/* open_gpu's geometry; with small, several elements per thread and warp */
-		s->reverse = small;
-		s->first_threads = small ? 64 : 256;
-		s->first_blocks = small ? 1 : (d->I + 7) / 8;
-		s->chain_threads = small ? 64 : 1024;
-		s->cap = small && d->I > 3 ? 3 : d->I;
-		s->smem_work = !small;
-		s->shared_work = xcalloc(d->J, sizeof(int32_t));
-		s->cand = xcalloc(s->cap, sizeof(uint32_t));
-		s->minf = xcalloc(s->cap, sizeof(uint32_t));
+		/* open_gpu's geometry; with small blocks, several elements per thread and warp */
+		s->reverse = kind != SIM_GPU;
+		s->first_threads = kind == SIM_GPU_SMALL ? 64 : 256;
+		s->first_blocks = kind == SIM_GPU_SMALL ? 1 : (d->I + 7) / 8;
+		s->chain_threads = kind == SIM_GPU_SMALL ? 64 : 1024;
+		switch (kind) {
+		case SIM_GPU:
+			pba_chain_plan_for(&s->plan, d->I, d->J, H100_SMEM);
+			break;
+		case SIM_GPU_SMALL:
+			s->plan.cap = d->I < 3 ? d->I : 3;
+			s->plan.stage_rows = s->plan.cap < 2 ? s->plan.cap : 2;
+			break;
+		default:
+			s->plan.smem_work = 1;
+			s->plan.smem_wake = 1;
+			s->plan.cap = d->I;
+			s->plan.stage_rows = d->I < PBA_STAGE_MAX ? d->I : PBA_STAGE_MAX;
+			break;
+		}
+		s->smem_bytes = pba_chain_bytes(&s->plan, d->I, d->J);
+		s->smem = xcalloc(s->smem_bytes / sizeof(uint64_t) + 1, sizeof(uint64_t));
 	}
 	gb_rng_init(&s->junk, 0x5eed + (uint64_t)d->I * 131 + d->J, 7);
 	return s;
@@ -129,17 +163,22 @@ static void *sim_open(const pba_system *st, int thesis, int small)
 
 static void *open_gpu(const pba_system *st)
 {
-	return sim_open(st, 0, 0);
+	return sim_open(st, SIM_GPU);
 }
 
 static void *open_gpu_small(const pba_system *st)
 {
-	return sim_open(st, 0, 1);
+	return sim_open(st, SIM_GPU_SMALL);
+}
+
+static void *open_gpu_global_state(const pba_system *st)
+{
+	return sim_open(st, SIM_GPU_GLOBAL_STATE);
 }
 
 static void *open_thesis(const pba_system *st)
 {
-	return sim_open(st, 1, 0);
+	return sim_open(st, SIM_THESIS);
 }
 
 /* A block vote: 1 when any thread's flag is set. */
@@ -193,24 +232,36 @@ static unsigned release(sim *s, uint32_t p)
 	return d->status[PBA_ST_OUTCOME];
 }
 
-/* first_blocked: a warp's 32 lanes load, compare, then ballot; the lowest lane over wins. */
-static uint32_t warp_first_blocked(const int32_t *row, const int32_t *work, uint32_t J, uint32_t from,
-				   uint32_t seg)
+/*
+ * first_blocked: a warp's 32 lanes load their needs (and, staging, their
+ * allocations), compare, store the allocations, then ballot; the lowest lane
+ * over wins and its need goes into the word.
+ */
+static uint64_t warp_first_blocked(const int32_t *need, const int32_t *alloc, int32_t *stage,
+				   const int32_t *work, uint32_t J, uint32_t from, uint32_t seg)
 {
-	int32_t v[32][PBA_SEG_PER_LANE];
+	int32_t v[32][PBA_SEG_PER_LANE], a[32][PBA_SEG_PER_LANE];
 	uint32_t ballot[PBA_SEG_PER_LANE] = {0};
 	uint32_t lane, u;
 	for (lane = 0; lane < 32; lane++)
-		for (u = 0; u < PBA_SEG_PER_LANE; u++)
-			v[lane][u] = pba_scan_load(row, J, from, pba_scan_index(seg, u, lane));
+		for (u = 0; u < PBA_SEG_PER_LANE; u++) {
+			v[lane][u] = pba_scan_load(need, J, from, pba_scan_index(seg, u, lane));
+			if (alloc)
+				a[lane][u] = pba_scan_load(alloc, J, 0, pba_scan_index(seg, u, lane));
+		}
 	for (lane = 0; lane < 32; lane++)
-		for (u = 0; u < PBA_SEG_PER_LANE; u++)
+		for (u = 0; u < PBA_SEG_PER_LANE; u++) {
 			if (pba_scan_over(work, J, from, pba_scan_index(seg, u, lane), v[lane][u]))
 				ballot[u] |= 1u << lane;
+			if (alloc)
+				pba_stage_put(stage, J, pba_scan_index(seg, u, lane), a[lane][u]);
+		}
 	for (u = 0; u < PBA_SEG_PER_LANE; u++)
-		if (ballot[u])
-			return pba_scan_index(seg, u, (uint32_t)__builtin_ctz(ballot[u]));
-	return J;
+		if (ballot[u]) {
+			lane = (uint32_t)__builtin_ctz(ballot[u]);
+			return pba_block_word(pba_scan_index(seg, u, lane), v[lane][u]);
+		}
+	return PBA_UNBLOCKED;
 }
 
 /* k_prepare <<<1,J>>>. */
@@ -243,11 +294,12 @@ static void first_round(sim *s)
 			w = nth(s, k, warps);
 			for (i = b * warps + w; i < d->I; i += s->first_blocks * warps) {
 				const int32_t *need = pba_need_row(d, i);
-				uint32_t at = d->J, seg;
-				for (seg = 0; seg < d->J && at == d->J; seg += PBA_SEG)
-					at = warp_first_blocked(need, d->work0, d->J, 0, seg);
-				if (at < d->J) {
-					pba_first_blocked(d, i, at);
+				uint64_t word = PBA_UNBLOCKED;
+				uint32_t seg;
+				for (seg = 0; seg < d->J && word == PBA_UNBLOCKED; seg += PBA_SEG)
+					word = warp_first_blocked(need, NULL, NULL, d->work0, d->J, 0, seg);
+				if (word != PBA_UNBLOCKED) {
+					pba_first_blocked(d, i, word);
 					continue;
 				}
 				for (lane = 0; lane < 32; lane++)
@@ -260,47 +312,100 @@ static void first_round(sim *s)
 	}
 }
 
+/* chain_collect: warps in turn vote which of their chunks are due, then take them a chunk at a time. */
+static void chain_collect(const sim *s, const pba_chain_mem *m, uint32_t *ncand, uint64_t grown)
+{
+	const uint32_t I = s->d.I, J = s->d.J, nwarps = s->chain_threads / 32u, nchunks = pba_chunks(I);
+	uint32_t k, x, warp, base, lane;
+	for (k = 0; k < nwarps; k++) {
+		warp = nth(s, k, nwarps);
+		for (base = warp; base < nchunks; base += nwarps * 32u) {
+			uint32_t due = 0;
+			for (lane = 0; lane < 32; lane++)
+				if (pba_chain_due(m, nchunks, base + lane * nwarps, grown))
+					due |= 1u << lane;
+			while (due) {
+				const uint32_t c = base + (uint32_t)__builtin_ctz(due) * nwarps;
+				uint32_t least = UINT32_MAX;
+				due &= due - 1u;
+				for (x = 0; x < 32; x++) {
+					const uint32_t i = c * PBA_CHUNK + nth(s, x, 32);
+					const uint64_t w = pba_chain_word_at(m, I, i);
+					const int32_t at = pba_chain_work_at(m, J, w);
+					const uint32_t margin = pba_chain_margin(w, J, at);
+					if (pba_chain_is_candidate(w, J, at))
+						pba_chain_take(m, s->plan.cap, ncand, i);
+					least = margin < least ? margin : least;
+				}
+				pba_chain_set_wake(m, c, least, grown);
+			}
+		}
+	}
+}
+
 /* k_chain <<<1,chain_threads>>>: every step between two barriers as one loop. */
 static void chain(sim *s, uint32_t p)
 {
 	const pba_dev *d = &s->d;
+	const pba_chain_plan *pl = &s->plan;
 	const uint32_t I = d->I, J = d->J, nseg = (J + PBA_SEG - 1) / PBA_SEG;
-	int32_t *work = s->smem_work ? s->shared_work : d->work;
-	uint32_t total, iters = 1, i, k, base, ncand, nfin;
+	pba_chain_mem m;
+	uint64_t grown = 0;
+	uint32_t total, iters = 1, i, k, t, ncand, nfin;
 
 	if (!pba_is_pending(d))
 		return;
-	if (s->smem_work)
+	pba_chain_carve(pl, d, s->smem, &m);
+	if (pl->smem_work)
 		for (k = 0; k < J; k++)
-			pba_chain_stage_cell(d, work, nth(s, k, J));
+			pba_chain_stage_cell(d, &m, nth(s, k, J));
+	if (pl->smem_state)
+		for (k = 0; k < I; k++)
+			pba_chain_stage_word(d, &m, nth(s, k, I));
+	for (k = 0; k < pba_chunks(I); k++)
+		pba_chain_wake_now(&m, nth(s, k, pba_chunks(I)));
 	total = pba_first_total(d);
 	while (pba_chain_goes_on(total, I)) {
-		uint32_t nf;
+		uint32_t nf, raw, n, most = 0, add;
+		int staged, first = 1;
 		iters++;
 		nfin = 0;
-		for (base = 0; base < I; base += s->cap) {
-			uint32_t end = I < base + s->cap ? I : base + s->cap, n, t;
+		do {
 			ncand = 0;
-			for (k = 0; k < end - base; k++)
-				pba_chain_collect(d, work, s->cand, s->minf, &ncand, base + nth(s, k, end - base));
-			n = ncand;
+			chain_collect(s, &m, &ncand, grown);
+			raw = ncand;
+			n = raw < pl->cap ? raw : pl->cap;
+			staged = pba_chain_staged(pl, raw, first);
+			first = 0;
 			for (k = 0; k < n * nseg; k++) {
-				uint32_t c, seg, at;
+				uint32_t c, seg, from;
+				uint64_t w;
 				t = nth(s, k, n * nseg);
-				if (!pba_chain_task(d, s->cand, nseg, t, &c, &i, &seg))
+				if (!pba_chain_task(&m, nseg, t, &c, &i, &seg, &from) && !staged)
 					continue;
-				at = warp_first_blocked(pba_need_row(d, i), work, J, d->pos[i], seg);
-				pba_chain_note(s->minf, c, at, J);
+				w = warp_first_blocked(pba_need_row(d, i), staged ? pba_alloc_row(d, i) : NULL,
+						       staged ? pba_chain_stage_row(&m, J, c) : NULL, m.work, J, from,
+						       seg);
+				pba_chain_note(&m, c, w);
 			}
 			for (k = 0; k < n; k++)
-				pba_chain_resolve(d, s->cand, s->minf, &nfin, nth(s, k, n));
+				pba_chain_resolve(&m, staged ? NULL : &nfin, nth(s, k, n));
+		} while (raw > pl->cap);
+		if (staged)
+			nf = pba_chain_staged_finishers(&m, n);
+		else
+			nf = nfin;
+		for (k = 0; k < J; k++) {
+			if (staged)
+				add = pba_chain_add_staged(&m, n, J, nth(s, k, J));
+			else
+				add = pba_chain_add_cell(d, &m, nf, nth(s, k, J));
+			most = add > most ? add : most;
 		}
-		nf = nfin;
 		if (nf == 0)
 			break;
-		for (k = 0; k < J; k++)
-			pba_chain_add_cell(d, work, nf, nth(s, k, J));
 		total += nf;
+		grown += most;
 	}
 	if (total < I)
 		roll_back(s, p);
@@ -402,13 +507,11 @@ static void sim_close(void *ctx)
 	free(d->work0);
 	free(d->finish);
 	free(d->atf);
-	free(d->pos);
-	free(d->key);
+	free(d->state);
+	free(d->wake);
 	free(d->flist);
 	free(d->status);
-	free(s->shared_work);
-	free(s->cand);
-	free(s->minf);
+	free(s->smem);
 	free(s);
 }
 
@@ -424,8 +527,18 @@ const pba_engine pba_sim_gpu = {
 
 const pba_engine pba_sim_gpu_small = {
 	.name = "gpu, small blocks (CPU driver)",
-	.summary = "gpu's kernels with 64-thread blocks, candidates in passes of 3, work[] in global memory",
+	.summary = "gpu's kernels with 64-thread blocks, 3 candidate slots, 2 staged rows, all in global memory",
 	.open = open_gpu_small,
+	.apply = sim_apply,
+	.last_iterations = sim_last_iterations,
+	.fetch = sim_fetch,
+	.close = sim_close,
+};
+
+const pba_engine pba_sim_gpu_global_state = {
+	.name = "gpu, words in global memory (CPU driver)",
+	.summary = "gpu's kernels with the processes' words and the finisher list in global memory",
+	.open = open_gpu_global_state,
 	.apply = sim_apply,
 	.last_iterations = sim_last_iterations,
 	.fetch = sim_fetch,

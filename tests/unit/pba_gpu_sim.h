@@ -5,10 +5,13 @@
 #include "deadlock/pba_engine.h"
 
 /*
- * gpu with the launch geometry it takes on the device; gpu with small blocks
- * (processes and resources loop over warps and threads, candidates in passes
- * of 3, work[] in global memory, threads visited in reverse); gpu-thesis.
+ * gpu with the launch geometry and shared memory it takes on an H100; gpu
+ * with small blocks (processes and resources loop over warps and threads,
+ * three candidate slots, two staged rows, everything in global memory,
+ * threads visited in reverse); gpu with the processes' words and the
+ * finisher list in global memory, as when they do not fit shared memory;
+ * gpu-thesis.
  */
-extern const pba_engine pba_sim_gpu, pba_sim_gpu_small, pba_sim_gpu_thesis;
+extern const pba_engine pba_sim_gpu, pba_sim_gpu_small, pba_sim_gpu_global_state, pba_sim_gpu_thesis;
 
 #endif

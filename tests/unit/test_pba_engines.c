@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "common/rng.h"
+#include "deadlock/pba_bits.h"
 #include "deadlock/pba_engine.h"
 #include "tests/unit/pba_gpu_sim.h"
 #include "tests/unit/test.h"
@@ -23,10 +24,11 @@ static unsigned cpu_runnable(const pba_engine *out[MAX_ENGINES])
 {
 	unsigned k, n = 0;
 	for (k = 0; pba_engines[k]; k++)
-		if (!pba_engines[k]->needs_gpu && n < MAX_ENGINES - 3)
+		if (!pba_engines[k]->needs_gpu && n < MAX_ENGINES - 4)
 			out[n++] = pba_engines[k];
 	out[n++] = &pba_sim_gpu;
 	out[n++] = &pba_sim_gpu_small;
+	out[n++] = &pba_sim_gpu_global_state;
 	out[n++] = &pba_sim_gpu_thesis;
 	return n;
 }
@@ -78,7 +80,8 @@ static uint64_t replay(const pba_engine *e, const pba_system *init, const pba_ev
 /* Whose safety iterations e must report: the GPU implementations iterate as the thesis's cpu does. */
 static const pba_engine *iterations_ref(const pba_engine *e)
 {
-	if (e == &pba_sim_gpu || e == &pba_sim_gpu_small || e == &pba_sim_gpu_thesis)
+	if (e == &pba_sim_gpu || e == &pba_sim_gpu_small || e == &pba_sim_gpu_global_state ||
+	    e == &pba_sim_gpu_thesis)
 		return pba_engine_find("cpu");
 	return NULL;
 }
@@ -254,7 +257,8 @@ TEST(pba_unsafe_mix_controls_the_unsafe_share)
 TEST(pba_gpu_kernels_on_wide_rows)
 {
 	static const uint32_t sizes[][2] = {{9, 300}, {20, 257}, {5, 1100}};
-	const pba_engine *e[] = {&pba_sim_gpu, &pba_sim_gpu_small, &pba_sim_gpu_thesis};
+	const pba_engine *e[] = {&pba_sim_gpu, &pba_sim_gpu_small, &pba_sim_gpu_global_state,
+				 &pba_sim_gpu_thesis};
 	unsigned s, seed, k;
 	for (k = 0; k < sizeof(e) / sizeof(e[0]); k++)
 		for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++)
@@ -277,7 +281,8 @@ TEST(pba_gpu_kernels_on_wide_rows)
 TEST(pba_gpu_kernels_worst_case)
 {
 	static const uint32_t sizes[][2] = {{40, 300}, {70, 3}, {9, 1}};
-	const pba_engine *e[] = {&pba_sim_gpu, &pba_sim_gpu_small, &pba_sim_gpu_thesis};
+	const pba_engine *e[] = {&pba_sim_gpu, &pba_sim_gpu_small, &pba_sim_gpu_global_state,
+				 &pba_sim_gpu_thesis};
 	unsigned s, k;
 	for (k = 0; k < sizeof(e) / sizeof(e[0]); k++)
 		for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
@@ -311,11 +316,40 @@ TEST(pba_gpu_kernels_worst_case)
 		}
 }
 
+/*
+ * Systems of more than one round of chunks a warp (the small blocks' two
+ * warps vote on 64 chunks, 2048 processes, at a time): the worst case's long
+ * chain, and random streams, against the oracle and cpu's iterations.
+ */
+TEST(pba_gpu_kernels_on_many_chunks)
+{
+	const pba_engine *e[] = {&pba_sim_gpu, &pba_sim_gpu_small, &pba_sim_gpu_global_state};
+	unsigned k;
+	for (k = 0; k < sizeof(e) / sizeof(e[0]); k++) {
+		pba_gen_config worst = {2100, 5, 2, PBA_WORST_CASE, 1, 0};
+		pba_gen_config random = {3000, 20, 80, PBA_RANDOM, 9, 0};
+		uint64_t counts[PBA_NOUTCOMES] = {0};
+		pba_system init;
+		pba_events ev;
+		char err[256];
+		REQUIRE(pba_generate(&worst, &init, &ev, err, sizeof(err)) == 0);
+		CHECK_EQ(replay_iterations(e[k], pba_engine_find("cpu"), &init, &ev, counts), 0u);
+		CHECK_EQ(counts[PBA_GRANTED], 1u);
+		pba_system_free(&init);
+		pba_events_free(&ev);
+		REQUIRE(pba_generate(&random, &init, &ev, err, sizeof(err)) == 0);
+		CHECK_EQ(replay_iterations(e[k], pba_engine_find("cpu"), &init, &ev, counts), 0u);
+		pba_system_free(&init);
+		pba_events_free(&ev);
+	}
+}
+
 /* Unsafe requests through the GPU kernels: denied after the chain, rolled back in place. */
 TEST(pba_gpu_kernels_unsafe_mix)
 {
 	static const double shares[] = {0.2, 0.8};
-	const pba_engine *e[] = {&pba_sim_gpu, &pba_sim_gpu_small, &pba_sim_gpu_thesis};
+	const pba_engine *e[] = {&pba_sim_gpu, &pba_sim_gpu_small, &pba_sim_gpu_global_state,
+				 &pba_sim_gpu_thesis};
 	unsigned s, k;
 	for (k = 0; k < sizeof(e) / sizeof(e[0]); k++)
 		for (s = 0; s < sizeof(shares) / sizeof(shares[0]); s++) {
@@ -382,4 +416,121 @@ TEST(pba_engines_keep_the_first_blocking_resource)
 			pba_system_free(&init);
 			pba_system_free(&got);
 		}
+}
+
+/*
+ * 3 processes x 600 resources, nothing free. Process 1 needs nothing and
+ * holds a unit of resource 300; process 0 needs that unit and holds one of
+ * resource 10; process 2 needs that one. In the second safety iteration
+ * process 0 is the only candidate and finishes from pos 300: what it returns
+ * lies before pos, in a segment its need scan skips, and must still reach
+ * work[] (gpu stages the whole allocation row) for process 2 to finish in
+ * the third.
+ */
+TEST(pba_engines_return_what_lies_before_pos)
+{
+	static int32_t nothing[600];
+	const pba_engine *en[MAX_ENGINES];
+	unsigned k, n = cpu_runnable(en);
+	pba_system init, got;
+
+	pba_system_init(&init, 3, 600);
+	pba_system_init(&got, 3, 600);
+	init.allocation[1 * 600 + 300] = init.maximum[1 * 600 + 300] = 1;
+	init.maximum[300] = init.need[300] = 1;
+	init.allocation[10] = 1;
+	init.maximum[10] = 1;
+	init.maximum[2 * 600 + 10] = init.need[2 * 600 + 10] = 1;
+	CHECK_EQ(pba_oracle_safe(&init), 1u);
+	for (k = 0; k < n; k++) {
+		double ph[PBA_NPHASES] = {0};
+		void *ctx = en[k]->open(&init);
+		CHECK_EQ(en[k]->apply(ctx, PBA_REQUEST, 1, nothing, ph), PBA_GRANTED);
+		/* process 1, then 0, then 2 */
+		if (iterations_ref(en[k]) || strcmp(en[k]->name, "cpu") == 0)
+			CHECK_EQ(en[k]->last_iterations(ctx), 3u);
+		en[k]->fetch(ctx, &got);
+		CHECK(pba_system_equal(&got, &init));
+		en[k]->close(ctx);
+	}
+	pba_system_free(&init);
+	pba_system_free(&got);
+}
+
+/*
+ * The chain kernel's shared-memory plan (deadlock/pba_bits.h): within the
+ * budget, the arrays carved from it one after the other, 8-byte ones first,
+ * ending at its last byte; on an H100 the worst case of 8192 x 1024 keeps the
+ * processes' words in shared memory with a slot for every process and staged
+ * rows, 65536 x 1024 leaves the words in global memory, rows of 40000
+ * resources stage nothing, and a million processes leave the wakes out too.
+ */
+static void check_plan(uint32_t I, uint32_t J, size_t budget, pba_chain_plan *pl)
+{
+	static uint64_t smem[227 * 1024 / 8];
+	uint64_t gstate, gwake;
+	int32_t gwork;
+	uint32_t gflist;
+	pba_dev d = {0};
+	pba_chain_mem m;
+	size_t bytes;
+	char *at = (char *)smem;
+
+	pba_chain_plan_for(pl, I, J, budget);
+	bytes = pba_chain_bytes(pl, I, J);
+	CHECK(bytes <= budget);
+	CHECK(pl->cap >= 1 && pl->cap <= I);
+	CHECK(pl->stage_rows <= pl->cap && pl->stage_rows <= PBA_STAGE_MAX);
+	if (pl->smem_state)
+		CHECK(pl->cap >= (I < PBA_MIN_SLOTS ? I : PBA_MIN_SLOTS));
+	REQUIRE(budget <= sizeof(smem));
+	d.I = I;
+	d.J = J;
+	d.state = &gstate;
+	d.wake = &gwake;
+	d.work = &gwork;
+	d.flist = &gflist;
+	pba_chain_carve(pl, &d, smem, &m);
+	CHECK((char *)m.minf == at);
+	at += (size_t)pl->cap * 8;
+	CHECK(m.wake == (pl->smem_wake ? (uint64_t *)at : &gwake));
+	at += pl->smem_wake ? (size_t)pba_chunks(I) * 8 : 0;
+	CHECK(m.state == (pl->smem_state ? (uint64_t *)at : &gstate));
+	at += pl->smem_state ? (size_t)I * 8 : 0;
+	CHECK(m.work == (pl->smem_work ? (int32_t *)at : &gwork));
+	at += pl->smem_work ? (size_t)J * 4 : 0;
+	CHECK(m.flist == (pl->smem_state ? (uint32_t *)at : &gflist));
+	at += pl->smem_state ? (size_t)I * 4 : 0;
+	CHECK((char *)m.cand == at);
+	at += (size_t)pl->cap * 4;
+	CHECK((char *)m.stage == at);
+	at += (size_t)pl->stage_rows * J * 4;
+	CHECK(at == (char *)smem + bytes);
+}
+
+TEST(pba_chain_plan_fits_shared_memory)
+{
+	static const uint32_t procs[] = {1, 2, 3, 100, 1000, 8192, 16384, 20000, 65536, 1u << 20};
+	static const uint32_t res[] = {1, 2, 7, 256, 1024, 2048, 8192, 40000};
+	const size_t h100 = 227 * 1024 - 64, small = 48 * 1024 - 64;
+	pba_chain_plan pl;
+	unsigned a, b;
+
+	for (a = 0; a < sizeof(procs) / sizeof(procs[0]); a++)
+		for (b = 0; b < sizeof(res) / sizeof(res[0]); b++) {
+			check_plan(procs[a], res[b], h100, &pl);
+			check_plan(procs[a], res[b], small, &pl);
+		}
+	check_plan(8192, 1024, h100, &pl);
+	CHECK(pl.smem_work && pl.smem_wake && pl.smem_state);
+	CHECK_EQ(pl.cap, 8192u);
+	CHECK(pl.stage_rows >= 2);
+	check_plan(65536, 1024, h100, &pl);
+	CHECK(pl.smem_work && pl.smem_wake && !pl.smem_state);
+	CHECK(pl.stage_rows >= 2);
+	check_plan(40, 40000, h100, &pl);
+	CHECK(!pl.smem_work && pl.smem_wake && pl.smem_state);
+	CHECK_EQ(pl.stage_rows, 0u);
+	check_plan(1u << 20, 1024, h100, &pl);
+	CHECK(pl.smem_work && !pl.smem_wake && !pl.smem_state);
 }
