@@ -91,10 +91,13 @@ void gb_measure_run(gb_measure *ms, unsigned k, gb_rep_fn fn, void *arg)
 	for (rep.index = 0; m->reps_done < o->reps && !gb_measure_timed_out(ms); rep.index++) {
 		gb_rep_out out;
 		gb_rep_end end;
+		uint64_t warmups;
 		memset(&out, 0, sizeof(out));
 		rep.timed = warm >= o->warmup && !(o->warmup && warm_s < ms->warmup_s);
 		rep.timed_index = rep.timed ? m->reps_done : 0;
-		rep.count = (warm + !rep.timed > o->warmup ? warm + !rep.timed : o->warmup) + o->reps;
+		/* warm-up by time may run past --warmup: the count grows with it */
+		warmups = warm + !rep.timed;
+		rep.count = (warmups > o->warmup ? warmups : o->warmup) + o->reps;
 		rep.last = rep.index + 1 == rep.count;
 		rep.check = o->verify && rep.timed &&
 			    (ms->policy == GB_CHECK_LAST ? rep.last :

@@ -459,6 +459,10 @@ if script -qec true /dev/null >/dev/null 2>&1; then
 	script -qec "$G speculate --backend cpu --loop ocean --iters 4000000 --reps 3 --no-verify" \
 		"$R/tty-spec.log" >/dev/null 2>&1
 	check "speculate shows a progress line on a terminal" grep -q 'speculative [12]/3 (' "$R/tty-spec.log"
+	# stm's --duration repetitions count milliseconds of device time
+	script -qec "$G stm --backend cpu --threads 8 --accounts 200 --tx-per-thread 6 --semantic-ratio 0 \
+		--duration 0.6 --reps 2 --warmup 0 --no-verify" "$R/tty-stm.log" >/dev/null 2>&1
+	check "stm shows a progress line on a terminal" grep -q 'prstm [0-9]*/1200 (' "$R/tty-stm.log"
 fi
 "$G" avoid --impl cpu --procs 2048 --res 256 --events 400 --reps 1 --no-verify --timeout 1 >"$T_OUT" 2>"$T_ERR"
 check "no progress line when stderr is not a terminal" test -z "$(grep '/400 (' "$T_ERR")"
