@@ -1,28 +1,29 @@
 /*
  * gpubench stm: software transactional memory engines on STM workloads.
- * Options, the engine and workload they choose, the repetition loop,
- * verification and the report. What an engine is and what it runs is in its
+ * Options, the engine and workload they choose, what one repetition runs on
+ * the shared measurement loop (common/measure.h), verification and stm's own
+ * part of the report. What an engine is and what it runs is in its
  * registry entry (stm/registry.c); what a workload is, with its options,
  * generator and oracle, in its own (workloads/stm_workloads.c).
  */
 #include <inttypes.h>
+#include <math.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "common/backend.h"
 #include "common/error.h"
 #include "common/impl.h"
+#include "common/measure.h"
 #include "common/memory.h"
 #include "common/options.h"
 #include "common/registry.h"
 #include "common/opts.h"
 #include "common/output.h"
 #include "common/report.h"
-#include "common/stats.h"
 #include "common/timer.h"
 #include "stm/stm.h"
 #include "workloads/stm_workload.h"
@@ -379,10 +380,10 @@ static void parse(stm_opts *o, int argc, char **argv)
 	o->table.seed = o->run.seed;
 }
 
-/* Time left before --timeout, counted from start_ns; 0 when it has passed. */
-static uint64_t remaining_ns(const stm_opts *o, uint64_t start_ns)
+/* Time left before --timeout, in ns; 0 when it has passed. */
+static uint64_t left_ns(const gb_measure *ms)
 {
-	double left = o->run.timeout - gb_seconds_since(start_ns);
+	double left = gb_measure_left(ms);
 	return left > 0 ? (uint64_t)(left * 1e9) : 0;
 }
 
@@ -401,23 +402,24 @@ static uint64_t words_checksum(const uint32_t *b, uint32_t n)
 	return h;
 }
 
-/* What one engine measured, from its first batch to its part of the report. */
+/*
+ * What one engine did besides what the measurement loop keeps (its
+ * throughput per repetition and what its checks found): the counters of its
+ * timed batches and the oracle's measures of its last verified batch.
+ */
 typedef struct engine_run {
 	const stm_engine *e;
 	const stm_ops *ops;
 	void *ctx;
-	double *rate;       /* throughput of each finished repetition */
-	uint32_t reps_done;
 	/* totals over the timed batches */
 	stm_counters c;
 	double seconds, cycles_per_ns;
-	uint64_t batches, batches_verified, abandoned;
+	uint64_t batches, abandoned;
 	uint32_t block_size;
-	int one_run;        /* --duration as one run of rounds over the table per repetition */
-	int failed, verify_failed;
-	stm_check chk;      /* the last verified batch */
-	uint64_t checksum;  /* of the data words after it */
-	char verify_msg[600];
+	double wall_seconds; /* from opening the engine to closing it */
+	int one_run;         /* --duration as one run of rounds over the table per repetition */
+	stm_check chk;       /* the last verified batch */
+	uint64_t checksum;   /* of the data words after it */
 } engine_run;
 
 /* Everything one invocation measures. */
@@ -429,49 +431,36 @@ typedef struct stm_run {
 	tx_input in;
 	uint32_t *initial, *mirror, *after; /* start state; replay state; device state */
 	uint32_t *status;
-	uint64_t t_start;
-	double wall_seconds;
-	int incomplete;
 	engine_run er[MAX_ENGINES];
+	const gb_measure *ms;
+	char headline[640], checked_what[640];
 } stm_run;
 
-static void progress(const stm_opts *o, const engine_run *er, uint32_t rep, uint64_t batch, double secs)
-{
-	if (gb_quiet || !isatty(2) || o->duration <= 0)
-		return;
-	fprintf(stderr, "\r%s rep %u/%" PRIu64 "  batch %" PRIu64 "  %.1f/%.1f s   ", er->e->name, rep + 1,
-		o->run.reps, batch, secs, o->duration);
-	fflush(stderr);
-}
-
 /*
- * Untimed batches until --warmup batches and --warmup-time seconds are done.
- * Warm-up only has to bring the clocks up: a warm-up batch is cut (its
- * threads stop between transactions) after max(1 s, 2 x --warmup-time), so a
- * slow table leaves the rest of --timeout to the timed batches.
+ * A warm-up repetition: one untimed batch from the initial data. Warm-up only
+ * has to bring the clocks up: the batch is cut (its threads stop between
+ * transactions) after max(1 s, 2 x --warmup-time), so a slow table leaves the
+ * rest of --timeout to the timed batches.
  */
-static void warm_up(stm_run *r, engine_run *er)
+static gb_rep_end warm_up(gb_measure *ms, stm_run *r, engine_run *er, gb_rep_out *out)
 {
-	const stm_opts *o = &r->o;
-	double secs = 0;
-	uint64_t cap = (uint64_t)((o->warmup_time > 0.5 ? 2 * o->warmup_time : 1.0) * 1e9);
-	uint32_t i;
+	uint64_t cap = (uint64_t)((r->o.warmup_time > 0.5 ? 2 * r->o.warmup_time : 1.0) * 1e9);
+	uint64_t left = left_ns(ms);
+	stm_batch_result b;
 
-	for (i = 0; o->run.warmup && (i < o->run.warmup || secs < o->warmup_time) && !r->incomplete; i++) {
-		stm_batch_result b;
-		uint64_t left = remaining_ns(o, r->t_start);
-		er->ops->load(er->ctx, r->initial);
-		er->ops->run(er->ctx, left < cap ? left : cap, 0, &b);
-		secs += b.seconds;
-		er->block_size = b.block_size;
-		r->incomplete = remaining_ns(o, r->t_start) == 0;
-	}
+	er->ops->load(er->ctx, r->initial);
+	er->ops->run(er->ctx, left < cap ? left : cap, 0, &b);
+	er->block_size = b.block_size;
+	out->seconds = b.seconds;
+	return gb_measure_timed_out(ms) ? GB_REP_CUT : GB_REP_DONE;
 }
 
-/* Check a batch with the workload's oracle; sets verify_failed with a message. */
-static void verify_batch(stm_run *r, engine_run *er, const stm_batch_result *b, uint32_t rep, uint64_t batch)
+/* Check a batch (or timed run) of entry k with the workload's oracle; returns whether it passed. */
+static int verify_batch(gb_measure *ms, unsigned k, stm_run *r, const stm_batch_result *b, const gb_rep *rep,
+			uint64_t batch, gb_rep_out *out)
 {
 	const stm_workload *w = r->o.workload;
+	engine_run *er = &r->er[k];
 	stm_check *chk = &er->chk;
 
 	er->ops->fetch(er->ctx, r->after, r->status);
@@ -479,7 +468,7 @@ static void verify_batch(stm_run *r, engine_run *er, const stm_batch_result *b, 
 		w->verify_counts(r->inst, r->initial, r->status, r->after, chk);
 	else
 		w->verify_batch(r->inst, r->mirror, r->status, r->after, chk);
-	er->batches_verified++;
+	out->checked++;
 	er->abandoned += chk->abandoned;
 	er->checksum = words_checksum(r->after, r->in.words);
 	if (chk->ok && (chk->committed_update != b->c.commits_update ||
@@ -492,82 +481,88 @@ static void verify_batch(stm_run *r, engine_run *er, const stm_batch_result *b, 
 		chk->ok = 0;
 	}
 	if (!chk->ok) {
-		snprintf(er->verify_msg, sizeof(er->verify_msg), "%s%srep %u batch %" PRIu64 ": %s",
-			 er == r->er ? "" : er->e->name, er == r->er ? "" : ": ", rep, batch, chk->message);
-		er->verify_failed = 1;
+		out->wrong++;
+		gb_measure_wrong(ms, k, "%s%srep %u batch %" PRIu64 ": %s", k ? er->e->name : "", k ? ": " : "",
+				 rep->timed_index, batch, chk->message);
 	}
+	return chk->ok;
 }
 
 /*
- * The timed repetitions: each starts from the initial data and runs batches
- * until --duration seconds of device time (at least one). A repetition cut
- * short by a timeout or a failure is not a sample.
+ * One repetition of engine k: from the initial data, batches back to back
+ * until --duration seconds of device time (one without it), or one timed run
+ * of rounds. Its time is the device time of its batches, its throughput (track
+ * 0) their commits over that time. Every --verify-every-th batch of the engine
+ * is checked; a batch whose threads met the --timeout deadline cuts the
+ * repetition short, after its committed part is checked.
  */
-static void timed_reps(stm_run *r, engine_run *er)
+static gb_rep_end stm_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_out *out, void *arg)
 {
+	stm_run *r = arg;
 	const stm_opts *o = &r->o;
-	uint32_t rep;
+	engine_run *er = &r->er[k];
+	uint64_t commits = 0, batch = 0;
+	int mirror_valid = 1, cut = 0;
 
-	for (rep = 0; rep < o->run.reps && !er->verify_failed && !r->incomplete && !er->failed; rep++) {
-		double rep_secs = 0;
-		uint64_t rep_commits = 0, batch = 0;
-		int mirror_valid = 1;
+	if (!rep->timed)
+		return warm_up(ms, r, er, out);
+	er->ops->load(er->ctx, r->initial);
+	memcpy(r->mirror, r->initial, (size_t)r->in.words * sizeof(uint32_t));
+	do {
+		stm_batch_result b;
+		int check = rep->check && er->batches % o->run.verify_every == 0;
+		uint64_t left = left_ns(ms), done;
 
-		er->ops->load(er->ctx, r->initial);
-		memcpy(r->mirror, r->initial, (size_t)r->in.words * sizeof(uint32_t));
-		do {
-			stm_batch_result b;
-			int check = o->run.verify && (er->batches % o->run.verify_every) == 0;
-			uint64_t left = remaining_ns(o, r->t_start);
-
-			if (left == 0) {
-				r->incomplete = 1;
-				break;
-			}
-			if (check && !mirror_valid && !er->one_run)
-				er->ops->fetch(er->ctx, r->mirror, NULL);
-			er->ops->run(er->ctx, left, er->one_run ? (uint64_t)(o->duration * 1e9) : 0, &b);
-			stm_counters_add(&er->c, &b.c);
-			er->seconds += b.seconds;
-			er->cycles_per_ns = b.cycles_per_ns;
-			er->block_size = b.block_size;
-			er->batches++;
-			batch++;
-			rep_secs += b.seconds;
-			rep_commits += b.c.commits_update + b.c.commits_readonly;
-			if (b.c.threads_failed) {
-				er->failed = 1;
-				break;
-			}
-			if (b.c.threads_timed_out)
-				r->incomplete = 1;
-			if (check)
-				verify_batch(r, er, &b, rep, batch);
-			else if (!er->one_run)
-				er->abandoned += r->in.ntx - (b.c.commits_update + b.c.commits_readonly);
-			mirror_valid = check;
-			progress(o, er, rep, batch, rep_secs);
-		} while (!er->verify_failed && !r->incomplete && !er->one_run && rep_secs < o->duration);
-		if (r->incomplete || er->failed || er->verify_failed)
+		if (left == 0) {
+			cut = 1;
 			break;
-		er->rate[er->reps_done++] = rep_secs > 0 ? (double)rep_commits / rep_secs : 0;
-	}
-	if (!gb_quiet && isatty(2) && o->duration > 0)
-		fputc('\n', stderr);
+		}
+		if (check && !mirror_valid && !er->one_run)
+			er->ops->fetch(er->ctx, r->mirror, NULL);
+		er->ops->run(er->ctx, left, er->one_run ? (uint64_t)(o->duration * 1e9) : 0, &b);
+		if (b.c.threads_failed)
+			gb_die(GB_EXIT_RUNTIME, "stm: a %s transaction touched more than %u distinct words, beyond "
+			       "%s's read/write set capacity", o->workload->name, er->e->max_set, er->e->name);
+		stm_counters_add(&er->c, &b.c);
+		er->seconds += b.seconds;
+		er->cycles_per_ns = b.cycles_per_ns;
+		er->block_size = b.block_size;
+		er->batches++;
+		batch++;
+		done = b.c.commits_update + b.c.commits_readonly;
+		commits += done;
+		out->seconds += b.seconds;
+		cut = b.c.threads_timed_out > 0;
+		if (check) {
+			mirror_valid = verify_batch(ms, k, r, &b, rep, batch, out);
+		} else {
+			if (!er->one_run)
+				er->abandoned += r->in.ntx - done;
+			mirror_valid = 0;
+		}
+		if (o->duration > 0)
+			gb_measure_progress(ms, rep, (uint64_t)(fmin(out->seconds, o->duration) * 1e3),
+					    (uint64_t)(o->duration * 1e3));
+	} while (!cut && !er->one_run && out->seconds < o->duration);
+	out->track[0] = out->seconds > 0 ? (double)commits / out->seconds : 0;
+	return cut ? GB_REP_CUT : GB_REP_DONE;
 }
 
-/* One engine: open it on the table, warm up, time the repetitions, close it. */
-static void run_engine(stm_run *r, engine_run *er)
+/* Engine k: open it on the table, the loop's repetitions of it, close it. */
+static void run_engine(gb_measure *ms, unsigned k, stm_run *r)
 {
 	stm_opts *o = &r->o;
-	const stm_engine_run *run = stm_engine_run_of(er->e, o->workload);
+	engine_run *er = &r->er[k];
 	const stm_workload *w = o->workload;
+	const stm_engine_run *run = stm_engine_run_of(er->e, w);
+	uint64_t t0 = gb_now_ns();
 
-	er->ops = r->backend == GB_BACKEND_GPU ? run->gpu : run->cpu;
-	er->rate = gb_xcalloc(o->run.reps, sizeof(double), "throughput samples");
-	o->p.timeout_ns = remaining_ns(o, r->t_start);
-	er->ctx = er->ops->open(&r->in, &o->p);
-	if (o->duration > 0) {
+	if (!gb_measure_timed_out(ms)) {
+		er->ops = r->backend == GB_BACKEND_GPU ? run->gpu : run->cpu;
+		o->p.timeout_ns = left_ns(ms);
+		er->ctx = er->ops->open(&r->in, &o->p);
+	}
+	if (er->ctx && o->duration > 0) {
 		int fit = w->rounds_fit && w->rounds_fit(r->inst);
 		int resident = er->ops->rounds_ok(er->ctx);
 		er->one_run = er->e->timed_rounds && resident && fit;
@@ -577,12 +572,10 @@ static void run_engine(stm_run *r, engine_run *er)
 				!resident ? "not every GPU block fits on the device at once" :
 				w->rounds_unfit);
 	}
-	warm_up(r, er);
-	timed_reps(r, er);
-	er->ops->close(er->ctx);
-	if (er->failed)
-		gb_die(GB_EXIT_RUNTIME, "stm: a %s transaction touched more than %u distinct words, beyond %s's "
-		       "read/write set capacity", w->name, er->e->max_set, er->e->name);
+	gb_measure_run(ms, k, stm_rep, r); /* nothing when --timeout has passed */
+	if (er->ctx)
+		er->ops->close(er->ctx);
+	er->wall_seconds = gb_seconds_since(t0);
 }
 
 static uint64_t commits_of(const engine_run *er)
@@ -602,21 +595,11 @@ static double per_commit_ns(const engine_run *er, uint64_t cycles)
 	return commits && er->cycles_per_ns > 0 ? (double)cycles / er->cycles_per_ns / (double)commits : 0;
 }
 
-static gb_stats throughput_of(const engine_run *er)
-{
-	return gb_stats_of(er->rate, er->reps_done);
-}
-
 static void fill_config(cJSON *cfg, const stm_run *r)
 {
 	const stm_opts *o = &r->o;
-	cJSON *cmp;
-	unsigned k;
 
 	gb_json_str(cfg, "algo", o->algo);
-	cmp = cJSON_AddArrayToObject(cfg, "compare");
-	for (k = 1; k < o->nengines; k++)
-		cJSON_AddItemToArray(cmp, cJSON_CreateString(o->engine[k]->name));
 	gb_json_str(cfg, "workload", o->workload->name);
 	gb_json_str(cfg, "backend", gb_backend_name(r->backend));
 	gb_json_u64(cfg, "threads", o->p.threads);
@@ -637,19 +620,20 @@ static void fill_config(cJSON *cfg, const stm_run *r)
 	o->workload->config(r->inst, cfg);
 }
 
-static void fill_results(cJSON *res, const stm_run *r, const engine_run *er)
+/* An engine's own fields: its batches, commits, aborts by cause, and where its time went. */
+static void engine_json(cJSON *res, unsigned k, const void *arg)
 {
+	const stm_run *r = arg;
+	const engine_run *er = &r->er[k];
 	uint64_t commits = commits_of(er), aborts = aborts_of(er);
 	uint64_t cycles = er->c.cycles_committed + er->c.cycles_wasted;
 	cJSON *ab, *ph;
 
-	gb_json_stats(res, "throughput_tx_per_s", throughput_of(er));
-	gb_json_u64(res, "reps_completed", er->reps_done);
 	gb_json_u64(res, "batches", er->batches);
 	gb_json_u64(res, "transactions_per_batch", r->in.ntx);
 	gb_json_str(res, "timed_run", er->one_run ? "rounds" : "batches");
 	gb_json_num(res, "device_seconds", er->seconds);
-	gb_json_num(res, "wall_seconds", r->wall_seconds);
+	gb_json_num(res, "wall_seconds", er->wall_seconds);
 	gb_json_u64(res, "gpu_block_size", er->block_size);
 	gb_json_u64(res, "commits", commits);
 	gb_json_u64(res, "commits_update", er->c.commits_update);
@@ -678,144 +662,51 @@ static void fill_results(cJSON *res, const stm_run *r, const engine_run *er)
 	gb_json_u64(res, "threads_timed_out", er->c.threads_timed_out);
 }
 
-/* An engine's verdict: 1, 0, or -1 when nothing of it was checked. */
-static int verdict_of(const stm_run *r, const engine_run *er)
+static void engine_text(char *buf, size_t len, unsigned k, const void *arg)
 {
-	if (er->verify_failed)
-		return 0;
-	return r->o.run.verify && er->batches_verified ? 1 : -1;
+	snprintf(buf, len, "abandoned %" PRIu64, ((const stm_run *)arg)->er[k].abandoned);
 }
 
-static void json_verdict(cJSON *obj, int v)
+/* The --algo engine's commits, aborts and what it abandoned. */
+static void lines(FILE *out, const void *arg)
 {
-	if (v < 0)
-		cJSON_AddNullToObject(obj, "verified"); /* nothing was checked */
-	else
-		gb_json_bool(obj, "verified", v);
-}
-
-static void fill_compare(cJSON *res, const stm_run *r)
-{
-	const engine_run *er0 = &r->er[0];
-	cJSON *arr = cJSON_AddArrayToObject(res, "compare");
-	unsigned k;
-
-	for (k = 1; k < r->o.nengines; k++) {
-		const engine_run *er = &r->er[k];
-		cJSON *j = cJSON_CreateObject();
-		double mine = throughput_of(er0).median, theirs = throughput_of(er).median;
-		gb_json_str(j, "algo", er->e->name);
-		fill_results(j, r, er);
-		gb_json_num(j, "speedup_of_algo", mine > 0 && theirs > 0 ? mine / theirs : 0);
-		json_verdict(j, verdict_of(r, er));
-		gb_json_u64(j, "batches_verified", er->batches_verified);
-		cJSON_AddItemToArray(arr, j);
-	}
-}
-
-static void fill_verification(cJSON *ver, const stm_run *r)
-{
-	const stm_workload *w = r->o.workload;
-	const engine_run *er0 = &r->er[0];
-	const char *message = "";
-	int verdict = -1;
-	unsigned k, f;
-	char hex[24];
-
-	for (k = 0; k < r->o.nengines; k++) {
-		int v = verdict_of(r, &r->er[k]);
-		if (v == 0 && verdict != 0)
-			message = r->er[k].verify_msg;
-		if (v == 0 || (v == 1 && verdict < 0))
-			verdict = v;
-	}
-	json_verdict(ver, verdict);
-	gb_json_str(ver, "method", !r->o.run.verify ? "none" : er0->one_run ? w->method_counts : w->method_batch);
-	gb_json_u64(ver, "batches_verified", er0->batches_verified);
-	gb_json_u64(ver, "batches_total", er0->batches);
-	gb_json_str(ver, "message", message);
-	if (r->o.run.verify && er0->batches_verified) {
-		for (f = 0; f < er0->chk.nfacts; f++)
-			gb_json_num(ver, er0->chk.facts[f].name, er0->chk.facts[f].value);
-		snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)er0->checksum);
-		gb_json_str(ver, w->checksum_key, hex);
-	}
-}
-
-static void print_engine_verdict(const stm_run *r, const engine_run *er)
-{
-	const stm_workload *w = r->o.workload;
-
-	if (!r->o.run.verify)
-		printf("  verified     not checked (--no-verify)\n");
-	else if (er->batches_verified == 0)
-		printf("  verified     not checked (no batch completed)\n");
-	else if (er->verify_failed)
-		printf("  verified     FAILED: %s\n", er->verify_msg);
-	else if (er->one_run)
-		printf("  verified     yes: %" PRIu64 " of %" PRIu64 " runs: %s\n", er->batches_verified,
-		       er->batches, w->checked_counts);
-	else
-		printf("  verified     yes: %" PRIu64 " of %" PRIu64 " batches %s\n", er->batches_verified,
-		       er->batches, w->checked_batch);
-}
-
-static void print_summary(const stm_run *r)
-{
-	const stm_opts *o = &r->o;
+	const stm_run *r = arg;
 	const engine_run *er = &r->er[0];
-	gb_stats s = throughput_of(er);
 	uint64_t commits = commits_of(er), aborts = aborts_of(er);
-	int gpu = r->backend == GB_BACKEND_GPU;
-	char what[128];
-	unsigned k;
 
-	o->workload->describe(r->inst, what, sizeof(what));
-	printf("gpubench stm: %s on %s, %s backend%s%s%s, %u threads, %s, hash %u\n", o->algo,
-	       o->workload->name, gb_backend_name(r->backend), gpu ? " (" : "", gpu ? r->dev.name : "",
-	       gpu ? ")" : "", o->p.threads, what, o->p.hash);
-	if (s.n)
-		printf("  throughput   %.4g committed tx/s (median of %zu; min %.4g, max %.4g)\n", s.median, s.n,
-		       s.min, s.max);
-	else
-		printf("  throughput   none: no repetition completed\n");
-	printf("  commits      %" PRIu64 " (%" PRIu64 " read-only) in %" PRIu64 " %s, %.3f s of device time\n",
-	       commits, er->c.commits_readonly, er->batches, er->one_run ? "runs" : "batches", er->seconds);
-	printf("  aborts       %" PRIu64 " (conflict %" PRIu64 ", validation %" PRIu64 ", semantic %" PRIu64
-	       "), abort rate %.2f%%\n",
-	       aborts, er->c.aborts_locked + er->c.aborts_priority, er->c.aborts_validation,
-	       er->c.aborts_semantic, commits + aborts ? 100.0 * aborts / (commits + aborts) : 0);
+	fprintf(out, "  %-12s %" PRIu64 " (%" PRIu64 " read-only) in %" PRIu64 " %s, %.3f s of device time\n",
+		"commits", commits, er->c.commits_readonly, er->batches, er->one_run ? "runs" : "batches",
+		er->seconds);
+	fprintf(out, "  %-12s %" PRIu64 " (conflict %" PRIu64 ", validation %" PRIu64 ", semantic %" PRIu64
+		"), abort rate %.2f%%\n", "aborts", aborts, er->c.aborts_locked + er->c.aborts_priority,
+		er->c.aborts_validation, er->c.aborts_semantic,
+		commits + aborts ? 100.0 * aborts / (commits + aborts) : 0);
 	if (er->abandoned)
-		printf("  abandoned    %" PRIu64 " transactions never committed: WARNING, the throughput\n"
-		       "               counts only the others (see --max-passes, --stall-timeout,\n"
-		       "               --retry-limit)\n",
-		       er->abandoned);
+		fprintf(out, "  %-12s %" PRIu64 " transactions never committed: WARNING, the throughput\n"
+			"               counts only the others (see --max-passes, --stall-timeout,\n"
+			"               --retry-limit)\n", "abandoned", er->abandoned);
 	else
-		printf("  abandoned    0\n");
+		fprintf(out, "  %-12s 0\n", "abandoned");
 	if (er->c.retry_limit_reached)
-		printf("  retry limit  %" PRIu64 " transactions given up after --retry-limit %u attempts\n",
-		       er->c.retry_limit_reached, o->p.retry_limit);
-	print_engine_verdict(r, er);
-	for (k = 1; k < o->nengines; k++) {
-		const engine_run *c = &r->er[k];
-		gb_stats t = throughput_of(c);
-		char speed[128];
-		int v = verdict_of(r, c);
-		printf("  compare      %s: ", c->e->name);
-		if (t.n)
-			printf("%.4g committed tx/s (median of %zu)", t.median, t.n);
-		else
-			printf("no repetition completed");
-		printf(", abandoned %" PRIu64 ", %s", c->abandoned,
-		       v < 0 ? "not checked" : v ? "verified" : "verification FAILED");
-		/* Throughput is a rate: the --algo is faster when its rate is the higher one,
-		 * which gb_speedup_text says of times, so the two go in swapped. */
-		if (s.n && t.n && s.median > 0 && t.median > 0)
-			printf("; %s", gb_speedup_text(speed, sizeof(speed), o->algo, t.median, s.median));
-		printf("\n");
-	}
-	if (r->incomplete)
-		printf("  incomplete   --timeout %g s reached\n", o->run.timeout);
+		fprintf(out, "  %-12s %" PRIu64 " transactions given up after --retry-limit %u attempts\n",
+			"retry limit", er->c.retry_limit_reached, r->o.p.retry_limit);
+}
+
+/* The --algo engine's batches, and the oracle's measures and checksum of its last verified one. */
+static void verification_json(cJSON *ver, const void *arg)
+{
+	const stm_run *r = arg;
+	const engine_run *er = &r->er[0];
+	char hex[24];
+	unsigned f;
+
+	gb_json_u64(ver, "batches_total", er->batches);
+	if (!r->ms->m[0].units_checked)
+		return;
+	for (f = 0; f < er->chk.nfacts; f++)
+		gb_json_num(ver, er->chk.facts[f].name, er->chk.facts[f].value);
+	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)er->checksum);
+	gb_json_str(ver, r->o.workload->checksum_key, hex);
 }
 
 /* What generation, an engine and the checks will allocate, estimated before any of it is. */
@@ -843,71 +734,84 @@ static int run(int argc, char **argv)
 {
 	stm_run *r = gb_xcalloc(1, sizeof(*r), "run state");
 	stm_opts *o = &r->o;
+	const stm_workload *w;
+	const engine_run *er0 = &r->er[0];
+	gb_measure ms;
 	gb_report rpt;
-	char err[512];
+	char err[512], what[128];
 	unsigned k;
-	int rc = 0, bad = 0;
+	int rc, gpu;
 
 	parse(o, argc, argv);
+	w = o->workload;
+	gb_measure_init(&ms, "stm", &o->run, GB_CHECK_UNITS, 1);
+	ms.warmup_s = o->warmup_time;
+	r->ms = &ms;
 	r->backend = gb_backend_resolve((gb_backend)o->run.backend, backends_of(o), o->algo, &r->dev);
+	gpu = r->backend == GB_BACKEND_GPU;
 	if (!o->p.cpu_workers)
 		o->p.cpu_workers = (uint32_t)gb_cpu_count();
 	if (o->p.cpu_workers > o->p.threads)
 		o->p.cpu_workers = o->p.threads;
 
 	check_memory(o, r->backend, &r->dev);
-	r->t_start = gb_now_ns(); /* --timeout counts from here: generation and warm-up included */
-	r->inst = o->workload->generate(o->wl_opts, &o->table, err, sizeof(err));
+	r->inst = w->generate(o->wl_opts, &o->table, err, sizeof(err));
 	if (!r->inst)
 		gb_die(GB_EXIT_USAGE, "stm: %s", err);
-	r->in = o->workload->input(r->inst);
-	gb_note("note: generated %" PRIu64 " %s transactions in %.2f s", r->in.ntx, o->workload->name,
-		gb_seconds_since(r->t_start));
+	r->in = w->input(r->inst);
+	gb_note("note: generated %" PRIu64 " %s transactions in %.2f s", r->in.ntx, w->name,
+		gb_seconds_since(ms.t_start));
 	r->initial = gb_xmalloc((size_t)r->in.words * sizeof(uint32_t), "data words");
 	r->mirror = gb_xmalloc((size_t)r->in.words * sizeof(uint32_t), "replay data words");
 	r->after = gb_xmalloc((size_t)r->in.words * sizeof(uint32_t), "device data words");
 	r->status = gb_xmalloc(r->in.ntx * sizeof(uint32_t), "transaction status");
-	o->workload->initial(r->inst, r->initial);
+	w->initial(r->inst, r->initial);
 
-	for (k = 0; k < o->nengines && !r->incomplete; k++) {
+	for (k = 0; k < o->nengines; k++) {
 		r->er[k].e = o->engine[k];
-		run_engine(r, &r->er[k]);
-		bad |= r->er[k].verify_failed;
+		gb_measure_add(&ms, o->engine[k]->name);
 	}
-	for (; k < o->nengines; k++)
-		r->er[k].e = o->engine[k]; /* not run: --timeout came first */
-	r->wall_seconds = gb_seconds_since(r->t_start);
+	for (k = 0; k < o->nengines; k++)
+		run_engine(&ms, k, r);
 
 	gb_report_init(&rpt, "stm", argc, argv);
-	gb_report_set_device(&rpt, r->backend, r->backend == GB_BACKEND_GPU ? &r->dev : NULL,
-			     (int)o->p.cpu_workers);
+	gb_report_set_device(&rpt, r->backend, gpu ? &r->dev : NULL, (int)o->p.cpu_workers);
 	fill_config(rpt.config, r);
-	if (r->incomplete)
-		gb_report_incomplete(&rpt);
-	if (r->er[0].abandoned)
+	if (er0->abandoned)
 		gb_report_warn(&rpt, "%" PRIu64 " transactions were abandoned (never committed%s): the "
-			       "throughput counts only the others", r->er[0].abandoned,
-			       r->er[0].c.retry_limit_reached ? ", some given up at --retry-limit" : "");
-	fill_results(rpt.results, r, &r->er[0]);
-	fill_compare(rpt.results, r);
-	fill_verification(rpt.verification, r);
-	if (o->run.json && gb_report_write(&rpt, o->run.json) != 0)
-		rc = GB_EXIT_RUNTIME;
-	else if (!gb_quiet && !(o->run.json && strcmp(o->run.json, "-") == 0))
-		print_summary(r);
-	if (!rc && bad) {
-		for (k = 0; k < o->nengines; k++)
-			if (r->er[k].verify_failed)
-				gb_warn("stm: verification failed: %s", r->er[k].verify_msg);
-		rc = GB_EXIT_VERIFY;
-	} else if (!rc && r->incomplete) {
-		gb_warn("stm: --timeout %g s reached; the report is marked incomplete", o->run.timeout);
-		rc = GB_EXIT_RUNTIME;
+			       "throughput counts only the others", er0->abandoned,
+			       er0->c.retry_limit_reached ? ", some given up at --retry-limit" : "");
+	w->describe(r->inst, what, sizeof(what));
+	snprintf(r->headline, sizeof(r->headline), "%s on %s, %s backend%s%s%s, %u threads, %s, hash %u", o->algo,
+		 w->name, gb_backend_name(r->backend), gpu ? " (" : "", gpu ? r->dev.name : "", gpu ? ")" : "",
+		 o->p.threads, what, o->p.hash);
+	snprintf(r->checked_what, sizeof(r->checked_what), "%s%s", er0->one_run ? "runs: " : "batches ",
+		 er0->one_run ? w->checked_counts : w->checked_batch);
+	{
+		const gb_result_view view = {
+			.headline = r->headline,
+			.entries_key = "compare",
+			.first_in_results = 1,
+			.name_key = "algo",
+			.rate_key = "throughput_tx_per_s",
+			.rate_unit = "committed tx/s",
+			.rate_tracked = 1,
+			.speedup_key = "speedup_of_algo",
+			.checked_key = "batches_verified",
+			.checked_what = r->checked_what,
+			.units = er0->batches,
+			.method = er0->one_run ? w->method_counts : w->method_batch,
+			.entry_json = engine_json,
+			.entry_text = engine_text,
+			.lines = lines,
+			.verification_json = verification_json,
+			.arg = r,
+		};
+		rc = gb_report_finish(&rpt, &ms, &view);
 	}
 	gb_report_free(&rpt);
-	o->workload->free(r->inst);
-	for (k = 0; k < o->nengines; k++)
-		free(r->er[k].rate);
+	gb_measure_free(&ms);
+	w->free(r->inst);
 	free(r->initial);
 	free(r->mirror);
 	free(r->after);

@@ -61,45 +61,67 @@ static double *row(const gb_measure *ms, unsigned k, unsigned track)
 	return ms->m[k].samples + (size_t)track * ms->run->reps;
 }
 
+/*
+ * What a checked repetition found goes into its entry: always when it
+ * finished (under GB_CHECK_UNITS when it checked a unit), and, when --timeout
+ * cut it, what it checked before it stopped.
+ */
+static void keep_checks(gb_measure *ms, gb_measured *m, const gb_rep_out *out, int finished)
+{
+	if (!out->checked && !ms->rep_bad && !(finished && ms->policy != GB_CHECK_UNITS))
+		return;
+	m->reps_checked++;
+	m->units_checked += out->checked;
+	m->units_wrong += out->wrong;
+	m->bad_reps += ms->rep_bad || out->wrong;
+}
+
 void gb_measure_run(gb_measure *ms, unsigned k, gb_rep_fn fn, void *arg)
 {
 	const gb_run_opts *o = ms->run;
 	gb_measured *m = &ms->m[k];
+	uint64_t warm = 0;   /* warm-up repetitions done */
+	double warm_s = 0;   /* and their time */
 	gb_rep rep;
 	unsigned t;
 
 	memset(&rep, 0, sizeof(rep));
-	rep.count = o->warmup + o->reps;
 	ms->progress_units = 1;
 	gb_progress_start(&ms->progress, m->name);
-	for (rep.index = 0; rep.index < rep.count && !gb_measure_timed_out(ms); rep.index++) {
+	for (rep.index = 0; m->reps_done < o->reps && !gb_measure_timed_out(ms); rep.index++) {
 		gb_rep_out out;
+		gb_rep_end end;
+		uint64_t warmups;
 		memset(&out, 0, sizeof(out));
-		rep.timed = rep.index >= o->warmup;
-		rep.timed_index = rep.timed ? (uint32_t)(rep.index - o->warmup) : 0;
+		rep.timed = warm >= o->warmup && !(o->warmup && warm_s < ms->warmup_s);
+		rep.timed_index = rep.timed ? m->reps_done : 0;
+		/* warm-up by time may run past --warmup: the count grows with it */
+		warmups = warm + !rep.timed;
+		rep.count = (warmups > o->warmup ? warmups : o->warmup) + o->reps;
 		rep.last = rep.index + 1 == rep.count;
 		rep.check = o->verify && rep.timed &&
-			    (ms->policy == GB_CHECK_LAST ? rep.last : rep.timed_index % o->verify_every == 0);
+			    (ms->policy == GB_CHECK_LAST ? rep.last :
+			     ms->policy == GB_CHECK_UNITS || rep.timed_index % o->verify_every == 0);
 		ms->rep_bad = 0;
-		if (fn(ms, k, &rep, &out, arg) == GB_REP_CUT) {
+		end = fn(ms, k, &rep, &out, arg);
+		if (rep.check)
+			keep_checks(ms, m, &out, end == GB_REP_DONE);
+		if (end == GB_REP_CUT) {
 			ms->incomplete = 1;
 			break;
 		}
 		gb_progress_update(&ms->progress, (rep.index + 1) * ms->progress_units,
 				   rep.count * ms->progress_units);
-		if (!rep.timed)
+		if (!rep.timed) {
+			warm++;
+			warm_s += out.seconds;
 			continue;
+		}
 		row(ms, k, 0)[m->reps_done] = out.seconds;
 		for (t = 0; t < ms->tracks; t++)
 			row(ms, k, 1 + t)[m->reps_done] = out.track[t];
 		m->reps_done++;
 		m->finished = rep.last;
-		if (rep.check) {
-			m->reps_checked++;
-			m->units_checked += out.checked;
-			m->units_wrong += out.wrong;
-			m->bad_reps += ms->rep_bad || out.wrong;
-		}
 	}
 	gb_progress_end(&ms->progress);
 	m->time = gb_stats_of(row(ms, k, 0), m->reps_done);

@@ -1,8 +1,8 @@
 /*
  * One measurement loop and one result model for every subcommand (after
- * nvbench's measurement loop): --warmup untimed and --reps timed repetitions,
- * --timeout with incomplete marking, --verify-every, the statistics of each
- * implementation's times, and what its checks found.
+ * nvbench's measurement loop): --warmup untimed and --reps timed repetitions
+ * (warm-up by time too), --timeout with incomplete marking, --verify-every,
+ * the statistics of each implementation's times, and what its checks found.
  *
  * A subcommand opens a gb_measure, adds an entry per implementation (the
  * --impl first, then --compare's in order) and hands the loop one function
@@ -34,12 +34,17 @@ typedef enum gb_check_policy {
 	/* Every --verify-every-th timed repetition, whole. The report counts the
 	 * repetitions checked. */
 	GB_CHECK_REPS,
+	/* Every timed repetition is offered; the function checks the units inside
+	 * it that it picks (stm: every --verify-every-th batch of the entry) and
+	 * counts them. A repetition that checked no unit does not count as
+	 * checked. The report counts the units checked. */
+	GB_CHECK_UNITS,
 } gb_check_policy;
 
 /* One repetition, as the loop hands it to the subcommand. */
 typedef struct gb_rep {
 	uint64_t index;        /* 0.. over warm-up and timed repetitions */
-	uint64_t count;        /* all of them: --warmup + --reps */
+	uint64_t count;        /* all of them: --warmup + --reps, and one more while warm-up by time goes on */
 	int timed;             /* a timed repetition, not warm-up */
 	uint32_t timed_index;  /* its place among the timed ones */
 	int last;              /* the final repetition: the one whose details are reported */
@@ -50,13 +55,16 @@ typedef struct gb_rep {
 typedef struct gb_rep_out {
 	double seconds;                        /* its measured time */
 	double track[GB_MEASURE_MAX_TRACKS];   /* its other per-repetition values */
-	uint64_t checked;                      /* units compared with the oracle (GB_CHECK_LAST) */
+	uint64_t checked;                      /* units compared with the oracle (GB_CHECK_LAST, GB_CHECK_UNITS) */
 	uint64_t wrong;                        /* of them, those that differed */
 } gb_rep_out;
 
 typedef enum gb_rep_end {
 	GB_REP_DONE, /* it finished: its time is a sample */
-	GB_REP_CUT,  /* --timeout came first: no sample, and the run is incomplete */
+	/* --timeout came first: no sample, and the run is incomplete. What it
+	 * checked before it stopped still counts (stm checks the committed part of
+	 * a batch whose threads stopped at the deadline). */
+	GB_REP_CUT,
 } gb_rep_end;
 
 /* What one implementation measured: the result model's entry. */
@@ -84,6 +92,11 @@ struct gb_measure {
 	const gb_run_opts *run;      /* --reps, --warmup, --timeout, --verify-every */
 	gb_check_policy policy;
 	unsigned tracks;             /* per-repetition values besides the time */
+	/* Warm-up by time: while --warmup is above 0, warm-up repetitions go on
+	 * until both --warmup of them and this many seconds of their own times are
+	 * done (stm's --warmup-time: a GPU's clock ramps up only under load).
+	 * 0 after gb_measure_init; set it before gb_measure_run. */
+	double warmup_s;
 	uint64_t t_start;            /* --timeout counts from here */
 	int incomplete;              /* --timeout cut the run short */
 	gb_measured m[GB_MAX_IMPLS]; /* m[0] is the --impl (or the run itself), the rest --compare's */
@@ -114,9 +127,9 @@ int gb_measure_timed_out(gb_measure *ms);
 double gb_measure_left(const gb_measure *ms);
 
 /*
- * The loop, for entry k: --warmup then --reps repetitions of fn, stopping at
- * --timeout (checked before every repetition; fn checks within one and
- * returns GB_REP_CUT). Then the entry's time statistics.
+ * The loop, for entry k: --warmup (and warmup_s) then --reps repetitions of
+ * fn, stopping at --timeout (checked before every repetition; fn checks
+ * within one and returns GB_REP_CUT). Then the entry's time statistics.
  */
 void gb_measure_run(gb_measure *ms, unsigned k, gb_rep_fn fn, void *arg);
 

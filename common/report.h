@@ -60,17 +60,26 @@ typedef struct gb_result_view {
 	const char *headline;       /* the summary's first line, after "gpubench CMD: " */
 	const char *entries_key;    /* results' array of entries, --impl first; NULL: "impls" */
 	/* The first entry is the run itself: its fields go in results, the array
-	 * holds the others (baselines) and results.speedup_over their speedups. */
+	 * holds the others (baselines or compared engines). */
 	int first_in_results;
 	const char *name_key;       /* an entry's name; NULL: "impl" */
-	const char *time_key;       /* the stats block of its repetition times: "stream_seconds" */
+	const char *time_key;       /* the stats block of its repetition times: "stream_seconds"; NULL: none */
 	const char *time_label;     /* before the median in the summary: "stream " ("" for none) */
 	const char *rate_key;       /* units per second at the median time: "events_per_s"; NULL: none */
 	const char *rate_unit;      /* the rate's unit in the summary: "events/s" */
 	double rate_units;          /* the units one repetition does */
+	/* The rate is measured by each repetition, of units that vary from one to
+	 * the next (stm: commits over the device time of its batches), and kept as
+	 * track 0: rate_key is then the stats block of that track (rate_units is
+	 * not used), the summary shows its median, and speedups are ratios of its
+	 * medians (the first entry's over the other's). */
+	int rate_tracked;
+	/* Where each compared entry's speedup goes: a field of the entry; NULL:
+	 * "speedup_of_impl", or with first_in_results the object results.speedup_over. */
+	const char *speedup_key;
 	const char *checked_key;    /* verification's count: "events_checked", "reps_checked" */
 	const char *checked_what;   /* after the count in the summary: "events checked against the oracle" */
-	uint64_t units;             /* GB_CHECK_LAST: the units of a repetition ("29 of 200 events") */
+	uint64_t units;             /* GB_CHECK_LAST, GB_CHECK_UNITS: the first entry's units ("29 of 200 events") */
 	const char *method;         /* verification.method when verifying */
 	/* The subcommand's own fields of entry k (may be NULL). */
 	void (*entry_json)(cJSON *j, unsigned k, const void *arg);
@@ -78,6 +87,8 @@ typedef struct gb_result_view {
 	void (*entry_text)(char *buf, size_t len, unsigned k, const void *arg);
 	/* Its own summary lines, after the entries' (may be NULL). */
 	void (*lines)(FILE *out, const void *arg);
+	/* Its own fields of the verification block, after the shared ones (may be NULL). */
+	void (*verification_json)(cJSON *v, const void *arg);
 	const void *arg;
 } gb_result_view;
 
@@ -89,9 +100,10 @@ typedef struct gb_result_view {
 /*
  * The result model into the report: config.impl (unless first_in_results)
  * and config.compare, one object per entry (name, time stats, rate,
- * reps_completed, own fields, speedup_of_impl, and when verifying mismatches
- * (GB_CHECK_LAST) or verified and message (GB_CHECK_REPS)), meta.complete, and
- * the verification block (verified, method, the count, message).
+ * reps_completed, own fields, its speedup, and when verifying mismatches
+ * (GB_CHECK_LAST) or verified and message (GB_CHECK_REPS; GB_CHECK_UNITS adds
+ * the entry's count)), meta.complete, and the verification block (verified,
+ * method, the count, message, own fields).
  */
 void gb_report_results(gb_report *r, const gb_measure *ms, const gb_result_view *v);
 

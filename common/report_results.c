@@ -12,16 +12,35 @@
 #include "common/impl.h"
 #include "common/report.h"
 
-/* How much faster the first entry is than entry k: k's median over the first's; NAN when undefined. */
-static double speedup(const gb_measure *ms, unsigned k)
+/* Entry k's rate: its median per-repetition rate, or rate_units over its median time; NAN when undefined. */
+static double rate(const gb_measure *ms, const gb_result_view *v, unsigned k)
 {
-	double first = ms->m[0].time.median, other = ms->m[k].time.median;
-	return ms->m[0].reps_done && ms->m[k].reps_done && first > 0 && other > 0 ? other / first : NAN;
+	const gb_measured *m = &ms->m[k];
+
+	if (!m->reps_done)
+		return NAN;
+	if (v->rate_tracked)
+		return gb_measure_track(ms, k, 0).median;
+	return m->time.median > 0 ? v->rate_units / m->time.median : NAN;
 }
 
-static double rate(const gb_measured *m, const gb_result_view *v)
+static double ratio(double a, double b)
 {
-	return m->reps_done && m->time.median > 0 ? v->rate_units / m->time.median : NAN;
+	return a > 0 && b > 0 ? a / b : NAN;
+}
+
+/*
+ * How much faster the first entry is than entry k: k's median time over the
+ * first's, or with a tracked rate the first's median rate over k's; NAN when
+ * undefined.
+ */
+static double speedup(const gb_measure *ms, const gb_result_view *v, unsigned k)
+{
+	if (!ms->m[0].reps_done || !ms->m[k].reps_done)
+		return NAN;
+	if (v->rate_tracked)
+		return ratio(rate(ms, v, 0), rate(ms, v, k));
+	return ratio(ms->m[k].time.median, ms->m[0].time.median);
 }
 
 /* What the verification block counts: the first entry's units, or every entry's repetitions. */
@@ -30,7 +49,7 @@ static uint64_t checked_count(const gb_measure *ms)
 	uint64_t n = 0;
 	unsigned k;
 
-	if (ms->policy == GB_CHECK_LAST)
+	if (ms->policy != GB_CHECK_REPS)
 		return ms->m[0].units_checked;
 	for (k = 0; k < ms->n; k++)
 		n += ms->m[k].reps_checked;
@@ -74,19 +93,24 @@ static void entry_json(cJSON *j, const gb_measure *ms, const gb_result_view *v, 
 
 	if (!the_run)
 		gb_json_str(j, v->name_key ? v->name_key : "impl", m->name);
-	gb_json_stats(j, v->time_key, m->time);
-	if (v->rate_key)
-		gb_json_num(j, v->rate_key, rate(m, v));
+	if (v->time_key)
+		gb_json_stats(j, v->time_key, m->time);
+	if (v->rate_key && v->rate_tracked)
+		gb_json_stats(j, v->rate_key, gb_measure_track(ms, k, 0));
+	else if (v->rate_key)
+		gb_json_num(j, v->rate_key, rate(ms, v, k));
 	gb_json_u64(j, "reps_completed", m->reps_done);
 	if (v->entry_json)
 		v->entry_json(j, k, v->arg);
-	if (k > 0 && !v->first_in_results)
-		gb_json_num(j, "speedup_of_impl", speedup(ms, k));
+	if (k > 0 && (v->speedup_key || !v->first_in_results))
+		gb_json_num(j, v->speedup_key ? v->speedup_key : "speedup_of_impl", speedup(ms, v, k));
 	if (ms->policy == GB_CHECK_LAST) {
 		if (ms->run->verify)
 			gb_json_u64(j, "mismatches", m->units_wrong);
 	} else if (!the_run) {
 		put_verdict(j, "verified", entry_verdict(m));
+		if (ms->policy == GB_CHECK_UNITS)
+			gb_json_u64(j, v->checked_key, m->units_checked);
 		if (ms->run->verify)
 			gb_json_str(j, "message", m->message);
 	}
@@ -104,20 +128,17 @@ void gb_report_results(gb_report *r, const gb_measure *ms, const gb_result_view 
 	for (k = 1; k < ms->n; k++)
 		cJSON_AddItemToArray(cmp, cJSON_CreateString(ms->m[k].name));
 
-	list = cJSON_AddArrayToObject(r->results, v->entries_key ? v->entries_key : "impls");
 	if (v->first_in_results)
+		entry_json(r->results, ms, v, 0);
+	list = cJSON_AddArrayToObject(r->results, v->entries_key ? v->entries_key : "impls");
+	if (v->first_in_results && !v->speedup_key)
 		speedups = cJSON_AddObjectToObject(r->results, "speedup_over");
-	for (k = 0; k < ms->n; k++) {
-		cJSON *j;
-		if (k == 0 && v->first_in_results) {
-			entry_json(r->results, ms, v, k);
-			continue;
-		}
-		j = cJSON_CreateObject();
+	for (k = v->first_in_results ? 1 : 0; k < ms->n; k++) {
+		cJSON *j = cJSON_CreateObject();
 		entry_json(j, ms, v, k);
 		cJSON_AddItemToArray(list, j);
 		if (speedups)
-			gb_json_num(speedups, ms->m[k].name, speedup(ms, k));
+			gb_json_num(speedups, ms->m[k].name, speedup(ms, v, k));
 	}
 	if (ms->incomplete)
 		gb_report_incomplete(r);
@@ -126,6 +147,8 @@ void gb_report_results(gb_report *r, const gb_measure *ms, const gb_result_view 
 	gb_json_str(r->verification, "method", ms->run->verify ? v->method : "none");
 	gb_json_u64(r->verification, v->checked_key, checked_count(ms));
 	gb_json_str(r->verification, "message", verdict_message(ms, verdict));
+	if (v->verification_json)
+		v->verification_json(r->verification, v->arg);
 }
 
 /* The widest name, and at least the width of the summary's labels. */
@@ -143,6 +166,7 @@ static int name_width(const gb_measure *ms)
 static void entry_line(FILE *out, const gb_measure *ms, const gb_result_view *v, unsigned k, int width)
 {
 	const gb_measured *m = &ms->m[k];
+	double r = v->rate_key ? rate(ms, v, k) : NAN, s = k > 0 ? speedup(ms, v, k) : NAN;
 	char text[256];
 
 	fprintf(out, "  %-*s ", width, m->name);
@@ -150,9 +174,12 @@ static void entry_line(FILE *out, const gb_measure *ms, const gb_result_view *v,
 		fputs("no repetition finished\n", out);
 		return;
 	}
-	fprintf(out, "%s%.4g s (median of %" PRIu32 ")", v->time_label, m->time.median, m->reps_done);
-	if (v->rate_key && !isnan(rate(m, v)))
-		fprintf(out, ", %.4g %s", rate(m, v), v->rate_unit);
+	if (v->time_key)
+		fprintf(out, "%s%.4g s (median of %" PRIu32 ")", v->time_label, m->time.median, m->reps_done);
+	if (v->time_key && !isnan(r))
+		fprintf(out, ", %.4g %s", r, v->rate_unit);
+	else if (!isnan(r))
+		fprintf(out, "%.4g %s (median of %" PRIu32 ")", r, v->rate_unit, m->reps_done);
 	text[0] = 0;
 	if (v->entry_text)
 		v->entry_text(text, sizeof(text), k, v->arg);
@@ -160,9 +187,8 @@ static void entry_line(FILE *out, const gb_measure *ms, const gb_result_view *v,
 		fprintf(out, ", %s", text);
 	if (ms->run->verify)
 		fprintf(out, ", %s", m->bad_reps ? "WRONG" : m->reps_checked ? "verified" : "not checked");
-	if (k > 0 && !isnan(speedup(ms, k)))
-		fprintf(out, ", %s", gb_speedup_text(text, sizeof(text), ms->m[0].name, ms->m[0].time.median,
-						      m->time.median));
+	if (!isnan(s))
+		fprintf(out, ", %s", gb_speedup_text(text, sizeof(text), ms->m[0].name, 1, s));
 	fputc('\n', out);
 }
 
@@ -180,7 +206,7 @@ void gb_report_summary(FILE *out, const gb_measure *ms, const gb_result_view *v)
 		fprintf(out, "  %-12s not checked (%s)\n", "verified", verdict_message(ms, verdict));
 	else if (!verdict)
 		fprintf(out, "  %-12s FAILED: %s\n", "verified", verdict_message(ms, verdict));
-	else if (ms->policy == GB_CHECK_LAST)
+	else if (ms->policy != GB_CHECK_REPS)
 		fprintf(out, "  %-12s yes: %" PRIu64 " of %" PRIu64 " %s\n", "verified", checked_count(ms), v->units,
 			v->checked_what);
 	else

@@ -358,13 +358,18 @@ if "impls" in r:
     entries = r["impls"]
     names = [e["impl"] for e in entries]
     speedups = [None] + [e["speedup_of_impl"] for e in entries[1:]]
+elif sub == "stm":
+    entries = [r] + r["compare"]
+    names = [d["config"]["algo"]] + [e["algo"] for e in r["compare"]]
+    speedups = [None] + [e["speedup_of_algo"] for e in r["compare"]]
 else:
     entries = [r] + r["baselines"]
     names = ["speculative"] + [b["name"] for b in r["baselines"]]
     speedups = [None] + [r["speedup_over"][n] for n in names[1:]]
-time_key = {"avoid": "stream_seconds", "detect": "stream_seconds", "list": "run_seconds",
-            "speculate": "loop_seconds"}[sub]
-label = {"avoid": "stream ", "detect": "stream ", "list": "", "speculate": "loop "}[sub]
+# the stats block the line leads with, the words before its median, and its unit
+lead = {"avoid": ("stream_seconds", "stream ", "s"), "detect": ("stream_seconds", "stream ", "s"),
+        "list": ("run_seconds", "", "s"), "speculate": ("loop_seconds", "loop ", "s"),
+        "stm": ("throughput_tx_per_s", "", "committed tx/s")}[sub]
 rate = {"avoid": ("events_per_s", "events/s"), "detect": ("events_per_s", "events/s"),
         "list": ("ops_per_s", "ops/s")}.get(sub)
 def near(shown, value, digits):
@@ -372,14 +377,15 @@ def near(shown, value, digits):
     return abs(float(shown) - value) <= 0.6 * 10 ** (1 - digits) * abs(value)
 assert len(entries) >= 2, names
 for name, e, s in zip(names, entries, speedups):
-    t = e[time_key]
-    pat = r"^  %s +%s(\S+) s \(median of (\d+)\)" % (re.escape(name), label)
+    t = e[lead[0]]
+    pat = r"^  %s +%s(\S+) %s \(median of (\d+)\)" % (re.escape(name), lead[1], re.escape(lead[2]))
     if rate:
         pat += r", (\S+) %s" % re.escape(rate[1])
     line = [m for m in (re.match(pat, l) for l in text) if m]
     assert len(line) == 1, "no one summary line matches %r" % pat
     m = line[0]
-    assert near(m.group(1), t["median"], 4) and int(m.group(2)) == t["n"], (m.group(0), t)
+    assert int(m.group(2)) == t["n"] == e["reps_completed"], (m.group(0), t)
+    assert near(m.group(1), t["median"], 4), (m.group(0), t)
     if rate:
         assert near(m.group(3), e[rate[0]], 4), (m.group(0), e[rate[0]])
     if s is not None:
@@ -402,6 +408,9 @@ same_model "list: the summary shows the report's numbers" "$R/m-list.json" "$T_O
 expect_rc "speculate --compare: summary and report" 0 "$G" speculate --backend cpu --loop alvinn --iters 2000 \
 	--reps 2 --compare seq,cpu-spec --json "$R/m-spec.json"
 same_model "speculate: the summary shows the report's numbers" "$R/m-spec.json" "$T_OUT"
+expect_rc "stm --compare: summary and report" 0 "$G" stm --backend cpu --threads 8 --accounts 64 --tx-per-thread 6 \
+	--semantic-ratio 0 --reps 3 --warmup 0 --compare gpustm --json "$R/m-stm.json"
+same_model "stm: the summary shows the report's numbers" "$R/m-stm.json" "$T_OUT"
 
 # A run cut short before any repetition: nothing is claimed, in the report or the summary.
 expect_rc "avoid cut short before a repetition exits 1" 1 "$G" avoid --impl cpu --compare cpu-fast --procs 4096 \
@@ -450,6 +459,10 @@ if script -qec true /dev/null >/dev/null 2>&1; then
 	script -qec "$G speculate --backend cpu --loop ocean --iters 4000000 --reps 3 --no-verify" \
 		"$R/tty-spec.log" >/dev/null 2>&1
 	check "speculate shows a progress line on a terminal" grep -q 'speculative [12]/3 (' "$R/tty-spec.log"
+	# stm's --duration repetitions count milliseconds of device time
+	script -qec "$G stm --backend cpu --threads 8 --accounts 200 --tx-per-thread 6 --semantic-ratio 0 \
+		--duration 0.6 --reps 2 --warmup 0 --no-verify" "$R/tty-stm.log" >/dev/null 2>&1
+	check "stm shows a progress line on a terminal" grep -q 'prstm [0-9]*/1200 (' "$R/tty-stm.log"
 fi
 "$G" avoid --impl cpu --procs 2048 --res 256 --events 400 --reps 1 --no-verify --timeout 1 >"$T_OUT" 2>"$T_ERR"
 check "no progress line when stderr is not a terminal" test -z "$(grep '/400 (' "$T_ERR")"

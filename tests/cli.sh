@@ -374,6 +374,7 @@ json_check "--no-verify reports verified null" "$R/noverify.json" '
 v = d["verification"]
 assert "verified" in v and v["verified"] is None, v
 assert v["method"] == "none" and v["batches_verified"] == 0 and v["batches_total"] == 2, v
+assert v["message"] == "--no-verify or --verify-every 0", v
 assert "balances_fnv1a" not in v
 assert d["config"]["verify"] is False
 assert d["results"]["commits"] == 2 * d["config"]["bank"]["transactions"]'
@@ -474,6 +475,18 @@ assert d["meta"]["complete"] is False and r["timed_run"] == "rounds"
 assert r["threads_timed_out"] == 8 and r["commits"] > 0 and r["reps_completed"] == 0
 assert v["verified"] is True and r["device_seconds"] < 5, (v, r["device_seconds"])'
 
+# --timeout before any repetition of either engine: no throughput, no speedup, nothing claimed.
+expect_rc "--compare cut short before a repetition exits 1" 1 "$G" stm --backend cpu --threads 64 --accounts 1000 \
+	--tx-per-thread 100 --compare gpustm --timeout 0.001 --json "$R/compare-cut.json"
+json_check "--compare cut short: speedup and verdicts null, why unverified" "$R/compare-cut.json" '
+r = d["results"]; v = d["verification"]; (g,) = r["compare"]
+assert d["meta"]["complete"] is False and r["reps_completed"] == 0 and g["reps_completed"] == 0, r
+assert r["throughput_tx_per_s"]["median"] is None and g["throughput_tx_per_s"]["n"] == 0, g
+assert g["speedup_of_algo"] is None and g["verified"] is None and g["batches_verified"] == 0, g
+assert v["verified"] is None and v["batches_verified"] == 0 and "--timeout" in v["message"], v'
+expect_out "--compare cut short: the summary says so" "  prstm        no repetition finished" \
+	"  gpustm       no repetition finished" "  incomplete   --timeout 0.001 s reached"
+
 # gpustm: GPU-STM as the paper compares against, and --compare
 expect_rc "stm --algo gpustm runs and verifies" 0 "$G" stm "${TINY[@]}" --algo gpustm --semantic-ratio 0 \
 	--reps 2 --quiet --json "$R/gpustm.json"
@@ -503,7 +516,7 @@ assert r["timed_run"] == "batches" and r["batches"] >= 1 and r["device_seconds"]
 assert d["verification"]["verified"] is True'
 expect_rc "stm --compare gpustm runs both on the same table" 0 "$G" stm "${TINY[@]}" --semantic-ratio 0 \
 	--reps 2 --compare gpustm --json "$R/compare.json"
-expect_out "the summary gives the compared engine and the speedup" "compare      gpustm: " "prstm is "
+expect_out "the summary gives the compared engine and the speedup" "  gpustm       " "prstm is "
 json_check "--compare: each engine verified, with its speedup" "$R/compare.json" '
 c = d["config"]; r = d["results"]; v = d["verification"]
 assert c["algo"] == "prstm" and c["compare"] == ["gpustm"], c
@@ -513,7 +526,9 @@ assert r["commits"] == 2 * ntx and v["verified"] is True, (r["commits"], v)
 assert g["algo"] == "gpustm" and g["verified"] is True and g["batches_verified"] == 2, g
 assert g["commits"] == 2 * ntx and g["abandoned"] == 0 and g["reps_completed"] == 2, g
 assert g["transactions_per_batch"] == ntx and g["throughput_tx_per_s"]["n"] == 2
-assert abs(g["speedup_of_algo"] - r["throughput_tx_per_s"]["median"] / g["throughput_tx_per_s"]["median"]) < 1e-9 * g["speedup_of_algo"], g["speedup_of_algo"]'
+assert abs(g["speedup_of_algo"] - r["throughput_tx_per_s"]["median"] / g["throughput_tx_per_s"]["median"]) < 1e-9 * g["speedup_of_algo"], g["speedup_of_algo"]
+assert g["message"] == "" and "speedup_of_algo" not in r and "speedup_over" not in r, g
+assert v["batches_verified"] == 2 and v["batches_total"] == 2, v'
 expect_rc "stm --algo gpustm --compare prstm at high contention" 0 "$G" stm --backend cpu --algo gpustm \
 	--compare prstm --threads 512 --cpu-workers 16 --accounts 16 --hash 4 --transfers-per-tx 2 --semantic-ratio 0 \
 	--read-only 20 --initial-balance 100000 --tx-per-thread 4 --reps 2 --warmup 0 --quiet --json "$R/compare-hot.json"
@@ -528,7 +543,7 @@ VAC=(--backend cpu --workload vacation --threads 16 --tx-per-thread 10 --custome
 expect_rc "vacation on prstm, compared with gpustm" 0 "$G" stm "${VAC[@]}" --read-only 20 --compare gpustm \
 	--json "$R/vacation.json"
 expect_out "the vacation summary" "prstm on vacation, cpu backend, 16 threads, 40 customers, 6 room types of 3 rooms" \
-	"rooms held + free = rooms of every type" "compare      gpustm: "
+	"rooms held + free = rooms of every type" "  gpustm       "
 json_check "vacation report: config, both engines verified by the STAMP rules" "$R/vacation.json" '
 c = d["config"]; r = d["results"]; v = d["verification"]; w = c["vacation"]
 assert c["workload"] == "vacation" and c["read_only"] == 20 and c["presort"] is False, c

@@ -18,11 +18,13 @@
 /* What the fake repetitions saw and do. */
 typedef struct fake {
 	int calls, timed[16], check[16], last[16];
-	uint64_t index[16];
+	uint64_t index[16], count[16];
 	double seconds[GB_MAX_IMPLS];  /* per entry: the time every repetition takes */
 	int cut_at;                    /* return GB_REP_CUT at this call (-1: never) */
+	int check_before_cut;          /* the cut call checks its units first */
 	int wrong_at;                  /* fail the check of this call (-1: never) */
-	uint64_t units;                /* GB_CHECK_LAST: units compared in a checked repetition */
+	int unchecked_at;              /* this call checks no unit though offered (-1: never) */
+	uint64_t units;                /* units compared in a checked repetition */
 } fake;
 
 static gb_rep_end fake_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_out *out, void *arg)
@@ -31,14 +33,15 @@ static gb_rep_end fake_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep
 	int c = f->calls++;
 
 	f->index[c] = rep->index;
+	f->count[c] = rep->count;
 	f->timed[c] = rep->timed;
 	f->check[c] = rep->check;
 	f->last[c] = rep->last;
-	if (c == f->cut_at)
+	if (c == f->cut_at && !f->check_before_cut)
 		return GB_REP_CUT;
 	out->seconds = f->seconds[k] + 0.001 * rep->timed_index;
-	out->track[0] = 10.0 * (rep->timed_index + 1);
-	if (rep->check) {
+	out->track[0] = 10.0 * (rep->timed_index + 1) / f->seconds[k];
+	if (rep->check && c != f->unchecked_at) {
 		out->checked = f->units;
 		if (c == f->wrong_at) {
 			out->wrong = 2;
@@ -46,7 +49,7 @@ static gb_rep_end fake_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep
 			gb_measure_wrong(ms, k, "a later message is not kept");
 		}
 	}
-	return GB_REP_DONE;
+	return c == f->cut_at ? GB_REP_CUT : GB_REP_DONE;
 }
 
 static gb_run_opts opts(uint64_t warmup, uint64_t reps, uint64_t every)
@@ -67,7 +70,7 @@ static fake fake_of(double seconds)
 	memset(&f, 0, sizeof(f));
 	f.seconds[0] = seconds;
 	f.seconds[1] = 4 * seconds;
-	f.cut_at = f.wrong_at = -1;
+	f.cut_at = f.wrong_at = f.unchecked_at = -1;
 	f.units = 7;
 	return f;
 }
@@ -144,6 +147,7 @@ TEST(measure_loop_cut_marks_incomplete_and_keeps_what_finished)
 	CHECK(ms.incomplete);
 	CHECK_EQ(f.calls, 4);
 	CHECK_EQ(ms.m[0].reps_done, 2);
+	CHECK_EQ(ms.m[0].reps_checked, 2); /* the cut one checked nothing: it does not count */
 	CHECK(!ms.m[0].finished);
 	CHECK_EQ(ms.m[0].time.n, 2);
 	/* the run is over: the next entry runs nothing */
@@ -151,6 +155,124 @@ TEST(measure_loop_cut_marks_incomplete_and_keeps_what_finished)
 	CHECK_EQ(f.calls, 4);
 	CHECK_EQ(ms.m[1].reps_done, 0);
 	CHECK_EQ(ms.m[1].time.n, 0);
+	CHECK_EQ_I(gb_measure_verdict(&ms), 1);
+	gb_measure_free(&ms);
+}
+
+TEST(measure_loop_warmup_by_time)
+{
+	gb_run_opts o = opts(2, 3, 1);
+	gb_measure ms;
+	fake f = fake_of(1.0);
+	int i;
+
+	/* every warm-up repetition takes 1 s: five of them make 5 s, past --warmup 2 */
+	gb_measure_init(&ms, "test", &o, GB_CHECK_REPS, 0);
+	ms.warmup_s = 4.5;
+	gb_measure_add(&ms, "a");
+	gb_measure_run(&ms, 0, fake_rep, &f);
+	CHECK_EQ(f.calls, 8);
+	for (i = 0; i < 8; i++) {
+		CHECK_EQ(f.timed[i], i >= 5);
+		CHECK_EQ(f.last[i], i == 7);
+		CHECK_EQ(f.check[i], i >= 5);
+	}
+	/* the count grows by one while warm-up by time goes on */
+	CHECK_EQ(f.count[0], 5);
+	CHECK_EQ(f.count[1], 5);
+	CHECK_EQ(f.count[2], 6);
+	CHECK_EQ(f.count[4], 8);
+	CHECK_EQ(f.count[7], 8);
+	CHECK_EQ(ms.m[0].reps_done, 3);
+	CHECK_NEAR(ms.m[0].time.min, 1.0, 1e-12); /* warm-up times are no samples */
+	CHECK(ms.m[0].finished);
+	gb_measure_free(&ms);
+
+	/* a count above the time wins */
+	o = opts(3, 1, 1);
+	f = fake_of(1.0);
+	gb_measure_init(&ms, "test", &o, GB_CHECK_REPS, 0);
+	ms.warmup_s = 0.5;
+	gb_measure_add(&ms, "a");
+	gb_measure_run(&ms, 0, fake_rep, &f);
+	CHECK_EQ(f.calls, 4);
+	CHECK(!f.timed[2] && f.timed[3]);
+	gb_measure_free(&ms);
+
+	/* --warmup 0 turns warm-up off, time or not */
+	o = opts(0, 2, 1);
+	f = fake_of(1.0);
+	gb_measure_init(&ms, "test", &o, GB_CHECK_REPS, 0);
+	ms.warmup_s = 10;
+	gb_measure_add(&ms, "a");
+	gb_measure_run(&ms, 0, fake_rep, &f);
+	CHECK_EQ(f.calls, 2);
+	CHECK(f.timed[0] && f.timed[1]);
+	gb_measure_free(&ms);
+}
+
+TEST(measure_units_policy_offers_every_repetition)
+{
+	gb_run_opts o = opts(1, 3, 3);
+	gb_measure ms;
+	fake f = fake_of(1.0);
+
+	f.unchecked_at = 2; /* the second timed repetition picks no unit */
+	gb_measure_init(&ms, "test", &o, GB_CHECK_UNITS, 0);
+	gb_measure_add(&ms, "a");
+	gb_measure_run(&ms, 0, fake_rep, &f);
+	CHECK_EQ(f.calls, 4);
+	/* every timed repetition is offered, whatever --verify-every says: the function picks */
+	CHECK(!f.check[0] && f.check[1] && f.check[2] && f.check[3]);
+	CHECK_EQ(ms.m[0].reps_checked, 2);
+	CHECK_EQ(ms.m[0].units_checked, 14);
+	CHECK_EQ_I(gb_measure_verdict(&ms), 1);
+	gb_measure_free(&ms);
+
+	/* --no-verify: nothing is offered */
+	o = opts(0, 2, 0);
+	f = fake_of(1.0);
+	gb_measure_init(&ms, "test", &o, GB_CHECK_UNITS, 0);
+	gb_measure_add(&ms, "a");
+	gb_measure_run(&ms, 0, fake_rep, &f);
+	CHECK(!f.check[0] && !f.check[1]);
+	CHECK_EQ_I(gb_measure_verdict(&ms), -1);
+	gb_measure_free(&ms);
+}
+
+TEST(measure_cut_repetition_keeps_what_it_checked)
+{
+	gb_run_opts o = opts(0, 3, 1);
+	gb_measure ms;
+	fake f = fake_of(1.0);
+
+	/* the second repetition checks its units, one of them wrong, and then meets --timeout */
+	f.cut_at = f.wrong_at = 1;
+	f.check_before_cut = 1;
+	gb_measure_init(&ms, "test", &o, GB_CHECK_UNITS, 1);
+	gb_measure_add(&ms, "a");
+	gb_measure_run(&ms, 0, fake_rep, &f);
+	CHECK(ms.incomplete);
+	CHECK_EQ(f.calls, 2);
+	CHECK_EQ(ms.m[0].reps_done, 1);
+	CHECK_EQ(ms.m[0].time.n, 1);
+	CHECK_EQ(gb_measure_track(&ms, 0, 0).n, 1);
+	CHECK_EQ(ms.m[0].reps_checked, 2);
+	CHECK_EQ(ms.m[0].units_checked, 14);
+	CHECK_EQ(ms.m[0].bad_reps, 1);
+	CHECK_STR_EQ(ms.m[0].message, "a: call 1 was wrong");
+	CHECK_EQ_I(gb_measure_verdict(&ms), 0);
+	gb_measure_free(&ms);
+
+	/* cut in its first repetition, after checking: verified, though no sample */
+	f = fake_of(1.0);
+	f.cut_at = 0;
+	f.check_before_cut = 1;
+	gb_measure_init(&ms, "test", &o, GB_CHECK_UNITS, 0);
+	gb_measure_add(&ms, "a");
+	gb_measure_run(&ms, 0, fake_rep, &f);
+	CHECK_EQ(ms.m[0].reps_done, 0);
+	CHECK_EQ(ms.m[0].units_checked, 7);
 	CHECK_EQ_I(gb_measure_verdict(&ms), 1);
 	gb_measure_free(&ms);
 }
@@ -254,7 +376,7 @@ static void two_entries(gb_measure *ms, gb_run_opts *o, gb_check_policy policy, 
 {
 	fake f = fake_of(1.0);
 
-	gb_measure_init(ms, "test", o, policy, 0);
+	gb_measure_init(ms, "test", o, policy, 1);
 	gb_measure_add(ms, "fast");
 	gb_measure_add(ms, "slow");
 	gb_measure_run(ms, 0, fake_rep, &f);
@@ -456,6 +578,71 @@ TEST(report_results_first_entry_in_results)
 	CHECK(cJSON_IsNull(at(r.verification, "verified")));
 	CHECK_STR_EQ(at(r.verification, "method")->valuestring, "none");
 	CHECK_STR_EQ(at(r.verification, "message")->valuestring, "--no-verify or --verify-every 0");
+	gb_report_free(&r);
+	gb_measure_free(&ms);
+}
+
+static void own_verification(cJSON *v, const void *arg)
+{
+	gb_json_str(v, "own_check", (const char *)arg);
+}
+
+/* A rate each repetition measures (track 0), no time block, and the speedup in each compared entry. */
+TEST(report_results_tracked_rate_and_units_policy)
+{
+	gb_run_opts o = opts(0, 3, 1);
+	gb_result_view v = view;
+	gb_measure ms;
+	gb_report r;
+	char *argv[] = {"test"}, *text;
+	const cJSON *first, *last = NULL;
+
+	v.entries_key = "compare";
+	v.name_key = "algo";
+	v.first_in_results = 1;
+	v.time_key = NULL;
+	v.rate_key = "throughput_per_s";
+	v.rate_tracked = 1;
+	v.speedup_key = "speedup_of_first";
+	v.checked_key = "batches_checked";
+	v.checked_what = "batches checked";
+	v.units = 21;
+	v.verification_json = own_verification;
+	v.arg = "found";
+	two_entries(&ms, &o, GB_CHECK_UNITS, 0);
+	gb_report_init(&r, "test", 1, argv);
+	gb_report_results(&r, &ms, &v);
+	/* fast: 10, 20, 30 units/s; slow: a quarter of that */
+	CHECK_NEAR(num(r.results, "throughput_per_s.median"), 20, 1e-9);
+	CHECK_EQ(num(r.results, "throughput_per_s.n"), 3);
+	CHECK_EQ(cJSON_GetArraySize(at(r.results, "throughput_per_s.samples")), 3);
+	CHECK(!at(r.results, "run_seconds"));
+	CHECK_EQ(num(r.results, "reps_completed"), 3);
+	CHECK_EQ(num(r.results, "own"), 100);
+	CHECK(!at(r.results, "speedup_over") && !at(r.results, "verified") && !at(r.results, "batches_checked"));
+	CHECK_STR_EQ(at(r.results, "compare.0.algo")->valuestring, "slow");
+	CHECK_NEAR(num(r.results, "compare.0.throughput_per_s.median"), 5, 1e-9);
+	CHECK_NEAR(num(r.results, "compare.0.speedup_of_first"), 4, 1e-9);
+	CHECK(!at(r.results, "compare.0.speedup_of_impl"));
+	CHECK(cJSON_IsTrue(at(r.results, "compare.0.verified")));
+	CHECK_EQ(num(r.results, "compare.0.batches_checked"), 21);
+	CHECK_STR_EQ(at(r.results, "compare.0.message")->valuestring, "");
+	/* the run's own fields come first, the compared entries after them */
+	first = r.results->child;
+	cJSON_ArrayForEach(last, r.results)
+		if (!last->next)
+			break;
+	CHECK_STR_EQ(first->string, "throughput_per_s");
+	CHECK_STR_EQ(last->string, "compare");
+	CHECK(cJSON_IsTrue(at(r.verification, "verified")));
+	CHECK_EQ(num(r.verification, "batches_checked"), 21); /* the first entry's units */
+	CHECK_STR_EQ(at(r.verification, "own_check")->valuestring, "found");
+
+	text = summary_of(&ms, &v);
+	CHECK_CONTAINS(text, "  fast         20 units/s (median of 3), own 0, verified\n");
+	CHECK_CONTAINS(text, "  slow         5 units/s (median of 3), own 1, verified, fast is 4x faster\n");
+	CHECK_CONTAINS(text, "  verified     yes: 21 of 21 batches checked\n");
+	free(text);
 	gb_report_free(&r);
 	gb_measure_free(&ms);
 }
