@@ -59,7 +59,8 @@ ifeq ($(OPENCL),1)
   OPENCL_LIBS := -lOpenCL
 endif
 SPEC_SRC := api/loop_clause.c speculation/runtime.c speculation/replay.c speculation/backend_cpu.c \
-	workloads/spec_loops.c speculation/cpu_spec.c
+	workloads/spec_loops.c speculation/cpu_pool.c speculation/cpu_spec_mem.c \
+	speculation/cpu_spec.c
 CORE_SRC := main.c $(COMMON_SRC) cmd/commands.c cmd/stm.c cmd/avoid.c cmd/detect.c cmd/speculate.c cmd/list.c cmd/info.c \
 	cmd/compare.c \
 	stm/registry.c stm/counters.c stm/prstm_cpu.c workloads/bank.c $(PBA_SRC) $(RAG_SRC) $(SPEC_SRC) \
