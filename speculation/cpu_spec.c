@@ -10,13 +10,13 @@
  *
  * Irregular memory: thread-level speculation whose check and commit run in
  * parallel (speculation/cpu_spec_mem.c): contiguous chunks, one per worker,
- * the first in place and the others through private buffers; every chunk
- * finds its own misspeculated iterations and commits the others' writes at
- * once; only those iterations and the writes whose order matters run in
- * order. Rounds follow section 4's policy (sp_sched, shared with the
+ * the first in place and the others through private write logs; every
+ * chunk finds its own misspeculated iterations and commits the others'
+ * writes at once; only those iterations and the writes whose order matters
+ * run in order. Rounds follow section 4's policy (sp_sched, shared with the
  * runtime): n/m iterations at first (a longer round would revisit what an
  * earlier chunk of it wrote, as ocean's sweeps do), at most MAX_CHUNK per
- * chunk so that logs and buffers stay in cache, halved when the
+ * chunk so that logs stay in cache, halved when the
  * misspeculation rate passes --threshold and doubled after --clean-run clean
  * rounds. A chunk carries at least MIN_CHUNK iterations and MIN_CHUNK_NS of
  * measured work, or the round runs sequentially (the fallback for dense
@@ -44,11 +44,12 @@
  * 150 iterations, ten microseconds, apart): the lead measures the rate at
  * which parallel rounds finish iterations and the rate of the loop in order
  * (its stretches in order, or the workers' own time per iteration), runs
- * the faster, and tries a parallel round again after SP_CF_PROBE_EVERY stretches
- * in order. A stretch in order of an all-subsequent clause runs with its
- * branches marking (cf_observed_round): an iteration whose statements were
- * dropped runs again at once, so the stretch runs at the sequential loop's
- * speed and the interval schedule keeps seeing the branches.
+ * the faster, and tries a parallel round again after a number of stretches
+ * in order (sp_cf_parallel_pays). A stretch in order of an all-subsequent
+ * clause runs with its branches marking (cf_observed): an iteration whose
+ * statements were dropped runs again at once, so the stretch runs at the
+ * sequential loop's speed and the interval schedule keeps seeing the
+ * branches.
  *
  * Deviations from a textbook TLS: commit is by chunk and in parallel rather
  * than by iteration in order; the control-flow recovery is the lead's (rare
@@ -157,7 +158,8 @@ static void *zalloc(size_t n, size_t size, const char *what)
 }
 
 /* State for rounds of up to cap iterations, and the workers started. */
-static void open_run(xrun *x, const sp_problem *p, const sp_config *c, uint32_t cap, unsigned workers)
+static void open_run(xrun *x, const sp_problem *p, const sp_config *c, uint32_t cap,
+		     unsigned workers)
 {
 	memset(x, 0, sizeof(*x));
 	x->p = p;
@@ -222,10 +224,12 @@ static uint32_t mem_round(xrun *x, sp_sched *sc, uint32_t start, sp_result *r, u
 {
 	uint32_t n = x->p->args.n, count = sc->size < n - start ? sc->size : n - start, head;
 	uint32_t max_chunk = (sc->cap + x->nw - 1) / x->nw + 2 * MIN_CHUNK;
-	unsigned nchunks = count / min_chunk(x->ns_per_iter) < x->nw ? count / min_chunk(x->ns_per_iter) : x->nw;
+	unsigned nchunks = count / min_chunk(x->ns_per_iter);
 	uint64_t t_start, miss = 0;
 	sp_tls_round o;
 
+	if (nchunks > x->nw)
+		nchunks = x->nw;
 	/* more, shorter chunks than the work floor asks when the logs need it (ceil(count /
 	 * max_chunk) <= nw, since max_chunk >= ceil(cap / nw)) */
 	if (nchunks >= 2 && (count + nchunks - 1) / nchunks > max_chunk)

@@ -1,28 +1,28 @@
 /*
  * Irregular-memory loops on the host's cores (the SP_MEM half of `--compare
- * cpu-spec`): thread-level speculation with private buffers, whose check and
- * commit run in parallel. A round's iterations are split into contiguous
- * chunks, one per worker:
+ * cpu-spec`): thread-level speculation with private write logs, whose check
+ * and commit run in parallel. A round's iterations are split into
+ * contiguous chunks, one per worker:
  *
  * 1. Execution, all chunks at once. Chunk 0 reads only committed state, so
- *    it runs in place at sequential speed. Every other chunk runs through
- *    its view (sp_view in api/loop_body.h): its writes go to a buffer of its
- *    own, its reads see its own earlier writes and otherwise A, and each
- *    iteration logs what it read (with the value and whether the buffer
- *    supplied it) and what it wrote. Then each chunk claims the elements it
- *    wrote in own[], which ends up holding, per element, the earliest chunk
- *    of the round that writes it (a compare-and-swap per element and chunk,
- *    prefetched, outside the loop body).
+ *    it runs the plain loop in place, setting a bit per element it writes.
+ *    Every other chunk runs through its view (sp_view in api/loop_body.h):
+ *    its writes stay in its log, its reads see its own earlier writes and
+ *    otherwise A, and each iteration logs what it read (with the value and
+ *    where it came from) and what it wrote. Then each chunk but the last
+ *    claims the elements it wrote in own[], which ends up holding, per
+ *    element, the earliest of those chunks that writes it (a
+ *    compare-and-swap per element, prefetched, outside the loop body; only
+ *    later chunks read it).
  * 2. Resolution, each chunk once the chunks before it have executed, all
  *    in parallel. An iteration is misspeculated when it read from A an
  *    element an earlier chunk writes (the only way it can have seen a value
  *    the sequential loop would not show it: nothing else writes A before its
- *    chunk resolves), or took from the buffer what a misspeculated iteration
- *    of its chunk wrote. Every other iteration computed exactly what the
- *    sequential loop computes, and its writes are committed at once, in
- *    chunk order, where this chunk is the earliest writer of the element and
- *    no misspeculated iteration of the chunk wrote it before; its other
- *    writes are delayed.
+ *    chunk resolves), or took from the log what a misspeculated iteration of
+ *    its chunk wrote. Every other iteration computed exactly what the
+ *    sequential loop computes, and its writes are committed at once where
+ *    no earlier chunk writes the element and no misspeculated iteration of
+ *    the chunk wrote it before; its other writes are delayed.
  * 3. In order, by the lead thread, chunk by chunk as each is resolved (so it
  *    overlaps the later chunks' resolution): the delayed writes and the
  *    re-executions of the misspeculated iterations, merged by iteration.
@@ -36,20 +36,22 @@
  * in loop order after the parallel commit, and a re-execution reads A only
  * where A then holds the last write before it. No dependence is missed:
  * WAR and WAW across chunks are resolved by the order of the commit, a RAW
- * inside a chunk by the buffer, and a RAW across chunks makes its reader
- * misspeculated. Re-execution relies on the contract of a memory loop (its
- * accesses follow from its inputs, docs/speculate.md): each re-execution is
- * traced, and one that touches other elements than its speculative run is
- * an error rather than a wrong result.
+ * inside a chunk by the log, and a RAW across chunks makes its reader
+ * misspeculated. A bit shared by two elements (chunk 0's bitmap and the
+ * views' filters hash the element once A is larger than FILTER_EXACT_MAX)
+ * only adds misspeculated iterations and delayed writes, both in order:
+ * still the sequential result. Re-execution relies on the contract of a
+ * memory loop (its accesses follow from its inputs, docs/speculate.md):
+ * each re-execution is traced, and one that touches other elements than its
+ * speculative run is an error rather than a wrong result.
  *
- * What it costs beyond the loop: per access a probe of a buffer that stays
- * in the core's cache and a log entry; per written element a claim and a
- * check of own[] and the store of the commit, all spread over the workers;
- * in order only the misspeculated iterations and the delayed writes. No
- * step walks an array of the loop's size, chunks share no written line but
- * own[] and A's, and the decision depends on which chunks write an element,
- * never on timing, so the counters are the same from run to run for the
- * same chunks.
+ * What it costs beyond the loop: per access a bit of the view's filter and
+ * a log entry; per element a chunk writes, a claim in own[], a check and
+ * the store of the commit, spread over the workers; in order only the
+ * misspeculated iterations and the delayed writes. No step walks an array
+ * of the loop's size, chunks share no written line but own[]'s and A's, and
+ * what is misspeculated depends on which chunks write an element, never on
+ * timing, so the counters are the same from run to run for the same chunks.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +65,7 @@
 #define CLAIM_AHEAD 16
 /* A view's filter has a bit per element of A up to this many elements (a few megabytes per
  * worker), else a bit per hash of one, this many: a few per element a chunk writes. */
-#define FILTER_EXACT_MAX (1u << 24)
+#define FILTER_EXACT_MAX (1u << 22)
 #define FILTER_HASH_BITS (1u << 20)
 
 /* A chunk's flags on the elements it wrote (the view's slots), kept while it resolves. */

@@ -312,6 +312,24 @@ TEST(cpu_spec_dense_dependences)
 	sp_problem_free(&p);
 }
 
+/* An array above FILTER_EXACT_MAX elements (4M): chunk 0's bitmap and the views' filters
+ * hash the elements, and a bit two elements share makes an iteration misspeculated, or a
+ * write delayed, that need not be; the result holds all the same. */
+TEST(cpu_spec_hashed_filters)
+{
+	sp_loop_gen g = {50000, 0.01, 0, 17}; /* 5M elements */
+	sp_problem p;
+	sp_result r;
+	sp_config c = cpu_config(4);
+	REQUIRE(sp_problem_generate(sp_loop_find("figure3"), &g, &p, NULL, 0) == 0);
+	REQUIRE(p.args.size > (1u << 22));
+	CHECK(cpu_equals_seq(&p, &c, &r));
+	check_counters(&p, &r);
+	CHECK(r.reexecuted > 0);
+	CHECK_EQ(r.wrong_elements, r.reexecuted);
+	sp_problem_free(&p);
+}
+
 /* 8 workers on fewer cores, every chunk at its largest, many conflicts per round. */
 TEST(cpu_spec_more_threads_than_cores)
 {
