@@ -70,8 +70,8 @@
  * more to hand to a worker and resolve than it saves. */
 #define MIN_CHUNK 64
 #define MIN_CHUNK_NS 10000.0
-/* Iterations of a memory loop's chunk at most, so that its logs and buffer stay in cache. */
-#define MAX_CHUNK 4096
+/* Iterations of a memory loop's chunk at most, so that its logs stay in cache. */
+#define MAX_CHUNK 2048
 /* Control flow: iterations per block at least (a block writes whole cache lines, so that
  * workers do not share them) and at most, and blocks per worker aimed at between two
  * branches (the mean interval): the work lost past a branch is about half a block per

@@ -294,13 +294,14 @@ TEST(cpu_spec_all_loops)
 		}
 }
 
-/* Dense dependences: 16 iterations per element; the rounds shrink, and the result holds. */
+/* Dense dependences: 16 iterations per element; the rounds shrink, and the result holds.
+ * Eight workers have room for rounds of n/m iterations (8 x MAX_CHUNK is more). */
 TEST(cpu_spec_dense_dependences)
 {
 	sp_loop_gen g = {200000, 16, 0, 5};
 	sp_problem p;
 	sp_result r;
-	sp_config c = cpu_config(4);
+	sp_config c = cpu_config(8);
 	REQUIRE(sp_problem_generate(sp_loop_find("figure3"), &g, &p, NULL, 0) == 0);
 	CHECK(cpu_equals_seq(&p, &c, &r));
 	check_counters(&p, &r);
@@ -340,7 +341,7 @@ TEST(cpu_spec_more_threads_than_cores)
 	REQUIRE(sp_problem_generate(sp_loop_find("figure3"), &g, &p, NULL, 0) == 0);
 	CHECK(cpu_equals_seq(&p, &c, &r));
 	check_counters(&p, &r);
-	CHECK_EQ(r.max_assignment, 8 * 4096); /* n/m is 50000; chunks stay at 4096 */
+	CHECK_EQ(r.max_assignment, 8 * 2048); /* n/m is 50000; chunks stay at MAX_CHUNK, 2048 */
 	CHECK(r.reexecuted > 0);
 	sp_problem_free(&p);
 	g.density = 0.5;
