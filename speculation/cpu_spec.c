@@ -445,11 +445,13 @@ static uint32_t cf_round(xrun *x, sp_sched *sc, uint32_t start, sp_result *r, ui
 		sp_sched_after(sc, x->p, x->c, count, 0, af);
 	next = cf_recover(x, r, &redone);
 	phase_to(r, SP_PH_RECOVERY, t_phase, 0);
-	count_assignment(r, count, executed);
 	/* What ran after the round's first range to the end began runs again in later rounds
-	 * (the range's first iteration was just re-executed). */
+	 * (the range's first iteration was just re-executed). The round speculated everything
+	 * before the range, its first iteration (which a range starting after its branch may
+	 * not have reached) and those. */
 	if (af != SP_NONE && executed > (uint64_t)(af - start) + 1)
 		deferred = executed - (af - start) - 1;
+	count_assignment(r, count, (uint64_t)(next - start) + deferred);
 	r->reexecuted += redone;
 	r->deferred += deferred;
 	r->misspeculated += redone + deferred;

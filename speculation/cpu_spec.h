@@ -1,7 +1,8 @@
 /*
  * Speculative execution of a loop on the host's cores (`--compare
- * cpu-spec`): contiguous chunks of iterations run speculatively in parallel,
- * validated and committed in order (speculation/cpu_spec.c says how and why).
+ * cpu-spec`): rounds of iterations run speculatively in parallel, checked
+ * and committed in parallel, with only what misspeculated run in order
+ * (speculation/cpu_spec.c and speculation/cpu_spec_mem.c say how and why).
  */
 #ifndef GB_SPEC_CPU_SPEC_H
 #define GB_SPEC_CPU_SPEC_H
@@ -13,7 +14,8 @@
  * initial state on entry, the result on return), scalars the loop-carried
  * scalars, updated likewise. r is filled as by sp_run, with a round in
  * place of an assignment and nothing copied. Returns 0, or -1 with r->error
- * set (an iteration accessed more elements than its loop declares).
+ * set (an iteration accessed more elements than its loop declares, or a
+ * re-executed one other elements than it did speculatively).
  */
 int sp_cpu_spec_run(const sp_problem *p, const sp_config *c, uint32_t *host,
 		    float scalars[SP_NSCALARS], sp_result *r);

@@ -520,7 +520,6 @@ void sp_tls_lead(sp_tls *t, sp_pool *pool, uint32_t r, sp_tls_round *out)
 		in_order(t, k, chunk_lo(t, c));
 		out->misspeculated += k->nredo;
 		out->wrong += k->wrong;
-		out->delayed += k->ndelay;
 		rest += (double)k->exec_ns;
 	}
 	clear_head(t);

@@ -18,7 +18,6 @@ typedef struct sp_tls sp_tls;
 typedef struct sp_tls_round {
 	uint64_t misspeculated;  /* iterations re-executed in order */
 	uint64_t wrong;          /* their speculative writes, discarded */
-	uint64_t delayed;        /* valid writes applied in order after the parallel commit */
 	uint64_t t_executed;     /* when the last chunk had run (gb_now_ns) */
 	uint64_t t_resolved;     /* when the lead saw the last chunk resolved */
 	double head_ns, rest_ns; /* per iteration: chunk 0 in place, the others through their views */
