@@ -37,10 +37,12 @@
  * where A then holds the last write before it. No dependence is missed:
  * WAR and WAW across chunks are resolved by the order of the commit, a RAW
  * inside a chunk by the log, and a RAW across chunks makes its reader
- * misspeculated. A bit shared by two elements (chunk 0's bitmap and the
- * views' filters hash the element once A is larger than FILTER_EXACT_MAX)
- * only adds misspeculated iterations and delayed writes, both in order:
- * still the sequential result. Re-execution relies on the contract of a
+ * misspeculated. A bit shared by two elements (chunk 0's bitmap hashes the
+ * element once A is larger than FILTER_EXACT_MAX) only adds misspeculated
+ * iterations and delayed writes, both in order: still the sequential
+ * result; in a view's filter (hashed too when the workers' exact filters
+ * would take more than FILTER_BUDGET) it only sends a read to the log's
+ * index, which finds nothing. Re-execution relies on the contract of a
  * memory loop (its accesses follow from its inputs, docs/speculate.md):
  * each re-execution is traced, and one that touches other elements than its
  * speculative run is an error rather than a wrong result.
@@ -63,10 +65,13 @@
 
 /* Rows ahead whose own[] entries are prefetched while claiming. */
 #define CLAIM_AHEAD 16
-/* A view's filter has a bit per element of A up to this many elements (a few megabytes per
- * worker), else a bit per hash of one, this many: a few per element a chunk writes. */
+/* A filter has a bit per element of A up to FILTER_EXACT_MAX elements, while the workers'
+ * filters take FILTER_BUDGET bytes at most, else a bit per hash of one: for chunk 0, a
+ * fixed FILTER_HASH_BITS; for a view, 16 per element its chunk may write, within bounds. */
 #define FILTER_EXACT_MAX (1u << 22)
+#define FILTER_BUDGET ((size_t)64 << 20)
 #define FILTER_HASH_BITS (1u << 20)
+#define FILTER_HASH_MIN (1u << 12)
 
 /* A chunk's flags on the elements it wrote (the view's slots), kept while it resolves. */
 enum { SLOT_TAINT = 1, /* its last write in the chunk so far is a misspeculated one */
@@ -127,8 +132,9 @@ sp_tls *sp_tls_open(const sp_problem *p, unsigned workers, uint32_t max_chunk)
 	const sp_loop *l = p->loop;
 	size_t slots, chunk = max_chunk;
 	unsigned w;
+	size_t exact_words = ((size_t)p->args.size + 63) / 64, view_bits;
 	int exact = p->args.size <= FILTER_EXACT_MAX;
-	size_t fwords = exact ? ((size_t)p->args.size + 63) / 64 : FILTER_HASH_BITS / 64;
+	int view_exact = exact && exact_words * sizeof(uint64_t) * workers <= FILTER_BUDGET;
 
 	if (!t)
 		gb_die(GB_EXIT_RUNTIME, "out of memory for CPU speculation");
@@ -142,7 +148,8 @@ sp_tls *sp_tls_open(const sp_problem *p, unsigned workers, uint32_t max_chunk)
 	t->first.mode = SP_VIEW_IN_PLACE;
 	t->first.fexact = exact;
 	t->first.fmask = FILTER_HASH_BITS - 1;
-	t->first.filter = zalloc(fwords, sizeof(uint64_t), "the first chunk's writes");
+	t->first.filter = zalloc(exact ? exact_words : FILTER_HASH_BITS / 64, sizeof(uint64_t),
+				 "the first chunk's writes");
 	t->first.max_marks = (size_t)workers * chunk * t->mw;
 	t->first.marks = zalloc(t->first.max_marks, sizeof(uint32_t), "the first chunk's writes");
 	t->ck = aligned_alloc(64, (size_t)workers * sizeof(chunk_log));
@@ -150,6 +157,9 @@ sp_tls *sp_tls_open(const sp_problem *p, unsigned workers, uint32_t max_chunk)
 		gb_die(GB_EXIT_RUNTIME, "out of memory for %u CPU speculation logs", workers);
 	memset(t->ck, 0, (size_t)workers * sizeof(chunk_log));
 	for (slots = 1; slots < 2 * chunk * t->mw; slots *= 2)
+		;
+	for (view_bits = FILTER_HASH_MIN; view_bits < 16 * chunk * t->mw && view_bits < FILTER_HASH_BITS;
+	     view_bits *= 2)
 		;
 	for (w = 0; w < workers; w++) {
 		chunk_log *k = &t->ck[w];
@@ -164,9 +174,10 @@ sp_tls *sp_tls_open(const sp_problem *p, unsigned workers, uint32_t max_chunk)
 		k->delay = zalloc(3 * chunk * t->mw, sizeof(uint32_t), "a delayed-write list");
 		k->view.slot = zalloc(slots * SP_SLOT_WORDS, sizeof(uint32_t), "a private view");
 		k->view.mask = (uint32_t)(slots - 1);
-		k->view.filter = zalloc(fwords, sizeof(uint64_t), "a private view's filter");
-		k->view.fexact = exact;
-		k->view.fmask = FILTER_HASH_BITS - 1;
+		k->view.filter = zalloc(view_exact ? exact_words : view_bits / 64, sizeof(uint64_t),
+					"a private view's filter");
+		k->view.fexact = view_exact;
+		k->view.fmask = (uint32_t)(view_bits - 1);
 		k->view.log_e = k->wr;
 		k->view.log_v = k->wv;
 		k->view.log_n = k->wn;
@@ -230,6 +241,12 @@ static void chunk_executed(sp_tls *t, sp_pool *pool, unsigned w, uint32_t r)
 	sp_pool_raise(pool, w, SP_FLAG_EXECUTED, r);
 }
 
+/* Words of view v's filter. */
+static size_t filter_words(const sp_tls *t, const sp_view *v)
+{
+	return v->fexact ? ((size_t)t->p->args.size + 63) / 64 : ((size_t)v->fmask + 1) / 64;
+}
+
 /* 1 when chunk 0 may have written e this round (exactly, with a bit per element). */
 static int head_wrote(const sp_tls *t, uint32_t e)
 {
@@ -260,7 +277,7 @@ static void head_chunk(sp_tls *t, uint32_t lo, uint32_t hi)
 /* After the round: clear chunk 0's bits, by its list or at once when that is shorter. */
 static void clear_head(sp_tls *t)
 {
-	size_t words = t->first.fexact ? ((size_t)t->p->args.size + 63) / 64 : FILTER_HASH_BITS / 64, q;
+	size_t words = filter_words(t, &t->first), q;
 	if (words <= t->first.nmarks || t->first.nmarks > t->first.max_marks) {
 		memset(t->first.filter, 0, words * sizeof(uint64_t));
 		return;
@@ -348,7 +365,7 @@ static uint32_t *slot_flags(chunk_log *k, uint32_t e)
 /* Clear the filter bits of what chunk k's n iterations wrote, for its next round. */
 static void clear_filter(sp_tls *t, chunk_log *k, uint32_t n)
 {
-	size_t words = k->view.fexact ? ((size_t)t->p->args.size + 63) / 64 : FILTER_HASH_BITS / 64;
+	size_t words = filter_words(t, &k->view);
 	uint32_t j, q;
 	if (words <= (size_t)n * t->mw) {
 		memset(k->view.filter, 0, words * sizeof(uint64_t));
