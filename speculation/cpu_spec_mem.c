@@ -97,11 +97,11 @@ typedef struct chunk_log {
 
 struct sp_tls {
 	const sp_problem *p;
-	uint32_t mr, mw, max_chunk;
+	uint32_t mr, mw;
 	unsigned nw;
-	/* Per element: 1 + the first iteration of the earliest chunk after the first of the
-	 * round that writes it. A round's values are above its start, so older ones need no
-	 * clearing. */
+	/* Per element: 1 + the first iteration of the earliest chunk that claimed it this round
+	 * (chunks after the first and before the last claim). A round's values are above its
+	 * start, so older ones need no clearing. */
 	uint32_t *own;
 	/* Chunk 0's view: its writes' bits (a bit per element, or per hash of one) and the list
 	 * of them that clears the bits after the round. */
@@ -142,7 +142,6 @@ sp_tls *sp_tls_open(const sp_problem *p, unsigned workers, uint32_t max_chunk)
 	t->p = p;
 	t->mr = l->max_reads;
 	t->mw = l->max_writes;
-	t->max_chunk = max_chunk;
 	t->nw = workers;
 	t->own = zalloc(p->args.size, sizeof(uint32_t), "the round's writers");
 	t->first.mode = SP_VIEW_IN_PLACE;
