@@ -61,7 +61,8 @@ endif
 STM_SRC := stm/registry.c stm/counters.c stm/stm_cpu.c stm/prstm_cpu.c stm/gpustm_cpu.c workloads/bank.c \
 	workloads/bank_stm.c workloads/vacation.c workloads/vacation_stm.c workloads/stm_workloads.c
 SPEC_SRC := api/loop_clause.c speculation/runtime.c speculation/replay.c speculation/backend_cpu.c \
-	workloads/spec_loops.c speculation/cpu_spec.c
+	workloads/spec_loops.c speculation/cpu_pool.c speculation/cpu_spec_mem.c \
+	speculation/cpu_spec.c
 CORE_SRC := main.c $(COMMON_SRC) cmd/commands.c cmd/stm.c cmd/avoid.c cmd/detect.c cmd/speculate.c cmd/list.c cmd/info.c \
 	cmd/compare.c \
 	$(STM_SRC) $(PBA_SRC) $(RAG_SRC) $(SPEC_SRC) $(LIST_SRC)

@@ -34,18 +34,50 @@
 #include "common/port.h"
 
 /*
- * The private view of a chunk of CPU speculation (speculation/cpu_spec.c),
- * host only: the chunk's writes go to an open-addressing buffer instead of
- * A, and its reads look there first. A slot is one 16-byte line of element,
- * epoch (the slot is in use when it equals the view's) and value. rval and
- * wval are the current iteration's rows of values read and written, beside
- * its read and write traces.
+ * The view of A through which CPU speculation (speculation/cpu_spec_mem.c)
+ * runs an iteration of a memory loop, host only. Three uses (mode):
+ *  - a speculative chunk (SP_VIEW_CHUNK): the chunk's writes stay in its write
+ *    log (log_e, log_v: mw elements and values per iteration, log_n of them
+ *    used; the current iteration's row is the trace's) instead of A, and its
+ *    reads see them first. filter has a bit per element written (fexact),
+ *    or per hash of one (fmask + 1 bits), so that a read of anything else
+ *    goes straight to A; the others look in an index of the log (an
+ *    open-addressing table of 16-byte slots: element, epoch (the slot is in
+ *    use when it equals the view's), latest value, and flags the chunk's
+ *    resolution keeps), built only when such a read comes, up to the
+ *    iteration before it (indexed rows so far). rval and wval are the
+ *    current iteration's rows of values read and written, beside its read
+ *    and write traces; bit k of fwd is set when its read k found an earlier
+ *    iteration's write, of self when it found its own;
+ *  - the re-execution of a misspeculated iteration (SP_VIEW_REPLAY): writes
+ *    go to A, and a read of an element the iteration has not written yet
+ *    returns the value its speculative execution saw (rep_e, rep_v: that
+ *    execution's read row and values), except for the reads whose bit is
+ *    set in rep_from_a, which read A;
+ *  - a chunk that runs in place (SP_VIEW_IN_PLACE): reads and writes go to
+ *    A, and each write sets the element's filter bit and is listed in
+ *    marks (while there is room: nmarks counts them all), so that others
+ *    learn what it wrote at the cost of a bit, not of a trace.
  */
-enum { SP_SLOT_KEY = 0, SP_SLOT_TAG, SP_SLOT_VAL, SP_SLOT_WORDS = 4 };
+enum { SP_VIEW_CHUNK = 0, SP_VIEW_REPLAY, SP_VIEW_IN_PLACE };
+enum { SP_SLOT_KEY = 0, SP_SLOT_TAG, SP_SLOT_VAL, SP_SLOT_FLAGS, SP_SLOT_WORDS };
 
 typedef struct sp_view {
-	uint32_t *slot, *rval, *wval;
+	uint64_t *filter;
+	uint32_t fmask;
+	int fexact;
+	uint32_t *slot;
 	uint32_t mask, epoch;
+	const uint32_t *log_e, *log_v;
+	const uint8_t *log_n;
+	uint32_t mw, row, indexed;
+	uint32_t *rval, *wval;
+	uint32_t fwd, self;
+	int mode;
+	const uint32_t *rep_e, *rep_v;
+	uint32_t rep_n, rep_from_a;
+	uint32_t *marks;
+	size_t nmarks, max_marks;
 } sp_view;
 
 /*
@@ -64,7 +96,7 @@ typedef struct sp_track {
 	uint32_t *marks;       /* set when any other iteration was marked (SP_CF) */
 	uint32_t start, count; /* the assignment */
 	const sp_clause *clause;
-	sp_view *view;         /* CPU speculation's private view (SP_MEM, host only), or NULL */
+	sp_view *view;         /* CPU speculation's view of A (SP_MEM, host only), or NULL */
 } sp_track;
 
 /* The instrumentation of a plain sequential execution: nothing recorded. */
@@ -171,7 +203,7 @@ GB_HD int sp_trace_add(uint32_t *row, uint32_t *n, uint32_t max, uint32_t e)
 }
 
 #if !defined(__CUDA_ARCH__)
-/* The slot of e in view v: where it is, or the free slot where it goes. */
+/* The slot of e in view v's index: where it is, or the free slot where it goes. */
 static inline uint32_t *sp_view_slot(const sp_view *v, uint32_t e)
 {
 	uint32_t k = (uint32_t)(((uint64_t)e * 0x9E3779B97F4A7C15ull) >> 40) & v->mask, *q;
@@ -183,36 +215,125 @@ static inline uint32_t *sp_view_slot(const sp_view *v, uint32_t e)
 	}
 }
 
-/* A read through the view: the chunk's own write when there is one, else A; the
- * first value the iteration saw of each element is traced beside it. */
-static inline uint32_t sp_view_rd(const sp_args *a, sp_track *t, uint32_t e)
+/* Extend view v's index over the write log's rows up to rows. */
+static inline void sp_view_index(sp_view *v, uint32_t rows)
+{
+	for (; v->indexed < rows; v->indexed++) {
+		const uint32_t *e = v->log_e + (size_t)v->indexed * v->mw;
+		const uint32_t *x = v->log_v + (size_t)v->indexed * v->mw;
+		uint32_t q, n = v->log_n[v->indexed];
+		for (q = 0; q < n; q++) {
+			uint32_t *s = sp_view_slot(v, e[q]);
+			if (s[SP_SLOT_TAG] != v->epoch) {
+				s[SP_SLOT_KEY] = e[q];
+				s[SP_SLOT_TAG] = v->epoch;
+				s[SP_SLOT_FLAGS] = 0;
+			}
+			s[SP_SLOT_VAL] = x[q];
+		}
+	}
+}
+
+/* The filter bit of e in view v. */
+static inline uint32_t sp_view_bit(const sp_view *v, uint32_t e)
+{
+	if (v->fexact)
+		return e;
+	return (uint32_t)(((uint64_t)e * 0x9E3779B97F4A7C15ull) >> 20) & v->fmask;
+}
+
+/* Position of e in a row of n elements, or n. */
+static inline uint32_t sp_row_find(const uint32_t *row, uint32_t n, uint32_t e)
+{
+	uint32_t j;
+	for (j = 0; j < n && row[j] != e; j++)
+		;
+	return j;
+}
+
+/* What a replayed iteration reads of e: A once it wrote e itself, else what its speculative
+ * execution saw, unless that read is one of those to take from A. */
+static inline uint32_t sp_replay_value(const sp_args *a, const sp_track *t, uint32_t e)
 {
 	const sp_view *v = t->view;
-	const uint32_t *q = sp_view_slot(v, e);
-	uint32_t x = q[SP_SLOT_TAG] == v->epoch ? q[SP_SLOT_VAL] : sp_ld(&a->A[e]), j;
-	for (j = 0; j < t->nrd && t->rd[j] != e; j++)
-		;
+	uint32_t k;
+	if (sp_row_find(t->wr, t->nwr, e) < t->nwr)
+		return sp_ld(&a->A[e]);
+	k = sp_row_find(v->rep_e, v->rep_n, e);
+	if (k < v->rep_n && !(v->rep_from_a >> k & 1))
+		return v->rep_v[k];
+	return sp_ld(&a->A[e]);
+}
+
+/* A read through the view. In a chunk: the chunk's own latest write when there is one, else
+ * A; the first value the iteration saw of each element is traced beside it, with where it
+ * came from. */
+static inline uint32_t sp_view_rd(const sp_args *a, sp_track *t, uint32_t e)
+{
+	sp_view *v = t->view;
+	uint32_t x, j, b, from = 0; /* 1: an earlier iteration's write, 2: its own */
+	if (v->mode == SP_VIEW_IN_PLACE)
+		return sp_ld(&a->A[e]);
+	if (v->mode == SP_VIEW_REPLAY) {
+		x = sp_replay_value(a, t, e);
+		if (!sp_trace_add(t->rd, &t->nrd, t->maxrd, e))
+			t->overflow = 1;
+		return x;
+	}
+	b = sp_view_bit(v, e);
+	if (v->filter[b >> 6] >> (b & 63) & 1) {
+		j = sp_row_find(t->wr, t->nwr, e);
+		if (j < t->nwr) {
+			from = 2;
+			x = v->wval[j];
+		} else {
+			const uint32_t *q;
+			sp_view_index(v, v->row);
+			q = sp_view_slot(v, e);
+			from = q[SP_SLOT_TAG] == v->epoch;
+			x = from ? q[SP_SLOT_VAL] : sp_ld(&a->A[e]);
+		}
+	} else {
+		x = sp_ld(&a->A[e]);
+	}
+	j = sp_row_find(t->rd, t->nrd, e);
 	if (j == t->nrd) {
 		if (t->nrd == t->maxrd) {
 			t->overflow = 1;
 		} else {
-			v->rval[t->nrd] = x;
+			v->fwd |= (uint32_t)(from == 1) << j;
+			v->self |= (uint32_t)(from == 2) << j;
+			v->rval[j] = x;
 			t->rd[t->nrd++] = e;
 		}
 	}
 	return x;
 }
 
-/* A write through the view: into the chunk's buffer and the iteration's (element, value) rows. */
-static inline void sp_view_wr(sp_track *t, uint32_t e, uint32_t x)
+/* A write through the view: in a chunk into the iteration's (element, value) rows of the
+ * write log; in a replay or in place into A. */
+static inline void sp_view_wr(const sp_args *a, sp_track *t, uint32_t e, uint32_t x)
 {
 	sp_view *v = t->view;
-	uint32_t *q = sp_view_slot(v, e), j;
-	q[SP_SLOT_KEY] = e;
-	q[SP_SLOT_TAG] = v->epoch;
-	q[SP_SLOT_VAL] = x;
-	for (j = 0; j < t->nwr && t->wr[j] != e; j++)
-		;
+	uint32_t j, b;
+	if (v->mode == SP_VIEW_IN_PLACE) {
+		b = sp_view_bit(v, e);
+		v->filter[b >> 6] |= 1ull << (b & 63);
+		if (v->nmarks < v->max_marks)
+			v->marks[v->nmarks] = e;
+		v->nmarks++;
+		sp_st(&a->A[e], x);
+		return;
+	}
+	if (v->mode == SP_VIEW_REPLAY) {
+		if (!sp_trace_add(t->wr, &t->nwr, t->maxwr, e))
+			t->overflow = 1;
+		sp_st(&a->A[e], x);
+		return;
+	}
+	b = sp_view_bit(v, e);
+	v->filter[b >> 6] |= 1ull << (b & 63);
+	j = sp_row_find(t->wr, t->nwr, e);
 	if (j == t->nwr) {
 		if (t->nwr == t->maxwr) {
 			t->overflow = 1;
@@ -240,7 +361,7 @@ GB_HD void sp_wr(const sp_args *a, sp_track *t, uint32_t e, uint32_t v)
 {
 #if !defined(__CUDA_ARCH__)
 	if (t->view) {
-		sp_view_wr(t, e, v);
+		sp_view_wr(a, t, e, v);
 		return;
 	}
 #endif

@@ -105,8 +105,8 @@ static const gb_opt_spec spec = {
 	.unit = "loop",
 	.check_unit = "timed repetition",
 	.compare_help = "baselines timed in the same process: seq (sequential host loop), cpu-spec "
-			"(speculation designed for the host's cores: chunks with private views, committed "
-			"in order), gpu-nospec (no tracking or check; fftbench and alvinn at density 0 "
+			"(speculation designed for the host's cores: chunks with private logs, checked "
+			"and committed in parallel), gpu-nospec (no tracking or check; fftbench and alvinn at density 0 "
 			"only)",
 	.extra_help = list_loops,
 	.example = "Example: gpubench speculate --loop ocean --iters 4000000 --compare seq,cpu-spec",

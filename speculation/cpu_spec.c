@@ -4,232 +4,112 @@
  * speculation on a multicore CPU; this is a design for a multicore host
  * rather than the GPU runtime's steps run on threads (that is the CPU backend,
  * speculation/backend_cpu.c). It runs the same loop bodies
- * (workloads/spec_bodies.h) and the same misspeculate clauses.
+ * (workloads/spec_bodies.h) and the same misspeculate clauses, in rounds on
+ * a pool of host threads (speculation/cpu_pool.c) whose calling thread
+ * leads each round.
  *
- * The loop runs in rounds; a round's iterations are split into one
- * contiguous chunk per worker, which runs them in order:
+ * Irregular memory: thread-level speculation whose check and commit run in
+ * parallel (speculation/cpu_spec_mem.c): contiguous chunks, one per worker,
+ * the first in place and the others through private write logs; every
+ * chunk finds its own misspeculated iterations and commits the others'
+ * writes at once; only those iterations and the writes whose order matters
+ * run in order. Rounds follow section 4's policy (sp_sched, shared with the
+ * runtime): n/m iterations at first (a longer round would revisit what an
+ * earlier chunk of it wrote, as ocean's sweeps do), at most MAX_CHUNK per
+ * chunk so that logs stay in cache, halved when the
+ * misspeculation rate passes --threshold and doubled after --clean-run clean
+ * rounds. A chunk carries at least MIN_CHUNK iterations and MIN_CHUNK_NS of
+ * measured work, or the round runs sequentially (the fallback for dense
+ * dependences). Chunk 0 runs at about the sequential speed and the others
+ * slower, so each round gives it the share of the iterations that the last
+ * one measured to make all chunks finish together.
  *
- * Irregular memory (thread-level speculation with private views and value
- * validation). The round's first chunk reads only committed state, so it runs
- * the plain loop in place, at sequential speed. Every other chunk reads and
- * writes A through its own view (sp_view in api/loop_body.h): its writes
- * go to a buffer private to the chunk, its reads see the chunk's own earlier
- * writes and otherwise the shared array, and each iteration logs, in
- * thread-local rows, the first value it saw of each element it read and the
- * values it wrote. Chunks commit in loop order, each in its turn once the one
- * before has: an iteration is valid when every value it read is the value A
- * holds at that point of the ordered commit (everything before it is in A by
- * then), since a body computes the same writes from the same values; its
- * logged writes are applied. Any other iteration is re-executed in place
- * right there, so the iterations after it validate against its real
- * effects. Only a read that saw a value which the sequential order changes
- * costs anything: WAR and WAW across chunks are resolved by the ordered
- * commit, a RAW within a chunk is forwarded by the view, and a RAW across
- * chunks whose writer ran first is simply valid. Being cheaper per
- * iteration, the first chunk gets the share of the round that the measured
- * costs say lets every chunk finish together.
+ * Irregular control flow: the round's iterations are dealt to the workers in
+ * blocks of a few cache lines' worth of writes (block b to worker b mod
+ * workers), each worker running its blocks in order, in place (by the
+ * loops' contract each iteration writes its own range of A), with marked
+ * branches recording their clauses as the runtime's do (sp_branch). Nobody
+ * starts an iteration at or after a range to the end (Figure 6(c)) once one
+ * has begun; since blocks are dealt in loop order, the workers are all near
+ * the branch when it is taken, so little work is lost past it, and a round
+ * can take every remaining iteration instead of the interval schedule's
+ * guess: it ends at the first branch by itself. After the round the lead
+ * re-executes marked iterations in order, then the first iteration of a
+ * range to the end, and the next round starts after it. A clause with
+ * other items (whose marks live in an array of the round) keeps rounds of
+ * the interval schedule's size.
  *
- * Irregular control flow. Chunks run in place (by the loops' contract each
- * iteration writes its own range of A); marked branches record their
- * clauses as the runtime does (sp_branch). A chunk stops as soon as a range
- * to the end (Figure 6(c)) has started at or before its iteration, since
- * everything from there on runs again. After the round the coordinating
- * thread re-executes marked iterations in order, then the first iteration
- * of a range to the end, and the next round starts after it.
+ * Whether a control-flow round in parallel pays depends on how far apart
+ * the branches are against what a round costs (gothic's branches are about
+ * 150 iterations, ten microseconds, apart): the lead measures the rate at
+ * which parallel rounds finish iterations and the rate of the loop in order
+ * (its stretches in order, or the workers' own time per iteration), runs
+ * the faster, and tries a parallel round again after a number of stretches
+ * in order (sp_cf_parallel_pays). A stretch in order of an all-subsequent
+ * clause runs with its branches marking (cf_observed): an iteration whose
+ * statements were dropped runs again at once, so the stretch runs at the
+ * sequential loop's speed and the interval schedule keeps seeing the
+ * branches.
  *
- * Scheduling is section 4's policy (sp_sched, shared with the runtime):
- * rounds of n/m iterations at first for irregular memory (a longer round
- * would revisit the elements an earlier chunk of it wrote, as ocean's sweeps
- * do), at most MAX_CHUNK per chunk, halved when the misspeculation rate
- * passes --threshold and doubled after --clean-run clean rounds; all
- * iterations for control flow, or the mean interval between branches for an
- * all-subsequent clause. A chunk carries at least MIN_CHUNK iterations and
- * MIN_CHUNK_NS of measured work; a round too short for two chunks runs
- * sequentially: that is the fallback for dense dependences and frequent
- * branches (in order with its branches observed, for an all-subsequent
- * clause, so that the interval schedule keeps seeing them).
- *
- * Why it is strong on a CPU: no step walks an array of the loop's size or
- * shares a cache line between workers (validation reads A and the worker's
- * own logs only), the logs live in each worker's cache, one chunk per round
- * runs untracked, the only barrier is the end of a round (the ordered commit
- * is a hand-off from chunk to chunk that overlaps later chunks' execution),
- * misspeculation costs one in-order re-execution per iteration that saw a
- * stale value, and workers poll briefly before they sleep, so short rounds
- * stay cheap.
- *
- * Deviations from a textbook TLS: validation is by value (as in NOrec-style
- * software transactional memory) rather than by read and write sets, so
- * whether a cross-chunk RAW re-executes depends on which chunk got there
- * first and the counters vary between runs; commit is by chunk; the
- * coordinator, not a worker, recovers control-flow marks (rare by the
- * clauses' design); speculation does not carry across rounds.
+ * Deviations from a textbook TLS: commit is by chunk and in parallel rather
+ * than by iteration in order; the control-flow recovery is the lead's (rare
+ * by the clauses' design); speculation does not carry across rounds.
  */
-#include <pthread.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "common/error.h"
 #include "common/timer.h"
+#include "speculation/cpu_pool.h"
 #include "speculation/cpu_spec.h"
+#include "speculation/cpu_spec_mem.h"
 #include "workloads/spec_bodies.h"
 
-/* A chunk shorter than this many iterations, or than this much measured work, costs more
- * to hand to a worker (a few microseconds) than it saves. */
+/* A memory chunk shorter than this many iterations, or than this much measured work, costs
+ * more to hand to a worker and resolve than it saves. */
 #define MIN_CHUNK 64
-#define MIN_CHUNK_NS 20000.0
-/* Iterations of a memory loop's chunk at most, so that its logs and view stay in cache. */
-#define MAX_CHUNK 4096
-/* Polls before a waiting thread yields its core, and before an idle worker sleeps: rounds
- * follow each other within microseconds, which a sleep and a wake-up would exceed. */
-#define SPIN 2048
-#define SPIN_IDLE 32768
+#define MIN_CHUNK_NS 10000.0
+/* Iterations of a memory loop's chunk at most, so that its logs stay in cache. */
+#define MAX_CHUNK 2048
+/* Control flow: iterations per block at least (a block writes whole cache lines, so that
+ * workers do not share them) and at most, and blocks per worker aimed at between two
+ * branches (the mean interval): the work lost past a branch is about half a block per
+ * worker, a few percent of the interval. */
+#define CF_BLOCK_MIN 16
+#define CF_BLOCK_MAX 256
+#define CF_BLOCKS_PER_WORKER 8
 
-typedef struct worker {
-	/* SP_MEM: the chunk's logs, one row per iteration: elements read and the values seen,
-	 * elements written and the values written */
-	uint32_t *rd, *rv, *wr, *wv, *nrd, *nwr;
-	sp_view view;
-	uint64_t busy_ns;               /* this round: time spent on the chunk, waits left out */
-	uint64_t violations, discarded; /* this round: iterations re-executed, writes dropped */
-	uint32_t overflow;
-	struct xrun *x;
-	uint32_t index;
-	pthread_t thread;
-} worker;
+/* A stretch in order runs this many times the mean interval between branches. */
+#define STRETCH_INTERVALS 4
+
+/* A worker's count of a control-flow round, on a line of its own. */
+typedef struct cf_count {
+	_Alignas(64) uint64_t iters, ns;
+} cf_count;
 
 typedef struct xrun {
 	const sp_problem *p;
+	const sp_config *c;
 	uint32_t *A;
 	float *s;
+	sp_pool pool;
 	unsigned nw;
-	worker *wk;
-	/* the current round */
-	uint32_t start, count, nchunks;
-	uint32_t max_chunk;  /* iterations the logs have room for */
-	uint32_t head;       /* iterations of chunk 0 */
-	uint32_t token;      /* SP_MEM: the chunk whose turn it is to commit */
-	uint32_t executed;   /* chunks done executing */
-	uint64_t t_executed;
-	uint32_t *misspec, all_from, marks; /* SP_CF: the round's marks */
-	/* the pool: gen counts rounds handed out, pending the workers still in one */
-	pthread_mutex_t mu;
-	pthread_cond_t go, done;
-	uint32_t gen, pending, quit, ready;
+	sp_tls *tls;   /* SP_MEM */
+	double ns_per_iter, slowdown;
+	/* SP_CF: the current round */
+	uint32_t start, count, block;
+	unsigned parts;
+	uint32_t *misspec;
+	cf_count *cw;
+	sp_cf_rates rates;
+	_Alignas(64) uint32_t all_from, marks;
 } xrun;
 
-/* Wait until *p == v, polling, then yielding the core to the thread being waited for. */
-static void wait_for(const uint32_t *p, uint32_t v)
+/* A worker's blocks of a control-flow round. */
+static void cf_part(xrun *x, unsigned w)
 {
-	unsigned k;
-	for (k = 0; __atomic_load_n(p, __ATOMIC_ACQUIRE) != v; k++)
-		if (k >= SPIN)
-			sched_yield();
-}
-
-/* Chunk 0 takes head iterations, the others share the rest evenly. */
-static uint32_t chunk_lo(const xrun *x, uint32_t w)
-{
-	if (w == 0)
-		return x->start;
-	return x->start + x->head +
-	       (uint32_t)((uint64_t)(x->count - x->head) * (w - 1) / (x->nchunks - 1));
-}
-
-static void chunk_executed(xrun *x)
-{
-	if (__atomic_add_fetch(&x->executed, 1, __ATOMIC_ACQ_REL) == x->nchunks)
-		x->t_executed = gb_now_ns();
-}
-
-/*
- * Chunk w's turn to commit, in loop order: everything before it is in A. An
- * iteration whose every read saw the value A holds now computed what the
- * sequential loop computes (the bodies are functions of the values they
- * read): its logged writes are applied. Any other is re-executed in place.
- */
-static void commit_chunk(xrun *x, uint32_t w, uint32_t lo, uint32_t hi)
-{
-	const sp_loop *l = x->p->loop;
-	worker *k = &x->wk[w];
-	uint32_t mr = l->max_reads, mw = l->max_writes, i, q;
-	float s[SP_NSCALARS];
-
-	for (i = lo; i < hi; i++) {
-		size_t j = i - lo;
-		const uint32_t *rd = k->rd + j * mr, *rv = k->rv + j * mr;
-		for (q = 0; q < k->nrd[j] && sp_ld(&x->A[rd[q]]) == rv[q]; q++)
-			;
-		if (q < k->nrd[j]) {
-			memcpy(s, x->s, sizeof(s)); /* a memory loop leaves its scalars alone */
-			sp_run_sequential(x->p, x->A, s, i, i + 1);
-			k->discarded += k->nwr[j];
-			k->violations++;
-			continue;
-		}
-		for (q = 0; q < k->nwr[j]; q++)
-			sp_st(&x->A[k->wr[j * mw + q]], k->wv[j * mw + q]);
-	}
-}
-
-/*
- * A memory loop's chunk. The round's first chunk reads only committed state:
- * it runs the plain loop in place. The others run through their views,
- * logging what they read and wrote, then commit in turn.
- */
-static void mem_chunk(xrun *x, uint32_t w)
-{
-	const sp_loop *l = x->p->loop;
-	worker *k = &x->wk[w];
-	uint32_t lo = chunk_lo(x, w), hi = chunk_lo(x, w + 1), mr = l->max_reads, mw = l->max_writes;
-	uint64_t t0 = gb_now_ns(), t1;
-	sp_args a = x->p->args;
-	sp_track t = sp_track_sequential();
-	uint32_t i;
-
-	if (w == 0) {
-		float s[SP_NSCALARS];
-		memcpy(s, x->s, sizeof(s));
-		sp_run_sequential(x->p, x->A, s, lo, hi);
-		k->busy_ns = gb_now_ns() - t0;
-		chunk_executed(x);
-		__atomic_store_n(&x->token, 1, __ATOMIC_RELEASE);
-		return;
-	}
-	a.A = x->A;
-	memcpy(a.s, x->s, sizeof(a.s));
-	t.spec = 1;
-	t.maxrd = mr;
-	t.maxwr = mw;
-	t.view = &k->view;
-	k->view.epoch++; /* empties the buffer: at most one round per iteration, no wrap */
-	for (i = lo; i < hi; i++) {
-		size_t j = i - lo;
-		t.rd = k->rd + j * mr;
-		t.wr = k->wr + j * mw;
-		k->view.rval = k->rv + j * mr;
-		k->view.wval = k->wv + j * mw;
-		t.nrd = t.nwr = 0;
-		sp_body(&a, &t, i);
-		k->nrd[j] = t.nrd;
-		k->nwr[j] = t.nwr;
-	}
-	k->overflow = t.overflow;
-	k->busy_ns = gb_now_ns() - t0;
-	chunk_executed(x);
-	wait_for(&x->token, w);
-	t1 = gb_now_ns();
-	if (!k->overflow)
-		commit_chunk(x, w, lo, hi);
-	k->busy_ns += gb_now_ns() - t1;
-	__atomic_store_n(&x->token, w + 1, __ATOMIC_RELEASE);
-}
-
-static void cf_chunk(xrun *x, uint32_t w)
-{
-	uint32_t lo = chunk_lo(x, w), hi = chunk_lo(x, w + 1), i;
+	uint64_t t0 = gb_now_ns(), iters = 0, b, end = (uint64_t)x->start + x->count;
 	sp_args a = x->p->args;
 	sp_track t = sp_track_sequential();
 
@@ -242,214 +122,206 @@ static void cf_chunk(xrun *x, uint32_t w)
 	t.start = x->start;
 	t.count = x->count;
 	t.clause = &x->p->clause;
-	for (i = lo; i < hi && gb_ld_relaxed_u32(&x->all_from) > i; i++)
-		sp_body(&a, &t, i);
-	chunk_executed(x);
-}
-
-static void run_chunk(xrun *x, uint32_t w)
-{
-	if (w >= x->nchunks)
-		return;
-	if (x->p->loop->kind == SP_MEM)
-		mem_chunk(x, w);
-	else
-		cf_chunk(x, w);
-}
-
-static void *worker_main(void *arg)
-{
-	worker *k = arg;
-	xrun *x = k->x;
-	uint32_t seen = 0, g;
-	unsigned n;
-
-	__atomic_add_fetch(&x->ready, 1, __ATOMIC_RELEASE);
-	for (;;) {
-		for (n = 0; (g = __atomic_load_n(&x->gen, __ATOMIC_ACQUIRE)) == seen && n < SPIN_IDLE; n++)
-			;
-		if (g == seen) {
-			pthread_mutex_lock(&x->mu);
-			while ((g = __atomic_load_n(&x->gen, __ATOMIC_ACQUIRE)) == seen)
-				pthread_cond_wait(&x->go, &x->mu);
-			pthread_mutex_unlock(&x->mu);
-		}
-		seen = g;
-		if (__atomic_load_n(&x->quit, __ATOMIC_ACQUIRE))
-			return NULL;
-		run_chunk(x, k->index);
-		if (__atomic_sub_fetch(&x->pending, 1, __ATOMIC_ACQ_REL) == 0) {
-			pthread_mutex_lock(&x->mu);
-			pthread_cond_signal(&x->done);
-			pthread_mutex_unlock(&x->mu);
-		}
+	for (b = x->start / x->block + w;; b += x->parts) {
+		uint64_t lo = b * x->block, hi = lo + x->block, i;
+		if (lo < x->start)
+			lo = x->start;
+		if (hi > end)
+			hi = end;
+		if (lo >= end || lo >= gb_ld_relaxed_u32(&x->all_from))
+			break;
+		for (i = lo; i < hi && gb_ld_relaxed_u32(&x->all_from) > i; i++)
+			sp_body(&a, &t, (uint32_t)i);
+		iters += i - lo;
 	}
+	x->cw[w].iters = iters;
+	x->cw[w].ns = gb_now_ns() - t0;
 }
 
-/* Hand out the next generation: a round, or the order to quit. */
-static void wake_workers(xrun *x)
+static void pool_part(void *ctx, unsigned w, uint32_t round)
 {
-	__atomic_store_n(&x->pending, x->nw - 1, __ATOMIC_RELAXED);
-	pthread_mutex_lock(&x->mu);
-	__atomic_store_n(&x->gen, x->gen + 1, __ATOMIC_RELEASE);
-	pthread_cond_broadcast(&x->go);
-	pthread_mutex_unlock(&x->mu);
-}
-
-/* One round on every worker, the calling thread being worker 0. */
-static void run_round(xrun *x)
-{
-	unsigned n;
-	x->token = 0;
-	x->executed = 0;
-	wake_workers(x);
-	run_chunk(x, 0);
-	for (n = 0; __atomic_load_n(&x->pending, __ATOMIC_ACQUIRE) && n < SPIN; n++)
-		;
-	if (__atomic_load_n(&x->pending, __ATOMIC_ACQUIRE)) {
-		pthread_mutex_lock(&x->mu);
-		while (__atomic_load_n(&x->pending, __ATOMIC_ACQUIRE))
-			pthread_cond_wait(&x->done, &x->mu);
-		pthread_mutex_unlock(&x->mu);
+	xrun *x = ctx;
+	if (x->p->loop->kind == SP_MEM) {
+		sp_tls_worker(x->tls, &x->pool, w, round);
+	} else {
+		cf_part(x, w);
+		sp_pool_raise(&x->pool, w, SP_FLAG_DONE, round);
 	}
 }
 
 /* Zeroed memory with its pages touched now: page faults belong to allocation, not to the loop. */
-static void *xalloc(size_t n, size_t size, const char *what)
+static void *zalloc(size_t n, size_t size, const char *what)
 {
 	void *q = gb_xmalloc((n ? n : 1) * size, what);
 	memset(q, 0, (n ? n : 1) * size);
 	return q;
 }
 
-/* Allocate the logs and the per-element arrays for rounds of up to cap iterations, start the workers. */
-static void open_run(xrun *x, const sp_problem *p, uint32_t cap, unsigned workers)
+/* State for rounds of up to cap iterations, and the workers started. */
+static void open_run(xrun *x, const sp_problem *p, const sp_config *c, uint32_t cap,
+		     unsigned workers)
 {
-	const sp_loop *l = p->loop;
-	size_t chunk, slots;
-	unsigned w;
-
 	memset(x, 0, sizeof(*x));
 	x->p = p;
+	x->c = c;
 	x->nw = workers;
-	x->wk = xalloc(x->nw, sizeof(worker), "CPU speculation workers");
-	/* Logs for ceil(cap / nw) iterations and more: a round whose chunks would not fit
-	 * takes more of them (sp_cpu_spec_run). */
-	chunk = ((size_t)cap + x->nw - 1) / x->nw + 2 * MIN_CHUNK;
-	x->max_chunk = (uint32_t)chunk;
-	if (l->kind == SP_MEM) {
-		for (slots = 1; slots < 2 * chunk * l->max_writes; slots *= 2)
-			;
-		for (w = 0; w < x->nw; w++) {
-			worker *k = &x->wk[w];
-			k->rd = xalloc(chunk * l->max_reads, sizeof(uint32_t), "a read log");
-			k->rv = xalloc(chunk * l->max_reads, sizeof(uint32_t), "a read log");
-			k->wr = xalloc(chunk * l->max_writes, sizeof(uint32_t), "a write log");
-			k->wv = xalloc(chunk * l->max_writes, sizeof(uint32_t), "a write log");
-			k->nrd = xalloc(chunk, sizeof(uint32_t), "a read log");
-			k->nwr = xalloc(chunk, sizeof(uint32_t), "a write log");
-			k->view.slot = xalloc(slots * SP_SLOT_WORDS, sizeof(uint32_t), "a private view");
-			k->view.mask = (uint32_t)(slots - 1);
-		}
-	} else {
-		x->misspec = xalloc(cap, sizeof(uint32_t), "the round's marks");
-	}
+	x->slowdown = 1;
 	x->all_from = SP_NONE;
-	pthread_mutex_init(&x->mu, NULL);
-	pthread_cond_init(&x->go, NULL);
-	pthread_cond_init(&x->done, NULL);
-	for (w = 1; w < x->nw; w++) {
-		int err;
-		x->wk[w].x = x;
-		x->wk[w].index = w;
-		err = pthread_create(&x->wk[w].thread, NULL, worker_main, &x->wk[w]);
-		if (err)
-			gb_die(GB_EXIT_RUNTIME, "cannot start CPU speculation worker %u of %u: %s", w,
-			       x->nw, strerror(err));
+	if (p->loop->kind == SP_MEM) {
+		/* Logs for ceil(cap / nw) iterations and more: a round whose chunks would not fit
+		 * takes more of them (mem_round). */
+		x->tls = sp_tls_open(p, workers, (cap + workers - 1) / workers + 2 * MIN_CHUNK);
+	} else {
+		x->misspec = zalloc(cap, sizeof(uint32_t), "the round's marks");
+		x->cw = aligned_alloc(64, (size_t)workers * sizeof(cf_count));
+		if (!x->cw)
+			gb_die(GB_EXIT_RUNTIME, "out of memory for %u CPU speculation workers", workers);
+		memset(x->cw, 0, (size_t)workers * sizeof(cf_count));
 	}
-	/* Started and polling before the clock starts: thread creation is allocation too. */
-	wait_for(&x->ready, x->nw - 1);
+	sp_pool_open(&x->pool, workers, pool_part, x); /* not timed, as the runtime's allocation */
 }
 
 static void close_run(xrun *x)
 {
-	unsigned w;
-	__atomic_store_n(&x->quit, 1, __ATOMIC_RELEASE);
-	wake_workers(x);
-	for (w = 1; w < x->nw; w++)
-		pthread_join(x->wk[w].thread, NULL);
-	for (w = 0; w < x->nw; w++) {
-		worker *k = &x->wk[w];
-		free(k->rd);
-		free(k->rv);
-		free(k->wr);
-		free(k->wv);
-		free(k->nrd);
-		free(k->nwr);
-		free(k->view.slot);
-	}
-	pthread_mutex_destroy(&x->mu);
-	pthread_cond_destroy(&x->go);
-	pthread_cond_destroy(&x->done);
-	free(x->wk);
+	sp_pool_close(&x->pool);
+	sp_tls_close(x->tls);
 	free(x->misspec);
+	free(x->cw);
 }
 
-/* After a memory loop's round: what the ordered commit found. Returns the misspeculated iterations. */
-static uint64_t mem_round_result(xrun *x, sp_result *r)
+/* Add the time since *t to phase ph of r; *t becomes now (or at, when given). */
+static void phase_to(sp_result *r, unsigned ph, uint64_t *t, uint64_t at)
 {
-	uint64_t miss = 0;
-	unsigned w;
-	for (w = 0; w < x->nchunks; w++) {
-		miss += x->wk[w].violations;
-		r->wrong_elements += x->wk[w].discarded;
-		x->wk[w].violations = x->wk[w].discarded = 0;
+	uint64_t now = at ? at : gb_now_ns();
+	if (now > *t)
+		r->phase_s[ph] += (double)(now - *t) / 1e9;
+	if (now > *t)
+		*t = now;
+}
+
+static void count_assignment(sp_result *r, uint32_t count, uint64_t executed)
+{
+	r->assignments++;
+	r->iterations_gpu += executed;
+	if (count < r->min_assignment)
+		r->min_assignment = count;
+	if (count > r->max_assignment)
+		r->max_assignment = count;
+}
+
+/* The fewest iterations worth a memory chunk, given the measured time of one (0: not yet). */
+static uint32_t min_chunk(double ns_per_iter)
+{
+	if (ns_per_iter * MIN_CHUNK >= MIN_CHUNK_NS)
+		return MIN_CHUNK;
+	if (ns_per_iter * UINT32_MAX <= MIN_CHUNK_NS)
+		return MIN_CHUNK;
+	return (uint32_t)(MIN_CHUNK_NS / ns_per_iter);
+}
+
+/* One round of a memory loop from start; returns where the next starts, or 0 on an error. */
+static uint32_t mem_round(xrun *x, sp_sched *sc, uint32_t start, sp_result *r, uint64_t *t_phase)
+{
+	uint32_t n = x->p->args.n, count = sc->size < n - start ? sc->size : n - start, head;
+	uint32_t max_chunk = (sc->cap + x->nw - 1) / x->nw + 2 * MIN_CHUNK;
+	unsigned nchunks = count / min_chunk(x->ns_per_iter);
+	uint64_t t_start, miss = 0;
+	sp_tls_round o;
+
+	if (nchunks > x->nw)
+		nchunks = x->nw;
+	/* more, shorter chunks than the work floor asks when the logs need it (ceil(count /
+	 * max_chunk) <= nw, since max_chunk >= ceil(cap / nw)) */
+	if (nchunks >= 2 && (count + nchunks - 1) / nchunks > max_chunk)
+		nchunks = (count + max_chunk - 1) / max_chunk;
+	/* Chunk 0 runs in place at nearly sequential speed: the share that makes every chunk
+	 * take as long as the others, within the others' logs. */
+	head = nchunks >= 2 ? (uint32_t)(count * x->slowdown / (x->slowdown + nchunks - 1)) : count;
+	if (nchunks >= 2 && (count - head + nchunks - 2) / (nchunks - 1) > max_chunk)
+		head = count - (nchunks - 1) * max_chunk;
+	if (nchunks >= 2 && head < 1)
+		head = 1;
+	count_assignment(r, count, count);
+	phase_to(r, SP_PH_SCHEDULE, t_phase, 0);
+	t_start = *t_phase;
+	if (nchunks < 2) {
+		sp_run_sequential(x->p, x->A, x->s, start, start + count);
+		phase_to(r, SP_PH_COMPUTE, t_phase, 0);
+		x->ns_per_iter = (double)(*t_phase - t_start) / count;
+	} else {
+		uint32_t round;
+		sp_tls_plan(x->tls, x->A, x->s, start, count, nchunks, head);
+		round = sp_pool_start(&x->pool, nchunks);
+		sp_tls_lead(x->tls, &x->pool, round, &o);
+		if (o.overflow) {
+			snprintf(r->error, sizeof(r->error), "an iteration of %s accessed more distinct "
+				 "elements than its declared trace size", x->p->loop->name);
+			return 0;
+		}
+		if (o.bad_replay) {
+			snprintf(r->error, sizeof(r->error), "iteration %u of %s touched other elements when "
+				 "re-executed than speculatively: its accesses must follow from its inputs",
+				 o.bad_iteration, x->p->loop->name);
+			return 0;
+		}
+		/* Computation until the last chunk ran, commit until the last one was resolved, the
+		 * rest the part of the in-order re-executions and delayed writes left after it. */
+		phase_to(r, SP_PH_COMPUTE, t_phase, o.t_executed);
+		phase_to(r, SP_PH_COMMIT, t_phase, o.t_resolved);
+		phase_to(r, SP_PH_RECOVERY, t_phase, 0);
+		x->ns_per_iter = (double)(o.t_executed - t_start) * nchunks / count;
+		if (o.head_ns > 0 && o.rest_ns > 0) {
+			double ratio = o.rest_ns / o.head_ns;
+			x->slowdown = ratio < 1 ? 1 : ratio > 16 ? 16 : ratio;
+		}
+		miss = o.misspeculated;
+		r->misspeculated += miss;
+		r->reexecuted += miss;
+		r->wrong_elements += o.wrong;
+		r->raw_war += miss > 0;
+		r->detections += miss > 0;
 	}
-	r->misspeculated += miss;
-	r->reexecuted += miss;
-	r->raw_war += miss > 0;
-	r->detections += miss > 0;
-	return miss;
+	r->assignments_misspeculated += miss > 0;
+	sp_sched_after(sc, x->p, x->c, count, miss, SP_NONE);
+	return start + count;
 }
 
 /*
- * After a control-flow loop's round: re-execute the marked iterations in
+ * After a parallel control-flow round: re-execute the marked iterations in
  * order, then the first of a range to the end. Returns the iteration the
- * next round starts at; *miss counts the misspeculated ones.
+ * next round starts at; *redone counts the iterations re-executed.
  */
-static uint32_t cf_recover(xrun *x, sp_result *r, uint64_t *miss)
+static uint32_t cf_recover(xrun *x, sp_result *r, uint64_t *redone)
 {
 	uint32_t end = x->start + x->count, af = x->all_from, stop = af < end ? af : end, i;
-	*miss = 0;
-	if (x->marks) {
+	int marked = x->marks != 0;
+	*redone = 0;
+	if (marked) {
 		for (i = x->start; i < stop; i++)
 			if (x->misspec[i - x->start]) {
 				sp_run_sequential(x->p, x->A, x->s, i, i + 1);
-				++*miss;
+				++*redone;
 			}
 		memset(x->misspec, 0, (size_t)x->count * sizeof(uint32_t));
 		x->marks = 0;
 	}
-	r->reexecuted += *miss;
-	r->detections += x->marks || af != SP_NONE || *miss;
+	r->detections += marked || af != SP_NONE;
 	if (af == SP_NONE)
 		return end;
 	sp_run_sequential(x->p, x->A, x->s, af, af + 1);
-	r->reexecuted++;
-	r->deferred += end - af - 1;
-	*miss += end - af;
+	++*redone;
 	x->all_from = SP_NONE;
 	return af + 1;
 }
 
 /*
- * A control-flow round too short to split, for an all-subsequent clause: the
- * coordinator runs it in order with the branches marking as in a chunk, and
- * re-executes at once an iteration whose statements were dropped. The loop
- * runs at sequential speed (plus one iteration per branch) and the branches
- * it sees keep the interval schedule up to date.
+ * A stretch in order of an all-subsequent clause: the lead runs it with the
+ * branches marking as in a round, and re-executes at once an iteration
+ * whose statements were dropped. It runs at the sequential loop's speed
+ * (plus one iteration per branch) and the interval schedule sees the
+ * branches.
  */
-static void cf_observed_round(xrun *x, const sp_config *c, sp_sched *sc, sp_result *r)
+static void cf_observed(xrun *x, const sp_config *c, sp_sched *sc, sp_result *r)
 {
 	uint32_t end = x->start + x->count, i;
 	sp_args a = x->p->args;
@@ -483,42 +355,120 @@ static void cf_observed_round(xrun *x, const sp_config *c, sp_sched *sc, sp_resu
 	memcpy(x->s, a.s, sizeof(a.s));
 }
 
-/* A speculative chunk's time per iteration over chunk 0's, from the round just run. */
-static double measured_slowdown(const xrun *x, double last)
+static void average(double *avg, double v)
 {
-	double head = (double)x->wk[0].busy_ns / (x->head ? x->head : 1), rest = 0, ratio;
-	uint32_t w;
-	for (w = 1; w < x->nchunks; w++)
-		rest += (double)x->wk[w].busy_ns;
-	rest /= x->count - x->head ? x->count - x->head : 1;
-	if (head <= 0 || rest <= 0)
-		return last;
-	ratio = rest / head;
-	return ratio < 1 ? 1 : ratio > 16 ? 16 : ratio;
+	*avg = *avg > 0 ? 0.7 * *avg + 0.3 * v : v;
 }
 
-/* The fewest iterations worth a chunk, given the measured time of one (0: not measured yet). */
-static uint32_t min_chunk(double ns_per_iter)
+int sp_cf_parallel_pays(sp_cf_rates *q)
 {
-	if (ns_per_iter * MIN_CHUNK >= MIN_CHUNK_NS)
-		return MIN_CHUNK;
-	if (ns_per_iter * UINT32_MAX <= MIN_CHUNK_NS)
-		return MIN_CHUNK;
-	return (uint32_t)(MIN_CHUNK_NS / ns_per_iter);
+	double in_order = q->in_order > 0 ? q->in_order : q->worker;
+	if (q->parallel <= 0 || q->parallel >= in_order) {
+		q->probe = SP_CF_PROBE_EVERY;
+		q->streak = 0;
+		return 1;
+	}
+	if (++q->streak >= q->probe) {
+		q->probe = q->probe < SP_CF_PROBE_MAX / 2 ? 2 * q->probe : SP_CF_PROBE_MAX;
+		q->streak = 0;
+		return 1;
+	}
+	return 0;
+}
+
+void sp_cf_ran_parallel(sp_cf_rates *q, double rate, double worker)
+{
+	/* Averaged over consecutive parallel rounds: a try after stretches in order starts anew. */
+	if (!q->was_parallel)
+		q->parallel = 0;
+	average(&q->parallel, rate);
+	if (worker > 0)
+		average(&q->worker, worker);
+	q->was_parallel = 1;
+}
+
+void sp_cf_ran_in_order(sp_cf_rates *q, double rate)
+{
+	average(&q->in_order, rate);
+	q->was_parallel = 0;
+}
+
+/* One round (or stretch in order) of a control-flow loop from start; returns the next start. */
+static uint32_t cf_round(xrun *x, sp_sched *sc, uint32_t start, sp_result *r, uint64_t *t_phase)
+{
+	const sp_clause *cl = &x->p->clause;
+	uint32_t n = x->p->args.n, left = n - start, count, block = 0, next, w, round, af;
+	uint64_t t_start, executed = 0, busy = 0, redone = 0, deferred = 0;
+	unsigned parts = 0;
+
+	if (x->nw >= 2 && sp_cf_parallel_pays(&x->rates)) {
+		uint64_t per = (uint64_t)sc->size / ((uint64_t)CF_BLOCKS_PER_WORKER * x->nw);
+		count = sp_clause_only_to_end(cl) ? (left < sc->cap ? left : sc->cap)
+						 : (left < sc->size ? left : sc->size);
+		per = (per + CF_BLOCK_MIN - 1) / CF_BLOCK_MIN * CF_BLOCK_MIN;
+		block = per < CF_BLOCK_MIN ? CF_BLOCK_MIN : per > CF_BLOCK_MAX ? CF_BLOCK_MAX : (uint32_t)per;
+		parts = (count + block - 1) / block < x->nw ? (count + block - 1) / block : x->nw;
+	}
+	if (parts < 2) {
+		uint64_t want = (uint64_t)STRETCH_INTERVALS * sc->size;
+		count = sp_clause_all_subsequent(cl) && want < left ? (uint32_t)want : left;
+		if (count > sc->cap)
+			count = sc->cap;
+	}
+	x->start = start;
+	x->count = count;
+	phase_to(r, SP_PH_SCHEDULE, t_phase, 0);
+	t_start = *t_phase;
+	if (parts < 2) {
+		if (sp_clause_all_subsequent(cl))
+			cf_observed(x, x->c, sc, r);
+		else
+			sp_run_sequential(x->p, x->A, x->s, start, start + count);
+		count_assignment(r, count, count);
+		phase_to(r, SP_PH_COMPUTE, t_phase, 0);
+		sp_cf_ran_in_order(&x->rates, (double)count / (double)(*t_phase - t_start + 1));
+		return start + count;
+	}
+	x->block = block;
+	x->parts = parts;
+	round = sp_pool_start(&x->pool, parts);
+	cf_part(x, 0);
+	for (w = 1; w < parts; w++)
+		sp_pool_wait(&x->pool, w, SP_FLAG_DONE, round);
+	for (w = 0; w < parts; w++) {
+		executed += x->cw[w].iters;
+		busy += x->cw[w].ns;
+	}
+	phase_to(r, SP_PH_COMPUTE, t_phase, 0);
+	af = x->all_from;
+	if (af != SP_NONE)
+		sp_sched_after(sc, x->p, x->c, count, 0, af);
+	next = cf_recover(x, r, &redone);
+	phase_to(r, SP_PH_RECOVERY, t_phase, 0);
+	/* What ran after the round's first range to the end began runs again in later rounds
+	 * (the range's first iteration was just re-executed). The round speculated everything
+	 * before the range, its first iteration (which a range starting after its branch may
+	 * not have reached) and those. */
+	if (af != SP_NONE && executed > (uint64_t)(af - start) + 1)
+		deferred = executed - (af - start) - 1;
+	count_assignment(r, count, (uint64_t)(next - start) + deferred);
+	r->reexecuted += redone;
+	r->deferred += deferred;
+	r->misspeculated += redone + deferred;
+	r->assignments_misspeculated += redone + deferred > 0;
+	sp_cf_ran_parallel(&x->rates, (double)(next - start) / (double)(*t_phase - t_start + 1),
+			   busy ? (double)executed / (double)busy : 0);
+	return next;
 }
 
 int sp_cpu_spec_run(const sp_problem *p, const sp_config *c, uint32_t *host,
 		    float scalars[SP_NSCALARS], sp_result *r)
 {
 	const sp_loop *l = p->loop;
-	uint32_t n = p->args.n, start = 0, overflow = 0, cap, workers = c->workers ? c->workers : 1;
+	uint32_t n = p->args.n, start = 0, cap, workers = c->workers ? c->workers : 1;
 	uint64_t t0, t_phase;
-	double ns_per_iter = 0; /* measured: a chunk's time over its iterations, last round */
-	double slowdown = 1;    /* memory loops: a speculative chunk's time per iteration over chunk 0's */
-	int observed = l->kind == SP_CF && sp_clause_all_subsequent(&p->clause);
 	sp_sched sc;
 	xrun x;
-	unsigned w;
 
 	memset(r, 0, sizeof(*r));
 	r->min_assignment = UINT64_MAX;
@@ -526,95 +476,25 @@ int sp_cpu_spec_run(const sp_problem *p, const sp_config *c, uint32_t *host,
 	if (l->kind == SP_MEM && cap / workers > MAX_CHUNK)
 		cap = workers * MAX_CHUNK;
 	sp_sched_init(&sc, cap);
-	open_run(&x, p, cap, workers); /* not timed, as the runtime's allocation */
+	open_run(&x, p, c, cap, workers);
 	x.A = host;
 	x.s = scalars;
 	t_phase = t0 = gb_now_ns();
-	while (start < n && !overflow) {
-		uint32_t count = sc.size < n - start ? sc.size : n - start, next = start + count;
-		uint32_t all_from = SP_NONE;
-		uint64_t miss = 0, now;
-
+	while (start < n) {
+		uint32_t next;
 		if (c->timeout_s > 0 && gb_seconds_since(t0) > c->timeout_s) {
 			r->incomplete = 1;
 			break;
 		}
-		x.nchunks = count / min_chunk(ns_per_iter) < x.nw ? count / min_chunk(ns_per_iter) : x.nw;
-		/* more, shorter chunks than the work floor asks when the logs need it (ceil(count /
-		 * max_chunk) <= nw, since max_chunk >= ceil(cap / nw)) */
-		if (x.nchunks >= 2 && (count + x.nchunks - 1) / x.nchunks > x.max_chunk)
-			x.nchunks = (count + x.max_chunk - 1) / x.max_chunk;
-		/* Chunk 0 runs in place at nearly sequential speed: give it the share that makes
-		 * every chunk take as long as the others (the rest stays within the logs). */
-		x.head = x.nchunks >= 2 ? (uint32_t)(count * slowdown / (slowdown + x.nchunks - 1)) : count;
-		if (x.nchunks >= 2 && (count - x.head + x.nchunks - 2) / (x.nchunks - 1) > x.max_chunk)
-			x.head = count - (x.nchunks - 1) * x.max_chunk;
-		if (x.nchunks >= 2 && x.head < 1)
-			x.head = 1;
-		if (x.nchunks < 2 && observed) {
-			/* In order anyway: enough iterations that the round's own cost vanishes. */
-			uint32_t want = 8 * min_chunk(ns_per_iter) < sc.cap ? 8 * min_chunk(ns_per_iter) : sc.cap;
-			if (want > count)
-				count = want < n - start ? want : n - start;
-			next = start + count;
-		}
-		r->assignments++;
-		r->iterations_gpu += count;
-		if (count < r->min_assignment)
-			r->min_assignment = count;
-		if (count > r->max_assignment)
-			r->max_assignment = count;
-		now = gb_now_ns();
-		r->phase_s[SP_PH_SCHEDULE] += (double)(now - t_phase) / 1e9;
-		t_phase = now;
-		if (x.nchunks < 2) {
-			x.start = start;
-			x.count = count;
-			if (observed)
-				cf_observed_round(&x, c, &sc, r);
-			else
-				sp_run_sequential(p, host, scalars, start, next);
-			ns_per_iter = (double)(gb_now_ns() - t_phase) / count;
-		} else {
-			x.start = start;
-			x.count = count;
-			run_round(&x);
-			/* Computation until the last chunk ran; the rest of the round is the ordered
-			 * validation and commit (memory) or reading the marks (control flow). */
-			r->phase_s[SP_PH_COMPUTE] += (double)(x.t_executed - t_phase) / 1e9;
-			if (x.all_from == SP_NONE) /* else chunks stopped early: no measure */
-				ns_per_iter = (double)(x.t_executed - t_phase) * x.nchunks / count;
-			t_phase = x.t_executed;
-			for (w = 0; w < x.nchunks; w++)
-				overflow |= x.wk[w].overflow;
-			if (l->kind == SP_MEM) {
-				miss = mem_round_result(&x, r);
-				slowdown = measured_slowdown(&x, slowdown);
-			} else {
-				all_from = x.all_from;
-				now = gb_now_ns();
-				r->phase_s[SP_PH_CHECK] += (double)(now - t_phase) / 1e9;
-				t_phase = now;
-				next = cf_recover(&x, r, &miss);
-				r->misspeculated += miss;
-			}
-		}
-		now = gb_now_ns();
-		r->phase_s[x.nchunks < 2 ? SP_PH_COMPUTE : l->kind == SP_MEM ? SP_PH_COMMIT : SP_PH_RECOVERY] +=
-			(double)(now - t_phase) / 1e9;
-		t_phase = now;
-		r->assignments_misspeculated += miss > 0;
-		sp_sched_after(&sc, p, c, count, miss, all_from);
+		next = l->kind == SP_MEM ? mem_round(&x, &sc, start, r, &t_phase)
+					 : cf_round(&x, &sc, start, r, &t_phase);
+		if (!next)
+			break;
 		start = next;
 	}
 	if (r->min_assignment == UINT64_MAX)
 		r->min_assignment = 0;
 	r->total_s = (double)(t_phase - t0) / 1e9;
 	close_run(&x);
-	if (overflow) {
-		snprintf(r->error, sizeof(r->error), "an iteration of %s accessed more distinct "
-			 "elements than its declared trace size", l->name);
-		return -1;
-	}
-	return 0;
+	return r->error[0] ? -1 : 0;
 }

@@ -178,6 +178,13 @@ expect_rc "cpu-spec on one worker" 0 "${S[@]}" --loop ocean --iters 20000 --cpu-
 json_check "cpu-spec on one worker runs the loop sequentially" "$R/cpuspec-one.json" \
 	"$cpu_spec_common"'
 assert x["iterations_reexecuted"] == 0 and x["detections"] == 0 and d["config"]["cpu_workers"] == 1'
+expect_rc "cpu-spec on ocean, more workers than cores" 0 "${S[@]}" --loop ocean --iters 40000 \
+	--density 0.01 --cpu-workers 6 --reps 2 --compare cpu-spec --json "$R/cpuspec-ocean.json"
+json_check "cpu-spec on ocean: reads across chunks re-executed in order, one write each" \
+	"$R/cpuspec-ocean.json" "$cpu_spec_common"'
+assert x["iterations_reexecuted"] > 0 and x["raw_war_assignments"] > 0
+assert x["wrong_elements"] == x["iterations_reexecuted"] == x["iterations_misspeculated"]
+assert x["waw_assignments"] == 0 and x["iterations_deferred"] == 0 and d["config"]["cpu_workers"] == 6'
 
 # ---- the runs are reproducible
 expect_rc "a seeded run" 0 "${S[@]}" --loop ocean --iters 20000 --seed 9 --json "$R/s1.json"
