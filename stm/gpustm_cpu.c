@@ -24,35 +24,5 @@ static stm_counters thread_totals(const void *t)
 	return gpustm_thread_totals(t);
 }
 
-/*
- * One workload's CPU backend: its step behind the shared workers, and the
- * stm_ops the registry lists (gpustm_bank_cpu_ops, ...).
- */
-#define GPUSTM_CPU_WORKLOAD(wl)                                                       \
-	static uint32_t wl##_step(void *t, stm_cpu *c)                                \
-	{                                                                             \
-		gpustm_mem m = {c->locks, c->data, c->p.hash};                        \
-		return gpustm_##wl##_step(t, &m, &c->table, &c->p, &c->shared);      \
-	}                                                                             \
-	static const stm_cpu_threads wl##_threads = {                                 \
-		.size = sizeof(gpustm_sched),                                         \
-		.init = thread_init,                                                  \
-		.step = wl##_step,                                                    \
-		.wait_ns = thread_wait_ns,                                            \
-		.totals = thread_totals,                                              \
-	};                                                                            \
-	static void *wl##_open(const tx_input *in, const stm_params *p)              \
-	{                                                                             \
-		return stm_cpu_open(in, p, &wl##_threads);                            \
-	}                                                                             \
-	const stm_ops gpustm_##wl##_cpu_ops = {                                       \
-		.open = wl##_open,                                                    \
-		.load = stm_cpu_load,                                                 \
-		.run = stm_cpu_run,                                                   \
-		.rounds_ok = stm_cpu_rounds_ok,                                       \
-		.fetch = stm_cpu_fetch,                                               \
-		.close = stm_cpu_close,                                               \
-	}
-
-GPUSTM_CPU_WORKLOAD(bank);
-GPUSTM_CPU_WORKLOAD(vacation);
+STM_CPU_WORKLOAD(gpustm, bank, stm_cpu_open);
+STM_CPU_WORKLOAD(gpustm, vacation, stm_cpu_open);

@@ -37,35 +37,5 @@ static void *open_with(const tx_input *in, const stm_params *p, const stm_cpu_th
 	return c;
 }
 
-/*
- * One workload's CPU backend: its step behind the shared workers, and the
- * stm_ops the registry lists (prstm_bank_cpu_ops, ...).
- */
-#define PRSTM_CPU_WORKLOAD(wl)                                                        \
-	static uint32_t wl##_step(void *t, stm_cpu *c)                                \
-	{                                                                             \
-		prstm_mem m = {c->locks, c->data, c->p.hash};                         \
-		return prstm_##wl##_step(t, &m, &c->table, &c->p, &c->shared);       \
-	}                                                                             \
-	static const stm_cpu_threads wl##_threads = {                                 \
-		.size = sizeof(prstm_sched),                                          \
-		.init = thread_init,                                                  \
-		.step = wl##_step,                                                    \
-		.wait_ns = thread_wait_ns,                                            \
-		.totals = thread_totals,                                              \
-	};                                                                            \
-	static void *wl##_open(const tx_input *in, const stm_params *p)              \
-	{                                                                             \
-		return open_with(in, p, &wl##_threads);                               \
-	}                                                                             \
-	const stm_ops prstm_##wl##_cpu_ops = {                                        \
-		.open = wl##_open,                                                    \
-		.load = stm_cpu_load,                                                 \
-		.run = stm_cpu_run,                                                   \
-		.rounds_ok = stm_cpu_rounds_ok,                                       \
-		.fetch = stm_cpu_fetch,                                               \
-		.close = stm_cpu_close,                                               \
-	}
-
-PRSTM_CPU_WORKLOAD(bank);
-PRSTM_CPU_WORKLOAD(vacation);
+STM_CPU_WORKLOAD(prstm, bank, open_with);
+STM_CPU_WORKLOAD(prstm, vacation, open_with);

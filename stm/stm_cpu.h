@@ -51,4 +51,37 @@ int stm_cpu_rounds_ok(void *ctx);
 void stm_cpu_fetch(void *ctx, uint32_t *words, uint32_t *status);
 void stm_cpu_close(void *ctx);
 
+/*
+ * One workload's CPU backend for one engine: its step behind the shared
+ * workers, and the stm_ops the registry lists (eng##_##wl##_cpu_ops). The
+ * engine's file defines thread_init, thread_wait_ns and thread_totals, its
+ * sched and mem types (eng##_sched, eng##_mem) and eng##_##wl##_step; it opens with
+ * (open_fn) stm_cpu_open or an engine's wrapper of it.
+ */
+#define STM_CPU_WORKLOAD(eng, wl, open_fn)                                             \
+	static uint32_t wl##_step(void *t, stm_cpu *c)                                \
+	{                                                                             \
+		eng##_mem m = {c->locks, c->data, c->p.hash};                        \
+		return eng##_##wl##_step(t, &m, &c->table, &c->p, &c->shared);       \
+	}                                                                             \
+	static const stm_cpu_threads wl##_threads = {                                 \
+		.size = sizeof(eng##_sched),                                          \
+		.init = thread_init,                                                  \
+		.step = wl##_step,                                                    \
+		.wait_ns = thread_wait_ns,                                            \
+		.totals = thread_totals,                                              \
+	};                                                                            \
+	static void *wl##_open(const tx_input *in, const stm_params *p)              \
+	{                                                                             \
+		return open_fn(in, p, &wl##_threads);                                 \
+	}                                                                             \
+	const stm_ops eng##_##wl##_cpu_ops = {                                        \
+		.open = wl##_open,                                                    \
+		.load = stm_cpu_load,                                                 \
+		.run = stm_cpu_run,                                                   \
+		.rounds_ok = stm_cpu_rounds_ok,                                       \
+		.fetch = stm_cpu_fetch,                                               \
+		.close = stm_cpu_close,                                               \
+	}
+
 #endif
