@@ -133,7 +133,7 @@ static unsigned apply_thesis(void *vctx, uint8_t type, uint32_t p, const int32_t
 	return PBA_DENIED_UNSAFE;
 }
 
-/* Positional: designated initializers are not standard C++17, which .cu files compile as. */
+/* Designated initializers in a .cu file (C++17): nvcc accepts them in declaration order, every member named. */
 extern "C" {
 extern const pba_engine pba_engine_gpu_thesis;
 
