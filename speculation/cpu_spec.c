@@ -99,17 +99,19 @@ typedef struct xrun {
 	double ns_per_iter, slowdown;
 	/* SP_CF: the current round */
 	uint32_t start, count, block;
-	unsigned parts;
 	uint32_t *misspec;
 	cf_count *cw;
 	sp_cf_rates rates;
+	_Alignas(64) uint32_t next_block; /* the round's next block to take */
 	_Alignas(64) uint32_t all_from, marks;
 } xrun;
 
-/* A worker's blocks of a control-flow round. */
+/* A worker's blocks of a control-flow round: it takes the next block in loop order until
+ * none is left before the end or a range to the end. Blocks are aligned on multiples of
+ * their size, so that those of a round that starts anywhere write whole lines. */
 static void cf_part(xrun *x, unsigned w)
 {
-	uint64_t t0 = gb_now_ns(), iters = 0, b, end = (uint64_t)x->start + x->count;
+	uint64_t t0 = gb_now_ns(), iters = 0, end = (uint64_t)x->start + x->count;
 	sp_args a = x->p->args;
 	sp_track t = sp_track_sequential();
 
@@ -122,12 +124,12 @@ static void cf_part(xrun *x, unsigned w)
 	t.start = x->start;
 	t.count = x->count;
 	t.clause = &x->p->clause;
-	for (b = x->start / x->block + w;; b += x->parts) {
-		uint64_t lo = b * x->block, hi = lo + x->block, i;
+	for (;;) {
+		uint64_t lo = ((uint64_t)x->start / x->block +
+			       __atomic_fetch_add(&x->next_block, 1, __ATOMIC_RELAXED)) * x->block;
+		uint64_t hi = lo + x->block < end ? lo + x->block : end, i;
 		if (lo < x->start)
 			lo = x->start;
-		if (hi > end)
-			hi = end;
 		if (lo >= end || lo >= gb_ld_relaxed_u32(&x->all_from))
 			break;
 		for (i = lo; i < hi && gb_ld_relaxed_u32(&x->all_from) > i; i++)
@@ -430,7 +432,7 @@ static uint32_t cf_round(xrun *x, sp_sched *sc, uint32_t start, sp_result *r, ui
 		return start + count;
 	}
 	x->block = block;
-	x->parts = parts;
+	x->next_block = 0;
 	round = sp_pool_start(&x->pool, parts);
 	cf_part(x, 0);
 	for (w = 1; w < parts; w++)
