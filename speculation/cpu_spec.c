@@ -22,16 +22,17 @@
  * measured work, or the round runs sequentially (the fallback for dense
  * dependences). Chunk 0 runs at about the sequential speed and the others
  * slower, so each round gives it the share of the iterations that the last
- * one measured to make all chunks finish together.
+ * one measured (its median chunk) to make all chunks finish together.
  *
- * Irregular control flow: the round's iterations are dealt to the workers in
- * blocks of a few cache lines' worth of writes (block b to worker b mod
- * workers), each worker running its blocks in order, in place (by the
- * loops' contract each iteration writes its own range of A), with marked
- * branches recording their clauses as the runtime's do (sp_branch). Nobody
- * starts an iteration at or after a range to the end (Figure 6(c)) once one
- * has begun; since blocks are dealt in loop order, the workers are all near
- * the branch when it is taken, so little work is lost past it, and a round
+ * Irregular control flow: the workers take the round's iterations in blocks
+ * of a few cache lines' worth of writes, each the next block in loop order
+ * (from a shared count, so that a worker without a core for a while delays
+ * one block rather than a fixed share of the round), and run them in place
+ * (by the loops' contract each iteration writes its own range of A), with
+ * marked branches recording their clauses as the runtime's do (sp_branch).
+ * Nobody starts an iteration at or after a range to the end (Figure 6(c))
+ * once one has begun; since blocks are taken in loop order, the workers are
+ * all near the branch when it is taken, so little work is lost past it, and a round
  * can take every remaining iteration instead of the interval schedule's
  * guess: it ends at the first branch by itself. After the round the lead
  * re-executes marked iterations in order, then the first iteration of a
