@@ -8,9 +8,12 @@
  * Each worker has a cache line of its own, holding the round it was handed
  * (go) and the flags it raises during the round, so that neither starting a
  * round nor waiting for a flag makes workers share a written line. Waiting
- * threads poll with a pause instruction, then yield their core (so that more
- * workers than cores still make progress), and an idle worker sleeps on a
- * condition variable after a few tens of microseconds.
+ * threads poll with a pause instruction, then yield their core, then block
+ * in the kernel on the word they wait for: a thread that waits for a worker
+ * another task took the core from must not keep every other core busy, or
+ * the kernel finds no idle core to move that worker to and it waits for the
+ * other task's time slice (milliseconds). Raising a flag or starting a
+ * round wakes blocked waiters with one call, and only when there are any.
  */
 #ifndef GB_SPEC_CPU_POOL_H
 #define GB_SPEC_CPU_POOL_H
@@ -24,6 +27,7 @@ enum { SP_FLAG_EXECUTED = 0, SP_FLAG_RESOLVED, SP_FLAG_DONE, SP_NFLAGS };
 typedef struct sp_pool_slot {
 	_Alignas(64) uint32_t go;
 	uint32_t flag[SP_NFLAGS];
+	uint32_t blocked;         /* threads blocked on a flag of this slot */
 	struct sp_pool *pool;
 	unsigned index;
 	pthread_t thread;
@@ -38,9 +42,9 @@ typedef struct sp_pool {
 	sp_pool_fn fn;
 	void *ctx;
 	uint32_t round;           /* the last round handed out */
-	_Alignas(64) uint32_t sleepers, ready, quit;
-	pthread_mutex_t mu;
-	pthread_cond_t wake;
+	/* sleepers: idle workers blocked on starts, which counts rounds handed out (and the
+	 * order to quit) for them */
+	_Alignas(64) uint32_t sleepers, starts, ready, quit;
 } sp_pool;
 
 /* Start n - 1 threads that run fn(ctx, w, round) for each round they are handed; returns
@@ -55,7 +59,7 @@ uint32_t sp_pool_start(sp_pool *p, unsigned m);
 /* Raise flag f of worker w for round r (release: what w wrote before is visible to a waiter). */
 void sp_pool_raise(sp_pool *p, unsigned w, unsigned f, uint32_t r);
 
-/* Wait until worker w has raised flag f for round r. */
-void sp_pool_wait(const sp_pool *p, unsigned w, unsigned f, uint32_t r);
+/* Wait until worker w has raised flag f for round r: poll, yield, then block. */
+void sp_pool_wait(sp_pool *p, unsigned w, unsigned f, uint32_t r);
 
 #endif

@@ -22,16 +22,17 @@
  * measured work, or the round runs sequentially (the fallback for dense
  * dependences). Chunk 0 runs at about the sequential speed and the others
  * slower, so each round gives it the share of the iterations that the last
- * one measured to make all chunks finish together.
+ * one measured (its median chunk) to make all chunks finish together.
  *
- * Irregular control flow: the round's iterations are dealt to the workers in
- * blocks of a few cache lines' worth of writes (block b to worker b mod
- * workers), each worker running its blocks in order, in place (by the
- * loops' contract each iteration writes its own range of A), with marked
- * branches recording their clauses as the runtime's do (sp_branch). Nobody
- * starts an iteration at or after a range to the end (Figure 6(c)) once one
- * has begun; since blocks are dealt in loop order, the workers are all near
- * the branch when it is taken, so little work is lost past it, and a round
+ * Irregular control flow: the workers take the round's iterations in blocks
+ * of a few cache lines' worth of writes, each the next block in loop order
+ * (from a shared count, so that a worker without a core for a while delays
+ * one block rather than a fixed share of the round), and run them in place
+ * (by the loops' contract each iteration writes its own range of A), with
+ * marked branches recording their clauses as the runtime's do (sp_branch).
+ * Nobody starts an iteration at or after a range to the end (Figure 6(c))
+ * once one has begun; since blocks are taken in loop order, the workers are
+ * all near the branch when it is taken, so little work is lost past it, and a round
  * can take every remaining iteration instead of the interval schedule's
  * guess: it ends at the first branch by itself. After the round the lead
  * re-executes marked iterations in order, then the first iteration of a
@@ -99,17 +100,19 @@ typedef struct xrun {
 	double ns_per_iter, slowdown;
 	/* SP_CF: the current round */
 	uint32_t start, count, block;
-	unsigned parts;
 	uint32_t *misspec;
 	cf_count *cw;
 	sp_cf_rates rates;
+	_Alignas(64) uint32_t next_block; /* the round's next block to take */
 	_Alignas(64) uint32_t all_from, marks;
 } xrun;
 
-/* A worker's blocks of a control-flow round. */
+/* A worker's blocks of a control-flow round: it takes the next block in loop order until
+ * none is left before the end or a range to the end. Blocks are aligned on multiples of
+ * their size, so that those of a round that starts anywhere write whole lines. */
 static void cf_part(xrun *x, unsigned w)
 {
-	uint64_t t0 = gb_now_ns(), iters = 0, b, end = (uint64_t)x->start + x->count;
+	uint64_t t0 = gb_now_ns(), iters = 0, end = (uint64_t)x->start + x->count;
 	sp_args a = x->p->args;
 	sp_track t = sp_track_sequential();
 
@@ -122,12 +125,12 @@ static void cf_part(xrun *x, unsigned w)
 	t.start = x->start;
 	t.count = x->count;
 	t.clause = &x->p->clause;
-	for (b = x->start / x->block + w;; b += x->parts) {
-		uint64_t lo = b * x->block, hi = lo + x->block, i;
+	for (;;) {
+		uint64_t lo = ((uint64_t)x->start / x->block +
+			       __atomic_fetch_add(&x->next_block, 1, __ATOMIC_RELAXED)) * x->block;
+		uint64_t hi = lo + x->block < end ? lo + x->block : end, i;
 		if (lo < x->start)
 			lo = x->start;
-		if (hi > end)
-			hi = end;
 		if (lo >= end || lo >= gb_ld_relaxed_u32(&x->all_from))
 			break;
 		for (i = lo; i < hi && gb_ld_relaxed_u32(&x->all_from) > i; i++)
@@ -430,7 +433,7 @@ static uint32_t cf_round(xrun *x, sp_sched *sc, uint32_t start, sp_result *r, ui
 		return start + count;
 	}
 	x->block = block;
-	x->parts = parts;
+	x->next_block = 0;
 	round = sp_pool_start(&x->pool, parts);
 	cf_part(x, 0);
 	for (w = 1; w < parts; w++)

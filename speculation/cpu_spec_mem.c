@@ -107,6 +107,7 @@ struct sp_tls {
 	 * of them that clears the bits after the round. */
 	sp_view first;
 	chunk_log *ck;
+	double *per_iter; /* the round's chunks after the first: time per iteration */
 	/* the round */
 	uint32_t *A;
 	const float *s;
@@ -151,6 +152,7 @@ sp_tls *sp_tls_open(const sp_problem *p, unsigned workers, uint32_t max_chunk)
 				 "the first chunk's writes");
 	t->first.max_marks = (size_t)workers * chunk * t->mw;
 	t->first.marks = zalloc(t->first.max_marks, sizeof(uint32_t), "the first chunk's writes");
+	t->per_iter = zalloc(workers, sizeof(double), "the chunks' times");
 	t->ck = aligned_alloc(64, (size_t)workers * sizeof(chunk_log));
 	if (!t->ck)
 		gb_die(GB_EXIT_RUNTIME, "out of memory for %u CPU speculation logs", workers);
@@ -205,6 +207,7 @@ void sp_tls_close(sp_tls *t)
 		free(k->view.filter);
 	}
 	free(t->ck);
+	free(t->per_iter);
 	free(t->own);
 	free(t->first.filter);
 	free(t->first.marks);
@@ -514,12 +517,17 @@ void sp_tls_worker(sp_tls *t, sp_pool *pool, unsigned w, uint32_t r)
 	sp_pool_raise(pool, w, SP_FLAG_RESOLVED, r);
 }
 
+static int by_value(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return x < y ? -1 : x > y;
+}
+
 void sp_tls_lead(sp_tls *t, sp_pool *pool, uint32_t r, sp_tls_round *out)
 {
 	chunk_log *k0 = &t->ck[0];
 	uint64_t t0 = gb_now_ns();
-	double rest = 0;
-	unsigned c;
+	unsigned c, timed = 0;
 
 	memset(out, 0, sizeof(*out));
 	head_chunk(t, t->start, t->start + t->head);
@@ -536,13 +544,17 @@ void sp_tls_lead(sp_tls *t, sp_pool *pool, uint32_t r, sp_tls_round *out)
 		in_order(t, k, chunk_lo(t, c));
 		out->misspeculated += k->nredo;
 		out->wrong += k->wrong;
-		rest += (double)k->exec_ns;
+		if (chunk_lo(t, c + 1) > chunk_lo(t, c))
+			t->per_iter[timed++] = (double)k->exec_ns / (chunk_lo(t, c + 1) - chunk_lo(t, c));
 	}
 	clear_head(t);
 	out->overflow |= k0->overflow != 0;
 	out->t_executed = t->t_executed;
 	out->head_ns = (double)k0->exec_ns / (t->head ? t->head : 1);
-	out->rest_ns = rest / (t->count > t->head ? t->count - t->head : 1);
+	/* The median chunk: one whose worker lost its core for a while would otherwise hand
+	 * the lead, which runs its chunk sequentially, most of the next round. */
+	qsort(t->per_iter, timed, sizeof(double), by_value);
+	out->rest_ns = timed ? t->per_iter[timed / 2] : 0;
 	out->bad_replay = t->bad_replay;
 	out->bad_iteration = t->bad_iteration;
 }

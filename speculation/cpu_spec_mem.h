@@ -20,7 +20,7 @@ typedef struct sp_tls_round {
 	uint64_t wrong;          /* their speculative writes, discarded */
 	uint64_t t_executed;     /* when the last chunk had run (gb_now_ns) */
 	uint64_t t_resolved;     /* when the lead saw the last chunk resolved */
-	double head_ns, rest_ns; /* per iteration: chunk 0 in place, the others through their views */
+	double head_ns, rest_ns; /* per iteration: chunk 0 in place, the median of the others */
 	int overflow;            /* an iteration accessed more elements than its loop declares */
 	int bad_replay;          /* a re-execution touched other elements than its speculative run */
 	uint32_t bad_iteration;

@@ -163,9 +163,10 @@ assert x["assignment_max"] <= d["config"]["elements"] and x["iterations_deferred
 assert x["phase_seconds"]["commit"]["median"] > 0'
 expect_rc "cpu-spec on an all-subsequent branch (gothic)" 0 "${S[@]}" --loop gothic --iters 20000 \
 	--density 0.01 --compare cpu-spec --json "$R/cpuspec-cf.json"
-json_check "cpu-spec on gothic: branches recovered, the rest deferred" "$R/cpuspec-cf.json" \
+json_check "cpu-spec on gothic: branches recovered, what ran past them deferred" "$R/cpuspec-cf.json" \
 	"$cpu_spec_common"'
-assert x["iterations_reexecuted"] > 0 and x["iterations_deferred"] > 0
+assert x["iterations_reexecuted"] > 0   # how far workers ran past a branch depends on timing
+assert x["iterations_misspeculated"] == x["iterations_reexecuted"] + x["iterations_deferred"]
 assert x["raw_war_assignments"] == 0 and x["waw_assignments"] == 0 and x["wrong_elements"] == 0
 assert x["assignment_max"] == 20000 and x["assignments"] > 1'
 expect_rc "cpu-spec without dependences (alvinn)" 0 "${S[@]}" --loop alvinn --iters 20000 \
