@@ -35,7 +35,7 @@
 typedef struct stm_opts {
 	gb_run_opts run; /* first: the shared rows write into it */
 	const char *algo, *workload_name;
-	uint64_t threads, tx_per_thread, read_only, hash, block_size, cpu_workers, max_passes, retry_limit;
+	uint64_t threads, tx_per_thread, read_only, semantic_ratio, hash, block_size, cpu_workers, max_passes, retry_limit;
 	double stall, duration, warmup_time;
 	int presort, no_tags, paper;
 	/* each workload's own options, where its rows write (offsets into one area each) */
@@ -55,7 +55,7 @@ typedef struct stm_opts {
 #define AT(field) offsetof(stm_opts, field)
 
 enum {
-	ROW_ALGO, ROW_WORKLOAD, ROW_THREADS, ROW_TPT, ROW_READONLY, ROW_PRESORT, ROW_HASH, ROW_BLOCK,
+	ROW_ALGO, ROW_WORKLOAD, ROW_THREADS, ROW_TPT, ROW_READONLY, ROW_SEMANTIC, ROW_PRESORT, ROW_HASH, ROW_BLOCK,
 	ROW_WORKERS, ROW_PASSES,
 	ROW_STALL, ROW_NOTAGS, ROW_RETRY, ROW_DURATION, ROW_WARMUP_TIME, ROW_PAPER, NOWN
 };
@@ -76,6 +76,12 @@ static const gb_opt_row own_rows[NOWN] = {
 			  .offset = AT(read_only),
 			  .help = "percent of read-only transactions (bank: balance inquiries; vacation: queries "
 				  "of three room types; the paper uses 0 and 20)"},
+	[ROW_SEMANTIC] = {.name = "semantic-ratio", .kind = GB_OPT_UINT, .metavar = "P", .lo = 0, .hi = 100,
+			  .def = "100", .offset = AT(semantic_ratio),
+			  .help = "percent of update transactions that can meet a semantic conflict (bank: "
+				  "chains deposit -> transfer -> withdraw, the rest transfers that always find "
+				  "the money; vacation: bookings and cancellations, the rest price changes; the "
+				  "paper sweeps 0..100 in Fig. 9)"},
 	[ROW_PRESORT] = {.name = "presort", .kind = GB_OPT_FLAG, .offset = AT(presort), .set_to = 1,
 			 .help = "the application pre-orders the table so program order resolves its semantic "
 				 "dependences (bank: every chain in order on one thread; vacation: one customer "
@@ -302,6 +308,8 @@ static void check_workload_options(const stm_opts *o, const unsigned char *given
 static void check_engines(const stm_opts *o)
 {
 	uint32_t need = o->workload->max_set(o->wl_opts);
+	const char *max_set_option = o->workload->max_set_by ? o->workload->max_set_by(o->wl_opts)
+							     : o->workload->max_set_option;
 	char why[256];
 	unsigned k;
 
@@ -315,7 +323,7 @@ static void check_engines(const stm_opts *o)
 		if (need > e->max_set)
 			gb_die(GB_EXIT_USAGE, "%s runs transactions of at most %u words, but %s transactions "
 			       "with these options (--%s) touch up to %u",
-			       e->name, e->max_set, o->workload->name, o->workload->max_set_option, need);
+			       e->name, e->max_set, o->workload->name, max_set_option, need);
 	}
 }
 
@@ -345,6 +353,9 @@ static void parse(stm_opts *o, int argc, char **argv)
 		;
 	o->wl_opts = o->wl[i].bytes;
 	check_workload_options(o, given);
+	if (given[ROW_SEMANTIC] && !o->workload->semantic)
+		gb_die(GB_EXIT_USAGE, "option --semantic-ratio: --workload %s has no semantic transactions",
+		       o->workload->name);
 	/* An engine runs on either backend: --backend is resolved in run(), against the backends
 	 * the chosen engines were built with (a CPU-only build says it has no CUDA). */
 	gb_impl_choose(&engine_registry, NULL, o->algo, o->run.compare, GB_BACKEND_AUTO, &chosen);
@@ -376,6 +387,7 @@ static void parse(stm_opts *o, int argc, char **argv)
 	o->table.threads = (uint32_t)o->threads;
 	o->table.tx_per_thread = (uint32_t)o->tx_per_thread;
 	o->table.read_only = (uint32_t)o->read_only;
+	o->table.semantic_ratio = (uint32_t)o->semantic_ratio;
 	o->table.presort = o->presort;
 	o->table.seed = o->run.seed;
 }
@@ -605,6 +617,7 @@ static void fill_config(cJSON *cfg, const stm_run *r)
 	gb_json_u64(cfg, "threads", o->p.threads);
 	gb_json_u64(cfg, "tx_per_thread", o->tx_per_thread);
 	gb_json_u64(cfg, "read_only", o->read_only);
+	gb_json_u64(cfg, "semantic_ratio", o->semantic_ratio);
 	gb_json_bool(cfg, "presort", o->presort);
 	gb_json_u64(cfg, "block_size", o->p.block_size);
 	gb_json_u64(cfg, "cpu_workers", r->backend == GB_BACKEND_CPU ? o->p.cpu_workers : 0);

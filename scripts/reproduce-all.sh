@@ -12,7 +12,9 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 # name | what it reproduces
 scripts=(
-	"fig7-bank | PR-STM (Shen et al. 2020), Figure 7, bank panels: throughput against threads"
+	"fig7 | PR-STM (Shen et al. 2020), Figure 7, bank and vacation: throughput against threads"
+	"fig8 | PR-STM (Shen et al. 2020), Figure 8, bank and vacation: throughput against lock coverage"
+	"fig9 | PR-STM (Shen et al. 2020), Figure 9, bank and vacation: throughput against the semantic ratio"
 	"pba-tables | GPU-PBA thesis chapter, Tables 5.2-5.4: worst-case request time"
 	"detect-tables | OSDDA and LMDDA, Tables 3.2-3.3 and 4.3-4.4: detection time and speedups"
 	"speculate-figures | speculative loop parallelization (Feng, Gupta and Bhuyan), Figures 8-11"
@@ -23,8 +25,8 @@ usage() {
 	cat <<'EOF'
 usage: scripts/reproduce-all.sh [options]
 
-Runs every figure and table script (fig7-bank, pba-tables, detect-tables,
-speculate-figures, list-table1) with its outputs in OUT/<script>/, then
+Runs every figure and table script (fig7, fig8, fig9, pba-tables,
+detect-tables, speculate-figures, list-table1) with its outputs in OUT/<script>/, then
 writes OUT/index.md linking every table and plot.
 
   --gpubench PATH     binary to run (default: dist/bin/gpubench if present,

@@ -31,7 +31,7 @@ check "help prints the same as --help" cmp -s "$T_OUT" "$T_TMP/help.txt"
 expect_rc "help stm exits 0" 0 "$G" help stm
 expect_out "help stm documents every option" "usage: gpubench stm" --algo --workload --backend \
 	--threads --block-size --cpu-workers --hash --max-passes --no-tags --accounts \
-	--tx-per-thread --semantic-ratio --read-only --transfers-per-tx --initial-balance \
+	--tx-per-thread --semantic-ratio --read-only --transfers-per-tx --read-only-size --initial-balance \
 	--presort --seed --reps --duration --warmup --paper --timeout --verify-every \
 	--no-verify --json --quiet --compare --retry-limit --customers --room-types --rooms \
 	--room-interval prstm gpustm bank vacation
@@ -104,6 +104,7 @@ numeric_opts=(
 	"semantic-ratio 0 100"
 	"read-only 0 100"
 	"transfers-per-tx 1 4"
+	"read-only-size 0 255"
 	"initial-balance 1 100000000"
 	"seed 0 18446744073709551615"
 	"stall-timeout 0.001 86400"
@@ -585,6 +586,38 @@ assert b["presort"] is True and b["read_only"] == 20 and b["transfers_per_tx"] =
 assert r["commits"] == 2 * b["transactions"] and r["abandoned"] == 0
 assert r["commits_read_only"] == 2 * b["read_only_transactions"] > 0
 assert d["verification"]["verified"] is True'
+
+# --read-only-size: inquiries as large as the engines' read sets run; larger ones are refused
+# before anything runs, naming the engine, its capacity and the option
+expect_rc "--read-only-size 8 (the engines' read sets) runs on both engines" 0 "$G" stm "${TINY[@]}" \
+	--read-only 50 --read-only-size 8 --compare gpustm --quiet --json "$R/ro8.json"
+json_check "--read-only-size 8: every inquiry read 8 accounts and both engines verified" "$R/ro8.json" '
+b = d["config"]["bank"]; r = d["results"]
+assert b["read_only_size"] == 8 and b["read_only_transactions"] == r["commits_read_only"] > 0, (b, r)
+assert d["verification"]["verified"] is True and r["compare"][0]["verified"] is True'
+expect_rc "--read-only-size above prstm's read set exits 2" 2 "$G" stm "${TINY[@]}" --read-only 20 --read-only-size 9
+expect_err "--read-only-size above prstm's read set names engine, capacity and option" \
+	"prstm runs transactions of at most 8 words" "(--read-only-size) touch up to 9"
+expect_rc "--read-only-size above gpustm's read set exits 2" 2 "$G" stm "${TINY[@]}" --algo gpustm --read-only-size 200
+expect_err "--read-only-size above gpustm's read set names engine, capacity and option" \
+	"gpustm runs transactions of at most 8 words" "(--read-only-size) touch up to 200"
+expect_rc "--read-only-size 0 is the transfers' 2K accounts" 0 "$G" stm "${TINY[@]}" --read-only 20 \
+	--transfers-per-tx 3 --quiet --json "$R/ro0.json"
+json_check "--read-only-size 0 reads 2 x --transfers-per-tx accounts" "$R/ro0.json" '
+assert d["config"]["bank"]["read_only_size"] == 6'
+expect_rc "--read-only-size with vacation exits 2" 2 "$G" stm "${VAC[@]}" --read-only-size 2
+expect_err "--read-only-size belongs to the bank" "option --read-only-size belongs to --workload bank"
+
+# --semantic-ratio is stm's: vacation's non-semantic updates are price changes
+expect_rc "vacation --semantic-ratio 40 runs" 0 "$G" stm "${VAC[@]}" --semantic-ratio 40 --quiet --json "$R/vac-sem.json"
+json_check "vacation --semantic-ratio 40: price changes mixed in, verified" "$R/vac-sem.json" '
+v = d["config"]["vacation"]; r = d["results"]
+assert v["semantic_ratio"] == 40 and d["config"]["semantic_ratio"] == 40
+assert v["price_changes"] > 0 and v["bookings"] == v["cancellations"] > 0, v
+assert d["verification"]["verified"] is True and r["abandoned"] == 0, r'
+expect_rc "vacation --semantic-ratio below 100 with --room-interval 1 exits 2" 2 "$G" stm "${VAC[@]}" \
+	--semantic-ratio 50 --room-interval 1
+expect_err "price changes need a price word" "need --room-interval 2 or more"
 
 # The report file: written atomically, errors exit 1.
 expect_rc "--json into a missing directory exits 1" 1 "$G" stm "${TINY[@]}" --quiet --json "$R/missing/dir/r.json"

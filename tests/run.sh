@@ -3,7 +3,7 @@
 # (tests/layers.sh), the unit tests, the CLI tests on the CUDA build and on
 # the CPU-only build, the speculate CLI tests, the harness tests
 # (tests/cli-harness.sh), the compare and benchmark-suite tests, the figure
-# and table scripts in --quick mode (fig7, pba-tables, detect-tables,
+# and table scripts in --quick mode (fig7, fig8, fig9, pba-tables, detect-tables,
 # speculate-figures) and the thesis's numbers beside them, a parse of the GPU
 # scripts, and a smoke test of the CPU-only binary. Run from the repository
 # root. GPUBENCH (default ./gpubench), GPUBENCH_NOCUDA (default
@@ -73,36 +73,51 @@ fi
 run_suite compare env GPUBENCH="$G" "$here/compare.sh"
 run_suite cli-harness env GPUBENCH="$G" "$here/cli-harness.sh"
 
-# ---- scripts/fig7-bank.sh --quick, when someone has written it
-echo "== fig7: scripts/fig7-bank.sh --quick"
-if [ -f scripts/fig7-bank.sh ]; then
-	out=$T_TMP/fig7
-	expect_rc "fig7-bank.sh --quick exits 0" 0 bash scripts/fig7-bank.sh --quick --gpubench "$G" --out "$out"
-	check "fig7-bank.csv exists" test -s "$out/fig7-bank.csv"
-	check "fig7-bank.md exists" test -s "$out/fig7-bank.md"
+# ---- the STM figures (scripts/fig7.sh, fig8.sh, fig9.sh) --quick: a row per
+# workload, engine, panel and point, every one verified; --plot-only rebuilds
+# the same CSV; an unverified run or a report from another sweep is refused
+for fig in fig7 fig8 fig9; do
+	echo "== $fig: scripts/$fig.sh --quick"
+	out=$T_TMP/$fig
+	expect_rc "$fig.sh --quick exits 0" 0 bash scripts/$fig.sh --quick --gpubench "$G" --out "$out"
+	check "$fig.md exists" test -s "$out/$fig.md"
 	if command -v gnuplot >/dev/null 2>&1; then
-		check "fig7-bank.png exists (gnuplot is installed)" test -s "$out/fig7-bank.png"
+		check "$fig.png exists (gnuplot is installed)" test -s "$out/$fig.png"
 	fi
-	if [ -s "$out/fig7-bank.csv" ]; then
-		rows=$(($(grep -cv '^[[:space:]]*$' "$out/fig7-bank.csv") - 1))
-		header=$(head -n 1 "$out/fig7-bank.csv")
-		if [[ $header == *,* ]] && ! [[ $header =~ ^[0-9.,[:space:]-]+$ ]]; then
-			pass "fig7-bank.csv starts with a header"
-		else
-			fail "fig7-bank.csv starts with a header" "first line: $header"
-		fi
-		if [ "$rows" -ge 1 ]; then
-			pass "fig7-bank.csv has data rows ($rows)"
-		else
-			fail "fig7-bank.csv has data rows" "$(cat "$out/fig7-bank.csv")"
-		fi
-		ncols=$(head -n 1 "$out/fig7-bank.csv" | awk -F, '{print NF}')
-		check "fig7-bank.csv rows have as many fields as the header" \
-			awk -F, -v n="$ncols" 'NF && NF != n {bad=1} END {exit bad}' "$out/fig7-bank.csv"
-	fi
-else
-	echo "(scripts/fig7-bank.sh does not exist yet: skipped)"
-fi
+	check "$fig.csv starts with its header" grep -q '^workload,algo,panel,presort,read_only,x,threads,hash,semantic_ratio,throughput_median,' "$out/$fig.csv"
+	# 2 workloads x 2 engines x 4 panels x 2 points, each verified, each panel what its letter says
+	check "$fig.csv has a verified row per workload, engine, panel and point (32)" python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 32, len(rows)
+assert {(r["workload"], r["algo"]) for r in rows} == {(w, a) for w in ("bank", "vacation") for a in ("prstm", "gpustm")}
+for r in rows:
+    assert r["verified"] == "true" and float(r["throughput_median"]) > 0, r
+    assert (r["presort"], r["read_only"]) == {"A": ("0", "0"), "B": ("0", "20"), "C": ("1", "0"), "D": ("1", "20")}[r["panel"]], r
+    assert r["x"] == r[sys.argv[2]], r
+' "$out/$fig.csv" "$(case $fig in fig7) echo threads ;; fig8) echo hash ;; fig9) echo semantic_ratio ;; esac)"
+	cp "$out/$fig.csv" "$T_TMP/$fig-first.csv"
+	expect_rc "$fig.sh --plot-only exits 0" 0 bash scripts/$fig.sh --plot-only --out "$out"
+	check "$fig.sh --plot-only rebuilds the same CSV" cmp "$T_TMP/$fig-first.csv" "$out/$fig.csv"
+done
+check "fig9's quick points are 0% and 100% semantic" test "$(cut -d, -f9 "$T_TMP/fig9/fig9.csv" | tail -n +2 | sort -u | paste -sd' ')" = "0 100"
+check "fig8 sweeps the hash at 96 threads" test "$(cut -d, -f7,8 "$T_TMP/fig8/fig8.csv" | tail -n +2 | sort -u | paste -sd' ')" = "96,1 96,8"
+expect_rc "fig7.sh stops at a run that is not verified" 1 bash scripts/fig7.sh --quick --gpubench "$G" \
+	--out "$T_TMP/fig7-noverify" --workloads bank --algos prstm --panels A -- --no-verify
+expect_err "fig7.sh names the unverified run" "bank-prstm-A-x96 REJECTED" "not verified"
+check "an unverified sweep builds nothing" test ! -e "$T_TMP/fig7-noverify/fig7.csv"
+mkdir -p "$T_TMP/fig7-mixed"
+cp "$T_TMP/fig7"/*.json "$T_TMP/fig7-mixed/"
+"$G" stm --workload bank --algo prstm --backend cpu --threads 96 --semantic-ratio 100 --hash 2 --read-only 0 \
+	--tx-per-thread 20 --accounts 20000 --reps 1 --quiet --json "$T_TMP/fig7-mixed/bank-prstm-A-x96.json"
+expect_rc "fig7.sh --plot-only refuses reports of two sweeps" 1 bash scripts/fig7.sh --plot-only --out "$T_TMP/fig7-mixed"
+expect_err "the refusal names the workload and both settings" "mixes bank reports of different settings" "--hash 2"
+sed -i 's/"verified":[[:space:]]*true/"verified": false/' "$T_TMP/fig7-mixed/bank-prstm-A-x96.json"
+expect_rc "fig7.sh --plot-only refuses a report that failed verification" 1 \
+	bash scripts/fig7.sh --plot-only --out "$T_TMP/fig7-mixed"
+expect_err "the refusal names the report" "bank-prstm-A-x96.json: verification FAILED"
+expect_rc "fig8.sh --help exits 0" 0 bash scripts/fig8.sh --help
+expect_out "fig8.sh --help names its axis and fixed options" "--hash LIST" "--threads 6720 --semantic-ratio 100"
 
 # ---- scripts/pba-tables.sh --quick: Tables 5.2-5.4 on the CPU implementations
 echo "== pba: scripts/pba-tables.sh --quick"
@@ -355,7 +370,9 @@ expect_rc "speculate-figures.sh --reps x exits 2" 2 bash scripts/speculate-figur
 echo "== reproduce-all: the index, --emit-slurm and the gathering"
 ra=$T_TMP/reproduce
 mkdir -p "$ra"
-cp -r "$T_TMP/fig7" "$ra/fig7-bank"
+cp -r "$T_TMP/fig7" "$ra/fig7"
+cp -r "$T_TMP/fig8" "$ra/fig8"
+cp -r "$T_TMP/fig9" "$ra/fig9"
 cp -r "$T_TMP/pba" "$ra/pba-tables"
 cp -r "$T_TMP/detect" "$ra/detect-tables"
 cp -r "$T_TMP/specfig" "$ra/speculate-figures"
@@ -365,7 +382,7 @@ expect_rc "reproduce-all.sh --plot-only with one script failing exits 1" 1 \
 	bash scripts/reproduce-all.sh --plot-only --out "$ra"
 expect_err "reproduce-all.sh names the failed script" "speculate-figures FAILED"
 check "reproduce-all.sh writes index.md" test -s "$ra/index.md"
-check "the index has a section per script" test "$(grep -c '^## [a-z0-9-]*: ' "$ra/index.md")" = 5
+check "the index has a section per script" test "$(grep -c '^## [a-z0-9-]*: ' "$ra/index.md")" = 7
 check "the index marks the failed script" grep -q '^\*\*FAILED\*\*' "$ra/index.md"
 check "the index links the tables and plots" grep -qF '[pba-tables/pba-tables.csv](pba-tables/pba-tables.csv)' "$ra/index.md"
 check "the index shows the paper's numbers beside ours (Table 1)" grep -q '| paper OpenCL CPU | paper OpenCL GPU | paper C |' "$ra/index.md"
@@ -382,7 +399,7 @@ expect_rc "reproduce-all.sh --quick --emit-slurm exits 0" 0 bash scripts/reprodu
 	--out "$rs/out" --emit-slurm "$rs/jobs"
 check "--emit-slurm ran nothing" test -z "$(find "$rs/out" -name '*.json' 2>/dev/null)"
 check "submit-all.sh parses" bash -n "$rs/jobs/submit-all.sh"
-check "submit-all.sh submits five job arrays" test "$(grep -c '^sbatch .*\.slurm$' "$rs/jobs/submit-all.sh")" = 5
+check "submit-all.sh submits seven job arrays" test "$(grep -c '^sbatch .*\.slurm$' "$rs/jobs/submit-all.sh")" = 7
 for d in "$rs"/jobs/*/; do
 	name=$(basename "$d")
 	check "$name.slurm parses (bash -n)" bash -n "$d/$name.slurm"
@@ -403,7 +420,7 @@ expect_err "a task past the array says so" "no line 999"
 expect_rc "reproduce-all.sh --plot-only gathers the cluster's reports" 0 \
 	bash scripts/reproduce-all.sh --plot-only --out "$rs/out"
 check "the gathered index has every section and no failure" \
-	test "$(grep -c '^## [a-z0-9-]*: ' "$rs/out/index.md")" = 5 -a -z "$(grep FAILED "$rs/out/index.md")"
+	test "$(grep -c '^## [a-z0-9-]*: ' "$rs/out/index.md")" = 7 -a -z "$(grep FAILED "$rs/out/index.md")"
 check "the gathered pba table has a row per size and implementation (8)" \
 	test "$(($(wc -l <"$rs/out/pba-tables/pba-tables.csv") - 1))" = 8
 expect_rc "--emit-slurm with --plot-only exits 2" 2 bash scripts/pba-tables.sh --plot-only --out "$ra/pba-tables" \
@@ -426,8 +443,10 @@ expect_rc "a sweep whose run fails exits 1" 1 \
 expect_err "a failed sweep names the run and shows gpubench's message" \
 	"pba-R16-P64 FAILED: gpubench exited 2" "unknown option '--bogus'" "no table or plot is made"
 check "a failed sweep writes no table" test ! -e "$T_TMP/pba-fail/pba-tables.csv"
-expect_rc "fig7-bank.sh --threads without a value exits 2" 2 bash scripts/fig7-bank.sh --threads --quick
-expect_err "fig7-bank.sh names the option that needs a value" "fig7-bank.sh: option --threads needs a value"
+expect_rc "fig7.sh --threads without a value exits 2" 2 bash scripts/fig7.sh --threads --quick
+expect_err "fig7.sh names the option that needs a value" "fig7.sh: option --threads needs a value"
+expect_rc "fig9.sh --semantic-ratio with a bad list exits 2" 2 bash scripts/fig9.sh --semantic-ratio 5,x
+expect_err "fig9.sh says what is wrong with the list" "--semantic-ratio: '5,x' is not a comma-separated list"
 
 # ---- the GPU scripts (run on a GPU machine) at least parse, and the
 # sanitizer script says what it lacks

@@ -124,7 +124,7 @@ static void make_chain(gen *g, const uint64_t e[3])
 static void make_balance(gen *g, uint64_t i)
 {
 	bank_workload *w = g->w;
-	uint32_t j, n = 2 * w->cfg.transfers_per_tx;
+	uint32_t j, n = w->cfg.read_only_size;
 	set_entry(w, i, BANK_BALANCE, n, 0, 0, 0, 0);
 	for (j = 0; j < n; j++)
 		set_account(w, i, j, (uint32_t)gb_rng_below(&g->rng, w->cfg.accounts));
@@ -189,7 +189,18 @@ int bank_generate(bank_workload *w, const bank_config *cfg, char *err, size_t er
 		snprintf(err, errlen, "the bank needs at least 2 accounts");
 		return -1;
 	}
-	w->extra_stride = 2 * cfg->transfers_per_tx - 2;
+	if (!w->cfg.read_only_size)
+		w->cfg.read_only_size = 2 * cfg->transfers_per_tx;
+	if (w->cfg.read_only_size > BANK_MAX_READ_ONLY) {
+		snprintf(err, errlen, "a balance inquiry reads 1..%u accounts, not %u", BANK_MAX_READ_ONLY,
+			 w->cfg.read_only_size);
+		return -1;
+	}
+	/* Room for the accounts past the entry's two, in the largest transaction. */
+	w->extra_stride = 2 * cfg->transfers_per_tx;
+	if (w->cfg.read_only_size > w->extra_stride)
+		w->extra_stride = w->cfg.read_only_size;
+	w->extra_stride = w->extra_stride > 2 ? w->extra_stride - 2 : 0;
 	ro_b = (uint32_t)((P * cfg->read_only + 50) / 100);
 	u_b = (uint32_t)P - ro_b;
 	chains_b = (uint32_t)((u_b * (uint64_t)cfg->semantic_ratio / 100) / 3);

@@ -17,7 +17,8 @@
  *   withdraw(b, d) with d in (B, 2B]: a step usually finds too little money
  *   until the step before it has committed, which is the paper's semantic
  *   conflict. Chains also net to zero;
- * - --read-only percent of the transactions read 2K balances;
+ * - --read-only percent of the transactions are balance inquiries that read
+ *   --read-only-size balances (default 2K);
  * - without --presort the whole table is shuffled; with it, each chain's
  *   three steps go to one thread in order (randomly interleaved with that
  *   thread's other transactions), which is the application pre-ordering the
@@ -43,6 +44,8 @@ enum bank_type {
 };
 
 #define BANK_MAX_TRANSFERS 4
+/* accounts one balance inquiry may read: the meta word counts accounts in 8 bits */
+#define BANK_MAX_READ_ONLY 255
 
 /* meta word: type (bits 0-3), priority tag (4-7, where api/tx_table.h has it), accounts touched
  * (8-15), semantic chain step (16) */
@@ -72,6 +75,7 @@ typedef struct bank_config {
 	uint32_t semantic_ratio;   /* percent of update transactions in chains */
 	uint32_t read_only;        /* percent of all transactions */
 	uint32_t transfers_per_tx; /* K */
+	uint32_t read_only_size;   /* accounts a balance inquiry reads, up to BANK_MAX_READ_ONLY; 0: 2K */
 	uint32_t initial_balance;
 	int presort;
 	uint64_t seed;

@@ -15,12 +15,15 @@ GB_HD int TX_NAME(bank_body)(TX_CTX *tx, const TX_MEM *m, const tx_table *t, uin
 {
 	bank_entry e = bank_entry_of(x);
 	uint32_t type = BANK_TYPE(e.meta), n = BANK_NACCT(e.meta), j;
-	uint32_t addrs[2 * BANK_MAX_TRANSFERS] = {0};
+	/* An update touches at most 2K accounts; a balance inquiry reads --read-only-size, and
+	 * beyond this array (which engines hold in registers or local memory) reads the rest
+	 * one by one. */
+	uint32_t addrs[2 * BANK_MAX_TRANSFERS] = {0}, batch = n < 2 * BANK_MAX_TRANSFERS ? n : 2 * BANK_MAX_TRANSFERS;
 	int32_t amount = e.amount, bal;
 
-	for (j = 0; j < n; j++)
+	for (j = 0; j < batch; j++)
 		addrs[j] = bank_entry_account(&e, t->aux, t->aux_stride, i, j);
-	TX_PREFETCH(tx, m, addrs, n);
+	TX_PREFETCH(tx, m, addrs, batch);
 	switch (type) {
 	case BANK_DEPOSIT:
 		bal = (int32_t)TX_READ(tx, m, e.a);
@@ -50,7 +53,7 @@ GB_HD int TX_NAME(bank_body)(TX_CTX *tx, const TX_MEM *m, const tx_table *t, uin
 		break;
 	default: /* BANK_BALANCE: a read-only inquiry over n accounts */
 		for (j = 0; j < n; j++)
-			(void)TX_READ(tx, m, addrs[j]);
+			(void)TX_READ(tx, m, j < batch ? addrs[j] : bank_entry_account(&e, t->aux, t->aux_stride, i, j));
 		break;
 	}
 	return TX_ABORTED(tx) ? TX_BODY_ABORT : TX_BODY_OK;

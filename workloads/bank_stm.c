@@ -13,7 +13,7 @@
 #include "workloads/stm_workload.h"
 
 typedef struct bank_opts {
-	uint64_t accounts, semantic_ratio, transfers, initial_balance;
+	uint64_t accounts, transfers, read_only_size, initial_balance;
 } bank_opts;
 
 _Static_assert(sizeof(bank_opts) <= STM_WORKLOAD_OPTS_MAX, "bank_opts fits stm's area");
@@ -25,12 +25,12 @@ static const gb_opt_row rows[] = {
 	 .def = "2621440", .offset = AT(accounts),
 	 .help = "bank: number of accounts (the default is 10 MiB of balances, the paper's \"about 2.5 "
 		 "million\")"},
-	{.name = "semantic-ratio", .kind = GB_OPT_UINT, .metavar = "P", .lo = 0, .hi = 100, .def = "100",
-	 .offset = AT(semantic_ratio),
-	 .help = "bank: percent of update transactions in semantic chains deposit -> transfer -> "
-		 "withdraw"},
 	{.name = "transfers-per-tx", .kind = GB_OPT_UINT, .metavar = "K", .lo = 1, .hi = BANK_MAX_TRANSFERS,
 	 .def = "1", .offset = AT(transfers), .help = "bank: transfers in each non-semantic transaction"},
+	{.name = "read-only-size", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = BANK_MAX_READ_ONLY,
+	 .def = "0", .offset = AT(read_only_size),
+	 .help = "bank: accounts each read-only balance inquiry reads (0: 2 x --transfers-per-tx, as "
+		 "many as a transfer touches); an engine refuses more than its read set holds"},
 	{.name = "initial-balance", .kind = GB_OPT_UINT, .metavar = "B", .lo = 1, .hi = 100000000,
 	 .def = "1000", .offset = AT(initial_balance),
 	 .help = "bank: every account's starting balance; chain amounts are drawn from (B, 2B]"},
@@ -41,10 +41,28 @@ static uint32_t words(const void *opts)
 	return (uint32_t)((const bank_opts *)opts)->accounts;
 }
 
-/* A balance inquiry reads 2K accounts; a transfer of K legs writes as many. */
+/* --read-only-size, 0 meaning as many accounts as a transfer of K legs touches (2K). */
+static uint32_t read_only_size(const bank_opts *o)
+{
+	return o->read_only_size ? (uint32_t)o->read_only_size : 2 * (uint32_t)o->transfers;
+}
+
+/*
+ * A transfer of K legs touches 2K accounts, a balance inquiry --read-only-size.
+ * The inquiry counts even at --read-only 0: the generator makes an odd one out
+ * of the non-semantic transfers an inquiry.
+ */
 static uint32_t max_set(const void *opts)
 {
-	return 2 * (uint32_t)((const bank_opts *)opts)->transfers;
+	const bank_opts *o = opts;
+	uint32_t transfer = 2 * (uint32_t)o->transfers, inquiry = read_only_size(o);
+	return inquiry > transfer ? inquiry : transfer;
+}
+
+static const char *max_set_by(const void *opts)
+{
+	const bank_opts *o = opts;
+	return read_only_size(o) > 2 * (uint32_t)o->transfers ? "read-only-size" : "transfers-per-tx";
 }
 
 /*
@@ -57,14 +75,14 @@ static unsigned memory(const void *opts, const stm_table_cfg *c, gb_memory_term 
 		       gb_memory_term device[STM_MEMORY_TERMS])
 {
 	const bank_opts *o = opts;
-	uint64_t per_tx = 2 * sizeof(bank_entry) + 4 * sizeof(uint64_t) +
-			  2 * sizeof(uint32_t) * BANK_MAX_TRANSFERS;
+	uint64_t extra = max_set(opts) - 2; /* accounts past the entry's two, per entry */
+	uint64_t per_tx = 2 * sizeof(bank_entry) + 4 * sizeof(uint64_t) + 2 * sizeof(uint32_t) * extra;
 
 	host[0] = (gb_memory_term){"accounts", o->accounts, 40};
 	host[1] = (gb_memory_term){"threads", c->threads, (uint64_t)c->tx_per_thread * per_tx};
 	device[0] = (gb_memory_term){"accounts", o->accounts, 2 * sizeof(uint32_t)};
 	device[1] = (gb_memory_term){"threads", c->threads,
-				     (uint64_t)c->tx_per_thread * (sizeof(bank_entry) + 8)};
+				     (uint64_t)c->tx_per_thread * (sizeof(bank_entry) + 8 + 4 * extra)};
 	return 2;
 }
 
@@ -76,9 +94,10 @@ static void *generate(const void *opts, const stm_table_cfg *c, char *err, size_
 		.accounts = (uint32_t)o->accounts,
 		.threads = c->threads,
 		.tx_per_thread = c->tx_per_thread,
-		.semantic_ratio = (uint32_t)o->semantic_ratio,
+		.semantic_ratio = c->semantic_ratio,
 		.read_only = c->read_only,
 		.transfers_per_tx = (uint32_t)o->transfers,
+		.read_only_size = read_only_size(o),
 		.initial_balance = (uint32_t)o->initial_balance,
 		.presort = c->presort,
 		.seed = c->seed,
@@ -156,6 +175,7 @@ static void config(const void *inst, cJSON *cfg)
 	gb_json_u64(bank, "semantic_ratio", w->cfg.semantic_ratio);
 	gb_json_u64(bank, "read_only", w->cfg.read_only);
 	gb_json_u64(bank, "transfers_per_tx", w->cfg.transfers_per_tx);
+	gb_json_u64(bank, "read_only_size", w->cfg.read_only_size);
 	gb_json_u64(bank, "initial_balance", w->cfg.initial_balance);
 	gb_json_bool(bank, "presort", w->cfg.presort);
 	gb_json_u64(bank, "seed", w->cfg.seed);
@@ -183,6 +203,8 @@ const stm_workload stm_workload_bank = {
 	.words_option = "accounts",
 	.max_set = max_set,
 	.max_set_option = "transfers-per-tx",
+	.max_set_by = max_set_by,
+	.semantic = 1,
 	.memory = memory,
 	.generate = generate,
 	.free = release,

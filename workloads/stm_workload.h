@@ -32,6 +32,7 @@ typedef struct stm_table_cfg {
 	uint32_t threads;
 	uint32_t tx_per_thread;
 	uint32_t read_only; /* --read-only: percent of read-only transactions */
+	uint32_t semantic_ratio; /* --semantic-ratio: percent of update transactions that can meet a semantic conflict */
 	int presort;        /* --presort: the table is pre-ordered so program order resolves its semantic dependences */
 	uint64_t seed;
 } stm_table_cfg;
@@ -67,6 +68,12 @@ typedef struct stm_workload {
 	const char *words_option;                 /* the option that sets them ("accounts") */
 	uint32_t (*max_set)(const void *opts);    /* most distinct words one transaction touches */
 	const char *max_set_option;               /* the option that sets that ("transfers-per-tx") */
+	/* where several options set it: the one that does with these options (NULL: max_set_option) */
+	const char *(*max_set_by)(const void *opts);
+	/* 1: --semantic-ratio sets the share of its update transactions that can meet a semantic
+	 * conflict (its generator reads stm_table_cfg.semantic_ratio); 0: it has none, and
+	 * --semantic-ratio given with it exits 2 */
+	int semantic;
 	/* host and device memory of generation, an engine and the oracle, each term naming its
 	 * option (common/memory.h); returns how many terms it filled in each */
 	unsigned (*memory)(const void *opts, const stm_table_cfg *c, gb_memory_term host[STM_MEMORY_TERMS],

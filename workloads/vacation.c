@@ -8,7 +8,7 @@
 #include "common/rng.h"
 #include "workloads/vacation.h"
 
-static const char *const op_names[VACATION_NOPS] = {"book", "cancel", "query"};
+static const char *const op_names[VACATION_NOPS] = {"book", "cancel", "query", "reprice"};
 
 const char *vacation_op_name(unsigned op)
 {
@@ -40,6 +40,21 @@ static void set_query(vacation_workload *w, uint64_t i, gb_rng *r)
 	w->count[VACATION_QUERY]++;
 }
 
+/*
+ * Entry i: a price change of room type t by +d (half 0 of a pair) or -d (half 1);
+ * `cut` counts each type's decreases, which must stay within its base price.
+ */
+static void set_reprice(vacation_workload *w, uint64_t i, uint32_t type, uint32_t d, int half, uint64_t *cut)
+{
+	w->tx[i].meta = VACATION_REPRICE;
+	w->tx[i].a = room_word(w, type) + 1;
+	w->tx[i].b = room_word(w, type);
+	w->tx[i].c = half ? (uint32_t)0 - d : d;
+	if (half)
+		cut[type] += d;
+	w->count[VACATION_REPRICE]++;
+}
+
 static void shuffle(gb_rng *r, vacation_entry *a, uint64_t n)
 {
 	uint64_t i;
@@ -52,21 +67,31 @@ static void shuffle(gb_rng *r, vacation_entry *a, uint64_t n)
 }
 
 /*
- * Thread b's block, presorted: customer b's pairs in pair order, queries at
- * random places between (the update positions are a uniform sample of the
- * block, taken in order).
+ * Thread b's block, presorted: customer b's pairs in pair order, price changes
+ * and queries at random places between (each kind's positions are a uniform
+ * sample of the block, taken in order).
  */
-static void presorted_block(vacation_workload *w, uint64_t b, uint32_t pairs, gb_rng *r)
+static void presorted_block(vacation_workload *w, uint64_t b, uint32_t pairs, uint32_t reprices,
+			    gb_rng *r, uint64_t *cut)
 {
 	uint64_t P = w->cfg.tx_per_thread, base = b * P, k;
 	uint32_t customer = (uint32_t)(b % w->cfg.customers), updates = 2 * pairs, done = 0, type = 0;
+	uint32_t changes = 2 * reprices, changed = 0, ptype = 0, d = 0;
 
 	for (k = 0; k < P; k++) {
-		if (done < updates && gb_rng_below(r, P - k) < updates - done) {
+		uint64_t x = gb_rng_below(r, P - k);
+		if (x < updates - done) {
 			if (done % 2 == 0)
 				type = (uint32_t)gb_rng_below(r, w->cfg.room_types);
 			set_step(w, base + k, done % 2 ? VACATION_CANCEL : VACATION_BOOK, customer, type);
 			done++;
+		} else if (x < updates - done + changes - changed) {
+			if (changed % 2 == 0) {
+				ptype = (uint32_t)gb_rng_below(r, w->cfg.room_types);
+				d = (uint32_t)gb_rng_range(r, 1, VACATION_MAX_PRICE_STEP);
+			}
+			set_reprice(w, base + k, ptype, d, changed % 2, cut);
+			changed++;
 		} else {
 			set_query(w, base + k, r);
 		}
@@ -75,9 +100,10 @@ static void presorted_block(vacation_workload *w, uint64_t b, uint32_t pairs, gb
 
 int vacation_generate(vacation_workload *w, const vacation_config *cfg, char *err, size_t errlen)
 {
-	uint64_t P = cfg->tx_per_thread, T = cfg->threads, words, b, k;
-	uint32_t queries_b, pairs_b;
+	uint64_t P = cfg->tx_per_thread, T = cfg->threads, words, b, k, *cut;
+	uint32_t queries_b, pairs_b, reprices_b, t;
 	gb_rng r;
+	int rc = 0;
 
 	memset(w, 0, sizeof(*w));
 	w->cfg = *cfg;
@@ -94,12 +120,22 @@ int vacation_generate(vacation_workload *w, const vacation_config *cfg, char *er
 	w->words = (uint32_t)words;
 	w->customer_base = cfg->room_types * cfg->interval;
 	queries_b = (uint32_t)((P * cfg->read_only + 50) / 100);
-	pairs_b = (uint32_t)((P - queries_b) / 2);
+	/* Update transactions come in pairs, an odd one out becomes a query. */
+	pairs_b = (uint32_t)((P - queries_b) / 2 * cfg->semantic_ratio / 100);
+	reprices_b = (uint32_t)((P - queries_b) / 2) - pairs_b;
+	w->priced = reprices_b > 0 && T > 0;
+	if (w->priced && cfg->interval < 2) {
+		snprintf(err, errlen,
+			 "--semantic-ratio %u leaves price changes, which need --room-interval 2 or more (a room "
+			 "type's price is the word after its free rooms)", cfg->semantic_ratio);
+		return -1;
+	}
 	w->tx = gb_xcalloc(w->ntx ? w->ntx : 1, sizeof(vacation_entry), "transaction table");
+	cut = gb_xcalloc(cfg->room_types, sizeof(uint64_t), "price decreases per room type");
 	gb_rng_init(&r, cfg->seed, 0);
 	for (b = 0; b < T; b++) {
 		if (cfg->presort) {
-			presorted_block(w, b, pairs_b, &r);
+			presorted_block(w, b, pairs_b, reprices_b, &r, cut);
 			continue;
 		}
 		for (k = 0; k < pairs_b; k++) {
@@ -108,8 +144,28 @@ int vacation_generate(vacation_workload *w, const vacation_config *cfg, char *er
 			set_step(w, b * P + 2 * k, VACATION_BOOK, customer, type);
 			set_step(w, b * P + 2 * k + 1, VACATION_CANCEL, customer, type);
 		}
-		for (k = 2ull * pairs_b; k < P; k++)
+		for (k = 0; k < reprices_b; k++) {
+			uint64_t e = b * P + 2ull * pairs_b + 2 * k;
+			uint32_t type = (uint32_t)gb_rng_below(&r, cfg->room_types);
+			uint32_t d = (uint32_t)gb_rng_range(&r, 1, VACATION_MAX_PRICE_STEP);
+			set_reprice(w, e, type, d, 0, cut);
+			set_reprice(w, e + 1, type, d, 1, cut);
+		}
+		for (k = 2ull * (pairs_b + reprices_b); k < P; k++)
 			set_query(w, b * P + k, &r);
+	}
+	for (t = 0; t < cfg->room_types && rc == 0; t++)
+		if (cut[t] > VACATION_BASE_PRICE) {
+			snprintf(err, errlen,
+				 "room type %u's price changes could take %" PRIu64 " off its price of %u: use more "
+				 "--room-types, fewer transactions or a higher --semantic-ratio",
+				 t, cut[t], VACATION_BASE_PRICE);
+			rc = -1;
+		}
+	free(cut);
+	if (rc) {
+		vacation_free(w);
+		return -1;
 	}
 	if (!cfg->presort)
 		shuffle(&r, w->tx, w->ntx);
@@ -141,8 +197,11 @@ void vacation_initial(const vacation_workload *w, uint32_t *words)
 {
 	uint32_t t;
 	memset(words, 0, (size_t)w->words * sizeof(uint32_t));
-	for (t = 0; t < w->cfg.room_types; t++)
+	for (t = 0; t < w->cfg.room_types; t++) {
 		words[room_word(w, t)] = w->cfg.rooms;
+		if (w->priced)
+			words[room_word(w, t) + 1] = VACATION_BASE_PRICE;
+	}
 }
 
 /* Apply a committed booking or cancellation to the replay; -1 with a message when it could not commit there. */
@@ -151,6 +210,10 @@ static int apply(const vacation_workload *w, uint64_t i, uint32_t *s, char *msg,
 	const vacation_entry *e = &w->tx[i];
 	uint32_t customer = e->a - w->customer_base;
 
+	if (VACATION_OP(e->meta) == VACATION_REPRICE) {
+		s[e->a] += e->c;
+		return 0;
+	}
 	if (VACATION_OP(e->meta) == VACATION_BOOK) {
 		if (s[e->a] != 0) {
 			snprintf(msg, len, "customer %u booked a room of type %u (entry %" PRIu64 ", stamp %" PRIu64
@@ -205,7 +268,13 @@ static int check_rules(const vacation_workload *w, const uint32_t *s, vacation_c
 				 t, held[t], free_rooms, w->cfg.rooms);
 			rc = -1;
 		}
-		for (k = 1; k < w->cfg.interval && rc == 0; k++)
+		/* A pair's increase equals its decrease, so a price stays within 0..2 x the base. */
+		if (w->priced && (int32_t)s[room_word(w, t) + 1] < 0) {
+			snprintf(out->message, sizeof(out->message), "room type %u's price is %d, below 0",
+				 t, (int32_t)s[room_word(w, t) + 1]);
+			rc = -1;
+		}
+		for (k = w->priced ? 2 : 1; k < w->cfg.interval && rc == 0; k++)
 			if (s[room_word(w, t) + k] != 0) {
 				snprintf(out->message, sizeof(out->message),
 					 "word %u between room types' words changed to %u", room_word(w, t) + k,

@@ -13,11 +13,18 @@
  *
  * Generation (the paper gives the mix, not the generator; this one is built
  * so every table has a serial order that commits everything):
- * - update transactions come as pairs book(c, t) -> cancel(c, t) of a
- *   customer c and a room type t, both drawn at random; a customer has many
- *   pairs over a table. In the serial order that runs pair after pair no
- *   customer holds two rooms and no type is ever short of a room, so
- *   everything commits and the table nets to zero;
+ * - --semantic-ratio percent of the update transactions come as pairs
+ *   book(c, t) -> cancel(c, t) of a customer c and a room type t, both drawn
+ *   at random; a customer has many pairs over a table. In the serial order
+ *   that runs pair after pair no customer holds two rooms and no type is
+ *   ever short of a room, so everything commits and the table nets to zero;
+ * - the other update transactions are the manager's price changes (STAMP's
+ *   table updates): reprice(t, +d) and reprice(t, -d) of a random room type,
+ *   each reading the type's free rooms and adding its amount to the type's
+ *   price, the word after its free rooms (so they need --room-interval 2 or
+ *   more). Prices start at VACATION_BASE_PRICE and the generator keeps every
+ *   type's price decreases within it, so no order drives a price below 0, no
+ *   price change ever meets a semantic conflict, and a pair nets to zero;
  * - --read-only percent of the transactions are queries that read the free
  *   rooms of three room types;
  * - without --presort the whole table is shuffled, so a cancel often meets
@@ -26,7 +33,7 @@
  *   b's block is of customer b (mod --customers), in pair order, queries
  *   interleaved at random: program order resolves every dependence on the
  *   customer, and with no more threads than customers no two threads share
- *   one.
+ *   one; price changes go to random places too.
  * Every entry has priority tag 0: the bank's deposit-before-withdraw order
  * has no counterpart here (a pair is ordered per customer, not per kind).
  */
@@ -43,17 +50,23 @@ enum vacation_op {
 	VACATION_BOOK = 0,
 	VACATION_CANCEL = 1,
 	VACATION_QUERY = 2, /* read-only */
+	VACATION_REPRICE = 3,
 	VACATION_NOPS
 };
 
 #define VACATION_QUERY_TYPES 3
+/* every room type's price before the first price change, when the table has any */
+#define VACATION_BASE_PRICE 1000000u
+#define VACATION_MAX_PRICE_STEP 10
 
 /* meta word: the operation in bits 0-3 (the priority tag, bits 4-7, is 0) */
 #define VACATION_OP(meta) ((meta) & 0xFu)
 
 /*
  * book, cancel: a = the customer's word, b = the room type's word, c = the mark
- * of the booking (type + 1); query: a, b, c = three room types' words.
+ * of the booking (type + 1); query: a, b, c = three room types' words;
+ * reprice: a = the type's price word, b = the room type's word, c = the amount
+ * added to the price (two's complement).
  */
 typedef struct vacation_entry {
 	uint32_t meta;
@@ -68,6 +81,7 @@ typedef struct vacation_config {
 	uint32_t threads;
 	uint32_t tx_per_thread;
 	uint32_t read_only; /* percent of queries */
+	uint32_t semantic_ratio; /* percent of update transactions in book -> cancel pairs; the rest reprice */
 	int presort;
 	uint64_t seed;
 } vacation_config;
@@ -78,6 +92,7 @@ typedef struct vacation_workload {
 	uint64_t ntx;
 	uint32_t words;         /* data words: room types' and customers' */
 	uint32_t customer_base; /* customer c's word is customer_base + c */
+	int priced;             /* the table changes prices: price words start at VACATION_BASE_PRICE */
 	uint64_t count[VACATION_NOPS];
 } vacation_workload;
 
@@ -87,7 +102,8 @@ void vacation_free(vacation_workload *w);
 tx_input vacation_input_of(const vacation_workload *w);
 const char *vacation_op_name(unsigned op);
 
-/* The data words before any transaction: every room free, no customer holding one. */
+/* The data words before any transaction: every room free, no customer holding one, every
+ * price (in a table that changes prices) at VACATION_BASE_PRICE. */
 void vacation_initial(const vacation_workload *w, uint32_t *words);
 
 /* The scheduler's copy of entry i (api/tx_table.h), and the entry back from it. */
@@ -122,12 +138,14 @@ typedef struct vacation_check {
 /*
  * Verify a batch: `state` holds the data words before it and is advanced to
  * the state after it by replaying the committed bookings and cancellations
- * in stamp order, checking each one could commit at that point (a booking:
- * its customer held no room and its type had one free; a cancellation: its
- * customer held a room of that type). The replay must equal `after` exactly,
- * and `after` must keep STAMP vacation's rules: for every room type, rooms
- * held by customers + free rooms = its rooms; every customer holds at most one
- * room, of a type that exists; no word between room types' words was touched.
+ * and price changes in stamp order, checking each one could commit at that
+ * point (a booking: its customer held no room and its type had one free; a
+ * cancellation: its customer held a room of that type). The replay must
+ * equal `after` exactly, and `after` must keep STAMP vacation's rules: for
+ * every room type, rooms held by customers + free rooms = its rooms; every
+ * customer holds at most one room, of a type that exists; no word between
+ * room types' words was touched but the price words of a table that changes
+ * prices.
  */
 void vacation_verify_batch(const vacation_workload *w, uint32_t *state, const uint32_t *status,
 			   const uint32_t *after, vacation_check *out);

@@ -4,7 +4,8 @@
  * then including this file, which defines TX_NAME(vacation_body). No include
  * guard: it is included once per engine. A booking of a sold-out room type,
  * a booking by a customer who holds a room, and a cancellation of a booking
- * not made yet return TX_BODY_SEMANTIC: the paper's semantic conflict.
+ * not made yet return TX_BODY_SEMANTIC: the paper's semantic conflict. A
+ * price change never does.
  */
 #include "api/tx.h"
 #include "common/port.h"
@@ -22,11 +23,16 @@ GB_HD int TX_NAME(vacation_body)(TX_CTX *tx, const TX_MEM *m, const tx_table *t,
 		TX_PREFETCH(tx, m, addrs, VACATION_QUERY_TYPES);
 		return TX_ABORTED(tx) ? TX_BODY_ABORT : TX_BODY_OK;
 	}
-	TX_PREFETCH(tx, m, addrs, 2); /* the customer's word and the room type's */
+	TX_PREFETCH(tx, m, addrs, 2); /* the customer's (or price) word and the room type's */
 	holds = TX_READ(tx, m, e.a);
 	free_rooms = TX_READ(tx, m, e.b);
 	if (TX_ABORTED(tx))
 		return TX_BODY_ABORT;
+	if (VACATION_OP(e.meta) == VACATION_REPRICE) {
+		/* a = the price word, b = the free rooms the manager looks at */
+		TX_WRITE(tx, m, e.a, holds + e.c);
+		return TX_ABORTED(tx) ? TX_BODY_ABORT : TX_BODY_OK;
+	}
 	if (VACATION_OP(e.meta) == VACATION_BOOK) {
 		if (holds != 0 || free_rooms == 0)
 			return TX_BODY_SEMANTIC;

@@ -80,6 +80,7 @@ static void *generate(const void *opts, const stm_table_cfg *c, char *err, size_
 		.threads = c->threads,
 		.tx_per_thread = c->tx_per_thread,
 		.read_only = c->read_only,
+		.semantic_ratio = c->semantic_ratio,
 		.presort = c->presort,
 		.seed = c->seed,
 	};
@@ -134,12 +135,14 @@ static void config(const void *inst, cJSON *cfg)
 	gb_json_u64(v, "room_interval", w->cfg.interval);
 	gb_json_u64(v, "tx_per_thread", w->cfg.tx_per_thread);
 	gb_json_u64(v, "read_only", w->cfg.read_only);
+	gb_json_u64(v, "semantic_ratio", w->cfg.semantic_ratio);
 	gb_json_bool(v, "presort", w->cfg.presort);
 	gb_json_u64(v, "seed", w->cfg.seed);
 	gb_json_u64(v, "transactions", w->ntx);
 	gb_json_u64(v, "bookings", w->count[VACATION_BOOK]);
 	gb_json_u64(v, "cancellations", w->count[VACATION_CANCEL]);
 	gb_json_u64(v, "queries", w->count[VACATION_QUERY]);
+	gb_json_u64(v, "price_changes", w->count[VACATION_REPRICE]);
 	gb_json_u64(v, "data_words", w->words);
 }
 
@@ -161,6 +164,7 @@ const stm_workload stm_workload_vacation = {
 	.words_option = "room-types x --room-interval + --customers",
 	.max_set = max_set,
 	.max_set_option = "read-only",
+	.semantic = 1,
 	.memory = memory,
 	.generate = generate,
 	.free = release,

@@ -5,14 +5,20 @@
         Exit 0 and print a one-line summary when the report is complete and
         verified; otherwise print why on stderr and exit 1.
 
-    report2csv.py table DIR --csv OUT.csv --md OUT.md [--title TEXT]
-        Read every DIR/<algo>-<panel>-t<threads>.json, check each one as
+    report2csv.py table DIR --axis OPTION --csv OUT.csv --md OUT.md [--title TEXT]
+        Read every DIR/<workload>-<algo>-<panel>-x<point>.json (what the
+        figure scripts of scripts/lib/stmfig.sh write), check each one as
         above, and write one CSV row per report plus a markdown table per
-        panel. Any report that is incomplete, unverified or disagrees with its
-        file name makes the whole command fail: no numbers are written.
+        workload and panel. OPTION is the gpubench stm option the figure
+        sweeps (threads, hash, semantic-ratio); a report's point is its
+        effective value. Any report that is incomplete, unverified or
+        disagrees with its file name makes the whole command fail: no numbers
+        are written. So does a folder that mixes sweeps: the reports of one
+        workload must share every option but the swept one, the panel's and
+        --algo.
 
-A panel is a letter; the reports say what it means (config.bank.presort and
-config.bank.read_only), and every report of one panel must agree on it.
+A panel is a letter; the reports say what it means (config.presort and
+config.read_only), and every report of one workload and panel must agree.
 Only the standard library is used, so this runs wherever python3 does.
 
 The other table helpers (pba_tables.py, detect_tables.py) import the report
@@ -28,12 +34,21 @@ import re
 import sys
 
 CSV_FIELDS = [
-    "algo", "panel", "presort", "read_only", "threads",
+    "workload", "algo", "panel", "presort", "read_only", "x", "threads", "hash", "semantic_ratio",
     "throughput_median", "throughput_min", "throughput_max",
     "abort_rate", "abandoned", "verified",
 ]
 
-NAME_RE = re.compile(r"^(?P<algo>.+)-(?P<panel>[A-Z])-t(?P<threads>[0-9]+)\.json$")
+NAME_RE = re.compile(r"^(?P<workload>[a-z0-9]+)-(?P<algo>.+)-(?P<panel>[A-Z])-x(?P<x>[0-9]+)\.json$")
+
+# The config field of each option a figure may sweep.
+AXES = {"threads": "threads", "hash": "hash", "semantic-ratio": "semantic_ratio"}
+
+# Options of one run that are not the sweep's settings: what the run is
+# (engine, panel, point) and where its report goes. Everything else in a
+# report's argv must be the same over one workload's reports.
+RUN_OPTIONS = {"--algo", "--read-only", "--json"}
+RUN_FLAGS = {"--presort"}
 
 
 class ReportError(Exception):
@@ -84,10 +99,13 @@ def checked(path, subcommand="stm", why_failed=None):
 def row_of(doc, path):
     stats = field(doc, path, "results.throughput_tx_per_s")
     return {
+        "workload": field(doc, path, "config.workload"),
         "algo": field(doc, path, "config.algo"),
-        "presort": 1 if field(doc, path, "config.bank.presort") else 0,
-        "read_only": field(doc, path, "config.bank.read_only"),
+        "presort": 1 if field(doc, path, "config.presort") else 0,
+        "read_only": field(doc, path, "config.read_only"),
         "threads": field(doc, path, "config.threads"),
+        "hash": field(doc, path, "config.hash"),
+        "semantic_ratio": field(doc, path, "config.semantic_ratio"),
         "throughput_median": stats["median"],
         "throughput_min": stats["min"],
         "throughput_max": stats["max"],
@@ -121,18 +139,23 @@ def panel_text(presort, read_only):
     return "%s, %d%% read-only" % ("presort" if presort else "no presort", read_only)
 
 
-def protocol_of(doc):
-    """The settings every report of one figure must share."""
-    cfg, bank = doc["config"], doc["config"]["bank"]
-    return (("backend", cfg["backend"]), ("reps", cfg["reps"]),
-            ("duration_s", cfg["duration_s"]), ("hash", cfg["hash"]),
-            ("accounts", bank["accounts"]), ("tx_per_thread", bank["tx_per_thread"]),
-            ("semantic_ratio", bank["semantic_ratio"]),
-            ("transfers_per_tx", bank["transfers_per_tx"]), ("seed", bank["seed"]))
+def sweep_of(argv, axis):
+    """A run's argv without what differs between the runs of one sweep."""
+    kept, i = [], 0
+    while i < len(argv):
+        a = argv[i]
+        if a in RUN_OPTIONS or a == "--" + axis:
+            i += 2
+            continue
+        if a not in RUN_FLAGS:
+            kept.append(a)
+        i += 1
+    return tuple(kept)
 
 
-def collect(folder):
+def collect(folder, axis):
     rows, docs = [], []
+    key = AXES[axis]
     names = sorted(n for n in os.listdir(folder) if n.endswith(".json"))
     for name in names:
         m = NAME_RE.match(name)
@@ -141,31 +164,36 @@ def collect(folder):
         path = os.path.join(folder, name)
         doc = checked(path)
         row = row_of(doc, path)
-        if row["algo"] != m.group("algo") or row["threads"] != int(m.group("threads")):
-            raise ReportError("%s: the report is for %s at %d threads, not what its name says"
-                              % (path, row["algo"], row["threads"]))
+        row["x"] = row[key]
+        if (row["workload"], row["algo"], row["x"]) != (m.group("workload"), m.group("algo"),
+                                                         int(m.group("x"))):
+            raise ReportError("%s: the report is %s on %s at %s %d, not what its name says"
+                              % (path, row["workload"], row["algo"], axis, row["x"]))
         row["panel"] = m.group("panel")
         rows.append(row)
         docs.append(doc)
     if not rows:
-        raise ReportError("%s: no <algo>-<panel>-t<threads>.json reports found" % folder)
+        raise ReportError("%s: no <workload>-<algo>-<panel>-x<point>.json reports found" % folder)
     meaning = {}
     for row in rows:
-        key = (row["presort"], row["read_only"])
-        if meaning.setdefault(row["panel"], key) != key:
-            raise ReportError("panel %s mixes %s and %s: reports from different sweeps in %s"
-                              % (row["panel"], panel_text(*meaning[row["panel"]]),
-                                 panel_text(*key), folder))
-    protocols = {}
+        panel = (row["workload"], row["panel"])
+        got = (row["presort"], row["read_only"])
+        if meaning.setdefault(panel, got) != got:
+            raise ReportError("%s panel %s mixes %s and %s: reports from different sweeps in %s"
+                              % (row["workload"], row["panel"], panel_text(*meaning[panel]),
+                                 panel_text(*got), folder))
+    sweeps = {}
     for doc, row in zip(docs, rows):
-        protocols.setdefault(protocol_of(doc), []).append("%s-%s-t%d" % (
-            row["algo"], row["panel"], row["threads"]))
-    if len(protocols) > 1:
-        raise ReportError("%s mixes reports of different settings, which one figure cannot "
-                          "show: %s" % (folder, "; ".join(
-                              "%s (%s)" % (", ".join("%s=%s" % kv for kv in key), names[0])
-                              for key, names in protocols.items())))
-    rows.sort(key=lambda r: (r["algo"], r["panel"], r["threads"]))
+        sweeps.setdefault(row["workload"], {}).setdefault(
+            sweep_of(doc["meta"].get("argv", []), axis), []).append(
+                "%s-%s-%s-x%d" % (row["workload"], row["algo"], row["panel"], row["x"]))
+    for workload, seen in sorted(sweeps.items()):
+        if len(seen) > 1:
+            raise ReportError("%s mixes %s reports of different settings, which one figure cannot "
+                              "show: %s" % (folder, workload, "; ".join(
+                                  "gpubench %s (%s)" % (" ".join(k), names[0])
+                                  for k, names in seen.items())))
+    rows.sort(key=lambda r: (r["workload"], r["algo"], r["panel"], r["x"]))
     return rows, docs, meaning
 
 
@@ -234,45 +262,49 @@ def gp_list(values):
     return "'%s'" % " ".join(str(v) for v in values)
 
 
-def write_md(rows, docs, meaning, out, title):
+def write_md(rows, docs, meaning, out, title, axis):
     revisions = sorted({d["meta"].get("git_revision", "?") for d in docs})
     devices = sorted({device_text(d) for d in docs})
     dates = sorted(d["meta"].get("date_utc", "") for d in docs)
     first = docs[0]
-    cfg = first["config"]
     lines = [
         "# " + title,
         "",
         "Committed transactions per second (read-only included), median over repetitions "
-        "with min and max; every run verified by serial replay.",
+        "with min and max, against --%s; every run verified by its workload's oracle." % axis,
         "",
         "- device: " + "; ".join(devices),
         "- gpubench: %s, git %s, build %s" % (first["meta"].get("gpubench_version"),
                                               ", ".join(revisions),
                                               first["meta"].get("build_flags")),
         "- runs: %d, from %s to %s" % (len(docs), dates[0], dates[-1]),
-        "- protocol: %s reps x %s s per repetition (0 = one batch over the table), "
-        "%s accounts, %s transactions per thread, hash %s, semantic ratio %s%%"
-        % (cfg["reps"], cfg["duration_s"], cfg["bank"]["accounts"],
-           cfg["bank"]["tx_per_thread"], cfg["hash"], cfg["bank"]["semantic_ratio"]),
-        "- example command: `gpubench %s`" % " ".join(first["meta"].get("argv", [])),
     ]
-    for panel in sorted(meaning):
-        lines += ["", "## %s: %s" % (panel, panel_text(*meaning[panel])), "",
-                  "| algo | threads | median tx/s | min tx/s | max tx/s | abort rate | abandoned |",
-                  "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
-        for r in rows:
-            if r["panel"] == panel:
-                lines.append("| %s | %d | %.4g | %.4g | %.4g | %.2f%% | %d |" % (
-                    r["algo"], r["threads"], r["throughput_median"], r["throughput_min"],
-                    r["throughput_max"], 100.0 * r["abort_rate"], r["abandoned"]))
+    for workload in sorted({r["workload"] for r in rows}):
+        doc = next(d for d in docs if d["config"]["workload"] == workload)
+        cfg = doc["config"]
+        fixed = ", ".join("%s %s" % (name, cfg[key]) for name, key in AXES.items()
+                          if name != axis)
+        lines += ["", "## %s" % workload, "",
+                  "%s reps x %s s per repetition (0 = one batch over the table), %s; "
+                  "example command: `gpubench %s`"
+                  % (cfg["reps"], cfg["duration_s"], fixed, " ".join(doc["meta"].get("argv", [])))]
+        for panel in sorted(p for w, p in meaning if w == workload):
+            lines += ["", "### %s %s: %s" % (workload, panel, panel_text(*meaning[(workload, panel)])),
+                      "",
+                      "| algo | %s | median tx/s | min tx/s | max tx/s | abort rate | abandoned |" % axis,
+                      "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+            for r in rows:
+                if (r["workload"], r["panel"]) == (workload, panel):
+                    lines.append("| %s | %d | %.4g | %.4g | %.4g | %.2f%% | %d |" % (
+                        r["algo"], r["x"], r["throughput_median"], r["throughput_min"],
+                        r["throughput_max"], 100.0 * r["abort_rate"], r["abandoned"]))
     write_atomically(out, "\n".join(lines) + "\n")
 
 
 def cmd_table(args):
-    rows, docs, meaning = collect(args.dir)
+    rows, docs, meaning = collect(args.dir, args.axis)
     write_csv(rows, args.csv)
-    write_md(rows, docs, meaning, args.md, args.title)
+    write_md(rows, docs, meaning, args.md, args.title, args.axis)
     print("%d reports -> %s, %s" % (len(rows), args.csv, args.md))
 
 
@@ -284,6 +316,8 @@ def main():
     c.set_defaults(fn=cmd_check)
     t = sub.add_parser("table", help="CSV and markdown from a folder of reports")
     t.add_argument("dir")
+    t.add_argument("--axis", required=True, choices=sorted(AXES),
+                   help="the gpubench stm option the figure sweeps")
     t.add_argument("--csv", required=True)
     t.add_argument("--md", required=True)
     t.add_argument("--title", default="gpubench stm results")

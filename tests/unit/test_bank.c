@@ -693,3 +693,76 @@ TEST(bank_rounds_fit_bounds_twice_the_inflow)
 	tx[0].amount = tx[1].amount = 1100000000;
 	CHECK_EQ_I(bank_rounds_fit(&w), 0);
 }
+
+/*
+ * --read-only-size: every balance inquiry reads exactly that many accounts,
+ * kept in the entry's extra array beside the transfers' legs, and the oracle
+ * counts them as read-only commits of a correct serial run (sets far larger
+ * than any engine's read set: the generator and oracle do not depend on one).
+ */
+TEST(bank_read_only_size_large_sets)
+{
+	static const uint32_t sizes[] = {1, 3, 64, BANK_MAX_READ_ONLY};
+	unsigned s;
+
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		bank_config c = base_config();
+		replay r;
+		bank_check chk;
+		tx_input in;
+		uint64_t i, inquiries = 0, in_range = 1, right_size = 1, transfers_ok = 1;
+
+		c.accounts = 300;
+		c.read_only = 40;
+		c.read_only_size = sizes[s];
+		REQUIRE(replay_setup(&r, &c, UINT64_MAX) == 0);
+		CHECK_EQ(r.w.cfg.read_only_size, sizes[s]);
+		CHECK_EQ(r.w.extra_stride, sizes[s] > 4 ? sizes[s] - 2 : 2u);
+		for (i = 0; i < r.w.ntx; i++) {
+			unsigned type = BANK_TYPE(r.w.tx[i].meta), n = BANK_NACCT(r.w.tx[i].meta), j;
+			if (type == BANK_BALANCE) {
+				inquiries++;
+				right_size &= n == sizes[s];
+				for (j = 0; j < n; j++)
+					in_range &= bank_account(&r.w, i, j) < c.accounts;
+			} else if (type == BANK_TRANSFER && !BANK_IS_CHAIN(r.w.tx[i].meta)) {
+				transfers_ok &= n == 2 * c.transfers_per_tx;
+			}
+		}
+		CHECK_EQ(inquiries, r.w.count[BANK_BALANCE]);
+		CHECK(inquiries >= 10u * 12); /* 40% of 30 per thread, 10 threads */
+		CHECK(right_size);
+		CHECK(in_range);
+		CHECK(transfers_ok);
+		in = bank_input_of(&r.w);
+		CHECK_EQ(in.max_words, sizes[s] > 4 ? sizes[s] : 4u);
+		CHECK_EQ(in.aux_stride, r.w.extra_stride);
+		verify(&r, &chk);
+		CHECK_EQ_I(chk.ok, 1);
+		CHECK_EQ(chk.committed_readonly, inquiries);
+		CHECK_EQ(chk.committed_update, r.w.ntx - inquiries);
+		/* an inquiry stamped as an update is caught, however many accounts it read */
+		for (i = 0; i < r.w.ntx && BANK_TYPE(r.w.tx[i].meta) != BANK_BALANCE; i++)
+			;
+		REQUIRE(i < r.w.ntx);
+		r.status[i] = 1;
+		verify(&r, &chk);
+		CHECK_EQ_I(chk.ok, 0);
+		replay_free(&r);
+	}
+}
+
+TEST(bank_read_only_size_defaults_to_a_transfers_accounts_and_has_a_limit)
+{
+	bank_config c = base_config();
+	bank_workload w;
+	char err[256];
+
+	c.read_only_size = 0;
+	REQUIRE(bank_generate(&w, &c, err, sizeof(err)) == 0);
+	CHECK_EQ(w.cfg.read_only_size, 2 * c.transfers_per_tx);
+	bank_free(&w);
+	c.read_only_size = BANK_MAX_READ_ONLY + 1;
+	CHECK_EQ_I(bank_generate(&w, &c, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "reads 1..255 accounts");
+}

@@ -18,6 +18,7 @@ typedef struct conc_case {
 	uint32_t threads, workers, accounts, hash, tx_per_thread;
 	uint32_t semantic, read_only, transfers, presort, use_tags, max_passes;
 	uint32_t retry_limit; /* gpustm; 0: its default */
+	uint32_t read_only_size; /* accounts a balance inquiry reads; 0: 2 x transfers */
 } conc_case;
 
 typedef struct conc_result {
@@ -56,6 +57,7 @@ static void run_case(const stm_ops *ops, const conc_case *k, int batches, conc_r
 	bc.semantic_ratio = k->semantic;
 	bc.read_only = k->read_only;
 	bc.transfers_per_tx = k->transfers;
+	bc.read_only_size = k->read_only_size;
 	bc.initial_balance = 100000;
 	bc.presort = (int)k->presort;
 	bc.seed = 1000 + k->accounts + k->semantic;
@@ -199,7 +201,7 @@ static void expect_all_committed(const conc_case *k, int batches, const char *la
 
 TEST(cpu_backend_oversubscribed_no_semantic)
 {
-	conc_case k = {2000, 32, 8, 4, 8, 0, 20, 2, 0, 1, 1000000, 0};
+	conc_case k = {2000, 32, 8, 4, 8, 0, 20, 2, 0, 1, 1000000, 0, 0};
 	expect_all_committed(&k, 3, "8 accounts hash 4 semantic 0");
 	k.accounts = 64;
 	k.hash = 16;
@@ -209,7 +211,7 @@ TEST(cpu_backend_oversubscribed_no_semantic)
 
 TEST(cpu_backend_oversubscribed_semantic_50)
 {
-	conc_case k = {2000, 64, 16, 8, 8, 50, 20, 1, 0, 1, 1000000, 0};
+	conc_case k = {2000, 64, 16, 8, 8, 50, 20, 1, 0, 1, 1000000, 0, 0};
 	expect_verified_few_abandoned(&k, 3, "16 accounts hash 8 semantic 50");
 	k.presort = 1;
 	expect_all_committed(&k, 1, "16 accounts hash 8 semantic 50 presort");
@@ -217,7 +219,7 @@ TEST(cpu_backend_oversubscribed_semantic_50)
 
 TEST(cpu_backend_oversubscribed_semantic_100)
 {
-	conc_case k = {2000, 32, 64, 4, 6, 100, 0, 1, 1, 1, 1000000, 0};
+	conc_case k = {2000, 32, 64, 4, 6, 100, 0, 1, 1, 1, 1000000, 0, 0};
 	expect_all_committed(&k, 3, "64 accounts hash 4 semantic 100 presort");
 	k.accounts = 32;
 	k.hash = 16;
@@ -229,9 +231,25 @@ TEST(cpu_backend_oversubscribed_semantic_100)
 	expect_verified_few_abandoned(&k, 2, "32 accounts hash 16 semantic 100 shuffled no tags");
 }
 
+/*
+ * Balance inquiries as large as the engines' read sets (8 words), half the
+ * table, on a few hot accounts: each engine commits everything and every batch
+ * verifies, and a read set that is full does not spill.
+ */
+TEST(cpu_backend_read_only_size_at_capacity)
+{
+	conc_case k = {1000, 32, 16, 2, 8, 0, 50, 1, 0, 1, 1000000, 1000000000, 8};
+	expect_all_committed_by(&prstm_bank_cpu_ops, &k, 2, "prstm: inquiries of 8 accounts");
+	expect_all_committed_by(&gpustm_bank_cpu_ops, &k, 2, "gpustm: inquiries of 8 accounts");
+	k.semantic = 100;
+	k.presort = 1;
+	k.read_only_size = 5;
+	expect_all_committed_by(&prstm_bank_cpu_ops, &k, 1, "prstm: inquiries of 5 accounts, chains");
+}
+
 TEST(cpu_backend_max_passes_abandons_but_verifies)
 {
-	conc_case k = {256, 8, 16, 2, 6, 100, 0, 1, 0, 1, 1, 0};
+	conc_case k = {256, 8, 16, 2, 6, 100, 0, 1, 0, 1, 1, 0, 0};
 	conc_result res;
 	run_case(&prstm_bank_cpu_ops, &k, 1, &res, "max passes 1");
 	REQUIRE(res.generated);
@@ -245,7 +263,7 @@ TEST(cpu_backend_max_passes_abandons_but_verifies)
 TEST(cpu_backend_single_thread_matches_serial_state)
 {
 	/* one logical thread on one worker: no conflicts at all */
-	conc_case k = {1, 1, 10, 1, 60, 50, 20, 2, 0, 1, 1000000, 0};
+	conc_case k = {1, 1, 10, 1, 60, 50, 20, 2, 0, 1, 1000000, 0, 0};
 	conc_result res;
 	run_case(&prstm_bank_cpu_ops, &k, 1, &res, "single thread");
 	REQUIRE(res.generated);
@@ -263,7 +281,7 @@ TEST(cpu_backend_single_thread_matches_serial_state)
  */
 TEST(gpustm_cpu_backend_oversubscribed)
 {
-	conc_case k = {2000, 32, 8, 4, 8, 0, 20, 2, 0, 1, 1000000, 1000000000};
+	conc_case k = {2000, 32, 8, 4, 8, 0, 20, 2, 0, 1, 1000000, 1000000000, 0};
 	conc_result res;
 
 	expect_all_committed_by(&gpustm_bank_cpu_ops, &k, 2, "gpustm 8 accounts hash 4 semantic 0");

@@ -24,6 +24,7 @@ static vacation_config small_config(void)
 	c.threads = 8;
 	c.tx_per_thread = 25;
 	c.read_only = 20;
+	c.semantic_ratio = 100;
 	c.seed = 7;
 	return c;
 }
@@ -138,6 +139,9 @@ static void run_serially(serial_run *s, const vacation_config *c)
 				continue;
 			if (op == VACATION_QUERY) {
 				s->status[i] = TX_STATUS_READONLY;
+			} else if (op == VACATION_REPRICE) {
+				s->after[e->a] += e->c;
+				s->status[i] = ++stamp;
 			} else if (op == VACATION_BOOK && s->after[e->a] == 0 && s->after[e->b] > 0) {
 				s->after[e->b]--;
 				s->after[e->a] = e->c;
@@ -264,7 +268,8 @@ TEST(vacation_rules_catch_an_unaccounted_booking)
 }
 
 /* Both engines' CPU backends on a hot vacation table: verified, everything accounted for. */
-static void run_engine(const stm_ops *ops, uint32_t retry_limit, int presort, const char *label)
+static void run_engine(const stm_ops *ops, uint32_t retry_limit, int presort, uint32_t semantic_ratio,
+		       const char *label)
 {
 	vacation_config c = small_config();
 	vacation_workload w;
@@ -282,6 +287,7 @@ static void run_engine(const stm_ops *ops, uint32_t retry_limit, int presort, co
 	c.room_types = 4;
 	c.rooms = 5;
 	c.presort = presort;
+	c.semantic_ratio = semantic_ratio;
 	REQUIRE(vacation_generate(&w, &c, err, sizeof(err)) == 0);
 	memset(&p, 0, sizeof(p));
 	p.threads = c.threads;
@@ -319,8 +325,80 @@ static void run_engine(const stm_ops *ops, uint32_t retry_limit, int presort, co
 
 TEST(vacation_cpu_backends_oversubscribed)
 {
-	run_engine(&prstm_vacation_cpu_ops, 0, 0, "prstm, shuffled");
-	run_engine(&prstm_vacation_cpu_ops, 0, 1, "prstm, presorted");
-	run_engine(&gpustm_vacation_cpu_ops, 100, 0, "gpustm, shuffled");
-	run_engine(&gpustm_vacation_cpu_ops, 1000000000, 1, "gpustm, presorted, no limit reached");
+	run_engine(&prstm_vacation_cpu_ops, 0, 0, 100, "prstm, shuffled");
+	run_engine(&prstm_vacation_cpu_ops, 0, 1, 100, "prstm, presorted");
+	run_engine(&gpustm_vacation_cpu_ops, 100, 0, 100, "gpustm, shuffled");
+	run_engine(&gpustm_vacation_cpu_ops, 1000000000, 1, 100, "gpustm, presorted, no limit reached");
+	/* price changes read the free rooms that bookings write, and share locks with them at hash 2 */
+	run_engine(&prstm_vacation_cpu_ops, 0, 0, 30, "prstm, shuffled, 30% semantic");
+	run_engine(&gpustm_vacation_cpu_ops, 1000000000, 0, 0, "gpustm, shuffled, price changes only");
+}
+
+/*
+ * --semantic-ratio: that share of the update transactions are book -> cancel
+ * pairs, the rest price changes in +d/-d pairs on the word after a room
+ * type's free rooms; a serial run commits everything and leaves every price
+ * at its base; the oracle replays price changes and names a wrong price.
+ */
+TEST(vacation_semantic_ratio_mixes_in_price_changes)
+{
+	static const uint32_t ratios[] = {0, 40, 100};
+	unsigned k;
+
+	for (k = 0; k < 3; k++) {
+		vacation_config c = small_config();
+		serial_run s;
+		vacation_check chk;
+		uint64_t i, updates, pairs_b;
+		int64_t net = 0;
+		uint32_t t, at_base = 1, on_price_word = 1;
+
+		c.semantic_ratio = ratios[k];
+		c.presort = k == 1;
+		run_serially(&s, &c);
+		REQUIRE(s.status != NULL);
+		updates = 20; /* 25 per block, 5 of them queries */
+		pairs_b = updates / 2 * ratios[k] / 100;
+		CHECK_EQ(s.w.count[VACATION_BOOK], pairs_b * c.threads);
+		CHECK_EQ(s.w.count[VACATION_CANCEL], pairs_b * c.threads);
+		CHECK_EQ(s.w.count[VACATION_REPRICE], (updates - 2 * pairs_b) * c.threads);
+		CHECK_EQ_I(s.w.priced, ratios[k] < 100);
+		for (i = 0; i < s.w.ntx; i++)
+			if (VACATION_OP(s.w.tx[i].meta) == VACATION_REPRICE) {
+				net += (int32_t)s.w.tx[i].c;
+				on_price_word &= s.w.tx[i].a == s.w.tx[i].b + 1 && s.w.tx[i].b % c.interval == 0;
+			}
+		CHECK_EQ_I(net, 0);
+		CHECK(on_price_word);
+		check_of(&s, &chk);
+		CHECK_EQ_I(chk.ok, 1);
+		CHECK_EQ(chk.committed_update, s.w.ntx - s.w.count[VACATION_QUERY]);
+		for (t = 0; t < c.room_types; t++)
+			at_base &= s.after[t * c.interval + 1] == (s.w.priced ? VACATION_BASE_PRICE : 0u);
+		CHECK(at_base);
+		if (s.w.priced) {
+			/* a price change lost */
+			s.after[1]--;
+			check_of(&s, &chk);
+			CHECK_EQ_I(chk.ok, 0);
+			CHECK_CONTAINS(chk.message, "data word 1 is");
+			s.after[1]++;
+		}
+		free_serial(&s);
+	}
+}
+
+TEST(vacation_price_changes_need_a_price_word)
+{
+	vacation_config c = small_config();
+	vacation_workload w;
+	char err[256];
+
+	c.interval = 1;
+	c.semantic_ratio = 50;
+	CHECK_EQ_I(vacation_generate(&w, &c, err, sizeof(err)), -1);
+	CHECK_CONTAINS(err, "--room-interval 2 or more");
+	c.semantic_ratio = 100; /* no price changes: no price words */
+	REQUIRE(vacation_generate(&w, &c, err, sizeof(err)) == 0);
+	vacation_free(&w);
 }

@@ -1,0 +1,25 @@
+#!/usr/bin/env bash
+# Figure 9 of Shen et al. 2020 (PR-STM), bank and vacation: committed
+# transactions per second as the ratio of semantic transactions grows from 0%
+# to 100%, 6720 threads, hash 1; panels A-D and everything else in
+# scripts/lib/stmfig.sh. The printed caption swaps the presort panels; the text
+# (twice) has A and B unsorted, C and D sorted, as in Figures 7 and 8, and so
+# do we. Vacation's semantic ratio is that of its bookings against its price
+# changes (docs/stm.md).
+set -euo pipefail
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib/stmfig.sh
+. "$here/lib/stmfig.sh"
+
+fig_name=fig9
+fig_title="Figure 9: throughput with increasing ratio of semantic transactions (6720 threads, hash 1)"
+fig_axis=semantic-ratio
+fig_axis_label="semantic transactions (% of update transactions)"
+fig_points=0,5,10,25,50,75,100
+fig_quick_points=0,100
+fig_fixed=(--threads 6720 --hash 1)
+fig_quick_fixed=(--threads 96 --hash 1)
+fig_logx=0
+fig_about="Figure 9 of Shen et al. 2020 (PR-STM): bank and vacation throughput as the
+share of semantic transactions grows, PR-STM and GPU-STM side by side."
+stmfig_main "$@"

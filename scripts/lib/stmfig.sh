@@ -1,0 +1,192 @@
+# shellcheck shell=bash
+# What every figure script of `gpubench stm` shares (scripts/fig7.sh, fig8.sh,
+# fig9.sh). A figure of Shen et al. 2020 is four panels (section 4: "for each of
+# these experiments four graphs are presented"), each a sweep of one axis with
+# the other options fixed, over engines and workloads:
+#   A: no presort, 0% read-only     B: no presort, 20% read-only
+#   C: presort,    0% read-only     D: presort,    20% read-only
+# A figure script sets the variables below and calls `stmfig_main "$@"`:
+#
+#   fig_name          outputs DIR/<fig_name>.{csv,md,png}; default DIR results/local/<fig_name>
+#   fig_title         the table's and plot's title
+#   fig_axis          the gpubench stm option swept, without dashes (threads, hash,
+#                     semantic-ratio); also the script's option that lists its points
+#   fig_axis_label    the x axis label
+#   fig_points        default points, comma-separated
+#   fig_quick_points  points of --quick
+#   fig_fixed         array: the options every run gets (the paper's fixed parameters)
+#   fig_quick_fixed   array: the same under --quick (fewer threads)
+#   fig_logx          1 for a log2 x axis
+#   fig_about         a paragraph of what the figure shows, for --help
+#
+# One report per run: DIR/<workload>-<algo>-<panel>-x<point>.json; then
+# scripts/lib/report2csv.py checks every report (complete, verified, what its
+# name says, one sweep's settings) and writes the CSV and markdown, and
+# scripts/stm-figure.gp draws one row of panels per workload.
+
+stmfig_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib/sweep.sh
+. "$stmfig_here/sweep.sh"
+
+# Panel letter, then the gpubench stm options that make it.
+stmfig_panels=(
+	"A --read-only 0"
+	"B --read-only 20"
+	"C --read-only 0 --presort"
+	"D --read-only 20 --presort"
+)
+
+# --quick: each workload at tiny sizes (the paper's sizes otherwise, gpubench's defaults).
+stmfig_quick_sizes() {
+	case $1 in
+	bank) echo "--tx-per-thread 20 --accounts 20000" ;;
+	vacation) echo "--tx-per-thread 20 --customers 2000 --room-types 100" ;;
+	*) echo "--tx-per-thread 20" ;;
+	esac
+}
+
+stmfig_usage() {
+	cat <<EOF
+usage: scripts/$sweep_name [options] [-- extra gpubench stm options]
+
+$fig_about
+
+Runs gpubench stm for every engine, workload, panel and --$fig_axis point
+(fixed: ${fig_fixed[*]}), then builds DIR/$fig_name.csv, DIR/$fig_name.md and,
+when gnuplot is installed, DIR/$fig_name.png (one row of panels A-D per
+workload, log y). Panels: A no presort, 0% read-only; B no presort, 20%
+read-only; C presort, 0% read-only; D presort, 20% read-only.
+
+  --gpubench PATH     binary to run (default: dist/bin/gpubench if present,
+                      else ./gpubench)
+  --out DIR           where reports and outputs go (default results/local/$fig_name)
+  --backend B         gpu, cpu or auto (default auto; --quick: cpu)
+  --algos LIST        comma-separated engines (default prstm,gpustm)
+  --workloads LIST    comma-separated workloads (default bank,vacation)
+  --$fig_axis LIST    comma-separated points (default $fig_points)
+  --panels LIST       comma-separated panels to run (default A,B,C,D); the
+                      table and plot cover every report in --out
+  --paper             the paper's protocol on every run: 5 s x 10 repetitions
+  --quick             tiny sizes for CI: --$fig_axis $fig_quick_points, ${fig_quick_fixed[*]},
+                      20 transactions per thread, 1 repetition, CPU backend
+  --plot-only         run nothing: rebuild CSV, markdown and PNG from the
+                      reports already in --out (e.g. fetched from a GPU machine)
+  --emit-slurm DIR    run nothing: write the runs to DIR/jobs.txt and a Slurm
+                      job array in DIR (sbatch it, then --plot-only)
+  -h, --help          this text
+
+Options after -- go to every gpubench stm run unchanged (e.g. -- --verify-every 10).
+Every run must be complete and verified: one that fails or is not verified
+(e.g. -- --no-verify) stops the script and nothing is built from the sweep.
+Exit status: 0 when every run succeeded and verified, 1 otherwise, 2 on a
+usage error.
+EOF
+}
+
+stmfig_main() {
+	local gpubench="" out="results/local/$fig_name" backend="" algos="prstm,gpustm"
+	local workloads="bank,vacation" points=$fig_points points_set=0 only_panels="A,B,C,D"
+	local paper=0 quick=0 plot_only=0 csv md png
+	local -a extra=() protocol=() fixed=("${fig_fixed[@]}")
+
+	while [[ $# -gt 0 ]]; do
+		case $1 in
+		--gpubench) need_value "$@"; gpubench=$2; shift 2 ;;
+		--out) need_value "$@"; out=$2; shift 2 ;;
+		--backend) need_value "$@"; backend=$2; shift 2 ;;
+		--algos) need_value "$@"; algos=$2; shift 2 ;;
+		--workloads) need_value "$@"; workloads=$2; shift 2 ;;
+		"--$fig_axis") need_value "$@"; points=$2; points_set=1; shift 2 ;;
+		--panels) need_value "$@"; only_panels=$2; shift 2 ;;
+		--paper) paper=1; shift ;;
+		--quick) quick=1; shift ;;
+		--plot-only) plot_only=1; shift ;;
+		--emit-slurm) need_value "$@"; sweep_emit_dir=$2; shift 2 ;;
+		-h | --help) stmfig_usage; exit 0 ;;
+		--) shift; extra=("$@"); break ;;
+		*) die_usage "unknown option '$1'" ;;
+		esac
+	done
+
+	case ${backend:-auto} in
+	gpu | cpu | auto) ;;
+	*) die_usage "--backend: '$backend' is not one of gpu, cpu, auto" ;;
+	esac
+	[[ $algos =~ ^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$ ]] ||
+		die_usage "--algos: '$algos' is not a comma-separated list of engine names"
+	[[ $workloads =~ ^[a-z0-9]+(,[a-z0-9]+)*$ ]] ||
+		die_usage "--workloads: '$workloads' is not a comma-separated list of workload names"
+	[[ $only_panels =~ ^[A-D](,[A-D])*$ ]] ||
+		die_usage "--panels: '$only_panels' is not a comma-separated list of A, B, C, D"
+	[[ $points =~ ^[0-9]+(,[0-9]+)*$ ]] ||
+		die_usage "--$fig_axis: '$points' is not a comma-separated list of numbers"
+
+	[[ $paper == 0 ]] || protocol+=(--paper)
+	if [[ $quick == 1 ]]; then
+		[[ $points_set == 1 ]] || points=$fig_quick_points
+		[[ -n $backend ]] || backend=cpu
+		fixed=("${fig_quick_fixed[@]}")
+		protocol+=(--reps 1)
+	fi
+	backend=${backend:-auto}
+
+	command -v python3 >/dev/null || { echo "$sweep_name: python3 is required" >&2; exit 1; }
+
+	csv=$out/$fig_name.csv
+	md=$out/$fig_name.md
+	png=$out/$fig_name.png
+	# Outputs of an earlier sweep must not survive a failed one.
+	rm -f "$csv" "$md" "$png"
+
+	if [[ $plot_only == 0 ]]; then
+		sweep_gpubench
+		mkdir -p "$out"
+		stmfig_sweep
+	else
+		[[ -d $out ]] || { echo "$sweep_name: --plot-only: no folder '$out'" >&2; exit 1; }
+	fi
+	sweep_emit_done
+
+	python3 "$stmfig_here/report2csv.py" table "$out" --axis "$fig_axis" --csv "$csv" --md "$md" \
+		--title "$fig_title" >&2
+	sweep_plot "$png" -e "csv='$csv'; out='$png'; title='$fig_title'; xlabel='$fig_axis_label'" \
+		-e "logx=$fig_logx; algos='$(stmfig_column 2)'; workloads='$(stmfig_column 1)'" \
+		-e "panels='$(stmfig_column 3)'" "$stmfig_here/../stm-figure.gp"
+}
+
+# The distinct values of one CSV column, space-separated, for the plot.
+stmfig_column() {
+	tail -n +2 "$csv" | cut -d, -f"$1" | sort -u | paste -sd' '
+}
+
+# Every run of the figure, through sweep_run (reads stmfig_main's locals).
+stmfig_sweep() {
+	local -a algo_list wl_list point_list chosen=() sizes
+	local total n=0 algo wl spec panel opts x
+	IFS=, read -r -a algo_list <<<"$algos"
+	IFS=, read -r -a wl_list <<<"$workloads"
+	IFS=, read -r -a point_list <<<"$points"
+	for spec in "${stmfig_panels[@]}"; do
+		[[ ,$only_panels, == *,${spec%% *},* ]] && chosen+=("$spec")
+	done
+	total=$((${#wl_list[@]} * ${#algo_list[@]} * ${#chosen[@]} * ${#point_list[@]}))
+	echo "$sweep_name: $total runs of $("$gpubench" --version) ($gpubench), backend $backend," \
+		"reports in $out" >&2
+	for wl in "${wl_list[@]}"; do
+		sizes=()
+		[[ $quick == 0 ]] || read -r -a sizes <<<"$(stmfig_quick_sizes "$wl")"
+		for algo in "${algo_list[@]}"; do
+			for spec in "${chosen[@]}"; do
+				read -r panel opts <<<"$spec"
+				for x in "${point_list[@]}"; do
+					n=$((n + 1))
+					# shellcheck disable=SC2086 # $opts is a list of options
+					sweep_run "[$n/$total]" "$out" "$wl-$algo-$panel-x$x" \
+						python3 "$stmfig_here/report2csv.py" check -- \
+						stm --workload "$wl" --algo "$algo" --backend "$backend" "${fixed[@]}" \
+						"--$fig_axis" "$x" $opts "${sizes[@]}" "${protocol[@]}" "${extra[@]}"
+				done
+			done
+		done
+	done
+}
