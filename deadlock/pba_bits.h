@@ -320,18 +320,34 @@ typedef struct pba_chain_mem {
 	int32_t *stage;  /* stage_rows x J */
 } pba_chain_mem;
 
-/* Bytes of shared memory the plan takes; the 8-byte arrays come first, so all are aligned. */
+/*
+ * The 8-byte arrays come first, so all are aligned; their count is rounded up
+ * to even, so that work[] after them starts on 16 bytes (the one-warp path
+ * reads it four entries at a time).
+ */
+GB_HD size_t pba_chain_words64(const pba_chain_plan *pl, uint32_t I)
+{
+	size_t n = (size_t)pl->cap + (pl->smem_wake ? pba_chunks(I) : 0) + (pl->smem_state ? I : 0);
+	return (n + 1) & ~(size_t)1;
+}
+
+/* Bytes before the staged rows, which start on 16 bytes too (the one-warp path copies rows there 16 bytes at a time). */
+GB_HD size_t pba_chain_stage_at(const pba_chain_plan *pl, uint32_t I, uint32_t J)
+{
+	size_t b = pba_chain_words64(pl, I) * sizeof(uint64_t) + (size_t)pl->cap * sizeof(uint32_t) +
+		   (pl->smem_state ? (size_t)I * sizeof(uint32_t) : 0) +
+		   (pl->smem_work ? (size_t)J * sizeof(int32_t) : 0);
+	return (b + 15u) & ~(size_t)15u;
+}
+
+/* Bytes of shared memory the plan takes. */
 GB_HD size_t pba_chain_bytes(const pba_chain_plan *pl, uint32_t I, uint32_t J)
 {
-	return (size_t)pl->cap * (sizeof(uint64_t) + sizeof(uint32_t)) +
-	       (pl->smem_wake ? (size_t)pba_chunks(I) * sizeof(uint64_t) : 0) +
-	       (pl->smem_state ? (size_t)I * (sizeof(uint64_t) + sizeof(uint32_t)) : 0) +
-	       (pl->smem_work ? (size_t)J * sizeof(int32_t) : 0) +
-	       (size_t)pl->stage_rows * J * sizeof(int32_t);
+	return pba_chain_stage_at(pl, I, J) + (size_t)pl->stage_rows * J * sizeof(int32_t);
 }
 
 /*
- * A plan within budget bytes: work[] when it takes at most half; the wakes
+ * A plan within budget bytes (24 kept for the alignment of work[] and the staged rows): work[] when it takes at most half; the wakes
  * when they take at most a quarter of the rest; the words when they leave
  * room for min(I, PBA_MIN_SLOTS) slots and two staged rows; then up to a slot
  * per process (one pass per iteration however many candidates), keeping two
@@ -342,7 +358,7 @@ GB_HD void pba_chain_plan_for(pba_chain_plan *pl, uint32_t I, uint32_t J, size_t
 {
 	const size_t slot = sizeof(uint64_t) + sizeof(uint32_t), proc = slot;
 	const size_t row = (size_t)J * sizeof(int32_t), wake = (size_t)pba_chunks(I) * sizeof(uint64_t);
-	size_t left = budget, stage_max = budget / 4 / row, stage_min, keep, cap, k;
+	size_t left = budget - 24, stage_max = budget / 4 / row, stage_min, keep, cap, k;
 
 	if (stage_max > PBA_STAGE_MAX)
 		stage_max = PBA_STAGE_MAX;
@@ -373,16 +389,14 @@ GB_HD void pba_chain_plan_for(pba_chain_plan *pl, uint32_t I, uint32_t J, size_t
 
 GB_HD void pba_chain_carve(const pba_chain_plan *pl, const pba_dev *d, uint64_t *smem, pba_chain_mem *m)
 {
-	uint32_t *u;
+	uint64_t *base = smem;
+	uint32_t *u = (uint32_t *)(smem + pba_chain_words64(pl, d->I));
 	m->minf = smem;
 	smem += pl->cap;
 	m->wake = pl->smem_wake ? smem : d->wake;
 	if (pl->smem_wake)
 		smem += pba_chunks(d->I);
 	m->state = pl->smem_state ? smem : d->state;
-	if (pl->smem_state)
-		smem += d->I;
-	u = (uint32_t *)smem;
 	m->work = pl->smem_work ? (int32_t *)u : d->work;
 	if (pl->smem_work)
 		u += d->J;
@@ -390,7 +404,7 @@ GB_HD void pba_chain_carve(const pba_chain_plan *pl, const pba_dev *d, uint64_t 
 	if (pl->smem_state)
 		u += d->I;
 	m->cand = u;
-	m->stage = (int32_t *)(u + pl->cap);
+	m->stage = (int32_t *)((char *)base + pba_chain_stage_at(pl, d->I, d->J));
 }
 
 /* The chain's start: work[] (resource j) and the words (process i) copied into shared memory... */
@@ -561,6 +575,58 @@ GB_HD uint32_t pba_chain_add_cell(const pba_dev *d, const pba_chain_mem *m, uint
 		add += pba_alloc_row(d, m->flist[f])[j];
 	m->work[j] += add;
 	return (uint32_t)add;
+}
+
+/*
+ * The chain's one-warp path. In the worst case an iteration has one due
+ * chunk and one candidate, and what it costs in the block is the block's
+ * barriers and its slowest warp between them, not the work (docs/avoid.md,
+ * "The chain kernel"). So warp 0 runs such iterations alone, with
+ * __syncwarp as its only synchronisation, while the other warps wait at one
+ * barrier: it votes on the wakes, looks at the due chunks, scans its one
+ * candidate's need row from pos with the allocation row in the same trip
+ * (32 resources a lane, four at a time, held in registers: hence J <=
+ * PBA_LONE_J and a multiple of 4, so that rows start on 16 bytes) and adds
+ * the allocation to work[] itself. It hands an iteration to the block as
+ * soon as it sees more than PBA_LONE_DUE due chunks or a second candidate,
+ * having changed nothing but wakes, which stay right (a chunk with a
+ * candidate is due again at once). An iteration it completes is the same
+ * thesis iteration the block would have run. The lane that keeps the
+ * votes of 32 chunks a step keeps them for 32 steps, hence I <= PBA_LONE_I.
+ */
+#define PBA_LONE_J 1024u
+#define PBA_LONE_I (32u * 32u * PBA_CHUNK)
+#define PBA_LONE_DUE 4u
+
+GB_HD int pba_chain_lone_fits(uint32_t I, uint32_t J)
+{
+	return I <= PBA_LONE_I && J <= PBA_LONE_J && J % 4u == 0;
+}
+
+/*
+ * The one-warp path also copies the rows of the process it expects to be
+ * the next candidate (the least positive margin it saw) into shared memory
+ * while it works on the current one, so that the next scan does not wait for
+ * global memory: two slots of a need and an allocation row each, in the
+ * staged rows (when the plan has four).
+ */
+#define PBA_LONE_SLOTS 2u
+
+GB_HD int pba_chain_lone_cache(const pba_chain_plan *pl)
+{
+	return pl->stage_rows >= 2u * PBA_LONE_SLOTS;
+}
+
+/* The margin by which a lone warp picks the next candidate to copy ahead: the least positive one. */
+GB_HD uint32_t pba_chain_next_key(uint32_t margin)
+{
+	return margin == 0 ? UINT32_MAX : margin;
+}
+
+/* Whether warp 0 runs an iteration with ndue due chunks and (so far) ncand candidates alone. */
+GB_HD int pba_chain_lone_takes(uint32_t ndue, uint32_t ncand)
+{
+	return ndue <= PBA_LONE_DUE && ncand <= 1;
 }
 
 /* The verdict (thread 0), after the rollback of an unsafe request. */

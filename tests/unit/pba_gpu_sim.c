@@ -44,6 +44,7 @@ typedef struct sim {
 	int thesis, reverse;
 	uint32_t first_blocks, first_threads; /* gpu: k_first_round's grid */
 	uint32_t chain_threads;               /* gpu: k_chain's block */
+	int lone;                             /* gpu: k_chain's one-warp path where it fits (not with small blocks) */
 	pba_chain_plan plan;                  /* gpu: k_chain's shared memory */
 	uint64_t *smem;                       /* gpu: its stand-in */
 	size_t smem_bytes;
@@ -138,7 +139,8 @@ static void *sim_open(const pba_system *st, sim_kind kind)
 		s->reverse = kind != SIM_GPU;
 		s->first_threads = kind == SIM_GPU_SMALL ? 64 : 256;
 		s->first_blocks = kind == SIM_GPU_SMALL ? 1 : (d->I + 7) / 8;
-		s->chain_threads = kind == SIM_GPU_SMALL ? 64 : 1024;
+		s->chain_threads = kind == SIM_GPU_SMALL ? 64 : 512;
+		s->lone = kind != SIM_GPU_SMALL && pba_chain_lone_fits(d->I, d->J);
 		switch (kind) {
 		case SIM_GPU:
 			pba_chain_plan_for(&s->plan, d->I, d->J, H100_SMEM);
@@ -343,6 +345,67 @@ static void chain_collect(const sim *s, const pba_chain_mem *m, uint32_t *ncand,
 	}
 }
 
+/*
+ * chain_lone: warp 0 alone, iteration after iteration, while an iteration
+ * has at most PBA_LONE_DUE due chunks and one candidate; the due chunks in
+ * the kernel's order (lane l's chunks l, l + 32, ..., lanes in turn). Returns
+ * 1 when the chain is over, 0 when the block takes the iteration.
+ */
+static int chain_lone(const sim *s, const pba_chain_mem *m, uint32_t *total, uint32_t *iters, uint64_t *grown)
+{
+	const pba_dev *d = &s->d;
+	const uint32_t I = d->I, J = d->J, nchunks = pba_chunks(I);
+	while (pba_chain_goes_on(*total, I)) {
+		uint32_t ndue = 0, ncand = 0, cand = 0, c, l, x, j, from, most = 0;
+		const int32_t *need, *alloc;
+		for (c = 0; c < nchunks; c++)
+			ndue += (uint32_t)pba_chain_due(m, nchunks, c, *grown);
+		if (!pba_chain_lone_takes(ndue, 0))
+			return 0;
+		for (l = 0; l < 32; l++)
+			for (c = l; c < nchunks; c += 32) {
+				uint32_t least = UINT32_MAX, nb = 0, firstc = 0;
+				if (!pba_chain_due(m, nchunks, c, *grown))
+					continue;
+				for (x = 0; x < 32; x++) {
+					const uint32_t i = c * PBA_CHUNK + x;
+					const uint64_t w = pba_chain_word_at(m, I, i);
+					const int32_t at = pba_chain_work_at(m, J, w);
+					const uint32_t margin = pba_chain_margin(w, J, at);
+					if (pba_chain_is_candidate(w, J, at) && nb++ == 0)
+						firstc = i;
+					least = margin < least ? margin : least;
+				}
+				pba_chain_set_wake(m, c, least, *grown);
+				if (nb) {
+					cand = firstc;
+					ncand += nb;
+					if (!pba_chain_lone_takes(ndue, ncand))
+						return 0;
+				}
+			}
+		(*iters)++;
+		if (ncand == 0)
+			return 1;
+		need = pba_need_row(d, cand);
+		alloc = pba_alloc_row(d, cand);
+		from = pba_block_pos(m->state[cand]);
+		for (j = from; j < J; j++)
+			if (need[j] > m->work[j]) {
+				m->state[cand] = pba_block_word(j, need[j]);
+				return 1;
+			}
+		for (j = 0; j < J; j++) {
+			m->work[nth(s, j, J)] += alloc[nth(s, j, J)];
+			most = (uint32_t)alloc[j] > most ? (uint32_t)alloc[j] : most;
+		}
+		m->state[cand] = PBA_UNBLOCKED;
+		*grown += most;
+		(*total)++;
+	}
+	return 1;
+}
+
 /* k_chain <<<1,chain_threads>>>: every step between two barriers as one loop. */
 static void chain(sim *s, uint32_t p)
 {
@@ -368,6 +431,8 @@ static void chain(sim *s, uint32_t p)
 	while (pba_chain_goes_on(total, I)) {
 		uint32_t nf, raw, n, most = 0, add;
 		int staged, first = 1;
+		if (s->lone && chain_lone(s, &m, &total, &iters, &grown))
+			break;
 		iters++;
 		nfin = 0;
 		do {

@@ -497,12 +497,14 @@ static void check_plan(uint32_t I, uint32_t J, size_t budget, pba_chain_plan *pl
 	at += pl->smem_wake ? (size_t)pba_chunks(I) * 8 : 0;
 	CHECK(m.state == (pl->smem_state ? (uint64_t *)at : &gstate));
 	at += pl->smem_state ? (size_t)I * 8 : 0;
+	at += (at - (char *)smem) % 16; /* work[] starts on 16 bytes */
 	CHECK(m.work == (pl->smem_work ? (int32_t *)at : &gwork));
 	at += pl->smem_work ? (size_t)J * 4 : 0;
 	CHECK(m.flist == (pl->smem_state ? (uint32_t *)at : &gflist));
 	at += pl->smem_state ? (size_t)I * 4 : 0;
 	CHECK((char *)m.cand == at);
 	at += (size_t)pl->cap * 4;
+	at += (16 - (at - (char *)smem) % 16) % 16; /* the staged rows start on 16 bytes */
 	CHECK((char *)m.stage == at);
 	at += (size_t)pl->stage_rows * J * 4;
 	CHECK(at == (char *)smem + bytes);
