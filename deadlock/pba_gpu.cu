@@ -10,7 +10,7 @@
  *     process covered everywhere is finished and its allocation is added to
  *     work; any other keeps one word: the first resource it is blocked on
  *     (pos) and its need there (key), taken from the scanning lane's register.
- *  3. chain <<<1,1024>>>: every later iteration inside one resident block,
+ *  3. chain <<<1,512>>>: every later iteration inside one resident block,
  *     with work[], the processes' words and the finisher list in shared
  *     memory as far as they fit (else in global memory) and __syncthreads
  *     between steps. Work only grows, so a process whose key still exceeds
@@ -22,7 +22,8 @@
  *     the one global trip of such an iteration is the row scan. Finishers are
  *     added to work after all candidates of the iteration were checked, so
  *     the iterations are the thesis's iterations, then the request is granted
- *     or rolled back in place.
+ *     or rolled back in place. Iterations with one candidate run in warp 0
+ *     alone (chain_lone), the other warps waiting at one barrier.
  * The host reads one status word per event. The per-element work is in
  * deadlock/pba_bits.h, what both GPU engines share in deadlock/pba_gpu.cuh.
  */
