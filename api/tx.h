@@ -18,6 +18,12 @@
  *   TX_ABORTED(tx)      non-zero once the attempt must abort
  *   TX_PREFETCH(tx, m, addrs, n)  read n words the body will use, as one batch
  *                       (an engine without batching reads them one by one)
+ *   TX_PEEK(tx, m, a)   a plain load of data word a outside the transaction: not
+ *                       in the read set, never validated, and it may see a commit
+ *                       half done. For searches (a skiplist's traversal) whose
+ *                       outcome the body then confirms with TX_READ of every word
+ *                       its decision and its writes depend on
+ *                       (workloads/skiplist_body.h says why that is serializable)
  * A body returns one of enum tx_body_result to the engine. A body header has
  * no include guard: it is included once per engine that runs it.
  */
@@ -36,6 +42,6 @@ enum tx_body_result {
 #endif
 
 #if !defined(TX_NAME) || !defined(TX_CTX) || !defined(TX_MEM) || !defined(TX_READ) || \
-	!defined(TX_WRITE) || !defined(TX_ABORTED) || !defined(TX_PREFETCH)
+	!defined(TX_WRITE) || !defined(TX_ABORTED) || !defined(TX_PREFETCH) || !defined(TX_PEEK)
 #error "an engine defines the transactional API of api/tx.h before it includes a transaction body"
 #endif

@@ -75,7 +75,7 @@ static const gb_opt_row own_rows[NOWN] = {
 	[ROW_READONLY] = {.name = "read-only", .kind = GB_OPT_UINT, .metavar = "P", .lo = 0, .hi = 100, .def = "0",
 			  .offset = AT(read_only),
 			  .help = "percent of read-only transactions (bank: balance inquiries; vacation: queries "
-				  "of three room types; the paper uses 0 and 20)"},
+				  "of three room types; skiplist: lookups; the paper uses 0 and 20)"},
 	[ROW_SEMANTIC] = {.name = "semantic-ratio", .kind = GB_OPT_UINT, .metavar = "P", .lo = 0, .hi = 100,
 			  .def = "100", .offset = AT(semantic_ratio),
 			  .help = "percent of update transactions that can meet a semantic conflict (bank: "
@@ -85,7 +85,8 @@ static const gb_opt_row own_rows[NOWN] = {
 	[ROW_PRESORT] = {.name = "presort", .kind = GB_OPT_FLAG, .offset = AT(presort), .set_to = 1,
 			 .help = "the application pre-orders the table so program order resolves its semantic "
 				 "dependences (bank: every chain in order on one thread; vacation: one customer "
-				 "per thread, bookings and cancellations in order)"},
+				 "per thread, bookings and cancellations in order; skiplist: no change, each "
+				 "key's updates are always in order on its one thread)"},
 	[ROW_HASH] = {.name = "hash", .kind = GB_OPT_UINT, .metavar = "K", .lo = 1, .hi = UINT32_MAX / 2,
 		      .def = "1", .offset = AT(hash),
 		      .help = "consecutive data words covered by one lock, at most the workload's data words "
@@ -150,7 +151,7 @@ static void describe_engine(const void *entry, cJSON *o)
 {
 	const stm_engine *e = entry;
 	const stm_engine_run *r;
-	cJSON *runs = cJSON_AddArrayToObject(o, "workloads"), *cannot;
+	cJSON *runs = cJSON_AddArrayToObject(o, "workloads"), *cannot, *by;
 	char why[256];
 	int i;
 
@@ -158,6 +159,9 @@ static void describe_engine(const void *entry, cJSON *o)
 	gb_json_u64(o, "max_words_per_transaction", e->max_set);
 	for (r = e->runs; r->workload; r++)
 		cJSON_AddItemToArray(runs, cJSON_CreateString(r->workload->name));
+	by = cJSON_AddObjectToObject(o, "max_words_by_workload");
+	for (r = e->runs; r->workload; r++)
+		gb_json_u64(by, r->workload->name, r->max_set);
 	cannot = cJSON_AddArrayToObject(o, "cannot_run");
 	for (i = 0; stm_workloads[i]; i++)
 		if (stm_cannot_run(e, stm_workloads[i], why, sizeof(why)))
@@ -252,10 +256,13 @@ static void extra_help(FILE *out)
 		     "with the workload's oracle (bank: every withdrawal had the money, the replay equals "
 		     "the final balances exactly, money is conserved, no balance is negative; vacation: "
 		     "every booking had a room and a free customer, every cancellation its booking, the "
-		     "replay equals the final data, rooms held + free = rooms of every type). A --duration "
-		     "run of rounds (bank), where entries commit many times, instead requires the final "
-		     "data to equal the start plus every commit's effect (each entry's commits are "
-		     "counted).");
+		     "replay equals the final data, rooms held + free = rooms of every type; skiplist: "
+		     "every insert's key was absent and every delete's present, the replay on the oracle's "
+		     "own skip list equals the final data word for word, every level is sorted and "
+		     "exactly the taller nodes of the level below). A --duration run of rounds (bank, "
+		     "skiplist), where entries commit many times, instead requires the final data to "
+		     "equal the start plus every commit's effect (each entry's commits are counted; "
+		     "skiplist: each thread's keys as its block's committed prefix leaves them).");
 }
 
 static void help(FILE *out)
@@ -320,10 +327,11 @@ static void check_engines(const stm_opts *o)
 		if (o->threads > e->max_threads)
 			gb_die(GB_EXIT_USAGE, "option --threads: %" PRIu64 " is above what %s runs (accepted: 1..%u)",
 			       o->threads, e->name, e->max_threads);
-		if (need > e->max_set)
-			gb_die(GB_EXIT_USAGE, "%s runs transactions of at most %u words, but %s transactions "
+		if (need > stm_engine_run_of(e, o->workload)->max_set)
+			gb_die(GB_EXIT_USAGE, "%s runs %s transactions of at most %u words, but %s transactions "
 			       "with these options (--%s) touch up to %u",
-			       e->name, e->max_set, o->workload->name, max_set_option, need);
+			       e->name, o->workload->name, stm_engine_run_of(e, o->workload)->max_set,
+			       o->workload->name, max_set_option, need);
 	}
 }
 
@@ -534,7 +542,8 @@ static gb_rep_end stm_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_
 		er->ops->run(er->ctx, left, er->one_run ? (uint64_t)(o->duration * 1e9) : 0, &b);
 		if (b.c.threads_failed)
 			gb_die(GB_EXIT_RUNTIME, "stm: a %s transaction touched more than %u distinct words, beyond "
-			       "%s's read/write set capacity", o->workload->name, er->e->max_set, er->e->name);
+			       "%s's read/write set capacity", o->workload->name,
+			       stm_engine_run_of(er->e, o->workload)->max_set, er->e->name);
 		stm_counters_add(&er->c, &b.c);
 		er->seconds += b.seconds;
 		er->cycles_per_ns = b.cycles_per_ns;
@@ -617,7 +626,10 @@ static void fill_config(cJSON *cfg, const stm_run *r)
 	gb_json_u64(cfg, "threads", o->p.threads);
 	gb_json_u64(cfg, "tx_per_thread", o->tx_per_thread);
 	gb_json_u64(cfg, "read_only", o->read_only);
-	gb_json_u64(cfg, "semantic_ratio", o->semantic_ratio);
+	if (o->workload->semantic)
+		gb_json_u64(cfg, "semantic_ratio", o->semantic_ratio);
+	else
+		cJSON_AddNullToObject(cfg, "semantic_ratio"); /* the workload has no semantic transactions */
 	gb_json_bool(cfg, "presort", o->presort);
 	gb_json_u64(cfg, "block_size", o->p.block_size);
 	gb_json_u64(cfg, "cpu_workers", r->backend == GB_BACKEND_CPU ? o->p.cpu_workers : 0);
@@ -835,7 +847,7 @@ static int run(int argc, char **argv)
 
 const gb_command gb_cmd_stm = {
 	.name = "stm",
-	.summary = "software transactional memory: PR-STM, GPU-STM on bank, vacation",
+	.summary = "transactional memory: PR-STM, GPU-STM on bank, vacation, skiplist",
 	.run = run,
 	.help = help,
 	.registry = &engine_registry,

@@ -15,6 +15,8 @@ scripts=(
 	"fig7 | PR-STM (Shen et al. 2020), Figure 7, bank and vacation: throughput against threads"
 	"fig8 | PR-STM (Shen et al. 2020), Figure 8, bank and vacation: throughput against lock coverage"
 	"fig9 | PR-STM (Shen et al. 2020), Figure 9, bank and vacation: throughput against the semantic ratio"
+	"fig10 | PR-STM (Shen et al. 2020), Figure 10, skiplist: throughput against threads"
+	"fig11 | PR-STM (Shen et al. 2020), Figure 11, skiplist: throughput against lock coverage at 1536 threads"
 	"pba-tables | GPU-PBA thesis chapter, Tables 5.2-5.4: worst-case request time"
 	"detect-tables | OSDDA and LMDDA, Tables 3.2-3.3 and 4.3-4.4: detection time and speedups"
 	"speculate-figures | speculative loop parallelization (Feng, Gupta and Bhuyan), Figures 8-11"
@@ -25,7 +27,7 @@ usage() {
 	cat <<'EOF'
 usage: scripts/reproduce-all.sh [options]
 
-Runs every figure and table script (fig7, fig8, fig9, pba-tables,
+Runs every figure and table script (fig7 to fig11, pba-tables,
 detect-tables, speculate-figures, list-table1) with its outputs in OUT/<script>/, then
 writes OUT/index.md linking every table and plot.
 

@@ -58,8 +58,12 @@
 #define GPUSTM_VERSION_MASK 0x7FFFFFFFu
 /* Threads it runs: PR-STM's limit, so that the two run the same configurations. */
 #define GPUSTM_MAX_THREADS (1u << 19)
-/* Capacity of the read set, the write set and the lock log of one transaction. */
+/* Capacity of the read set, the write set and the lock log of one transaction: 8, or
+ * GPUSTM_WIDE_SET in the translation units of workloads with larger transactions
+ * (stm/gpustm_cpu_set16.c), which define it before including this file. */
+#ifndef GPUSTM_MAX_SET
 #define GPUSTM_MAX_SET 8
+#endif
 /* Attempts of one transaction before it is given up: the paper's setting (section 4.1). */
 #define GPUSTM_RETRY_LIMIT 100
 

@@ -4,6 +4,14 @@
 
 #include "stm/stm.h"
 
+/*
+ * The set capacity of gpustm's builds for workloads whose transactions touch more
+ * than the 8 words of the others' (skiplist: 2 x --levels), in translation
+ * units of their own (stm/gpustm_cpu_set16.c, stm/gpustm_gpu_set16.cu), so the other
+ * workloads' code stays as it was.
+ */
+#define GPUSTM_WIDE_SET 16
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -11,6 +19,8 @@ extern const stm_ops gpustm_bank_cpu_ops;
 extern const stm_ops gpustm_bank_gpu_ops;
 extern const stm_ops gpustm_vacation_cpu_ops;
 extern const stm_ops gpustm_vacation_gpu_ops;
+extern const stm_ops gpustm_skiplist_cpu_ops;
+extern const stm_ops gpustm_skiplist_gpu_ops;
 #ifdef __cplusplus
 }
 #endif

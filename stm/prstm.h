@@ -62,6 +62,9 @@
  *   aborts it: the CPU backend sets one, since a preempted worker can sleep
  *   through thousands of commits; a GPU warp is not preempted, and its
  *   window of a few round trips is far shorter than 2048 commits on one lock.
+ *   On the CPU the limit (tx->window) counts from the attempt's first
+ *   transactional access, so what a body does before it (a skiplist's search,
+ *   outside the transaction) does not count; device code has none of this.
  */
 #ifndef GB_PRSTM_H
 #define GB_PRSTM_H
@@ -79,7 +82,8 @@
 #define PRSTM_MAX_THREADS (1u << 19)
 /* Capacity of each of the read, write and lock sets of one transaction. */
 #ifndef PRSTM_MAX_SET
-#define PRSTM_MAX_SET 8 /* a GPU kernel may be built with less: stm/prstm_gpu.cuh */
+#define PRSTM_MAX_SET 8 /* a GPU kernel may be built with less: stm/prstm_gpu.cuh; with more
+			 * (PRSTM_WIDE_SET) for workloads with larger transactions: stm/prstm_cpu_set16.c */
 #endif
 
 /* Why an attempt aborted. */
@@ -100,6 +104,11 @@ typedef struct prstm_mem {
 typedef struct prstm_tx {
 	uint32_t prio; /* static priority: the thread index; lower value wins */
 	uint64_t late; /* gb_cycles() past which validation gives up (0: never), see prstm_tx_validate */
+#if !defined(__CUDA_ARCH__)
+	/* cycles an attempt may take from its first access to validation (0: no limit); the CPU
+	 * backend's only, so device code (which never sets a limit) keeps none of it */
+	uint64_t window;
+#endif
 	uint32_t abort;
 	uint32_t nr, nw, nl;
 	uint32_t r_addr[PRSTM_MAX_SET], r_ver[PRSTM_MAX_SET], r_val[PRSTM_MAX_SET];
@@ -135,8 +144,26 @@ GB_HD void prstm_tx_start(prstm_tx *tx, uint32_t prio)
 {
 	tx->prio = prio;
 	tx->late = 0;
+#if !defined(__CUDA_ARCH__)
+	tx->window = 0;
+#endif
 	tx->abort = PRSTM_OK;
 	tx->nr = tx->nw = tx->nl = 0;
+}
+
+/*
+ * Start the time limit at the first transactional access of an attempt, on
+ * the CPU backend (the only one that sets a window; the GPU kernels carry
+ * none of this).
+ */
+GB_HD void prstm_start_window(prstm_tx *tx)
+{
+#if !defined(__CUDA_ARCH__)
+	if (tx->window && tx->nr == 0 && tx->nl == 0)
+		tx->late = gb_cycles() + tx->window;
+#else
+	(void)tx;
+#endif
 }
 
 /* Index of addr in the read set, or nr. */
@@ -173,6 +200,7 @@ GB_HD uint32_t prstm_tx_read(prstm_tx *tx, const prstm_mem *m, uint32_t addr)
 	j = prstm_find_read(tx, addr);
 	if (j < tx->nr)
 		return tx->r_val[j];
+	prstm_start_window(tx);
 	w = gb_ld_acquire_u32(m->locks + prstm_lock_of(m, addr));
 	if (prstm_is_locked(w)) {
 		tx->abort = PRSTM_ABORT_LOCKED;
@@ -195,6 +223,7 @@ GB_HD void prstm_tx_prefetch(prstm_tx *tx, const prstm_mem *m, const uint32_t *a
 
 	if (tx->abort)
 		return;
+	prstm_start_window(tx);
 	/* One load per distinct lock word: with --hash > 1 several words share a
 	 * lock, and at high contention every extra load of a hot lock word
 	 * queues behind the others at its memory slice. */
@@ -255,7 +284,9 @@ GB_HD void prstm_tx_write(prstm_tx *tx, const prstm_mem *m, uint32_t addr, uint3
 	if (j < tx->nr) {
 		ver = tx->r_ver[j];
 	} else {
-		uint32_t w = gb_ld_relaxed_u32(m->locks + idx);
+		uint32_t w;
+		prstm_start_window(tx);
+		w = gb_ld_relaxed_u32(m->locks + idx);
 		if (prstm_is_locked(w)) {
 			tx->abort = PRSTM_ABORT_LOCKED;
 			return;

@@ -12,3 +12,4 @@
 #define TX_WRITE(tx, m, a, v) prstm_tx_write((tx), (m), (a), (v))
 #define TX_ABORTED(tx) ((tx)->abort != PRSTM_OK)
 #define TX_PREFETCH(tx, m, addrs, n) prstm_tx_prefetch((tx), (m), (addrs), (n))
+#define TX_PEEK(tx, m, a) ((void)(tx), gb_ld_relaxed_u32((m)->data + (a)))

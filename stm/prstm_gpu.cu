@@ -9,9 +9,9 @@
  * through the PTX loads, stores and atomics of common/port.h (gpu scope, so
  * the non-coherent L1 is bypassed).
  *
- * The kernels are built for set capacities 2, 4 and 8 (stm/prstm_gpu.cuh);
- * this file builds the ones for 8 and picks, at open, the smallest capacity
- * that holds every transaction of the table.
+ * The kernels are built for set capacities 2, 4, 8 and (the skiplist only)
+ * 16 (stm/prstm_gpu.cuh); this file builds the ones for 8 and picks, at
+ * open, the smallest capacity that holds every transaction of the table.
  */
 #define PRSTM_MAX_SET 8
 #define PRSTM_GPU_KERNELS set8
@@ -22,19 +22,27 @@
 #include "stm/prstm_engines.h"
 #include "stm/stm_gpu.h"
 
-/* The smallest capacity whose sets hold the largest transaction of the table. */
-static const prstm_gpu_kernels *kernels_for(const tx_input *in)
+/*
+ * The kernel of the smallest capacity whose sets hold the largest transaction of the table, among those
+ * built for the workload (`which` picks its member of prstm_gpu_kernels).
+ */
+static const prstm_gpu_kernel *kernel_for(const tx_input *in, const prstm_gpu_kernel prstm_gpu_kernels::*which)
 {
 	static const prstm_gpu_kernels *const by_capacity[] = {
-		&prstm_gpu_kernels_set2, &prstm_gpu_kernels_set4, &prstm_gpu_kernels_set8,
+		&prstm_gpu_kernels_set2, &prstm_gpu_kernels_set4, &prstm_gpu_kernels_set8, &prstm_gpu_kernels_set16,
 	};
-	static const uint32_t capacity[] = {2, 4, 8};
+	const prstm_gpu_kernel *last = NULL;
 	uint32_t k;
 
-	for (k = 0; k + 1 < sizeof(by_capacity) / sizeof(by_capacity[0]); k++)
-		if (in->max_words <= capacity[k])
+	for (k = 0; k < sizeof(by_capacity) / sizeof(by_capacity[0]); k++) {
+		const prstm_gpu_kernel *c = &(by_capacity[k]->*which);
+		if (!c->fn)
+			continue;
+		last = c;
+		if (in->max_words <= c->capacity)
 			break;
-	return by_capacity[k];
+	}
+	return last;
 }
 
 static void run(void *vctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_result *r)
@@ -58,13 +66,19 @@ static void run(void *vctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_resu
 
 static void *bank_open(const tx_input *in, const stm_params *p)
 {
-	const prstm_gpu_kernel *k = &kernels_for(in)->bank;
+	const prstm_gpu_kernel *k = kernel_for(in, &prstm_gpu_kernels::bank);
 	return stm_gpu_open(in, p, k->fn, k->name);
 }
 
 static void *vacation_open(const tx_input *in, const stm_params *p)
 {
-	const prstm_gpu_kernel *k = &kernels_for(in)->vacation;
+	const prstm_gpu_kernel *k = kernel_for(in, &prstm_gpu_kernels::vacation);
+	return stm_gpu_open(in, p, k->fn, k->name);
+}
+
+static void *skiplist_open(const tx_input *in, const stm_params *p)
+{
+	const prstm_gpu_kernel *k = kernel_for(in, &prstm_gpu_kernels::skiplist);
 	return stm_gpu_open(in, p, k->fn, k->name);
 }
 
@@ -74,4 +88,8 @@ extern "C" const stm_ops prstm_bank_gpu_ops = {
 
 extern "C" const stm_ops prstm_vacation_gpu_ops = {
 	vacation_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close,
+};
+
+extern "C" const stm_ops prstm_skiplist_gpu_ops = {
+	skiplist_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close,
 };

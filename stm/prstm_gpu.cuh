@@ -8,10 +8,13 @@
  * at most two words runs faster on a kernel built for two (H100, bank without
  * semantic transactions: 8.9e8 committed tx/s with 8, 1.0e9 with 4, 1.05e9
  * with 2). So each capacity is its own translation unit (prstm_gpu_set2.cu,
- * prstm_gpu_set4.cu; 8 in prstm_gpu.cu) that defines PRSTM_MAX_SET and
- * includes stm/prstm_gpu_kernel.cuh, which builds a kernel per workload, and
- * the backend picks the smallest capacity that holds every transaction of the
- * table (tx_input.max_words).
+ * prstm_gpu_set4.cu, prstm_gpu_set16.cu; 8 in prstm_gpu.cu) that defines
+ * PRSTM_MAX_SET and includes stm/prstm_gpu_kernel.cuh, which builds a kernel
+ * per workload, and the backend picks the smallest capacity that holds every
+ * transaction of the table (tx_input.max_words). Capacity 16
+ * (PRSTM_WIDE_SET) is built for the skiplist only, whose updates touch up to
+ * 2 x --levels words; the bank and vacation never need more than 8, and
+ * their entries there are empty.
  */
 #ifndef GB_PRSTM_GPU_CUH
 #define GB_PRSTM_GPU_CUH
@@ -39,11 +42,12 @@ typedef struct prstm_gpu_kernel {
 	const char *name;
 } prstm_gpu_kernel;
 
-/* One capacity's kernels, one per workload PR-STM runs. */
+/* One capacity's kernels, one per workload PR-STM runs (fn NULL: not built at this capacity). */
 typedef struct prstm_gpu_kernels {
-	prstm_gpu_kernel bank, vacation;
+	prstm_gpu_kernel bank, vacation, skiplist;
 } prstm_gpu_kernels;
 
-extern const prstm_gpu_kernels prstm_gpu_kernels_set2, prstm_gpu_kernels_set4, prstm_gpu_kernels_set8;
+extern const prstm_gpu_kernels prstm_gpu_kernels_set2, prstm_gpu_kernels_set4, prstm_gpu_kernels_set8,
+	prstm_gpu_kernels_set16;
 
 #endif

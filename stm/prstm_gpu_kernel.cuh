@@ -15,19 +15,33 @@
 #error "define PRSTM_MAX_SET and PRSTM_GPU_KERNELS before including stm/prstm_gpu_kernel.cuh"
 #endif
 
+/* The bank and vacation, whose transactions touch at most 8 words, are built up to capacity 8. */
+#if PRSTM_MAX_SET <= 8
+#define PRSTM_GPU_NARROW 1
+#else
+#define PRSTM_GPU_NARROW 0
+#endif
+
+#if PRSTM_GPU_NARROW
 #include "stm/prstm_bank.h"
-#include "stm/prstm_gpu.cuh"
 #include "stm/prstm_vacation.h"
+#endif
+#include "stm/prstm_gpu.cuh"
+#include "stm/prstm_skiplist.h"
 #include "stm/stm_gpu.cuh"
 
 /* The workloads of the kernels: a constant in each, so each keeps only its own step. */
-enum prstm_gpu_workload { PRSTM_GPU_BANK, PRSTM_GPU_VACATION };
+enum prstm_gpu_workload { PRSTM_GPU_BANK, PRSTM_GPU_VACATION, PRSTM_GPU_SKIPLIST };
 
 static __device__ __forceinline__ uint32_t prstm_step(int workload, prstm_sched *s, const prstm_mem *m,
 						      const tx_table *v, const stm_params *p, stm_shared *sh)
 {
-	return workload == PRSTM_GPU_VACATION ? prstm_vacation_step(s, m, v, p, sh)
-					      : prstm_bank_step(s, m, v, p, sh);
+#if PRSTM_GPU_NARROW
+	if (workload != PRSTM_GPU_SKIPLIST)
+		return workload == PRSTM_GPU_VACATION ? prstm_vacation_step(s, m, v, p, sh)
+						      : prstm_bank_step(s, m, v, p, sh);
+#endif
+	return prstm_skiplist_step(s, m, v, p, sh);
 }
 
 /* One kernel's work, for the workload it was built for. */
@@ -72,7 +86,9 @@ static __device__ __forceinline__ void prstm_kernel_body(int workload, const prs
 #define PRSTM_GPU_STR(x) PRSTM_GPU_STR2(x)
 #define PRSTM_GPU_BANK_KERNEL PRSTM_GPU_CAT(prstm_bank_kernel_, PRSTM_GPU_KERNELS)
 #define PRSTM_GPU_VACATION_KERNEL PRSTM_GPU_CAT(prstm_vacation_kernel_, PRSTM_GPU_KERNELS)
+#define PRSTM_GPU_SKIPLIST_KERNEL PRSTM_GPU_CAT(prstm_skiplist_kernel_, PRSTM_GPU_KERNELS)
 
+#if PRSTM_GPU_NARROW
 __global__ void PRSTM_GPU_BANK_KERNEL(prstm_kernel_args a)
 {
 	prstm_kernel_body(PRSTM_GPU_BANK, &a);
@@ -82,10 +98,23 @@ __global__ void PRSTM_GPU_VACATION_KERNEL(prstm_kernel_args a)
 {
 	prstm_kernel_body(PRSTM_GPU_VACATION, &a);
 }
+#endif
+
+__global__ void PRSTM_GPU_SKIPLIST_KERNEL(prstm_kernel_args a)
+{
+	prstm_kernel_body(PRSTM_GPU_SKIPLIST, &a);
+}
 
 extern const prstm_gpu_kernels PRSTM_GPU_CAT(prstm_gpu_kernels_, PRSTM_GPU_KERNELS) = {
+#if PRSTM_GPU_NARROW
 	.bank = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_BANK_KERNEL,
 		 .name = PRSTM_GPU_STR(PRSTM_GPU_BANK_KERNEL)},
 	.vacation = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_VACATION_KERNEL,
 		     .name = PRSTM_GPU_STR(PRSTM_GPU_VACATION_KERNEL)},
+#else
+	.bank = {.capacity = PRSTM_MAX_SET, .fn = NULL, .name = NULL},
+	.vacation = {.capacity = PRSTM_MAX_SET, .fn = NULL, .name = NULL},
+#endif
+	.skiplist = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_SKIPLIST_KERNEL,
+		     .name = PRSTM_GPU_STR(PRSTM_GPU_SKIPLIST_KERNEL)},
 };

@@ -134,6 +134,9 @@ GB_HD uint32_t PRSTM_STEP(prstm_sched *s, const prstm_mem *m, const tx_table *v,
 		prstm_tx_start(&tx, s->tid);
 		if (p->window_cycles)
 			tx.late = t0 + p->window_cycles;
+#if !defined(__CUDA_ARCH__)
+		tx.window = p->window_cycles; /* and restarts at its first access (stm/prstm.h) */
+#endif
 		r = PRSTM_STEP_BODY(&tx, m, v, i, &e);
 		t1 = gb_cycles();
 		if (r == TX_BODY_SEMANTIC) {

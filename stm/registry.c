@@ -21,8 +21,12 @@
 static const char *const prstm_options[] = {"max-passes", "stall-timeout", "no-tags", NULL};
 
 static const stm_engine_run prstm_runs[] = {
-	{.workload = &stm_workload_bank, .cpu = &prstm_bank_cpu_ops, .gpu = GPU_OPS(prstm_bank_gpu_ops)},
-	{.workload = &stm_workload_vacation, .cpu = &prstm_vacation_cpu_ops, .gpu = GPU_OPS(prstm_vacation_gpu_ops)},
+	{.workload = &stm_workload_bank, .cpu = &prstm_bank_cpu_ops, .gpu = GPU_OPS(prstm_bank_gpu_ops),
+	 .max_set = PRSTM_MAX_SET},
+	{.workload = &stm_workload_vacation, .cpu = &prstm_vacation_cpu_ops, .gpu = GPU_OPS(prstm_vacation_gpu_ops),
+	 .max_set = PRSTM_MAX_SET},
+	{.workload = &stm_workload_skiplist, .cpu = &prstm_skiplist_cpu_ops, .gpu = GPU_OPS(prstm_skiplist_gpu_ops),
+	 .max_set = PRSTM_WIDE_SET},
 	{.workload = NULL},
 };
 
@@ -30,7 +34,7 @@ static const stm_engine prstm = {
 	.name = "prstm",
 	.summary = "PR-STM: priority-rule lock stealing with the semantic contention manager (Shen et al. 2020)",
 	.max_threads = PRSTM_MAX_THREADS,
-	.max_set = PRSTM_MAX_SET,
+	.max_set = PRSTM_WIDE_SET,
 	.timed_rounds = 1,
 	.options = prstm_options,
 	.runs = prstm_runs,
@@ -39,9 +43,12 @@ static const stm_engine prstm = {
 static const char *const gpustm_options[] = {"retry-limit", NULL};
 
 static const stm_engine_run gpustm_runs[] = {
-	{.workload = &stm_workload_bank, .cpu = &gpustm_bank_cpu_ops, .gpu = GPU_OPS(gpustm_bank_gpu_ops)},
+	{.workload = &stm_workload_bank, .cpu = &gpustm_bank_cpu_ops, .gpu = GPU_OPS(gpustm_bank_gpu_ops),
+	 .max_set = GPUSTM_MAX_SET},
 	{.workload = &stm_workload_vacation, .cpu = &gpustm_vacation_cpu_ops,
-	 .gpu = GPU_OPS(gpustm_vacation_gpu_ops)},
+	 .gpu = GPU_OPS(gpustm_vacation_gpu_ops), .max_set = GPUSTM_MAX_SET},
+	{.workload = &stm_workload_skiplist, .cpu = &gpustm_skiplist_cpu_ops,
+	 .gpu = GPU_OPS(gpustm_skiplist_gpu_ops), .max_set = GPUSTM_WIDE_SET},
 	{.workload = NULL},
 };
 
@@ -51,7 +58,7 @@ static const stm_engine gpustm = {
 		   "order at commit, hierarchical validation (version, then value), --retry-limit attempts "
 		   "per transaction (Xu et al. 2014)",
 	.max_threads = GPUSTM_MAX_THREADS,
-	.max_set = GPUSTM_MAX_SET,
+	.max_set = GPUSTM_WIDE_SET,
 	.timed_rounds = 0,
 	.no_rounds = "gpustm gives transactions up after --retry-limit attempts, so rounds over the table "
 		     "could drift apart without bound",

@@ -116,13 +116,15 @@ typedef struct stm_engine_run {
 	const stm_workload *workload; /* NULL ends an engine's list */
 	const stm_ops *cpu;
 	const stm_ops *gpu;           /* NULL in builds without CUDA */
+	uint32_t max_set;             /* distinct data words one transaction of it may read and write:
+				       * the set capacity of the build that runs it */
 } stm_engine_run;
 
 typedef struct stm_engine {
 	const char *name;
 	const char *summary;
 	uint32_t max_threads;         /* --threads it can run */
-	uint32_t max_set;             /* distinct data words one transaction may read and write */
+	uint32_t max_set;             /* the largest of its runs' max_set */
 	int timed_rounds;             /* a --duration run can be one run of rounds */
 	const char *no_rounds;        /* why not, when it cannot */
 	const char *const *options;   /* stm's options only this engine reads, NULL-terminated */

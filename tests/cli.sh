@@ -34,7 +34,7 @@ expect_out "help stm documents every option" "usage: gpubench stm" --algo --work
 	--tx-per-thread --semantic-ratio --read-only --transfers-per-tx --read-only-size --initial-balance \
 	--presort --seed --reps --duration --warmup --paper --timeout --verify-every \
 	--no-verify --json --quiet --compare --retry-limit --customers --room-types --rooms \
-	--room-interval prstm gpustm bank vacation
+	--room-interval --initial-keys --key-range --capacity --levels prstm gpustm bank vacation skiplist
 cp "$T_OUT" "$T_TMP/help-stm.txt"
 expect_rc "stm --help exits 0" 0 "$G" stm --help
 check "stm --help prints the same as help stm" cmp -s "$T_OUT" "$T_TMP/help-stm.txt"
@@ -199,14 +199,16 @@ check "info lists the backends" grep -q '^backends compiled in: cpu' "$T_OUT"
 check "info lists the engine" grep -q '^stm engine prstm' "$T_OUT"
 check "info lists the workloads" grep -q '^stm workload bank: ' "$T_OUT"
 check "info lists vacation" grep -q '^stm workload vacation: ' "$T_OUT"
+check "info lists skiplist" grep -q '^stm workload skiplist: ' "$T_OUT"
 json_check "info JSON: STM engines carry their limits and workloads" "$T_TMP/info.json" '
 e = {x["name"]: x for x in d["engines"]["stm"]}
 for name in ("prstm", "gpustm"):
     p = e[name]
-    assert p["max_threads"] == 524288 and p["max_words_per_transaction"] == 8, p
-    assert p["workloads"] == ["bank", "vacation"] and p["cannot_run"] == [], p
+    assert p["max_threads"] == 524288 and p["max_words_per_transaction"] == 16, p
+    assert p["max_words_by_workload"] == {"bank": 8, "vacation": 8, "skiplist": 16}, p
+    assert p["workloads"] == ["bank", "vacation", "skiplist"] and p["cannot_run"] == [], p
 w = d["engines"]["stm_workloads"]
-assert [x["name"] for x in w] == ["bank", "vacation"] and all(x["summary"] for x in w), w
+assert [x["name"] for x in w] == ["bank", "vacation", "skiplist"] and all(x["summary"] for x in w), w
 for x in e.values():
     assert isinstance(x["cannot_run"], list) and all(x["name"] in s for s in x["cannot_run"]), x'
 expect_rc "info --quiet exits 0" 0 "$G" info --quiet
@@ -572,6 +574,63 @@ expect_err "a vacation option with the bank names both" "option --rooms belongs 
 expect_rc "--hash above vacation's data words exits 2" 2 "$G" stm "${VAC[@]}" --hash 641
 expect_err "--hash above vacation's data words says what they are" "option --hash: 641 exceeds" "--customers 640" "1..640"
 
+# skiplist: both engines, compare, rounds, the oracle, and options that belong to another workload
+SKL=(--backend cpu --workload skiplist --threads 24 --cpu-workers 6 --tx-per-thread 20 --initial-keys 20
+	--capacity 2000 --levels 4 --reps 2 --warmup 0)
+expect_rc "skiplist on prstm, compared with gpustm" 0 "$G" stm "${SKL[@]}" --read-only 20 --compare gpustm \
+	--json "$R/skiplist.json"
+expect_out "the skiplist summary" "prstm on skiplist, cpu backend, 24 threads, 20 initial keys of 1..40, 4 levels, 2000 nodes" \
+	"replayed in commit order, equal word for word, every level sorted and a subset of the level below" \
+	"  gpustm       "
+json_check "skiplist report: config, both engines verified by the replay" "$R/skiplist.json" '
+c = d["config"]; r = d["results"]; v = d["verification"]; w = c["skiplist"]
+assert c["workload"] == "skiplist" and c["read_only"] == 20 and c["presort"] is False, c
+assert w["initial_keys"] == 20 and w["key_range"] == 40 and w["capacity"] == 2000 and w["levels"] == 4, w
+assert w["transactions"] == 480 and w["lookups"] == 24 * 4 and w["inserts"] == w["deletes"] == 24 * 8, w
+assert w["key_owners"] == 24 and w["nodes_used"] == 1 + 20 + 24 * 8 and w["data_words"] == 2000 * 5, w
+assert 1 <= w["max_height"] <= 4, w
+assert "bank" not in c and "vacation" not in c
+assert v["verified"] is True and "skip list" in v["method"] and len(v["data_fnv1a"]) == 16, v
+assert v["keys"] == 20 and 1 <= v["top_level"] <= 4, v
+assert r["commits"] == 2 * 480 and r["abandoned"] == 0 and r["commits_read_only"] == 2 * 96, r
+assert r["aborts"]["semantic"] == 0, r
+g = r["compare"][0]
+assert g["algo"] == "gpustm" and g["verified"] is True and g["abandoned"] == g["retry_limit_reached"], g'
+expect_rc "skiplist at high contention: 64 threads on 16 keys, 8 levels (16-word sets)" 0 "$G" stm "${SKL[@]}" \
+	--threads 64 --cpu-workers 16 --initial-keys 8 --key-range 16 --levels 8 --compare gpustm --retry-limit 1000000 \
+	--json "$R/skiplist-hot.json"
+expect_err "skiplist with more threads than keys says who runs lookups only" "48 threads own no key and run lookups only"
+json_check "skiplist at high contention: everything committed, verified" "$R/skiplist-hot.json" '
+r = d["results"]; g = r["compare"][0]
+assert d["verification"]["verified"] is True and g["verified"] is True
+assert r["abandoned"] == 0 and g["abandoned"] == 0 and r["commits"] == g["commits"] == 2 * 64 * 20, r
+assert d["config"]["skiplist"]["key_owners"] == 16'
+expect_rc "skiplist --duration on prstm runs rounds" 0 "$G" stm "${SKL[@]}" --read-only 20 --duration 0.05 --quiet \
+	--json "$R/skiplist-d.json"
+json_check "skiplist --duration: rounds, verified from the commit counts" "$R/skiplist-d.json" '
+r = d["results"]; v = d["verification"]
+assert r["timed_run"] == "rounds" and v["verified"] is True and "prefix" in v["method"], (r["timed_run"], v)
+assert r["commits"] > 480 and r["abandoned"] == 0, r'
+expect_rc "skiplist --duration on gpustm runs batches" 0 "$G" stm "${SKL[@]}" --algo gpustm --duration 0.05 \
+	--quiet --json "$R/skiplist-gd.json"
+json_check "skiplist gpustm --duration: batches, verified" "$R/skiplist-gd.json" '
+assert d["results"]["timed_run"] == "batches" and d["verification"]["verified"] is True'
+expect_rc "a skiplist option with the bank exits 2" 2 "$G" stm "${TINY[@]}" --levels 3
+expect_err "a skiplist option with the bank names both" "option --levels belongs to --workload skiplist, not to --workload bank"
+expect_rc "a vacation option with the skiplist exits 2" 2 "$G" stm "${SKL[@]}" --customers 10
+expect_err "a vacation option with the skiplist names both" "option --customers belongs to --workload vacation, not to --workload skiplist"
+expect_rc "--levels beyond the engines' sets exits 2" 2 "$G" stm "${SKL[@]}" --levels 9
+expect_err "--levels beyond the engines' sets says so" "prstm runs skiplist transactions of at most 16 words" \
+	"(--levels) touch up to 18"
+expect_rc "--levels 17 exits 2" 2 "$G" stm "${SKL[@]}" --levels 17
+expect_rc "more initial keys than keys exits 2" 2 "$G" stm "${SKL[@]}" --key-range 10
+expect_err "more initial keys than keys says what to change" "--initial-keys 20 exceeds --key-range 10" "raise --key-range"
+expect_rc "a pool too small for the inserts exits 2" 2 "$G" stm "${SKL[@]}" --capacity 100
+expect_err "a pool too small for the inserts says so" "more than --capacity 100"
+expect_rc "--hash above the skiplist's data words exits 2" 2 "$G" stm "${SKL[@]}" --hash 10001
+expect_err "--hash above the skiplist's data words says what they are" "option --hash: 10001 exceeds" \
+	"--capacity x (--levels + 1) 10000"
+
 # --cpu-workers above --threads is clamped
 expect_rc "--cpu-workers above --threads runs" 0 "$G" stm "${TINY[@]}" --cpu-workers 50 --quiet --json "$R/workers.json"
 json_check "--cpu-workers is clamped to --threads" "$R/workers.json" '
@@ -597,10 +656,10 @@ assert b["read_only_size"] == 8 and b["read_only_transactions"] == r["commits_re
 assert d["verification"]["verified"] is True and r["compare"][0]["verified"] is True'
 expect_rc "--read-only-size above prstm's read set exits 2" 2 "$G" stm "${TINY[@]}" --read-only 20 --read-only-size 9
 expect_err "--read-only-size above prstm's read set names engine, capacity and option" \
-	"prstm runs transactions of at most 8 words" "(--read-only-size) touch up to 9"
+	"prstm runs bank transactions of at most 8 words" "(--read-only-size) touch up to 9"
 expect_rc "--read-only-size above gpustm's read set exits 2" 2 "$G" stm "${TINY[@]}" --algo gpustm --read-only-size 200
 expect_err "--read-only-size above gpustm's read set names engine, capacity and option" \
-	"gpustm runs transactions of at most 8 words" "(--read-only-size) touch up to 200"
+	"gpustm runs bank transactions of at most 8 words" "(--read-only-size) touch up to 200"
 expect_rc "--read-only-size 0 is the transfers' 2K accounts" 0 "$G" stm "${TINY[@]}" --read-only 20 \
 	--transfers-per-tx 3 --quiet --json "$R/ro0.json"
 json_check "--read-only-size 0 reads 2 x --transfers-per-tx accounts" "$R/ro0.json" '

@@ -73,10 +73,14 @@ fi
 run_suite compare env GPUBENCH="$G" "$here/compare.sh"
 run_suite cli-harness env GPUBENCH="$G" "$here/cli-harness.sh"
 
-# ---- the STM figures (scripts/fig7.sh, fig8.sh, fig9.sh) --quick: a row per
+# ---- the STM figures (scripts/fig7.sh to fig11.sh) --quick: a row per
 # workload, engine, panel and point, every one verified; --plot-only rebuilds
 # the same CSV; an unverified run or a report from another sweep is refused
-for fig in fig7 fig8 fig9; do
+for fig in fig7 fig8 fig9 fig10 fig11; do
+	case $fig in
+	fig10 | fig11) wls=skiplist ;;
+	*) wls=bank,vacation ;;
+	esac
 	echo "== $fig: scripts/$fig.sh --quick"
 	out=$T_TMP/$fig
 	expect_rc "$fig.sh --quick exits 0" 0 bash scripts/$fig.sh --quick --gpubench "$G" --out "$out"
@@ -85,22 +89,25 @@ for fig in fig7 fig8 fig9; do
 		check "$fig.png exists (gnuplot is installed)" test -s "$out/$fig.png"
 	fi
 	check "$fig.csv starts with its header" grep -q '^workload,algo,panel,presort,read_only,x,threads,hash,semantic_ratio,throughput_median,' "$out/$fig.csv"
-	# 2 workloads x 2 engines x 4 panels x 2 points, each verified, each panel what its letter says
-	check "$fig.csv has a verified row per workload, engine, panel and point (32)" python3 -c '
+	# its workloads x 2 engines x 4 panels x 2 points, each verified, each panel what its letter says
+	check "$fig.csv has a verified row per workload ($wls), engine, panel and point" python3 -c '
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert len(rows) == 32, len(rows)
-assert {(r["workload"], r["algo"]) for r in rows} == {(w, a) for w in ("bank", "vacation") for a in ("prstm", "gpustm")}
+wls = sys.argv[3].split(",")
+assert len(rows) == 16 * len(wls), len(rows)
+assert {(r["workload"], r["algo"]) for r in rows} == {(w, a) for w in wls for a in ("prstm", "gpustm")}
 for r in rows:
     assert r["verified"] == "true" and float(r["throughput_median"]) > 0, r
     assert (r["presort"], r["read_only"]) == {"A": ("0", "0"), "B": ("0", "20"), "C": ("1", "0"), "D": ("1", "20")}[r["panel"]], r
     assert r["x"] == r[sys.argv[2]], r
-' "$out/$fig.csv" "$(case $fig in fig7) echo threads ;; fig8) echo hash ;; fig9) echo semantic_ratio ;; esac)"
+' "$out/$fig.csv" "$(case $fig in fig7 | fig10) echo threads ;; fig8 | fig11) echo hash ;; fig9) echo semantic_ratio ;; esac)" "$wls"
 	cp "$out/$fig.csv" "$T_TMP/$fig-first.csv"
 	expect_rc "$fig.sh --plot-only exits 0" 0 bash scripts/$fig.sh --plot-only --out "$out"
 	check "$fig.sh --plot-only rebuilds the same CSV" cmp "$T_TMP/$fig-first.csv" "$out/$fig.csv"
 done
 check "fig9's quick points are 0% and 100% semantic" test "$(cut -d, -f9 "$T_TMP/fig9/fig9.csv" | tail -n +2 | sort -u | paste -sd' ')" = "0 100"
+check "fig11 sweeps the skiplist's hash at 96 threads" test "$(cut -d, -f1,7,8 "$T_TMP/fig11/fig11.csv" | tail -n +2 | sort -u | paste -sd' ')" = "skiplist,96,1 skiplist,96,8"
+check "fig10's skiplist reports have no semantic ratio" test "$(cut -d, -f9 "$T_TMP/fig10/fig10.csv" | tail -n +2 | sort -u | paste -sd' ')" = ""
 check "fig8 sweeps the hash at 96 threads" test "$(cut -d, -f7,8 "$T_TMP/fig8/fig8.csv" | tail -n +2 | sort -u | paste -sd' ')" = "96,1 96,8"
 expect_rc "fig7.sh stops at a run that is not verified" 1 bash scripts/fig7.sh --quick --gpubench "$G" \
 	--out "$T_TMP/fig7-noverify" --workloads bank --algos prstm --panels A -- --no-verify
@@ -382,7 +389,7 @@ expect_rc "reproduce-all.sh --plot-only with one script failing exits 1" 1 \
 	bash scripts/reproduce-all.sh --plot-only --out "$ra"
 expect_err "reproduce-all.sh names the failed script" "speculate-figures FAILED"
 check "reproduce-all.sh writes index.md" test -s "$ra/index.md"
-check "the index has a section per script" test "$(grep -c '^## [a-z0-9-]*: ' "$ra/index.md")" = 7
+check "the index has a section per script" test "$(grep -c '^## [a-z0-9-]*: ' "$ra/index.md")" = 9
 check "the index marks the failed script" grep -q '^\*\*FAILED\*\*' "$ra/index.md"
 check "the index links the tables and plots" grep -qF '[pba-tables/pba-tables.csv](pba-tables/pba-tables.csv)' "$ra/index.md"
 check "the index shows the paper's numbers beside ours (Table 1)" grep -q '| paper OpenCL CPU | paper OpenCL GPU | paper C |' "$ra/index.md"
@@ -399,7 +406,7 @@ expect_rc "reproduce-all.sh --quick --emit-slurm exits 0" 0 bash scripts/reprodu
 	--out "$rs/out" --emit-slurm "$rs/jobs"
 check "--emit-slurm ran nothing" test -z "$(find "$rs/out" -name '*.json' 2>/dev/null)"
 check "submit-all.sh parses" bash -n "$rs/jobs/submit-all.sh"
-check "submit-all.sh submits seven job arrays" test "$(grep -c '^sbatch .*\.slurm$' "$rs/jobs/submit-all.sh")" = 7
+check "submit-all.sh submits nine job arrays" test "$(grep -c '^sbatch .*\.slurm$' "$rs/jobs/submit-all.sh")" = 9
 for d in "$rs"/jobs/*/; do
 	name=$(basename "$d")
 	check "$name.slurm parses (bash -n)" bash -n "$d/$name.slurm"
@@ -420,7 +427,7 @@ expect_err "a task past the array says so" "no line 999"
 expect_rc "reproduce-all.sh --plot-only gathers the cluster's reports" 0 \
 	bash scripts/reproduce-all.sh --plot-only --out "$rs/out"
 check "the gathered index has every section and no failure" \
-	test "$(grep -c '^## [a-z0-9-]*: ' "$rs/out/index.md")" = 7 -a -z "$(grep FAILED "$rs/out/index.md")"
+	test "$(grep -c '^## [a-z0-9-]*: ' "$rs/out/index.md")" = 9 -a -z "$(grep FAILED "$rs/out/index.md")"
 check "the gathered pba table has a row per size and implementation (8)" \
 	test "$(($(wc -l <"$rs/out/pba-tables/pba-tables.csv") - 1))" = 8
 expect_rc "--emit-slurm with --plot-only exits 2" 2 bash scripts/pba-tables.sh --plot-only --out "$ra/pba-tables" \

@@ -110,5 +110,6 @@ const stm_workload *stm_workload_find(const char *name);
 /* The registry's entries (workloads/NAME_stm.c). */
 extern const stm_workload stm_workload_bank;
 extern const stm_workload stm_workload_vacation;
+extern const stm_workload stm_workload_skiplist;
 
 #endif

@@ -3,7 +3,7 @@
 
 #include "workloads/stm_workload.h"
 
-const stm_workload *const stm_workloads[] = {&stm_workload_bank, &stm_workload_vacation, NULL};
+const stm_workload *const stm_workloads[] = {&stm_workload_bank, &stm_workload_vacation, &stm_workload_skiplist, NULL};
 
 const stm_workload *stm_workload_find(const char *name)
 {

@@ -283,7 +283,7 @@ def write_md(rows, docs, meaning, out, title, axis):
         doc = next(d for d in docs if d["config"]["workload"] == workload)
         cfg = doc["config"]
         fixed = ", ".join("%s %s" % (name, cfg[key]) for name, key in AXES.items()
-                          if name != axis)
+                          if name != axis and cfg.get(key) is not None)
         lines += ["", "## %s" % workload, "",
                   "%s reps x %s s per repetition (0 = one batch over the table), %s; "
                   "example command: `gpubench %s`"

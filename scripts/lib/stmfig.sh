@@ -18,6 +18,12 @@
 #   fig_quick_fixed   array: the same under --quick (fewer threads)
 #   fig_logx          1 for a log2 x axis
 #   fig_about         a paragraph of what the figure shows, for --help
+#   fig_workloads     optional: default workloads, comma-separated (bank,vacation)
+#
+# A figure whose panels are not A-D (kmeans and graph have no read-only
+# transactions and nothing to presort) sets stmfig_panels after sourcing this
+# file, and fig_panels_about to say what they are; --panels then defaults to
+# its letters.
 #
 # One report per run: DIR/<workload>-<algo>-<panel>-x<point>.json; then
 # scripts/lib/report2csv.py checks every report (complete, verified, what its
@@ -41,6 +47,7 @@ stmfig_quick_sizes() {
 	case $1 in
 	bank) echo "--tx-per-thread 20 --accounts 20000" ;;
 	vacation) echo "--tx-per-thread 20 --customers 2000 --room-types 100" ;;
+	skiplist) echo "--tx-per-thread 20 --initial-keys 200 --key-range 4000 --capacity 10000" ;;
 	*) echo "--tx-per-thread 20" ;;
 	esac
 }
@@ -53,18 +60,18 @@ $fig_about
 
 Runs gpubench stm for every engine, workload, panel and --$fig_axis point
 (fixed: ${fig_fixed[*]}), then builds DIR/$fig_name.csv, DIR/$fig_name.md and,
-when gnuplot is installed, DIR/$fig_name.png (one row of panels A-D per
-workload, log y). Panels: A no presort, 0% read-only; B no presort, 20%
-read-only; C presort, 0% read-only; D presort, 20% read-only.
+when gnuplot is installed, DIR/$fig_name.png (one row of panels per
+workload, log y). ${fig_panels_about:-Panels: A no presort, 0% read-only; B no presort, 20%
+read-only; C presort, 0% read-only; D presort, 20% read-only.}
 
   --gpubench PATH     binary to run (default: dist/bin/gpubench if present,
                       else ./gpubench)
   --out DIR           where reports and outputs go (default results/local/$fig_name)
   --backend B         gpu, cpu or auto (default auto; --quick: cpu)
   --algos LIST        comma-separated engines (default prstm,gpustm)
-  --workloads LIST    comma-separated workloads (default bank,vacation)
+  --workloads LIST    comma-separated workloads (default ${fig_workloads:-bank,vacation})
   --$fig_axis LIST    comma-separated points (default $fig_points)
-  --panels LIST       comma-separated panels to run (default A,B,C,D); the
+  --panels LIST       comma-separated panels to run (default $(stmfig_letters)); the
                       table and plot cover every report in --out
   --paper             the paper's protocol on every run: 5 s x 10 repetitions
   --quick             tiny sizes for CI: --$fig_axis $fig_quick_points, ${fig_quick_fixed[*]},
@@ -85,7 +92,9 @@ EOF
 
 stmfig_main() {
 	local gpubench="" out="results/local/$fig_name" backend="" algos="prstm,gpustm"
-	local workloads="bank,vacation" points=$fig_points points_set=0 only_panels="A,B,C,D"
+	local workloads=${fig_workloads:-bank,vacation} points=$fig_points points_set=0
+	local only_panels
+	only_panels=$(stmfig_letters)
 	local paper=0 quick=0 plot_only=0 csv md png
 	local -a extra=() protocol=() fixed=("${fig_fixed[@]}")
 
@@ -152,6 +161,15 @@ stmfig_main() {
 	sweep_plot "$png" -e "csv='$csv'; out='$png'; title='$fig_title'; xlabel='$fig_axis_label'" \
 		-e "logx=$fig_logx; algos='$(stmfig_column 2)'; workloads='$(stmfig_column 1)'" \
 		-e "panels='$(stmfig_column 3)'" "$stmfig_here/../stm-figure.gp"
+}
+
+# The letters of stmfig_panels, comma-separated.
+stmfig_letters() {
+	local spec letters=""
+	for spec in "${stmfig_panels[@]}"; do
+		letters+=${letters:+,}${spec%% *}
+	done
+	echo "$letters"
 }
 
 # The distinct values of one CSV column, space-separated, for the plot.

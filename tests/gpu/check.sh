@@ -4,7 +4,7 @@
 # semantic ratios, presort, read-only and multi-leg transfers, every run
 # verified by the serial replay; a high-contention configuration; and cross
 # checks against the CPU backend; GPU-STM on the bank, beside PR-STM; vacation
-# on both engines; the banker's algorithm (avoid) on the GPU
+# and skiplist on both engines; the banker's algorithm (avoid) on the GPU
 # against the oracle and the CPU implementations; the deadlock detectors
 # (detect) on the GPU against the oracle and cpu-bits; speculate's loops on
 # the GPU against the sequential loop and the CPU backend's decisions; the
@@ -364,6 +364,47 @@ for algo in prstm gpustm; do
 	gpu_vacation "$algo, 2048 threads, 50 customers, hash 4" --algo "$algo" --threads 2048 --tx-per-thread 20 \
 		--customers 50 --room-types 8 --rooms 10 --room-interval 2 --hash 4
 done
+
+# ---- skiplist on the GPU, both engines, verified by the replay on the oracle's own skip list; every set
+# capacity (levels 1: 2 words, 2: 4, 4: 8, 5 and 8: 16); rounds verified from the commit counts
+gpu_skiplist() {
+	local name=$1 f
+	shift
+	n=$((n + 1))
+	f=$R/run$n.json
+	run "$G" stm --backend gpu --workload skiplist --reps 2 --warmup 1 --quiet --json "$f" "$@"
+	if [ "$RC" != 0 ]; then
+		fail "skiplist $name: exit 0" "$G stm --backend gpu --workload skiplist $*" "$(t_context)"
+		return
+	fi
+	json_check "skiplist $name" "$f" '
+r = d["results"]; v = d["verification"]; w = d["config"]["skiplist"]
+assert d["meta"]["complete"] is True and d["device"]["backend"] == "gpu"
+assert v["verified"] is True, v["message"]
+assert v["batches_verified"] == r["batches"] == 2
+assert r["threads_timed_out"] == 0 and r["threads_gave_up"] == 0 and r["threads_stalled"] == 0
+assert r["abandoned"] == r["retry_limit_reached"], (r["abandoned"], r["retry_limit_reached"])
+if r["timed_run"] == "batches":
+    assert r["commits"] + r["abandoned"] == 2 * w["transactions"]
+if r["abandoned"] == 0:
+    assert r["aborts"]["semantic"] == 0, r["aborts"]
+    if r["timed_run"] == "batches":
+        assert v["keys"] == w["initial_keys"], v'
+}
+for algo in prstm gpustm; do
+	gpu_skiplist "$algo, 6720 threads, the paper's sizes" --algo "$algo" --threads 6720 --tx-per-thread 100
+	gpu_skiplist "$algo, 1536 threads, read-only 20, hash 4" --algo "$algo" --threads 1536 --tx-per-thread 100 \
+		--read-only 20 --hash 4
+	limit=()
+	[ "$algo" = gpustm ] && limit=(--retry-limit 1000000000)
+	for levels in 1 2 4 8; do
+		gpu_skiplist "$algo, 2048 threads on 64 keys, $levels levels" --algo "$algo" --threads 2048 \
+			--tx-per-thread 20 --initial-keys 32 --key-range 64 --capacity 100000 --levels "$levels" \
+			--read-only 10 "${limit[@]}"
+	done
+done
+gpu_skiplist "prstm, 6720 threads, 1 s rounds" --algo prstm --threads 6720 --tx-per-thread 100 --duration 1 \
+	--read-only 20
 
 # ---- gpubench avoid: both GPU implementations decide every event as the
 # oracle does and end in its state (exit 4 otherwise), beside the CPU ones.

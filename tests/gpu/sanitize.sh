@@ -95,6 +95,16 @@ for algo in prstm gpustm; do
 		--customers 100 --room-types 8 --rooms 4 --read-only 20 --reps 1 --warmup 0
 done
 
+# skiplist's kernels, both engines, the 16-word sets and a narrow one, at high contention; prstm's rounds
+for algo in prstm gpustm; do
+	sanitize stm --backend gpu --algo "$algo" --workload skiplist --threads 512 --tx-per-thread 6 \
+		--initial-keys 16 --key-range 32 --capacity 10000 --read-only 20 --reps 1 --warmup 0
+	sanitize stm --backend gpu --algo "$algo" --workload skiplist --threads 256 --tx-per-thread 6 \
+		--initial-keys 16 --key-range 32 --capacity 10000 --levels 2 --reps 1 --warmup 0
+done
+sanitize stm --backend gpu --workload skiplist --threads 256 --tx-per-thread 6 --initial-keys 16 \
+	--key-range 64 --capacity 10000 --reps 1 --warmup 0 --duration 0.2
+
 # avoid: both GPU implementations, one block and several, work[] in shared and
 # global memory.
 for impl in gpu gpu-thesis; do

@@ -672,6 +672,37 @@ TEST(prstm_late_transaction_aborts_at_validation)
 	CHECK_EQ(f.locks[3], prstm_locked_word(0, 2));
 }
 
+/* The time limit runs from an attempt's first transactional access: what the body does before it (a
+ * skiplist's search, outside the transaction) does not count. */
+TEST(prstm_time_limit_starts_at_the_first_access)
+{
+	fixture f;
+	prstm_tx tx;
+	uint64_t first;
+
+	fixture_init(&f, 1);
+	prstm_tx_start(&tx, 2);
+	CHECK_EQ(tx.window, 0u);
+	tx.window = 1000000000ull;
+	CHECK_EQ(tx.late, 0u);
+	(void)prstm_tx_read(&tx, &f.m, 3);
+	first = tx.late;
+	CHECK(first > tx.window);
+	prstm_tx_write(&tx, &f.m, 5, 8);
+	(void)prstm_tx_read(&tx, &f.m, 4);
+	CHECK_EQ(tx.late, first); /* not restarted by later accesses */
+	CHECK_EQ_I(prstm_tx_validate(&tx, &f.m), 1);
+
+	/* a write first starts it too; no window, no limit */
+	prstm_tx_start(&tx, 2);
+	tx.window = 1000000000ull;
+	prstm_tx_write(&tx, &f.m, 6, 1);
+	CHECK(tx.late > 0);
+	prstm_tx_start(&tx, 2);
+	(void)prstm_tx_read(&tx, &f.m, 7);
+	CHECK_EQ(tx.late, 0u);
+}
+
 /* A thread's totals hold every counter: those PR-STM does not keep are 0, whatever its state held. */
 TEST(prstm_thread_totals_zero_what_prstm_does_not_count)
 {

@@ -24,6 +24,7 @@ TEST(stm_engines_carry_their_limits_and_runs)
 			CHECK(stm_workload_find(r->workload->name) == r->workload);
 			CHECK(stm_engine_run_of(e, r->workload) == r);
 			CHECK(r->gpu == NULL); /* the unit tests are built without CUDA */
+			CHECK(r->max_set >= 1 && r->max_set <= e->max_set);
 		}
 		CHECK(runs >= 1);
 		n++;

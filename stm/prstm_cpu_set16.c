@@ -1,0 +1,15 @@
+/*
+ * PR-STM's CPU backend for the workloads whose transactions touch more than
+ * 8 words (skiplist: 2 x --levels): the same code as stm/prstm_cpu.c, with
+ * read, write and lock sets of PRSTM_WIDE_SET words.
+ */
+/* GCC cannot follow prstm_tx's set counts through the skiplist body's branches: it takes entries
+ * below nr and nw, always written before they are read, for maybe uninitialized. */
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
+
+#include "stm/prstm_engines.h"
+#define PRSTM_MAX_SET PRSTM_WIDE_SET
+#include "stm/prstm_skiplist.h"
+#include "stm/prstm_cpu.h"
+
+STM_CPU_WORKLOAD(prstm, skiplist, open_with);
