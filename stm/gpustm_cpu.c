@@ -5,6 +5,8 @@
  */
 #include "stm/gpustm_bank.h"
 #include "stm/gpustm_engines.h"
+#include "stm/gpustm_graph.h"
+#include "stm/gpustm_kmeans.h"
 #include "stm/gpustm_vacation.h"
 #include "stm/stm_cpu.h"
 
@@ -26,3 +28,5 @@ static stm_counters thread_totals(const void *t)
 
 STM_CPU_WORKLOAD(gpustm, bank, stm_cpu_open);
 STM_CPU_WORKLOAD(gpustm, vacation, stm_cpu_open);
+STM_CPU_WORKLOAD(gpustm, kmeans, stm_cpu_open);
+STM_CPU_WORKLOAD(gpustm, graph, stm_cpu_open);

@@ -5,6 +5,8 @@
  */
 #include "stm/prstm_bank.h"
 #include "stm/prstm_engines.h"
+#include "stm/prstm_graph.h"
+#include "stm/prstm_kmeans.h"
 #include "stm/prstm_vacation.h"
 #include "stm/stm_cpu.h"
 
@@ -39,3 +41,5 @@ static void *open_with(const tx_input *in, const stm_params *p, const stm_cpu_th
 
 STM_CPU_WORKLOAD(prstm, bank, open_with);
 STM_CPU_WORKLOAD(prstm, vacation, open_with);
+STM_CPU_WORKLOAD(prstm, kmeans, open_with);
+STM_CPU_WORKLOAD(prstm, graph, open_with);

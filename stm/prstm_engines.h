@@ -11,6 +11,10 @@ extern const stm_ops prstm_bank_cpu_ops;
 extern const stm_ops prstm_bank_gpu_ops;
 extern const stm_ops prstm_vacation_cpu_ops;
 extern const stm_ops prstm_vacation_gpu_ops;
+extern const stm_ops prstm_kmeans_cpu_ops;
+extern const stm_ops prstm_kmeans_gpu_ops;
+extern const stm_ops prstm_graph_cpu_ops;
+extern const stm_ops prstm_graph_gpu_ops;
 #ifdef __cplusplus
 }
 #endif

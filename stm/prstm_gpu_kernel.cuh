@@ -17,15 +17,21 @@
 
 #include "stm/prstm_bank.h"
 #include "stm/prstm_gpu.cuh"
+#include "stm/prstm_graph.h"
+#include "stm/prstm_kmeans.h"
 #include "stm/prstm_vacation.h"
 #include "stm/stm_gpu.cuh"
 
 /* The workloads of the kernels: a constant in each, so each keeps only its own step. */
-enum prstm_gpu_workload { PRSTM_GPU_BANK, PRSTM_GPU_VACATION };
+enum prstm_gpu_workload { PRSTM_GPU_BANK, PRSTM_GPU_VACATION, PRSTM_GPU_KMEANS, PRSTM_GPU_GRAPH };
 
 static __device__ __forceinline__ uint32_t prstm_step(int workload, prstm_sched *s, const prstm_mem *m,
 						      const tx_table *v, const stm_params *p, stm_shared *sh)
 {
+	if (workload == PRSTM_GPU_KMEANS)
+		return prstm_kmeans_step(s, m, v, p, sh);
+	if (workload == PRSTM_GPU_GRAPH)
+		return prstm_graph_step(s, m, v, p, sh);
 	return workload == PRSTM_GPU_VACATION ? prstm_vacation_step(s, m, v, p, sh)
 					      : prstm_bank_step(s, m, v, p, sh);
 }
@@ -72,6 +78,8 @@ static __device__ __forceinline__ void prstm_kernel_body(int workload, const prs
 #define PRSTM_GPU_STR(x) PRSTM_GPU_STR2(x)
 #define PRSTM_GPU_BANK_KERNEL PRSTM_GPU_CAT(prstm_bank_kernel_, PRSTM_GPU_KERNELS)
 #define PRSTM_GPU_VACATION_KERNEL PRSTM_GPU_CAT(prstm_vacation_kernel_, PRSTM_GPU_KERNELS)
+#define PRSTM_GPU_KMEANS_KERNEL PRSTM_GPU_CAT(prstm_kmeans_kernel_, PRSTM_GPU_KERNELS)
+#define PRSTM_GPU_GRAPH_KERNEL PRSTM_GPU_CAT(prstm_graph_kernel_, PRSTM_GPU_KERNELS)
 
 __global__ void PRSTM_GPU_BANK_KERNEL(prstm_kernel_args a)
 {
@@ -83,9 +91,23 @@ __global__ void PRSTM_GPU_VACATION_KERNEL(prstm_kernel_args a)
 	prstm_kernel_body(PRSTM_GPU_VACATION, &a);
 }
 
+__global__ void PRSTM_GPU_KMEANS_KERNEL(prstm_kernel_args a)
+{
+	prstm_kernel_body(PRSTM_GPU_KMEANS, &a);
+}
+
+__global__ void PRSTM_GPU_GRAPH_KERNEL(prstm_kernel_args a)
+{
+	prstm_kernel_body(PRSTM_GPU_GRAPH, &a);
+}
+
 extern const prstm_gpu_kernels PRSTM_GPU_CAT(prstm_gpu_kernels_, PRSTM_GPU_KERNELS) = {
 	.bank = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_BANK_KERNEL,
 		 .name = PRSTM_GPU_STR(PRSTM_GPU_BANK_KERNEL)},
 	.vacation = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_VACATION_KERNEL,
 		     .name = PRSTM_GPU_STR(PRSTM_GPU_VACATION_KERNEL)},
+	.kmeans = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_KMEANS_KERNEL,
+		   .name = PRSTM_GPU_STR(PRSTM_GPU_KMEANS_KERNEL)},
+	.graph = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_GRAPH_KERNEL,
+		  .name = PRSTM_GPU_STR(PRSTM_GPU_GRAPH_KERNEL)},
 };

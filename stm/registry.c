@@ -23,6 +23,8 @@ static const char *const prstm_options[] = {"max-passes", "stall-timeout", "no-t
 static const stm_engine_run prstm_runs[] = {
 	{.workload = &stm_workload_bank, .cpu = &prstm_bank_cpu_ops, .gpu = GPU_OPS(prstm_bank_gpu_ops)},
 	{.workload = &stm_workload_vacation, .cpu = &prstm_vacation_cpu_ops, .gpu = GPU_OPS(prstm_vacation_gpu_ops)},
+	{.workload = &stm_workload_kmeans, .cpu = &prstm_kmeans_cpu_ops, .gpu = GPU_OPS(prstm_kmeans_gpu_ops)},
+	{.workload = &stm_workload_graph, .cpu = &prstm_graph_cpu_ops, .gpu = GPU_OPS(prstm_graph_gpu_ops)},
 	{.workload = NULL},
 };
 
@@ -42,6 +44,8 @@ static const stm_engine_run gpustm_runs[] = {
 	{.workload = &stm_workload_bank, .cpu = &gpustm_bank_cpu_ops, .gpu = GPU_OPS(gpustm_bank_gpu_ops)},
 	{.workload = &stm_workload_vacation, .cpu = &gpustm_vacation_cpu_ops,
 	 .gpu = GPU_OPS(gpustm_vacation_gpu_ops)},
+	{.workload = &stm_workload_kmeans, .cpu = &gpustm_kmeans_cpu_ops, .gpu = GPU_OPS(gpustm_kmeans_gpu_ops)},
+	{.workload = &stm_workload_graph, .cpu = &gpustm_graph_cpu_ops, .gpu = GPU_OPS(gpustm_graph_gpu_ops)},
 	{.workload = NULL},
 };
 

@@ -95,6 +95,14 @@ for algo in prstm gpustm; do
 		--customers 100 --room-types 8 --rooms 4 --read-only 20 --reps 1 --warmup 0
 done
 
+# kmeans' and graph's kernels, both engines, stage after stage (retable between)
+for algo in prstm gpustm; do
+	sanitize stm --backend gpu --algo "$algo" --workload kmeans --threads 512 --points 4000 --clusters 4 \
+		--iterations 3 --reps 1 --warmup 0
+	sanitize stm --backend gpu --algo "$algo" --workload graph --threads 512 --vertices 500 --edges 3000 \
+		--reps 1 --warmup 0
+done
+
 # avoid: both GPU implementations, one block and several, work[] in shared and
 # global memory.
 for impl in gpu gpu-thesis; do
