@@ -39,9 +39,15 @@ typedef struct tx_table {
 	uint32_t *status;        /* one word per entry, see TX_STATUS_*; commit counts in timed runs */
 	uint32_t tx_per_thread;  /* thread t owns entries [t * tx_per_thread, (t + 1) * tx_per_thread) */
 	uint32_t max_tag;        /* highest priority tag in the table */
+	uint32_t ntx;            /* entries in the table: a block is cut short there, so a table need
+				  * not fill every thread's block (blocks past it are empty) */
 } tx_table;
 
-/* The table and shared memory as a workload hands them to an engine's backend (host memory). */
+/*
+ * The table and shared memory as a workload hands them to an engine's backend (host memory).
+ * ntx may be less than threads x tx_per_thread: the last blocks are then short or empty
+ * (kmeans and graph deal their stage's entries over the threads so).
+ */
 typedef struct tx_input {
 	uint32_t words;          /* shared data words the transactions read and write */
 	uint32_t max_words;      /* the most distinct words one transaction of the table touches */

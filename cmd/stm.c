@@ -249,6 +249,22 @@ static void extra_help(FILE *out)
 		for (j = 0; stm_workloads[j]; j++)
 			if (stm_cannot_run(stm_engines[i], stm_workloads[j], why, sizeof(why)))
 				gb_help_wrap(out, fprintf(out, "  "), 2, why);
+	for (j = 0; stm_workloads[j]; j++) {
+		const stm_refusal *f;
+		for (f = stm_workloads[j]->refuses; f && f->option; f++) {
+			char line[512];
+			snprintf(line, sizeof(line), "--%s does not apply to --workload %s: %s.", f->option,
+				 stm_workloads[j]->name, f->why);
+			gb_help_wrap(out, fprintf(out, "  "), 2, line);
+		}
+	}
+	fputs("\nStaged workloads (kmeans, graph):\n", out);
+	gb_help_wrap(out, fprintf(out, "  "), 2,
+		     "A pass is a sequence of batches, each over a table of its own that the host builds from the "
+		     "data the batch before left: kmeans runs one batch per iteration's update stage (the host "
+		     "assigns the points to the nearest centroids between them), graph one per propagation round "
+		     "(the vertices the round before lowered send again). A repetition runs passes back to back, "
+		     "one without --duration; entries a batch leaves uncommitted run again in the next.");
 	fputs("\nVerification (on by default; a failure exits 3):\n", out);
 	gb_help_wrap(out, fprintf(out, "  "), 2,
 		     "Every committed update transaction takes a stamp while it holds its locks; the host "
@@ -259,10 +275,13 @@ static void extra_help(FILE *out)
 		     "replay equals the final data, rooms held + free = rooms of every type; skiplist: "
 		     "every insert's key was absent and every delete's present, the replay on the oracle's "
 		     "own skip list equals the final data word for word, every level is sorted and "
-		     "exactly the taller nodes of the level below). A --duration run of rounds (bank, "
-		     "skiplist), where entries commit many times, instead requires the final data to "
-		     "equal the start plus every commit's effect (each entry's commits are counted; "
-		     "skiplist: each thread's keys as its block's committed prefix leaves them).");
+		     "exactly the taller nodes of the level below; kmeans: the replay of each stage's "
+		     "points equals its counts and sums, and each pass ends with those of a serial "
+		     "k-means; graph: the replay of each round equals its values, and each pass ends with "
+		     "every vertex at its connected component's minimum value). A --duration run of "
+		     "rounds (bank, skiplist), where entries commit many times, instead requires the final "
+		     "data to equal the start plus every commit's effect (each entry's commits are "
+		     "counted; skiplist: each thread's keys as its block's committed prefix leaves them).");
 }
 
 static void help(FILE *out)
@@ -309,6 +328,31 @@ static void check_workload_options(const stm_opts *o, const unsigned char *given
 			if (given[r] && stm_workloads[k] != o->workload)
 				gb_die(GB_EXIT_USAGE, "option --%s belongs to --workload %s, not to --workload %s",
 				       spec.rows[r].name, stm_workloads[k]->name, o->workload->name);
+}
+
+/* One of stm's own table options given a value with a workload that has no use for it. */
+static void check_refusals(const stm_opts *o, const unsigned char *given)
+{
+	const stm_refusal *f;
+	size_t r;
+
+	for (f = o->workload->refuses; f && f->option; f++)
+		for (r = 0; r < NOWN; r++) {
+			const unsigned char *at = (const unsigned char *)o + own_rows[r].offset;
+			uint64_t v = 1;
+			int flag;
+			if (!given[r] || strcmp(own_rows[r].name, f->option) != 0)
+				continue;
+			if (own_rows[r].kind == GB_OPT_FLAG) {
+				memcpy(&flag, at, sizeof(flag));
+				v = flag != 0;
+			} else if (own_rows[r].kind == GB_OPT_UINT) {
+				memcpy(&v, at, sizeof(v));
+			}
+			if (v)
+				gb_die(GB_EXIT_USAGE, "option --%s does not apply to --workload %s: %s", f->option,
+				       o->workload->name, f->why);
+		}
 }
 
 /* Each chosen engine runs the workload, at these sizes. */
@@ -364,6 +408,7 @@ static void parse(stm_opts *o, int argc, char **argv)
 	if (given[ROW_SEMANTIC] && !o->workload->semantic)
 		gb_die(GB_EXIT_USAGE, "option --semantic-ratio: --workload %s has no semantic transactions",
 		       o->workload->name);
+	check_refusals(o, given);
 	/* An engine runs on either backend: --backend is resolved in run(), against the backends
 	 * the chosen engines were built with (a CPU-only build says it has no CUDA). */
 	gb_impl_choose(&engine_registry, NULL, o->algo, o->run.compare, GB_BACKEND_AUTO, &chosen);
@@ -438,7 +483,9 @@ typedef struct engine_run {
 	uint32_t block_size;
 	double wall_seconds; /* from opening the engine to closing it */
 	int one_run;         /* --duration as one run of rounds over the table per repetition */
-	stm_check chk;       /* the last verified batch */
+	stm_check chk;       /* the last verified batch (staged workloads: then the last verified pass) */
+	uint64_t passes;     /* staged workloads: passes completed, over the timed repetitions */
+	uint64_t stages;     /* and their stages (batches) */
 	uint64_t checksum;   /* of the data words after it */
 } engine_run;
 
@@ -448,13 +495,30 @@ typedef struct stm_run {
 	gb_backend backend;
 	gb_device_info dev;
 	void *inst;                         /* the workload's generated table */
-	tx_input in;
+	tx_input in;                        /* its table as the engines open it (a staged workload's: room for its largest stage) */
+	tx_input cur;                       /* the table of the stage running (staged workloads) */
 	uint32_t *initial, *mirror, *after; /* start state; replay state; device state */
 	uint32_t *status;
 	engine_run er[MAX_ENGINES];
 	const gb_measure *ms;
 	char headline[640], checked_what[640];
 } stm_run;
+
+/*
+ * A staged workload's pass starts: the first stage's table again (the last
+ * pass left the engine with its last stage's), the data from the initial
+ * words; the replay starts from the same.
+ */
+static void start_pass(stm_run *r, engine_run *er)
+{
+	const stm_workload *w = r->o.workload;
+
+	memcpy(r->mirror, r->initial, (size_t)r->in.words * sizeof(uint32_t));
+	w->stage(r->inst, 0, r->mirror, NULL);
+	r->cur = w->input(r->inst);
+	er->ops->retable(er->ctx, &r->cur);
+	er->ops->load(er->ctx, r->mirror);
+}
 
 /*
  * A warm-up repetition: one untimed batch from the initial data. Warm-up only
@@ -468,7 +532,10 @@ static gb_rep_end warm_up(gb_measure *ms, stm_run *r, engine_run *er, gb_rep_out
 	uint64_t left = left_ns(ms);
 	stm_batch_result b;
 
-	er->ops->load(er->ctx, r->initial);
+	if (r->o.workload->stage)
+		start_pass(r, er); /* a staged workload warms up on its first stage */
+	else
+		er->ops->load(er->ctx, r->initial);
 	er->ops->run(er->ctx, left < cap ? left : cap, 0, &b);
 	er->block_size = b.block_size;
 	out->seconds = b.seconds;
@@ -489,7 +556,8 @@ static int verify_batch(gb_measure *ms, unsigned k, stm_run *r, const stm_batch_
 	else
 		w->verify_batch(r->inst, r->mirror, r->status, r->after, chk);
 	out->checked++;
-	er->abandoned += chk->abandoned;
+	if (!w->stage) /* a staged workload runs them again in its next stage */
+		er->abandoned += chk->abandoned;
 	er->checksum = words_checksum(r->after, r->in.words);
 	if (chk->ok && (chk->committed_update != b->c.commits_update ||
 			chk->committed_readonly != b->c.commits_readonly)) {
@@ -506,6 +574,108 @@ static int verify_batch(gb_measure *ms, unsigned k, stm_run *r, const stm_batch_
 				 rep->timed_index, batch, chk->message);
 	}
 	return chk->ok;
+}
+
+/*
+ * A completed pass of a staged workload against the workload's oracle of a
+ * whole pass, from the initial data to the outcome in r->after. A failure
+ * marks the repetition wrong; its batches keep their own verdicts.
+ */
+static void verify_pass(gb_measure *ms, unsigned k, stm_run *r, const gb_rep *rep, uint64_t pass)
+{
+	engine_run *er = &r->er[k];
+	stm_check pc;
+
+	memset(&pc, 0, sizeof(pc));
+	r->o.workload->verify_pass(r->inst, r->initial, r->after, &pc);
+	if (!pc.ok) {
+		gb_measure_wrong(ms, k, "%s%srep %u pass %" PRIu64 ": %s", k ? er->e->name : "", k ? ": " : "",
+				 rep->timed_index, pass, pc.message);
+		er->chk.ok = 0;
+		snprintf(er->chk.message, sizeof(er->chk.message), "%s", pc.message);
+		return;
+	}
+	memcpy(er->chk.facts, pc.facts, sizeof(pc.facts));
+	er->chk.nfacts = pc.nfacts;
+	er->checksum = words_checksum(r->after, r->in.words);
+}
+
+/*
+ * One repetition of engine k on a staged workload: passes back to back until
+ * --duration seconds of device time (one without it), each from the initial
+ * data, stage after stage: a batch, the data and status words fetched (every
+ * --verify-every-th batch checked by replay on the way), and the workload's
+ * next stage built from them, until the workload says the pass is complete;
+ * then the pass is checked whole. Its time is the device time of its
+ * batches (the host's work between stages is not in it), its throughput
+ * their commits over that time.
+ */
+static gb_rep_end stm_rep_staged(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_out *out, stm_run *r)
+{
+	const stm_opts *o = &r->o;
+	const stm_workload *w = o->workload;
+	engine_run *er = &r->er[k];
+	uint64_t commits = 0, batch = 0, pass = 0, left_over = 0;
+	int cut = 0;
+
+	do {
+		uint32_t s = 0;
+		start_pass(r, er);
+		for (;;) {
+			stm_batch_result b;
+			int check = rep->check && er->batches % o->run.verify_every == 0;
+			uint64_t left = left_ns(ms), done;
+
+			left_over = 0;
+			if (left == 0) {
+				cut = 1;
+				break;
+			}
+			er->ops->run(er->ctx, left, 0, &b);
+			if (b.c.threads_failed)
+				gb_die(GB_EXIT_RUNTIME, "stm: a %s transaction touched more than %u distinct words, "
+				       "beyond %s's read/write set capacity", w->name, er->e->max_set, er->e->name);
+			stm_counters_add(&er->c, &b.c);
+			er->seconds += b.seconds;
+			er->cycles_per_ns = b.cycles_per_ns;
+			er->block_size = b.block_size;
+			er->batches++;
+			batch++;
+			done = b.c.commits_update + b.c.commits_readonly;
+			commits += done;
+			out->seconds += b.seconds;
+			cut = b.c.threads_timed_out > 0;
+			left_over = r->cur.ntx - done;
+			if (check)
+				verify_batch(ms, k, r, &b, rep, batch, out); /* fetches the data and status words */
+			else
+				er->ops->fetch(er->ctx, r->after, r->status);
+			if (cut)
+				break;
+			if (!w->stage(r->inst, ++s, r->after, r->status))
+				break; /* the pass is complete: r->after holds its outcome */
+			r->cur = w->input(r->inst);
+			er->ops->retable(er->ctx, &r->cur);
+			er->ops->load(er->ctx, r->after);
+			memcpy(r->mirror, r->after, (size_t)r->in.words * sizeof(uint32_t));
+		}
+		/* What the last stage left uncommitted is abandoned: the pass ended without it
+		 * (--timeout, or a stage in which nothing committed); earlier stages' leftovers
+		 * ran again. */
+		er->abandoned += left_over;
+		if (cut)
+			break;
+		pass++;
+		er->passes++;
+		er->stages += s;
+		if (rep->check)
+			verify_pass(ms, k, r, rep, pass);
+		if (o->duration > 0)
+			gb_measure_progress(ms, rep, (uint64_t)(fmin(out->seconds, o->duration) * 1e3),
+					    (uint64_t)(o->duration * 1e3));
+	} while (out->seconds < o->duration);
+	out->track[0] = out->seconds > 0 ? (double)commits / out->seconds : 0;
+	return cut ? GB_REP_CUT : GB_REP_DONE;
 }
 
 /*
@@ -526,6 +696,8 @@ static gb_rep_end stm_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_
 
 	if (!rep->timed)
 		return warm_up(ms, r, er, out);
+	if (o->workload->stage)
+		return stm_rep_staged(ms, k, rep, out, r);
 	er->ops->load(er->ctx, r->initial);
 	memcpy(r->mirror, r->initial, (size_t)r->in.words * sizeof(uint32_t));
 	do {
@@ -624,7 +796,7 @@ static void fill_config(cJSON *cfg, const stm_run *r)
 	gb_json_str(cfg, "workload", o->workload->name);
 	gb_json_str(cfg, "backend", gb_backend_name(r->backend));
 	gb_json_u64(cfg, "threads", o->p.threads);
-	gb_json_u64(cfg, "tx_per_thread", o->tx_per_thread);
+	gb_json_u64(cfg, "tx_per_thread", r->in.tx_per_thread); /* a staged workload's: its first stage's */
 	gb_json_u64(cfg, "read_only", o->read_only);
 	if (o->workload->semantic)
 		gb_json_u64(cfg, "semantic_ratio", o->semantic_ratio);
@@ -656,6 +828,10 @@ static void engine_json(cJSON *res, unsigned k, const void *arg)
 
 	gb_json_u64(res, "batches", er->batches);
 	gb_json_u64(res, "transactions_per_batch", r->in.ntx);
+	if (r->o.workload->stage) { /* staged: transactions_per_batch is the room of its largest stage */
+		gb_json_u64(res, "passes", er->passes);
+		gb_json_u64(res, "stages", er->stages);
+	}
 	gb_json_str(res, "timed_run", er->one_run ? "rounds" : "batches");
 	gb_json_num(res, "device_seconds", er->seconds);
 	gb_json_num(res, "wall_seconds", er->wall_seconds);
@@ -706,6 +882,9 @@ static void lines(FILE *out, const void *arg)
 		"), abort rate %.2f%%\n", "aborts", aborts, er->c.aborts_locked + er->c.aborts_priority,
 		er->c.aborts_validation, er->c.aborts_semantic,
 		commits + aborts ? 100.0 * aborts / (commits + aborts) : 0);
+	if (r->o.workload->stage)
+		fprintf(out, "  %-12s %" PRIu64 " complete, %" PRIu64 " %s in them\n", "passes", er->passes, er->stages,
+			r->o.workload->stage_name);
 	if (er->abandoned)
 		fprintf(out, "  %-12s %" PRIu64 " transactions never committed: WARNING, the throughput\n"
 			"               counts only the others (see --max-passes, --stall-timeout,\n"
@@ -784,6 +963,9 @@ static int run(int argc, char **argv)
 	if (!r->inst)
 		gb_die(GB_EXIT_USAGE, "stm: %s", err);
 	r->in = w->input(r->inst);
+	if (w->stage) /* the engines are opened with room for the largest stage */
+		r->in.ntx = w->capacity(r->inst);
+	r->cur = r->in;
 	gb_note("note: generated %" PRIu64 " %s transactions in %.2f s", r->in.ntx, w->name,
 		gb_seconds_since(ms.t_start));
 	r->initial = gb_xmalloc((size_t)r->in.words * sizeof(uint32_t), "data words");
@@ -847,7 +1029,7 @@ static int run(int argc, char **argv)
 
 const gb_command gb_cmd_stm = {
 	.name = "stm",
-	.summary = "transactional memory: PR-STM, GPU-STM on bank, vacation, skiplist",
+	.summary = "transactional memory: PR-STM, GPU-STM on 5 workloads",
 	.run = run,
 	.help = help,
 	.registry = &engine_registry,

@@ -17,6 +17,10 @@ scripts=(
 	"fig9 | PR-STM (Shen et al. 2020), Figure 9, bank and vacation: throughput against the semantic ratio"
 	"fig10 | PR-STM (Shen et al. 2020), Figure 10, skiplist: throughput against threads"
 	"fig11 | PR-STM (Shen et al. 2020), Figure 11, skiplist: throughput against lock coverage at 1536 threads"
+	"fig12a | PR-STM (Shen et al. 2020), Figure 12 A, kmeans: throughput against threads"
+	"fig12b | PR-STM (Shen et al. 2020), Figure 12 B, kmeans: throughput against lock coverage at 1536 threads"
+	"fig13a | PR-STM (Shen et al. 2020), Figure 13 A, graph: throughput against threads"
+	"fig13b | PR-STM (Shen et al. 2020), Figure 13 B, graph: throughput against lock coverage at 1536 threads"
 	"pba-tables | GPU-PBA thesis chapter, Tables 5.2-5.4: worst-case request time"
 	"detect-tables | OSDDA and LMDDA, Tables 3.2-3.3 and 4.3-4.4: detection time and speedups"
 	"speculate-figures | speculative loop parallelization (Feng, Gupta and Bhuyan), Figures 8-11"
@@ -27,7 +31,7 @@ usage() {
 	cat <<'EOF'
 usage: scripts/reproduce-all.sh [options]
 
-Runs every figure and table script (fig7 to fig11, pba-tables,
+Runs every figure and table script (fig7 to fig13b, pba-tables,
 detect-tables, speculate-figures, list-table1) with its outputs in OUT/<script>/, then
 writes OUT/index.md linking every table and plot.
 

@@ -6,8 +6,12 @@
  */
 #include "stm/gpustm_bank.h"
 #include "stm/gpustm_engines.h"
+#include "stm/gpustm_graph.h"
+#include "stm/gpustm_kmeans.h"
 #include "stm/gpustm_vacation.h"
 #include "stm/gpustm_cpu.h"
 
 STM_CPU_WORKLOAD(gpustm, bank, stm_cpu_open);
 STM_CPU_WORKLOAD(gpustm, vacation, stm_cpu_open);
+STM_CPU_WORKLOAD(gpustm, kmeans, stm_cpu_open);
+STM_CPU_WORKLOAD(gpustm, graph, stm_cpu_open);

@@ -21,6 +21,10 @@ extern const stm_ops gpustm_vacation_cpu_ops;
 extern const stm_ops gpustm_vacation_gpu_ops;
 extern const stm_ops gpustm_skiplist_cpu_ops;
 extern const stm_ops gpustm_skiplist_gpu_ops;
+extern const stm_ops gpustm_kmeans_cpu_ops;
+extern const stm_ops gpustm_kmeans_gpu_ops;
+extern const stm_ops gpustm_graph_cpu_ops;
+extern const stm_ops gpustm_graph_gpu_ops;
 #ifdef __cplusplus
 }
 #endif

@@ -61,9 +61,12 @@ typedef struct gpustm_sched {
 GB_HD void gpustm_sched_init(gpustm_sched *s, uint32_t tid, const tx_table *v, uint64_t timeout_ns,
 			     stm_shared *sh, uint64_t now_ns)
 {
+	uint64_t begin = (uint64_t)tid * v->tx_per_thread, end = begin + v->tx_per_thread;
+
 	s->tid = tid;
-	s->pos = tid * v->tx_per_thread;
-	s->end = s->pos + v->tx_per_thread;
+	/* A table that does not fill every block (tx_table.ntx) cuts the last ones short. */
+	s->pos = (uint32_t)(begin < v->ntx ? begin : v->ntx);
+	s->end = (uint32_t)(end < v->ntx ? end : v->ntx);
 	s->attempts = 0;
 	s->state = STM_RUNNING;
 	s->polls = 0;

@@ -6,8 +6,12 @@
  */
 #include "stm/prstm_bank.h"
 #include "stm/prstm_engines.h"
+#include "stm/prstm_graph.h"
+#include "stm/prstm_kmeans.h"
 #include "stm/prstm_vacation.h"
 #include "stm/prstm_cpu.h"
 
 STM_CPU_WORKLOAD(prstm, bank, open_with);
 STM_CPU_WORKLOAD(prstm, vacation, open_with);
+STM_CPU_WORKLOAD(prstm, kmeans, open_with);
+STM_CPU_WORKLOAD(prstm, graph, open_with);

@@ -21,6 +21,10 @@ extern const stm_ops prstm_vacation_cpu_ops;
 extern const stm_ops prstm_vacation_gpu_ops;
 extern const stm_ops prstm_skiplist_cpu_ops;
 extern const stm_ops prstm_skiplist_gpu_ops;
+extern const stm_ops prstm_kmeans_cpu_ops;
+extern const stm_ops prstm_kmeans_gpu_ops;
+extern const stm_ops prstm_graph_cpu_ops;
+extern const stm_ops prstm_graph_gpu_ops;
 #ifdef __cplusplus
 }
 #endif

@@ -82,14 +82,34 @@ static void *skiplist_open(const tx_input *in, const stm_params *p)
 	return stm_gpu_open(in, p, k->fn, k->name);
 }
 
+static void *kmeans_open(const tx_input *in, const stm_params *p)
+{
+	const prstm_gpu_kernel *k = kernel_for(in, &prstm_gpu_kernels::kmeans);
+	return stm_gpu_open(in, p, k->fn, k->name);
+}
+
+static void *graph_open(const tx_input *in, const stm_params *p)
+{
+	const prstm_gpu_kernel *k = kernel_for(in, &prstm_gpu_kernels::graph);
+	return stm_gpu_open(in, p, k->fn, k->name);
+}
+
 extern "C" const stm_ops prstm_bank_gpu_ops = {
-	bank_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close,
+	bank_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable,
 };
 
 extern "C" const stm_ops prstm_vacation_gpu_ops = {
-	vacation_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close,
+	vacation_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable,
+};
+
+extern "C" const stm_ops prstm_kmeans_gpu_ops = {
+	kmeans_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable,
+};
+
+extern "C" const stm_ops prstm_graph_gpu_ops = {
+	graph_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable,
 };
 
 extern "C" const stm_ops prstm_skiplist_gpu_ops = {
-	skiplist_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close,
+	skiplist_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable,
 };

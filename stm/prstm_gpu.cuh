@@ -44,7 +44,7 @@ typedef struct prstm_gpu_kernel {
 
 /* One capacity's kernels, one per workload PR-STM runs (fn NULL: not built at this capacity). */
 typedef struct prstm_gpu_kernels {
-	prstm_gpu_kernel bank, vacation, skiplist;
+	prstm_gpu_kernel bank, vacation, skiplist, kmeans, graph;
 } prstm_gpu_kernels;
 
 extern const prstm_gpu_kernels prstm_gpu_kernels_set2, prstm_gpu_kernels_set4, prstm_gpu_kernels_set8,

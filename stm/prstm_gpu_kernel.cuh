@@ -15,7 +15,7 @@
 #error "define PRSTM_MAX_SET and PRSTM_GPU_KERNELS before including stm/prstm_gpu_kernel.cuh"
 #endif
 
-/* The bank and vacation, whose transactions touch at most 8 words, are built up to capacity 8. */
+/* The bank, vacation, kmeans and graph, whose transactions touch at most 8 words, are built up to capacity 8. */
 #if PRSTM_MAX_SET <= 8
 #define PRSTM_GPU_NARROW 1
 #else
@@ -24,6 +24,8 @@
 
 #if PRSTM_GPU_NARROW
 #include "stm/prstm_bank.h"
+#include "stm/prstm_graph.h"
+#include "stm/prstm_kmeans.h"
 #include "stm/prstm_vacation.h"
 #endif
 #include "stm/prstm_gpu.cuh"
@@ -31,12 +33,16 @@
 #include "stm/stm_gpu.cuh"
 
 /* The workloads of the kernels: a constant in each, so each keeps only its own step. */
-enum prstm_gpu_workload { PRSTM_GPU_BANK, PRSTM_GPU_VACATION, PRSTM_GPU_SKIPLIST };
+enum prstm_gpu_workload { PRSTM_GPU_BANK, PRSTM_GPU_VACATION, PRSTM_GPU_SKIPLIST, PRSTM_GPU_KMEANS, PRSTM_GPU_GRAPH };
 
 static __device__ __forceinline__ uint32_t prstm_step(int workload, prstm_sched *s, const prstm_mem *m,
 						      const tx_table *v, const stm_params *p, stm_shared *sh)
 {
 #if PRSTM_GPU_NARROW
+	if (workload == PRSTM_GPU_KMEANS)
+		return prstm_kmeans_step(s, m, v, p, sh);
+	if (workload == PRSTM_GPU_GRAPH)
+		return prstm_graph_step(s, m, v, p, sh);
 	if (workload != PRSTM_GPU_SKIPLIST)
 		return workload == PRSTM_GPU_VACATION ? prstm_vacation_step(s, m, v, p, sh)
 						      : prstm_bank_step(s, m, v, p, sh);
@@ -87,6 +93,8 @@ static __device__ __forceinline__ void prstm_kernel_body(int workload, const prs
 #define PRSTM_GPU_BANK_KERNEL PRSTM_GPU_CAT(prstm_bank_kernel_, PRSTM_GPU_KERNELS)
 #define PRSTM_GPU_VACATION_KERNEL PRSTM_GPU_CAT(prstm_vacation_kernel_, PRSTM_GPU_KERNELS)
 #define PRSTM_GPU_SKIPLIST_KERNEL PRSTM_GPU_CAT(prstm_skiplist_kernel_, PRSTM_GPU_KERNELS)
+#define PRSTM_GPU_KMEANS_KERNEL PRSTM_GPU_CAT(prstm_kmeans_kernel_, PRSTM_GPU_KERNELS)
+#define PRSTM_GPU_GRAPH_KERNEL PRSTM_GPU_CAT(prstm_graph_kernel_, PRSTM_GPU_KERNELS)
 
 #if PRSTM_GPU_NARROW
 __global__ void PRSTM_GPU_BANK_KERNEL(prstm_kernel_args a)
@@ -97,6 +105,16 @@ __global__ void PRSTM_GPU_BANK_KERNEL(prstm_kernel_args a)
 __global__ void PRSTM_GPU_VACATION_KERNEL(prstm_kernel_args a)
 {
 	prstm_kernel_body(PRSTM_GPU_VACATION, &a);
+}
+
+__global__ void PRSTM_GPU_KMEANS_KERNEL(prstm_kernel_args a)
+{
+	prstm_kernel_body(PRSTM_GPU_KMEANS, &a);
+}
+
+__global__ void PRSTM_GPU_GRAPH_KERNEL(prstm_kernel_args a)
+{
+	prstm_kernel_body(PRSTM_GPU_GRAPH, &a);
 }
 #endif
 
@@ -117,4 +135,13 @@ extern const prstm_gpu_kernels PRSTM_GPU_CAT(prstm_gpu_kernels_, PRSTM_GPU_KERNE
 #endif
 	.skiplist = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_SKIPLIST_KERNEL,
 		     .name = PRSTM_GPU_STR(PRSTM_GPU_SKIPLIST_KERNEL)},
+#if PRSTM_GPU_NARROW
+	.kmeans = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_KMEANS_KERNEL,
+		   .name = PRSTM_GPU_STR(PRSTM_GPU_KMEANS_KERNEL)},
+	.graph = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_GRAPH_KERNEL,
+		  .name = PRSTM_GPU_STR(PRSTM_GPU_GRAPH_KERNEL)},
+#else
+	.kmeans = {.capacity = PRSTM_MAX_SET, .fn = NULL, .name = NULL},
+	.graph = {.capacity = PRSTM_MAX_SET, .fn = NULL, .name = NULL},
+#endif
 };

@@ -6,7 +6,7 @@
  * workload (stm/prstm_step.h, instantiated in stm/prstm_bank.h).
  *
  * Each thread owns a contiguous block of the global transaction table
- * [tid * P, (tid + 1) * P) and sweeps it: a committed entry is skipped, a
+ * [tid * P, (tid + 1) * P), cut short at the table's end (tx_table.ntx), and sweeps it: a committed entry is skipped, a
  * concurrent conflict is retried, a semantic conflict postpones the entry and
  * the thread moves on to its next uncommitted one, wrapping around to the
  * start of the block (past its committed prefix, Algorithm 3's startIdx) until
@@ -112,9 +112,12 @@ GB_HD void prstm_sched_init(prstm_sched *s, uint32_t tid, const tx_table *v,
 			    const stm_params *p, uint64_t timeout_ns, uint64_t run_ns,
 			    stm_shared *sh, uint64_t now_ns)
 {
+	uint64_t begin = (uint64_t)tid * v->tx_per_thread, end = begin + v->tx_per_thread;
+
 	s->tid = tid;
-	s->begin = s->first = s->pos = tid * v->tx_per_thread;
-	s->end = s->first + v->tx_per_thread;
+	/* A table that does not fill every block (tx_table.ntx) cuts the last ones short. */
+	s->begin = s->first = s->pos = (uint32_t)(begin < v->ntx ? begin : v->ntx);
+	s->end = (uint32_t)(end < v->ntx ? end : v->ntx);
 	s->tag = p->use_tags ? v->max_tag : 0;
 	s->lower = 0;
 	s->pending = 0;

@@ -27,6 +27,10 @@ static const stm_engine_run prstm_runs[] = {
 	 .max_set = PRSTM_MAX_SET},
 	{.workload = &stm_workload_skiplist, .cpu = &prstm_skiplist_cpu_ops, .gpu = GPU_OPS(prstm_skiplist_gpu_ops),
 	 .max_set = PRSTM_WIDE_SET},
+	{.workload = &stm_workload_kmeans, .cpu = &prstm_kmeans_cpu_ops, .gpu = GPU_OPS(prstm_kmeans_gpu_ops),
+	 .max_set = PRSTM_MAX_SET},
+	{.workload = &stm_workload_graph, .cpu = &prstm_graph_cpu_ops, .gpu = GPU_OPS(prstm_graph_gpu_ops),
+	 .max_set = PRSTM_MAX_SET},
 	{.workload = NULL},
 };
 
@@ -49,6 +53,10 @@ static const stm_engine_run gpustm_runs[] = {
 	 .gpu = GPU_OPS(gpustm_vacation_gpu_ops), .max_set = GPUSTM_MAX_SET},
 	{.workload = &stm_workload_skiplist, .cpu = &gpustm_skiplist_cpu_ops,
 	 .gpu = GPU_OPS(gpustm_skiplist_gpu_ops), .max_set = GPUSTM_WIDE_SET},
+	{.workload = &stm_workload_kmeans, .cpu = &gpustm_kmeans_cpu_ops, .gpu = GPU_OPS(gpustm_kmeans_gpu_ops),
+	 .max_set = GPUSTM_MAX_SET},
+	{.workload = &stm_workload_graph, .cpu = &gpustm_graph_cpu_ops, .gpu = GPU_OPS(gpustm_graph_gpu_ops),
+	 .max_set = GPUSTM_MAX_SET},
 	{.workload = NULL},
 };
 

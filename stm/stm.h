@@ -100,7 +100,11 @@ typedef struct stm_batch_result {
  * run_ns > 0, a timed run: threads sweep their blocks round after round until
  * run_ns have passed (status words: how many times each entry committed); it
  * needs every thread running at once (rounds_ok) and an engine that runs
- * rounds (stm_engine.timed_rounds). Either stops at timeout_ns.
+ * rounds (stm_engine.timed_rounds). Either stops at timeout_ns. retable: a
+ * staged workload's next table (workloads/stm_workload.h, stage): the same
+ * words, entry size and aux stride, at most as many entries as the table it
+ * was opened with and no larger transactions (max_words); the data words and
+ * locks are left as they are (load sets them).
  */
 typedef struct stm_ops {
 	void *(*open)(const tx_input *in, const stm_params *p);
@@ -109,6 +113,7 @@ typedef struct stm_ops {
 	int (*rounds_ok)(void *ctx);
 	void (*fetch)(void *ctx, uint32_t *words, uint32_t *status);
 	void (*close)(void *ctx);
+	void (*retable)(void *ctx, const tx_input *in);
 } stm_ops;
 
 /* A workload an engine runs, and its backends compiled for it. */

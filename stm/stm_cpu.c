@@ -42,8 +42,30 @@ stm_cpu *stm_cpu_open(const tx_input *in, const stm_params *p, const stm_cpu_thr
 	c->table.status = c->status;
 	c->table.tx_per_thread = in->tx_per_thread;
 	c->table.max_tag = in->max_tag;
+	c->table.ntx = (uint32_t)in->ntx;
+	c->capacity = in->ntx;
 	c->cycles_per_ns = calibrate_cycles_per_ns();
 	return c;
+}
+
+void stm_cpu_retable(void *ctx, const tx_input *in)
+{
+	stm_cpu *c = ctx;
+	if (in->ntx > c->capacity || in->words != c->in.words || in->max_words > c->in.max_words ||
+	    in->entry_size != c->in.entry_size || in->aux_stride != c->in.aux_stride)
+		gb_die(GB_EXIT_RUNTIME, "stm: a stage's table (%llu entries, %u words per transaction) outgrows "
+		       "the one the CPU backend was opened with (%llu, %u)", (unsigned long long)in->ntx,
+		       in->max_words, (unsigned long long)c->capacity, c->in.max_words);
+	c->in.ntx = in->ntx;
+	c->in.tx_per_thread = in->tx_per_thread;
+	c->in.max_tag = in->max_tag;
+	c->in.entries = in->entries;
+	c->in.aux = in->aux;
+	c->table.entries = in->entries;
+	c->table.aux = in->aux;
+	c->table.tx_per_thread = in->tx_per_thread;
+	c->table.max_tag = in->max_tag;
+	c->table.ntx = (uint32_t)in->ntx;
 }
 
 void stm_cpu_load(void *ctx, const uint32_t *words)

@@ -31,7 +31,8 @@ typedef struct stm_cpu_threads {
 } stm_cpu_threads;
 
 struct stm_cpu {
-	tx_input in;
+	tx_input in;          /* the table of the current stage (retable) */
+	uint64_t capacity;    /* entries of the table it was opened with: status words allocated */
 	stm_params p;
 	uint32_t *data, *locks, *status;
 	uint32_t nlocks;
@@ -50,6 +51,7 @@ void stm_cpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_resu
 int stm_cpu_rounds_ok(void *ctx);
 void stm_cpu_fetch(void *ctx, uint32_t *words, uint32_t *status);
 void stm_cpu_close(void *ctx);
+void stm_cpu_retable(void *ctx, const tx_input *in);
 
 /*
  * One workload's CPU backend for one engine: its step behind the shared
@@ -82,6 +84,7 @@ void stm_cpu_close(void *ctx);
 		.rounds_ok = stm_cpu_rounds_ok,                                       \
 		.fetch = stm_cpu_fetch,                                               \
 		.close = stm_cpu_close,                                               \
+		.retable = stm_cpu_retable,                                           \
 	}
 
 #endif

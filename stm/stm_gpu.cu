@@ -36,6 +36,7 @@ stm_gpu *stm_gpu_open(const tx_input *in, const stm_params *p, const void *kerne
 	g->kernel = kernel;
 	g->kernel_name = kernel_name;
 	g->in = *in;
+	g->capacity = in->ntx;
 	g->p = *p;
 	g->nlocks = (in->words + p->hash - 1) / p->hash;
 	g->block_size = p->block_size ? p->block_size : choose_block_size(p->threads, dev.sm_count);
@@ -71,7 +72,32 @@ tx_table stm_gpu_table(const stm_gpu *g)
 	v.status = g->d_status;
 	v.tx_per_thread = g->in.tx_per_thread;
 	v.max_tag = g->in.max_tag;
+	v.ntx = (uint32_t)g->in.ntx;
 	return v;
+}
+
+void stm_gpu_retable(void *ctx, const tx_input *in)
+{
+	stm_gpu *g = (stm_gpu *)ctx;
+	size_t aux_words = (size_t)in->ntx * in->aux_stride;
+
+	if (in->ntx > g->capacity || in->words != g->in.words || in->max_words > g->in.max_words ||
+	    in->entry_size != g->in.entry_size || in->aux_stride != g->in.aux_stride)
+		gb_die(GB_EXIT_RUNTIME, "stm: a stage's table (%llu entries, %u words per transaction) outgrows "
+		       "the one %s was opened with (%llu, %u)", (unsigned long long)in->ntx, in->max_words,
+		       g->kernel_name, (unsigned long long)g->capacity, g->in.max_words);
+	if (in->ntx)
+		GB_CUDA(cudaMemcpy(g->d_entries, in->entries, (size_t)in->ntx * in->entry_size,
+				   cudaMemcpyHostToDevice),
+			"copying a stage's %llu transactions to the device", (unsigned long long)in->ntx);
+	if (aux_words)
+		GB_CUDA(cudaMemcpy(g->d_aux, in->aux, aux_words * 4, cudaMemcpyHostToDevice),
+			"copying a stage's extra words to the device");
+	g->in.ntx = in->ntx;
+	g->in.tx_per_thread = in->tx_per_thread;
+	g->in.max_tag = in->max_tag;
+	g->in.entries = in->entries;
+	g->in.aux = in->aux;
 }
 
 void stm_gpu_load(void *ctx, const uint32_t *words)

@@ -16,7 +16,8 @@
 typedef struct stm_gpu {
 	const void *kernel;     /* the engine's kernel for this workload */
 	const char *kernel_name;
-	tx_input in;
+	tx_input in;            /* the table of the current stage (stm_gpu_retable) */
+	uint64_t capacity;      /* entries of the table it was opened with: device space for them */
 	stm_params p;
 	uint32_t nlocks;
 	uint32_t block_size, blocks;
@@ -47,5 +48,6 @@ void stm_gpu_load(void *ctx, const uint32_t *words);
 int stm_gpu_rounds_ok(void *ctx);
 void stm_gpu_fetch(void *ctx, uint32_t *words, uint32_t *status);
 void stm_gpu_close(void *ctx);
+void stm_gpu_retable(void *ctx, const tx_input *in);
 
 #endif

@@ -34,7 +34,9 @@ expect_out "help stm documents every option" "usage: gpubench stm" --algo --work
 	--tx-per-thread --semantic-ratio --read-only --transfers-per-tx --read-only-size --initial-balance \
 	--presort --seed --reps --duration --warmup --paper --timeout --verify-every \
 	--no-verify --json --quiet --compare --retry-limit --customers --room-types --rooms \
-	--room-interval --initial-keys --key-range --capacity --levels prstm gpustm bank vacation skiplist
+	--room-interval --initial-keys --key-range --capacity --levels prstm gpustm bank vacation skiplist \
+	--points --clusters --iterations --points-per-tx kmeans --vertices --edges --edges-per-tx --max-label graph \
+	"does not apply to --workload kmeans" "Staged workloads"
 cp "$T_OUT" "$T_TMP/help-stm.txt"
 expect_rc "stm --help exits 0" 0 "$G" stm --help
 check "stm --help prints the same as help stm" cmp -s "$T_OUT" "$T_TMP/help-stm.txt"
@@ -113,6 +115,14 @@ numeric_opts=(
 	"room-types 1 65536"
 	"rooms 1 1000000"
 	"room-interval 1 4096"
+	"points 1 4000000"
+	"clusters 1 65536"
+	"iterations 1 1000"
+	"points-per-tx 0 4000000"
+	"vertices 2 134217728"
+	"edges 1 1073741824"
+	"edges-per-tx 1 15"
+	"max-label 1 1000000000"
 	"reps 1 100000"
 	"duration 0 86400"
 	"warmup 0 1000"
@@ -200,15 +210,17 @@ check "info lists the engine" grep -q '^stm engine prstm' "$T_OUT"
 check "info lists the workloads" grep -q '^stm workload bank: ' "$T_OUT"
 check "info lists vacation" grep -q '^stm workload vacation: ' "$T_OUT"
 check "info lists skiplist" grep -q '^stm workload skiplist: ' "$T_OUT"
+check "info lists kmeans" grep -q '^stm workload kmeans: ' "$T_OUT"
+check "info lists graph" grep -q '^stm workload graph: ' "$T_OUT"
 json_check "info JSON: STM engines carry their limits and workloads" "$T_TMP/info.json" '
 e = {x["name"]: x for x in d["engines"]["stm"]}
 for name in ("prstm", "gpustm"):
     p = e[name]
     assert p["max_threads"] == 524288 and p["max_words_per_transaction"] == 16, p
-    assert p["max_words_by_workload"] == {"bank": 8, "vacation": 8, "skiplist": 16}, p
-    assert p["workloads"] == ["bank", "vacation", "skiplist"] and p["cannot_run"] == [], p
+    assert p["max_words_by_workload"] == {"bank": 8, "vacation": 8, "skiplist": 16, "kmeans": 8, "graph": 8}, p
+    assert p["workloads"] == ["bank", "vacation", "skiplist", "kmeans", "graph"] and p["cannot_run"] == [], p
 w = d["engines"]["stm_workloads"]
-assert [x["name"] for x in w] == ["bank", "vacation", "skiplist"] and all(x["summary"] for x in w), w
+assert [x["name"] for x in w] == ["bank", "vacation", "skiplist", "kmeans", "graph"] and all(x["summary"] for x in w), w
 for x in e.values():
     assert isinstance(x["cannot_run"], list) and all(x["name"] in s for s in x["cannot_run"]), x'
 expect_rc "info --quiet exits 0" 0 "$G" info --quiet
@@ -630,6 +642,100 @@ expect_err "a pool too small for the inserts says so" "more than --capacity 100"
 expect_rc "--hash above the skiplist's data words exits 2" 2 "$G" stm "${SKL[@]}" --hash 10001
 expect_err "--hash above the skiplist's data words says what they are" "option --hash: 10001 exceeds" \
 	"--capacity x (--levels + 1) 10000"
+
+# kmeans and graph: staged workloads, a batch per stage, passes checked whole
+KM=(--backend cpu --workload kmeans --threads 32 --points 3000 --clusters 4 --iterations 4 --points-per-tx 1 --reps 2
+	--warmup 0)
+expect_rc "kmeans on prstm, compared with gpustm" 0 "$G" stm "${KM[@]}" --compare gpustm --json "$R/kmeans.json"
+expect_out "the kmeans summary" "prstm on kmeans, cpu backend, 32 threads, 3000 points, 4 clusters, at most 4 iterations, runs of 1 points" \
+	"  passes       2 complete" "update stages in them" "serial k-means" "  gpustm       "
+json_check "kmeans report: config, passes of stages, both engines verified against a serial k-means" "$R/kmeans.json" '
+c = d["config"]; r = d["results"]; v = d["verification"]; k = c["kmeans"]
+assert c["workload"] == "kmeans" and c["read_only"] == 0 and c["presort"] is False, c
+assert k["points"] == 3000 and k["clusters"] == 4 and k["iterations"] == 4 and k["coord_range"] == 1024, k
+assert k["points_per_tx"] == 1 and k["transactions_first_iteration"] == 3000, k
+assert k["tx_per_thread"] == 94 == c["tx_per_thread"], k
+assert k["data_words"] == 12 and 1 <= k["reference_iterations"] <= 4, k
+it = k["reference_iterations"]
+assert r["passes"] == 2 and r["stages"] == r["batches"] >= 2 * it and r["transactions_per_batch"] == 3000, r
+assert r["commits"] == 2 * 3000 * it and r["commits_read_only"] == 0 and r["abandoned"] == 0, r
+assert v["verified"] is True and "serial k-means" in v["method"] and v["batches_verified"] == r["batches"], v
+assert v["iterations"] == it and v["points_counted"] == 3000 and v["clusters_nonempty"] == 4 and v["sse"] > 0, v
+assert len(v["data_fnv1a"]) == 16 and "bank" not in c and "vacation" not in c, v
+g = r["compare"][0]
+assert g["algo"] == "gpustm" and g["verified"] is True and g["passes"] == 2, g
+assert g["commits"] == r["commits"] and g["abandoned"] == 0, g'
+expect_rc "kmeans on gpustm at --retry-limit 1 runs given-up transactions again" 0 "$G" stm "${KM[@]}" --algo gpustm \
+	--retry-limit 1 --threads 256 --clusters 2 --quiet --json "$R/kmeans-limit.json"
+json_check "kmeans at --retry-limit 1: every point added once per iteration all the same" "$R/kmeans-limit.json" '
+r = d["results"]; it = d["config"]["kmeans"]["reference_iterations"]
+assert r["commits"] == 2 * 3000 * it and r["abandoned"] == 0, r
+assert d["verification"]["verified"] is True and d["verification"]["iterations"] == it'
+expect_rc "kmeans by a thread's points" 0 "$G" stm "${KM[@]}" --points-per-tx 0 --compare gpustm --quiet \
+	--json "$R/kmeans-runs.json"
+json_check "kmeans by a thread's points: one transaction per cluster of each thread's 94 points" "$R/kmeans-runs.json" '
+c = d["config"]; r = d["results"]; v = d["verification"]; k = c["kmeans"]
+assert k["points_per_tx"] == 94 and 32 <= k["transactions_first_iteration"] <= 32 * 4, k
+assert r["transactions_per_batch"] == 32 * 4 and c["tx_per_thread"] == (k["transactions_first_iteration"] + 31) // 32, r
+assert v["verified"] is True and v["points_counted"] == 3000 and v["iterations"] == k["reference_iterations"], v
+assert r["compare"][0]["verified"] is True'
+expect_rc "kmeans --duration runs passes" 0 "$G" stm "${KM[@]}" --duration 0.05 --quiet --json "$R/kmeans-d.json"
+json_check "kmeans --duration: passes back to back, verified" "$R/kmeans-d.json" '
+r = d["results"]
+assert r["timed_run"] == "batches" and r["passes"] >= 2 and d["verification"]["verified"] is True, r'
+expect_rc "kmeans --read-only 0 is accepted" 0 "$G" stm "${KM[@]}" --read-only 0 --quiet
+expect_rc "kmeans --read-only 20 exits 2" 2 "$G" stm "${KM[@]}" --read-only 20
+expect_err "kmeans --read-only 20 says kmeans has none" "option --read-only does not apply to --workload kmeans" \
+	"kmeans has no read-only transactions"
+expect_rc "kmeans --presort exits 2" 2 "$G" stm "${KM[@]}" --presort
+expect_err "kmeans --presort says why" "option --presort does not apply to --workload kmeans"
+expect_rc "kmeans --tx-per-thread exits 2" 2 "$G" stm "${KM[@]}" --tx-per-thread 10
+expect_err "kmeans --tx-per-thread names --points" "option --tx-per-thread does not apply to --workload kmeans" "--points"
+expect_rc "a kmeans option with the bank exits 2" 2 "$G" stm "${TINY[@]}" --clusters 4
+expect_err "a kmeans option with the bank names both" "option --clusters belongs to --workload kmeans, not to --workload bank"
+expect_rc "a bank option with kmeans exits 2" 2 "$G" stm "${KM[@]}" --accounts 10
+expect_err "a bank option with kmeans names both" "option --accounts belongs to --workload bank, not to --workload kmeans"
+expect_rc "more clusters than points exits 2" 2 "$G" stm "${KM[@]}" --points 10 --clusters 11
+expect_err "more clusters than points says so" "--clusters 11 exceeds --points 10"
+expect_rc "--hash above kmeans's data words exits 2" 2 "$G" stm "${KM[@]}" --hash 13
+expect_err "--hash above kmeans's data words says what they are" "option --hash: 13 exceeds --clusters x 3 12"
+
+GR=(--backend cpu --workload graph --threads 32 --vertices 2000 --edges 8000 --reps 2 --warmup 0)
+expect_rc "graph on prstm, compared with gpustm" 0 "$G" stm "${GR[@]}" --compare gpustm --json "$R/graph.json"
+expect_out "the graph summary" "prstm on graph, cpu backend, 32 threads, 2000 vertices, 8000 edges, up to 7 per transaction" \
+	"  passes       2 complete" "rounds in them" "connected component" "  gpustm       "
+json_check "graph report: config, rounds, both engines verified against the components' minima" "$R/graph.json" '
+c = d["config"]; r = d["results"]; v = d["verification"]; g = c["graph"]
+assert c["workload"] == "graph" and g["vertices"] == 2000 and g["edges"] == 8000 and g["csr_entries"] == 16000, g
+assert g["edges_per_tx"] == 7 and g["max_label"] == 10000 and g["max_words_per_transaction"] == 8, g
+assert g["round0_transactions"] >= 16000 / 7 and g["components"] >= 1 and g["data_words"] == 2000, g
+assert r["passes"] == 2 and r["stages"] == r["batches"] >= 4, r
+assert r["transactions_per_batch"] == g["round0_transactions"] and r["abandoned"] == 0, r
+assert r["commits"] >= 2 * g["round0_transactions"] and r["commits_read_only"] > 0, r
+assert v["verified"] is True and "connected components" in v["method"], v
+assert v["components"] == g["components"] and v["largest_component"] == g["largest_component"], v
+assert 2 <= v["rounds"] <= r["stages"] - 2 and 0 < v["vertices_lowered"] < 2000, v
+x = r["compare"][0]
+assert x["algo"] == "gpustm" and x["verified"] is True and x["passes"] == 2, x'
+expect_rc "graph at --edges-per-tx 2 --hash 4 on gpustm" 0 "$G" stm "${GR[@]}" --algo gpustm --edges-per-tx 2 --hash 4 \
+	--quiet --json "$R/graph-small.json"
+json_check "graph at --edges-per-tx 2: smaller transactions, verified" "$R/graph-small.json" '
+g = d["config"]["graph"]
+assert g["max_words_per_transaction"] == 3 and g["round0_transactions"] >= 8000, g
+assert d["verification"]["verified"] is True'
+expect_rc "graph --duration runs passes" 0 "$G" stm "${GR[@]}" --duration 0.05 --quiet --json "$R/graph-d.json"
+json_check "graph --duration: passes back to back, verified" "$R/graph-d.json" '
+r = d["results"]
+assert r["timed_run"] == "batches" and r["passes"] >= 2 and d["verification"]["verified"] is True, r'
+expect_rc "graph --edges-per-tx 8 exits 2" 2 "$G" stm "${GR[@]}" --edges-per-tx 8
+expect_err "graph --edges-per-tx 8 exceeds the engines' sets" \
+	"prstm runs graph transactions of at most 8 words, but graph transactions with these options (--edges-per-tx) touch up to 9"
+expect_rc "graph --read-only 20 exits 2" 2 "$G" stm "${GR[@]}" --read-only 20
+expect_err "graph --read-only 20 names graph" "option --read-only does not apply to --workload graph"
+expect_rc "a graph option with vacation exits 2" 2 "$G" stm "${VAC[@]}" --vertices 10
+expect_err "a graph option with vacation names both" "option --vertices belongs to --workload graph, not to --workload vacation"
+expect_rc "a kmeans option with graph exits 2" 2 "$G" stm "${GR[@]}" --points 10
+expect_err "a kmeans option with graph names both" "option --points belongs to --workload kmeans, not to --workload graph"
 
 # --cpu-workers above --threads is clamped
 expect_rc "--cpu-workers above --threads runs" 0 "$G" stm "${TINY[@]}" --cpu-workers 50 --quiet --json "$R/workers.json"

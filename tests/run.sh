@@ -76,9 +76,12 @@ run_suite cli-harness env GPUBENCH="$G" "$here/cli-harness.sh"
 # ---- the STM figures (scripts/fig7.sh to fig11.sh) --quick: a row per
 # workload, engine, panel and point, every one verified; --plot-only rebuilds
 # the same CSV; an unverified run or a report from another sweep is refused
-for fig in fig7 fig8 fig9 fig10 fig11; do
+for fig in fig7 fig8 fig9 fig10 fig11 fig12a fig12b fig13a fig13b; do
+	panels=4
 	case $fig in
 	fig10 | fig11) wls=skiplist ;;
+	fig12*) wls=kmeans panels=1 ;;
+	fig13*) wls=graph panels=1 ;;
 	*) wls=bank,vacation ;;
 	esac
 	echo "== $fig: scripts/$fig.sh --quick"
@@ -89,18 +92,18 @@ for fig in fig7 fig8 fig9 fig10 fig11; do
 		check "$fig.png exists (gnuplot is installed)" test -s "$out/$fig.png"
 	fi
 	check "$fig.csv starts with its header" grep -q '^workload,algo,panel,presort,read_only,x,threads,hash,semantic_ratio,throughput_median,' "$out/$fig.csv"
-	# its workloads x 2 engines x 4 panels x 2 points, each verified, each panel what its letter says
-	check "$fig.csv has a verified row per workload ($wls), engine, panel and point" python3 -c '
+	# its workloads x 2 engines x its panels x 2 points, each verified, each panel what its letter says
+	check "$fig.csv has a verified row per workload ($wls), engine, panel ($panels) and point" python3 -c '
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 wls = sys.argv[3].split(",")
-assert len(rows) == 16 * len(wls), len(rows)
+assert len(rows) == 2 * 2 * int(sys.argv[4]) * len(wls), len(rows)
 assert {(r["workload"], r["algo"]) for r in rows} == {(w, a) for w in wls for a in ("prstm", "gpustm")}
 for r in rows:
     assert r["verified"] == "true" and float(r["throughput_median"]) > 0, r
     assert (r["presort"], r["read_only"]) == {"A": ("0", "0"), "B": ("0", "20"), "C": ("1", "0"), "D": ("1", "20")}[r["panel"]], r
     assert r["x"] == r[sys.argv[2]], r
-' "$out/$fig.csv" "$(case $fig in fig7 | fig10) echo threads ;; fig8 | fig11) echo hash ;; fig9) echo semantic_ratio ;; esac)" "$wls"
+' "$out/$fig.csv" "$(case $fig in fig7 | fig10 | fig1?a) echo threads ;; fig8 | fig11 | fig1?b) echo hash ;; fig9) echo semantic_ratio ;; esac)" "$wls" "$panels"
 	cp "$out/$fig.csv" "$T_TMP/$fig-first.csv"
 	expect_rc "$fig.sh --plot-only exits 0" 0 bash scripts/$fig.sh --plot-only --out "$out"
 	check "$fig.sh --plot-only rebuilds the same CSV" cmp "$T_TMP/$fig-first.csv" "$out/$fig.csv"
@@ -389,7 +392,7 @@ expect_rc "reproduce-all.sh --plot-only with one script failing exits 1" 1 \
 	bash scripts/reproduce-all.sh --plot-only --out "$ra"
 expect_err "reproduce-all.sh names the failed script" "speculate-figures FAILED"
 check "reproduce-all.sh writes index.md" test -s "$ra/index.md"
-check "the index has a section per script" test "$(grep -c '^## [a-z0-9-]*: ' "$ra/index.md")" = 9
+check "the index has a section per script" test "$(grep -c '^## [a-z0-9-]*: ' "$ra/index.md")" = 13
 check "the index marks the failed script" grep -q '^\*\*FAILED\*\*' "$ra/index.md"
 check "the index links the tables and plots" grep -qF '[pba-tables/pba-tables.csv](pba-tables/pba-tables.csv)' "$ra/index.md"
 check "the index shows the paper's numbers beside ours (Table 1)" grep -q '| paper OpenCL CPU | paper OpenCL GPU | paper C |' "$ra/index.md"
@@ -406,7 +409,7 @@ expect_rc "reproduce-all.sh --quick --emit-slurm exits 0" 0 bash scripts/reprodu
 	--out "$rs/out" --emit-slurm "$rs/jobs"
 check "--emit-slurm ran nothing" test -z "$(find "$rs/out" -name '*.json' 2>/dev/null)"
 check "submit-all.sh parses" bash -n "$rs/jobs/submit-all.sh"
-check "submit-all.sh submits nine job arrays" test "$(grep -c '^sbatch .*\.slurm$' "$rs/jobs/submit-all.sh")" = 9
+check "submit-all.sh submits 13 job arrays" test "$(grep -c '^sbatch .*\.slurm$' "$rs/jobs/submit-all.sh")" = 13
 for d in "$rs"/jobs/*/; do
 	name=$(basename "$d")
 	check "$name.slurm parses (bash -n)" bash -n "$d/$name.slurm"
@@ -427,7 +430,7 @@ expect_err "a task past the array says so" "no line 999"
 expect_rc "reproduce-all.sh --plot-only gathers the cluster's reports" 0 \
 	bash scripts/reproduce-all.sh --plot-only --out "$rs/out"
 check "the gathered index has every section and no failure" \
-	test "$(grep -c '^## [a-z0-9-]*: ' "$rs/out/index.md")" = 9 -a -z "$(grep FAILED "$rs/out/index.md")"
+	test "$(grep -c '^## [a-z0-9-]*: ' "$rs/out/index.md")" = 13 -a -z "$(grep FAILED "$rs/out/index.md")"
 check "the gathered pba table has a row per size and implementation (8)" \
 	test "$(($(wc -l <"$rs/out/pba-tables/pba-tables.csv") - 1))" = 8
 expect_rc "--emit-slurm with --plot-only exits 2" 2 bash scripts/pba-tables.sh --plot-only --out "$ra/pba-tables" \

@@ -9,8 +9,10 @@
  *
  * Adding a workload: its generator and oracle, its transaction body
  * (workloads/NAME_body.h, see api/tx.h), one `const stm_workload` in
- * designated initializers (workloads/bank_stm.c is the pattern), one line in
- * the registry, and the instantiations in the engines that run it.
+ * designated initializers (workloads/bank_stm.c is the pattern; a workload of
+ * several batches per pass, each with its own table, is staged:
+ * workloads/kmeans_stm.c), one line in the registry, and the instantiations
+ * in the engines that run it.
  */
 #ifndef GB_STM_WORKLOAD_H
 #define GB_STM_WORKLOAD_H
@@ -56,6 +58,17 @@ typedef struct stm_check {
 	unsigned nfacts;
 } stm_check;
 
+/*
+ * One of stm's own table options (--read-only, --presort, --tx-per-thread) that
+ * a workload has no use for: given a value other than 0 (a flag: given at all)
+ * with this workload, `gpubench stm` exits 2 with "option --OPTION does not
+ * apply to --workload NAME: " and the sentence, which --help shows too.
+ */
+typedef struct stm_refusal {
+	const char *option; /* without the dashes; NULL ends a list */
+	const char *why;
+} stm_refusal;
+
 typedef struct stm_workload {
 	const char *name;
 	const char *summary;
@@ -96,6 +109,38 @@ typedef struct stm_workload {
 			     const uint32_t *after, stm_check *out);
 	void (*verify_counts)(const void *inst, const uint32_t *start, const uint32_t *counts,
 			      const uint32_t *after, stm_check *out);
+	/*
+	 * Staged workloads (NULL for a workload of one table, which every batch runs
+	 * again): a pass over the workload is a sequence of stages, each one batch
+	 * over a table of its own that the host builds from the data the stage
+	 * before left (kmeans: one iteration's update stage, its assignments made
+	 * on the host from the sums the previous iteration's transactions left;
+	 * graph: one round of propagation from the vertices the previous round
+	 * lowered). A repetition runs passes back to back (one without --duration).
+	 * stage(inst, s, words, status):
+	 *   s == 0: the first stage's table again (a pass starts); words holds the
+	 *     data from initial() and status is NULL;
+	 *   s > 0: words holds the data stage s - 1 left and status its status
+	 *     words; build stage s's table (a stage may run again what the one
+	 *     before left uncommitted) and change words to the data it starts from.
+	 * It returns 0 when there is no stage s: the pass is complete and words,
+	 * left as it is, holds its outcome. input() always describes the current
+	 * stage's table; capacity() is the most entries any stage's table has (the
+	 * workload's entry and aux arrays hold that many). The engine is opened with
+	 * the table input() gives after generation, its ntx raised to capacity(),
+	 * and no later stage has more entries, other sizes or larger transactions
+	 * (stm_ops.retable).
+	 * A workload must end a pass after a stage in which nothing committed.
+	 * verify_pass: the oracle of a whole pass, from the data it started from and
+	 * its outcome (kmeans: a serial k-means; graph: each connected component's
+	 * minimum label), run after each completed pass while checks are on.
+	 */
+	uint32_t (*stage)(void *inst, uint32_t s, uint32_t *words, const uint32_t *status);
+	uint64_t (*capacity)(const void *inst);
+	void (*verify_pass)(const void *inst, const uint32_t *start, const uint32_t *outcome, stm_check *out);
+	const char *stage_name;                   /* what one stage is, for the summary ("iteration") */
+	/* stm's table options it has no use for (NULL: it uses them all) */
+	const stm_refusal *refuses;
 	const char *method_batch, *method_counts; /* verification.method */
 	const char *checked_batch, *checked_counts; /* what a verified summary line says was checked */
 	const char *checksum_key;                 /* the report's name for the data checksum */
@@ -111,5 +156,7 @@ const stm_workload *stm_workload_find(const char *name);
 extern const stm_workload stm_workload_bank;
 extern const stm_workload stm_workload_vacation;
 extern const stm_workload stm_workload_skiplist;
+extern const stm_workload stm_workload_kmeans;
+extern const stm_workload stm_workload_graph;
 
 #endif

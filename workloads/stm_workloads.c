@@ -3,7 +3,8 @@
 
 #include "workloads/stm_workload.h"
 
-const stm_workload *const stm_workloads[] = {&stm_workload_bank, &stm_workload_vacation, &stm_workload_skiplist, NULL};
+const stm_workload *const stm_workloads[] = {&stm_workload_bank, &stm_workload_vacation, &stm_workload_skiplist,
+					     &stm_workload_kmeans, &stm_workload_graph, NULL};
 
 const stm_workload *stm_workload_find(const char *name)
 {

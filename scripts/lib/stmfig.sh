@@ -48,6 +48,8 @@ stmfig_quick_sizes() {
 	bank) echo "--tx-per-thread 20 --accounts 20000" ;;
 	vacation) echo "--tx-per-thread 20 --customers 2000 --room-types 100" ;;
 	skiplist) echo "--tx-per-thread 20 --initial-keys 200 --key-range 4000 --capacity 10000" ;;
+	kmeans) echo "--points 3000 --clusters 4 --iterations 3" ;;
+	graph) echo "--vertices 2000 --edges 8000" ;;
 	*) echo "--tx-per-thread 20" ;;
 	esac
 }

@@ -3,8 +3,8 @@
 # PR-STM bank on the GPU backend over thread counts, lock coverage (hash),
 # semantic ratios, presort, read-only and multi-leg transfers, every run
 # verified by the serial replay; a high-contention configuration; and cross
-# checks against the CPU backend; GPU-STM on the bank, beside PR-STM; vacation
-# and skiplist on both engines; the banker's algorithm (avoid) on the GPU
+# checks against the CPU backend; GPU-STM on the bank, beside PR-STM; vacation,
+# skiplist, kmeans and graph on both engines; the banker's algorithm (avoid) on the GPU
 # against the oracle and the CPU implementations; the deadlock detectors
 # (detect) on the GPU against the oracle and cpu-bits; speculate's loops on
 # the GPU against the sequential loop and the CPU backend's decisions; the
@@ -405,6 +405,44 @@ for algo in prstm gpustm; do
 done
 gpu_skiplist "prstm, 6720 threads, 1 s rounds" --algo prstm --threads 6720 --tx-per-thread 100 --duration 1 \
 	--read-only 20
+
+# ---- kmeans and graph on the GPU, both engines: every stage replayed, every pass
+# against the serial k-means or the connected components' minima
+gpu_staged() {
+	local wl=$1 name=$2 f
+	shift 2
+	n=$((n + 1))
+	f=$R/run$n.json
+	run "$G" stm --backend gpu --workload "$wl" --reps 2 --warmup 1 --quiet --json "$f" "$@"
+	if [ "$RC" != 0 ]; then
+		fail "$wl $name: exit 0" "$G stm --backend gpu --workload $wl $*" "$(t_context)"
+		return
+	fi
+	json_check "$wl $name" "$f" '
+r = d["results"]; v = d["verification"]; c = d["config"]
+assert d["meta"]["complete"] is True and d["device"]["backend"] == "gpu"
+assert v["verified"] is True, v["message"]
+assert v["batches_verified"] == r["batches"] == r["stages"] and r["passes"] == 2, r
+assert r["threads_timed_out"] == 0 and r["threads_gave_up"] == 0 and r["threads_failed"] == 0
+assert r["abandoned"] == 0, r["abandoned"]  # leftovers of a stage run again in the next
+if c["workload"] == "kmeans":
+    it = c["kmeans"]["reference_iterations"]
+    assert v["iterations"] == it and v["points_counted"] == c["kmeans"]["points"], v
+else:
+    assert v["components"] == c["graph"]["components"] and v["rounds"] >= 2, v'
+}
+for algo in prstm gpustm; do
+	gpu_staged kmeans "$algo, 6720 threads, the paper's sizes" --algo "$algo" --threads 6720
+	gpu_staged kmeans "$algo, 2048 threads, 2 clusters, hash 3" --algo "$algo" --threads 2048 --points 100000 \
+		--clusters 2 --hash 3
+	gpu_staged kmeans "$algo, 6720 threads, a point per transaction" --algo "$algo" --threads 6720 \
+		--points 100000 --points-per-tx 1 --iterations 3
+	gpu_staged graph "$algo, 6720 threads, the paper's sizes" --algo "$algo" --threads 6720
+	gpu_staged graph "$algo, 1536 threads, 2000 dense vertices, hash 4" --algo "$algo" --threads 1536 \
+		--vertices 2000 --edges 50000 --hash 4
+	gpu_staged graph "$algo, 6720 threads, 3 edges per transaction" --algo "$algo" --threads 6720 \
+		--vertices 100000 --edges 1000000 --edges-per-tx 3
+done
 
 # ---- gpubench avoid: both GPU implementations decide every event as the
 # oracle does and end in its state (exit 4 otherwise), beside the CPU ones.

@@ -104,6 +104,13 @@ for algo in prstm gpustm; do
 done
 sanitize stm --backend gpu --workload skiplist --threads 256 --tx-per-thread 6 --initial-keys 16 \
 	--key-range 64 --capacity 10000 --reps 1 --warmup 0 --duration 0.2
+# kmeans' and graph's kernels, both engines, stage after stage (retable between)
+for algo in prstm gpustm; do
+	sanitize stm --backend gpu --algo "$algo" --workload kmeans --threads 512 --points 4000 --clusters 4 \
+		--iterations 3 --reps 1 --warmup 0
+	sanitize stm --backend gpu --algo "$algo" --workload graph --threads 512 --vertices 500 --edges 3000 \
+		--reps 1 --warmup 0
+done
 
 # avoid: both GPU implementations, one block and several, work[] in shared and
 # global memory.

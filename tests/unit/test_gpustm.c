@@ -308,6 +308,7 @@ TEST(gpustm_sched_gives_up_at_the_retry_limit)
 	memset(&p, 0, sizeof(p));
 	memset(&v, 0, sizeof(v));
 	v.tx_per_thread = 5;
+	v.ntx = 20;
 	p.retry_limit = 3;
 	gpustm_sched_init(&s, 2, &v, 1000000000ull, &sh, gb_clock_ns());
 	CHECK_EQ(s.pos, 10u);

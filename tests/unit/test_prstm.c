@@ -601,6 +601,7 @@ TEST(prstm_backoff_doubles_up_to_its_cap)
 	memset(&p, 0, sizeof(p));
 	memset(&v, 0, sizeof(v));
 	v.tx_per_thread = 4;
+	v.ntx = 32;
 	p.threads = 8;
 	prstm_sched_init(&s, 3, &v, &p, 1000000000ull, 0, &sh, gb_clock_ns());
 	CHECK_EQ(s.begin, 12u);

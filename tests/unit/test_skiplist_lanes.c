@@ -94,6 +94,7 @@ static void sl_run(int engine, uint32_t lanes, uint32_t hash, uint32_t read_only
 	j->table.entries = j->w.tx;
 	j->table.status = j->status;
 	j->table.tx_per_thread = c.tx_per_thread;
+	j->table.ntx = (uint32_t)j->w.ntx;
 	j->p.threads = lanes;
 	j->p.hash = hash;
 	j->p.max_passes = 1000000000;

@@ -21,6 +21,7 @@ TEST(stm_engines_carry_their_limits_and_runs)
 			const stm_ops *o = r->cpu;
 			REQUIRE(o != NULL);
 			CHECK(o->open && o->load && o->run && o->rounds_ok && o->fetch && o->close);
+			CHECK(o->retable != NULL);
 			CHECK(stm_workload_find(r->workload->name) == r->workload);
 			CHECK(stm_engine_run_of(e, r->workload) == r);
 			CHECK(r->gpu == NULL); /* the unit tests are built without CUDA */
@@ -49,6 +50,8 @@ TEST(stm_workloads_have_options_generator_and_oracle)
 		CHECK(w->generate && w->free && w->input && w->initial);
 		CHECK(w->verify_batch && w->method_batch && w->checked_batch && w->checksum_key);
 		CHECK(!w->verify_counts == !w->rounds_fit);
+		CHECK(!w->stage == !w->verify_pass && !w->stage == !w->stage_name && !w->stage == !w->capacity);
+		CHECK(!w->stage || !w->rounds_fit); /* a staged workload runs passes, not rounds */
 		CHECK(w->config && w->describe);
 		CHECK(stm_workload_find(w->name) == w);
 	}
