@@ -60,6 +60,7 @@ ifeq ($(OPENCL),1)
 endif
 STM_SRC := stm/registry.c stm/counters.c stm/stm_cpu.c stm/prstm_cpu.c stm/gpustm_cpu.c workloads/bank.c \
 	workloads/bank_stm.c workloads/vacation.c workloads/vacation_stm.c workloads/stm_workloads.c
+STM_SRC += stm/csmv_cpu.c
 SPEC_SRC := api/loop_clause.c speculation/runtime.c speculation/replay.c speculation/backend_cpu.c \
 	workloads/spec_loops.c speculation/cpu_pool.c speculation/cpu_spec_mem.c \
 	speculation/cpu_spec.c

@@ -11,3 +11,4 @@
 #undef TX_WRITE
 #undef TX_ABORTED
 #undef TX_PREFETCH
+#undef TX_RESULT

@@ -69,9 +69,9 @@ static void *vacation_open(const tx_input *in, const stm_params *p)
 }
 
 extern "C" const stm_ops prstm_bank_gpu_ops = {
-	bank_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close,
+	bank_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, NULL,
 };
 
 extern "C" const stm_ops prstm_vacation_gpu_ops = {
-	vacation_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close,
+	vacation_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, NULL,
 };

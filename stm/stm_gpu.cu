@@ -71,6 +71,7 @@ tx_table stm_gpu_table(const stm_gpu *g)
 	v.status = g->d_status;
 	v.tx_per_thread = g->in.tx_per_thread;
 	v.max_tag = g->in.max_tag;
+	v.results = NULL;
 	return v;
 }
 
