@@ -197,9 +197,10 @@ int bank_generate(bank_workload *w, const bank_config *cfg, char *err, size_t er
 	}
 	if (!w->cfg.read_only_size)
 		w->cfg.read_only_size = 2 * cfg->transfers_per_tx;
-	if (w->cfg.read_only_size > cfg->accounts) {
-		snprintf(err, errlen, "--read-only-size %u exceeds --accounts %u: a balance inquiry reads "
-			 "distinct accounts", w->cfg.read_only_size, cfg->accounts);
+	if (w->cfg.read_only_size > BANK_MAX_READ_ONLY && w->cfg.read_only_size > cfg->accounts) {
+		snprintf(err, errlen, "--read-only-size %u exceeds --accounts %u: an inquiry of more than %u "
+			 "accounts reads a run of distinct ones", w->cfg.read_only_size, cfg->accounts,
+			 BANK_MAX_READ_ONLY);
 		return -1;
 	}
 	/* Room for the accounts past the entry's two, in the largest transaction that lists them. */
