@@ -874,7 +874,7 @@ static int run(int argc, char **argv)
 
 const gb_command gb_cmd_stm = {
 	.name = "stm",
-	.summary = "software transactional memory: PR-STM, GPU-STM, CSMV; bank, vacation",
+	.summary = "software transactional memory (PR-STM, GPU-STM, CSMV)",
 	.run = run,
 	.help = help,
 	.registry = &engine_registry,
