@@ -24,6 +24,10 @@
  *                       outcome the body then confirms with TX_READ of every word
  *                       its decision and its writes depend on
  *                       (workloads/skiplist_body.h says why that is serializable)
+ *   TX_RESULT(tx, v)    optional: the value a read-only body computed (bank: the
+ *                       sum of the balances it read), which an engine that runs
+ *                       read-only entries on a snapshot records for the oracle
+ *                       (api/tx_table.h, TX_RESULT_WORDS); by default it does nothing
  * A body returns one of enum tx_body_result to the engine. A body header has
  * no include guard: it is included once per engine that runs it.
  */
@@ -44,4 +48,7 @@ enum tx_body_result {
 #if !defined(TX_NAME) || !defined(TX_CTX) || !defined(TX_MEM) || !defined(TX_READ) || \
 	!defined(TX_WRITE) || !defined(TX_ABORTED) || !defined(TX_PREFETCH) || !defined(TX_PEEK)
 #error "an engine defines the transactional API of api/tx.h before it includes a transaction body"
+#endif
+#ifndef TX_RESULT
+#define TX_RESULT(tx, v) ((void)(tx), (void)(v))
 #endif

@@ -12,3 +12,4 @@
 #undef TX_ABORTED
 #undef TX_PREFETCH
 #undef TX_PEEK
+#undef TX_RESULT

@@ -26,6 +26,22 @@ typedef struct tx_entry {
 /* The programmer's priority tag of an entry, from its first word; higher runs first. */
 #define TX_ENTRY_TAG(w0) (((w0) >> 4) & 0xFu)
 
+/*
+ * Bit 31 of the first word: the workload declares the entry read-only. A
+ * multi-versioned engine (csmv) runs such an entry on its start snapshot with
+ * no read set; the other engines ignore the bit.
+ */
+#define TX_ENTRY_READONLY (1u << 31)
+
+/*
+ * What an engine that runs declared read-only entries on a snapshot records of
+ * each one it commits, TX_RESULT_WORDS words per entry: the snapshot (how many
+ * update commits, in stamp order, it saw) and the value the body gave
+ * TX_RESULT (api/tx.h). The oracle checks it against the serial replay at that
+ * point.
+ */
+#define TX_RESULT_WORDS 2
+
 /* Status words: 0 = not committed; read-only commit; update commit = its stamp + 1. */
 #define TX_STATUS_PENDING 0u
 #define TX_STATUS_READONLY 0xFFFFFFFFu
@@ -41,6 +57,7 @@ typedef struct tx_table {
 	uint32_t max_tag;        /* highest priority tag in the table */
 	uint32_t ntx;            /* entries in the table: a block is cut short there, so a table need
 				  * not fill every thread's block (blocks past it are empty) */
+	uint32_t *results;       /* NULL, or TX_RESULT_WORDS per entry (an engine that records them) */
 } tx_table;
 
 /*

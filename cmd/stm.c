@@ -366,16 +366,19 @@ static void check_engines(const stm_opts *o)
 
 	for (k = 0; k < o->nengines; k++) {
 		const stm_engine *e = o->engine[k];
+		/* an engine whose read-only transactions keep no read set is bounded by the updates */
+		uint32_t need_e = e->snapshot_reads && o->workload->max_update_set
+					  ? o->workload->max_update_set(o->wl_opts) : need;
 		if (stm_cannot_run(e, o->workload, why, sizeof(why)))
 			gb_die(GB_EXIT_USAGE, "%s", why);
 		if (o->threads > e->max_threads)
 			gb_die(GB_EXIT_USAGE, "option --threads: %" PRIu64 " is above what %s runs (accepted: 1..%u)",
 			       o->threads, e->name, e->max_threads);
-		if (need > stm_engine_run_of(e, o->workload)->max_set)
+		if (need_e > stm_engine_run_of(e, o->workload)->max_set)
 			gb_die(GB_EXIT_USAGE, "%s runs %s transactions of at most %u words, but %s transactions "
 			       "with these options (--%s) touch up to %u",
 			       e->name, o->workload->name, stm_engine_run_of(e, o->workload)->max_set,
-			       o->workload->name, max_set_option, need);
+			       o->workload->name, max_set_option, need_e);
 	}
 }
 
@@ -499,6 +502,8 @@ typedef struct stm_run {
 	tx_input cur;                       /* the table of the stage running (staged workloads) */
 	uint32_t *initial, *mirror, *after; /* start state; replay state; device state */
 	uint32_t *status;
+	uint32_t *before, *results;         /* for workloads that check read-only results */
+	uint64_t results_checked;           /* by the --algo engine, over its verified batches */
 	engine_run er[MAX_ENGINES];
 	const gb_measure *ms;
 	char headline[640], checked_what[640];
@@ -550,11 +555,27 @@ static int verify_batch(gb_measure *ms, unsigned k, stm_run *r, const stm_batch_
 	engine_run *er = &r->er[k];
 	stm_check *chk = &er->chk;
 
+	int results = !er->one_run && er->ops->fetch_results && w->verify_results;
+
 	er->ops->fetch(er->ctx, r->after, r->status);
+	if (results)
+		memcpy(r->before, r->mirror, (size_t)r->in.words * sizeof(uint32_t));
 	if (er->one_run)
 		w->verify_counts(r->inst, r->initial, r->status, r->after, chk);
 	else
 		w->verify_batch(r->inst, r->mirror, r->status, r->after, chk);
+	if (results && chk->ok) {
+		stm_check rc = *chk;
+		uint64_t n;
+		er->ops->fetch_results(er->ctx, r->results);
+		n = w->verify_results(r->inst, r->before, r->status, r->results, &rc);
+		if (k == 0)
+			r->results_checked += n;
+		if (!rc.ok) {
+			snprintf(chk->message, sizeof(chk->message), "%s", rc.message);
+			chk->ok = 0;
+		}
+	}
 	out->checked++;
 	if (!w->stage) /* a staged workload runs them again in its next stage */
 		er->abandoned += chk->abandoned;
@@ -861,6 +882,11 @@ static void engine_json(cJSON *res, unsigned k, const void *arg)
 	gb_json_u64(res, "threads_gave_up", er->c.threads_gave_up);
 	gb_json_u64(res, "threads_stalled", er->c.threads_stalled);
 	gb_json_u64(res, "threads_timed_out", er->c.threads_timed_out);
+	if (er->e->snapshot_reads) {
+		cJSON *v = cJSON_AddObjectToObject(res, "versions");
+		gb_json_u64(v, "kept_peak", er->c.versions_kept_peak);
+		gb_json_u64(v, "reclaim_waits", er->c.reclaim_waits);
+	}
 }
 
 static void engine_text(char *buf, size_t len, unsigned k, const void *arg)
@@ -891,6 +917,10 @@ static void lines(FILE *out, const void *arg)
 			"               --retry-limit)\n", "abandoned", er->abandoned);
 	else
 		fprintf(out, "  %-12s 0\n", "abandoned");
+	if (er->e->snapshot_reads)
+		fprintf(out, "  %-12s at most %" PRIu64 " of one word kept at once, %" PRIu64
+			" write-backs waited for reclamation\n", "versions", er->c.versions_kept_peak,
+			er->c.reclaim_waits);
 	if (er->c.retry_limit_reached)
 		fprintf(out, "  %-12s %" PRIu64 " transactions given up after --retry-limit %u attempts\n",
 			"retry limit", er->c.retry_limit_reached, r->o.p.retry_limit);
@@ -907,6 +937,8 @@ static void verification_json(cJSON *ver, const void *arg)
 	gb_json_u64(ver, "batches_total", er->batches);
 	if (!r->ms->m[0].units_checked)
 		return;
+	if (er->ops && er->ops->fetch_results && r->o.workload->verify_results)
+		gb_json_u64(ver, "read_only_results_checked", r->results_checked);
 	for (f = 0; f < er->chk.nfacts; f++)
 		gb_json_num(ver, er->chk.facts[f].name, er->chk.facts[f].value);
 	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)er->checksum);
@@ -972,6 +1004,10 @@ static int run(int argc, char **argv)
 	r->mirror = gb_xmalloc((size_t)r->in.words * sizeof(uint32_t), "replay data words");
 	r->after = gb_xmalloc((size_t)r->in.words * sizeof(uint32_t), "device data words");
 	r->status = gb_xmalloc(r->in.ntx * sizeof(uint32_t), "transaction status");
+	if (w->verify_results) {
+		r->before = gb_xmalloc((size_t)r->in.words * sizeof(uint32_t), "data words before a batch");
+		r->results = gb_xmalloc(r->in.ntx * TX_RESULT_WORDS * sizeof(uint32_t), "read-only results");
+	}
 	w->initial(r->inst, r->initial);
 
 	for (k = 0; k < o->nengines; k++) {
@@ -992,8 +1028,9 @@ static int run(int argc, char **argv)
 	snprintf(r->headline, sizeof(r->headline), "%s on %s, %s backend%s%s%s, %u threads, %s, hash %u", o->algo,
 		 w->name, gb_backend_name(r->backend), gpu ? " (" : "", gpu ? r->dev.name : "", gpu ? ")" : "",
 		 o->p.threads, what, o->p.hash);
-	snprintf(r->checked_what, sizeof(r->checked_what), "%s%s", er0->one_run ? "runs: " : "batches ",
-		 er0->one_run ? w->checked_counts : w->checked_batch);
+	snprintf(r->checked_what, sizeof(r->checked_what), "%s%s%s%s", er0->one_run ? "runs: " : "batches ",
+		 er0->one_run ? w->checked_counts : w->checked_batch,
+		 r->results_checked ? "; " : "", r->results_checked ? w->checked_results : "");
 	{
 		const gb_result_view view = {
 			.headline = r->headline,
@@ -1023,13 +1060,15 @@ static int run(int argc, char **argv)
 	free(r->mirror);
 	free(r->after);
 	free(r->status);
+	free(r->before);
+	free(r->results);
 	free(r);
 	return rc;
 }
 
 const gb_command gb_cmd_stm = {
 	.name = "stm",
-	.summary = "transactional memory: PR-STM, GPU-STM on 5 workloads",
+	.summary = "transactional memory: PR-STM, GPU-STM, CSMV on 5 workloads",
 	.run = run,
 	.help = help,
 	.registry = &engine_registry,

@@ -139,6 +139,22 @@ GB_HD void gb_fence(void)
 }
 
 /*
+ * Sequentially consistent fence at device (or process) scope: for the
+ * store-then-load handshakes that acquire-release fences do not order (a
+ * thread publishes a word, then reads one another thread published first;
+ * csmv's snapshot announcement against the server's reclamation bound).
+ */
+GB_HD void gb_fence_sc(void)
+{
+#if defined(__CUDA_ARCH__)
+	asm volatile("fence.sc.gpu;" : : : "memory");
+#else
+	GB_PORT_STEP();
+	__atomic_thread_fence(__ATOMIC_SEQ_CST);
+#endif
+}
+
+/*
  * A ticket from a shared counter, for ordering events globally, taken in two
  * halves so its latency can overlap other memory work: gb_ticket_begin issues
  * the atomic, gb_ticket_end (called by the same lanes, with nothing in between
@@ -230,6 +246,16 @@ GB_HD uint64_t gb_ld_relaxed_u64(const uint64_t *p)
 #else
 	GB_PORT_STEP();
 	return __atomic_load_n(p, __ATOMIC_RELAXED);
+#endif
+}
+
+GB_HD void gb_st_relaxed_u64(uint64_t *p, uint64_t v)
+{
+#if defined(__CUDA_ARCH__)
+	asm volatile("st.relaxed.gpu.u64 [%0], %1;" : : "l"(p), "l"(v) : "memory");
+#else
+	GB_PORT_STEP();
+	__atomic_store_n(p, v, __ATOMIC_RELAXED);
 #endif
 }
 

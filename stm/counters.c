@@ -1,4 +1,4 @@
-/* Summing batch counters: totals add, passes_max takes the maximum. */
+/* Summing batch counters: totals add, passes_max and versions_kept_peak take the maximum. */
 #include "stm/stm.h"
 
 void stm_counters_add(stm_counters *into, const stm_counters *c)
@@ -21,4 +21,7 @@ void stm_counters_add(stm_counters *into, const stm_counters *c)
 	into->threads_failed += c->threads_failed;
 	into->threads_stalled += c->threads_stalled;
 	into->retry_limit_reached += c->retry_limit_reached;
+	if (c->versions_kept_peak > into->versions_kept_peak)
+		into->versions_kept_peak = c->versions_kept_peak;
+	into->reclaim_waits += c->reclaim_waits;
 }

@@ -29,5 +29,5 @@ static void *skiplist_open(const tx_input *in, const stm_params *p)
 }
 
 extern "C" const stm_ops gpustm_skiplist_gpu_ops = {
-	skiplist_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable,
+	skiplist_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
 };

@@ -95,21 +95,21 @@ static void *graph_open(const tx_input *in, const stm_params *p)
 }
 
 extern "C" const stm_ops prstm_bank_gpu_ops = {
-	bank_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable,
+	bank_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
 };
 
 extern "C" const stm_ops prstm_vacation_gpu_ops = {
-	vacation_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable,
+	vacation_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
 };
 
 extern "C" const stm_ops prstm_kmeans_gpu_ops = {
-	kmeans_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable,
+	kmeans_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
 };
 
 extern "C" const stm_ops prstm_graph_gpu_ops = {
-	graph_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable,
+	graph_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
 };
 
 extern "C" const stm_ops prstm_skiplist_gpu_ops = {
-	skiplist_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable,
+	skiplist_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
 };

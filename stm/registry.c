@@ -6,6 +6,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "stm/csmv.h"
+#include "stm/csmv_engines.h"
 #include "stm/gpustm.h"
 #include "stm/gpustm_engines.h"
 #include "stm/prstm.h"
@@ -74,7 +76,70 @@ static const stm_engine gpustm = {
 	.runs = gpustm_runs,
 };
 
-const stm_engine *const stm_engines[] = {&prstm, &gpustm, NULL};
+static const char *const csmv_options[] = {"stall-timeout", NULL};
+
+#define CSMV_NO_ROUNDS "CSMV's commit timestamps order one pass over the table, which the oracle replays"
+
+static const stm_engine_run csmv_runs[] = {
+	{.workload = &stm_workload_bank, .cpu = &csmv_bank_cpu_ops, .gpu = GPU_OPS(csmv_bank_gpu_ops),
+	 .max_set = CSMV_MAX_SET},
+	{.workload = NULL},
+};
+
+static const stm_engine csmv = {
+	.name = "csmv",
+	.summary = "CSMV: multi-versioned boxes, read-only transactions on their start snapshot with no "
+		   "read set, update transactions committed by a server warp: client pre-validation, "
+		   "batched ATR insert, collaborative validation, client write-back (Nunes et al.)",
+	.max_threads = CSMV_MAX_THREADS,
+	.max_set = CSMV_MAX_SET,
+	.timed_rounds = 0,
+	.no_rounds = CSMV_NO_ROUNDS,
+	.options = csmv_options,
+	.runs = csmv_runs,
+	.snapshot_reads = 1,
+};
+
+static const stm_engine_run csmv_nocv_runs[] = {
+	{.workload = &stm_workload_bank, .cpu = &csmv_nocv_bank_cpu_ops, .gpu = GPU_OPS(csmv_nocv_bank_gpu_ops),
+	 .max_set = CSMV_MAX_SET},
+	{.workload = NULL},
+};
+
+static const stm_engine csmv_nocv = {
+	.name = "csmv-nocv",
+	.summary = "CSMV without collaborative validation: each server lane validates a transaction of "
+		   "its own (Nunes et al. section IV-C, Fig. 3)",
+	.max_threads = CSMV_MAX_THREADS,
+	.max_set = CSMV_MAX_SET,
+	.timed_rounds = 0,
+	.no_rounds = CSMV_NO_ROUNDS,
+	.options = csmv_options,
+	.runs = csmv_nocv_runs,
+	.snapshot_reads = 1,
+};
+
+static const stm_engine_run csmv_onlycs_runs[] = {
+	{.workload = &stm_workload_bank, .cpu = &csmv_onlycs_bank_cpu_ops,
+	 .gpu = GPU_OPS(csmv_onlycs_bank_gpu_ops), .max_set = CSMV_MAX_SET},
+	{.workload = NULL},
+};
+
+static const stm_engine csmv_onlycs = {
+	.name = "csmv-onlycs",
+	.summary = "CSMV with only its client-server design: also no pre-validation, no batched ATR "
+		   "insert, the server installs versions and advances the timestamp per transaction "
+		   "(Nunes et al. section IV-C, Fig. 3)",
+	.max_threads = CSMV_MAX_THREADS,
+	.max_set = CSMV_MAX_SET,
+	.timed_rounds = 0,
+	.no_rounds = CSMV_NO_ROUNDS,
+	.options = csmv_options,
+	.runs = csmv_onlycs_runs,
+	.snapshot_reads = 1,
+};
+
+const stm_engine *const stm_engines[] = {&prstm, &gpustm, &csmv, &csmv_nocv, &csmv_onlycs, NULL};
 
 const stm_engine *stm_engine_find(const char *name)
 {

@@ -71,11 +71,17 @@ typedef struct stm_counters {
 	uint64_t threads_failed;
 	uint64_t threads_stalled;
 	uint64_t retry_limit_reached; /* gpustm: transactions given up after --retry-limit attempts */
+	/* csmv: the most versions of one data word kept at once that a running transaction could
+	 * still read (a maximum, not a sum), and write-backs that waited for an old version to be
+	 * reclaimed */
+	uint64_t versions_kept_peak;
+	uint64_t reclaim_waits;
 } stm_counters;
 
-/* The counters as an array of 64-bit words (the GPU kernels sum them so); passes_max is the maximum. */
-#define STM_NCOUNTERS 17
+/* The counters as an array of 64-bit words (the GPU kernels sum them so); the *_MAX_WORDs are maxima. */
+#define STM_NCOUNTERS 19
 #define STM_PASSES_MAX_WORD (offsetof(stm_counters, passes_max) / sizeof(uint64_t))
+#define STM_VERSIONS_MAX_WORD (offsetof(stm_counters, versions_kept_peak) / sizeof(uint64_t))
 #ifdef __cplusplus
 static_assert(sizeof(stm_counters) == STM_NCOUNTERS * sizeof(uint64_t), "stm_counters layout");
 #else
@@ -114,6 +120,9 @@ typedef struct stm_ops {
 	void (*fetch)(void *ctx, uint32_t *words, uint32_t *status);
 	void (*close)(void *ctx);
 	void (*retable)(void *ctx, const tx_input *in);
+	/* NULL, or the results of the last run's read-only entries (api/tx_table.h,
+	 * TX_RESULT_WORDS per entry) for the workload's verify_results */
+	void (*fetch_results)(void *ctx, uint32_t *results);
 } stm_ops;
 
 /* A workload an engine runs, and its backends compiled for it. */
@@ -134,6 +143,9 @@ typedef struct stm_engine {
 	const char *no_rounds;        /* why not, when it cannot */
 	const char *const *options;   /* stm's options only this engine reads, NULL-terminated */
 	const stm_engine_run *runs;   /* the workloads it runs */
+	/* declared read-only transactions run on a snapshot with no read set, so max_set
+	 * bounds update transactions only (the workload's max_update_set) */
+	int snapshot_reads;
 } stm_engine;
 
 extern const stm_engine *const stm_engines[];

@@ -73,6 +73,7 @@ tx_table stm_gpu_table(const stm_gpu *g)
 	v.tx_per_thread = g->in.tx_per_thread;
 	v.max_tag = g->in.max_tag;
 	v.ntx = (uint32_t)g->in.ntx;
+	v.results = NULL;
 	return v;
 }
 

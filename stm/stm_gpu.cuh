@@ -21,7 +21,7 @@ __device__ __forceinline__ void stm_block_counters_add(unsigned long long *sum, 
 	const uint64_t *w = (const uint64_t *)t;
 	int k;
 	for (k = 0; k < STM_NCOUNTERS; k++)
-		if (k == STM_PASSES_MAX_WORD)
+		if (k == STM_PASSES_MAX_WORD || k == STM_VERSIONS_MAX_WORD)
 			atomicMax(&sum[k], (unsigned long long)w[k]);
 		else if (w[k])
 			atomicAdd(&sum[k], (unsigned long long)w[k]);
@@ -33,7 +33,7 @@ __device__ __forceinline__ void stm_block_counters_flush(unsigned long long *sum
 	__syncthreads();
 	if (threadIdx.x < STM_NCOUNTERS && sum[threadIdx.x]) {
 		unsigned long long *o = (unsigned long long *)out;
-		if (threadIdx.x == STM_PASSES_MAX_WORD)
+		if (threadIdx.x == STM_PASSES_MAX_WORD || threadIdx.x == STM_VERSIONS_MAX_WORD)
 			atomicMax(&o[threadIdx.x], sum[threadIdx.x]);
 		else
 			atomicAdd(&o[threadIdx.x], sum[threadIdx.x]);

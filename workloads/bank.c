@@ -125,6 +125,12 @@ static void make_balance(gen *g, uint64_t i)
 {
 	bank_workload *w = g->w;
 	uint32_t j, n = w->cfg.read_only_size;
+	if (n > BANK_MAX_READ_ONLY) { /* a run of n accounts from a random one */
+		set_entry(w, i, BANK_BALANCE, 0, 0, (int32_t)n,
+			  (uint32_t)gb_rng_below(&g->rng, w->cfg.accounts), w->cfg.accounts);
+		w->tx[i].meta |= BANK_RANGE_BIT;
+		return;
+	}
 	set_entry(w, i, BANK_BALANCE, n, 0, 0, 0, 0);
 	for (j = 0; j < n; j++)
 		set_account(w, i, j, (uint32_t)gb_rng_below(&g->rng, w->cfg.accounts));
@@ -191,14 +197,15 @@ int bank_generate(bank_workload *w, const bank_config *cfg, char *err, size_t er
 	}
 	if (!w->cfg.read_only_size)
 		w->cfg.read_only_size = 2 * cfg->transfers_per_tx;
-	if (w->cfg.read_only_size > BANK_MAX_READ_ONLY) {
-		snprintf(err, errlen, "a balance inquiry reads 1..%u accounts, not %u", BANK_MAX_READ_ONLY,
-			 w->cfg.read_only_size);
+	if (w->cfg.read_only_size > BANK_MAX_READ_ONLY && w->cfg.read_only_size > cfg->accounts) {
+		snprintf(err, errlen, "--read-only-size %u exceeds --accounts %u: an inquiry of more than %u "
+			 "accounts reads a run of distinct ones", w->cfg.read_only_size, cfg->accounts,
+			 BANK_MAX_READ_ONLY);
 		return -1;
 	}
-	/* Room for the accounts past the entry's two, in the largest transaction. */
+	/* Room for the accounts past the entry's two, in the largest transaction that lists them. */
 	w->extra_stride = 2 * cfg->transfers_per_tx;
-	if (w->cfg.read_only_size > w->extra_stride)
+	if (w->cfg.read_only_size <= BANK_MAX_READ_ONLY && w->cfg.read_only_size > w->extra_stride)
 		w->extra_stride = w->cfg.read_only_size;
 	w->extra_stride = w->extra_stride > 2 ? w->extra_stride - 2 : 0;
 	ro_b = (uint32_t)((P * cfg->read_only + 50) / 100);
@@ -302,9 +309,11 @@ tx_input bank_input_of(const bank_workload *w)
 	uint64_t i;
 
 	in.max_words = 0;
-	for (i = 0; i < w->ntx; i++)
-		if (BANK_NACCT(w->tx[i].meta) > in.max_words)
-			in.max_words = BANK_NACCT(w->tx[i].meta);
+	for (i = 0; i < w->ntx; i++) {
+		uint32_t n = BANK_IS_RANGE(w->tx[i].meta) ? (uint32_t)w->tx[i].amount : BANK_NACCT(w->tx[i].meta);
+		if (n > in.max_words)
+			in.max_words = n;
+	}
 	in.words = w->cfg.accounts;
 	in.ntx = w->ntx;
 	in.tx_per_thread = w->cfg.tx_per_thread;
@@ -450,6 +459,102 @@ void bank_verify_batch(const bank_workload *w, int32_t *balances, const uint32_t
 	for (i = 0; i < n; i++)
 		balances[i] = (int32_t)bal[i];
 	free(bal);
+	free(order);
+}
+
+/* The sum inquiry i reads in `bal`, modulo 2^32 as the engines add 32-bit balances. */
+static uint32_t inquiry_sum(const bank_workload *w, uint64_t i, const int64_t *bal)
+{
+	const bank_entry *e = &w->tx[i];
+	uint32_t sum = 0, j;
+
+	if (BANK_IS_RANGE(e->meta)) {
+		uint32_t acct = e->a;
+		for (j = 0; j < (uint32_t)e->amount; j++) {
+			sum += (uint32_t)bal[acct];
+			acct = acct + 1 == w->cfg.accounts ? 0 : acct + 1;
+		}
+		return sum;
+	}
+	for (j = 0; j < BANK_NACCT(e->meta); j++)
+		sum += (uint32_t)bal[bank_account(w, i, j)];
+	return sum;
+}
+
+static int by_snapshot(const void *a, const void *b)
+{
+	const uint64_t *x = a, *y = b;
+	return x[0] < y[0] ? -1 : x[0] > y[0];
+}
+
+void bank_verify_snapshots(const bank_workload *w, const int32_t *before, const uint32_t *status,
+			   const uint32_t *results, uint64_t sample, bank_check *out, uint64_t *checked)
+{
+	uint32_t n = w->cfg.accounts;
+	uint64_t i, nro = 0, nupd = 0, every, k, s, picked = 0;
+	uint64_t *order, *ro; /* update entries by stamp; (snapshot, entry) of the sampled inquiries */
+	int64_t *bal;
+
+	memset(out, 0, sizeof(*out));
+	out->ok = 1;
+	*checked = 0;
+	for (i = 0; i < w->ntx; i++) {
+		if (status[i] == TX_STATUS_READONLY && BANK_TYPE(w->tx[i].meta) == BANK_BALANCE)
+			nro++;
+		else if (status[i] != TX_STATUS_PENDING && status[i] != TX_STATUS_READONLY)
+			nupd++;
+	}
+	if (!nro)
+		return;
+	every = sample && nro > sample ? (nro + sample - 1) / sample : 1;
+	order = gb_xmalloc((nupd ? nupd : 1) * sizeof(uint64_t), "replay order");
+	ro = gb_xmalloc(2 * ((nro + every - 1) / every) * sizeof(uint64_t), "sampled inquiries");
+	for (i = 0, k = 0; i < w->ntx; i++) {
+		uint32_t st = status[i];
+		if (st != TX_STATUS_PENDING && st != TX_STATUS_READONLY && st - 1u < nupd)
+			order[st - 1u] = i;
+		if (st != TX_STATUS_READONLY || BANK_TYPE(w->tx[i].meta) != BANK_BALANCE)
+			continue;
+		if (k++ % every == 0) {
+			ro[2 * picked] = results[(size_t)i * TX_RESULT_WORDS];
+			ro[2 * picked + 1] = i;
+			picked++;
+		}
+	}
+	qsort(ro, picked, 2 * sizeof(uint64_t), by_snapshot);
+	bal = gb_xmalloc((size_t)n * sizeof(int64_t), "replay balances");
+	for (i = 0; i < n; i++)
+		bal[i] = before[i];
+	/* Walk the stamps; at point s (s updates applied) check the inquiries of snapshot s. */
+	for (s = 0, k = 0; k < picked && out->ok; s++) {
+		while (k < picked && ro[2 * k] == s && out->ok) {
+			uint64_t e = ro[2 * k + 1];
+			uint32_t got = results[(size_t)e * TX_RESULT_WORDS + 1], want = inquiry_sum(w, e, bal);
+			if (got != want) {
+				snprintf(out->message, sizeof(out->message),
+					 "read-only inquiry %" PRIu64 " with snapshot %" PRIu64 " read a sum of %u, but "
+					 "the serial replay after %" PRIu64 " update commits has %u: not a consistent "
+					 "snapshot",
+					 e, s, got, s, want);
+				out->ok = 0;
+			}
+			k++;
+			(*checked)++;
+		}
+		if (k == picked || !out->ok)
+			break;
+		if (s >= nupd) {
+			snprintf(out->message, sizeof(out->message),
+				 "read-only inquiry %" PRIu64 " has snapshot %" PRIu64 ", beyond the %" PRIu64
+				 " update commits of the batch", ro[2 * k + 1], ro[2 * k], nupd);
+			out->ok = 0;
+			break;
+		}
+		if (apply(w, order[s], bal, out->message, sizeof(out->message), s) != 0)
+			out->ok = 0;
+	}
+	free(bal);
+	free(ro);
 	free(order);
 }
 

@@ -18,7 +18,12 @@
  *   until the step before it has committed, which is the paper's semantic
  *   conflict. Chains also net to zero;
  * - --read-only percent of the transactions are balance inquiries that read
- *   --read-only-size balances (default 2K);
+ *   --read-only-size balances (default 2K): up to BANK_MAX_READ_ONLY accounts
+ *   drawn at random, listed in the entry; more than that, a run of that many
+ *   consecutive accounts from a random one, wrapping (all of them at
+ *   --read-only-size = --accounts, the sum of the bank as in CSMV's bank,
+ *   Nunes et al. section IV-A); an inquiry gives the sum it read as its
+ *   result (TX_RESULT);
  * - without --presort the whole table is shuffled; with it, each chain's
  *   three steps go to one thread in order (randomly interleaved with that
  *   thread's other transactions), which is the application pre-ordering the
@@ -44,13 +49,17 @@ enum bank_type {
 };
 
 #define BANK_MAX_TRANSFERS 4
-/* accounts one balance inquiry may read: the meta word counts accounts in 8 bits */
+/* accounts a balance inquiry lists: the meta word counts accounts in 8 bits; a larger
+ * inquiry reads a run of consecutive accounts instead (BANK_IS_RANGE) */
 #define BANK_MAX_READ_ONLY 255
 
 /* meta word: type (bits 0-3), priority tag (4-7, where api/tx_table.h has it), accounts touched
- * (8-15), semantic chain step (16) */
+ * (8-15), semantic chain step (16), a balance inquiry over a run of accounts (17: it reads
+ * `amount` accounts from `a` on, wrapping at `b` = the number of accounts; bits 8-15 are 0) */
 #define BANK_META(type, tag, nacct, chain) \
 	((uint32_t)(type) | ((uint32_t)(tag) << 4) | ((uint32_t)(nacct) << 8) | ((uint32_t)(chain) << 16))
+#define BANK_RANGE_BIT (1u << 17)
+#define BANK_IS_RANGE(meta) (((meta) >> 17) & 1u)
 #define BANK_TYPE(meta) ((meta) & 0xFu)
 #define BANK_TAG(meta) TX_ENTRY_TAG(meta)
 #define BANK_NACCT(meta) (((meta) >> 8) & 0xFFu)
@@ -75,7 +84,7 @@ typedef struct bank_config {
 	uint32_t semantic_ratio;   /* percent of update transactions in chains */
 	uint32_t read_only;        /* percent of all transactions */
 	uint32_t transfers_per_tx; /* K */
-	uint32_t read_only_size;   /* accounts a balance inquiry reads, up to BANK_MAX_READ_ONLY; 0: 2K */
+	uint32_t read_only_size;   /* accounts a balance inquiry reads, up to --accounts; 0: 2K */
 	uint32_t initial_balance;
 	int presort;
 	uint64_t seed;
@@ -109,11 +118,12 @@ GB_HD uint32_t bank_entry_account(const bank_entry *e, const uint32_t *extra, ui
 	return extra[i * stride + j - 2];
 }
 
-/* The scheduler's copy of entry i (api/tx_table.h), and the entry back from it. */
+/* The scheduler's copy of entry i (api/tx_table.h; an inquiry is declared read-only), and the
+ * entry back from it. */
 GB_HD void bank_load_entry(const tx_table *t, uint32_t i, tx_entry *out)
 {
 	bank_entry e = ((const bank_entry *)t->entries)[i];
-	out->w[0] = e.meta;
+	out->w[0] = e.meta | (BANK_TYPE(e.meta) == BANK_BALANCE ? TX_ENTRY_READONLY : 0u);
 	out->w[1] = (uint32_t)e.amount;
 	out->w[2] = e.a;
 	out->w[3] = e.b;
@@ -153,6 +163,19 @@ typedef struct bank_check {
  */
 void bank_verify_batch(const bank_workload *w, int32_t *balances, const uint32_t *status,
 		       const int32_t *device_after, bank_check *out);
+
+/*
+ * Check the results engines recorded for read-only inquiries (api/tx_table.h:
+ * per entry its snapshot and the sum it read): `before` is the state before
+ * the batch; the committed updates are replayed in stamp order, and every
+ * sampled inquiry with snapshot k must have read, as its sum modulo 2^32, the
+ * sum of its accounts after the first k of them. Up to `sample` committed
+ * inquiries are checked, spread evenly over the table (0: all). Fills ok,
+ * message and, in *checked, how many were checked; run it on a batch that
+ * bank_verify_batch passed.
+ */
+void bank_verify_snapshots(const bank_workload *w, const int32_t *before, const uint32_t *status,
+			   const uint32_t *results, uint64_t sample, bank_check *out, uint64_t *checked);
 
 /*
  * Verify a timed run, where every entry may have committed many times and

@@ -51,10 +51,22 @@ GB_HD int TX_NAME(bank_body)(TX_CTX *tx, const TX_MEM *m, const tx_table *t, uin
 			TX_WRITE(tx, m, dst, (uint32_t)(bal + amount));
 		}
 		break;
-	default: /* BANK_BALANCE: a read-only inquiry over n accounts */
-		for (j = 0; j < n; j++)
-			(void)TX_READ(tx, m, j < batch ? addrs[j] : bank_entry_account(&e, t->aux, t->aux_stride, i, j));
+	default: { /* BANK_BALANCE: a read-only inquiry, which gives the sum it read */
+		uint32_t sum = 0, acct = e.a;
+		if (BANK_IS_RANGE(e.meta)) {
+			for (j = 0; j < (uint32_t)amount; j++) {
+				sum += TX_READ(tx, m, acct);
+				if (++acct == e.b)
+					acct = 0;
+			}
+		} else {
+			for (j = 0; j < n; j++)
+				sum += TX_READ(tx, m,
+					       j < batch ? addrs[j] : bank_entry_account(&e, t->aux, t->aux_stride, i, j));
+		}
+		TX_RESULT(tx, sum);
 		break;
+	}
 	}
 	return TX_ABORTED(tx) ? TX_BODY_ABORT : TX_BODY_OK;
 }

@@ -147,6 +147,22 @@ typedef struct stm_workload {
 	/* The workload's block of the report's config, and a few words for the summary. */
 	void (*config)(const void *inst, cJSON *cfg);
 	void (*describe)(const void *inst, char *buf, size_t len);
+	/*
+	 * Optional: most distinct words one update transaction touches (NULL: max_set),
+	 * which is what bounds an engine whose declared read-only transactions keep no
+	 * read set (stm_engine.snapshot_reads).
+	 */
+	uint32_t (*max_update_set)(const void *opts);
+	/*
+	 * Optional: check the results an engine recorded for the read-only entries it
+	 * ran on a snapshot (api/tx_table.h, TX_RESULT_WORDS per entry) against the
+	 * serial replay from `before`, the data before the batch; stm calls it after
+	 * verify_batch passed, for engines that record results (stm_ops.fetch_results).
+	 * Fills ok and message, and returns how many results it checked.
+	 */
+	uint64_t (*verify_results)(const void *inst, const uint32_t *before, const uint32_t *status,
+				   const uint32_t *results, stm_check *out);
+	const char *checked_results;              /* what a verified summary line adds for them */
 } stm_workload;
 
 extern const stm_workload *const stm_workloads[];

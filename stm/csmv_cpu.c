@@ -1,0 +1,418 @@
+/*
+ * CSMV's CPU backend: the shared algorithm (stm/csmv.h, stm/csmv_sched.h and
+ * the workload's execution, stm/csmv_bank.h) with client groups of
+ * CSMV_GROUP logical threads dealt round-robin to --cpu-workers pthreads and
+ * one more pthread as the server. A worker steps each of its groups through
+ * its phases one at a time; a group that waits (for the server's answer, for
+ * reclamation, for GTS to reach its batch) returns and lets the worker's other
+ * groups run, so groups on one worker never wait for each other in a loop.
+ * The lanes of a group run one after another where a warp runs them side by
+ * side: every step a lane takes is the GB_HD function the kernel calls.
+ */
+#include <pthread.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "common/error.h"
+#include "common/port.h"
+#include "common/timer.h"
+#include "stm/csmv_bank.h"
+#include "stm/csmv_engines.h"
+
+enum group_phase { PH_EXECUTE, PH_ANSWER, PH_INSTALL, PH_PUBLISH, PH_DONE };
+
+typedef uint32_t (*execute_fn)(csmv_lane *l, const csmv_mem *m, const tx_table *v, const stm_params *p,
+			       uint32_t snap);
+
+typedef struct group {
+	uint32_t index, phase, lanes;
+	uint32_t seq;        /* requests submitted */
+	uint32_t submitted;  /* lanes of the outstanding request */
+	uint32_t commit, base;
+	csmv_lane lane[CSMV_GROUP];
+} group;
+
+typedef struct csmv_cpu {
+	tx_input in;
+	stm_params p;
+	uint32_t mode;
+	execute_fn execute;
+	uint32_t ngroups;
+	uint32_t *head, *status, *results;
+	uint64_t *ver;
+	csmv_words words;
+	uint32_t *client_ts;
+	csmv_req *req;
+	csmv_mem m;
+	tx_table table;
+	csmv_atr atr;
+	uint64_t deadline_ns;
+	double cycles_per_ns;
+	uint32_t nworkers;
+	stm_counters server; /* the server's installs (no client write-back): versions kept, waits */
+} csmv_cpu;
+
+typedef struct worker {
+	csmv_cpu *c;
+	uint32_t index;
+	stm_counters totals;
+	pthread_t thread;
+} worker;
+
+static double calibrate_cycles_per_ns(void)
+{
+	uint64_t t0 = gb_now_ns(), c0 = gb_cycles(), t1, c1;
+	do {
+		t1 = gb_now_ns();
+	} while (t1 - t0 < 20000000ull);
+	c1 = gb_cycles();
+	return (double)(c1 - c0) / (double)(t1 - t0);
+}
+
+static void *csmv_cpu_open(const tx_input *in, const stm_params *p, uint32_t mode, execute_fn execute)
+{
+	csmv_cpu *c = gb_xcalloc(1, sizeof(*c), "CSMV CPU backend state");
+	c->in = *in;
+	c->p = *p;
+	c->mode = mode;
+	c->execute = execute;
+	c->ngroups = (p->threads + CSMV_GROUP - 1) / CSMV_GROUP;
+	c->head = gb_xcalloc(in->words, sizeof(uint32_t), "version counts");
+	c->ver = gb_xcalloc((size_t)in->words * CSMV_VERSIONS, sizeof(uint64_t), "versions");
+	c->status = gb_xcalloc(in->ntx, sizeof(uint32_t), "transaction status");
+	c->results = gb_xcalloc(in->ntx * TX_RESULT_WORDS, sizeof(uint32_t), "read-only results");
+	c->client_ts = gb_xcalloc(c->ngroups, sizeof(uint32_t), "group snapshots");
+	c->req = gb_xcalloc(c->ngroups, sizeof(csmv_req), "group requests");
+	c->m.head = c->head;
+	c->m.ver = c->ver;
+	c->m.g = &c->words;
+	c->m.client_ts = c->client_ts;
+	c->m.req = c->req;
+	c->m.ngroups = c->ngroups;
+	c->table.entries = in->entries;
+	c->table.aux = in->aux;
+	c->table.aux_stride = in->aux_stride;
+	c->table.status = c->status;
+	c->table.tx_per_thread = in->tx_per_thread;
+	c->table.max_tag = in->max_tag;
+	c->table.results = c->results;
+	c->cycles_per_ns = calibrate_cycles_per_ns();
+	return c;
+}
+
+static void csmv_cpu_load(void *ctx, const uint32_t *words)
+{
+	csmv_cpu *c = ctx;
+	uint32_t i;
+	for (i = 0; i < c->in.words; i++)
+		csmv_box_init(&c->m, i, words[i]);
+}
+
+/* The lanes that submit, after pre-validation (which aborts a lane on the spot). */
+static uint32_t submit_mask(csmv_cpu *c, group *g, uint32_t want)
+{
+	csmv_req *q = &c->req[g->index];
+	uint32_t l, mask = want;
+
+	for (l = 0; l < g->lanes; l++)
+		if ((want >> l) & 1u)
+			csmv_request_fill(q, l, &g->lane[l].tx);
+	if (!(c->mode & CSMV_BATCHED))
+		return mask;
+	for (l = 0; l < g->lanes; l++)
+		if (((want >> l) & 1u) && !csmv_prevalidate(q, l, want)) {
+			mask &= ~(1u << l);
+			csmv_lane_outcome(&g->lane[l], &c->table, 0, 0, gb_cycles());
+		}
+	return mask;
+}
+
+/* A round's execution: announce, run every lane's entry, retire, submit the updates. */
+static void execute_round(csmv_cpu *c, group *g)
+{
+	csmv_req *q = &c->req[g->index];
+	uint32_t l, snap, want = 0, running = 0;
+
+	for (l = 0; l < g->lanes; l++)
+		running |= g->lane[l].state == STM_RUNNING;
+	if (running && gb_clock_ns() >= c->deadline_ns) {
+		for (l = 0; l < g->lanes; l++)
+			if (g->lane[l].state == STM_RUNNING)
+				g->lane[l].state = STM_TIMED_OUT;
+		running = 0;
+	}
+	if (!running) {
+		g->phase = PH_DONE;
+		gb_add_u32(&c->words.groups_done, 1);
+		return;
+	}
+	snap = csmv_announce(&c->m, g->index);
+	for (l = 0; l < g->lanes; l++) {
+		/* a lane that fails stops (threads_failed ends the run) */
+		if (c->execute(&g->lane[l], &c->m, &c->table, &c->p, snap) == CSMV_LANE_SUBMIT)
+			want |= 1u << l;
+	}
+	csmv_retire(&c->m, g->index);
+	if (!want)
+		return;
+	g->submitted = submit_mask(c, g, want);
+	if (!g->submitted)
+		return;
+	q->snap = snap;
+	q->mask = g->submitted;
+	gb_fence(); /* the slots before the doorbell */
+	gb_st_relaxed_u32(&q->seq, ++g->seq);
+	g->phase = PH_ANSWER;
+}
+
+/* One step of a group; returns whether it made progress (else it waits). */
+static int group_step(csmv_cpu *c, group *g)
+{
+	csmv_req *q = &c->req[g->index];
+	uint32_t l;
+	uint64_t now;
+
+	switch (g->phase) {
+	case PH_EXECUTE:
+		execute_round(c, g);
+		return 1;
+	case PH_ANSWER:
+		if (gb_ld_acquire_u32(&q->done) != g->seq)
+			return 0;
+		g->commit = q->commit;
+		g->base = q->base;
+		now = gb_cycles();
+		for (l = 0; l < g->lanes; l++)
+			if ((g->submitted >> l) & 1u)
+				g->lane[l].t2 = now;
+		g->phase = (c->mode & CSMV_CLIENT_WB) && g->commit ? PH_INSTALL : PH_PUBLISH;
+		return 1;
+	case PH_INSTALL: {
+		int all = 1;
+		for (l = 0; l < g->lanes; l++)
+			if (((g->commit >> l) & 1u) &&
+			    !csmv_lane_install(&g->lane[l], &c->m, csmv_cts_of(g->commit, g->base, l))) {
+				g->lane[l].c.reclaim_waits++;
+				all = 0;
+			}
+		if (!all)
+			return 0;
+		g->phase = PH_PUBLISH;
+		return 1;
+	}
+	case PH_PUBLISH:
+		if ((c->mode & CSMV_CLIENT_WB) && g->commit) {
+			/* GTS covers the batches before this one: then this one, all at once */
+			if (gb_ld_acquire_u32(&c->words.gts) != g->base - 1)
+				return 0;
+			gb_fence(); /* the versions before the timestamp that makes them visible */
+			gb_st_relaxed_u32(&c->words.gts, g->base + csmv_popc(g->commit) - 1);
+		}
+		now = gb_cycles();
+		for (l = 0; l < g->lanes; l++)
+			if ((g->submitted >> l) & 1u)
+				csmv_lane_outcome(&g->lane[l], &c->table, (g->commit >> l) & 1u,
+						  csmv_cts_of(g->commit, g->base, l), now);
+		g->phase = PH_EXECUTE;
+		return 1;
+	default:
+		return 0;
+	}
+}
+
+static void *worker_main(void *arg)
+{
+	worker *wk = arg;
+	csmv_cpu *c = wk->c;
+	uint32_t workers = c->nworkers, n = 0, k, gi, active;
+	group *gs;
+
+	for (gi = wk->index; gi < c->ngroups; gi += workers)
+		n++;
+	gs = gb_xcalloc(n ? n : 1, sizeof(group), "CSMV client groups");
+	for (gi = wk->index, k = 0; gi < c->ngroups; gi += workers, k++) {
+		uint32_t l;
+		gs[k].index = gi;
+		gs[k].lanes = CSMV_GROUP;
+		for (l = 0; l < CSMV_GROUP; l++)
+			csmv_lane_init(&gs[k].lane[l], gi * CSMV_GROUP + l, c->p.threads, &c->table);
+	}
+	active = n;
+	while (active) {
+		int busy = 0;
+		for (k = 0; k < n; k++) {
+			if (gs[k].phase == PH_DONE)
+				continue;
+			busy |= group_step(c, &gs[k]);
+			if (gs[k].phase == PH_DONE)
+				active--;
+		}
+		if (!busy)
+			sched_yield();
+	}
+	for (k = 0; k < n; k++) {
+		uint32_t l;
+		for (l = 0; l < CSMV_GROUP; l++) {
+			if (gs[k].lane[l].tid >= c->p.threads)
+				continue;
+			stm_counters t = csmv_lane_totals(&gs[k].lane[l]);
+			stm_counters_add(&wk->totals, &t);
+		}
+	}
+	free(gs);
+	return NULL;
+}
+
+/* Install a committed transaction's versions on the server (no client write-back). */
+static void server_install(csmv_cpu *c, const csmv_req *q, uint32_t lane, uint32_t cts)
+{
+	uint32_t j, kept = 0;
+	for (j = 0; j < q->nw[lane]; j++) {
+		while (!csmv_install(&c->m, q->w[lane][j], cts, q->v[lane][j], csmv_refresh_safe(&c->m), &kept)) {
+			c->server.reclaim_waits++;
+			sched_yield(); /* the groups still reading the oldest version run on the workers */
+		}
+		if (kept > c->server.versions_kept_peak)
+			c->server.versions_kept_peak = kept;
+	}
+	gb_fence(); /* the versions before the timestamp that makes them visible */
+	gb_st_relaxed_u32(&c->words.gts, cts);
+}
+
+/* The server: poll every group's mailbox, decide what arrives, keep safe up to date. */
+static void *server_main(void *arg)
+{
+	csmv_cpu *c = arg;
+	uint32_t *served = gb_xcalloc(c->ngroups, sizeof(uint32_t), "served requests");
+	uint32_t gi;
+
+	for (;;) {
+		int any = 0, finished = gb_ld_acquire_u32(&c->words.groups_done) == c->ngroups;
+		csmv_refresh_safe(&c->m);
+		for (gi = 0; gi < c->ngroups; gi++) {
+			csmv_req *q = &c->req[gi];
+			uint32_t seq = gb_ld_acquire_u32(&q->seq), base, commit, l;
+			if (seq == served[gi])
+				continue;
+			commit = csmv_decide(&c->atr, q, q->mask, c->mode, &base);
+			if (!(c->mode & CSMV_CLIENT_WB))
+				for (l = 0; l < CSMV_GROUP; l++)
+					if ((commit >> l) & 1u)
+						server_install(c, q, l, csmv_cts_of(commit, base, l));
+			q->commit = commit;
+			q->base = base;
+			gb_fence(); /* the answer before done */
+			gb_st_relaxed_u32(&q->done, seq);
+			served[gi] = seq;
+			any = 1;
+		}
+		if (finished && !any)
+			break;
+		if (!any)
+			sched_yield();
+	}
+	free(served);
+	return NULL;
+}
+
+static void csmv_cpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_result *r)
+{
+	csmv_cpu *c = ctx;
+	uint32_t nw = c->p.cpu_workers, i;
+	worker *wk;
+	pthread_t server;
+	uint64_t t0;
+	int err;
+
+	(void)run_ns; /* no timed rounds: stm/registry.c says why */
+	if (nw > c->ngroups)
+		nw = c->ngroups;
+	c->nworkers = nw;
+	wk = gb_xcalloc(nw, sizeof(*wk), "CPU workers");
+	memset(c->status, 0, c->in.ntx * sizeof(uint32_t));
+	memset(c->results, 0, c->in.ntx * TX_RESULT_WORDS * sizeof(uint32_t));
+	memset(c->req, 0, c->ngroups * sizeof(csmv_req));
+	memset(&c->words, 0, sizeof(c->words));
+	memset(&c->atr, 0, sizeof(c->atr));
+	memset(&c->server, 0, sizeof(c->server));
+	for (i = 0; i < c->ngroups; i++)
+		c->client_ts[i] = CSMV_IDLE;
+	memset(r, 0, sizeof(*r));
+	t0 = gb_now_ns();
+	c->deadline_ns = gb_clock_ns() + timeout_ns;
+	err = pthread_create(&server, NULL, server_main, c);
+	if (err)
+		gb_die(GB_EXIT_RUNTIME, "cannot start the CSMV server thread: %s", strerror(err));
+	for (i = 0; i < nw; i++) {
+		wk[i].c = c;
+		wk[i].index = i;
+		err = pthread_create(&wk[i].thread, NULL, worker_main, &wk[i]);
+		if (err)
+			gb_die(GB_EXIT_RUNTIME, "cannot start CPU worker %u of %u: %s", i, nw, strerror(err));
+	}
+	for (i = 0; i < nw; i++) {
+		pthread_join(wk[i].thread, NULL);
+		stm_counters_add(&r->c, &wk[i].totals);
+	}
+	pthread_join(server, NULL);
+	stm_counters_add(&r->c, &c->server);
+	r->seconds = gb_seconds_since(t0);
+	r->cycles_per_ns = c->cycles_per_ns;
+	free(wk);
+}
+
+static int csmv_cpu_rounds_ok(void *ctx)
+{
+	(void)ctx;
+	return 0; /* CSMV runs batches only */
+}
+
+static void csmv_cpu_fetch(void *ctx, uint32_t *words, uint32_t *status)
+{
+	csmv_cpu *c = ctx;
+	uint32_t i;
+	if (words)
+		for (i = 0; i < c->in.words; i++)
+			words[i] = csmv_box_newest(&c->m, i);
+	if (status)
+		memcpy(status, c->status, c->in.ntx * sizeof(uint32_t));
+}
+
+static void csmv_cpu_fetch_results(void *ctx, uint32_t *results)
+{
+	csmv_cpu *c = ctx;
+	memcpy(results, c->results, c->in.ntx * TX_RESULT_WORDS * sizeof(uint32_t));
+}
+
+static void csmv_cpu_close(void *ctx)
+{
+	csmv_cpu *c = ctx;
+	free(c->head);
+	free(c->ver);
+	free(c->status);
+	free(c->results);
+	free(c->client_ts);
+	free(c->req);
+	free(c);
+}
+
+/* One workload's CPU backend for one engine name (mode). */
+#define CSMV_CPU_OPS(name, wl, mode)                                                  \
+	static void *name##_##wl##_open(const tx_input *in, const stm_params *p)      \
+	{                                                                             \
+		return csmv_cpu_open(in, p, mode, csmv_##wl##_execute);               \
+	}                                                                             \
+	const stm_ops name##_##wl##_cpu_ops = {                                       \
+		.open = name##_##wl##_open,                                           \
+		.load = csmv_cpu_load,                                                \
+		.run = csmv_cpu_run,                                                  \
+		.rounds_ok = csmv_cpu_rounds_ok,                                      \
+		.fetch = csmv_cpu_fetch,                                              \
+		.close = csmv_cpu_close,                                              \
+		.fetch_results = csmv_cpu_fetch_results,                              \
+	}
+
+CSMV_CPU_OPS(csmv, bank, CSMV_FULL);
+CSMV_CPU_OPS(csmv_nocv, bank, CSMV_NOCV);
+CSMV_CPU_OPS(csmv_onlycs, bank, CSMV_ONLYCS);

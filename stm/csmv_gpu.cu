@@ -1,0 +1,435 @@
+/*
+ * CSMV's GPU backend (Nunes et al. section III-B): one cooperative kernel
+ * whose last block is the server and whose other blocks are the clients, so
+ * that both roles run at once on the device with no device-side launch; the
+ * cooperative launch guarantees every block resident, which the clients'
+ * wait for GTS and the server's polling need (a launch that does not fit is
+ * refused before the run). Every warp of a client block is a group
+ * (stm/csmv_sched.h): its lanes execute their entries on one snapshot, submit
+ * their update transactions as one request, install what committed and
+ * publish GTS. Warp 0 of the server block polls the groups' mailboxes and
+ * decides requests against the ATR, which it keeps in shared memory.
+ *
+ * Independent thread scheduling: every warp-collective step names the full
+ * mask (a group's lanes all reach it: a lane with nothing to do still goes
+ * round), and no lane ever waits for a lane of its own warp: a group's lane 0
+ * waits for the server (another block) and for other groups' GTS stores,
+ * while the rest of its warp waits in __shfl_sync/__syncwarp; a lane waiting
+ * for reclamation waits for the server's bound. Per-thread logic is the
+ * GB_HD code the CPU backend runs (stm/csmv.h, stm/csmv_sched.h,
+ * stm/csmv_step.h); what is here is the warp-level choreography.
+ */
+#include "common/cuda_check.h"
+#include "stm/csmv_bank.h"
+#include "stm/csmv_engines.h"
+#include "stm/stm_gpu.cuh"
+#include "stm/stm_gpu.h"
+
+extern "C" {
+#include "common/device.h"
+}
+
+#define FULL 0xFFFFFFFFu
+
+__device__ __forceinline__ void csmv_backoff(uint32_t *ns)
+{
+	gb_backoff(ns);
+}
+
+/* safe = min(GTS, every group's announcement), the server warp's lanes scanning the groups side by side. */
+__device__ void csmv_server_safe(const csmv_mem *m, uint32_t lane)
+{
+	uint32_t g = 0, s, k, old;
+	if (lane == 0)
+		g = gb_ld_acquire_u32(&m->g->gts);
+	g = __shfl_sync(FULL, g, 0);
+	gb_fence_sc();
+	s = g;
+	for (k = lane; k < m->ngroups; k += 32) {
+		uint32_t c = gb_ld_relaxed_u32(m->client_ts + k);
+		s = c < s ? c : s;
+	}
+	s = __reduce_min_sync(FULL, s);
+	if (lane == 0) {
+		old = gb_ld_relaxed_u32(&m->g->safe);
+		if (s > old)
+			gb_st_relaxed_u32(&m->g->safe, s);
+	}
+	__syncwarp();
+}
+
+/* Serve group gi's request: validate, insert into the ATR, answer (installing versions for onlycs). */
+__device__ void csmv_serve(uint32_t mode, const csmv_mem *m, csmv_atr *atr, uint32_t gi, uint32_t lane,
+			   stm_counters *sc)
+{
+	csmv_req *q = m->req + gi;
+	uint32_t seq = gb_ld_acquire_u32(&q->seq), snap = q->snap, mask = q->mask, commit = 0, base = 0;
+	uint32_t to = atr->tail, L;
+
+	if (mode & CSMV_BATCHED) {
+		if (mode & CSMV_CV) {
+			/* collaborative: the warp validates one transaction at a time, lane t the t-th entry of its sets */
+			for (L = 0; L < CSMV_GROUP; L++) {
+				uint32_t nr, n, addr = 0;
+				int hit = 0;
+				if (!((mask >> L) & 1u))
+					continue;
+				nr = q->nr[L];
+				n = nr + q->nw[L];
+				if (lane < n) {
+					addr = lane < nr ? q->r[L][lane] : q->w[L][lane - nr];
+					hit = csmv_atr_hit(atr, addr, snap, to);
+				}
+				if (csmv_atr_covers(snap, to) && !__any_sync(FULL, hit))
+					commit |= 1u << L;
+			}
+		} else {
+			/* no collaborative validation: lane L validates transaction L on its own */
+			int ok = ((mask >> lane) & 1u) && csmv_validate(atr, q, lane, to);
+			commit = __ballot_sync(FULL, ok);
+		}
+		base = to + 1;
+		__syncwarp();
+		if ((commit >> lane) & 1u)
+			csmv_atr_insert(atr, q, lane, csmv_cts_of(commit, base, lane));
+		__syncwarp();
+		if (lane == 0)
+			atr->tail = to + csmv_popc(commit);
+		__syncwarp();
+	} else {
+		/* only the client-server design: one lane decides, inserts and installs each transaction alone */
+		if (lane == 0) {
+			commit = csmv_decide(atr, q, mask, mode, &base);
+			for (L = 0; L < CSMV_GROUP; L++) {
+				uint32_t j, kept = 0, cts = csmv_cts_of(commit, base, L), ns = 0;
+				if (!((commit >> L) & 1u))
+					continue;
+				for (j = 0; j < q->nw[L]; j++) {
+					while (!csmv_install(m, q->w[L][j], cts, q->v[L][j], csmv_refresh_safe(m), &kept)) {
+						sc->reclaim_waits++;
+						csmv_backoff(&ns);
+					}
+					if (kept > sc->versions_kept_peak)
+						sc->versions_kept_peak = kept;
+				}
+				gb_fence(); /* the versions before the timestamp that makes them visible */
+				gb_st_relaxed_u32(&m->g->gts, cts);
+			}
+		}
+		__syncwarp();
+	}
+	if (lane == 0) {
+		q->commit = commit;
+		q->base = base;
+		gb_fence(); /* the answer before done */
+		gb_st_relaxed_u32(&q->done, seq);
+	}
+	__syncwarp();
+}
+
+__device__ void csmv_server(uint32_t mode, const csmv_mem *m, stm_counters *sc)
+{
+	__shared__ csmv_atr atr;
+	uint32_t lane = threadIdx.x & 31u, ns = 0;
+
+	if (lane == 0)
+		atr.tail = 0;
+	__syncwarp();
+	for (;;) {
+		uint32_t finished = 0, any = 0, b;
+		if (lane == 0)
+			finished = gb_ld_acquire_u32(&m->g->groups_done) == m->ngroups;
+		finished = __shfl_sync(FULL, finished, 0);
+		csmv_server_safe(m, lane);
+		for (b = 0; b < m->ngroups; b += 32) {
+			uint32_t gi = b + lane, pending = 0, bal;
+			if (gi < m->ngroups)
+				pending = gb_ld_acquire_u32(&m->req[gi].seq) != gb_ld_relaxed_u32(&m->req[gi].done);
+			bal = __ballot_sync(FULL, pending);
+			while (bal) {
+				csmv_serve(mode, m, &atr, b + (uint32_t)(__ffs(bal) - 1), lane, sc);
+				bal &= bal - 1u;
+				any = 1;
+			}
+		}
+		if (finished && !any)
+			break;
+		if (!any)
+			csmv_backoff(&ns);
+		else
+			ns = 0;
+	}
+}
+
+/* One group (this warp) through its rounds until its lanes are done. */
+__device__ void csmv_client(uint32_t mode, const csmv_mem *m, const tx_table *v, const stm_params *p,
+			    uint64_t timeout_ns, stm_shared *sh, csmv_lane *l)
+{
+	uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31u, group = tid / 32u;
+	uint32_t seq = 0;
+	csmv_req *q = m->req + group;
+	uint64_t deadline = gb_set_once_u64(&sh->deadline_ns, gb_clock_ns() + timeout_ns);
+
+	csmv_lane_init(l, tid, p->threads, v);
+	for (;;) {
+		uint32_t snap = 0, want, mask, commit = 0, base = 0, mine, late = 0;
+		if (!__any_sync(FULL, l->state == STM_RUNNING))
+			break;
+		if (lane == 0)
+			late = gb_clock_ns() >= deadline;
+		if (__shfl_sync(FULL, late, 0)) {
+			if (l->state == STM_RUNNING)
+				l->state = STM_TIMED_OUT;
+			break;
+		}
+		if (lane == 0)
+			snap = csmv_announce(m, group);
+		snap = __shfl_sync(FULL, snap, 0);
+		mine = csmv_bank_execute(l, m, v, p, snap) == CSMV_LANE_SUBMIT;
+		__syncwarp();
+		if (lane == 0)
+			csmv_retire(m, group);
+		want = __ballot_sync(FULL, mine);
+		if (!want)
+			continue;
+		if (mine)
+			csmv_request_fill(q, lane, &l->tx);
+		__syncwarp(); /* every lane's slot before pre-validation reads them, and before the doorbell */
+		mask = want;
+		if (mode & CSMV_BATCHED) {
+			int ok = !mine || csmv_prevalidate(q, lane, want);
+			mask = __ballot_sync(FULL, mine && ok);
+			if (mine && !ok) {
+				csmv_lane_outcome(l, v, 0, 0, gb_cycles());
+				mine = 0;
+			}
+		}
+		if (!mask)
+			continue;
+		if (lane == 0) {
+			uint32_t ns = 0;
+			q->snap = snap;
+			q->mask = mask;
+			gb_fence(); /* the slots before the doorbell */
+			gb_st_relaxed_u32(&q->seq, ++seq);
+			while (gb_ld_acquire_u32(&q->done) != seq)
+				csmv_backoff(&ns);
+			commit = q->commit;
+			base = q->base;
+		}
+		commit = __shfl_sync(FULL, commit, 0);
+		base = __shfl_sync(FULL, base, 0);
+		seq = __shfl_sync(FULL, seq, 0);
+		l->t2 = gb_cycles();
+		if ((mode & CSMV_CLIENT_WB) && commit) {
+			if ((commit >> lane) & 1u) {
+				uint32_t ns = 0, cts = csmv_cts_of(commit, base, lane);
+				while (!csmv_lane_install(l, m, cts)) {
+					l->c.reclaim_waits++;
+					csmv_backoff(&ns);
+				}
+			}
+			__syncwarp(); /* every lane's versions before the timestamp */
+			if (lane == 0) {
+				uint32_t ns = 0;
+				while (gb_ld_acquire_u32(&m->g->gts) != base - 1)
+					csmv_backoff(&ns);
+				gb_fence(); /* the versions before the timestamp that makes them visible */
+				gb_st_relaxed_u32(&m->g->gts, base + csmv_popc(commit) - 1);
+			}
+			__syncwarp();
+		}
+		if (mine)
+			csmv_lane_outcome(l, v, (commit >> lane) & 1u, csmv_cts_of(commit, base, lane), gb_cycles());
+	}
+	__syncwarp();
+	if (lane == 0)
+		gb_add_u32(&m->g->groups_done, 1);
+}
+
+__global__ void csmv_bank_kernel(uint32_t mode, csmv_mem m, tx_table v, stm_params p, uint64_t timeout_ns,
+				 stm_shared *sh, stm_counters *out)
+{
+	__shared__ unsigned long long sum[STM_NCOUNTERS];
+
+	stm_block_counters_clear(sum);
+	if (blockIdx.x == gridDim.x - 1) {
+		if (threadIdx.x < 32) {
+			stm_counters sc;
+			memset(&sc, 0, sizeof(sc));
+			csmv_server(mode, &m, &sc);
+			if (threadIdx.x == 0)
+				stm_block_counters_add(sum, &sc);
+		}
+	} else {
+		csmv_lane l;
+		csmv_client(mode, &m, &v, &p, timeout_ns, sh, &l);
+		if (blockIdx.x * blockDim.x + threadIdx.x < p.threads) {
+			stm_counters t = csmv_lane_totals(&l);
+			stm_block_counters_add(sum, &t);
+		}
+	}
+	stm_block_counters_flush(sum, out);
+}
+
+/* The load's first version of every word, from the data words. */
+__global__ void csmv_boxes_init(csmv_mem m, const uint32_t *data, uint32_t words)
+{
+	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < words)
+		csmv_box_init(&m, i, data[i]);
+}
+
+/* Every word's newest value into the data words, for the oracle. */
+__global__ void csmv_boxes_newest(csmv_mem m, uint32_t *data, uint32_t words)
+{
+	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < words)
+		data[i] = csmv_box_newest(&m, i);
+}
+
+typedef struct csmv_gpu {
+	stm_gpu *g;
+	uint32_t mode;
+	csmv_mem m;
+	uint32_t *d_results;
+} csmv_gpu;
+
+static void *csmv_gpu_open(const tx_input *in, const stm_params *p, uint32_t mode)
+{
+	csmv_gpu *c = (csmv_gpu *)calloc(1, sizeof(*c));
+	gb_device_info dev;
+	int per_sm = 0;
+
+	if (!c)
+		gb_die(GB_EXIT_RUNTIME, "out of host memory for the CSMV GPU backend state");
+	c->g = stm_gpu_open(in, p, (const void *)csmv_bank_kernel, "csmv_bank_kernel");
+	c->mode = mode;
+	if (gb_device_query(0, &dev) != 0)
+		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
+	GB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)csmv_bank_kernel,
+							      (int)c->g->block_size, 0),
+		"querying the occupancy of csmv_bank_kernel at %u threads per block", c->g->block_size);
+	if ((uint64_t)per_sm * (uint64_t)dev.sm_count < (uint64_t)c->g->blocks + 1)
+		gb_die(GB_EXIT_USAGE,
+		       "csmv needs every client warp and its server resident at once: %u blocks of %u threads and "
+		       "the server's do not fit on the device (at most %llu blocks): use fewer --threads",
+		       c->g->blocks, c->g->block_size, (unsigned long long)per_sm * (unsigned long long)dev.sm_count);
+	c->m.ngroups = (p->threads + CSMV_GROUP - 1) / CSMV_GROUP;
+	c->m.head = (uint32_t *)gb_cuda_alloc((size_t)in->words * 4, "version counts");
+	c->m.ver = (uint64_t *)gb_cuda_alloc((size_t)in->words * CSMV_VERSIONS * 8, "versions");
+	c->m.g = (csmv_words *)gb_cuda_alloc(sizeof(csmv_words), "CSMV timestamps");
+	c->m.client_ts = (uint32_t *)gb_cuda_alloc((size_t)c->m.ngroups * 4, "group snapshots");
+	c->m.req = (csmv_req *)gb_cuda_alloc((size_t)c->m.ngroups * sizeof(csmv_req), "group requests");
+	c->d_results = (uint32_t *)gb_cuda_alloc((size_t)in->ntx * TX_RESULT_WORDS * 4, "read-only results");
+	return c;
+}
+
+static void csmv_gpu_load(void *ctx, const uint32_t *words)
+{
+	csmv_gpu *c = (csmv_gpu *)ctx;
+	uint32_t n = c->g->in.words;
+	stm_gpu_load(c->g, words);
+	csmv_boxes_init<<<(n + 255) / 256, 256>>>(c->m, c->g->d_data, n);
+	GB_CUDA(cudaGetLastError(), "launching csmv_boxes_init over %u words", n);
+	GB_CUDA(cudaDeviceSynchronize(), "initialising %u versioned boxes", n);
+}
+
+static void csmv_gpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_result *r)
+{
+	csmv_gpu *c = (csmv_gpu *)ctx;
+	stm_gpu *g = c->g;
+	tx_table v = stm_gpu_table(g);
+	char what[160];
+	void *args[] = {&c->mode, &c->m, &v, &g->p, &timeout_ns, &g->d_shared, &g->d_counters};
+
+	(void)run_ns; /* no timed rounds: stm/registry.c says why */
+	v.results = c->d_results;
+	memset(r, 0, sizeof(*r));
+	GB_CUDA(cudaMemset(g->d_status, 0, (size_t)g->in.ntx * 4), "clearing transaction status");
+	GB_CUDA(cudaMemset(c->d_results, 0, (size_t)g->in.ntx * TX_RESULT_WORDS * 4), "clearing read-only results");
+	GB_CUDA(cudaMemset(g->d_shared, 0, sizeof(stm_shared)), "clearing the run's shared words");
+	GB_CUDA(cudaMemset(g->d_counters, 0, sizeof(stm_counters)), "clearing counters");
+	GB_CUDA(cudaMemset(c->m.g, 0, sizeof(csmv_words)), "clearing the CSMV timestamps");
+	GB_CUDA(cudaMemset(c->m.client_ts, 0xFF, (size_t)c->m.ngroups * 4), "idling the group snapshots");
+	GB_CUDA(cudaMemset(c->m.req, 0, (size_t)c->m.ngroups * sizeof(csmv_req)), "clearing the group requests");
+	gb_cuda_timer_start(&g->timer);
+	GB_CUDA(cudaLaunchCooperativeKernel((const void *)csmv_bank_kernel, dim3(g->blocks + 1), dim3(g->block_size),
+					    args, 0, 0),
+		"launching csmv_bank_kernel cooperatively with %u client blocks of %u threads and a server block",
+		g->blocks, g->block_size);
+	snprintf(what, sizeof(what), "csmv_bank_kernel (%u threads, %llu transactions)", g->p.threads,
+		 (unsigned long long)g->in.ntx);
+	r->seconds = gb_cuda_timer_stop(&g->timer, what);
+	GB_CUDA(cudaMemcpy(&r->c, g->d_counters, sizeof(stm_counters), cudaMemcpyDeviceToHost),
+		"copying counters from the device");
+	r->cycles_per_ns = g->cycles_per_ns;
+	r->block_size = g->block_size;
+}
+
+static int csmv_gpu_rounds_ok(void *ctx)
+{
+	(void)ctx;
+	return 0; /* CSMV runs batches only */
+}
+
+static void csmv_gpu_fetch(void *ctx, uint32_t *words, uint32_t *status)
+{
+	csmv_gpu *c = (csmv_gpu *)ctx;
+	uint32_t n = c->g->in.words;
+	if (words) {
+		csmv_boxes_newest<<<(n + 255) / 256, 256>>>(c->m, c->g->d_data, n);
+		GB_CUDA(cudaGetLastError(), "launching csmv_boxes_newest over %u words", n);
+	}
+	stm_gpu_fetch(c->g, words, status);
+}
+
+static void csmv_gpu_fetch_results(void *ctx, uint32_t *results)
+{
+	csmv_gpu *c = (csmv_gpu *)ctx;
+	GB_CUDA(cudaMemcpy(results, c->d_results, (size_t)c->g->in.ntx * TX_RESULT_WORDS * 4, cudaMemcpyDeviceToHost),
+		"copying read-only results from the device");
+}
+
+static void csmv_gpu_close(void *ctx)
+{
+	csmv_gpu *c = (csmv_gpu *)ctx;
+	cudaFree(c->m.head);
+	cudaFree(c->m.ver);
+	cudaFree(c->m.g);
+	cudaFree(c->m.client_ts);
+	cudaFree(c->m.req);
+	cudaFree(c->d_results);
+	stm_gpu_close(c->g);
+	free(c);
+}
+
+static void *csmv_open(const tx_input *in, const stm_params *p)
+{
+	return csmv_gpu_open(in, p, CSMV_FULL);
+}
+
+static void *csmv_nocv_open(const tx_input *in, const stm_params *p)
+{
+	return csmv_gpu_open(in, p, CSMV_NOCV);
+}
+
+static void *csmv_onlycs_open(const tx_input *in, const stm_params *p)
+{
+	return csmv_gpu_open(in, p, CSMV_ONLYCS);
+}
+
+extern "C" const stm_ops csmv_bank_gpu_ops = {
+	csmv_open, csmv_gpu_load, csmv_gpu_run, csmv_gpu_rounds_ok, csmv_gpu_fetch, csmv_gpu_close, NULL,
+	csmv_gpu_fetch_results,
+};
+
+extern "C" const stm_ops csmv_nocv_bank_gpu_ops = {
+	csmv_nocv_open, csmv_gpu_load, csmv_gpu_run, csmv_gpu_rounds_ok, csmv_gpu_fetch, csmv_gpu_close, NULL,
+	csmv_gpu_fetch_results,
+};
+
+extern "C" const stm_ops csmv_onlycs_bank_gpu_ops = {
+	csmv_onlycs_open, csmv_gpu_load, csmv_gpu_run, csmv_gpu_rounds_ok, csmv_gpu_fetch, csmv_gpu_close, NULL,
+	csmv_gpu_fetch_results,
+};

@@ -1,0 +1,293 @@
+/*
+ * CSMV (stm/csmv.h, stm/csmv_sched.h): versioned boxes and their
+ * reclamation bound, pre-validation, the server's decisions, and the three
+ * engine names on the CPU backend at high contention with read-only
+ * transactions over every account, checked by the bank's serial replay and
+ * its snapshot check.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "stm/csmv.h"
+#include "stm/csmv_engines.h"
+#include "tests/unit/test.h"
+#include "workloads/bank.h"
+
+#define NW 4
+#define NG 2
+
+typedef struct fixture {
+	uint32_t head[NW];
+	uint64_t ver[NW * CSMV_VERSIONS];
+	uint32_t client_ts[NG];
+	csmv_words words;
+	csmv_mem m;
+} fixture;
+
+static void fixture_init(fixture *f)
+{
+	uint32_t i;
+	memset(f, 0, sizeof(*f));
+	f->m.head = f->head;
+	f->m.ver = f->ver;
+	f->m.g = &f->words;
+	f->m.client_ts = f->client_ts;
+	f->m.ngroups = NG;
+	for (i = 0; i < NG; i++)
+		f->client_ts[i] = CSMV_IDLE;
+	for (i = 0; i < NW; i++)
+		csmv_box_init(&f->m, i, 100 + i);
+}
+
+/* A reader sees the newest version at or below its snapshot, and never a newer one. */
+TEST(csmv_reads_the_version_of_its_snapshot)
+{
+	fixture f;
+	uint32_t v = 0, kept = 0, ts;
+
+	fixture_init(&f);
+	for (ts = 1; ts <= 5; ts++)
+		REQUIRE(csmv_install(&f.m, 2, ts * 10, 1000 + ts, 0, &kept));
+	CHECK_EQ(f.head[2], 6u);
+	CHECK(csmv_read_version(&f.m, 2, 0, &v) && v == 102u);
+	CHECK(csmv_read_version(&f.m, 2, 9, &v) && v == 102u);
+	CHECK(csmv_read_version(&f.m, 2, 10, &v) && v == 1001u);
+	CHECK(csmv_read_version(&f.m, 2, 39, &v) && v == 1003u);
+	CHECK(csmv_read_version(&f.m, 2, 1000, &v) && v == 1005u);
+	CHECK_EQ(csmv_box_newest(&f.m, 2), 1005u);
+	CHECK_EQ(kept, 6u); /* safe 0: every version is newer than it but the first, which is kept too */
+}
+
+/*
+ * A full ring overwrites its oldest version only once the version after it
+ * is visible at the bound: a reader of the oldest snapshot still finds its
+ * version, and the bound follows the announcements.
+ */
+TEST(csmv_reclaims_only_what_no_snapshot_reads)
+{
+	fixture f;
+	uint32_t v = 0, kept = 0, ts;
+
+	fixture_init(&f);
+	for (ts = 1; ts < CSMV_VERSIONS; ts++)
+		REQUIRE(csmv_install(&f.m, 0, ts, 200 + ts, 0, &kept));
+	/* the ring is full (versions 0..7); version 1 has timestamp 1 > safe 0 */
+	CHECK(!csmv_install(&f.m, 0, CSMV_VERSIONS, 999, 0, &kept));
+	CHECK_EQ(f.head[0], (uint32_t)CSMV_VERSIONS);
+	CHECK(csmv_read_version(&f.m, 0, 0, &v) && v == 100u);
+	/* group 1 reads snapshot 0: the bound stays 0 whatever GTS is */
+	f.words.gts = 7;
+	f.client_ts[1] = 0;
+	CHECK_EQ(csmv_refresh_safe(&f.m), 0u);
+	f.client_ts[1] = CSMV_IDLE;
+	CHECK_EQ(csmv_refresh_safe(&f.m), 7u);
+	CHECK(csmv_install(&f.m, 0, CSMV_VERSIONS, 999, f.words.safe, &kept));
+	CHECK(!csmv_read_version(&f.m, 0, 0, &v)); /* snapshot 0's version is gone, as allowed */
+	CHECK(csmv_read_version(&f.m, 0, 1, &v) && v == 201u);
+	CHECK(csmv_read_version(&f.m, 0, 100, &v) && v == 999u);
+	CHECK_EQ(kept, 2u); /* the new version and version 7, the newest at the bound */
+	/* the bound only rises */
+	f.client_ts[0] = 3;
+	CHECK_EQ(csmv_refresh_safe(&f.m), 7u);
+}
+
+/* A lane conflicts with an earlier submitted lane that writes what it reads or writes. */
+TEST(csmv_prevalidation)
+{
+	static csmv_req q;
+	memset(&q, 0, sizeof(q));
+	q.nr[0] = 1, q.r[0][0] = 5, q.nw[0] = 1, q.w[0][0] = 5;
+	q.nr[1] = 1, q.r[1][0] = 5, q.nw[1] = 1, q.w[1][0] = 6; /* reads what lane 0 writes */
+	q.nr[2] = 1, q.r[2][0] = 7, q.nw[2] = 1, q.w[2][0] = 6; /* writes what lane 1 writes */
+	q.nr[3] = 1, q.r[3][0] = 6, q.nw[3] = 0;                /* reads what lane 1 writes */
+	q.nr[4] = 1, q.r[4][0] = 9, q.nw[4] = 1, q.w[4][0] = 5; /* writes what lane 0 writes */
+	CHECK(csmv_prevalidate(&q, 0, 0x1Fu));
+	CHECK(!csmv_prevalidate(&q, 1, 0x1Fu));
+	CHECK(!csmv_prevalidate(&q, 2, 0x1Fu));
+	CHECK(csmv_prevalidate(&q, 2, 0x1Du)); /* lane 1 not submitted */
+	CHECK(!csmv_prevalidate(&q, 3, 0x1Fu));
+	CHECK(csmv_prevalidate(&q, 3, 0x19u));
+	CHECK(!csmv_prevalidate(&q, 4, 0x1Fu)); /* write-write with lane 0 */
+}
+
+/*
+ * The server: a transaction aborts when a commit after its snapshot wrote
+ * what it read or writes, or when the ATR no longer covers its snapshot.
+ * Batched, the lanes of one request are judged against the ATR as it came;
+ * one by one (onlycs), a lane also against the lanes inserted before it.
+ */
+TEST(csmv_server_decisions)
+{
+	static csmv_atr a;
+	static csmv_req q;
+	uint32_t base = 0, c;
+
+	memset(&a, 0, sizeof(a));
+	memset(&q, 0, sizeof(q));
+	q.snap = 0;
+	q.nr[0] = 1, q.r[0][0] = 1, q.nw[0] = 1, q.w[0][0] = 1;
+	q.nr[1] = 1, q.r[1][0] = 1, q.nw[1] = 1, q.w[1][0] = 2; /* reads lane 0's write */
+	c = csmv_decide(&a, &q, 0x3u, CSMV_FULL, &base);
+	CHECK_EQ(c, 0x3u); /* batched: pre-validation is the client's job */
+	CHECK_EQ(base, 1u);
+	CHECK_EQ(a.tail, 2u);
+	memset(&a, 0, sizeof(a));
+	c = csmv_decide(&a, &q, 0x3u, CSMV_ONLYCS, &base);
+	CHECK_EQ(c, 0x1u); /* one by one: lane 1 meets lane 0's commit */
+	CHECK_EQ(a.tail, 1u);
+	/* a request on snapshot 0 now meets commit 1 (word 1) */
+	q.nr[0] = 1, q.r[0][0] = 3, q.nw[0] = 1, q.w[0][0] = 1; /* blind write of word 1: write-write */
+	c = csmv_decide(&a, &q, 0x1u, CSMV_FULL, &base);
+	CHECK_EQ(c, 0u);
+	q.snap = 1; /* its snapshot includes commit 1 */
+	c = csmv_decide(&a, &q, 0x1u, CSMV_FULL, &base);
+	CHECK_EQ(c, 0x1u);
+	CHECK_EQ(base, 2u);
+	/* a snapshot older than the ATR holds aborts */
+	a.tail = CSMV_ATR + 5;
+	q.snap = 4;
+	q.w[0][0] = 3000;
+	CHECK_EQ(csmv_decide(&a, &q, 0x1u, CSMV_FULL, &base), 0u);
+	q.snap = 5;
+	CHECK_EQ(csmv_decide(&a, &q, 0x1u, CSMV_FULL, &base), 0x1u);
+	CHECK_EQ(csmv_cts_of(0x16u, 10, 4), 12u);
+}
+
+typedef struct run_out {
+	stm_batch_result r;
+	uint32_t *status, *results;
+	int32_t *after;
+} run_out;
+
+static void run_engine(const stm_ops *ops, const bank_workload *w, uint32_t workers, run_out *o)
+{
+	tx_input in = bank_input_of(w);
+	stm_params p;
+	int32_t *initial = malloc(w->cfg.accounts * sizeof(int32_t));
+	uint32_t i;
+	void *ctx;
+
+	memset(&p, 0, sizeof(p));
+	p.threads = w->cfg.threads;
+	p.hash = 1;
+	p.cpu_workers = workers;
+	p.stall_ns = 1000000000ull;
+	for (i = 0; i < w->cfg.accounts; i++)
+		initial[i] = (int32_t)w->cfg.initial_balance;
+	o->status = malloc(w->ntx * sizeof(uint32_t));
+	o->results = malloc(w->ntx * TX_RESULT_WORDS * sizeof(uint32_t));
+	o->after = malloc(w->cfg.accounts * sizeof(int32_t));
+	ctx = ops->open(&in, &p);
+	ops->load(ctx, (const uint32_t *)initial);
+	ops->run(ctx, 60ull * 1000000000ull, 0, &o->r);
+	ops->fetch(ctx, (uint32_t *)o->after, o->status);
+	ops->fetch_results(ctx, o->results);
+	ops->close(ctx);
+	free(initial);
+}
+
+/*
+ * 300 accounts, 200 threads (7 groups, the last partial) on 3 workers,
+ * two-leg transfers and semantic chains, 40% inquiries over every account.
+ * Each engine name must commit everything, replay exactly in commit order and
+ * give every inquiry the bank's sum at its snapshot; tampering with one sum
+ * or one snapshot must be caught.
+ */
+TEST(csmv_cpu_backend_inquiries_over_every_account)
+{
+	const stm_ops *ops[3] = {&csmv_bank_cpu_ops, &csmv_nocv_bank_cpu_ops, &csmv_onlycs_bank_cpu_ops};
+	bank_config cfg = {.accounts = 300, .threads = 200, .tx_per_thread = 30, .semantic_ratio = 30,
+			   .read_only = 40, .transfers_per_tx = 2, .read_only_size = 300,
+			   .initial_balance = 100000, .seed = 7};
+	bank_workload w;
+	char err[256];
+	unsigned k;
+
+	REQUIRE(bank_generate(&w, &cfg, err, sizeof(err)) == 0);
+	for (k = 0; k < 3; k++) {
+		run_out o;
+		bank_check chk, snap;
+		int32_t *mirror = malloc(cfg.accounts * sizeof(int32_t)), *before = malloc(cfg.accounts * sizeof(int32_t));
+		uint64_t checked = 0, i, ro = 0;
+		uint32_t a;
+
+		run_engine(ops[k], &w, 3, &o);
+		for (a = 0; a < cfg.accounts; a++)
+			mirror[a] = before[a] = (int32_t)cfg.initial_balance;
+		bank_verify_batch(&w, mirror, o.status, o.after, &chk);
+		CHECK_EQ_I(chk.ok, 1);
+		if (!chk.ok)
+			printf("  engine %u: %s\n", k, chk.message);
+		CHECK_EQ(chk.abandoned, 0u);
+		CHECK_EQ(chk.committed_update + chk.committed_readonly, w.ntx);
+		CHECK_EQ(o.r.c.commits_update, chk.committed_update);
+		CHECK_EQ(o.r.c.commits_readonly, chk.committed_readonly);
+		CHECK_EQ(o.r.c.threads_failed, 0u);
+		CHECK(o.r.c.versions_kept_peak >= 1 && o.r.c.versions_kept_peak <= CSMV_VERSIONS);
+		bank_verify_snapshots(&w, before, o.status, o.results, 0, &snap, &checked);
+		CHECK_EQ_I(snap.ok, 1);
+		if (!snap.ok)
+			printf("  engine %u: %s\n", k, snap.message);
+		for (i = 0; i < w.ntx; i++)
+			ro += BANK_TYPE(w.tx[i].meta) == BANK_BALANCE;
+		CHECK_EQ(checked, ro);
+		CHECK(ro > 1000);
+		/* the sample checks fewer, spread out */
+		bank_verify_snapshots(&w, before, o.status, o.results, 100, &snap, &checked);
+		CHECK_EQ_I(snap.ok, 1);
+		CHECK(checked <= 100 && checked >= 50);
+		/* a wrong sum, and a snapshot that disagrees with the sum read, are caught */
+		for (i = 0; i < w.ntx && BANK_TYPE(w.tx[i].meta) != BANK_BALANCE; i++)
+			;
+		o.results[i * TX_RESULT_WORDS + 1] += 1;
+		bank_verify_snapshots(&w, before, o.status, o.results, 0, &snap, &checked);
+		CHECK_EQ_I(snap.ok, 0);
+		o.results[i * TX_RESULT_WORDS + 1] -= 1;
+		o.results[i * TX_RESULT_WORDS] = (uint32_t)chk.committed_update + 1;
+		bank_verify_snapshots(&w, before, o.status, o.results, 0, &snap, &checked);
+		CHECK_EQ_I(snap.ok, 0);
+		free(o.status);
+		free(o.results);
+		free(o.after);
+		free(mirror);
+		free(before);
+	}
+	bank_free(&w);
+}
+
+/* Few accounts and many writers: the rings fill, write-backs wait for reclamation, all still verifies. */
+TEST(csmv_cpu_backend_reclaims_under_pressure)
+{
+	const stm_ops *ops[2] = {&csmv_bank_cpu_ops, &csmv_onlycs_bank_cpu_ops};
+	bank_config cfg = {.accounts = 8, .threads = 128, .tx_per_thread = 60, .semantic_ratio = 0,
+			   .read_only = 30, .transfers_per_tx = 1, .read_only_size = 8,
+			   .initial_balance = 100000, .seed = 3};
+	bank_workload w;
+	char err[256];
+	unsigned k;
+
+	REQUIRE(bank_generate(&w, &cfg, err, sizeof(err)) == 0);
+	for (k = 0; k < 2; k++) {
+		run_out o;
+		bank_check chk, snap;
+		int32_t mirror[8], before[8];
+		uint64_t checked = 0;
+		uint32_t a;
+
+		run_engine(ops[k], &w, 4, &o);
+		for (a = 0; a < 8; a++)
+			mirror[a] = before[a] = 100000;
+		bank_verify_batch(&w, mirror, o.status, o.after, &chk);
+		CHECK_EQ_I(chk.ok, 1);
+		CHECK_EQ(chk.abandoned, 0u);
+		bank_verify_snapshots(&w, before, o.status, o.results, 0, &snap, &checked);
+		CHECK_EQ_I(snap.ok, 1);
+		CHECK(checked > 0);
+		CHECK(o.r.c.versions_kept_peak <= CSMV_VERSIONS);
+		CHECK(o.r.c.aborts_validation > 0); /* 8 accounts: conflicts happen */
+		free(o.status);
+		free(o.results);
+		free(o.after);
+	}
+	bank_free(&w);
+}
