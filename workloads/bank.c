@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "common/rng.h"
 #include "workloads/bank.h"
+#include "workloads/stm_order.h"
 
 #define NONSEM_MAX_AMOUNT 10
 #define PICK_TRIES 64
@@ -388,6 +389,7 @@ void bank_verify_batch(const bank_workload *w, int32_t *balances, const uint32_t
 {
 	uint32_t n = w->cfg.accounts;
 	int64_t *bal = gb_xmalloc((size_t)n * sizeof(int64_t), "replay balances");
+	stm_order o;
 	uint64_t *order = NULL, i, nupd = 0, bad = 0, first_bad = 0;
 	int64_t deposits = 0, withdrawals = 0;
 
@@ -397,42 +399,23 @@ void bank_verify_batch(const bank_workload *w, int32_t *balances, const uint32_t
 		bal[i] = balances[i];
 		out->money_before += balances[i];
 	}
+	out->ok = stm_order_of(&o, status, w->ntx, NULL, NULL);
+	out->abandoned = o.pending;
+	out->committed_readonly = o.readonly;
+	out->committed_update = nupd = o.updates;
+	order = o.entry;
+	if (!out->ok)
+		snprintf(out->message, sizeof(out->message),
+			 "commit stamps are not a permutation of 0..%" PRIu64 ": entry %" PRIu64 " has status %u",
+			 nupd ? nupd - 1 : 0, o.bad, status[o.bad]);
 	for (i = 0; i < w->ntx; i++) {
-		uint32_t st = status[i];
-		if (st == TX_STATUS_PENDING) {
-			out->abandoned++;
-		} else if (st == TX_STATUS_READONLY) {
-			out->committed_readonly++;
-		} else {
-			unsigned type = BANK_TYPE(w->tx[i].meta);
-			nupd++;
-			if (type == BANK_DEPOSIT)
-				deposits += w->tx[i].amount;
-			else if (type == BANK_WITHDRAW)
-				withdrawals += w->tx[i].amount;
-		}
-	}
-	out->committed_update = nupd;
-
-	/* Stamps must be exactly 0..nupd-1, each once. */
-	order = gb_xmalloc((nupd ? nupd : 1) * sizeof(uint64_t), "replay order");
-	for (i = 0; i < nupd; i++)
-		order[i] = UINT64_MAX;
-	for (i = 0; i < w->ntx && out->ok; i++) {
-		uint32_t st = status[i];
-		uint64_t s;
-		if (st == TX_STATUS_PENDING || st == TX_STATUS_READONLY)
+		unsigned type = BANK_TYPE(w->tx[i].meta);
+		if (status[i] == TX_STATUS_PENDING || status[i] == TX_STATUS_READONLY)
 			continue;
-		s = (uint64_t)st - 1;
-		if (s >= nupd || order[s] != UINT64_MAX) {
-			snprintf(out->message, sizeof(out->message),
-				 "commit stamps are not a permutation of 0..%" PRIu64
-				 ": entry %" PRIu64 " has status %u",
-				 nupd ? nupd - 1 : 0, i, st);
-			out->ok = 0;
-			break;
-		}
-		order[s] = i;
+		if (type == BANK_DEPOSIT)
+			deposits += w->tx[i].amount;
+		else if (type == BANK_WITHDRAW)
+			withdrawals += w->tx[i].amount;
 	}
 	for (i = 0; i < nupd && out->ok; i++)
 		if (apply(w, order[i], bal, out->message, sizeof(out->message), i) != 0)

@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "common/rng.h"
 #include "workloads/graph.h"
+#include "workloads/stm_order.h"
 
 /* Edge e's endpoints, drawn from its own stream position: generation walks the edges twice. */
 static void draw_edge(gb_rng *r, uint32_t n, uint32_t *u, uint32_t *v)
@@ -245,36 +246,20 @@ uint32_t graph_stage(graph_workload *w, uint32_t s, uint32_t *words, const uint3
 void graph_verify_batch(const graph_workload *w, uint32_t *state, const uint32_t *status, const uint32_t *after,
 			graph_check *out)
 {
-	uint64_t *order, i, nupd = 0;
+	stm_order o;
+	uint64_t *order, i, nupd;
 	uint32_t n = w->cfg.vertices;
 
 	memset(out, 0, sizeof(*out));
-	out->ok = 1;
-	for (i = 0; i < w->ntx; i++) {
-		if (status[i] == TX_STATUS_PENDING)
-			out->abandoned++;
-		else if (status[i] == TX_STATUS_READONLY)
-			out->committed_readonly++;
-		else
-			nupd++;
-	}
-	out->committed_update = nupd;
-	order = gb_xmalloc((nupd ? nupd : 1) * sizeof(uint64_t), "replay order");
-	for (i = 0; i < nupd; i++)
-		order[i] = UINT64_MAX;
-	for (i = 0; i < w->ntx && out->ok; i++) {
-		uint64_t st = status[i];
-		if (st == TX_STATUS_PENDING || st == TX_STATUS_READONLY)
-			continue;
-		if (st - 1 >= nupd || order[st - 1] != UINT64_MAX) {
-			snprintf(out->message, sizeof(out->message),
-				 "commit stamps are not a permutation of the transactions that wrote: entry %" PRIu64
-				 " (vertex %u) has status %" PRIu64, i, w->tx[i].src, st);
-			out->ok = 0;
-			break;
-		}
-		order[st - 1] = i;
-	}
+	out->ok = stm_order_of(&o, status, w->ntx, NULL, NULL);
+	out->abandoned = o.pending;
+	out->committed_readonly = o.readonly;
+	out->committed_update = nupd = o.updates;
+	order = o.entry;
+	if (!out->ok)
+		snprintf(out->message, sizeof(out->message),
+			 "commit stamps are not a permutation of the transactions that wrote: entry %" PRIu64
+			 " (vertex %u) has status %u", o.bad, w->tx[o.bad].src, status[o.bad]);
 	for (i = 0; i < nupd && out->ok; i++) {
 		uint64_t k = order[i];
 		const graph_entry *e = &w->tx[k];

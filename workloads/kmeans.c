@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "common/rng.h"
 #include "workloads/kmeans.h"
+#include "workloads/stm_order.h"
 
 uint32_t kmeans_nearest(const uint32_t *cx, const uint32_t *cy, uint32_t k, uint32_t x, uint32_t y)
 {
@@ -258,42 +259,28 @@ uint32_t kmeans_stage(kmeans_workload *w, uint32_t s, uint32_t *words, const uin
 void kmeans_verify_batch(const kmeans_workload *w, uint32_t *state, const uint32_t *status,
 			 const uint32_t *after, kmeans_check *out)
 {
-	uint64_t *order, i, nupd = 0;
+	stm_order o;
+	uint64_t *order, i, nupd;
 	uint32_t c;
 
 	memset(out, 0, sizeof(*out));
-	out->ok = 1;
-	for (i = 0; i < w->ntx; i++) {
-		if (status[i] == TX_STATUS_PENDING)
-			out->abandoned++;
-		else if (status[i] == TX_STATUS_READONLY)
-			out->committed_readonly++;
-		else
-			nupd++;
-	}
-	out->committed_update = nupd;
-	order = gb_xmalloc((nupd ? nupd : 1) * sizeof(uint64_t), "replay order");
-	for (i = 0; i < nupd; i++)
-		order[i] = UINT64_MAX;
-	for (i = 0; i < w->ntx && out->ok; i++) {
-		uint64_t st = status[i];
-		if (st == TX_STATUS_PENDING)
-			continue;
-		if (st == TX_STATUS_READONLY) {
+	out->ok = stm_order_of(&o, status, w->ntx, NULL, NULL);
+	out->abandoned = o.pending;
+	out->committed_readonly = o.readonly;
+	out->committed_update = nupd = o.updates;
+	order = o.entry;
+	/* the first offence in entry order: a read-only commit, or a stamp out of place */
+	for (i = 0; i < (out->ok ? w->ntx : o.bad); i++)
+		if (status[i] == TX_STATUS_READONLY) {
 			snprintf(out->message, sizeof(out->message),
 				 "entry %" PRIu64 " committed read-only, but every kmeans transaction adds its point", i);
 			out->ok = 0;
 			break;
 		}
-		if (st - 1 >= nupd || order[st - 1] != UINT64_MAX) {
-			snprintf(out->message, sizeof(out->message),
-				 "commit stamps are not a permutation of the committed transactions: entry %" PRIu64
-				 " has status %" PRIu64, i, st);
-			out->ok = 0;
-			break;
-		}
-		order[st - 1] = i;
-	}
+	if (!out->ok && !out->message[0])
+		snprintf(out->message, sizeof(out->message),
+			 "commit stamps are not a permutation of the committed transactions: entry %" PRIu64
+			 " has status %u", o.bad, status[o.bad]);
 	for (i = 0; i < nupd && out->ok; i++) {
 		const kmeans_entry *e = &w->tx[order[i]];
 		if (e->base + 2 >= w->words) {

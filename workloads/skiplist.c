@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "common/rng.h"
 #include "workloads/skiplist.h"
+#include "workloads/stm_order.h"
 
 static const char *const op_names[SKIPLIST_NOPS] = {"insert", "delete", "lookup"};
 
@@ -540,40 +541,30 @@ static int compare_keys(const skiplist_workload *w, const uint8_t *live, const u
 	return rc;
 }
 
-/* Count the status words; 0 or -1 when a lookup carries a stamp. Fills order (stamp -> entry). */
+/* A lookup may not carry a stamp. */
+static int skiplist_may_stamp(const void *ctx, uint64_t i)
+{
+	return SKIPLIST_OP(((const skiplist_workload *)ctx)->tx[i].meta) != SKIPLIST_LOOKUP;
+}
+
+/* Count the status words; 0 or -1 when the stamps are out of place. Fills order (stamp -> entry). */
 static int read_stamps(const skiplist_workload *w, const uint32_t *status, skiplist_check *out, uint64_t **order,
 		       uint64_t *nupd_out)
 {
-	uint64_t i, nupd = 0;
+	stm_order o;
+	int ok = stm_order_of(&o, status, w->ntx, skiplist_may_stamp, w);
 
-	for (i = 0; i < w->ntx; i++) {
-		if (status[i] == TX_STATUS_PENDING)
-			out->abandoned++;
-		else if (status[i] == TX_STATUS_READONLY)
-			out->committed_readonly++;
-		else
-			nupd++;
-	}
-	out->committed_update = nupd;
-	*nupd_out = nupd;
-	*order = gb_xmalloc((nupd ? nupd : 1) * sizeof(uint64_t), "replay order");
-	for (i = 0; i < nupd; i++)
-		(*order)[i] = UINT64_MAX;
-	for (i = 0; i < w->ntx; i++) {
-		uint64_t st = status[i];
-		if (st == TX_STATUS_PENDING || st == TX_STATUS_READONLY)
-			continue;
-		if (st - 1 >= nupd || (*order)[st - 1] != UINT64_MAX ||
-		    SKIPLIST_OP(w->tx[i].meta) == SKIPLIST_LOOKUP) {
-			snprintf(out->message, sizeof(out->message),
-				 "commit stamps are not a permutation of the committed inserts and deletes: entry %" PRIu64
-				 " (%s of key %u) has status %" PRIu64, i, skiplist_op_name(SKIPLIST_OP(w->tx[i].meta)),
-				 w->tx[i].key, st);
-			return -1;
-		}
-		(*order)[st - 1] = i;
-	}
-	return 0;
+	out->abandoned = o.pending;
+	out->committed_readonly = o.readonly;
+	out->committed_update = *nupd_out = o.updates;
+	*order = o.entry;
+	if (ok)
+		return 0;
+	snprintf(out->message, sizeof(out->message),
+		 "commit stamps are not a permutation of the committed inserts and deletes: entry %" PRIu64
+		 " (%s of key %u) has status %u", o.bad, skiplist_op_name(SKIPLIST_OP(w->tx[o.bad].meta)),
+		 w->tx[o.bad].key, status[o.bad]);
+	return -1;
 }
 
 void skiplist_verify_batch(const skiplist_workload *w, uint32_t *state, const uint32_t *status,

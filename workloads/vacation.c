@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "common/rng.h"
+#include "workloads/stm_order.h"
 #include "workloads/vacation.h"
 
 static const char *const op_names[VACATION_NOPS] = {"book", "cancel", "query", "reprice"};
@@ -286,40 +287,29 @@ static int check_rules(const vacation_workload *w, const uint32_t *s, vacation_c
 	return rc;
 }
 
+/* A query may not carry a stamp. */
+static int vacation_may_stamp(const void *ctx, uint64_t i)
+{
+	return VACATION_OP(((const vacation_workload *)ctx)->tx[i].meta) != VACATION_QUERY;
+}
+
 void vacation_verify_batch(const vacation_workload *w, uint32_t *state, const uint32_t *status,
 			   const uint32_t *after, vacation_check *out)
 {
-	uint64_t *order, i, nupd = 0;
+	stm_order o;
+	uint64_t *order, i, nupd;
 
 	memset(out, 0, sizeof(*out));
-	out->ok = 1;
-	for (i = 0; i < w->ntx; i++) {
-		if (status[i] == TX_STATUS_PENDING)
-			out->abandoned++;
-		else if (status[i] == TX_STATUS_READONLY)
-			out->committed_readonly++;
-		else
-			nupd++;
-	}
-	out->committed_update = nupd;
-	/* Stamps must be exactly 0..nupd-1, each once. */
-	order = gb_xmalloc((nupd ? nupd : 1) * sizeof(uint64_t), "replay order");
-	for (i = 0; i < nupd; i++)
-		order[i] = UINT64_MAX;
-	for (i = 0; i < w->ntx && out->ok; i++) {
-		uint64_t st = status[i];
-		if (st == TX_STATUS_PENDING || st == TX_STATUS_READONLY)
-			continue;
-		if (st - 1 >= nupd || order[st - 1] != UINT64_MAX || VACATION_OP(w->tx[i].meta) == VACATION_QUERY) {
-			snprintf(out->message, sizeof(out->message),
-				 "commit stamps are not a permutation of the committed bookings and cancellations: "
-				 "entry %" PRIu64 " (%s) has status %" PRIu64, i,
-				 vacation_op_name(VACATION_OP(w->tx[i].meta)), st);
-			out->ok = 0;
-			break;
-		}
-		order[st - 1] = i;
-	}
+	out->ok = stm_order_of(&o, status, w->ntx, vacation_may_stamp, w);
+	out->abandoned = o.pending;
+	out->committed_readonly = o.readonly;
+	out->committed_update = nupd = o.updates;
+	order = o.entry;
+	if (!out->ok)
+		snprintf(out->message, sizeof(out->message),
+			 "commit stamps are not a permutation of the committed bookings and cancellations: "
+			 "entry %" PRIu64 " (%s) has status %u", o.bad,
+			 vacation_op_name(VACATION_OP(w->tx[o.bad].meta)), status[o.bad]);
 	for (i = 0; i < nupd && out->ok; i++)
 		if (apply(w, order[i], state, out->message, sizeof(out->message), i) != 0)
 			out->ok = 0;
