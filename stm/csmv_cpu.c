@@ -19,6 +19,7 @@
 #include "common/timer.h"
 #include "stm/csmv_bank.h"
 #include "stm/csmv_engines.h"
+#include "stm/stm_cpu.h"
 
 enum group_phase { PH_EXECUTE, PH_ANSWER, PH_INSTALL, PH_PUBLISH, PH_DONE };
 
@@ -60,16 +61,6 @@ typedef struct worker {
 	pthread_t thread;
 } worker;
 
-static double calibrate_cycles_per_ns(void)
-{
-	uint64_t t0 = gb_now_ns(), c0 = gb_cycles(), t1, c1;
-	do {
-		t1 = gb_now_ns();
-	} while (t1 - t0 < 20000000ull);
-	c1 = gb_cycles();
-	return (double)(c1 - c0) / (double)(t1 - t0);
-}
-
 static void *csmv_cpu_open(const tx_input *in, const stm_params *p, uint32_t mode, execute_fn execute)
 {
 	csmv_cpu *c = gb_xcalloc(1, sizeof(*c), "CSMV CPU backend state");
@@ -97,7 +88,7 @@ static void *csmv_cpu_open(const tx_input *in, const stm_params *p, uint32_t mod
 	c->table.tx_per_thread = in->tx_per_thread;
 	c->table.max_tag = in->max_tag;
 	c->table.results = c->results;
-	c->cycles_per_ns = calibrate_cycles_per_ns();
+	c->cycles_per_ns = stm_cpu_cycles_per_ns();
 	return c;
 }
 

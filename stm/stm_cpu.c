@@ -16,7 +16,7 @@ typedef struct worker {
 	pthread_t thread;
 } worker;
 
-static double calibrate_cycles_per_ns(void)
+double stm_cpu_cycles_per_ns(void)
 {
 	uint64_t t0 = gb_now_ns(), c0 = gb_cycles(), t1, c1;
 	do {
@@ -44,7 +44,7 @@ stm_cpu *stm_cpu_open(const tx_input *in, const stm_params *p, const stm_cpu_thr
 	c->table.max_tag = in->max_tag;
 	c->table.ntx = (uint32_t)in->ntx;
 	c->capacity = in->ntx;
-	c->cycles_per_ns = calibrate_cycles_per_ns();
+	c->cycles_per_ns = stm_cpu_cycles_per_ns();
 	return c;
 }
 

@@ -53,6 +53,9 @@ void stm_cpu_fetch(void *ctx, uint32_t *words, uint32_t *status);
 void stm_cpu_close(void *ctx);
 void stm_cpu_retable(void *ctx, const tx_input *in);
 
+/* The host's cycle counter against its clock, measured over 20 ms: what converts the backends' cycle counters to time. */
+double stm_cpu_cycles_per_ns(void);
+
 /*
  * One workload's CPU backend for one engine: its step behind the shared
  * workers, and the stm_ops the registry lists (eng##_##wl##_cpu_ops). The
