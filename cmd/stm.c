@@ -371,6 +371,9 @@ static void check_engines(const stm_opts *o)
 					  ? o->workload->max_update_set(o->wl_opts) : need;
 		if (stm_cannot_run(e, o->workload, why, sizeof(why)))
 			gb_die(GB_EXIT_USAGE, "%s", why);
+		/* before the backend is resolved, so a CPU-only build says the same */
+		if (o->run.backend == GB_BACKEND_GPU && e->no_gpu)
+			gb_die(GB_EXIT_USAGE, "--backend gpu: %s", e->no_gpu);
 		if (o->threads > e->max_threads)
 			gb_die(GB_EXIT_USAGE, "option --threads: %" PRIu64 " is above what %s runs (accepted: 1..%u)",
 			       o->threads, e->name, e->max_threads);
