@@ -162,6 +162,7 @@ static void describe_engine(const void *entry, cJSON *o)
 	by = cJSON_AddObjectToObject(o, "max_words_by_workload");
 	for (r = e->runs; r->workload; r++)
 		gb_json_u64(by, r->workload->name, r->max_set);
+	cJSON_AddBoolToObject(o, "cpu_only", e->no_gpu != NULL);
 	cannot = cJSON_AddArrayToObject(o, "cannot_run");
 	for (i = 0; stm_workloads[i]; i++)
 		if (stm_cannot_run(e, stm_workloads[i], why, sizeof(why)))
