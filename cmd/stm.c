@@ -162,6 +162,7 @@ static void describe_engine(const void *entry, cJSON *o)
 	by = cJSON_AddObjectToObject(o, "max_words_by_workload");
 	for (r = e->runs; r->workload; r++)
 		gb_json_u64(by, r->workload->name, r->max_set);
+	cJSON_AddBoolToObject(o, "cpu_only", e->no_gpu != NULL);
 	cannot = cJSON_AddArrayToObject(o, "cannot_run");
 	for (i = 0; stm_workloads[i]; i++)
 		if (stm_cannot_run(e, stm_workloads[i], why, sizeof(why)))
@@ -371,6 +372,9 @@ static void check_engines(const stm_opts *o)
 					  ? o->workload->max_update_set(o->wl_opts) : need;
 		if (stm_cannot_run(e, o->workload, why, sizeof(why)))
 			gb_die(GB_EXIT_USAGE, "%s", why);
+		/* before the backend is resolved, so a CPU-only build says the same */
+		if (o->run.backend == GB_BACKEND_GPU && e->no_gpu)
+			gb_die(GB_EXIT_USAGE, "--backend gpu: %s", e->no_gpu);
 		if (o->threads > e->max_threads)
 			gb_die(GB_EXIT_USAGE, "option --threads: %" PRIu64 " is above what %s runs (accepted: 1..%u)",
 			       o->threads, e->name, e->max_threads);

@@ -10,6 +10,7 @@
 #include "stm/csmv_engines.h"
 #include "stm/gpustm.h"
 #include "stm/gpustm_engines.h"
+#include "stm/jvstm_engines.h"
 #include "stm/prstm.h"
 #include "stm/prstm_engines.h"
 #include "stm/stm.h"
@@ -139,7 +140,28 @@ static const stm_engine csmv_onlycs = {
 	.snapshot_reads = 1,
 };
 
-const stm_engine *const stm_engines[] = {&prstm, &gpustm, &csmv, &csmv_nocv, &csmv_onlycs, NULL};
+static const stm_engine_run jvstm_runs[] = {
+	{.workload = &stm_workload_bank, .cpu = &jvstm_bank_cpu_ops, .gpu = NULL, .max_set = CSMV_MAX_SET},
+	{.workload = NULL},
+};
+
+static const stm_engine jvstm = {
+	.name = "jvstm",
+	.summary = "JVSTM on CPU threads, the host baseline of Nunes et al.: CSMV's versioned boxes and "
+		   "snapshot reads, update transactions validated against the ATR and committed under its "
+		   "lock with the global timestamp (section III-A)",
+	.max_threads = CSMV_MAX_THREADS,
+	.max_set = CSMV_MAX_SET,
+	.timed_rounds = 0,
+	.no_rounds = "JVSTM's commit timestamps order one pass over the table, which the oracle replays",
+	.options = csmv_options,
+	.runs = jvstm_runs,
+	.snapshot_reads = 1,
+	.no_gpu = "jvstm is JVSTM on CPU threads, the host baseline, and has no GPU backend "
+		  "(JVSTM-GPU is not built): use --backend cpu",
+};
+
+const stm_engine *const stm_engines[] = {&prstm, &gpustm, &csmv, &csmv_nocv, &csmv_onlycs, &jvstm, NULL};
 
 const stm_engine *stm_engine_find(const char *name)
 {

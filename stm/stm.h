@@ -146,6 +146,8 @@ typedef struct stm_engine {
 	/* declared read-only transactions run on a snapshot with no read set, so max_set
 	 * bounds update transactions only (the workload's max_update_set) */
 	int snapshot_reads;
+	/* an engine with no GPU backend in any build: why, for --backend gpu's exit 2 */
+	const char *no_gpu;
 } stm_engine;
 
 extern const stm_engine *const stm_engines[];

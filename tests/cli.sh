@@ -787,6 +787,27 @@ assert all(c["verified"] is True for c in r["compare"]), r["compare"]'
 expect_rc "--read-only-size above --accounts exits 2" 2 "$G" stm "${TINY[@]}" --algo csmv --read-only-size 300
 expect_err "--read-only-size above --accounts says why" "--read-only-size 300 exceeds --accounts 64"
 
+# jvstm: JVSTM on CPU threads, the host baseline; the same oracle as csmv, and no GPU backend
+expect_rc "jvstm runs inquiries over every account beside csmv" 0 "$G" stm --backend cpu --threads 96 \
+	--accounts 300 --tx-per-thread 10 --reps 1 --warmup 0 --algo jvstm --compare csmv \
+	--semantic-ratio 0 --read-only 50 --read-only-size 300 --quiet --json "$R/jvstm.json"
+json_check "jvstm: verified in commit order, inquiry sums checked, versions reported" "$R/jvstm.json" '
+v = d["verification"]; r = d["results"]
+assert d["config"]["algo"] == "jvstm" and d["config"]["backend"] == "cpu", d["config"]
+assert v["verified"] is True and v["read_only_results_checked"] == r["commits_read_only"] > 0, (v, r)
+assert r["commits"] == 960 and r["abandoned"] == 0, r
+assert 1 <= r["versions"]["kept_peak"] <= 8, r
+assert [c["algo"] for c in r["compare"]] == ["csmv"] and r["compare"][0]["verified"] is True, r'
+expect_rc "jvstm with semantic chains verifies" 0 "$G" stm "${TINY[@]}" --algo jvstm --read-only 20 --quiet
+expect_rc "jvstm --backend gpu exits 2" 2 "$G" stm "${TINY[@]}" --algo jvstm --backend gpu
+expect_err "jvstm --backend gpu says it has no GPU backend" "--backend gpu: jvstm is JVSTM on CPU threads" \
+	"has no GPU backend"
+expect_rc "--compare jvstm with --backend gpu exits 2" 2 "$G" stm "${TINY[@]}" --algo csmv --compare jvstm \
+	--backend gpu
+expect_err "--compare jvstm with --backend gpu names jvstm" "jvstm is JVSTM on CPU threads"
+expect_rc "jvstm runs the bank only" 2 "$G" stm "${VAC[@]}" --algo jvstm
+expect_err "jvstm on vacation says why" "jvstm does not run the vacation workload"
+
 # --semantic-ratio is stm's: vacation's non-semantic updates are price changes
 expect_rc "vacation --semantic-ratio 40 runs" 0 "$G" stm "${VAC[@]}" --semantic-ratio 40 --quiet --json "$R/vac-sem.json"
 json_check "vacation --semantic-ratio 40: price changes mixed in, verified" "$R/vac-sem.json" '

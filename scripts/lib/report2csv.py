@@ -10,15 +10,17 @@
         figure scripts of scripts/lib/stmfig.sh write), check each one as
         above, and write one CSV row per report plus a markdown table per
         workload and panel. OPTION is the gpubench stm option the figure
-        sweeps (threads, hash, semantic-ratio); a report's point is its
+        sweeps (threads, hash, semantic-ratio, read-only); a report's point is its
         effective value. Any report that is incomplete, unverified or
         disagrees with its file name makes the whole command fail: no numbers
         are written. So does a folder that mixes sweeps: the reports of one
-        workload must share every option but the swept one, the panel's and
-        --algo.
+        workload must share every option but the swept one, the panel's,
+        --algo and --backend (an engine with no GPU backend runs on the CPU
+        beside GPU ones), and each engine's reports one backend.
 
 A panel is a letter; the reports say what it means (config.presort and
-config.read_only), and every report of one workload and panel must agree.
+config.read_only, unless read-only is the swept axis), and every report of one
+workload and panel must agree.
 Only the standard library is used, so this runs wherever python3 does.
 
 The other table helpers (pba_tables.py, detect_tables.py) import the report
@@ -42,12 +44,12 @@ CSV_FIELDS = [
 NAME_RE = re.compile(r"^(?P<workload>[a-z0-9]+)-(?P<algo>.+)-(?P<panel>[A-Z])-x(?P<x>[0-9]+)\.json$")
 
 # The config field of each option a figure may sweep.
-AXES = {"threads": "threads", "hash": "hash", "semantic-ratio": "semantic_ratio"}
+AXES = {"threads": "threads", "hash": "hash", "semantic-ratio": "semantic_ratio", "read-only": "read_only"}
 
 # Options of one run that are not the sweep's settings: what the run is
 # (engine, panel, point) and where its report goes. Everything else in a
 # report's argv must be the same over one workload's reports.
-RUN_OPTIONS = {"--algo", "--read-only", "--json"}
+RUN_OPTIONS = {"--algo", "--read-only", "--json", "--backend"}
 RUN_FLAGS = {"--presort"}
 
 
@@ -136,6 +138,8 @@ def device_text(doc):
 
 
 def panel_text(presort, read_only):
+    if read_only is None:
+        return "%s, read-only swept" % ("presort" if presort else "no presort")
     return "%s, %d%% read-only" % ("presort" if presort else "no presort", read_only)
 
 
@@ -177,11 +181,19 @@ def collect(folder, axis):
     meaning = {}
     for row in rows:
         panel = (row["workload"], row["panel"])
-        got = (row["presort"], row["read_only"])
+        got = (row["presort"], None if axis == "read-only" else row["read_only"])
         if meaning.setdefault(panel, got) != got:
             raise ReportError("%s panel %s mixes %s and %s: reports from different sweeps in %s"
                               % (row["workload"], row["panel"], panel_text(*meaning[panel]),
                                  panel_text(*got), folder))
+    backends = {}
+    for doc, row in zip(docs, rows):
+        engine = (row["workload"], row["algo"])
+        got = doc.get("device", {}).get("backend")
+        if backends.setdefault(engine, got) != got:
+            raise ReportError("%s %s has reports of the %s and the %s backend in %s: reports from "
+                              "different sweeps" % (row["workload"], row["algo"], backends[engine],
+                                                    got, folder))
     sweeps = {}
     for doc, row in zip(docs, rows):
         sweeps.setdefault(row["workload"], {}).setdefault(

@@ -10,7 +10,7 @@
 #   fig_name          outputs DIR/<fig_name>.{csv,md,png}; default DIR results/local/<fig_name>
 #   fig_title         the table's and plot's title
 #   fig_axis          the gpubench stm option swept, without dashes (threads, hash,
-#                     semantic-ratio); also the script's option that lists its points
+#                     semantic-ratio, read-only); also the script's option that lists its points
 #   fig_axis_label    the x axis label
 #   fig_points        default points, comma-separated
 #   fig_quick_points  points of --quick
@@ -19,6 +19,16 @@
 #   fig_logx          1 for a log2 x axis
 #   fig_about         a paragraph of what the figure shows, for --help
 #   fig_workloads     optional: default workloads, comma-separated (bank,vacation)
+#   fig_algos         optional: default engines, comma-separated (prstm,gpustm)
+#   fig_algos_about   optional: a paragraph for --help on the engines (why some are left out)
+#   fig_quick_sizes   optional: the sizes of --quick for every workload, replacing
+#                     stmfig_quick_sizes (when the fixed options tie sizes together)
+#   fig_metrics       optional: what the plot shows, a row of panels each per workload:
+#                     "throughput" (default), "throughput abort_rate" adds the abort rate
+#   fig_panel_title   optional: the plot's title of a one-panel figure's panel
+#
+# An engine with no GPU backend in any build (`gpubench info`: cpu_only, the host
+# baseline jvstm) runs on the CPU backend when --backend gpu is asked, with a note.
 #
 # A figure whose panels are not A-D (kmeans and graph have no read-only
 # transactions and nothing to presort) sets stmfig_panels after sourcing this
@@ -65,12 +75,15 @@ Runs gpubench stm for every engine, workload, panel and --$fig_axis point
 when gnuplot is installed, DIR/$fig_name.png (one row of panels per
 workload, log y). ${fig_panels_about:-Panels: A no presort, 0% read-only; B no presort, 20%
 read-only; C presort, 0% read-only; D presort, 20% read-only.}
+${fig_algos_about:-}
 
   --gpubench PATH     binary to run (default: dist/bin/gpubench if present,
                       else ./gpubench)
   --out DIR           where reports and outputs go (default results/local/$fig_name)
   --backend B         gpu, cpu or auto (default auto; --quick: cpu)
-  --algos LIST        comma-separated engines (default prstm,gpustm)
+  --algos LIST        comma-separated engines (default ${fig_algos:-prstm,gpustm}); an
+                      engine with no GPU backend (jvstm) runs on the CPU under
+                      --backend gpu
   --workloads LIST    comma-separated workloads (default ${fig_workloads:-bank,vacation})
   --$fig_axis LIST    comma-separated points (default $fig_points)
   --panels LIST       comma-separated panels to run (default $(stmfig_letters)); the
@@ -93,7 +106,7 @@ EOF
 }
 
 stmfig_main() {
-	local gpubench="" out="results/local/$fig_name" backend="" algos="prstm,gpustm"
+	local gpubench="" out="results/local/$fig_name" backend="" algos=${fig_algos:-prstm,gpustm}
 	local workloads=${fig_workloads:-bank,vacation} points=$fig_points points_set=0
 	local only_panels
 	only_panels=$(stmfig_letters)
@@ -123,7 +136,7 @@ stmfig_main() {
 	gpu | cpu | auto) ;;
 	*) die_usage "--backend: '$backend' is not one of gpu, cpu, auto" ;;
 	esac
-	[[ $algos =~ ^[A-Za-z0-9_]+(,[A-Za-z0-9_]+)*$ ]] ||
+	[[ $algos =~ ^[A-Za-z0-9_-]+(,[A-Za-z0-9_-]+)*$ ]] ||
 		die_usage "--algos: '$algos' is not a comma-separated list of engine names"
 	[[ $workloads =~ ^[a-z0-9]+(,[a-z0-9]+)*$ ]] ||
 		die_usage "--workloads: '$workloads' is not a comma-separated list of workload names"
@@ -162,7 +175,8 @@ stmfig_main() {
 		--title "$fig_title" >&2
 	sweep_plot "$png" -e "csv='$csv'; out='$png'; title='$fig_title'; xlabel='$fig_axis_label'" \
 		-e "logx=$fig_logx; algos='$(stmfig_column 2)'; workloads='$(stmfig_column 1)'" \
-		-e "panels='$(stmfig_column 3)'" "$stmfig_here/../stm-figure.gp"
+		-e "panels='$(stmfig_column 3)'; metrics='${fig_metrics:-throughput}'" \
+		-e "panel_title_all='${fig_panel_title:-}'" "$stmfig_here/../stm-figure.gp"
 }
 
 # The letters of stmfig_panels, comma-separated.
@@ -179,10 +193,17 @@ stmfig_column() {
 	tail -n +2 "$csv" | cut -d, -f"$1" | sort -u | paste -sd' '
 }
 
+# The engines of `gpubench info` that have no GPU backend in any build, space-separated.
+stmfig_cpu_only() {
+	"$gpubench" info --quiet --json - | python3 -c '
+import json, sys
+print(" ".join(e["name"] for e in json.load(sys.stdin)["engines"]["stm"] if e.get("cpu_only")))'
+}
+
 # Every run of the figure, through sweep_run (reads stmfig_main's locals).
 stmfig_sweep() {
 	local -a algo_list wl_list point_list chosen=() sizes
-	local total n=0 algo wl spec panel opts x
+	local total n=0 algo wl spec panel opts x run_backend cpu_only
 	IFS=, read -r -a algo_list <<<"$algos"
 	IFS=, read -r -a wl_list <<<"$workloads"
 	IFS=, read -r -a point_list <<<"$points"
@@ -192,10 +213,17 @@ stmfig_sweep() {
 	total=$((${#wl_list[@]} * ${#algo_list[@]} * ${#chosen[@]} * ${#point_list[@]}))
 	echo "$sweep_name: $total runs of $("$gpubench" --version) ($gpubench), backend $backend," \
 		"reports in $out" >&2
+	cpu_only=" $(stmfig_cpu_only) "
+	for algo in "${algo_list[@]}"; do
+		[[ $backend == gpu && $cpu_only == *" $algo "* ]] &&
+			echo "$sweep_name: note: $algo has no GPU backend (the host baseline): its runs use --backend cpu" >&2
+	done
 	for wl in "${wl_list[@]}"; do
 		sizes=()
-		[[ $quick == 0 ]] || read -r -a sizes <<<"$(stmfig_quick_sizes "$wl")"
+		[[ $quick == 0 ]] || read -r -a sizes <<<"${fig_quick_sizes:-$(stmfig_quick_sizes "$wl")}"
 		for algo in "${algo_list[@]}"; do
+			run_backend=$backend
+			[[ $backend == gpu && $cpu_only == *" $algo "* ]] && run_backend=cpu
 			for spec in "${chosen[@]}"; do
 				read -r panel opts <<<"$spec"
 				for x in "${point_list[@]}"; do
@@ -203,7 +231,7 @@ stmfig_sweep() {
 					# shellcheck disable=SC2086 # $opts is a list of options
 					sweep_run "[$n/$total]" "$out" "$wl-$algo-$panel-x$x" \
 						python3 "$stmfig_here/report2csv.py" check -- \
-						stm --workload "$wl" --algo "$algo" --backend "$backend" "${fixed[@]}" \
+						stm --workload "$wl" --algo "$algo" --backend "$run_backend" "${fixed[@]}" \
 						"--$fig_axis" "$x" $opts "${sizes[@]}" "${protocol[@]}" "${extra[@]}"
 				done
 			done
