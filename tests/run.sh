@@ -114,6 +114,8 @@ for r in rows:
 	check "$fig.sh --plot-only rebuilds the same CSV" cmp "$T_TMP/$fig-first.csv" "$out/$fig.csv"
 done
 check "fig9's quick points are 0% and 100% semantic" test "$(cut -d, -f9 "$T_TMP/fig9/fig9.csv" | tail -n +2 | sort -u | paste -sd' ')" = "0 100"
+apos="it's a title"
+check "a figure title with an apostrophe reaches gnuplot quoted" test "$(bash -c '. scripts/lib/stmfig.sh; stmfig_gp "$1"' _ "$apos")" = "it''s a title"
 check "fig11 sweeps the skiplist's hash at 96 threads" test "$(cut -d, -f1,7,8 "$T_TMP/fig11/fig11.csv" | tail -n +2 | sort -u | paste -sd' ')" = "skiplist,96,1 skiplist,96,8"
 check "fig10's skiplist reports have no semantic ratio" test "$(cut -d, -f9 "$T_TMP/fig10/fig10.csv" | tail -n +2 | sort -u | paste -sd' ')" = ""
 check "csmv-fig1's inquiries read every account, no semantic chains, jvstm on the CPU" python3 -c '

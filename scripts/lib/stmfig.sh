@@ -173,10 +173,16 @@ stmfig_main() {
 
 	python3 "$stmfig_here/report2csv.py" table "$out" --axis "$fig_axis" --csv "$csv" --md "$md" \
 		--title "$fig_title" >&2
-	sweep_plot "$png" -e "csv='$csv'; out='$png'; title='$fig_title'; xlabel='$fig_axis_label'" \
+	sweep_plot "$png" -e "csv='$(stmfig_gp "$csv")'; out='$(stmfig_gp "$png")'; title='$(stmfig_gp "$fig_title")'" \
+		-e "xlabel='$(stmfig_gp "$fig_axis_label")'" \
 		-e "logx=$fig_logx; algos='$(stmfig_column 2)'; workloads='$(stmfig_column 1)'" \
 		-e "panels='$(stmfig_column 3)'; metrics='${fig_metrics:-throughput}'" \
-		-e "panel_title_all='${fig_panel_title:-}'" "$stmfig_here/../stm-figure.gp"
+		-e "panel_title_all='$(stmfig_gp "${fig_panel_title:-}")'" "$stmfig_here/../stm-figure.gp"
+}
+
+# A string for a single-quoted gnuplot string: each apostrophe doubled.
+stmfig_gp() {
+	printf '%s' "${1//\'/\'\'}"
 }
 
 # The letters of stmfig_panels, comma-separated.
