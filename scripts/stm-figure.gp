@@ -29,7 +29,9 @@ if (!exists("panels")) panels = 'A B C D'
 if (!exists("metrics")) metrics = 'throughput'
 if (!exists("panel_title_all")) panel_title_all = ''
 
-set terminal pngcairo size 1800,(450 * words(workloads) * words(metrics) + 80) font ",10"
+# one column per panel the reports have (A-D, or A alone for one-panel figures), wide enough for the title
+width = words(panels) < 2 ? 900 : 450 * words(panels)
+set terminal pngcairo size width,(450 * words(workloads) * words(metrics) + 80) font ",10"
 set output out
 set datafile separator ","
 set key top left
@@ -43,7 +45,7 @@ panel_title(p) = panel_title_all ne "" ? panel_title_all : p eq "A" ? "A: no pre
                  p eq "C" ? "C: presort, 0% read-only" : "D: presort, 20% read-only"
 pick(w, a, p, col) = (strcol(1) eq w && strcol(2) eq a && strcol(3) eq p) ? column(col) : NaN
 
-set multiplot layout words(workloads) * words(metrics),4 title title." (median of repetitions, bars: min..max)"
+set multiplot layout words(workloads) * words(metrics),words(panels) title title." (median of repetitions, bars: min..max)"
 do for [k = 1:words(workloads)] {
     wl = word(workloads, k)
     do for [m = 1:words(metrics)] {
@@ -57,11 +59,7 @@ do for [k = 1:words(workloads)] {
             set format y "10^{%L}"
             set ylabel "committed transactions / s"
         }
-        do for [p in "A B C D"] {
-            if (strstrt(panels, p) == 0) {
-                set multiplot next
-                continue
-            }
+        do for [p in panels] {
             set title wl." ".panel_title(p)
             if (metric eq "abort_rate") {
                 plot for [i = 1:words(algos)] csv skip 1 using 6:(100 * pick(wl, word(algos, i), p, 13)) \
