@@ -41,19 +41,16 @@ GB_HD int TX_NAME(memcached_body)(TX_CTX *tx, const TX_MEM *m, const tx_table *t
 	(void)t;
 	(void)i;
 	if (MEMCACHED_OP(e.meta) == MEMCACHED_GET) {
-		uint32_t value = 0;
 		for (j = 0; j < ways; j++) {
 			uint32_t k = TX_READ(tx, m, base + 1u + j);
 			if (TX_ABORTED(tx))
 				return TX_BODY_ABORT;
-			if (k == key) {
-				value = TX_READ(tx, m, base + 1u + ways + j);
-				break;
+			if (k == key) { /* a hit: the way's value */
+				TX_RESULT(tx, TX_READ(tx, m, base + 1u + ways + j));
+				return TX_ABORTED(tx) ? TX_BODY_ABORT : TX_BODY_OK;
 			}
 		}
-		if (TX_ABORTED(tx))
-			return TX_BODY_ABORT;
-		TX_RESULT(tx, value);
+		TX_RESULT(tx, 0u); /* a miss */
 		return TX_BODY_OK;
 	}
 	clock = TX_READ(tx, m, base);

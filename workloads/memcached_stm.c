@@ -45,9 +45,10 @@ static const stm_refusal refuses[] = {
 	{NULL, NULL},
 };
 
+/* At least one: fewer --items than --ways is the generator's usage error, which names both. */
 static uint32_t sets(const memcached_opts *o)
 {
-	return (uint32_t)(o->items / o->ways);
+	return o->items < o->ways ? 1u : (uint32_t)(o->items / o->ways);
 }
 
 static uint32_t words(const void *opts)
