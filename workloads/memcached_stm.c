@@ -24,7 +24,7 @@ _Static_assert(sizeof(memcached_opts) <= STM_WORKLOAD_OPTS_MAX, "memcached_opts 
 static const gb_opt_row rows[] = {
 	{.name = "items", .kind = GB_OPT_UINT, .metavar = "N", .lo = MEMCACHED_MIN_WAYS, .hi = 1u << 24,
 	 .def = "1048576", .offset = AT(items),
-	 .help = "memcached: the cache's capacity in items, --items / --ways sets of --ways (rounded down)"},
+	 .help = "memcached: the capacity of the cache in items, held in N / W sets of W ways (rounded down)"},
 	{.name = "ways", .kind = GB_OPT_UINT, .metavar = "W", .lo = MEMCACHED_MIN_WAYS, .hi = MEMCACHED_MAX_WAYS,
 	 .def = "8", .offset = AT(ways),
 	 .help = "memcached: associativity; a GET reads up to W + 1 words, so an engine that keeps a read set "
