@@ -22,6 +22,7 @@ scripts=(
 	"fig13a | PR-STM (Shen et al. 2020), Figure 13 A, graph: throughput against threads"
 	"fig13b | PR-STM (Shen et al. 2020), Figure 13 B, graph: throughput against lock coverage at 1536 threads"
 	"csmv-fig1 | CSMV (Nunes et al.), Figure 1, bank: throughput and abort rate against the read-only share"
+	"csmv-fig2 | CSMV (Nunes et al.), Figure 2, memcached: throughput and abort rate against the associativity"
 	"csmv-fig3 | CSMV (Nunes et al.), Figure 3, bank: throughput of the ablations against the read-only share"
 	"pba-tables | GPU-PBA thesis chapter, Tables 5.2-5.4: worst-case request time"
 	"detect-tables | OSDDA and LMDDA, Tables 3.2-3.3 and 4.3-4.4: detection time and speedups"
@@ -33,7 +34,7 @@ usage() {
 	cat <<'EOF'
 usage: scripts/reproduce-all.sh [options]
 
-Runs every figure and table script (fig7 to fig13b, csmv-fig1, csmv-fig3, pba-tables,
+Runs every figure and table script (fig7 to fig13b, csmv-fig1 to csmv-fig3, pba-tables,
 detect-tables, speculate-figures, list-table1) with its outputs in OUT/<script>/, then
 writes OUT/index.md linking every table and plot.
 

@@ -18,6 +18,7 @@
 #include "common/port.h"
 #include "common/timer.h"
 #include "stm/csmv_bank.h"
+#include "stm/csmv_memcached.h"
 #include "stm/csmv_engines.h"
 #include "stm/stm_cpu.h"
 
@@ -407,3 +408,6 @@ static void csmv_cpu_close(void *ctx)
 CSMV_CPU_OPS(csmv, bank, CSMV_FULL);
 CSMV_CPU_OPS(csmv_nocv, bank, CSMV_NOCV);
 CSMV_CPU_OPS(csmv_onlycs, bank, CSMV_ONLYCS);
+CSMV_CPU_OPS(csmv, memcached, CSMV_FULL);
+CSMV_CPU_OPS(csmv_nocv, memcached, CSMV_NOCV);
+CSMV_CPU_OPS(csmv_onlycs, memcached, CSMV_ONLYCS);

@@ -17,6 +17,12 @@ extern const stm_ops csmv_onlycs_bank_cpu_ops;
 extern const stm_ops csmv_bank_gpu_ops;
 extern const stm_ops csmv_nocv_bank_gpu_ops;
 extern const stm_ops csmv_onlycs_bank_gpu_ops;
+extern const stm_ops csmv_memcached_cpu_ops;
+extern const stm_ops csmv_nocv_memcached_cpu_ops;
+extern const stm_ops csmv_onlycs_memcached_cpu_ops;
+extern const stm_ops csmv_memcached_gpu_ops;
+extern const stm_ops csmv_nocv_memcached_gpu_ops;
+extern const stm_ops csmv_onlycs_memcached_gpu_ops;
 #ifdef __cplusplus
 }
 #endif

@@ -21,6 +21,7 @@
  */
 #include "common/cuda_check.h"
 #include "stm/csmv_bank.h"
+#include "stm/csmv_memcached.h"
 #include "stm/csmv_engines.h"
 #include "stm/stm_gpu.cuh"
 #include "stm/stm_gpu.h"
@@ -161,9 +162,19 @@ __device__ void csmv_server(uint32_t mode, const csmv_mem *m, stm_counters *sc)
 	}
 }
 
+/* The workloads of the kernels: a constant in each, so each keeps only its own execution. */
+enum csmv_gpu_workload { CSMV_GPU_BANK, CSMV_GPU_MEMCACHED };
+
+__device__ __forceinline__ uint32_t csmv_execute(int workload, csmv_lane *l, const csmv_mem *m, const tx_table *v,
+						 const stm_params *p, uint32_t snap)
+{
+	return workload == CSMV_GPU_MEMCACHED ? csmv_memcached_execute(l, m, v, p, snap)
+					      : csmv_bank_execute(l, m, v, p, snap);
+}
+
 /* One group (this warp) through its rounds until its lanes are done. */
-__device__ void csmv_client(uint32_t mode, const csmv_mem *m, const tx_table *v, const stm_params *p,
-			    uint64_t timeout_ns, stm_shared *sh, csmv_lane *l)
+__device__ __forceinline__ void csmv_client(int workload, uint32_t mode, const csmv_mem *m, const tx_table *v,
+					    const stm_params *p, uint64_t timeout_ns, stm_shared *sh, csmv_lane *l)
 {
 	uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31u, group = tid / 32u;
 	uint32_t seq = 0;
@@ -185,7 +196,7 @@ __device__ void csmv_client(uint32_t mode, const csmv_mem *m, const tx_table *v,
 		if (lane == 0)
 			snap = csmv_announce(m, group);
 		snap = __shfl_sync(FULL, snap, 0);
-		mine = csmv_bank_execute(l, m, v, p, snap) == CSMV_LANE_SUBMIT;
+		mine = csmv_execute(workload, l, m, v, p, snap) == CSMV_LANE_SUBMIT;
 		__syncwarp();
 		if (lane == 0)
 			csmv_retire(m, group);
@@ -247,8 +258,9 @@ __device__ void csmv_client(uint32_t mode, const csmv_mem *m, const tx_table *v,
 		gb_add_u32(&m->g->groups_done, 1);
 }
 
-__global__ void csmv_bank_kernel(uint32_t mode, csmv_mem m, tx_table v, stm_params p, uint64_t timeout_ns,
-				 stm_shared *sh, stm_counters *out)
+/* One kernel's work, for the workload it was built for. */
+__device__ __forceinline__ void csmv_kernel_body(int workload, uint32_t mode, csmv_mem m, tx_table v, stm_params p,
+						 uint64_t timeout_ns, stm_shared *sh, stm_counters *out)
 {
 	__shared__ unsigned long long sum[STM_NCOUNTERS];
 
@@ -263,13 +275,25 @@ __global__ void csmv_bank_kernel(uint32_t mode, csmv_mem m, tx_table v, stm_para
 		}
 	} else {
 		csmv_lane l;
-		csmv_client(mode, &m, &v, &p, timeout_ns, sh, &l);
+		csmv_client(workload, mode, &m, &v, &p, timeout_ns, sh, &l);
 		if (blockIdx.x * blockDim.x + threadIdx.x < p.threads) {
 			stm_counters t = csmv_lane_totals(&l);
 			stm_block_counters_add(sum, &t);
 		}
 	}
 	stm_block_counters_flush(sum, out);
+}
+
+__global__ void csmv_bank_kernel(uint32_t mode, csmv_mem m, tx_table v, stm_params p, uint64_t timeout_ns,
+				 stm_shared *sh, stm_counters *out)
+{
+	csmv_kernel_body(CSMV_GPU_BANK, mode, m, v, p, timeout_ns, sh, out);
+}
+
+__global__ void csmv_memcached_kernel(uint32_t mode, csmv_mem m, tx_table v, stm_params p, uint64_t timeout_ns,
+				      stm_shared *sh, stm_counters *out)
+{
+	csmv_kernel_body(CSMV_GPU_MEMCACHED, mode, m, v, p, timeout_ns, sh, out);
 }
 
 /* The load's first version of every word, from the data words. */
@@ -291,11 +315,14 @@ __global__ void csmv_boxes_newest(csmv_mem m, uint32_t *data, uint32_t words)
 typedef struct csmv_gpu {
 	stm_gpu *g;
 	uint32_t mode;
+	const void *kernel; /* the workload's */
+	const char *kernel_name;
 	csmv_mem m;
 	uint32_t *d_results;
 } csmv_gpu;
 
-static void *csmv_gpu_open(const tx_input *in, const stm_params *p, uint32_t mode)
+static void *csmv_gpu_open(const tx_input *in, const stm_params *p, uint32_t mode, const void *kernel,
+			   const char *kernel_name)
 {
 	csmv_gpu *c = (csmv_gpu *)calloc(1, sizeof(*c));
 	gb_device_info dev;
@@ -303,13 +330,14 @@ static void *csmv_gpu_open(const tx_input *in, const stm_params *p, uint32_t mod
 
 	if (!c)
 		gb_die(GB_EXIT_RUNTIME, "out of host memory for the CSMV GPU backend state");
-	c->g = stm_gpu_open(in, p, (const void *)csmv_bank_kernel, "csmv_bank_kernel");
+	c->g = stm_gpu_open(in, p, kernel, kernel_name);
 	c->mode = mode;
+	c->kernel = kernel;
+	c->kernel_name = kernel_name;
 	if (gb_device_query(0, &dev) != 0)
 		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
-	GB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, (const void *)csmv_bank_kernel,
-							      (int)c->g->block_size, 0),
-		"querying the occupancy of csmv_bank_kernel at %u threads per block", c->g->block_size);
+	GB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)c->g->block_size, 0),
+		"querying the occupancy of %s at %u threads per block", kernel_name, c->g->block_size);
 	if ((uint64_t)per_sm * (uint64_t)dev.sm_count < (uint64_t)c->g->blocks + 1)
 		gb_die(GB_EXIT_USAGE,
 		       "csmv needs every client warp and its server resident at once: %u blocks of %u threads and "
@@ -354,11 +382,10 @@ static void csmv_gpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_ba
 	GB_CUDA(cudaMemset(c->m.client_ts, 0xFF, (size_t)c->m.ngroups * 4), "idling the group snapshots");
 	GB_CUDA(cudaMemset(c->m.req, 0, (size_t)c->m.ngroups * sizeof(csmv_req)), "clearing the group requests");
 	gb_cuda_timer_start(&g->timer);
-	GB_CUDA(cudaLaunchCooperativeKernel((const void *)csmv_bank_kernel, dim3(g->blocks + 1), dim3(g->block_size),
-					    args, 0, 0),
-		"launching csmv_bank_kernel cooperatively with %u client blocks of %u threads and a server block",
+	GB_CUDA(cudaLaunchCooperativeKernel(c->kernel, dim3(g->blocks + 1), dim3(g->block_size), args, 0, 0),
+		"launching %s cooperatively with %u client blocks of %u threads and a server block", c->kernel_name,
 		g->blocks, g->block_size);
-	snprintf(what, sizeof(what), "csmv_bank_kernel (%u threads, %llu transactions)", g->p.threads,
+	snprintf(what, sizeof(what), "%s (%u threads, %llu transactions)", c->kernel_name, g->p.threads,
 		 (unsigned long long)g->in.ntx);
 	r->seconds = gb_cuda_timer_stop(&g->timer, what);
 	GB_CUDA(cudaMemcpy(&r->c, g->d_counters, sizeof(stm_counters), cudaMemcpyDeviceToHost),
@@ -404,32 +431,20 @@ static void csmv_gpu_close(void *ctx)
 	free(c);
 }
 
-static void *csmv_open(const tx_input *in, const stm_params *p)
-{
-	return csmv_gpu_open(in, p, CSMV_FULL);
-}
+/* One workload's GPU backend for one engine name (mode). */
+#define CSMV_GPU_OPS(name, wl, mode)                                                                   \
+	static void *name##_##wl##_open(const tx_input *in, const stm_params *p)                       \
+	{                                                                                              \
+		return csmv_gpu_open(in, p, mode, (const void *)csmv_##wl##_kernel, "csmv_" #wl "_kernel"); \
+	}                                                                                              \
+	extern "C" const stm_ops name##_##wl##_gpu_ops = {                                             \
+		name##_##wl##_open, csmv_gpu_load,  csmv_gpu_run, csmv_gpu_rounds_ok,                  \
+		csmv_gpu_fetch,     csmv_gpu_close, NULL,         csmv_gpu_fetch_results,              \
+	}
 
-static void *csmv_nocv_open(const tx_input *in, const stm_params *p)
-{
-	return csmv_gpu_open(in, p, CSMV_NOCV);
-}
-
-static void *csmv_onlycs_open(const tx_input *in, const stm_params *p)
-{
-	return csmv_gpu_open(in, p, CSMV_ONLYCS);
-}
-
-extern "C" const stm_ops csmv_bank_gpu_ops = {
-	csmv_open, csmv_gpu_load, csmv_gpu_run, csmv_gpu_rounds_ok, csmv_gpu_fetch, csmv_gpu_close, NULL,
-	csmv_gpu_fetch_results,
-};
-
-extern "C" const stm_ops csmv_nocv_bank_gpu_ops = {
-	csmv_nocv_open, csmv_gpu_load, csmv_gpu_run, csmv_gpu_rounds_ok, csmv_gpu_fetch, csmv_gpu_close, NULL,
-	csmv_gpu_fetch_results,
-};
-
-extern "C" const stm_ops csmv_onlycs_bank_gpu_ops = {
-	csmv_onlycs_open, csmv_gpu_load, csmv_gpu_run, csmv_gpu_rounds_ok, csmv_gpu_fetch, csmv_gpu_close, NULL,
-	csmv_gpu_fetch_results,
-};
+CSMV_GPU_OPS(csmv, bank, CSMV_FULL);
+CSMV_GPU_OPS(csmv_nocv, bank, CSMV_NOCV);
+CSMV_GPU_OPS(csmv_onlycs, bank, CSMV_ONLYCS);
+CSMV_GPU_OPS(csmv, memcached, CSMV_FULL);
+CSMV_GPU_OPS(csmv_nocv, memcached, CSMV_NOCV);
+CSMV_GPU_OPS(csmv_onlycs, memcached, CSMV_ONLYCS);

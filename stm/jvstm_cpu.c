@@ -28,6 +28,7 @@
 #include "common/port.h"
 #include "common/timer.h"
 #include "stm/csmv_bank.h"
+#include "stm/csmv_memcached.h"
 #include "stm/jvstm.h"
 #include "stm/jvstm_engines.h"
 #include "stm/stm_cpu.h"
@@ -253,3 +254,4 @@ static void jvstm_cpu_close(void *ctx)
 	}
 
 JVSTM_CPU_OPS(bank);
+JVSTM_CPU_OPS(memcached);

@@ -8,5 +8,6 @@
 #include "stm/stm.h"
 
 extern const stm_ops jvstm_bank_cpu_ops;
+extern const stm_ops jvstm_memcached_cpu_ops;
 
 #endif

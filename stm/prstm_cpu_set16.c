@@ -1,6 +1,6 @@
 /*
  * PR-STM's CPU backend for the workloads whose transactions touch more than
- * 8 words (skiplist: 2 x --levels): the same code as stm/prstm_cpu.c, with
+ * 8 words (skiplist: 2 x --levels; memcached: --ways + 1): the same code as stm/prstm_cpu.c, with
  * read, write and lock sets of PRSTM_WIDE_SET words.
  */
 /* GCC cannot follow prstm_tx's set counts through the skiplist body's branches: it takes entries
@@ -10,6 +10,8 @@
 #include "stm/prstm_engines.h"
 #define PRSTM_MAX_SET PRSTM_WIDE_SET
 #include "stm/prstm_skiplist.h"
+#include "stm/prstm_memcached.h"
 #include "stm/prstm_cpu.h"
 
 STM_CPU_WORKLOAD(prstm, skiplist, open_with);
+STM_CPU_WORKLOAD(prstm, memcached, open_with);

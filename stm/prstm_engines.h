@@ -6,7 +6,7 @@
 
 /*
  * The set capacity of prstm's builds for workloads whose transactions touch more
- * than the 8 words of the others' (skiplist: 2 x --levels), in translation
+ * than the 8 words of the others' (skiplist: 2 x --levels; memcached: --ways + 1), in translation
  * units of their own (stm/prstm_cpu_set16.c, stm/prstm_gpu_set16.cu), so the other
  * workloads' code stays as it was.
  */
@@ -25,6 +25,8 @@ extern const stm_ops prstm_kmeans_cpu_ops;
 extern const stm_ops prstm_kmeans_gpu_ops;
 extern const stm_ops prstm_graph_cpu_ops;
 extern const stm_ops prstm_graph_gpu_ops;
+extern const stm_ops prstm_memcached_cpu_ops;
+extern const stm_ops prstm_memcached_gpu_ops;
 #ifdef __cplusplus
 }
 #endif

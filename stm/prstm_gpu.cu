@@ -9,8 +9,8 @@
  * through the PTX loads, stores and atomics of common/port.h (gpu scope, so
  * the non-coherent L1 is bypassed).
  *
- * The kernels are built for set capacities 2, 4, 8 and (the skiplist only)
- * 16 (stm/prstm_gpu.cuh); this file builds the ones for 8 and picks, at
+ * The kernels are built for set capacities 2, 4, 8 and (the skiplist and
+ * memcached) 16 (stm/prstm_gpu.cuh); this file builds the ones for 8 and picks, at
  * open, the smallest capacity that holds every transaction of the table.
  */
 #define PRSTM_MAX_SET 8
@@ -94,6 +94,12 @@ static void *graph_open(const tx_input *in, const stm_params *p)
 	return stm_gpu_open(in, p, k->fn, k->name);
 }
 
+static void *memcached_open(const tx_input *in, const stm_params *p)
+{
+	const prstm_gpu_kernel *k = kernel_for(in, &prstm_gpu_kernels::memcached);
+	return stm_gpu_open(in, p, k->fn, k->name);
+}
+
 extern "C" const stm_ops prstm_bank_gpu_ops = {
 	bank_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
 };
@@ -112,4 +118,8 @@ extern "C" const stm_ops prstm_graph_gpu_ops = {
 
 extern "C" const stm_ops prstm_skiplist_gpu_ops = {
 	skiplist_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
+};
+
+extern "C" const stm_ops prstm_memcached_gpu_ops = {
+	memcached_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
 };

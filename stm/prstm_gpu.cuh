@@ -12,9 +12,10 @@
  * PRSTM_MAX_SET and includes stm/prstm_gpu_kernel.cuh, which builds a kernel
  * per workload, and the backend picks the smallest capacity that holds every
  * transaction of the table (tx_input.max_words). Capacity 16
- * (PRSTM_WIDE_SET) is built for the skiplist only, whose updates touch up to
- * 2 x --levels words; the bank and vacation never need more than 8, and
- * their entries there are empty.
+ * (PRSTM_WIDE_SET) is built for the skiplist, whose updates touch up to
+ * 2 x --levels words, and memcached (built at 8 and 16), whose GETs read
+ * --ways + 1; the bank and vacation never need more than 8, and their
+ * entries there are empty.
  */
 #ifndef GB_PRSTM_GPU_CUH
 #define GB_PRSTM_GPU_CUH
@@ -44,7 +45,7 @@ typedef struct prstm_gpu_kernel {
 
 /* One capacity's kernels, one per workload PR-STM runs (fn NULL: not built at this capacity). */
 typedef struct prstm_gpu_kernels {
-	prstm_gpu_kernel bank, vacation, skiplist, kmeans, graph;
+	prstm_gpu_kernel bank, vacation, skiplist, kmeans, graph, memcached;
 } prstm_gpu_kernels;
 
 extern const prstm_gpu_kernels prstm_gpu_kernels_set2, prstm_gpu_kernels_set4, prstm_gpu_kernels_set8,

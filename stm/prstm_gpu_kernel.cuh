@@ -21,6 +21,12 @@
 #else
 #define PRSTM_GPU_NARROW 0
 #endif
+/* memcached, whose GETs read --ways + 1 words (5 and more), from capacity 8 up. */
+#if PRSTM_MAX_SET >= 8
+#define PRSTM_GPU_HAS_MEMCACHED 1
+#else
+#define PRSTM_GPU_HAS_MEMCACHED 0
+#endif
 
 #if PRSTM_GPU_NARROW
 #include "stm/prstm_bank.h"
@@ -28,16 +34,30 @@
 #include "stm/prstm_kmeans.h"
 #include "stm/prstm_vacation.h"
 #endif
+#if PRSTM_GPU_HAS_MEMCACHED
+#include "stm/prstm_memcached.h"
+#endif
 #include "stm/prstm_gpu.cuh"
 #include "stm/prstm_skiplist.h"
 #include "stm/stm_gpu.cuh"
 
 /* The workloads of the kernels: a constant in each, so each keeps only its own step. */
-enum prstm_gpu_workload { PRSTM_GPU_BANK, PRSTM_GPU_VACATION, PRSTM_GPU_SKIPLIST, PRSTM_GPU_KMEANS, PRSTM_GPU_GRAPH };
+enum prstm_gpu_workload {
+	PRSTM_GPU_BANK,
+	PRSTM_GPU_VACATION,
+	PRSTM_GPU_SKIPLIST,
+	PRSTM_GPU_KMEANS,
+	PRSTM_GPU_GRAPH,
+	PRSTM_GPU_MEMCACHED
+};
 
 static __device__ __forceinline__ uint32_t prstm_step(int workload, prstm_sched *s, const prstm_mem *m,
 						      const tx_table *v, const stm_params *p, stm_shared *sh)
 {
+#if PRSTM_GPU_HAS_MEMCACHED
+	if (workload == PRSTM_GPU_MEMCACHED)
+		return prstm_memcached_step(s, m, v, p, sh);
+#endif
 #if PRSTM_GPU_NARROW
 	if (workload == PRSTM_GPU_KMEANS)
 		return prstm_kmeans_step(s, m, v, p, sh);
@@ -95,6 +115,7 @@ static __device__ __forceinline__ void prstm_kernel_body(int workload, const prs
 #define PRSTM_GPU_SKIPLIST_KERNEL PRSTM_GPU_CAT(prstm_skiplist_kernel_, PRSTM_GPU_KERNELS)
 #define PRSTM_GPU_KMEANS_KERNEL PRSTM_GPU_CAT(prstm_kmeans_kernel_, PRSTM_GPU_KERNELS)
 #define PRSTM_GPU_GRAPH_KERNEL PRSTM_GPU_CAT(prstm_graph_kernel_, PRSTM_GPU_KERNELS)
+#define PRSTM_GPU_MEMCACHED_KERNEL PRSTM_GPU_CAT(prstm_memcached_kernel_, PRSTM_GPU_KERNELS)
 
 #if PRSTM_GPU_NARROW
 __global__ void PRSTM_GPU_BANK_KERNEL(prstm_kernel_args a)
@@ -123,6 +144,13 @@ __global__ void PRSTM_GPU_SKIPLIST_KERNEL(prstm_kernel_args a)
 	prstm_kernel_body(PRSTM_GPU_SKIPLIST, &a);
 }
 
+#if PRSTM_GPU_HAS_MEMCACHED
+__global__ void PRSTM_GPU_MEMCACHED_KERNEL(prstm_kernel_args a)
+{
+	prstm_kernel_body(PRSTM_GPU_MEMCACHED, &a);
+}
+#endif
+
 extern const prstm_gpu_kernels PRSTM_GPU_CAT(prstm_gpu_kernels_, PRSTM_GPU_KERNELS) = {
 #if PRSTM_GPU_NARROW
 	.bank = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_BANK_KERNEL,
@@ -143,5 +171,11 @@ extern const prstm_gpu_kernels PRSTM_GPU_CAT(prstm_gpu_kernels_, PRSTM_GPU_KERNE
 #else
 	.kmeans = {.capacity = PRSTM_MAX_SET, .fn = NULL, .name = NULL},
 	.graph = {.capacity = PRSTM_MAX_SET, .fn = NULL, .name = NULL},
+#endif
+#if PRSTM_GPU_HAS_MEMCACHED
+	.memcached = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_MEMCACHED_KERNEL,
+		      .name = PRSTM_GPU_STR(PRSTM_GPU_MEMCACHED_KERNEL)},
+#else
+	.memcached = {.capacity = PRSTM_MAX_SET, .fn = NULL, .name = NULL},
 #endif
 };

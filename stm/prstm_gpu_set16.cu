@@ -1,4 +1,7 @@
-/* PR-STM's GPU kernels for transactions of at most 16 words, the skiplist's only (stm/prstm_gpu.cuh). */
+/*
+ * PR-STM's GPU kernels for transactions of at most 16 words, the skiplist's and
+ * memcached's (stm/prstm_gpu.cuh).
+ */
 #include "stm/prstm_engines.h"
 #define PRSTM_MAX_SET PRSTM_WIDE_SET
 #define PRSTM_GPU_KERNELS set16

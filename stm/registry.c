@@ -34,6 +34,8 @@ static const stm_engine_run prstm_runs[] = {
 	 .max_set = PRSTM_MAX_SET},
 	{.workload = &stm_workload_graph, .cpu = &prstm_graph_cpu_ops, .gpu = GPU_OPS(prstm_graph_gpu_ops),
 	 .max_set = PRSTM_MAX_SET},
+	{.workload = &stm_workload_memcached, .cpu = &prstm_memcached_cpu_ops,
+	 .gpu = GPU_OPS(prstm_memcached_gpu_ops), .max_set = PRSTM_WIDE_SET},
 	{.workload = NULL},
 };
 
@@ -60,6 +62,8 @@ static const stm_engine_run gpustm_runs[] = {
 	 .max_set = GPUSTM_MAX_SET},
 	{.workload = &stm_workload_graph, .cpu = &gpustm_graph_cpu_ops, .gpu = GPU_OPS(gpustm_graph_gpu_ops),
 	 .max_set = GPUSTM_MAX_SET},
+	{.workload = &stm_workload_memcached, .cpu = &gpustm_memcached_cpu_ops,
+	 .gpu = GPU_OPS(gpustm_memcached_gpu_ops), .max_set = GPUSTM_WIDE_SET},
 	{.workload = NULL},
 };
 
@@ -84,6 +88,8 @@ static const char *const csmv_options[] = {"stall-timeout", NULL};
 static const stm_engine_run csmv_runs[] = {
 	{.workload = &stm_workload_bank, .cpu = &csmv_bank_cpu_ops, .gpu = GPU_OPS(csmv_bank_gpu_ops),
 	 .max_set = CSMV_MAX_SET},
+	{.workload = &stm_workload_memcached, .cpu = &csmv_memcached_cpu_ops,
+	 .gpu = GPU_OPS(csmv_memcached_gpu_ops), .max_set = CSMV_MAX_SET},
 	{.workload = NULL},
 };
 
@@ -104,6 +110,8 @@ static const stm_engine csmv = {
 static const stm_engine_run csmv_nocv_runs[] = {
 	{.workload = &stm_workload_bank, .cpu = &csmv_nocv_bank_cpu_ops, .gpu = GPU_OPS(csmv_nocv_bank_gpu_ops),
 	 .max_set = CSMV_MAX_SET},
+	{.workload = &stm_workload_memcached, .cpu = &csmv_nocv_memcached_cpu_ops,
+	 .gpu = GPU_OPS(csmv_nocv_memcached_gpu_ops), .max_set = CSMV_MAX_SET},
 	{.workload = NULL},
 };
 
@@ -123,6 +131,8 @@ static const stm_engine csmv_nocv = {
 static const stm_engine_run csmv_onlycs_runs[] = {
 	{.workload = &stm_workload_bank, .cpu = &csmv_onlycs_bank_cpu_ops,
 	 .gpu = GPU_OPS(csmv_onlycs_bank_gpu_ops), .max_set = CSMV_MAX_SET},
+	{.workload = &stm_workload_memcached, .cpu = &csmv_onlycs_memcached_cpu_ops,
+	 .gpu = GPU_OPS(csmv_onlycs_memcached_gpu_ops), .max_set = CSMV_MAX_SET},
 	{.workload = NULL},
 };
 
@@ -142,6 +152,8 @@ static const stm_engine csmv_onlycs = {
 
 static const stm_engine_run jvstm_runs[] = {
 	{.workload = &stm_workload_bank, .cpu = &jvstm_bank_cpu_ops, .gpu = NULL, .max_set = CSMV_MAX_SET},
+	{.workload = &stm_workload_memcached, .cpu = &jvstm_memcached_cpu_ops, .gpu = NULL,
+	 .max_set = CSMV_MAX_SET},
 	{.workload = NULL},
 };
 

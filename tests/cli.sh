@@ -36,6 +36,7 @@ expect_out "help stm documents every option" "usage: gpubench stm" --algo --work
 	--no-verify --json --quiet --compare --retry-limit --customers --room-types --rooms \
 	--room-interval --initial-keys --key-range --capacity --levels prstm gpustm bank vacation skiplist \
 	--points --clusters --iterations --points-per-tx kmeans --vertices --edges --edges-per-tx --max-label graph \
+	--items --ways --keys --zipf --set-permille memcached "does not apply to --workload memcached" \
 	"does not apply to --workload kmeans" "Staged workloads"
 cp "$T_OUT" "$T_TMP/help-stm.txt"
 expect_rc "stm --help exits 0" 0 "$G" stm --help
@@ -212,15 +213,20 @@ check "info lists vacation" grep -q '^stm workload vacation: ' "$T_OUT"
 check "info lists skiplist" grep -q '^stm workload skiplist: ' "$T_OUT"
 check "info lists kmeans" grep -q '^stm workload kmeans: ' "$T_OUT"
 check "info lists graph" grep -q '^stm workload graph: ' "$T_OUT"
+check "info lists memcached" grep -q '^stm workload memcached: ' "$T_OUT"
 json_check "info JSON: STM engines carry their limits and workloads" "$T_TMP/info.json" '
 e = {x["name"]: x for x in d["engines"]["stm"]}
 for name in ("prstm", "gpustm"):
     p = e[name]
     assert p["max_threads"] == 524288 and p["max_words_per_transaction"] == 16, p
-    assert p["max_words_by_workload"] == {"bank": 8, "vacation": 8, "skiplist": 16, "kmeans": 8, "graph": 8}, p
-    assert p["workloads"] == ["bank", "vacation", "skiplist", "kmeans", "graph"] and p["cannot_run"] == [], p
+    assert p["max_words_by_workload"] == {"bank": 8, "vacation": 8, "skiplist": 16, "kmeans": 8, "graph": 8,
+                                          "memcached": 16}, p
+    assert p["workloads"] == ["bank", "vacation", "skiplist", "kmeans", "graph", "memcached"] and p["cannot_run"] == [], p
+for name in ("csmv", "csmv-nocv", "csmv-onlycs", "jvstm"):
+    assert e[name]["workloads"] == ["bank", "memcached"] and len(e[name]["cannot_run"]) == 4, e[name]
 w = d["engines"]["stm_workloads"]
-assert [x["name"] for x in w] == ["bank", "vacation", "skiplist", "kmeans", "graph"] and all(x["summary"] for x in w), w
+assert [x["name"] for x in w] == ["bank", "vacation", "skiplist", "kmeans", "graph", "memcached"], w
+assert all(x["summary"] for x in w), w
 for x in e.values():
     assert isinstance(x["cannot_run"], list) and all(x["name"] in s for s in x["cannot_run"]), x'
 expect_rc "info --quiet exits 0" 0 "$G" info --quiet
@@ -805,8 +811,53 @@ expect_err "jvstm --backend gpu says it has no GPU backend" "--backend gpu: jvst
 expect_rc "--compare jvstm with --backend gpu exits 2" 2 "$G" stm "${TINY[@]}" --algo csmv --compare jvstm \
 	--backend gpu
 expect_err "--compare jvstm with --backend gpu names jvstm" "jvstm is JVSTM on CPU threads"
-expect_rc "jvstm runs the bank only" 2 "$G" stm "${VAC[@]}" --algo jvstm
+expect_rc "jvstm does not run vacation" 2 "$G" stm "${VAC[@]}" --algo jvstm
 expect_err "jvstm on vacation says why" "jvstm does not run the vacation workload"
+
+# memcached: GETs read a set's ways (read-only), SETs replace or evict by LRU; every engine, the replay,
+# and GET results checked at their snapshots where the engine records them (csmv, jvstm)
+MEMC=(--backend cpu --workload memcached --items 64 --keys 200 --threads 96 --cpu-workers 4 --tx-per-thread 10
+	--set-permille 200 --reps 2 --warmup 0)
+expect_rc "memcached on csmv, compared with prstm, gpustm and jvstm" 0 "$G" stm "${MEMC[@]}" --algo csmv \
+	--compare prstm,gpustm,jvstm --json "$R/memcached.json"
+expect_out "the memcached summary" "csmv on memcached, cpu backend, 96 threads, 64 items in 8 sets of 8 ways, 200 keys (zipf 0.99), 200 per mille SETs" \
+	"replayed in commit order, every set's keys distinct and of that set, LRU stamps distinct and within its clock" \
+	"GET results equal the replay at their snapshot" "  jvstm        "
+json_check "memcached report: config, every engine verified, GET results checked" "$R/memcached.json" '
+c = d["config"]; r = d["results"]; v = d["verification"]; w = c["memcached"]
+assert c["workload"] == "memcached" and "bank" not in c, c
+assert w["items"] == 64 and w["ways"] == 8 and w["sets"] == 8 and w["keys"] == 200 and w["zipf"] == 0.99, w
+assert w["set_permille"] == 200 and w["transactions"] == 960 and w["gets"] + w["sets_issued"] == 960, w
+assert 150 <= w["sets_issued"] <= 250 and w["data_words"] == 8 * 25, w
+assert v["verified"] is True and "LRU" in v["method"] and v["items"] == 64 and v["evictions"] > 0, v
+assert v["read_only_results_checked"] == r["commits_read_only"] == 2 * w["gets"], (v, r)
+assert r["commits"] == 2 * 960 and r["abandoned"] == 0, r
+assert [x["algo"] for x in r["compare"]] == ["prstm", "gpustm", "jvstm"], r["compare"]
+assert all(x["verified"] is True and x["abandoned"] == 0 for x in r["compare"]), r["compare"]'
+expect_rc "memcached at high contention: 4 sets, half SETs, 128 threads" 0 "$G" stm "${MEMC[@]}" --items 16 --ways 4 \
+	--keys 24 --set-permille 500 --threads 128 --compare gpustm,csmv-onlycs --quiet --json "$R/memcached-hot.json"
+json_check "memcached at high contention: everything committed, verified" "$R/memcached-hot.json" '
+r = d["results"]
+assert d["verification"]["verified"] is True and r["abandoned"] == 0 and r["commits"] == 2 * 1280, r
+assert all(x["verified"] is True and x["commits"] == 2 * 1280 for x in r["compare"]), r["compare"]'
+expect_rc "memcached with 256 ways on csmv (GETs keep no read set)" 0 "$G" stm "${MEMC[@]}" --items 1024 --ways 256 \
+	--algo csmv --quiet
+expect_rc "memcached --ways 16 on prstm exits 2" 2 "$G" stm "${MEMC[@]}" --ways 16
+expect_err "memcached --ways beyond prstm's sets says so" "prstm runs memcached transactions of at most 16 words" \
+	"(--ways) touch up to 17"
+expect_rc "memcached --ways 16 on gpustm exits 2" 2 "$G" stm "${MEMC[@]}" --ways 16 --algo gpustm
+expect_err "memcached --ways beyond gpustm's sets says so" "gpustm runs memcached transactions of at most 16 words"
+expect_rc "memcached --ways 3 exits 2" 2 "$G" stm "${MEMC[@]}" --ways 3
+expect_rc "memcached --ways 257 exits 2" 2 "$G" stm "${MEMC[@]}" --ways 257 --algo csmv
+expect_rc "memcached --read-only exits 2" 2 "$G" stm "${MEMC[@]}" --read-only 50
+expect_err "memcached --read-only says what sets the mix" "option --read-only does not apply to --workload memcached" \
+	"--set-permille"
+expect_rc "memcached --semantic-ratio exits 2" 2 "$G" stm "${MEMC[@]}" --semantic-ratio 10
+expect_rc "memcached --presort exits 2" 2 "$G" stm "${MEMC[@]}" --presort
+expect_rc "a memcached option with the bank exits 2" 2 "$G" stm "${TINY[@]}" --ways 8
+expect_err "a memcached option with the bank names both" "option --ways belongs to --workload memcached, not to --workload bank"
+expect_rc "memcached --items below --ways exits 2" 2 "$G" stm "${MEMC[@]}" --items 4 --ways 8
+expect_err "memcached --items below --ways says so" "--items 4 is fewer than one set of --ways 8"
 
 # --semantic-ratio is stm's: vacation's non-semantic updates are price changes
 expect_rc "vacation --semantic-ratio 40 runs" 0 "$G" stm "${VAC[@]}" --semantic-ratio 40 --quiet --json "$R/vac-sem.json"

@@ -73,17 +73,18 @@ fi
 run_suite compare env GPUBENCH="$G" "$here/compare.sh"
 run_suite cli-harness env GPUBENCH="$G" "$here/cli-harness.sh"
 
-# ---- the STM figures (scripts/fig7.sh to fig13b.sh, csmv-fig1.sh and
-# csmv-fig3.sh) --quick: a row per workload, engine, panel and point, every one
+# ---- the STM figures (scripts/fig7.sh to fig13b.sh, csmv-fig1.sh,
+# csmv-fig2.sh and csmv-fig3.sh) --quick: a row per workload, engine, panel and point, every one
 # verified; --plot-only rebuilds the same CSV; an unverified run or a report
-# from another sweep is refused
-for fig in fig7 fig8 fig9 fig10 fig11 fig12a fig12b fig13a fig13b csmv-fig1 csmv-fig3; do
+# from another sweep is refused (csmv-fig2's x, the ways, is no column of its own)
+for fig in fig7 fig8 fig9 fig10 fig11 fig12a fig12b fig13a fig13b csmv-fig1 csmv-fig2 csmv-fig3; do
 	panels=4 algos=prstm,gpustm
 	case $fig in
 	fig10 | fig11) wls=skiplist ;;
 	fig12*) wls=kmeans panels=1 ;;
 	fig13*) wls=graph panels=1 ;;
 	csmv-fig1) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm ;;
+	csmv-fig2) wls=memcached panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm ;;
 	csmv-fig3) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs ;;
 	*) wls=bank,vacation ;;
 	esac
@@ -108,7 +109,7 @@ for r in rows:
     ro = r["x"] if sys.argv[2] == "read_only" else {"A": "0", "B": "20", "C": "0", "D": "20"}[r["panel"]]
     assert (r["presort"], r["read_only"]) == ({"C": "1", "D": "1"}.get(r["panel"], "0"), ro), r
     assert r["x"] == r[sys.argv[2]], r
-' "$out/$fig.csv" "$(case $fig in fig7 | fig10 | fig1?a) echo threads ;; fig8 | fig11 | fig1?b) echo hash ;; fig9) echo semantic_ratio ;; csmv-*) echo read_only ;; esac)" "$wls" "$panels" "$algos"
+' "$out/$fig.csv" "$(case $fig in fig7 | fig10 | fig1?a) echo threads ;; fig8 | fig11 | fig1?b) echo hash ;; fig9) echo semantic_ratio ;; csmv-fig2) echo x ;; csmv-*) echo read_only ;; esac)" "$wls" "$panels" "$algos"
 	cp "$out/$fig.csv" "$T_TMP/$fig-first.csv"
 	expect_rc "$fig.sh --plot-only exits 0" 0 bash scripts/$fig.sh --plot-only --out "$out"
 	check "$fig.sh --plot-only rebuilds the same CSV" cmp "$T_TMP/$fig-first.csv" "$out/$fig.csv"
@@ -125,6 +126,13 @@ b = d["config"]["bank"]
 assert b["read_only_size"] == b["accounts"] == 300 and d["config"]["semantic_ratio"] == 0, b
 assert d["verification"]["read_only_results_checked"] == d["results"]["commits_read_only"] > 0, d["verification"]
 ' "$T_TMP/csmv-fig1/bank-jvstm-A-x90.json"
+check "csmv-fig2 sweeps the ways of a 1024-item cache, GET results checked" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+m = d["config"]["memcached"]
+assert m["ways"] == 16 and m["items"] == 1024 and m["sets"] == 64 and m["set_permille"] == 20, m
+assert d["verification"]["read_only_results_checked"] == d["results"]["commits_read_only"] > 0, d["verification"]
+' "$T_TMP/csmv-fig2/memcached-jvstm-A-x16.json"
 check "fig8 sweeps the hash at 96 threads" test "$(cut -d, -f7,8 "$T_TMP/fig8/fig8.csv" | tail -n +2 | sort -u | paste -sd' ')" = "96,1 96,8"
 expect_rc "fig7.sh stops at a run that is not verified" 1 bash scripts/fig7.sh --quick --gpubench "$G" \
 	--out "$T_TMP/fig7-noverify" --workloads bank --algos prstm --panels A -- --no-verify
@@ -406,7 +414,7 @@ expect_rc "reproduce-all.sh --plot-only with one script failing exits 1" 1 \
 	bash scripts/reproduce-all.sh --plot-only --out "$ra"
 expect_err "reproduce-all.sh names the failed script" "speculate-figures FAILED"
 check "reproduce-all.sh writes index.md" test -s "$ra/index.md"
-check "the index has a section per script" test "$(grep -c '^## [a-z0-9-]*: ' "$ra/index.md")" = 15
+check "the index has a section per script" test "$(grep -c '^## [a-z0-9-]*: ' "$ra/index.md")" = 16
 check "the index marks the failed script" grep -q '^\*\*FAILED\*\*' "$ra/index.md"
 check "the index links the tables and plots" grep -qF '[pba-tables/pba-tables.csv](pba-tables/pba-tables.csv)' "$ra/index.md"
 check "the index shows the paper's numbers beside ours (Table 1)" grep -q '| paper OpenCL CPU | paper OpenCL GPU | paper C |' "$ra/index.md"
@@ -423,7 +431,7 @@ expect_rc "reproduce-all.sh --quick --emit-slurm exits 0" 0 bash scripts/reprodu
 	--out "$rs/out" --emit-slurm "$rs/jobs"
 check "--emit-slurm ran nothing" test -z "$(find "$rs/out" -name '*.json' 2>/dev/null)"
 check "submit-all.sh parses" bash -n "$rs/jobs/submit-all.sh"
-check "submit-all.sh submits 15 job arrays" test "$(grep -c '^sbatch .*\.slurm$' "$rs/jobs/submit-all.sh")" = 15
+check "submit-all.sh submits 16 job arrays" test "$(grep -c '^sbatch .*\.slurm$' "$rs/jobs/submit-all.sh")" = 16
 for d in "$rs"/jobs/*/; do
 	name=$(basename "$d")
 	check "$name.slurm parses (bash -n)" bash -n "$d/$name.slurm"
@@ -444,7 +452,7 @@ expect_err "a task past the array says so" "no line 999"
 expect_rc "reproduce-all.sh --plot-only gathers the cluster's reports" 0 \
 	bash scripts/reproduce-all.sh --plot-only --out "$rs/out"
 check "the gathered index has every section and no failure" \
-	test "$(grep -c '^## [a-z0-9-]*: ' "$rs/out/index.md")" = 15 -a -z "$(grep FAILED "$rs/out/index.md")"
+	test "$(grep -c '^## [a-z0-9-]*: ' "$rs/out/index.md")" = 16 -a -z "$(grep FAILED "$rs/out/index.md")"
 check "the gathered pba table has a row per size and implementation (8)" \
 	test "$(($(wc -l <"$rs/out/pba-tables/pba-tables.csv") - 1))" = 8
 expect_rc "--emit-slurm with --plot-only exits 2" 2 bash scripts/pba-tables.sh --plot-only --out "$ra/pba-tables" \

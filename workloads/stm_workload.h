@@ -174,5 +174,6 @@ extern const stm_workload stm_workload_vacation;
 extern const stm_workload stm_workload_skiplist;
 extern const stm_workload stm_workload_kmeans;
 extern const stm_workload stm_workload_graph;
+extern const stm_workload stm_workload_memcached;
 
 #endif

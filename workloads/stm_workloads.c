@@ -4,7 +4,7 @@
 #include "workloads/stm_workload.h"
 
 const stm_workload *const stm_workloads[] = {&stm_workload_bank, &stm_workload_vacation, &stm_workload_skiplist,
-					     &stm_workload_kmeans, &stm_workload_graph, NULL};
+					     &stm_workload_kmeans, &stm_workload_graph, &stm_workload_memcached, NULL};
 
 const stm_workload *stm_workload_find(const char *name)
 {

@@ -43,8 +43,10 @@ CSV_FIELDS = [
 
 NAME_RE = re.compile(r"^(?P<workload>[a-z0-9]+)-(?P<algo>.+)-(?P<panel>[A-Z])-x(?P<x>[0-9]+)\.json$")
 
-# The config field of each option a figure may sweep.
-AXES = {"threads": "threads", "hash": "hash", "semantic-ratio": "semantic_ratio", "read-only": "read_only"}
+# The config field of each option a figure may sweep; one that is not a field of every report (ways)
+# is read from the workload's block of the config (config.memcached.ways).
+AXES = {"threads": "threads", "hash": "hash", "semantic-ratio": "semantic_ratio", "read-only": "read_only",
+        "ways": "ways"}
 
 # Options of one run that are not the sweep's settings: what the run is
 # (engine, panel, point) and where its report goes. Everything else in a
@@ -168,7 +170,7 @@ def collect(folder, axis):
         path = os.path.join(folder, name)
         doc = checked(path)
         row = row_of(doc, path)
-        row["x"] = row[key]
+        row["x"] = row[key] if key in row else field(doc, path, "config.%s.%s" % (row["workload"], key))
         if (row["workload"], row["algo"], row["x"]) != (m.group("workload"), m.group("algo"),
                                                          int(m.group("x"))):
             raise ReportError("%s: the report is %s on %s at %s %d, not what its name says"

@@ -4,7 +4,8 @@
 # semantic ratios, presort, read-only and multi-leg transfers, every run
 # verified by the serial replay; a high-contention configuration; and cross
 # checks against the CPU backend; GPU-STM on the bank, beside PR-STM; vacation,
-# skiplist, kmeans and graph on both engines; the banker's algorithm (avoid) on the GPU
+# skiplist, kmeans and graph on both engines; memcached on prstm, gpustm and
+# csmv; the banker's algorithm (avoid) on the GPU
 # against the oracle and the CPU implementations; the deadlock detectors
 # (detect) on the GPU against the oracle and cpu-bits; speculate's loops on
 # the GPU against the sequential loop and the CPU backend's decisions; the
@@ -405,6 +406,40 @@ for algo in prstm gpustm; do
 done
 gpu_skiplist "prstm, 6720 threads, 1 s rounds" --algo prstm --threads 6720 --tx-per-thread 100 --duration 1 \
 	--read-only 20
+
+# ---- memcached on the GPU: prstm's kernels of 8 and 16 words, gpustm's wide kernel, csmv's; every
+# batch replayed, every set a strict LRU order, csmv's GET results checked at their snapshots
+gpu_memcached() {
+	local name=$1 f
+	shift
+	n=$((n + 1))
+	f=$R/run$n.json
+	run "$G" stm --backend gpu --workload memcached --reps 2 --warmup 1 --quiet --json "$f" "$@"
+	if [ "$RC" != 0 ]; then
+		fail "memcached $name: exit 0" "$G stm --backend gpu --workload memcached $*" "$(t_context)"
+		return
+	fi
+	json_check "memcached $name" "$f" '
+r = d["results"]; v = d["verification"]; w = d["config"]["memcached"]
+assert d["meta"]["complete"] is True and d["device"]["backend"] == "gpu"
+assert v["verified"] is True, v["message"]
+assert v["batches_verified"] == r["batches"] == 2
+assert r["threads_timed_out"] == 0 and r["threads_gave_up"] == 0 and r["threads_stalled"] == 0
+assert r["commits"] + r["abandoned"] == 2 * w["transactions"], r
+if d["config"]["algo"].startswith("csmv"):
+    assert v["read_only_results_checked"] > 0, v'
+}
+for ways in 4 8; do
+	gpu_memcached "prstm, $ways ways, 6720 threads" --algo prstm --ways "$ways" --threads 6720 --tx-per-thread 100
+	gpu_memcached "gpustm, $ways ways, 6720 threads" --algo gpustm --ways "$ways" --threads 6720 --tx-per-thread 100 \
+		--retry-limit 1000000000
+done
+for algo in csmv csmv-nocv csmv-onlycs; do
+	gpu_memcached "$algo, 256 ways, 1792 threads" --algo "$algo" --ways 256 --threads 1792 --block-size 64 \
+		--tx-per-thread 100
+done
+gpu_memcached "prstm, 4 sets at half SETs, 2048 threads" --algo prstm --items 16 --ways 4 --keys 24 \
+	--set-permille 500 --threads 2048 --tx-per-thread 10
 
 # ---- kmeans and graph on the GPU, both engines: every stage replayed, every pass
 # against the serial k-means or the connected components' minima
