@@ -112,6 +112,17 @@ for algo in prstm gpustm; do
 		--reps 1 --warmup 0
 done
 
+# CSMV's cooperative kernel (clients and the server block), each variant, with
+# read-only transactions over every account; memcached on prstm's wide kernel and csmv
+for algo in csmv csmv-nocv csmv-onlycs; do
+	sanitize stm --backend gpu --algo "$algo" --threads 256 --block-size 64 --accounts 300 --semantic-ratio 0 \
+		--read-only 20 --read-only-size 300 --tx-per-thread 4 --reps 1 --warmup 0
+done
+for algo in prstm gpustm csmv; do
+	sanitize stm --backend gpu --algo "$algo" --workload memcached --threads 256 --block-size 64 --items 4096 \
+		--ways 8 --tx-per-thread 6 --reps 1 --warmup 0
+done
+
 # avoid: both GPU implementations, one block and several, work[] in shared and
 # global memory.
 for impl in gpu gpu-thesis; do
