@@ -47,9 +47,9 @@
  * Deviations, each documented in docs/stm.md: a group shares one snapshot; a
  * request is served by one server warp that polls the groups' mailboxes (no
  * receiver warp dispatching to workers); pre-validation reads the group's
- * request slots in memory instead of shuffling the sets; a transaction whose
- * snapshot is older than the ATR's CSMV_ATR entries aborts (validation);
- * pre-validation aborts a lane that conflicts with any earlier lane of its
+ * request slots in memory instead of shuffling the sets; the ATR is indexed
+ * by word (csmv_atr), so validation costs one load per word whatever the
+ * snapshot's age; pre-validation aborts a lane that conflicts with any earlier lane of its
  * group, whether or not that one commits.
  */
 #ifndef GB_CSMV_H
@@ -64,7 +64,6 @@
 #define CSMV_MAX_SET 8
 #define CSMV_GROUP 32
 #define CSMV_VERSIONS 8
-#define CSMV_ATR 1024
 #define CSMV_MAX_THREADS (1u << 19)
 #define CSMV_IDLE 0xFFFFFFFFu
 
@@ -115,14 +114,22 @@ typedef struct csmv_mem {
 	csmv_words *g;
 	uint32_t *client_ts; /* per group: the snapshot it reads, or CSMV_IDLE */
 	csmv_req *req;       /* per group */
+	uint32_t *wcts;      /* per data word: the ATR's index (csmv_atr) */
 	uint32_t ngroups;
 } csmv_mem;
 
-/* The server's active transaction record: the write sets of the last CSMV_ATR commits. */
+/*
+ * The server's active transaction record, indexed by word: for every data
+ * word the CTS of the last commit that wrote it (0: the load). "Some commit
+ * with CTS in (snap, tail] wrote addr" is then wcts[addr] > snap, since CTS
+ * grow: the answer a scan of the ATR's entries after the snapshot gives, in
+ * one load per word of a transaction's sets instead of one per commit since
+ * its snapshot, and with no bound on how old a snapshot may be. Only the
+ * server reads and writes it.
+ */
 typedef struct csmv_atr {
-	uint32_t tail; /* CTS of the last commit */
-	uint32_t nw[CSMV_ATR];
-	uint32_t w[CSMV_ATR][CSMV_MAX_SET];
+	uint32_t tail;  /* CTS of the last commit */
+	uint32_t *wcts; /* per data word */
 } csmv_atr;
 
 typedef struct csmv_tx {
@@ -371,65 +378,50 @@ GB_HD int csmv_prevalidate(const csmv_req *q, uint32_t lane, uint32_t mask)
 
 /* ---- the server ---- */
 
-/* Whether addr is in the write set of a commit with CTS in (from, to]. */
-GB_HD int csmv_atr_hit(const csmv_atr *a, uint32_t addr, uint32_t from, uint32_t to)
+/* Whether a commit after snapshot `snap` (and inserted so far) wrote addr. */
+GB_HD int csmv_atr_hit(const csmv_atr *a, uint32_t addr, uint32_t snap)
 {
-	uint32_t c;
-	for (c = from + 1; c - 1 != to; c++) {
-		uint32_t k = c % CSMV_ATR;
-		if (csmv_in(a->w[k], a->nw[k], addr))
-			return 1;
-	}
-	return 0;
+	return a->wcts[addr] > snap;
 }
 
-/* The ATR still holds every commit after snap up to `to`. */
-GB_HD int csmv_atr_covers(uint32_t snap, uint32_t to)
-{
-	return to - snap <= CSMV_ATR;
-}
-
-/* One transaction of a request against the commits in (its snapshot, to]. */
-GB_HD int csmv_validate(const csmv_atr *a, const csmv_req *q, uint32_t lane, uint32_t to)
+/* One transaction of a request against the commits inserted after its snapshot. */
+GB_HD int csmv_validate(const csmv_atr *a, const csmv_req *q, uint32_t lane)
 {
 	uint32_t j, s = q->snap;
-	if (!csmv_atr_covers(s, to))
-		return 0;
 	for (j = 0; j < q->nr[lane]; j++)
-		if (csmv_atr_hit(a, q->r[lane][j], s, to))
+		if (csmv_atr_hit(a, q->r[lane][j], s))
 			return 0;
 	for (j = 0; j < q->nw[lane]; j++)
-		if (csmv_atr_hit(a, q->w[lane][j], s, to))
+		if (csmv_atr_hit(a, q->w[lane][j], s))
 			return 0;
 	return 1;
 }
 
 GB_HD void csmv_atr_insert(csmv_atr *a, const csmv_req *q, uint32_t lane, uint32_t cts)
 {
-	uint32_t k = cts % CSMV_ATR, j;
-	a->nw[k] = q->nw[lane];
+	uint32_t j;
 	for (j = 0; j < q->nw[lane]; j++)
-		a->w[k][j] = q->w[lane][j];
+		a->wcts[q->w[lane][j]] = cts;
 }
 
 /*
  * Decide a request (one server thread; the GPU server warp splits the same
  * checks over its lanes). Batched: every lane is validated against the ATR as
  * it was when the request arrived (pre-validation made the lanes of one
- * request independent), then the committed ones are inserted together.
- * Otherwise each lane is validated against the ATR including the lanes of its
- * request inserted before it, and inserted alone. Returns the committed lanes;
- * *base is the CTS of the first.
+ * request independent: none writes what another reads or writes), then the
+ * committed ones are inserted together. Otherwise each lane is validated
+ * against the ATR including the lanes of its request inserted before it, and
+ * inserted alone. Returns the committed lanes; *base is the CTS of the first.
  */
 GB_HD uint32_t csmv_decide(csmv_atr *a, const csmv_req *q, uint32_t mask, uint32_t mode, uint32_t *base)
 {
-	uint32_t lane, commit = 0, to = a->tail;
+	uint32_t lane, commit = 0;
 
 	*base = a->tail + 1;
 	for (lane = 0; lane < CSMV_GROUP; lane++) {
 		if (!((mask >> lane) & 1u))
 			continue;
-		if (!csmv_validate(a, q, lane, (mode & CSMV_BATCHED) ? to : a->tail))
+		if (!csmv_validate(a, q, lane))
 			continue;
 		commit |= 1u << lane;
 		if (!(mode & CSMV_BATCHED))

@@ -76,6 +76,7 @@ static void *csmv_cpu_open(const tx_input *in, const stm_params *p, uint32_t mod
 	c->results = gb_xcalloc(in->ntx * TX_RESULT_WORDS, sizeof(uint32_t), "read-only results");
 	c->client_ts = gb_xcalloc(c->ngroups, sizeof(uint32_t), "group snapshots");
 	c->req = gb_xcalloc(c->ngroups, sizeof(csmv_req), "group requests");
+	c->m.wcts = gb_xcalloc(in->words, sizeof(uint32_t), "the ATR's index of last writers");
 	c->m.head = c->head;
 	c->m.ver = c->ver;
 	c->m.g = &c->words;
@@ -327,6 +328,8 @@ static void csmv_cpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_ba
 	memset(c->req, 0, c->ngroups * sizeof(csmv_req));
 	memset(&c->words, 0, sizeof(c->words));
 	memset(&c->atr, 0, sizeof(c->atr));
+	memset(c->m.wcts, 0, c->in.words * sizeof(uint32_t));
+	c->atr.wcts = c->m.wcts;
 	memset(&c->server, 0, sizeof(c->server));
 	for (i = 0; i < c->ngroups; i++)
 		c->client_ts[i] = CSMV_IDLE;
@@ -386,6 +389,7 @@ static void csmv_cpu_close(void *ctx)
 	free(c->results);
 	free(c->client_ts);
 	free(c->req);
+	free(c->m.wcts);
 	free(c);
 }
 

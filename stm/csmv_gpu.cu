@@ -79,14 +79,14 @@ __device__ void csmv_serve(uint32_t mode, const csmv_mem *m, csmv_atr *atr, uint
 				n = nr + q->nw[L];
 				if (lane < n) {
 					addr = lane < nr ? q->r[L][lane] : q->w[L][lane - nr];
-					hit = csmv_atr_hit(atr, addr, snap, to);
+					hit = csmv_atr_hit(atr, addr, snap);
 				}
-				if (csmv_atr_covers(snap, to) && !__any_sync(FULL, hit))
+				if (!__any_sync(FULL, hit))
 					commit |= 1u << L;
 			}
 		} else {
 			/* no collaborative validation: lane L validates transaction L on its own */
-			int ok = ((mask >> lane) & 1u) && csmv_validate(atr, q, lane, to);
+			int ok = ((mask >> lane) & 1u) && csmv_validate(atr, q, lane);
 			commit = __ballot_sync(FULL, ok);
 		}
 		base = to + 1;
@@ -133,8 +133,10 @@ __device__ void csmv_server(uint32_t mode, const csmv_mem *m, stm_counters *sc)
 	__shared__ csmv_atr atr;
 	uint32_t lane = threadIdx.x & 31u, ns = 0;
 
-	if (lane == 0)
+	if (lane == 0) {
 		atr.tail = 0;
+		atr.wcts = m->wcts;
+	}
 	__syncwarp();
 	for (;;) {
 		uint32_t finished = 0, any = 0, b;
@@ -349,6 +351,7 @@ static void *csmv_gpu_open(const tx_input *in, const stm_params *p, uint32_t mod
 	c->m.g = (csmv_words *)gb_cuda_alloc(sizeof(csmv_words), "CSMV timestamps");
 	c->m.client_ts = (uint32_t *)gb_cuda_alloc((size_t)c->m.ngroups * 4, "group snapshots");
 	c->m.req = (csmv_req *)gb_cuda_alloc((size_t)c->m.ngroups * sizeof(csmv_req), "group requests");
+	c->m.wcts = (uint32_t *)gb_cuda_alloc((size_t)in->words * 4, "the ATR's index of last writers");
 	c->d_results = (uint32_t *)gb_cuda_alloc((size_t)in->ntx * TX_RESULT_WORDS * 4, "read-only results");
 	return c;
 }
@@ -381,6 +384,7 @@ static void csmv_gpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_ba
 	GB_CUDA(cudaMemset(c->m.g, 0, sizeof(csmv_words)), "clearing the CSMV timestamps");
 	GB_CUDA(cudaMemset(c->m.client_ts, 0xFF, (size_t)c->m.ngroups * 4), "idling the group snapshots");
 	GB_CUDA(cudaMemset(c->m.req, 0, (size_t)c->m.ngroups * sizeof(csmv_req)), "clearing the group requests");
+	GB_CUDA(cudaMemset(c->m.wcts, 0, (size_t)g->in.words * 4), "clearing the ATR's index");
 	gb_cuda_timer_start(&g->timer);
 	GB_CUDA(cudaLaunchCooperativeKernel(c->kernel, dim3(g->blocks + 1), dim3(g->block_size), args, 0, 0),
 		"launching %s cooperatively with %u client blocks of %u threads and a server block", c->kernel_name,
@@ -426,6 +430,7 @@ static void csmv_gpu_close(void *ctx)
 	cudaFree(c->m.g);
 	cudaFree(c->m.client_ts);
 	cudaFree(c->m.req);
+	cudaFree(c->m.wcts);
 	cudaFree(c->d_results);
 	stm_gpu_close(c->g);
 	free(c);
