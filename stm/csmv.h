@@ -66,6 +66,7 @@
 #define CSMV_VERSIONS 8
 #define CSMV_MAX_THREADS (1u << 19)
 #define CSMV_IDLE 0xFFFFFFFFu
+#define CSMV_AHEAD 16 /* words a read-only transaction reads ahead (csmv_tx_read) */
 
 /* The mechanisms of section III-B an engine name keeps (section IV-C). */
 #define CSMV_CV 1u          /* collaborative validation by the server warp */
@@ -116,6 +117,7 @@ typedef struct csmv_mem {
 	csmv_req *req;       /* per group */
 	uint32_t *wcts;      /* per data word: the ATR's index (csmv_atr) */
 	uint32_t ngroups;
+	uint32_t words;      /* data words */
 } csmv_mem;
 
 /*
@@ -138,6 +140,9 @@ typedef struct csmv_tx {
 	uint32_t result; /* TX_RESULT of a read-only body */
 	uint32_t r_addr[CSMV_MAX_SET];
 	uint32_t w_addr[CSMV_MAX_SET], w_val[CSMV_MAX_SET];
+	/* read-only: the window read ahead (csmv_tx_read_ahead) */
+	uint32_t ahead_base, ahead_n, ahead_ok, ahead_synced;
+	uint32_t ahead_val[CSMV_AHEAD];
 } csmv_tx;
 
 GB_HD uint64_t csmv_version(uint32_t ts, uint32_t val)
@@ -262,6 +267,42 @@ GB_HD void csmv_tx_start(csmv_tx *tx, uint32_t snap, int ro)
 	tx->abort = CSMV_OK;
 	tx->nr = tx->nw = 0;
 	tx->result = 0;
+	tx->ahead_n = tx->ahead_ok = 0;
+	tx->ahead_synced = 0;
+}
+
+/*
+ * A read-only transaction reads words CSMV_AHEAD at a time: the heads of the
+ * window's words, then the newest slot of each, every load independent of the
+ * others, so a window costs two memory latencies instead of two a word (bank
+ * inquiries read thousands of consecutive accounts; memcached's GETs a set's
+ * consecutive ways). A word whose newest version is newer than the snapshot
+ * is left to csmv_read_version. The loads are relaxed: every version with a
+ * timestamp <= snap was installed, head included, before a store of GTS >=
+ * snap, and the acquire load of GTS below (once per transaction, by this
+ * lane) makes those stores visible, so the newest slot a head names holds
+ * that version or a newer one, never an older one left from the ring's last
+ * lap. Reclamation keeps the version read: the group's snapshot is announced.
+ */
+GB_HD void csmv_tx_read_ahead(csmv_tx *tx, const csmv_mem *m, uint32_t addr)
+{
+	uint32_t h[CSMV_AHEAD], n = m->words - addr < CSMV_AHEAD ? m->words - addr : CSMV_AHEAD, j, ok = 0;
+
+	if (!tx->ahead_synced) {
+		(void)gb_ld_acquire_u32(&m->g->gts);
+		tx->ahead_synced = 1;
+	}
+	for (j = 0; j < n; j++)
+		h[j] = gb_ld_relaxed_u32(m->head + addr + j);
+	for (j = 0; j < n; j++) {
+		uint64_t v = gb_ld_relaxed_u64(m->ver + (size_t)(addr + j) * CSMV_VERSIONS + (h[j] - 1) % CSMV_VERSIONS);
+		tx->ahead_val[j] = (uint32_t)v;
+		if ((uint32_t)(v >> 32) <= tx->snap)
+			ok |= 1u << j;
+	}
+	tx->ahead_base = addr;
+	tx->ahead_n = n;
+	tx->ahead_ok = ok;
 }
 
 GB_HD uint32_t csmv_tx_read(csmv_tx *tx, const csmv_mem *m, uint32_t addr)
@@ -274,6 +315,15 @@ GB_HD uint32_t csmv_tx_read(csmv_tx *tx, const csmv_mem *m, uint32_t addr)
 		for (j = 0; j < tx->nw; j++)
 			if (tx->w_addr[j] == addr)
 				return tx->w_val[j];
+	} else {
+		uint32_t k = addr - tx->ahead_base;
+		if (k >= tx->ahead_n) {
+			csmv_tx_read_ahead(tx, m, addr);
+			k = 0;
+		}
+		if ((tx->ahead_ok >> k) & 1u)
+			return tx->ahead_val[k];
+		/* in the window but newer than the snapshot: the word's box has the version */
 	}
 	if (!csmv_read_version(m, addr, tx->snap, &v)) {
 		tx->abort = CSMV_ABORT_NOVERSION;

@@ -83,6 +83,7 @@ static void *csmv_cpu_open(const tx_input *in, const stm_params *p, uint32_t mod
 	c->m.client_ts = c->client_ts;
 	c->m.req = c->req;
 	c->m.ngroups = c->ngroups;
+	c->m.words = in->words;
 	c->table.entries = in->entries;
 	c->table.aux = in->aux;
 	c->table.aux_stride = in->aux_stride;

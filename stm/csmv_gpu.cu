@@ -31,10 +31,19 @@ extern "C" {
 }
 
 #define FULL 0xFFFFFFFFu
+#define CSMV_SAFE_EVERY 8 /* server rounds between refreshes of the reclamation bound while busy */
 
+/*
+ * Waits here are short hand-offs (an answer, the previous batch's GTS store),
+ * each on the critical path of every later commit: back off from 32 ns to at
+ * most 256 ns, a quarter of gb_backoff's ceiling. At most one lane a group
+ * and the server warp poll, so the extra traffic is small.
+ */
 __device__ __forceinline__ void csmv_backoff(uint32_t *ns)
 {
-	gb_backoff(ns);
+	uint32_t t = *ns ? *ns : 32u;
+	__nanosleep(t);
+	*ns = t < 256u ? t * 2u : 256u;
 }
 
 /* safe = min(GTS, every group's announcement), the server warp's lanes scanning the groups side by side. */
@@ -69,21 +78,39 @@ __device__ void csmv_serve(uint32_t mode, const csmv_mem *m, csmv_atr *atr, uint
 
 	if (mode & CSMV_BATCHED) {
 		if (mode & CSMV_CV) {
-			/* collaborative: the warp validates one transaction at a time, lane t the t-th entry of its sets */
-			for (L = 0; L < CSMV_GROUP; L++) {
-				uint32_t nr, n, addr = 0;
-				int hit = 0;
-				if (!((mask >> L) & 1u))
-					continue;
-				nr = q->nr[L];
-				n = nr + q->nw[L];
-				if (lane < n) {
-					addr = lane < nr ? q->r[L][lane] : q->w[L][lane - nr];
-					hit = csmv_atr_hit(atr, addr, snap);
-				}
-				if (!__any_sync(FULL, hit))
-					commit |= 1u << L;
+			/*
+			 * collaborative: the warp's lanes validate the entries of the request's read and
+			 * write sets side by side, 32 at a time, transaction after transaction as they lie
+			 * (the paper's warp validates one transaction's entries at a time; with sets of a
+			 * few words that leaves most lanes idle, so the entries of several share a step)
+			 */
+			uint32_t mine = (mask >> lane) & 1u, nr = mine ? q->nr[lane] : 0u, n = mine ? nr + q->nw[lane] : 0u;
+			uint32_t start = n, total, bad = 0, k, d;
+			for (d = 1; d < 32; d <<= 1) {
+				uint32_t t = __shfl_up_sync(FULL, start, d);
+				if (lane >= d)
+					start += t;
 			}
+			total = __shfl_sync(FULL, start, 31);
+			start -= n; /* the first entry of lane `lane`'s transaction among all */
+			for (k = 0; k < total; k += 32) {
+				uint32_t e = k + lane, owner = 0, s, step, owner_nr, owner_start;
+				/* owner: the last transaction whose first entry is at or before e */
+				for (step = 16; step; step >>= 1) {
+					s = __shfl_sync(FULL, start, owner + step);
+					if (s <= e)
+						owner += step;
+				}
+				owner_nr = __shfl_sync(FULL, nr, owner);
+				owner_start = __shfl_sync(FULL, start, owner);
+				if (e < total) {
+					uint32_t i = e - owner_start;
+					uint32_t addr = i < owner_nr ? q->r[owner][i] : q->w[owner][i - owner_nr];
+					if (csmv_atr_hit(atr, addr, snap))
+						bad |= 1u << owner;
+				}
+			}
+			commit = mask & ~__reduce_or_sync(FULL, bad);
 		} else {
 			/* no collaborative validation: lane L validates transaction L on its own */
 			int ok = ((mask >> lane) & 1u) && csmv_validate(atr, q, lane);
@@ -100,15 +127,17 @@ __device__ void csmv_serve(uint32_t mode, const csmv_mem *m, csmv_atr *atr, uint
 	} else {
 		/* only the client-server design: one lane decides, inserts and installs each transaction alone */
 		if (lane == 0) {
+			uint32_t safe = gb_ld_relaxed_u32(&m->g->safe);
 			commit = csmv_decide(atr, q, mask, mode, &base);
 			for (L = 0; L < CSMV_GROUP; L++) {
 				uint32_t j, kept = 0, cts = csmv_cts_of(commit, base, L), ns = 0;
 				if (!((commit >> L) & 1u))
 					continue;
 				for (j = 0; j < q->nw[L]; j++) {
-					while (!csmv_install(m, q->w[L][j], cts, q->v[L][j], csmv_refresh_safe(m), &kept)) {
+					while (!csmv_install(m, q->w[L][j], cts, q->v[L][j], safe, &kept)) {
 						sc->reclaim_waits++;
 						csmv_backoff(&ns);
+						safe = csmv_refresh_safe(m);
 					}
 					if (kept > sc->versions_kept_peak)
 						sc->versions_kept_peak = kept;
@@ -138,12 +167,15 @@ __device__ void csmv_server(uint32_t mode, const csmv_mem *m, stm_counters *sc)
 		atr.wcts = m->wcts;
 	}
 	__syncwarp();
-	for (;;) {
+	for (uint32_t round = 0;; round++) {
 		uint32_t finished = 0, any = 0, b;
 		if (lane == 0)
 			finished = gb_ld_acquire_u32(&m->g->groups_done) == m->ngroups;
 		finished = __shfl_sync(FULL, finished, 0);
-		csmv_server_safe(m, lane);
+		/* the bound costs a sequentially consistent fence and a scan: every CSMV_SAFE_EVERY rounds,
+		 * and whenever the last round found nothing to serve */
+		if (round % CSMV_SAFE_EVERY == 0)
+			csmv_server_safe(m, lane);
 		for (b = 0; b < m->ngroups; b += 32) {
 			uint32_t gi = b + lane, pending = 0, bal;
 			if (gi < m->ngroups)
@@ -157,10 +189,12 @@ __device__ void csmv_server(uint32_t mode, const csmv_mem *m, stm_counters *sc)
 		}
 		if (finished && !any)
 			break;
-		if (!any)
+		if (!any) {
 			csmv_backoff(&ns);
-		else
+			round = CSMV_SAFE_EVERY - 1; /* idle: refresh the bound next round */
+		} else {
 			ns = 0;
+		}
 	}
 }
 
@@ -346,6 +380,7 @@ static void *csmv_gpu_open(const tx_input *in, const stm_params *p, uint32_t mod
 		       "the server's do not fit on the device (at most %llu blocks): use fewer --threads",
 		       c->g->blocks, c->g->block_size, (unsigned long long)per_sm * (unsigned long long)dev.sm_count);
 	c->m.ngroups = (p->threads + CSMV_GROUP - 1) / CSMV_GROUP;
+	c->m.words = in->words;
 	c->m.head = (uint32_t *)gb_cuda_alloc((size_t)in->words * 4, "version counts");
 	c->m.ver = (uint64_t *)gb_cuda_alloc((size_t)in->words * CSMV_VERSIONS * 8, "versions");
 	c->m.g = (csmv_words *)gb_cuda_alloc(sizeof(csmv_words), "CSMV timestamps");

@@ -77,6 +77,7 @@ static void *jvstm_cpu_open(const tx_input *in, const stm_params *p, execute_fn 
 	c->m.g = &c->words;
 	c->m.client_ts = c->worker_ts;
 	c->m.ngroups = workers;
+	c->m.words = in->words;
 	c->table.entries = in->entries;
 	c->table.aux = in->aux;
 	c->table.aux_stride = in->aux_stride;

@@ -33,6 +33,7 @@ static void fixture_init(fixture *f)
 	f->m.g = &f->words;
 	f->m.client_ts = f->client_ts;
 	f->m.ngroups = NG;
+	f->m.words = NW;
 	for (i = 0; i < NG; i++)
 		f->client_ts[i] = CSMV_IDLE;
 	for (i = 0; i < NW; i++)
@@ -56,6 +57,39 @@ TEST(csmv_reads_the_version_of_its_snapshot)
 	CHECK(csmv_read_version(&f.m, 2, 1000, &v) && v == 1005u);
 	CHECK_EQ(csmv_box_newest(&f.m, 2), 1005u);
 	CHECK_EQ(kept, 6u); /* safe 0: every version is newer than it but the first, which is kept too */
+}
+
+/*
+ * A read-only transaction reads a window of words ahead: words whose newest
+ * version is in its snapshot come from the window, a word with a newer one
+ * from its box; the window stops at the last word.
+ */
+TEST(csmv_read_only_reads_ahead)
+{
+	fixture f;
+	csmv_tx tx;
+	uint32_t kept = 0;
+
+	fixture_init(&f);
+	REQUIRE(csmv_install(&f.m, 1, 5, 501, 0, &kept));
+	REQUIRE(csmv_install(&f.m, 2, 5, 502, 0, &kept));
+	REQUIRE(csmv_install(&f.m, 2, 9, 902, 0, &kept)); /* newer than the snapshot below */
+	f.words.gts = 9;
+	csmv_tx_start(&tx, 6, 1);
+	CHECK_EQ(csmv_tx_read(&tx, &f.m, 1), 501u);
+	CHECK_EQ(tx.ahead_base, 1u);
+	CHECK_EQ(tx.ahead_ok, 0x5u); /* words 1 and 3; word 2's newest is at 9 */
+	CHECK_EQ(csmv_tx_read(&tx, &f.m, 2), 502u); /* from its box; the window stays */
+	CHECK_EQ(tx.ahead_base, 1u);
+	CHECK_EQ(tx.ahead_n, 3u); /* words 1 to 3, the last */
+	CHECK_EQ(csmv_tx_read(&tx, &f.m, 3), 103u);
+	CHECK_EQ(csmv_tx_read(&tx, &f.m, 0), 100u);
+	CHECK_EQ(tx.ahead_base, 0u);
+	CHECK_EQ(tx.ahead_ok, 0xBu);
+	CHECK_EQ(tx.nr, 0u); /* no read set */
+	CHECK_EQ(tx.abort, (uint32_t)CSMV_OK);
+	csmv_tx_start(&tx, 9, 1);
+	CHECK_EQ(csmv_tx_read(&tx, &f.m, 2), 902u);
 }
 
 /*
