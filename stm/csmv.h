@@ -287,17 +287,24 @@ GB_HD void csmv_tx_start(csmv_tx *tx, uint32_t snap, int ro)
 GB_HD void csmv_tx_read_ahead(csmv_tx *tx, const csmv_mem *m, uint32_t addr)
 {
 	uint32_t h[CSMV_AHEAD], n = m->words - addr < CSMV_AHEAD ? m->words - addr : CSMV_AHEAD, j, ok = 0;
+	uint64_t v[CSMV_AHEAD];
 
 	if (!tx->ahead_synced) {
 		(void)gb_ld_acquire_u32(&m->g->gts);
 		tx->ahead_synced = 1;
 	}
-	for (j = 0; j < n; j++)
-		h[j] = gb_ld_relaxed_u32(m->head + addr + j);
-	for (j = 0; j < n; j++) {
-		uint64_t v = gb_ld_relaxed_u64(m->ver + (size_t)(addr + j) * CSMV_VERSIONS + (h[j] - 1) % CSMV_VERSIONS);
-		tx->ahead_val[j] = (uint32_t)v;
-		if ((uint32_t)(v >> 32) <= tx->snap)
+	/* unrolled with constant indices, so h and v stay in registers and the loads issue back to back */
+	GB_UNROLL
+	for (j = 0; j < CSMV_AHEAD; j++)
+		h[j] = j < n ? gb_ld_relaxed_u32(m->head + addr + j) : 1u;
+	GB_UNROLL
+	for (j = 0; j < CSMV_AHEAD; j++)
+		v[j] = j < n ? gb_ld_relaxed_u64(m->ver + (size_t)(addr + j) * CSMV_VERSIONS + (h[j] - 1) % CSMV_VERSIONS)
+			     : 0;
+	GB_UNROLL
+	for (j = 0; j < CSMV_AHEAD; j++) {
+		tx->ahead_val[j] = (uint32_t)v[j];
+		if (j < n && (uint32_t)(v[j] >> 32) <= tx->snap)
 			ok |= 1u << j;
 	}
 	tx->ahead_base = addr;
