@@ -66,7 +66,7 @@
 #define CSMV_VERSIONS 8
 #define CSMV_MAX_THREADS (1u << 19)
 #define CSMV_IDLE 0xFFFFFFFFu
-#define CSMV_AHEAD 16 /* words a read-only transaction reads ahead (csmv_tx_read) */
+#define CSMV_AHEAD 16 /* words a read-only transaction reads ahead, where its workload asks (csmv_tx_read) */
 
 /* The mechanisms of section III-B an engine name keeps (section IV-C). */
 #define CSMV_CV 1u          /* collaborative validation by the server warp */
@@ -140,8 +140,8 @@ typedef struct csmv_tx {
 	uint32_t result; /* TX_RESULT of a read-only body */
 	uint32_t r_addr[CSMV_MAX_SET];
 	uint32_t w_addr[CSMV_MAX_SET], w_val[CSMV_MAX_SET];
-	/* read-only: the window read ahead (csmv_tx_read_ahead) */
-	uint32_t ahead_base, ahead_n, ahead_ok, ahead_synced;
+	/* read-only: the window read ahead (csmv_tx_read_ahead), when `ahead` */
+	uint32_t ahead, ahead_base, ahead_n, ahead_ok, ahead_synced;
 	uint32_t ahead_val[CSMV_AHEAD];
 } csmv_tx;
 
@@ -267,16 +267,21 @@ GB_HD void csmv_tx_start(csmv_tx *tx, uint32_t snap, int ro)
 	tx->abort = CSMV_OK;
 	tx->nr = tx->nw = 0;
 	tx->result = 0;
+	tx->ahead = 0;
 	tx->ahead_n = tx->ahead_ok = 0;
 	tx->ahead_synced = 0;
 }
 
 /*
- * A read-only transaction reads words CSMV_AHEAD at a time: the heads of the
+ * A read-only transaction of a workload that asks for it (CSMV_STEP_AHEAD,
+ * stm/csmv_step.h) reads words CSMV_AHEAD at a time: the heads of the
  * window's words, then the newest slot of each, every load independent of the
- * others, so a window costs two memory latencies instead of two a word (bank
- * inquiries read thousands of consecutive accounts; memcached's GETs a set's
- * consecutive ways). A word whose newest version is newer than the snapshot
+ * others, so a window costs two memory latencies instead of two a word
+ * (memcached's GETs read a set's consecutive ways). The lanes of a warp
+ * refill their windows at different reads, so the warp diverges there; on
+ * the bank's inquiries over thousands of accounts that divergence lasts and
+ * costs more than the latency saved (docs/stm.md), and the bank reads word
+ * by word. A word whose newest version is newer than the snapshot
  * is left to csmv_read_version. The loads are relaxed: every version with a
  * timestamp <= snap was installed, head included, before a store of GTS >=
  * snap, and the acquire load of GTS below (once per transaction, by this
@@ -322,7 +327,7 @@ GB_HD uint32_t csmv_tx_read(csmv_tx *tx, const csmv_mem *m, uint32_t addr)
 		for (j = 0; j < tx->nw; j++)
 			if (tx->w_addr[j] == addr)
 				return tx->w_val[j];
-	} else {
+	} else if (tx->ahead) {
 		uint32_t k = addr - tx->ahead_base;
 		if (k >= tx->ahead_n) {
 			csmv_tx_read_ahead(tx, m, addr);

@@ -18,6 +18,7 @@
 #define CSMV_STEP csmv_memcached_execute
 #define CSMV_STEP_LOAD memcached_load_entry
 #define CSMV_STEP_BODY csmv_memcached_body
+#define CSMV_STEP_AHEAD 1 /* a GET reads its set's ways ahead */
 #include "stm/csmv_step.h"
 
 #endif

@@ -6,12 +6,16 @@
  *   CSMV_STEP               the name of the function (csmv_bank_execute)
  *   CSMV_STEP_LOAD(t, i, e) the workload's copy of entry i into a tx_entry
  *   CSMV_STEP_BODY          the workload's body compiled for CSMV (csmv_bank_body)
+ *   CSMV_STEP_AHEAD         optional, 1: read-only transactions read ahead (csmv_tx_read_ahead)
  * No include guard: each inclusion defines another function.
  */
 #include "stm/csmv_sched.h"
 
 #if !defined(CSMV_STEP) || !defined(CSMV_STEP_LOAD) || !defined(CSMV_STEP_BODY)
 #error "define CSMV_STEP, CSMV_STEP_LOAD and CSMV_STEP_BODY before including stm/csmv_step.h"
+#endif
+#ifndef CSMV_STEP_AHEAD
+#define CSMV_STEP_AHEAD 0
 #endif
 
 /*
@@ -30,6 +34,7 @@ GB_HD uint32_t CSMV_STEP(csmv_lane *l, const csmv_mem *m, const tx_table *v, con
 	CSMV_STEP_LOAD(v, l->pos, &e);
 	l->t0 = gb_cycles();
 	csmv_tx_start(&l->tx, snap, (e.w[0] & TX_ENTRY_READONLY) != 0);
+	l->tx.ahead = CSMV_STEP_AHEAD;
 	l->wb = 0;
 	r = CSMV_STEP_BODY(&l->tx, m, v, l->pos, &e);
 	l->t1 = gb_cycles();
@@ -56,3 +61,4 @@ GB_HD uint32_t CSMV_STEP(csmv_lane *l, const csmv_mem *m, const tx_table *v, con
 #undef CSMV_STEP
 #undef CSMV_STEP_LOAD
 #undef CSMV_STEP_BODY
+#undef CSMV_STEP_AHEAD

@@ -77,6 +77,10 @@ TEST(csmv_read_only_reads_ahead)
 	f.words.gts = 9;
 	csmv_tx_start(&tx, 6, 1);
 	CHECK_EQ(csmv_tx_read(&tx, &f.m, 1), 501u);
+	CHECK_EQ(tx.ahead_n, 0u); /* not asked for: word by word */
+	csmv_tx_start(&tx, 6, 1);
+	tx.ahead = 1;
+	CHECK_EQ(csmv_tx_read(&tx, &f.m, 1), 501u);
 	CHECK_EQ(tx.ahead_base, 1u);
 	CHECK_EQ(tx.ahead_ok, 0x5u); /* words 1 and 3; word 2's newest is at 9 */
 	CHECK_EQ(csmv_tx_read(&tx, &f.m, 2), 502u); /* from its box; the window stays */
@@ -89,6 +93,7 @@ TEST(csmv_read_only_reads_ahead)
 	CHECK_EQ(tx.nr, 0u); /* no read set */
 	CHECK_EQ(tx.abort, (uint32_t)CSMV_OK);
 	csmv_tx_start(&tx, 9, 1);
+	tx.ahead = 1;
 	CHECK_EQ(csmv_tx_read(&tx, &f.m, 2), 902u);
 }
 
