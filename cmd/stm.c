@@ -813,6 +813,13 @@ static double per_commit_ns(const engine_run *er, uint64_t cycles)
 	return commits && er->cycles_per_ns > 0 ? (double)cycles / er->cycles_per_ns / (double)commits : 0;
 }
 
+/* Cycles over the committed update transactions, in ns each (a server engine's commit phases). */
+static double per_update_ns(const engine_run *er, uint64_t cycles)
+{
+	uint64_t n = er->c.commits_update;
+	return n && er->cycles_per_ns > 0 ? (double)cycles / er->cycles_per_ns / (double)n : 0;
+}
+
 static void fill_config(cJSON *cfg, const stm_run *r)
 {
 	const stm_opts *o = &r->o;
@@ -886,6 +893,15 @@ static void engine_json(cJSON *res, unsigned k, const void *arg)
 	gb_json_u64(res, "threads_gave_up", er->c.threads_gave_up);
 	gb_json_u64(res, "threads_stalled", er->c.threads_stalled);
 	gb_json_u64(res, "threads_timed_out", er->c.threads_timed_out);
+	if (er->e->server_phases) {
+		cJSON *cp = cJSON_AddObjectToObject(res, "commit_phases_ns");
+		gb_json_num(cp, "divergence", per_update_ns(er, er->c.cycles_diverge));
+		gb_json_num(cp, "pre_validation", per_update_ns(er, er->c.cycles_prevalidate));
+		gb_json_num(cp, "wait_server", per_update_ns(er, er->c.cycles_wait_server));
+		gb_json_num(cp, "server_validation", per_update_ns(er, er->c.server_cycles_validate));
+		gb_json_num(cp, "server_insert", per_update_ns(er, er->c.server_cycles_insert));
+		gb_json_num(cp, "write_back", per_update_ns(er, er->c.cycles_commit));
+	}
 	if (er->e->snapshot_reads) {
 		cJSON *v = cJSON_AddObjectToObject(res, "versions");
 		gb_json_u64(v, "kept_peak", er->c.versions_kept_peak);
@@ -921,6 +937,13 @@ static void lines(FILE *out, const void *arg)
 			"               --retry-limit)\n", "abandoned", er->abandoned);
 	else
 		fprintf(out, "  %-12s 0\n", "abandoned");
+	if (er->e->server_phases && er->c.commits_update)
+		fprintf(out, "  %-12s an update's commit: waits for its group %.3g us, pre-validation %.3g us,\n"
+			"               for the server %.3g us (server validation %.3g us, insert %.3g us),\n"
+			"               write-back %.3g us\n", "commit", per_update_ns(er, er->c.cycles_diverge) / 1e3,
+			per_update_ns(er, er->c.cycles_prevalidate) / 1e3, per_update_ns(er, er->c.cycles_wait_server) / 1e3,
+			per_update_ns(er, er->c.server_cycles_validate) / 1e3,
+			per_update_ns(er, er->c.server_cycles_insert) / 1e3, per_update_ns(er, er->c.cycles_commit) / 1e3);
 	if (er->e->snapshot_reads)
 		fprintf(out, "  %-12s at most %" PRIu64 " of one word kept at once, %" PRIu64
 			" write-backs waited for reclamation\n", "versions", er->c.versions_kept_peak,

@@ -24,4 +24,9 @@ void stm_counters_add(stm_counters *into, const stm_counters *c)
 	if (c->versions_kept_peak > into->versions_kept_peak)
 		into->versions_kept_peak = c->versions_kept_peak;
 	into->reclaim_waits += c->reclaim_waits;
+	into->cycles_diverge += c->cycles_diverge;
+	into->cycles_prevalidate += c->cycles_prevalidate;
+	into->cycles_wait_server += c->cycles_wait_server;
+	into->server_cycles_validate += c->server_cycles_validate;
+	into->server_cycles_insert += c->server_cycles_insert;
 }

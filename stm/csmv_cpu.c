@@ -127,6 +127,7 @@ static void execute_round(csmv_cpu *c, group *g)
 {
 	csmv_req *q = &c->req[g->index];
 	uint32_t l, snap, want = 0, running = 0;
+	uint64_t now;
 
 	for (l = 0; l < g->lanes; l++)
 		running |= g->lane[l].state == STM_RUNNING;
@@ -150,9 +151,17 @@ static void execute_round(csmv_cpu *c, group *g)
 	csmv_retire(&c->m, g->index);
 	if (!want)
 		return;
+	now = gb_cycles();
+	for (l = 0; l < g->lanes; l++)
+		if ((want >> l) & 1u)
+			g->lane[l].tq = now;
 	g->submitted = submit_mask(c, g, want);
 	if (!g->submitted)
 		return;
+	now = gb_cycles();
+	for (l = 0; l < g->lanes; l++)
+		if ((g->submitted >> l) & 1u)
+			g->lane[l].tr = now;
 	q->snap = snap;
 	q->mask = g->submitted;
 	gb_fence(); /* the slots before the doorbell */
@@ -289,7 +298,9 @@ static void *server_main(void *arg)
 			uint32_t seq = gb_ld_acquire_u32(&q->seq), base, commit, l;
 			if (seq == served[gi])
 				continue;
+			uint64_t ta = gb_cycles(), tb;
 			commit = csmv_decide(&c->atr, q, q->mask, c->mode, &base);
+			tb = gb_cycles();
 			if (!(c->mode & CSMV_CLIENT_WB))
 				for (l = 0; l < CSMV_GROUP; l++)
 					if ((commit >> l) & 1u)
@@ -298,6 +309,8 @@ static void *server_main(void *arg)
 			q->base = base;
 			gb_fence(); /* the answer before done */
 			gb_st_relaxed_u32(&q->done, seq);
+			c->server.server_cycles_validate += tb - ta;
+			c->server.server_cycles_insert += gb_cycles() - tb;
 			served[gi] = seq;
 			any = 1;
 		}

@@ -75,6 +75,7 @@ __device__ void csmv_serve(uint32_t mode, const csmv_mem *m, csmv_atr *atr, uint
 	csmv_req *q = m->req + gi;
 	uint32_t seq = gb_ld_acquire_u32(&q->seq), snap = q->snap, mask = q->mask, commit = 0, base = 0;
 	uint32_t to = atr->tail, L;
+	uint64_t ta = gb_cycles(), tb;
 
 	if (mode & CSMV_BATCHED) {
 		if (mode & CSMV_CV) {
@@ -117,6 +118,7 @@ __device__ void csmv_serve(uint32_t mode, const csmv_mem *m, csmv_atr *atr, uint
 			commit = __ballot_sync(FULL, ok);
 		}
 		base = to + 1;
+		tb = gb_cycles();
 		__syncwarp();
 		if ((commit >> lane) & 1u)
 			csmv_atr_insert(atr, q, lane, csmv_cts_of(commit, base, lane));
@@ -129,6 +131,7 @@ __device__ void csmv_serve(uint32_t mode, const csmv_mem *m, csmv_atr *atr, uint
 		if (lane == 0) {
 			uint32_t safe = gb_ld_relaxed_u32(&m->g->safe);
 			commit = csmv_decide(atr, q, mask, mode, &base);
+			tb = gb_cycles();
 			for (L = 0; L < CSMV_GROUP; L++) {
 				uint32_t j, kept = 0, cts = csmv_cts_of(commit, base, L), ns = 0;
 				if (!((commit >> L) & 1u))
@@ -153,6 +156,8 @@ __device__ void csmv_serve(uint32_t mode, const csmv_mem *m, csmv_atr *atr, uint
 		q->base = base;
 		gb_fence(); /* the answer before done */
 		gb_st_relaxed_u32(&q->done, seq);
+		sc->server_cycles_validate += tb - ta;
+		sc->server_cycles_insert += gb_cycles() - tb;
 	}
 	__syncwarp();
 }
@@ -239,8 +244,10 @@ __device__ __forceinline__ void csmv_client(int workload, uint32_t mode, const c
 		want = __ballot_sync(FULL, mine);
 		if (!want)
 			continue;
-		if (mine)
+		if (mine) {
+			l->tq = gb_cycles();
 			csmv_request_fill(q, lane, &l->tx);
+		}
 		__syncwarp(); /* every lane's slot before pre-validation reads them, and before the doorbell */
 		mask = want;
 		if (mode & CSMV_BATCHED) {
@@ -253,6 +260,8 @@ __device__ __forceinline__ void csmv_client(int workload, uint32_t mode, const c
 		}
 		if (!mask)
 			continue;
+		if (mine)
+			l->tr = gb_cycles();
 		if (lane == 0) {
 			uint32_t ns = 0;
 			q->snap = snap;

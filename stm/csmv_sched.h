@@ -35,6 +35,7 @@ typedef struct csmv_lane_counters {
 	uint32_t versions_kept_peak, reclaim_waits;
 	uint64_t cycles_committed, cycles_wasted;
 	uint64_t cycles_read, cycles_validate, cycles_commit;
+	uint64_t cycles_diverge, cycles_prevalidate, cycles_wait_server;
 } csmv_lane_counters;
 
 typedef struct csmv_lane {
@@ -44,7 +45,8 @@ typedef struct csmv_lane {
 	uint32_t pass_gts;  /* GTS when the current run of postponements began */
 	uint64_t pass_ns;
 	uint32_t wb;        /* write set entries installed so far (client write-back) */
-	uint64_t t0, t1, t2; /* cycles: attempt start, executed, answered */
+	/* cycles: attempt start, executed, the group's lanes all executed, request sent, answered */
+	uint64_t t0, t1, tq, tr, t2;
 	csmv_tx tx;
 	csmv_lane_counters c;
 } csmv_lane;
@@ -119,6 +121,9 @@ GB_HD void csmv_lane_outcome(csmv_lane *l, const tx_table *v, int committed, uin
 	l->c.cycles_committed += now - l->t0;
 	l->c.cycles_read += l->t1 - l->t0;
 	l->c.cycles_validate += l->t2 - l->t1;
+	l->c.cycles_diverge += l->tq - l->t1;
+	l->c.cycles_prevalidate += l->tr - l->tq;
+	l->c.cycles_wait_server += l->t2 - l->tr;
 	l->c.cycles_commit += now - l->t2;
 	l->pending--;
 	l->sem_run = 0;
@@ -162,6 +167,9 @@ GB_HD stm_counters csmv_lane_totals(const csmv_lane *l)
 	c.threads_stalled = l->state == STM_STALLED;
 	c.versions_kept_peak = l->c.versions_kept_peak;
 	c.reclaim_waits = l->c.reclaim_waits;
+	c.cycles_diverge = l->c.cycles_diverge;
+	c.cycles_prevalidate = l->c.cycles_prevalidate;
+	c.cycles_wait_server = l->c.cycles_wait_server;
 	return c;
 }
 

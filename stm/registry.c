@@ -105,6 +105,7 @@ static const stm_engine csmv = {
 	.options = csmv_options,
 	.runs = csmv_runs,
 	.snapshot_reads = 1,
+	.server_phases = 1,
 };
 
 static const stm_engine_run csmv_nocv_runs[] = {
@@ -126,6 +127,7 @@ static const stm_engine csmv_nocv = {
 	.options = csmv_options,
 	.runs = csmv_nocv_runs,
 	.snapshot_reads = 1,
+	.server_phases = 1,
 };
 
 static const stm_engine_run csmv_onlycs_runs[] = {
@@ -148,6 +150,7 @@ static const stm_engine csmv_onlycs = {
 	.options = csmv_options,
 	.runs = csmv_onlycs_runs,
 	.snapshot_reads = 1,
+	.server_phases = 1,
 };
 
 static const stm_engine_run jvstm_runs[] = {

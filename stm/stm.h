@@ -76,10 +76,16 @@ typedef struct stm_counters {
 	 * reclaimed */
 	uint64_t versions_kept_peak;
 	uint64_t reclaim_waits;
+	/* csmv, committed updates: cycles_validate split into waiting for the group's other lanes
+	 * to finish executing, pre-validation, and waiting for the server's answer */
+	uint64_t cycles_diverge, cycles_prevalidate, cycles_wait_server;
+	/* csmv's server: deciding requests (validation), then inserting into the ATR and answering
+	 * (for csmv-onlycs also installing the versions and storing GTS) */
+	uint64_t server_cycles_validate, server_cycles_insert;
 } stm_counters;
 
 /* The counters as an array of 64-bit words (the GPU kernels sum them so); the *_MAX_WORDs are maxima. */
-#define STM_NCOUNTERS 19
+#define STM_NCOUNTERS 24
 #define STM_PASSES_MAX_WORD (offsetof(stm_counters, passes_max) / sizeof(uint64_t))
 #define STM_VERSIONS_MAX_WORD (offsetof(stm_counters, versions_kept_peak) / sizeof(uint64_t))
 #ifdef __cplusplus
@@ -146,6 +152,8 @@ typedef struct stm_engine {
 	/* declared read-only transactions run on a snapshot with no read set, so max_set
 	 * bounds update transactions only (the workload's max_update_set) */
 	int snapshot_reads;
+	/* commits through a server (csmv): the report splits its commit phases (commit_phases_ns) */
+	int server_phases;
 	/* an engine with no GPU backend in any build: why, for --backend gpu's exit 2 */
 	const char *no_gpu;
 } stm_engine;

@@ -791,7 +791,12 @@ v = d["verification"]; r = d["results"]
 assert v["verified"] is True and v["read_only_results_checked"] == r["commits_read_only"] > 0, (v, r)
 assert 1 <= r["versions"]["kept_peak"] <= 8 and r["abandoned"] == 0, r
 assert [c["algo"] for c in r["compare"]] == ["csmv-nocv", "csmv-onlycs"], r["compare"]
-assert all(c["verified"] is True for c in r["compare"]), r["compare"]'
+assert all(c["verified"] is True for c in r["compare"]), r["compare"]
+# the commit phases of an update, each a time per committed update; the server answers every one
+cp = r["commit_phases_ns"]
+assert set(cp) == {"divergence", "pre_validation", "wait_server", "server_validation", "server_insert",
+                   "write_back"}, cp
+assert all(x >= 0 for x in cp.values()) and cp["wait_server"] > 0 and cp["server_validation"] > 0, cp'
 expect_rc "--read-only-size above --accounts exits 2" 2 "$G" stm "${TINY[@]}" --algo csmv --read-only-size 300
 expect_err "--read-only-size above --accounts says why" "--read-only-size 300 exceeds --accounts 64"
 
@@ -805,6 +810,7 @@ assert d["config"]["algo"] == "jvstm" and d["config"]["backend"] == "cpu", d["co
 assert v["verified"] is True and v["read_only_results_checked"] == r["commits_read_only"] > 0, (v, r)
 assert r["commits"] == 960 and r["abandoned"] == 0, r
 assert 1 <= r["versions"]["kept_peak"] <= 8, r
+assert "commit_phases_ns" not in r, r  # no server
 assert [c["algo"] for c in r["compare"]] == ["csmv"] and r["compare"][0]["verified"] is True, r'
 expect_rc "jvstm with semantic chains verifies" 0 "$G" stm "${TINY[@]}" --algo jvstm --read-only 20 --quiet
 expect_rc "jvstm --backend gpu exits 2" 2 "$G" stm "${TINY[@]}" --algo jvstm --backend gpu

@@ -114,6 +114,28 @@ for r in rows:
 	expect_rc "$fig.sh --plot-only exits 0" 0 bash scripts/$fig.sh --plot-only --out "$out"
 	check "$fig.sh --plot-only rebuilds the same CSV" cmp "$T_TMP/$fig-first.csv" "$out/$fig.csv"
 done
+# ---- scripts/csmv-tables.sh: Tables I to IV from the quick Figures 1 and 2 above
+ct=$T_TMP/csmv-tables
+mkdir -p "$ct"
+ln -s "$T_TMP/csmv-fig1" "$ct/fig1"
+ln -s "$T_TMP/csmv-fig2" "$ct/fig2"
+expect_rc "csmv-tables.sh --tables-only exits 0" 0 bash scripts/csmv-tables.sh --tables-only --out "$ct"
+check "csmv-tables.md has Tables I to IV" test "$(grep -c '^## Table I*V*:' "$ct/csmv-tables.md")" = 4
+check "csmv-tables.csv: a row per report, commit phases for the server engines only, totals adding up" python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == 16, len(rows)
+for r in rows:
+    server = r["algo"].startswith("csmv")
+    assert (r["commit_total_us"] != "") == server, r
+    assert float(r["time_per_tx_us"]) > 0 and float(r["wasted_per_tx_us"]) >= 0, r
+    if server and int(r["commits_update"]):
+        parts = sum(float(r[p + "_us"]) for p in ("divergence", "pre_validation", "wait_server", "write_back"))
+        assert abs(parts - float(r["commit_total_us"])) <= 1e-6 * parts and float(r["wait_server_us"]) > 0, r
+' "$ct/csmv-tables.csv"
+expect_rc "csmv-tables.sh --tables-only over folders with no reports exits 1" 1 \
+	bash scripts/csmv-tables.sh --tables-only --out "$T_TMP/csmv-tables-none"
+expect_rc "csmv-tables.sh --backend tpu exits 2" 2 bash scripts/csmv-tables.sh --backend tpu
 check "fig9's quick points are 0% and 100% semantic" test "$(cut -d, -f9 "$T_TMP/fig9/fig9.csv" | tail -n +2 | sort -u | paste -sd' ')" = "0 100"
 apos="it's a title"
 check "a figure title with an apostrophe reaches gnuplot quoted" test "$(bash -c '. scripts/lib/stmfig.sh; stmfig_gp "$1"' _ "$apos")" = "it''s a title"

@@ -463,7 +463,9 @@ assert r["commits"] == 2 * b["transactions"] and r["commits_read_only"] == 2 * b
 # the oracle checks every read-only sum of a batch, or a sample of them spread over its stamps
 assert 0 < v["read_only_results_checked"] <= r["commits_read_only"], v
 assert v["money_before"] == v["money_after"]
-assert 1 <= r["versions"]["kept_peak"] <= 8, r["versions"]'
+assert 1 <= r["versions"]["kept_peak"] <= 8, r["versions"]
+cp = r["commit_phases_ns"]
+assert all(x >= 0 for x in cp.values()) and cp["wait_server"] > 0 and cp["server_validation"] > 0, cp'
 }
 for algo in csmv csmv-nocv csmv-onlycs; do
 	for ro in 10 50 90; do # exact shares of 10 transactions a thread

@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# Tables I to IV of Nunes et al. (CSMV): an update transaction's commit phases
+# (Tables I and III) and the total and wasted time per transaction (Tables II
+# and IV), on the bank over the share of read-only transactions and on
+# memcached over the ways, built from the runs of Figures 1 and 2
+# (scripts/csmv-fig1.sh and scripts/csmv-fig2.sh), as the paper's tables are.
+set -euo pipefail
+
+here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+# shellcheck source=scripts/lib/sweep.sh
+. "$here/lib/sweep.sh"
+
+usage() {
+	cat <<'EOF2'
+usage: scripts/csmv-tables.sh [options] [-- extra gpubench stm options]
+
+Runs scripts/csmv-fig1.sh into DIR/fig1 and scripts/csmv-fig2.sh into
+DIR/fig2 (every engine of those figures: csmv, csmv-nocv, csmv-onlycs and
+jvstm), then builds DIR/csmv-tables.md and DIR/csmv-tables.csv from their
+reports:
+  Table I   (bank) and Table III (memcached): an update transaction's commit
+            for the engines that commit through a server, in microseconds per
+            committed update: waiting for the other lanes of its group
+            (divergence), pre-validation, waiting for the server's answer (the
+            server's validation and ATR insert happen then), write-back
+  Table II  (bank) and Table IV (memcached): total and wasted time per
+            committed transaction for every engine
+The paper's JVSTM-GPU column is not there (JVSTM-GPU is not built); jvstm is
+JVSTM on CPU threads.
+
+  --gpubench PATH   binary to run (default: dist/bin/gpubench if present, else
+                    ./gpubench)
+  --out DIR         where the figures' folders and the tables go (default
+                    results/local/csmv-tables)
+  --backend B       gpu, cpu or auto, for both figures (default auto; --quick:
+                    cpu)
+  --quick           the figures' tiny sizes, for CI
+  --tables-only     run nothing: build the tables from the reports already in
+                    DIR/fig1 and DIR/fig2 (e.g. fetched from a GPU machine)
+  -h, --help        this text
+
+Options after -- go to every gpubench stm run of both figures. Every run must
+be complete and verified. Exit status: 0 when every run succeeded and
+verified, 1 otherwise, 2 on a usage error.
+EOF2
+}
+
+gpubench=""
+out="results/local/csmv-tables"
+backend=""
+quick=0
+tables_only=0
+extra=()
+while [[ $# -gt 0 ]]; do
+	case $1 in
+	--gpubench) need_value "$@"; gpubench=$2; shift 2 ;;
+	--out) need_value "$@"; out=$2; shift 2 ;;
+	--backend)
+		need_value "$@"
+		case $2 in gpu | cpu | auto) backend=$2 ;; *) die_usage "--backend: '$2' is not gpu, cpu or auto" ;; esac
+		shift 2
+		;;
+	--quick) quick=1; shift ;;
+	--tables-only) tables_only=1; shift ;;
+	-h | --help) usage; exit 0 ;;
+	--) shift; extra=("$@"); break ;;
+	*) die_usage "unknown option '$1'" ;;
+	esac
+done
+
+mkdir -p "$out"
+if [[ $tables_only == 0 ]]; then
+	sweep_gpubench
+	args=(--gpubench "$gpubench")
+	[[ -n $backend ]] && args+=(--backend "$backend")
+	[[ $quick == 1 ]] && args+=(--quick)
+	for fig in 1 2; do
+		echo "$sweep_name: Figure $fig: scripts/csmv-fig$fig.sh --out $out/fig$fig ${args[*]}"
+		bash "$here/csmv-fig$fig.sh" "${args[@]}" --out "$out/fig$fig" -- "${extra[@]}"
+	done
+fi
+python3 "$here/lib/csmv_tables.py" "$out" "$out/fig1" "$out/fig2"
