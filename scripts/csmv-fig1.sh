@@ -16,8 +16,10 @@ fig_axis=read-only
 fig_axis_label="read-only transactions (%)"
 fig_points=1,10,25,50,75,90,99
 fig_quick_points=10,90
+# --initial-balance: the generator keeps every transfer possible in any order, so 177k transfers
+# over 6000 accounts need more than the default 1000 a account
 fig_fixed=(--accounts 6000 --threads 1792 --block-size 64 --semantic-ratio 0 --transfers-per-tx 1
-	--read-only-size 6000)
+	--read-only-size 6000 --initial-balance 1000000)
 fig_quick_fixed=(--accounts 300 --threads 96 --block-size 32 --semantic-ratio 0 --transfers-per-tx 1
 	--read-only-size 300)
 fig_quick_sizes="--tx-per-thread 20"
