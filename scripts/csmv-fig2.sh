@@ -21,14 +21,15 @@ fig_quick_fixed=(--items 1024 --keys 2048 --threads 96 --block-size 32 --set-per
 fig_quick_sizes="--tx-per-thread 20"
 fig_logx=1
 fig_workloads=memcached
-fig_algos=csmv,csmv-nocv,csmv-onlycs,jvstm
+fig_algos=csmv,csmv-nocv,csmv-onlycs,jvstm,jvstm-gpu
 fig_metrics="throughput abort_rate"
 fig_panel_title="99.8% GETs, zipfian keys"
 stmfig_panels=("A")
 fig_panels_about="One panel, A: the associativity swept (memcached has no semantic conflicts to
 presort, and its GET share is --set-permille, not --read-only)."
-fig_algos_about="Engines: CSMV, its ablations and JVSTM on CPU threads (jvstm, the host baseline;
-with --backend gpu it still runs on the CPU). JVSTM-GPU is not built. PR-STM
+fig_algos_about="Engines: CSMV, its ablations, JVSTM on CPU threads (jvstm, the host baseline;
+with --backend gpu it still runs on the CPU) and JVSTM-GPU (jvstm-gpu, JVSTM
+ported directly to the GPU; on the CPU backend it runs jvstm's algorithm). PR-STM
 and GPU-STM keep a read set for GETs, which read up to --ways + 1 words, so
 they run up to 15 ways only (gpubench stm exits 2 above): to draw them, run
 --algos prstm,gpustm --ways 4,8 --out DIR into a folder of their own."

@@ -31,8 +31,9 @@ stmfig_panels=("A")
 fig_panels_about="One panel, A: no presort, the read-only share swept (the paper's bank has no
 semantic chains to presort)."
 fig_algos_about="Engines: CSMV, CSMV-NoCV and CSMV-onlyCS (section IV-C). The paper also draws
-JVSTM-GPU, which is not built; --algos csmv,csmv-nocv,csmv-onlycs,jvstm adds
-JVSTM on CPU threads. The abort rates are Figure 1's (the paper omits them)."
+JVSTM-GPU: --algos csmv,csmv-nocv,csmv-onlycs,jvstm-gpu adds it (Figure 1 runs
+it by default), and jvstm adds JVSTM on CPU threads. The abort rates are
+Figure 1's (the paper omits them)."
 fig_about="Figure 3 of Nunes et al. (CSMV, section IV-C): the bank of Figure 1, throughput
 of CSMV and its ablations as the read-only share grows from 1% to 99%."
 stmfig_main "$@"

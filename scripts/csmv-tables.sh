@@ -15,8 +15,8 @@ usage() {
 usage: scripts/csmv-tables.sh [options] [-- extra gpubench stm options]
 
 Runs scripts/csmv-fig1.sh into DIR/fig1 and scripts/csmv-fig2.sh into
-DIR/fig2 (every engine of those figures: csmv, csmv-nocv, csmv-onlycs and
-jvstm), then builds DIR/csmv-tables.md and DIR/csmv-tables.csv from their
+DIR/fig2 (every engine of those figures: csmv, csmv-nocv, csmv-onlycs, jvstm
+and jvstm-gpu), then builds DIR/csmv-tables.md and DIR/csmv-tables.csv from their
 reports:
   Table I   (bank) and Table III (memcached): an update transaction's commit
             for the engines that commit through a server, in microseconds per
@@ -25,8 +25,9 @@ reports:
             server's validation and ATR insert happen then), write-back
   Table II  (bank) and Table IV (memcached): total and wasted time per
             committed transaction for every engine
-The paper's JVSTM-GPU column is not there (JVSTM-GPU is not built); jvstm is
-JVSTM on CPU threads.
+jvstm is JVSTM on CPU threads; jvstm-gpu, the paper's JVSTM-GPU, commits
+each thread's updates by itself (no server), so it has Table II and IV rows
+only.
 
   --gpubench PATH   binary to run (default: dist/bin/gpubench if present, else
                     ./gpubench)

@@ -3,7 +3,7 @@
  * transactional memory", section III-A) dissect it: the host baseline of
  * their comparison, and the algorithm CSMV builds on. Written as GB_HD
  * functions over the atomics layer; the CPU backend (stm/jvstm_cpu.c) runs
- * them on pthreads. docs/stm.md ("JVSTM") gives the design and the
+ * them on pthreads, JVSTM-GPU's kernel (stm/jvstm_gpu.cu) on GPU threads. docs/stm.md ("JVSTM") gives the design and the
  * correctness and progress arguments.
  *
  * What JVSTM shares with CSMV, and takes from it unchanged: the versioned

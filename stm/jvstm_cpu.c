@@ -8,8 +8,8 @@
  * time, so the snapshot announcements that bound reclamation are per worker,
  * not per logical thread. The execution and the lane's bookkeeping are CSMV's
  * GB_HD code (stm/csmv_step.h, stm/csmv_sched.h), the versioned boxes CSMV's
- * (stm/csmv.h). There is no GPU backend: JVSTM-GPU, the paper's port of this
- * algorithm to the GPU, is not built.
+ * (stm/csmv.h). The engine jvstm runs only this backend; jvstm-gpu runs it
+ * as its CPU backend, and its own kernel (stm/jvstm_gpu.cu) on the GPU.
  *
  * Waits, and why they end: a committer whose insertion finds a write-back
  * running waits for it; a write-back waits, holding the ATR, for the workers

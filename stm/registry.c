@@ -173,10 +173,38 @@ static const stm_engine jvstm = {
 	.runs = jvstm_runs,
 	.snapshot_reads = 1,
 	.no_gpu = "jvstm is JVSTM on CPU threads, the host baseline, and has no GPU backend "
-		  "(JVSTM-GPU is not built): use --backend cpu",
+		  "(jvstm-gpu is its GPU port): use --backend cpu",
 };
 
-const stm_engine *const stm_engines[] = {&prstm, &gpustm, &csmv, &csmv_nocv, &csmv_onlycs, &jvstm, NULL};
+/*
+ * jvstm-gpu: JVSTM ported directly to the GPU (stm/jvstm_gpu.cu), every thread committing its own
+ * transactions under the ATR's lock. On the CPU backend it runs jvstm's CPU backend: the same
+ * algorithm, one implementation.
+ */
+static const stm_engine_run jvstm_gpu_runs[] = {
+	{.workload = &stm_workload_bank, .cpu = &jvstm_bank_cpu_ops, .gpu = GPU_OPS(jvstm_gpu_bank_gpu_ops),
+	 .max_set = CSMV_MAX_SET},
+	{.workload = &stm_workload_memcached, .cpu = &jvstm_memcached_cpu_ops,
+	 .gpu = GPU_OPS(jvstm_gpu_memcached_gpu_ops), .max_set = CSMV_MAX_SET},
+	{.workload = NULL},
+};
+
+static const stm_engine jvstm_gpu = {
+	.name = "jvstm-gpu",
+	.summary = "JVSTM-GPU, JVSTM ported directly to the GPU (Nunes et al. section IV): CSMV with every "
+		   "GPU-oriented optimization removed, each thread validating and committing its own update "
+		   "transactions under the ATR's lock; on --backend cpu the same algorithm as jvstm",
+	.max_threads = CSMV_MAX_THREADS,
+	.max_set = CSMV_MAX_SET,
+	.timed_rounds = 0,
+	.no_rounds = "JVSTM's commit timestamps order one pass over the table, which the oracle replays",
+	.options = csmv_options,
+	.runs = jvstm_gpu_runs,
+	.snapshot_reads = 1,
+};
+
+const stm_engine *const stm_engines[] = {&prstm, &gpustm, &csmv, &csmv_nocv, &csmv_onlycs, &jvstm,
+					 &jvstm_gpu, NULL};
 
 const stm_engine *stm_engine_find(const char *name)
 {

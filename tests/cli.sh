@@ -222,7 +222,7 @@ for name in ("prstm", "gpustm"):
     assert p["max_words_by_workload"] == {"bank": 8, "vacation": 8, "skiplist": 16, "kmeans": 8, "graph": 8,
                                           "memcached": 16}, p
     assert p["workloads"] == ["bank", "vacation", "skiplist", "kmeans", "graph", "memcached"] and p["cannot_run"] == [], p
-for name in ("csmv", "csmv-nocv", "csmv-onlycs", "jvstm"):
+for name in ("csmv", "csmv-nocv", "csmv-onlycs", "jvstm", "jvstm-gpu"):
     assert e[name]["workloads"] == ["bank", "memcached"] and len(e[name]["cannot_run"]) == 4, e[name]
 w = d["engines"]["stm_workloads"]
 assert [x["name"] for x in w] == ["bank", "vacation", "skiplist", "kmeans", "graph", "memcached"], w
@@ -822,6 +822,27 @@ expect_err "--compare jvstm with --backend gpu names jvstm" "jvstm is JVSTM on C
 expect_rc "jvstm does not run vacation" 2 "$G" stm "${VAC[@]}" --algo jvstm
 expect_err "jvstm on vacation says why" "jvstm does not run the vacation workload"
 
+# jvstm-gpu: JVSTM ported to the GPU; on the CPU backend it runs jvstm's CPU backend, the same oracle
+json_check "info: jvstm is CPU-only, jvstm-gpu is not, and neither commits through a server" "$T_TMP/info.json" '
+e = {x["name"]: x for x in d["engines"]["stm"]}
+assert e["jvstm"]["cpu_only"] is True and e["jvstm-gpu"]["cpu_only"] is False, (e["jvstm"], e["jvstm-gpu"])
+assert "JVSTM-GPU" in e["jvstm-gpu"]["summary"] and "same algorithm as jvstm" in e["jvstm-gpu"]["summary"], e'
+expect_rc "jvstm-gpu on the CPU runs inquiries over every account beside jvstm" 0 "$G" stm --backend cpu \
+	--threads 96 --accounts 300 --tx-per-thread 10 --reps 1 --warmup 0 --algo jvstm-gpu --compare jvstm \
+	--semantic-ratio 0 --read-only 50 --read-only-size 300 --quiet --json "$R/jvstm-gpu.json"
+json_check "jvstm-gpu: verified in commit order, inquiry sums checked, versions reported" "$R/jvstm-gpu.json" '
+v = d["verification"]; r = d["results"]
+assert d["config"]["algo"] == "jvstm-gpu" and d["config"]["backend"] == "cpu", d["config"]
+assert v["verified"] is True and v["read_only_results_checked"] == r["commits_read_only"] > 0, (v, r)
+assert r["commits"] == 960 and r["abandoned"] == 0, r
+assert 1 <= r["versions"]["kept_peak"] <= 8, r
+assert "commit_phases_ns" not in r, r  # no server
+assert [c["algo"] for c in r["compare"]] == ["jvstm"] and r["compare"][0]["verified"] is True, r'
+expect_rc "jvstm-gpu with semantic chains verifies" 0 "$G" stm "${TINY[@]}" --algo jvstm-gpu --backend cpu \
+	--read-only 20 --quiet
+expect_rc "jvstm-gpu does not run vacation" 2 "$G" stm "${VAC[@]}" --algo jvstm-gpu
+expect_err "jvstm-gpu on vacation says why" "jvstm-gpu does not run the vacation workload"
+
 # memcached: GETs read a set's ways (read-only), SETs replace or evict by LRU; every engine, the replay,
 # and GET results checked at their snapshots where the engine records them (csmv, jvstm)
 MEMC=(--backend cpu --workload memcached --items 64 --keys 200 --threads 96 --cpu-workers 4 --tx-per-thread 10
@@ -842,6 +863,14 @@ assert v["read_only_results_checked"] == r["commits_read_only"] == 2 * w["gets"]
 assert r["commits"] == 2 * 960 and r["abandoned"] == 0, r
 assert [x["algo"] for x in r["compare"]] == ["prstm", "gpustm", "jvstm"], r["compare"]
 assert all(x["verified"] is True and x["abandoned"] == 0 for x in r["compare"]), r["compare"]'
+expect_rc "memcached on jvstm-gpu (CPU backend), compared with jvstm" 0 "$G" stm "${MEMC[@]}" --algo jvstm-gpu \
+	--compare jvstm --quiet --json "$R/memcached-jvgpu.json"
+json_check "memcached on jvstm-gpu: verified, GET results checked, as jvstm" "$R/memcached-jvgpu.json" '
+c = d["config"]; r = d["results"]; v = d["verification"]; w = c["memcached"]
+assert c["algo"] == "jvstm-gpu" and c["backend"] == "cpu", c
+assert v["verified"] is True and v["read_only_results_checked"] == r["commits_read_only"] == 2 * w["gets"] > 0, (v, r)
+assert r["commits"] == 2 * 960 and r["abandoned"] == 0 and 1 <= r["versions"]["kept_peak"] <= 8, r
+assert [x["algo"] for x in r["compare"]] == ["jvstm"] and r["compare"][0]["verified"] is True, r["compare"]'
 expect_rc "memcached at high contention: 4 sets, half SETs, 128 threads" 0 "$G" stm "${MEMC[@]}" --items 16 --ways 4 \
 	--keys 24 --set-permille 500 --threads 128 --compare gpustm,csmv-onlycs --quiet --json "$R/memcached-hot.json"
 json_check "memcached at high contention: everything committed, verified" "$R/memcached-hot.json" '

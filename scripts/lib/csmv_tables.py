@@ -15,7 +15,7 @@ import sys
 PHASES = ["divergence", "pre_validation", "wait_server", "server_validation", "server_insert", "write_back"]
 # Total: the client's phases in sequence; the server's two overlap wait_server.
 CLIENT = ["divergence", "pre_validation", "wait_server", "write_back"]
-ORDER = ["csmv", "csmv-nocv", "csmv-onlycs", "jvstm", "prstm", "gpustm"]
+ORDER = ["csmv", "csmv-nocv", "csmv-onlycs", "jvstm", "jvstm-gpu", "prstm", "gpustm"]
 
 
 def load(folder, workload):
@@ -86,7 +86,7 @@ def time_table(out, rows, xname, title):
     at = {(w["algo"], w["x"]): w for w in rows}
     out.append("## " + title + "\n")
     out.append("Total and wasted (aborted attempts) time per committed transaction, microseconds, read-only "
-               "ones included; jvstm runs on CPU threads.\n")
+               "ones included; jvstm runs on CPU threads, jvstm-gpu on the run's backend.\n")
     out.append("| %s | %s |" % (xname, " | ".join("%s total | %s wasted" % (a, a) for a in algos)))
     out.append("| ---: | %s |" % " | ".join("---: | ---:" for _ in algos))
     for x in xs:
