@@ -58,7 +58,7 @@ ifeq ($(OPENCL),1)
   LIST_SRC += structures/list_opencl.c
   OPENCL_LIBS := -lOpenCL
 endif
-STM_SRC := stm/registry.c stm/counters.c stm/stm_cpu.c stm/prstm_cpu.c stm/prstm_cpu_set16.c stm/gpustm_cpu.c \
+STM_SRC := stm/registry.c stm/counters.c stm/stm_cpu.c stm/prstm_cpu.c stm/prstm_cpu_set16.c stm/prstm_cpu_long.c stm/gpustm_cpu.c \
 	stm/gpustm_cpu_set16.c workloads/bank.c workloads/bank_stm.c workloads/vacation.c workloads/vacation_stm.c \
 	workloads/skiplist.c workloads/skiplist_stm.c workloads/stm_workloads.c
 STM_SRC += workloads/kmeans.c workloads/kmeans_stm.c workloads/graph.c workloads/graph_stm.c workloads/stm_order.c \
@@ -71,7 +71,7 @@ CORE_SRC := main.c $(COMMON_SRC) cmd/commands.c cmd/stm.c cmd/avoid.c cmd/detect
 	cmd/compare.c \
 	$(STM_SRC) $(PBA_SRC) $(RAG_SRC) $(SPEC_SRC) $(LIST_SRC)
 CUDA_SRC := common/device_cuda.cu stm/stm_gpu.cu stm/prstm_gpu.cu stm/prstm_gpu_set2.cu stm/prstm_gpu_set4.cu \
-	stm/prstm_gpu_set16.cu stm/gpustm_gpu.cu stm/gpustm_gpu_set16.cu stm/csmv_gpu.cu stm/jvstm_gpu.cu deadlock/pba_gpu_common.cu \
+	stm/prstm_gpu_set16.cu stm/prstm_gpu_long.cu stm/gpustm_gpu.cu stm/gpustm_gpu_set16.cu stm/csmv_gpu.cu stm/jvstm_gpu.cu deadlock/pba_gpu_common.cu \
 	deadlock/pba_gpu.cu \
 	deadlock/pba_thesis_gpu.cu deadlock/rag_gpu.cu deadlock/osdda_gpu.cu deadlock/lmdda_gpu.cu \
 	deadlock/rag_stream.cu speculation/backend_gpu.cu structures/list_gpu.cu

@@ -162,6 +162,10 @@ static void describe_engine(const void *entry, cJSON *o)
 	by = cJSON_AddObjectToObject(o, "max_words_by_workload");
 	for (r = e->runs; r->workload; r++)
 		gb_json_u64(by, r->workload->name, r->max_set);
+	by = cJSON_AddObjectToObject(o, "max_read_only_words_by_workload");
+	for (r = e->runs; r->workload; r++)
+		if (r->long_reads)
+			gb_json_u64(by, r->workload->name, (uint64_t)r->max_set + r->long_reads);
 	cJSON_AddBoolToObject(o, "cpu_only", e->no_gpu != NULL);
 	cannot = cJSON_AddArrayToObject(o, "cannot_run");
 	for (i = 0; stm_workloads[i]; i++)
@@ -367,22 +371,30 @@ static void check_engines(const stm_opts *o)
 
 	for (k = 0; k < o->nengines; k++) {
 		const stm_engine *e = o->engine[k];
-		/* an engine whose read-only transactions keep no read set is bounded by the updates */
-		uint32_t need_e = e->snapshot_reads && o->workload->max_update_set
-					  ? o->workload->max_update_set(o->wl_opts) : need;
+		const stm_engine_run *run;
+		uint32_t need_e = need;
 		if (stm_cannot_run(e, o->workload, why, sizeof(why)))
 			gb_die(GB_EXIT_USAGE, "%s", why);
+		run = stm_engine_run_of(e, o->workload);
+		/* an engine whose read-only transactions keep no read set, or log reads past its sets,
+		 * is bounded by the updates */
+		if ((e->snapshot_reads || run->long_reads) && o->workload->max_update_set)
+			need_e = o->workload->max_update_set(o->wl_opts);
+		if (run->long_reads && need > run->max_set && need - run->max_set > run->long_reads)
+			gb_die(GB_EXIT_USAGE, "%s runs %s read-only transactions of at most %u words, but %s "
+			       "transactions with these options (--%s) read up to %u",
+			       e->name, o->workload->name, run->max_set + run->long_reads, o->workload->name,
+			       max_set_option, need);
 		/* before the backend is resolved, so a CPU-only build says the same */
 		if (o->run.backend == GB_BACKEND_GPU && e->no_gpu)
 			gb_die(GB_EXIT_USAGE, "--backend gpu: %s", e->no_gpu);
 		if (o->threads > e->max_threads)
 			gb_die(GB_EXIT_USAGE, "option --threads: %" PRIu64 " is above what %s runs (accepted: 1..%u)",
 			       o->threads, e->name, e->max_threads);
-		if (need_e > stm_engine_run_of(e, o->workload)->max_set)
+		if (need_e > run->max_set)
 			gb_die(GB_EXIT_USAGE, "%s runs %s transactions of at most %u words, but %s transactions "
 			       "with these options (--%s) touch up to %u",
-			       e->name, o->workload->name, stm_engine_run_of(e, o->workload)->max_set,
-			       o->workload->name, max_set_option, need_e);
+			       e->name, o->workload->name, run->max_set, o->workload->name, max_set_option, need_e);
 	}
 }
 

@@ -21,7 +21,7 @@ fig_quick_fixed=(--items 1024 --keys 2048 --threads 96 --block-size 32 --set-per
 fig_quick_sizes="--tx-per-thread 20"
 fig_logx=1
 fig_workloads=memcached
-fig_algos=csmv,csmv-nocv,csmv-onlycs,jvstm,jvstm-gpu
+fig_algos=csmv,csmv-nocv,csmv-onlycs,jvstm,jvstm-gpu,prstm
 fig_metrics="throughput abort_rate"
 fig_panel_title="99.8% GETs, zipfian keys"
 stmfig_panels=("A")
@@ -29,10 +29,11 @@ fig_panels_about="One panel, A: the associativity swept (memcached has no semant
 presort, and its GET share is --set-permille, not --read-only)."
 fig_algos_about="Engines: CSMV, its ablations, JVSTM on CPU threads (jvstm, the host baseline;
 with --backend gpu it still runs on the CPU) and JVSTM-GPU (jvstm-gpu, JVSTM
-ported directly to the GPU; on the CPU backend it runs jvstm's algorithm). PR-STM
-and GPU-STM keep a read set for GETs, which read up to --ways + 1 words, so
-they run up to 15 ways only (gpubench stm exits 2 above): to draw them, run
---algos prstm,gpustm --ways 4,8 --out DIR into a folder of their own."
+ported directly to the GPU; on the CPU backend it runs jvstm's algorithm) and
+PR-STM, which keeps a read set for GETs (up to --ways + 1 words) and logs the
+reads past its set in global memory. GPU-STM runs up to 15 ways only (gpubench
+stm exits 2 above): to draw it, run --algos prstm,gpustm --ways 4,8 --out DIR
+into a folder of its own."
 fig_about="Figure 2 of Nunes et al. (CSMV, section V): MemcachedGPU's cache of 1M items,
 keys of a zipfian popularity, 99.8% GETs, 1792 threads in blocks of 64,
 throughput and abort rate as the associativity grows from 4 to 256 ways."

@@ -15,9 +15,9 @@ usage() {
 usage: scripts/csmv-tables.sh [options] [-- extra gpubench stm options]
 
 Runs scripts/csmv-fig1.sh into DIR/fig1 and scripts/csmv-fig2.sh into
-DIR/fig2 (every engine of those figures: csmv, csmv-nocv, csmv-onlycs, jvstm
-and jvstm-gpu), then builds DIR/csmv-tables.md and DIR/csmv-tables.csv from their
-reports:
+DIR/fig2 (every engine of those figures: csmv, csmv-nocv, csmv-onlycs, jvstm,
+jvstm-gpu and prstm), then builds DIR/csmv-tables.md and DIR/csmv-tables.csv
+from their reports:
   Table I   (bank) and Table III (memcached): an update transaction's commit
             for the engines that commit through a server, in microseconds per
             committed update: waiting for the other lanes of its group
@@ -25,9 +25,9 @@ reports:
             server's validation and ATR insert happen then), write-back
   Table II  (bank) and Table IV (memcached): total and wasted time per
             committed transaction for every engine
-jvstm is JVSTM on CPU threads; jvstm-gpu, the paper's JVSTM-GPU, commits
-each thread's updates by itself (no server), so it has Table II and IV rows
-only.
+jvstm is JVSTM on CPU threads; jvstm-gpu, the paper's JVSTM-GPU, and prstm
+commit each thread's updates by itself (no server), so they have Table II and
+IV rows only.
 
   --gpubench PATH   binary to run (default: dist/bin/gpubench if present, else
                     ./gpubench)

@@ -65,10 +65,29 @@
  *   On the CPU the limit (tx->window) counts from the attempt's first
  *   transactional access, so what a body does before it (a skiplist's search,
  *   outside the transaction) does not count; device code has none of this.
+ * - Long reads (builds with PRSTM_LONG_READS: stm/prstm_gpu_long.cu,
+ *   stm/prstm_cpu_long.c). The read set holds PRSTM_MAX_SET entries where the
+ *   kernel keeps them in registers; a transaction that reads more (the CSMV
+ *   paper's inquiries over every account, a GET over 256 ways) logs the rest
+ *   in a read log in global memory, m->long_cap (address, version) pairs per
+ *   slot, and validation checks every one of them like the others. Two
+ *   departures from the readSet, both for the long part only: a word read
+ *   again is loaded and logged again rather than looked up (a search over
+ *   thousands of entries on every read would make a long read quadratic;
+ *   both copies are validated, so a word that changed between them aborts
+ *   the transaction as the first copy alone would), and the value is not
+ *   kept (nothing looks it up). A slot serves one running attempt: on the
+ *   GPU a thread's (prio % threads), its entries interleaved with the other
+ *   threads' (entry j at j * threads + slot) so the lanes of a warp writing
+ *   their j-th entry touch consecutive words; on the CPU a worker's (prio %
+ *   workers: the backend deals logical thread t to worker t % workers, which
+ *   runs one attempt at a time), its entries contiguous, so workers share no
+ *   cache line.
  */
 #ifndef GB_PRSTM_H
 #define GB_PRSTM_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "common/port.h"
@@ -99,6 +118,12 @@ typedef struct prstm_mem {
 	uint32_t *locks;
 	uint32_t *data;
 	uint32_t hash; /* data words per lock */
+	/* the read log of PRSTM_LONG_READS builds (above); other builds leave it zero and never read it:
+	 * entry j of slot s is at [s * long_slot_step + j * long_step] of each array */
+	uint32_t long_cap;   /* entries per slot */
+	uint32_t long_slots; /* a transaction's slot is prio % long_slots */
+	uint32_t long_step, long_slot_step;
+	uint32_t *long_addr, *long_ver;
 } prstm_mem;
 
 typedef struct prstm_tx {
@@ -114,6 +139,10 @@ typedef struct prstm_tx {
 	uint32_t r_addr[PRSTM_MAX_SET], r_ver[PRSTM_MAX_SET], r_val[PRSTM_MAX_SET];
 	uint32_t w_addr[PRSTM_MAX_SET], w_val[PRSTM_MAX_SET];
 	uint32_t l_idx[PRSTM_MAX_SET], l_ver[PRSTM_MAX_SET];
+#ifdef PRSTM_LONG_READS
+	uint32_t nlong; /* entries in the read log */
+	size_t lbase;   /* where its slot starts, set at the first entry */
+#endif
 } prstm_tx;
 
 GB_HD uint32_t prstm_version(uint32_t w) { return w & PRSTM_VERSION_MASK; }
@@ -149,6 +178,10 @@ GB_HD void prstm_tx_start(prstm_tx *tx, uint32_t prio)
 #endif
 	tx->abort = PRSTM_OK;
 	tx->nr = tx->nw = tx->nl = 0;
+#ifdef PRSTM_LONG_READS
+	tx->nlong = 0;
+	tx->lbase = 0;
+#endif
 }
 
 /*
@@ -176,9 +209,23 @@ GB_HD uint32_t prstm_find_read(const prstm_tx *tx, uint32_t addr)
 	return j;
 }
 
-GB_HD void prstm_add_read(prstm_tx *tx, uint32_t addr, uint32_t ver, uint32_t val)
+GB_HD void prstm_add_read(prstm_tx *tx, const prstm_mem *m, uint32_t addr, uint32_t ver, uint32_t val)
 {
 	if (tx->nr == PRSTM_MAX_SET) {
+#ifdef PRSTM_LONG_READS
+		if (tx->nlong < m->long_cap) {
+			size_t at;
+			if (tx->nlong == 0)
+				tx->lbase = (size_t)(tx->prio % m->long_slots) * m->long_slot_step;
+			at = tx->lbase + (size_t)tx->nlong * m->long_step;
+			m->long_addr[at] = addr;
+			m->long_ver[at] = ver;
+			tx->nlong++;
+			return;
+		}
+#else
+		(void)m;
+#endif
 		tx->abort = PRSTM_ABORT_CAPACITY;
 		return;
 	}
@@ -207,7 +254,7 @@ GB_HD uint32_t prstm_tx_read(prstm_tx *tx, const prstm_mem *m, uint32_t addr)
 		return 0;
 	}
 	v = gb_ld_relaxed_u32(m->data + addr);
-	prstm_add_read(tx, addr, prstm_version(w), v);
+	prstm_add_read(tx, m, addr, prstm_version(w), v);
 	return v;
 }
 
@@ -265,7 +312,7 @@ GB_HD void prstm_tx_prefetch(prstm_tx *tx, const prstm_mem *m, const uint32_t *a
 	GB_UNROLL
 	for (j = 0; j < PRSTM_MAX_SET; j++)
 		if (j < n && prstm_find_read(tx, addr[j]) == tx->nr)
-			prstm_add_read(tx, addr[j], prstm_version(w[j]), v[j]);
+			prstm_add_read(tx, m, addr[j], prstm_version(w[j]), v[j]);
 }
 
 GB_HD void prstm_tx_write(prstm_tx *tx, const prstm_mem *m, uint32_t addr, uint32_t val)
@@ -380,6 +427,37 @@ GB_HD int prstm_try_lock(prstm_tx *tx, const prstm_mem *m)
 	return 1;
 }
 
+#ifdef PRSTM_LONG_READS
+/*
+ * The read log's part of validation: every logged word's lock still has the
+ * version read and is not locked. A word this transaction has pre-locked
+ * shows the pre-lock bit and its version, which passes as it should. The
+ * loads are independent: 8 issue before the first comparison.
+ */
+GB_HD int prstm_validate_long(const prstm_tx *tx, const prstm_mem *m, uint32_t fenced)
+{
+	uint32_t j, k, bad = 0;
+
+	if (!fenced)
+		gb_fence(); /* the body's value loads stay before these lock loads */
+	for (j = 0; j < tx->nlong && !bad; j += 8) {
+		uint32_t w[8] = {0}, ver[8] = {0};
+		GB_UNROLL
+		for (k = 0; k < 8; k++)
+			if (j + k < tx->nlong) {
+				size_t at = tx->lbase + (size_t)(j + k) * m->long_step;
+				ver[k] = m->long_ver[at];
+				w[k] = gb_ld_relaxed_u32(m->locks + prstm_lock_of(m, m->long_addr[at]));
+			}
+		GB_UNROLL
+		for (k = 0; k < 8; k++)
+			if (j + k < tx->nlong && (prstm_version(w[k]) != ver[k] || prstm_is_locked(w[k])))
+				bad = 1;
+	}
+	return !bad;
+}
+#endif
+
 /* txValidate: pre-lock the write set, check the read set, lock the write set. */
 GB_HD int prstm_tx_validate(prstm_tx *tx, const prstm_mem *m)
 {
@@ -407,6 +485,13 @@ GB_HD int prstm_tx_validate(prstm_tx *tx, const prstm_mem *m)
 			return 0;
 		}
 	}
+#ifdef PRSTM_LONG_READS
+	if (tx->nlong && !prstm_validate_long(tx, m, fenced)) {
+		tx->abort = PRSTM_ABORT_VALIDATION;
+		prstm_release_locks(tx, m, 0, (1u << tx->nl) - 1u);
+		return 0;
+	}
+#endif
 	/* Versions wrap at 2048: a transaction that was held up long enough for
 	 * 2048 commits on one of its locks (a CPU worker preempted between its
 	 * reads and here) could see its version again and commit on stale data.

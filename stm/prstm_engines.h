@@ -12,6 +12,14 @@
  */
 #define PRSTM_WIDE_SET 16
 
+/*
+ * The most words one read-only transaction of the bank or memcached reads on
+ * the builds with the read log (stm/prstm.h, "Long reads"): 8 bytes a word
+ * and thread of device or host memory, which is checked when it is allocated.
+ * Their updates are at most 8 words, the capacity of those builds.
+ */
+#define PRSTM_LONG_READS_MAX (1u << 24)
+
 #ifdef __cplusplus
 extern "C" {
 #endif
@@ -27,6 +35,10 @@ extern const stm_ops prstm_graph_cpu_ops;
 extern const stm_ops prstm_graph_gpu_ops;
 extern const stm_ops prstm_memcached_cpu_ops;
 extern const stm_ops prstm_memcached_gpu_ops;
+/* The CPU backends with the read log (stm/prstm_cpu_long.c), which the bank's and memcached's open
+ * when a table's transactions outgrow their sets. */
+void *prstm_bank_long_cpu_open(const tx_input *in, const stm_params *p);
+void *prstm_memcached_long_cpu_open(const tx_input *in, const stm_params *p);
 #ifdef __cplusplus
 }
 #endif

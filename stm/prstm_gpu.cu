@@ -17,14 +17,18 @@
 #define PRSTM_GPU_KERNELS set8
 #include "stm/prstm_gpu_kernel.cuh"
 
+#include <stdio.h>
 #include <string.h>
 
+#include "common/cuda_check.h"
 #include "stm/prstm_engines.h"
 #include "stm/stm_gpu.h"
 
 /*
  * The kernel of the smallest capacity whose sets hold the largest transaction of the table, among those
- * built for the workload (`which` picks its member of prstm_gpu_kernels).
+ * built for the workload (`which` picks its member of prstm_gpu_kernels); past all of them, the
+ * workload's kernel with the read log, where there is one (the bank, memcached: their long
+ * transactions are read-only, and their updates fit its 8 words).
  */
 static const prstm_gpu_kernel *kernel_for(const tx_input *in, const prstm_gpu_kernel prstm_gpu_kernels::*which)
 {
@@ -40,9 +44,27 @@ static const prstm_gpu_kernel *kernel_for(const tx_input *in, const prstm_gpu_ke
 			continue;
 		last = c;
 		if (in->max_words <= c->capacity)
-			break;
+			return c;
 	}
+	if ((prstm_gpu_kernels_long.*which).fn)
+		return &(prstm_gpu_kernels_long.*which);
 	return last;
+}
+
+/* Open the shared context for kernel k, with the read log when k has one. */
+static void *open_kernel(const tx_input *in, const stm_params *p, const prstm_gpu_kernel *k)
+{
+	stm_gpu *g = stm_gpu_open(in, p, k->fn, k->name);
+	char what[160];
+
+	if (k == &prstm_gpu_kernels_long.bank || k == &prstm_gpu_kernels_long.memcached) {
+		/* every thread's reads past the 8 of its set, an address and a version each */
+		g->engine_words = in->max_words > k->capacity ? in->max_words - k->capacity : 1;
+		snprintf(what, sizeof(what), "PR-STM's read log (%u threads x %u reads past the set, 8 bytes each)",
+			 p->threads, g->engine_words);
+		g->d_engine = gb_cuda_alloc((size_t)g->engine_words * p->threads * 2 * sizeof(uint32_t), what);
+	}
+	return g;
 }
 
 static void run(void *vctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_result *r)
@@ -55,6 +77,14 @@ static void run(void *vctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_resu
 	a.m.locks = g->d_locks;
 	a.m.data = g->d_data;
 	a.m.hash = g->p.hash;
+	if (g->d_engine) {
+		a.m.long_cap = g->engine_words;
+		a.m.long_slots = g->p.threads;
+		a.m.long_step = g->p.threads;
+		a.m.long_slot_step = 1;
+		a.m.long_addr = (uint32_t *)g->d_engine;
+		a.m.long_ver = a.m.long_addr + (size_t)g->engine_words * g->p.threads;
+	}
 	a.v = stm_gpu_table(g);
 	a.p = g->p;
 	a.timeout_ns = timeout_ns;
@@ -66,38 +96,32 @@ static void run(void *vctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_resu
 
 static void *bank_open(const tx_input *in, const stm_params *p)
 {
-	const prstm_gpu_kernel *k = kernel_for(in, &prstm_gpu_kernels::bank);
-	return stm_gpu_open(in, p, k->fn, k->name);
+	return open_kernel(in, p, kernel_for(in, &prstm_gpu_kernels::bank));
 }
 
 static void *vacation_open(const tx_input *in, const stm_params *p)
 {
-	const prstm_gpu_kernel *k = kernel_for(in, &prstm_gpu_kernels::vacation);
-	return stm_gpu_open(in, p, k->fn, k->name);
+	return open_kernel(in, p, kernel_for(in, &prstm_gpu_kernels::vacation));
 }
 
 static void *skiplist_open(const tx_input *in, const stm_params *p)
 {
-	const prstm_gpu_kernel *k = kernel_for(in, &prstm_gpu_kernels::skiplist);
-	return stm_gpu_open(in, p, k->fn, k->name);
+	return open_kernel(in, p, kernel_for(in, &prstm_gpu_kernels::skiplist));
 }
 
 static void *kmeans_open(const tx_input *in, const stm_params *p)
 {
-	const prstm_gpu_kernel *k = kernel_for(in, &prstm_gpu_kernels::kmeans);
-	return stm_gpu_open(in, p, k->fn, k->name);
+	return open_kernel(in, p, kernel_for(in, &prstm_gpu_kernels::kmeans));
 }
 
 static void *graph_open(const tx_input *in, const stm_params *p)
 {
-	const prstm_gpu_kernel *k = kernel_for(in, &prstm_gpu_kernels::graph);
-	return stm_gpu_open(in, p, k->fn, k->name);
+	return open_kernel(in, p, kernel_for(in, &prstm_gpu_kernels::graph));
 }
 
 static void *memcached_open(const tx_input *in, const stm_params *p)
 {
-	const prstm_gpu_kernel *k = kernel_for(in, &prstm_gpu_kernels::memcached);
-	return stm_gpu_open(in, p, k->fn, k->name);
+	return open_kernel(in, p, kernel_for(in, &prstm_gpu_kernels::memcached));
 }
 
 extern "C" const stm_ops prstm_bank_gpu_ops = {

@@ -15,7 +15,10 @@
  * (PRSTM_WIDE_SET) is built for the skiplist, whose updates touch up to
  * 2 x --levels words, and memcached (built at 8 and 16), whose GETs read
  * --ways + 1; the bank and vacation never need more than 8, and their
- * entries there are empty.
+ * entries there are empty. A table with read-only transactions longer than
+ * every capacity built for its workload (the bank's inquiries past 8 accounts,
+ * memcached's GETs past 15 ways) runs on the kernels of stm/prstm_gpu_long.cu:
+ * capacity 8 and the read log in global memory (stm/prstm.h, "Long reads").
  */
 #ifndef GB_PRSTM_GPU_CUH
 #define GB_PRSTM_GPU_CUH
@@ -50,5 +53,7 @@ typedef struct prstm_gpu_kernels {
 
 extern const prstm_gpu_kernels prstm_gpu_kernels_set2, prstm_gpu_kernels_set4, prstm_gpu_kernels_set8,
 	prstm_gpu_kernels_set16;
+/* Capacity 8 with the read log (stm/prstm_gpu_long.cu): the bank and memcached only. */
+extern const prstm_gpu_kernels prstm_gpu_kernels_long;
 
 #endif

@@ -15,21 +15,30 @@
 #error "define PRSTM_MAX_SET and PRSTM_GPU_KERNELS before including stm/prstm_gpu_kernel.cuh"
 #endif
 
-/* The bank, vacation, kmeans and graph, whose transactions touch at most 8 words, are built up to capacity 8. */
-#if PRSTM_MAX_SET <= 8
-#define PRSTM_GPU_NARROW 1
-#else
+/*
+ * Which workloads this capacity builds. The bank, vacation, kmeans and graph,
+ * whose transactions touch at most 8 words, up to capacity 8; memcached, whose
+ * GETs read --ways + 1 words (5 and more), from capacity 8 up; the skiplist at
+ * every capacity. A build with the read log (PRSTM_LONG_READS, stm/prstm.h)
+ * serves the workloads with read-only transactions longer than any set: the
+ * bank's inquiries and memcached's GETs.
+ */
+#if defined(PRSTM_LONG_READS)
 #define PRSTM_GPU_NARROW 0
-#endif
-/* memcached, whose GETs read --ways + 1 words (5 and more), from capacity 8 up. */
-#if PRSTM_MAX_SET >= 8
+#define PRSTM_GPU_HAS_BANK 1
 #define PRSTM_GPU_HAS_MEMCACHED 1
+#define PRSTM_GPU_HAS_SKIPLIST 0
 #else
-#define PRSTM_GPU_HAS_MEMCACHED 0
+#define PRSTM_GPU_NARROW (PRSTM_MAX_SET <= 8)
+#define PRSTM_GPU_HAS_BANK PRSTM_GPU_NARROW
+#define PRSTM_GPU_HAS_MEMCACHED (PRSTM_MAX_SET >= 8)
+#define PRSTM_GPU_HAS_SKIPLIST 1
 #endif
 
-#if PRSTM_GPU_NARROW
+#if PRSTM_GPU_HAS_BANK
 #include "stm/prstm_bank.h"
+#endif
+#if PRSTM_GPU_NARROW
 #include "stm/prstm_graph.h"
 #include "stm/prstm_kmeans.h"
 #include "stm/prstm_vacation.h"
@@ -37,8 +46,10 @@
 #if PRSTM_GPU_HAS_MEMCACHED
 #include "stm/prstm_memcached.h"
 #endif
-#include "stm/prstm_gpu.cuh"
+#if PRSTM_GPU_HAS_SKIPLIST
 #include "stm/prstm_skiplist.h"
+#endif
+#include "stm/prstm_gpu.cuh"
 #include "stm/stm_gpu.cuh"
 
 /* The workloads of the kernels: a constant in each, so each keeps only its own step. */
@@ -63,11 +74,18 @@ static __device__ __forceinline__ uint32_t prstm_step(int workload, prstm_sched 
 		return prstm_kmeans_step(s, m, v, p, sh);
 	if (workload == PRSTM_GPU_GRAPH)
 		return prstm_graph_step(s, m, v, p, sh);
-	if (workload != PRSTM_GPU_SKIPLIST)
-		return workload == PRSTM_GPU_VACATION ? prstm_vacation_step(s, m, v, p, sh)
-						      : prstm_bank_step(s, m, v, p, sh);
+	if (workload == PRSTM_GPU_VACATION)
+		return prstm_vacation_step(s, m, v, p, sh);
 #endif
-	return prstm_skiplist_step(s, m, v, p, sh);
+#if PRSTM_GPU_HAS_SKIPLIST
+	if (workload == PRSTM_GPU_SKIPLIST)
+		return prstm_skiplist_step(s, m, v, p, sh);
+#endif
+#if PRSTM_GPU_HAS_BANK
+	return prstm_bank_step(s, m, v, p, sh);
+#else
+	return s->state = STM_FAILED; /* not built at this capacity: never launched */
+#endif
 }
 
 /* One kernel's work, for the workload it was built for. */
@@ -117,12 +135,14 @@ static __device__ __forceinline__ void prstm_kernel_body(int workload, const prs
 #define PRSTM_GPU_GRAPH_KERNEL PRSTM_GPU_CAT(prstm_graph_kernel_, PRSTM_GPU_KERNELS)
 #define PRSTM_GPU_MEMCACHED_KERNEL PRSTM_GPU_CAT(prstm_memcached_kernel_, PRSTM_GPU_KERNELS)
 
-#if PRSTM_GPU_NARROW
+#if PRSTM_GPU_HAS_BANK
 __global__ void PRSTM_GPU_BANK_KERNEL(prstm_kernel_args a)
 {
 	prstm_kernel_body(PRSTM_GPU_BANK, &a);
 }
+#endif
 
+#if PRSTM_GPU_NARROW
 __global__ void PRSTM_GPU_VACATION_KERNEL(prstm_kernel_args a)
 {
 	prstm_kernel_body(PRSTM_GPU_VACATION, &a);
@@ -139,10 +159,12 @@ __global__ void PRSTM_GPU_GRAPH_KERNEL(prstm_kernel_args a)
 }
 #endif
 
+#if PRSTM_GPU_HAS_SKIPLIST
 __global__ void PRSTM_GPU_SKIPLIST_KERNEL(prstm_kernel_args a)
 {
 	prstm_kernel_body(PRSTM_GPU_SKIPLIST, &a);
 }
+#endif
 
 #if PRSTM_GPU_HAS_MEMCACHED
 __global__ void PRSTM_GPU_MEMCACHED_KERNEL(prstm_kernel_args a)
@@ -152,17 +174,24 @@ __global__ void PRSTM_GPU_MEMCACHED_KERNEL(prstm_kernel_args a)
 #endif
 
 extern const prstm_gpu_kernels PRSTM_GPU_CAT(prstm_gpu_kernels_, PRSTM_GPU_KERNELS) = {
-#if PRSTM_GPU_NARROW
+#if PRSTM_GPU_HAS_BANK
 	.bank = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_BANK_KERNEL,
 		 .name = PRSTM_GPU_STR(PRSTM_GPU_BANK_KERNEL)},
+#else
+	.bank = {.capacity = PRSTM_MAX_SET, .fn = NULL, .name = NULL},
+#endif
+#if PRSTM_GPU_NARROW
 	.vacation = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_VACATION_KERNEL,
 		     .name = PRSTM_GPU_STR(PRSTM_GPU_VACATION_KERNEL)},
 #else
-	.bank = {.capacity = PRSTM_MAX_SET, .fn = NULL, .name = NULL},
 	.vacation = {.capacity = PRSTM_MAX_SET, .fn = NULL, .name = NULL},
 #endif
+#if PRSTM_GPU_HAS_SKIPLIST
 	.skiplist = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_SKIPLIST_KERNEL,
 		     .name = PRSTM_GPU_STR(PRSTM_GPU_SKIPLIST_KERNEL)},
+#else
+	.skiplist = {.capacity = PRSTM_MAX_SET, .fn = NULL, .name = NULL},
+#endif
 #if PRSTM_GPU_NARROW
 	.kmeans = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_KMEANS_KERNEL,
 		   .name = PRSTM_GPU_STR(PRSTM_GPU_KMEANS_KERNEL)},

@@ -25,7 +25,7 @@ static const char *const prstm_options[] = {"max-passes", "stall-timeout", "no-t
 
 static const stm_engine_run prstm_runs[] = {
 	{.workload = &stm_workload_bank, .cpu = &prstm_bank_cpu_ops, .gpu = GPU_OPS(prstm_bank_gpu_ops),
-	 .max_set = PRSTM_MAX_SET},
+	 .max_set = PRSTM_MAX_SET, .long_reads = PRSTM_LONG_READS_MAX},
 	{.workload = &stm_workload_vacation, .cpu = &prstm_vacation_cpu_ops, .gpu = GPU_OPS(prstm_vacation_gpu_ops),
 	 .max_set = PRSTM_MAX_SET},
 	{.workload = &stm_workload_skiplist, .cpu = &prstm_skiplist_cpu_ops, .gpu = GPU_OPS(prstm_skiplist_gpu_ops),
@@ -35,7 +35,7 @@ static const stm_engine_run prstm_runs[] = {
 	{.workload = &stm_workload_graph, .cpu = &prstm_graph_cpu_ops, .gpu = GPU_OPS(prstm_graph_gpu_ops),
 	 .max_set = PRSTM_MAX_SET},
 	{.workload = &stm_workload_memcached, .cpu = &prstm_memcached_cpu_ops,
-	 .gpu = GPU_OPS(prstm_memcached_gpu_ops), .max_set = PRSTM_WIDE_SET},
+	 .gpu = GPU_OPS(prstm_memcached_gpu_ops), .max_set = PRSTM_WIDE_SET, .long_reads = PRSTM_LONG_READS_MAX},
 	{.workload = NULL},
 };
 

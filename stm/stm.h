@@ -138,6 +138,9 @@ typedef struct stm_engine_run {
 	const stm_ops *gpu;           /* NULL in builds without CUDA */
 	uint32_t max_set;             /* distinct data words one transaction of it may read and write:
 				       * the set capacity of the build that runs it */
+	uint32_t long_reads;          /* 0, or the words one read-only transaction may read past max_set,
+				       * logged in memory (PR-STM's read log): updates stay bounded by
+				       * max_set (the workload's max_update_set) */
 } stm_engine_run;
 
 typedef struct stm_engine {

@@ -167,5 +167,6 @@ void stm_cpu_close(void *ctx)
 	free(c->data);
 	free(c->locks);
 	free(c->status);
+	free(c->engine);
 	free(c);
 }

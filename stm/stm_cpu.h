@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "api/tx_table.h"
 #include "stm/stm.h"
@@ -41,6 +42,8 @@ struct stm_cpu {
 	uint64_t timeout_ns, run_ns; /* of the current run */
 	double cycles_per_ns;
 	const stm_cpu_threads *threads;
+	void *engine;          /* NULL, or memory the engine allocated for itself: freed at close */
+	uint32_t engine_words; /* what the engine says it holds (PR-STM: its read log's entries per worker) */
 };
 
 stm_cpu *stm_cpu_open(const tx_input *in, const stm_params *p, const stm_cpu_threads *threads);
@@ -56,26 +59,45 @@ void stm_cpu_retable(void *ctx, const tx_input *in);
 /* The host's cycle counter against its clock, measured over 20 ms: what converts the backends' cycle counters to time. */
 double stm_cpu_cycles_per_ns(void);
 
+/* An engine's memory descriptor (eng##_mem: locks, data, hash and perhaps more) over c's words. */
+#define STM_CPU_MEM_PLAIN(m, c)                                                       \
+	do {                                                                          \
+		memset((m), 0, sizeof(*(m)));                                         \
+		(m)->locks = (c)->locks;                                              \
+		(m)->data = (c)->data;                                                \
+		(m)->hash = (c)->p.hash;                                              \
+	} while (0)
+
 /*
- * One workload's CPU backend for one engine: its step behind the shared
- * workers, and the stm_ops the registry lists (eng##_##wl##_cpu_ops). The
- * engine's file defines thread_init, thread_wait_ns and thread_totals, its
- * sched and mem types (eng##_sched, eng##_mem) and eng##_##wl##_step; it opens with
- * (open_fn) stm_cpu_open or an engine's wrapper of it.
+ * One workload's logical threads for one engine (name: the stm_cpu_threads to
+ * define): its step behind the shared workers, over the memory descriptor
+ * mem_init(&m, c) makes. The engine's file defines thread_init,
+ * thread_wait_ns and thread_totals, its sched and mem types (eng##_sched,
+ * eng##_mem) and eng##_##wl##_step.
  */
-#define STM_CPU_WORKLOAD(eng, wl, open_fn)                                             \
-	static uint32_t wl##_step(void *t, stm_cpu *c)                                \
+#define STM_CPU_THREADS(eng, wl, name, mem_init)                                      \
+	static uint32_t name##_step(void *t, stm_cpu *c)                              \
 	{                                                                             \
-		eng##_mem m = {c->locks, c->data, c->p.hash};                        \
+		eng##_mem m;                                                          \
+		mem_init(&m, c);                                                      \
 		return eng##_##wl##_step(t, &m, &c->table, &c->p, &c->shared);       \
 	}                                                                             \
-	static const stm_cpu_threads wl##_threads = {                                 \
+	static const stm_cpu_threads name = {                                         \
 		.size = sizeof(eng##_sched),                                          \
 		.init = thread_init,                                                  \
-		.step = wl##_step,                                                    \
+		.step = name##_step,                                                  \
 		.wait_ns = thread_wait_ns,                                            \
 		.totals = thread_totals,                                              \
-	};                                                                            \
+	}
+
+/*
+ * One workload's CPU backend for one engine: its logical threads
+ * (STM_CPU_THREADS) and the stm_ops the registry lists
+ * (eng##_##wl##_cpu_ops). It opens with (open_fn) stm_cpu_open or an engine's
+ * wrapper of it.
+ */
+#define STM_CPU_WORKLOAD(eng, wl, open_fn)                                             \
+	STM_CPU_THREADS(eng, wl, wl##_threads, STM_CPU_MEM_PLAIN);                    \
 	static void *wl##_open(const tx_input *in, const stm_params *p)              \
 	{                                                                             \
 		return open_fn(in, p, &wl##_threads);                                 \

@@ -155,6 +155,7 @@ void stm_gpu_close(void *ctx)
 	cudaFree(g->d_aux);
 	cudaFree(g->d_shared);
 	cudaFree(g->d_counters);
+	cudaFree(g->d_engine);
 	gb_cuda_timer_destroy(&g->timer);
 	free(g);
 }

@@ -27,6 +27,8 @@ typedef struct stm_gpu {
 	void *d_entries;
 	stm_shared *d_shared;
 	stm_counters *d_counters;
+	void *d_engine;         /* NULL, or device memory the engine allocated for itself: freed at close */
+	uint32_t engine_words;  /* what the engine says d_engine holds (PR-STM: its read log's entries per thread) */
 	gb_cuda_timer timer;
 } stm_gpu;
 

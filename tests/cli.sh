@@ -222,6 +222,9 @@ for name in ("prstm", "gpustm"):
     assert p["max_words_by_workload"] == {"bank": 8, "vacation": 8, "skiplist": 16, "kmeans": 8, "graph": 8,
                                           "memcached": 16}, p
     assert p["workloads"] == ["bank", "vacation", "skiplist", "kmeans", "graph", "memcached"] and p["cannot_run"] == [], p
+# prstm logs read-only transactions past its sets on the bank and memcached (its read log); gpustm does not
+assert e["prstm"]["max_read_only_words_by_workload"] == {"bank": 8 + (1 << 24), "memcached": 16 + (1 << 24)}, e["prstm"]
+assert e["gpustm"]["max_read_only_words_by_workload"] == {}, e["gpustm"]
 for name in ("csmv", "csmv-nocv", "csmv-onlycs", "jvstm", "jvstm-gpu"):
     assert e[name]["workloads"] == ["bank", "memcached"] and len(e[name]["cannot_run"]) == 4, e[name]
 w = d["engines"]["stm_workloads"]
@@ -760,17 +763,28 @@ assert r["commits"] == 2 * b["transactions"] and r["abandoned"] == 0
 assert r["commits_read_only"] == 2 * b["read_only_transactions"] > 0
 assert d["verification"]["verified"] is True'
 
-# --read-only-size: inquiries as large as the engines' read sets run; larger ones are refused
-# before anything runs, naming the engine, its capacity and the option
+# --read-only-size: inquiries as large as the engines' read sets run; prstm logs longer ones' reads past
+# its set (its read log), gpustm refuses them before anything runs, naming itself, its capacity and the option
 expect_rc "--read-only-size 8 (the engines' read sets) runs on both engines" 0 "$G" stm "${TINY[@]}" \
 	--read-only 50 --read-only-size 8 --compare gpustm --quiet --json "$R/ro8.json"
 json_check "--read-only-size 8: every inquiry read 8 accounts and both engines verified" "$R/ro8.json" '
 b = d["config"]["bank"]; r = d["results"]
 assert b["read_only_size"] == 8 and b["read_only_transactions"] == r["commits_read_only"] > 0, (b, r)
 assert d["verification"]["verified"] is True and r["compare"][0]["verified"] is True'
-expect_rc "--read-only-size above prstm's read set exits 2" 2 "$G" stm "${TINY[@]}" --read-only 20 --read-only-size 9
-expect_err "--read-only-size above prstm's read set names engine, capacity and option" \
-	"prstm runs bank transactions of at most 8 words" "(--read-only-size) touch up to 9"
+expect_rc "--read-only-size 9: prstm logs the ninth read" 0 "$G" stm "${TINY[@]}" --read-only 20 --read-only-size 9 \
+	--quiet --json "$R/ro9.json"
+json_check "--read-only-size 9 on prstm verifies with every inquiry committed" "$R/ro9.json" '
+b = d["config"]["bank"]; r = d["results"]
+assert b["read_only_size"] == 9 and r["commits_read_only"] == b["read_only_transactions"] > 0, (b, r)
+assert d["verification"]["verified"] is True and r["abandoned"] == 0, r'
+expect_rc "prstm runs inquiries over every account beside csmv and jvstm" 0 "$G" stm --backend cpu --threads 96 \
+	--accounts 300 --tx-per-thread 10 --reps 1 --warmup 0 --algo prstm --compare csmv,jvstm \
+	--semantic-ratio 0 --read-only 50 --read-only-size 300 --quiet --json "$R/prstm-ro300.json"
+json_check "prstm's inquiries over every account: verified, every one committed" "$R/prstm-ro300.json" '
+r = d["results"]; b = d["config"]["bank"]
+assert b["read_only_size"] == 300 and r["commits"] == 960 and r["commits_read_only"] == b["read_only_transactions"], r
+assert d["verification"]["verified"] is True and r["abandoned"] == 0, r
+assert all(c["verified"] is True for c in r["compare"]), r["compare"]'
 expect_rc "--read-only-size above gpustm's read set exits 2" 2 "$G" stm "${TINY[@]}" --algo gpustm --read-only-size 200
 expect_err "--read-only-size above gpustm's read set names engine, capacity and option" \
 	"gpustm runs bank transactions of at most 8 words" "(--read-only-size) touch up to 200"
@@ -879,9 +893,14 @@ assert d["verification"]["verified"] is True and r["abandoned"] == 0 and r["comm
 assert all(x["verified"] is True and x["commits"] == 2 * 1280 for x in r["compare"]), r["compare"]'
 expect_rc "memcached with 256 ways on csmv (GETs keep no read set)" 0 "$G" stm "${MEMC[@]}" --items 1024 --ways 256 \
 	--algo csmv --quiet
-expect_rc "memcached --ways 16 on prstm exits 2" 2 "$G" stm "${MEMC[@]}" --ways 16
-expect_err "memcached --ways beyond prstm's sets says so" "prstm runs memcached transactions of at most 16 words" \
-	"(--ways) touch up to 17"
+expect_rc "memcached with 256 ways on prstm (GETs past its set in the read log)" 0 "$G" stm "${MEMC[@]}" \
+	--items 1024 --ways 256 --compare csmv --quiet --json "$R/memcached-prstm256.json"
+json_check "memcached with 256 ways on prstm: verified, every GET committed" "$R/memcached-prstm256.json" '
+r = d["results"]; w = d["config"]["memcached"]
+assert d["config"]["algo"] == "prstm" and w["ways"] == 256, d["config"]
+assert d["verification"]["verified"] is True and r["abandoned"] == 0 and r["commits"] == 2 * 960, r
+assert r["commits_read_only"] == 2 * w["gets"] > 0 and r["compare"][0]["verified"] is True, r'
+expect_rc "memcached --ways 16 on prstm (17 words: the read log's first entry)" 0 "$G" stm "${MEMC[@]}" --ways 16 --quiet
 expect_rc "memcached --ways 16 on gpustm exits 2" 2 "$G" stm "${MEMC[@]}" --ways 16 --algo gpustm
 expect_err "memcached --ways beyond gpustm's sets says so" "gpustm runs memcached transactions of at most 16 words"
 expect_rc "memcached --ways 3 exits 2" 2 "$G" stm "${MEMC[@]}" --ways 3

@@ -83,8 +83,8 @@ for fig in fig7 fig8 fig9 fig10 fig11 fig12a fig12b fig13a fig13b csmv-fig1 csmv
 	fig10 | fig11) wls=skiplist ;;
 	fig12*) wls=kmeans panels=1 ;;
 	fig13*) wls=graph panels=1 ;;
-	csmv-fig1) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm,jvstm-gpu ;;
-	csmv-fig2) wls=memcached panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm,jvstm-gpu ;;
+	csmv-fig1) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm,jvstm-gpu,prstm ;;
+	csmv-fig2) wls=memcached panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm,jvstm-gpu,prstm ;;
 	csmv-fig3) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs ;;
 	*) wls=bank,vacation ;;
 	esac
@@ -124,7 +124,8 @@ check "csmv-tables.md has Tables I to IV" test "$(grep -c '^## Table I*V*:' "$ct
 check "csmv-tables.csv: a row per report, commit phases for the server engines only, totals adding up" python3 -c '
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert len(rows) == 20, len(rows)  # 5 engines x 2 points x 2 figures
+assert len(rows) == 24, len(rows)  # 6 engines x 2 points x 2 figures
+assert {r["algo"] for r in rows} == {"csmv", "csmv-nocv", "csmv-onlycs", "jvstm", "jvstm-gpu", "prstm"}, rows
 for r in rows:
     server = r["algo"].startswith("csmv")
     assert (r["commit_total_us"] != "") == server, r
@@ -148,6 +149,13 @@ b = d["config"]["bank"]
 assert b["read_only_size"] == b["accounts"] == 300 and d["config"]["semantic_ratio"] == 0, b
 assert d["verification"]["read_only_results_checked"] == d["results"]["commits_read_only"] > 0, d["verification"]
 ' "$T_TMP/csmv-fig1/bank-jvstm-A-x90.json"
+check "csmv-fig1 runs prstm's inquiries over every account (its read log)" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+b = d["config"]["bank"]; r = d["results"]
+assert d["config"]["algo"] == "prstm" and b["read_only_size"] == b["accounts"] == 300, b
+assert d["verification"]["verified"] is True and r["commits_read_only"] > 0 and r["abandoned"] == 0, r
+' "$T_TMP/csmv-fig1/bank-prstm-A-x90.json"
 check "csmv-fig2 sweeps the ways of a 1024-item cache, GET results checked" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))

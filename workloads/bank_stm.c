@@ -31,8 +31,8 @@ static const gb_opt_row rows[] = {
 	 .def = "0", .offset = AT(read_only_size),
 	 .help = "bank: accounts each read-only balance inquiry reads, at most --accounts (0: 2 x "
 		 "--transfers-per-tx, as many as a transfer touches; up to 255 drawn at random, more as a "
-		 "run of consecutive accounts; --accounts: the whole bank, as CSMV's bank); an engine "
-		 "refuses more than its read set holds"},
+		 "run of consecutive accounts; --accounts: the whole bank, as CSMV's bank); gpustm "
+		 "refuses more than its 8-word read set holds (prstm logs the reads past its set)"},
 	{.name = "initial-balance", .kind = GB_OPT_UINT, .metavar = "B", .lo = 1, .hi = 100000000,
 	 .def = "1000", .offset = AT(initial_balance),
 	 .help = "bank: every account's starting balance; chain amounts are drawn from (B, 2B]"},

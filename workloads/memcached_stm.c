@@ -27,8 +27,8 @@ static const gb_opt_row rows[] = {
 	 .help = "memcached: the capacity of the cache in items, held in N / W sets of W ways (rounded down)"},
 	{.name = "ways", .kind = GB_OPT_UINT, .metavar = "W", .lo = MEMCACHED_MIN_WAYS, .hi = MEMCACHED_MAX_WAYS,
 	 .def = "8", .offset = AT(ways),
-	 .help = "memcached: associativity; a GET reads up to W + 1 words, so an engine that keeps a read set "
-		 "for read-only transactions refuses more ways than it holds"},
+	 .help = "memcached: associativity; a GET reads up to W + 1 words, so gpustm, which keeps them in a "
+		 "16-word read set, refuses more than 15 ways (prstm logs the reads past its set)"},
 	{.name = "keys", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 1u << 26, .def = "2097152",
 	 .offset = AT(keys), .help = "memcached: the key space the transactions draw from"},
 	{.name = "zipf", .kind = GB_OPT_REAL, .metavar = "A", .flo = 0, .fhi = 5, .def = "0.99",

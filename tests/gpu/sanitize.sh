@@ -123,6 +123,11 @@ for algo in prstm gpustm csmv jvstm-gpu; do
 	sanitize stm --backend gpu --algo "$algo" --workload memcached --threads 256 --block-size 64 --items 4096 \
 		--ways 8 --tx-per-thread 6 --reps 1 --warmup 0
 done
+# PR-STM's kernels with the read log: inquiries over every account, GETs over 64 ways
+sanitize stm --backend gpu --algo prstm --threads 256 --block-size 64 --accounts 300 --semantic-ratio 0 \
+	--read-only 20 --read-only-size 300 --tx-per-thread 4 --reps 1 --warmup 0
+sanitize stm --backend gpu --algo prstm --workload memcached --threads 256 --block-size 64 --items 4096 \
+	--ways 64 --set-permille 100 --tx-per-thread 6 --reps 1 --warmup 0
 
 # avoid: both GPU implementations, one block and several, work[] in shared and
 # global memory.

@@ -53,7 +53,7 @@ static void graph_lane(uint32_t lane, void *arg)
 				j->status[i] = gpustm_tx_commit(&tx, &m, &j->stamp) + 1;
 			}
 		} else {
-			prstm_mem m = {j->locks, j->data, j->hash};
+			prstm_mem m = {.locks = j->locks, .data = j->data, .hash = j->hash};
 			prstm_tx tx;
 			int r;
 			do {

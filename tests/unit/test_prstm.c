@@ -89,7 +89,7 @@ TEST(prstm_next_version_wraps)
 
 TEST(prstm_lock_of_hash)
 {
-	prstm_mem m = {NULL, NULL, 1};
+	prstm_mem m = {.locks = NULL, .data = NULL, .hash = 1};
 	CHECK_EQ(prstm_lock_of(&m, 0), 0u);
 	CHECK_EQ(prstm_lock_of(&m, 13), 13u);
 	CHECK_EQ(prstm_lock_of(&m, 0xFFFFFFFFu), 0xFFFFFFFFu);

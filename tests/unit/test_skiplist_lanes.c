@@ -44,7 +44,7 @@ static void sl_lane(uint32_t lane, void *arg)
 	uint64_t timeout = 600ull * 1000000000ull;
 
 	if (j->engine == 0) {
-		prstm_mem m = {j->locks, j->data, j->p.hash};
+		prstm_mem m = {.locks = j->locks, .data = j->data, .hash = j->p.hash};
 		prstm_sched s;
 		prstm_sched_init(&s, lane, &j->table, &j->p, timeout, 0, &j->sh, gb_clock_ns());
 		while (prstm_skiplist_step(&s, &m, &j->table, &j->p, &j->sh) == STM_RUNNING)
