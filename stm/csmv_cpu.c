@@ -51,16 +51,8 @@ typedef struct csmv_cpu {
 	csmv_atr atr;
 	uint64_t deadline_ns;
 	double cycles_per_ns;
-	uint32_t nworkers;
 	stm_counters server; /* the server's installs (no client write-back): versions kept, waits */
 } csmv_cpu;
-
-typedef struct worker {
-	csmv_cpu *c;
-	uint32_t index;
-	stm_counters totals;
-	pthread_t thread;
-} worker;
 
 static void *csmv_cpu_open(const tx_input *in, const stm_params *p, uint32_t mode, execute_fn execute)
 {
@@ -224,11 +216,10 @@ static int group_step(csmv_cpu *c, group *g)
 	}
 }
 
-static void *worker_main(void *arg)
+static void worker_main(stm_cpu_worker *wk)
 {
-	worker *wk = arg;
-	csmv_cpu *c = wk->c;
-	uint32_t workers = c->nworkers, n = 0, k, gi, active;
+	csmv_cpu *c = wk->ctx;
+	uint32_t workers = wk->count, n = 0, k, gi, active;
 	group *gs;
 
 	for (gi = wk->index; gi < c->ngroups; gi += workers)
@@ -264,7 +255,6 @@ static void *worker_main(void *arg)
 		}
 	}
 	free(gs);
-	return NULL;
 }
 
 /* Install a committed transaction's versions on the server (no client write-back). */
@@ -327,7 +317,6 @@ static void csmv_cpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_ba
 {
 	csmv_cpu *c = ctx;
 	uint32_t nw = c->p.cpu_workers, i;
-	worker *wk;
 	pthread_t server;
 	uint64_t t0;
 	int err;
@@ -335,8 +324,6 @@ static void csmv_cpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_ba
 	(void)run_ns; /* no timed rounds: stm/registry.c says why */
 	if (nw > c->ngroups)
 		nw = c->ngroups;
-	c->nworkers = nw;
-	wk = gb_xcalloc(nw, sizeof(*wk), "CPU workers");
 	memset(c->status, 0, c->in.ntx * sizeof(uint32_t));
 	memset(c->results, 0, c->in.ntx * TX_RESULT_WORDS * sizeof(uint32_t));
 	memset(c->req, 0, c->ngroups * sizeof(csmv_req));
@@ -353,22 +340,11 @@ static void csmv_cpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_ba
 	err = pthread_create(&server, NULL, server_main, c);
 	if (err)
 		gb_die(GB_EXIT_RUNTIME, "cannot start the CSMV server thread: %s", strerror(err));
-	for (i = 0; i < nw; i++) {
-		wk[i].c = c;
-		wk[i].index = i;
-		err = pthread_create(&wk[i].thread, NULL, worker_main, &wk[i]);
-		if (err)
-			gb_die(GB_EXIT_RUNTIME, "cannot start CPU worker %u of %u: %s", i, nw, strerror(err));
-	}
-	for (i = 0; i < nw; i++) {
-		pthread_join(wk[i].thread, NULL);
-		stm_counters_add(&r->c, &wk[i].totals);
-	}
+	stm_cpu_workers_run(nw, worker_main, c, &r->c);
 	pthread_join(server, NULL);
 	stm_counters_add(&r->c, &c->server);
 	r->seconds = gb_seconds_since(t0);
 	r->cycles_per_ns = c->cycles_per_ns;
-	free(wk);
 }
 
 static int csmv_cpu_rounds_ok(void *ctx)

@@ -19,7 +19,6 @@
  * transaction never aborts), so those workers retire and the write-back goes
  * on; the waits cannot form a cycle.
  */
-#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -50,13 +49,6 @@ typedef struct jvstm_cpu {
 	uint64_t deadline_ns;
 	double cycles_per_ns;
 } jvstm_cpu;
-
-typedef struct worker {
-	jvstm_cpu *c;
-	uint32_t index, nworkers;
-	stm_counters totals;
-	pthread_t thread;
-} worker;
 
 static void *jvstm_cpu_open(const tx_input *in, const stm_params *p, execute_fn execute)
 {
@@ -137,17 +129,16 @@ static void attempt(jvstm_cpu *c, uint32_t w, csmv_lane *l)
 	csmv_lane_outcome(l, &c->table, 1, valid + 1, gb_cycles());
 }
 
-static void *worker_main(void *arg)
+static void worker_main(stm_cpu_worker *wk)
 {
-	worker *wk = arg;
-	jvstm_cpu *c = wk->c;
+	jvstm_cpu *c = wk->ctx;
 	uint32_t n = 0, k, t, active;
 	csmv_lane *ls;
 
-	for (t = wk->index; t < c->p.threads; t += wk->nworkers)
+	for (t = wk->index; t < c->p.threads; t += wk->count)
 		n++;
 	ls = gb_xcalloc(n ? n : 1, sizeof(csmv_lane), "JVSTM threads");
-	for (t = wk->index, k = 0; t < c->p.threads; t += wk->nworkers, k++)
+	for (t = wk->index, k = 0; t < c->p.threads; t += wk->count, k++)
 		csmv_lane_init(&ls[k], t, c->p.threads, &c->table);
 	active = n;
 	while (active) {
@@ -164,19 +155,15 @@ static void *worker_main(void *arg)
 		stm_counters_add(&wk->totals, &tc);
 	}
 	free(ls);
-	return NULL;
 }
 
 static void jvstm_cpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_result *r)
 {
 	jvstm_cpu *c = ctx;
 	uint32_t nw = c->m.ngroups, i;
-	worker *wk;
 	uint64_t t0;
-	int err;
 
 	(void)run_ns; /* no timed rounds: stm/registry.c says why */
-	wk = gb_xcalloc(nw, sizeof(*wk), "CPU workers");
 	memset(c->status, 0, c->in.ntx * sizeof(uint32_t));
 	memset(c->results, 0, c->in.ntx * TX_RESULT_WORDS * sizeof(uint32_t));
 	memset(&c->words, 0, sizeof(c->words));
@@ -186,21 +173,9 @@ static void jvstm_cpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_b
 	memset(r, 0, sizeof(*r));
 	t0 = gb_now_ns();
 	c->deadline_ns = gb_clock_ns() + timeout_ns;
-	for (i = 0; i < nw; i++) {
-		wk[i].c = c;
-		wk[i].index = i;
-		wk[i].nworkers = nw;
-		err = pthread_create(&wk[i].thread, NULL, worker_main, &wk[i]);
-		if (err)
-			gb_die(GB_EXIT_RUNTIME, "cannot start CPU worker %u of %u: %s", i, nw, strerror(err));
-	}
-	for (i = 0; i < nw; i++) {
-		pthread_join(wk[i].thread, NULL);
-		stm_counters_add(&r->c, &wk[i].totals);
-	}
+	stm_cpu_workers_run(nw, worker_main, c, &r->c);
 	r->seconds = gb_seconds_since(t0);
 	r->cycles_per_ns = c->cycles_per_ns;
-	free(wk);
 }
 
 static int jvstm_cpu_rounds_ok(void *ctx)
