@@ -311,12 +311,6 @@ static void csmv_cpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_ba
 	r->cycles_per_ns = c->cycles_per_ns;
 }
 
-static int csmv_cpu_rounds_ok(void *ctx)
-{
-	(void)ctx;
-	return 0; /* CSMV runs batches only */
-}
-
 static void csmv_cpu_close(void *ctx)
 {
 	csmv_cpu *c = ctx;
@@ -332,15 +326,7 @@ static void csmv_cpu_close(void *ctx)
 	{                                                                             \
 		return csmv_cpu_open(in, p, mode, csmv_##wl##_execute);               \
 	}                                                                             \
-	const stm_ops name##_##wl##_cpu_ops = {                                       \
-		.open = name##_##wl##_open,                                           \
-		.load = csmv_store_load,                                              \
-		.run = csmv_cpu_run,                                                  \
-		.rounds_ok = csmv_cpu_rounds_ok,                                      \
-		.fetch = csmv_store_fetch,                                            \
-		.close = csmv_cpu_close,                                              \
-		.fetch_results = csmv_store_fetch_results,                            \
-	}
+	const stm_ops name##_##wl##_cpu_ops = CSMV_STORE_OPS(name##_##wl##_open, csmv_cpu_run, csmv_cpu_close)
 
 CSMV_CPU_OPS(csmv, bank, CSMV_FULL);
 CSMV_CPU_OPS(csmv_nocv, bank, CSMV_NOCV);

@@ -15,6 +15,7 @@
 
 #include "api/tx_table.h"
 #include "stm/csmv.h"
+#include "stm/stm.h"
 
 typedef struct csmv_store {
 	tx_input in;
@@ -37,5 +38,20 @@ void csmv_store_close(csmv_store *s);
 void csmv_store_load(void *ctx, const uint32_t *words);
 void csmv_store_fetch(void *ctx, uint32_t *words, uint32_t *status);
 void csmv_store_fetch_results(void *ctx, uint32_t *results);
+
+/* 0: both engines' commit timestamps order one pass over the table, which the oracle replays (stm/registry.c). */
+int csmv_store_rounds_ok(void *ctx);
+
+/* A backend's stm_ops over the store: its own open, run and close, the store's other functions. */
+#define CSMV_STORE_OPS(open_fn, run_fn, close_fn)                                     \
+	{                                                                             \
+		.open = open_fn,                                                      \
+		.load = csmv_store_load,                                              \
+		.run = run_fn,                                                        \
+		.rounds_ok = csmv_store_rounds_ok,                                    \
+		.fetch = csmv_store_fetch,                                            \
+		.close = close_fn,                                                    \
+		.fetch_results = csmv_store_fetch_results,                            \
+	}
 
 #endif

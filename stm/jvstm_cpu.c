@@ -140,12 +140,6 @@ static void jvstm_cpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_b
 	r->cycles_per_ns = c->cycles_per_ns;
 }
 
-static int jvstm_cpu_rounds_ok(void *ctx)
-{
-	(void)ctx;
-	return 0; /* JVSTM runs batches only */
-}
-
 static void jvstm_cpu_close(void *ctx)
 {
 	jvstm_cpu *c = ctx;
@@ -160,15 +154,7 @@ static void jvstm_cpu_close(void *ctx)
 	{                                                                             \
 		return jvstm_cpu_open(in, p, csmv_##wl##_execute);                    \
 	}                                                                             \
-	const stm_ops jvstm_##wl##_cpu_ops = {                                        \
-		.open = jvstm_##wl##_open,                                            \
-		.load = csmv_store_load,                                              \
-		.run = jvstm_cpu_run,                                                 \
-		.rounds_ok = jvstm_cpu_rounds_ok,                                     \
-		.fetch = csmv_store_fetch,                                            \
-		.close = jvstm_cpu_close,                                             \
-		.fetch_results = csmv_store_fetch_results,                            \
-	}
+	const stm_ops jvstm_##wl##_cpu_ops = CSMV_STORE_OPS(jvstm_##wl##_open, jvstm_cpu_run, jvstm_cpu_close)
 
 JVSTM_CPU_OPS(bank);
 JVSTM_CPU_OPS(memcached);
