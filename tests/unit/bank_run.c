@@ -8,7 +8,7 @@
 #include "stm/csmv.h"
 #include "tests/unit/test.h"
 
-static int32_t *initial_balances(const bank_workload *w)
+int32_t *bank_run_initial(const bank_workload *w)
 {
 	int32_t *b = malloc(w->cfg.accounts * sizeof(int32_t));
 	uint32_t a;
@@ -21,7 +21,7 @@ void bank_run_cpu(const stm_ops *ops, const bank_workload *w, uint32_t workers, 
 {
 	tx_input in = bank_input_of(w);
 	stm_params p;
-	int32_t *initial = initial_balances(w);
+	int32_t *initial = bank_run_initial(w);
 	void *ctx;
 
 	memset(&p, 0, sizeof(p));
@@ -50,7 +50,7 @@ void bank_run_free(bank_run *o)
 
 uint64_t bank_run_verify(const bank_workload *w, const bank_run *o, const char *engine)
 {
-	int32_t *mirror = initial_balances(w), *before = initial_balances(w);
+	int32_t *mirror = bank_run_initial(w), *before = bank_run_initial(w);
 	bank_check chk, snap;
 	uint64_t checked = 0;
 
@@ -75,7 +75,7 @@ uint64_t bank_run_verify(const bank_workload *w, const bank_run *o, const char *
 
 void bank_run_check_tampering(const bank_workload *w, bank_run *o)
 {
-	int32_t *before = initial_balances(w);
+	int32_t *before = bank_run_initial(w);
 	bank_check snap;
 	uint64_t checked = 0, i;
 	uint32_t *r, seen;

@@ -19,6 +19,9 @@ typedef struct bank_run {
 	int32_t *after; /* the balances after the batch */
 } bank_run;
 
+/* Every account of w at its initial balance (free() it). */
+int32_t *bank_run_initial(const bank_workload *w);
+
 /* Runs w once on ops with `workers` CPU workers (60 s timeout); bank_run_free() the outcome. */
 void bank_run_cpu(const stm_ops *ops, const bank_workload *w, uint32_t workers, bank_run *o);
 void bank_run_free(bank_run *o);

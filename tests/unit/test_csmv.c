@@ -228,15 +228,12 @@ TEST(csmv_cpu_backend_inquiries_over_every_account)
 	for (k = 0; k < 3; k++) {
 		bank_run o;
 		bank_check snap;
-		int32_t *before = malloc(cfg.accounts * sizeof(int32_t));
+		int32_t *before = bank_run_initial(&w);
 		uint64_t checked = 0;
-		uint32_t a;
 
 		bank_run_cpu(ops[k], &w, 3, &o);
 		CHECK_EQ(bank_run_verify(&w, &o, names[k]), ro);
 		/* the sample checks fewer, spread out */
-		for (a = 0; a < cfg.accounts; a++)
-			before[a] = (int32_t)cfg.initial_balance;
 		bank_verify_snapshots(&w, before, o.status, o.results, 100, &snap, &checked);
 		CHECK_EQ_I(snap.ok, 1);
 		CHECK(checked <= 100 && checked >= 50);
