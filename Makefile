@@ -63,7 +63,7 @@ STM_SRC := stm/registry.c stm/counters.c stm/stm_cpu.c stm/prstm_cpu.c stm/prstm
 	workloads/skiplist.c workloads/skiplist_stm.c workloads/stm_workloads.c
 STM_SRC += workloads/kmeans.c workloads/kmeans_stm.c workloads/graph.c workloads/graph_stm.c workloads/stm_order.c \
 	workloads/memcached.c workloads/memcached_stm.c
-STM_SRC += stm/csmv_cpu.c stm/jvstm_cpu.c
+STM_SRC += stm/csmv_store.c stm/csmv_cpu.c stm/jvstm_cpu.c
 SPEC_SRC := api/loop_clause.c speculation/runtime.c speculation/replay.c speculation/backend_cpu.c \
 	workloads/spec_loops.c speculation/cpu_pool.c speculation/cpu_spec_mem.c \
 	speculation/cpu_spec.c

@@ -7,7 +7,9 @@
  * reclamation, for GTS to reach its batch) returns and lets the worker's other
  * groups run, so groups on one worker never wait for each other in a loop.
  * The lanes of a group run one after another where a warp runs them side by
- * side: every step a lane takes is the GB_HD function the kernel calls.
+ * side: every step a lane takes is the GB_HD function the kernel calls. The
+ * versioned boxes and what the oracle reads are in host memory, in the store
+ * JVSTM's CPU backend keeps too (stm/csmv_store.h).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -20,12 +22,10 @@
 #include "stm/csmv_bank.h"
 #include "stm/csmv_memcached.h"
 #include "stm/csmv_engines.h"
+#include "stm/csmv_store.h"
 #include "stm/stm_cpu.h"
 
 enum group_phase { PH_EXECUTE, PH_ANSWER, PH_INSTALL, PH_PUBLISH, PH_DONE };
-
-typedef uint32_t (*execute_fn)(csmv_lane *l, const csmv_mem *m, const tx_table *v, const stm_params *p,
-			       uint32_t snap);
 
 typedef struct group {
 	uint32_t index, phase, lanes;
@@ -36,71 +36,31 @@ typedef struct group {
 } group;
 
 typedef struct csmv_cpu {
-	tx_input in;
+	csmv_store s; /* first: the store's stm_ops functions take this state */
 	stm_params p;
 	uint32_t mode;
-	execute_fn execute;
+	csmv_execute_fn execute;
 	uint32_t ngroups;
-	uint32_t *head, *status, *results;
-	uint64_t *ver;
-	csmv_words words;
-	uint32_t *client_ts;
 	csmv_req *req;
-	csmv_mem m;
-	tx_table table;
 	csmv_atr atr;
 	uint64_t deadline_ns;
 	double cycles_per_ns;
-	uint32_t nworkers;
 	stm_counters server; /* the server's installs (no client write-back): versions kept, waits */
 } csmv_cpu;
 
-typedef struct worker {
-	csmv_cpu *c;
-	uint32_t index;
-	stm_counters totals;
-	pthread_t thread;
-} worker;
-
-static void *csmv_cpu_open(const tx_input *in, const stm_params *p, uint32_t mode, execute_fn execute)
+static void *csmv_cpu_open(const tx_input *in, const stm_params *p, uint32_t mode, csmv_execute_fn execute)
 {
 	csmv_cpu *c = gb_xcalloc(1, sizeof(*c), "CSMV CPU backend state");
-	c->in = *in;
 	c->p = *p;
 	c->mode = mode;
 	c->execute = execute;
 	c->ngroups = (p->threads + CSMV_GROUP - 1) / CSMV_GROUP;
-	c->head = gb_xcalloc(in->words, sizeof(uint32_t), "version counts");
-	c->ver = gb_xcalloc((size_t)in->words * CSMV_VERSIONS, sizeof(uint64_t), "versions");
-	c->status = gb_xcalloc(in->ntx, sizeof(uint32_t), "transaction status");
-	c->results = gb_xcalloc(in->ntx * TX_RESULT_WORDS, sizeof(uint32_t), "read-only results");
-	c->client_ts = gb_xcalloc(c->ngroups, sizeof(uint32_t), "group snapshots");
+	csmv_store_open(&c->s, in, c->ngroups, "group snapshots");
 	c->req = gb_xcalloc(c->ngroups, sizeof(csmv_req), "group requests");
-	c->m.wcts = gb_xcalloc(in->words, sizeof(uint32_t), "the ATR's index of last writers");
-	c->m.head = c->head;
-	c->m.ver = c->ver;
-	c->m.g = &c->words;
-	c->m.client_ts = c->client_ts;
-	c->m.req = c->req;
-	c->m.ngroups = c->ngroups;
-	c->m.words = in->words;
-	c->table.entries = in->entries;
-	c->table.aux = in->aux;
-	c->table.aux_stride = in->aux_stride;
-	c->table.status = c->status;
-	c->table.tx_per_thread = in->tx_per_thread;
-	c->table.max_tag = in->max_tag;
-	c->table.results = c->results;
+	c->s.m.wcts = gb_xcalloc(in->words, sizeof(uint32_t), "the ATR's index of last writers");
+	c->s.m.req = c->req;
 	c->cycles_per_ns = stm_cpu_cycles_per_ns();
 	return c;
-}
-
-static void csmv_cpu_load(void *ctx, const uint32_t *words)
-{
-	csmv_cpu *c = ctx;
-	uint32_t i;
-	for (i = 0; i < c->in.words; i++)
-		csmv_box_init(&c->m, i, words[i]);
 }
 
 /* The lanes that submit, after pre-validation (which aborts a lane on the spot). */
@@ -117,7 +77,7 @@ static uint32_t submit_mask(csmv_cpu *c, group *g, uint32_t want)
 	for (l = 0; l < g->lanes; l++)
 		if (((want >> l) & 1u) && !csmv_prevalidate(q, l, want)) {
 			mask &= ~(1u << l);
-			csmv_lane_outcome(&g->lane[l], &c->table, 0, 0, gb_cycles());
+			csmv_lane_outcome(&g->lane[l], &c->s.table, 0, 0, gb_cycles());
 		}
 	return mask;
 }
@@ -139,16 +99,16 @@ static void execute_round(csmv_cpu *c, group *g)
 	}
 	if (!running) {
 		g->phase = PH_DONE;
-		gb_add_u32(&c->words.groups_done, 1);
+		gb_add_u32(&c->s.words.groups_done, 1);
 		return;
 	}
-	snap = csmv_announce(&c->m, g->index);
+	snap = csmv_announce(&c->s.m, g->index);
 	for (l = 0; l < g->lanes; l++) {
 		/* a lane that fails stops (threads_failed ends the run) */
-		if (c->execute(&g->lane[l], &c->m, &c->table, &c->p, snap) == CSMV_LANE_SUBMIT)
+		if (c->execute(&g->lane[l], &c->s.m, &c->s.table, &c->p, snap) == CSMV_LANE_SUBMIT)
 			want |= 1u << l;
 	}
-	csmv_retire(&c->m, g->index);
+	csmv_retire(&c->s.m, g->index);
 	if (!want)
 		return;
 	now = gb_cycles();
@@ -195,7 +155,7 @@ static int group_step(csmv_cpu *c, group *g)
 		int all = 1;
 		for (l = 0; l < g->lanes; l++)
 			if (((g->commit >> l) & 1u) &&
-			    !csmv_lane_install(&g->lane[l], &c->m, csmv_cts_of(g->commit, g->base, l))) {
+			    !csmv_lane_install(&g->lane[l], &c->s.m, csmv_cts_of(g->commit, g->base, l))) {
 				g->lane[l].c.reclaim_waits++;
 				all = 0;
 			}
@@ -207,15 +167,15 @@ static int group_step(csmv_cpu *c, group *g)
 	case PH_PUBLISH:
 		if ((c->mode & CSMV_CLIENT_WB) && g->commit) {
 			/* GTS covers the batches before this one: then this one, all at once */
-			if (gb_ld_acquire_u32(&c->words.gts) != g->base - 1)
+			if (gb_ld_acquire_u32(&c->s.words.gts) != g->base - 1)
 				return 0;
 			gb_fence(); /* the versions before the timestamp that makes them visible */
-			gb_st_relaxed_u32(&c->words.gts, g->base + csmv_popc(g->commit) - 1);
+			gb_st_relaxed_u32(&c->s.words.gts, g->base + csmv_popc(g->commit) - 1);
 		}
 		now = gb_cycles();
 		for (l = 0; l < g->lanes; l++)
 			if ((g->submitted >> l) & 1u)
-				csmv_lane_outcome(&g->lane[l], &c->table, (g->commit >> l) & 1u,
+				csmv_lane_outcome(&g->lane[l], &c->s.table, (g->commit >> l) & 1u,
 						  csmv_cts_of(g->commit, g->base, l), now);
 		g->phase = PH_EXECUTE;
 		return 1;
@@ -224,11 +184,10 @@ static int group_step(csmv_cpu *c, group *g)
 	}
 }
 
-static void *worker_main(void *arg)
+static void worker_main(stm_cpu_worker *wk)
 {
-	worker *wk = arg;
-	csmv_cpu *c = wk->c;
-	uint32_t workers = c->nworkers, n = 0, k, gi, active;
+	csmv_cpu *c = wk->ctx;
+	uint32_t workers = wk->count, n = 0, k, gi, active;
 	group *gs;
 
 	for (gi = wk->index; gi < c->ngroups; gi += workers)
@@ -239,7 +198,7 @@ static void *worker_main(void *arg)
 		gs[k].index = gi;
 		gs[k].lanes = CSMV_GROUP;
 		for (l = 0; l < CSMV_GROUP; l++)
-			csmv_lane_init(&gs[k].lane[l], gi * CSMV_GROUP + l, c->p.threads, &c->table);
+			csmv_lane_init(&gs[k].lane[l], gi * CSMV_GROUP + l, c->p.threads, &c->s.table);
 	}
 	active = n;
 	while (active) {
@@ -264,7 +223,6 @@ static void *worker_main(void *arg)
 		}
 	}
 	free(gs);
-	return NULL;
 }
 
 /* Install a committed transaction's versions on the server (no client write-back). */
@@ -272,7 +230,7 @@ static void server_install(csmv_cpu *c, const csmv_req *q, uint32_t lane, uint32
 {
 	uint32_t j, kept = 0;
 	for (j = 0; j < q->nw[lane]; j++) {
-		while (!csmv_install(&c->m, q->w[lane][j], cts, q->v[lane][j], csmv_refresh_safe(&c->m), &kept)) {
+		while (!csmv_install(&c->s.m, q->w[lane][j], cts, q->v[lane][j], csmv_refresh_safe(&c->s.m), &kept)) {
 			c->server.reclaim_waits++;
 			sched_yield(); /* the groups still reading the oldest version run on the workers */
 		}
@@ -280,7 +238,7 @@ static void server_install(csmv_cpu *c, const csmv_req *q, uint32_t lane, uint32
 			c->server.versions_kept_peak = kept;
 	}
 	gb_fence(); /* the versions before the timestamp that makes them visible */
-	gb_st_relaxed_u32(&c->words.gts, cts);
+	gb_st_relaxed_u32(&c->s.words.gts, cts);
 }
 
 /* The server: poll every group's mailbox, decide what arrives, keep safe up to date. */
@@ -291,8 +249,8 @@ static void *server_main(void *arg)
 	uint32_t gi;
 
 	for (;;) {
-		int any = 0, finished = gb_ld_acquire_u32(&c->words.groups_done) == c->ngroups;
-		csmv_refresh_safe(&c->m);
+		int any = 0, finished = gb_ld_acquire_u32(&c->s.words.groups_done) == c->ngroups;
+		csmv_refresh_safe(&c->s.m);
 		for (gi = 0; gi < c->ngroups; gi++) {
 			csmv_req *q = &c->req[gi];
 			uint32_t seq = gb_ld_acquire_u32(&q->seq), base, commit, l;
@@ -326,8 +284,7 @@ static void *server_main(void *arg)
 static void csmv_cpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_result *r)
 {
 	csmv_cpu *c = ctx;
-	uint32_t nw = c->p.cpu_workers, i;
-	worker *wk;
+	uint32_t nw = c->p.cpu_workers;
 	pthread_t server;
 	uint64_t t0;
 	int err;
@@ -335,75 +292,31 @@ static void csmv_cpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_ba
 	(void)run_ns; /* no timed rounds: stm/registry.c says why */
 	if (nw > c->ngroups)
 		nw = c->ngroups;
-	c->nworkers = nw;
-	wk = gb_xcalloc(nw, sizeof(*wk), "CPU workers");
-	memset(c->status, 0, c->in.ntx * sizeof(uint32_t));
-	memset(c->results, 0, c->in.ntx * TX_RESULT_WORDS * sizeof(uint32_t));
+	csmv_store_clear(&c->s);
 	memset(c->req, 0, c->ngroups * sizeof(csmv_req));
-	memset(&c->words, 0, sizeof(c->words));
 	memset(&c->atr, 0, sizeof(c->atr));
-	memset(c->m.wcts, 0, c->in.words * sizeof(uint32_t));
-	c->atr.wcts = c->m.wcts;
+	memset(c->s.m.wcts, 0, c->s.in.words * sizeof(uint32_t));
+	c->atr.wcts = c->s.m.wcts;
 	memset(&c->server, 0, sizeof(c->server));
-	for (i = 0; i < c->ngroups; i++)
-		c->client_ts[i] = CSMV_IDLE;
 	memset(r, 0, sizeof(*r));
 	t0 = gb_now_ns();
 	c->deadline_ns = gb_clock_ns() + timeout_ns;
 	err = pthread_create(&server, NULL, server_main, c);
 	if (err)
 		gb_die(GB_EXIT_RUNTIME, "cannot start the CSMV server thread: %s", strerror(err));
-	for (i = 0; i < nw; i++) {
-		wk[i].c = c;
-		wk[i].index = i;
-		err = pthread_create(&wk[i].thread, NULL, worker_main, &wk[i]);
-		if (err)
-			gb_die(GB_EXIT_RUNTIME, "cannot start CPU worker %u of %u: %s", i, nw, strerror(err));
-	}
-	for (i = 0; i < nw; i++) {
-		pthread_join(wk[i].thread, NULL);
-		stm_counters_add(&r->c, &wk[i].totals);
-	}
+	stm_cpu_workers_run(nw, worker_main, c, &r->c);
 	pthread_join(server, NULL);
 	stm_counters_add(&r->c, &c->server);
 	r->seconds = gb_seconds_since(t0);
 	r->cycles_per_ns = c->cycles_per_ns;
-	free(wk);
-}
-
-static int csmv_cpu_rounds_ok(void *ctx)
-{
-	(void)ctx;
-	return 0; /* CSMV runs batches only */
-}
-
-static void csmv_cpu_fetch(void *ctx, uint32_t *words, uint32_t *status)
-{
-	csmv_cpu *c = ctx;
-	uint32_t i;
-	if (words)
-		for (i = 0; i < c->in.words; i++)
-			words[i] = csmv_box_newest(&c->m, i);
-	if (status)
-		memcpy(status, c->status, c->in.ntx * sizeof(uint32_t));
-}
-
-static void csmv_cpu_fetch_results(void *ctx, uint32_t *results)
-{
-	csmv_cpu *c = ctx;
-	memcpy(results, c->results, c->in.ntx * TX_RESULT_WORDS * sizeof(uint32_t));
 }
 
 static void csmv_cpu_close(void *ctx)
 {
 	csmv_cpu *c = ctx;
-	free(c->head);
-	free(c->ver);
-	free(c->status);
-	free(c->results);
-	free(c->client_ts);
+	csmv_store_close(&c->s);
 	free(c->req);
-	free(c->m.wcts);
+	free(c->s.m.wcts);
 	free(c);
 }
 
@@ -413,15 +326,7 @@ static void csmv_cpu_close(void *ctx)
 	{                                                                             \
 		return csmv_cpu_open(in, p, mode, csmv_##wl##_execute);               \
 	}                                                                             \
-	const stm_ops name##_##wl##_cpu_ops = {                                       \
-		.open = name##_##wl##_open,                                           \
-		.load = csmv_cpu_load,                                                \
-		.run = csmv_cpu_run,                                                  \
-		.rounds_ok = csmv_cpu_rounds_ok,                                      \
-		.fetch = csmv_cpu_fetch,                                              \
-		.close = csmv_cpu_close,                                              \
-		.fetch_results = csmv_cpu_fetch_results,                              \
-	}
+	const stm_ops name##_##wl##_cpu_ops = CSMV_STORE_OPS(name##_##wl##_open, csmv_cpu_run, csmv_cpu_close)
 
 CSMV_CPU_OPS(csmv, bank, CSMV_FULL);
 CSMV_CPU_OPS(csmv_nocv, bank, CSMV_NOCV);

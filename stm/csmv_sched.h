@@ -51,6 +51,10 @@ typedef struct csmv_lane {
 	csmv_lane_counters c;
 } csmv_lane;
 
+/* A workload's execution of a lane's entry (stm/csmv_step.h defines one per workload), as a host backend keeps it. */
+typedef uint32_t (*csmv_execute_fn)(csmv_lane *l, const csmv_mem *m, const tx_table *v, const stm_params *p,
+				    uint32_t snap);
+
 GB_HD void csmv_lane_init(csmv_lane *l, uint32_t tid, uint32_t threads, const tx_table *v)
 {
 	memset(l, 0, sizeof(*l));

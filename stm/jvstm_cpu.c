@@ -8,8 +8,10 @@
  * time, so the snapshot announcements that bound reclamation are per worker,
  * not per logical thread. The execution and the lane's bookkeeping are CSMV's
  * GB_HD code (stm/csmv_step.h, stm/csmv_sched.h), the versioned boxes CSMV's
- * (stm/csmv.h). The engine jvstm runs only this backend; jvstm-gpu runs it
- * as its CPU backend, and its own kernel (stm/jvstm_gpu.cu) on the GPU.
+ * (stm/csmv.h), in the store CSMV's CPU backend keeps too (stm/csmv_store.h),
+ * its announcement slots one per worker. The engine jvstm runs only this
+ * backend; jvstm-gpu runs it as its CPU backend, and its own kernel
+ * (stm/jvstm_gpu.cu) on the GPU.
  *
  * Waits, and why they end: a committer whose insertion finds a write-back
  * running waits for it; a write-back waits, holding the ATR, for the workers
@@ -19,7 +21,6 @@
  * transaction never aborts), so those workers retire and the write-back goes
  * on; the waits cannot form a cycle.
  */
-#include <pthread.h>
 #include <sched.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,86 +30,44 @@
 #include "common/timer.h"
 #include "stm/csmv_bank.h"
 #include "stm/csmv_memcached.h"
+#include "stm/csmv_store.h"
 #include "stm/jvstm.h"
 #include "stm/jvstm_engines.h"
 #include "stm/stm_cpu.h"
 
-typedef uint32_t (*execute_fn)(csmv_lane *l, const csmv_mem *m, const tx_table *v, const stm_params *p,
-			       uint32_t snap);
-
 typedef struct jvstm_cpu {
-	tx_input in;
+	csmv_store s; /* first: the store's stm_ops functions take this state; its slots are per worker */
 	stm_params p;
-	execute_fn execute;
-	uint32_t *head, *status, *results;
-	uint64_t *ver;
-	csmv_words words;
-	uint32_t *worker_ts; /* per worker: the snapshot its running attempt reads, or CSMV_IDLE */
-	csmv_mem m;
-	tx_table table;
+	csmv_execute_fn execute;
 	jvstm_atr *atr;
 	uint64_t deadline_ns;
 	double cycles_per_ns;
 } jvstm_cpu;
 
-typedef struct worker {
-	jvstm_cpu *c;
-	uint32_t index, nworkers;
-	stm_counters totals;
-	pthread_t thread;
-} worker;
-
-static void *jvstm_cpu_open(const tx_input *in, const stm_params *p, execute_fn execute)
+static void *jvstm_cpu_open(const tx_input *in, const stm_params *p, csmv_execute_fn execute)
 {
 	jvstm_cpu *c = gb_xcalloc(1, sizeof(*c), "JVSTM CPU backend state");
-	uint32_t workers = p->cpu_workers ? p->cpu_workers : 1;
 
-	c->in = *in;
 	c->p = *p;
 	c->execute = execute;
-	c->head = gb_xcalloc(in->words, sizeof(uint32_t), "version counts");
-	c->ver = gb_xcalloc((size_t)in->words * CSMV_VERSIONS, sizeof(uint64_t), "versions");
-	c->status = gb_xcalloc(in->ntx, sizeof(uint32_t), "transaction status");
-	c->results = gb_xcalloc(in->ntx * TX_RESULT_WORDS, sizeof(uint32_t), "read-only results");
-	c->worker_ts = gb_xcalloc(workers, sizeof(uint32_t), "worker snapshots");
+	csmv_store_open(&c->s, in, p->cpu_workers ? p->cpu_workers : 1, "worker snapshots");
 	c->atr = gb_xcalloc(1, sizeof(jvstm_atr), "active transaction record");
-	c->m.head = c->head;
-	c->m.ver = c->ver;
-	c->m.g = &c->words;
-	c->m.client_ts = c->worker_ts;
-	c->m.ngroups = workers;
-	c->m.words = in->words;
-	c->table.entries = in->entries;
-	c->table.aux = in->aux;
-	c->table.aux_stride = in->aux_stride;
-	c->table.status = c->status;
-	c->table.tx_per_thread = in->tx_per_thread;
-	c->table.max_tag = in->max_tag;
-	c->table.results = c->results;
 	c->cycles_per_ns = stm_cpu_cycles_per_ns();
 	return c;
-}
-
-static void jvstm_cpu_load(void *ctx, const uint32_t *words)
-{
-	jvstm_cpu *c = ctx;
-	uint32_t i;
-	for (i = 0; i < c->in.words; i++)
-		csmv_box_init(&c->m, i, words[i]);
 }
 
 /* An inserted transaction's write-back and publication, holding the ATR. */
 static void write_back(jvstm_cpu *c, csmv_lane *l, uint32_t cts)
 {
 	/* only the ATR's holder raises the bound, so it is as fresh as the announcements allow */
-	csmv_refresh_safe(&c->m);
-	while (!csmv_lane_install(l, &c->m, cts)) {
+	csmv_refresh_safe(&c->s.m);
+	while (!csmv_lane_install(l, &c->s.m, cts)) {
 		l->c.reclaim_waits++;
 		sched_yield(); /* the workers still reading the oldest version finish their attempts */
-		csmv_refresh_safe(&c->m);
+		csmv_refresh_safe(&c->s.m);
 	}
 	jvstm_record_fill(c->atr, cts, &l->tx);
-	jvstm_publish(c->atr, &c->m, cts);
+	jvstm_publish(c->atr, &c->s.m, cts);
 }
 
 /* One attempt of lane l's current entry on worker w. */
@@ -120,35 +79,34 @@ static void attempt(jvstm_cpu *c, uint32_t w, csmv_lane *l)
 		l->state = STM_TIMED_OUT;
 		return;
 	}
-	snap = csmv_announce(&c->m, w);
-	out = c->execute(l, &c->m, &c->table, &c->p, snap);
-	csmv_retire(&c->m, w);
+	snap = csmv_announce(&c->s.m, w);
+	out = c->execute(l, &c->s.m, &c->s.table, &c->p, snap);
+	csmv_retire(&c->s.m, w);
 	if (out != CSMV_LANE_SUBMIT)
 		return; /* read-only committed, postponed, or failed (threads_failed ends the run) */
 	valid = snap;
 	while ((st = jvstm_insert(c->atr, &l->tx, &valid)) == JVSTM_BUSY)
 		sched_yield(); /* a write-back on another worker: it waits only for reclamation */
 	if (st != JVSTM_INSERTED) {
-		csmv_lane_outcome(l, &c->table, 0, 0, gb_cycles());
+		csmv_lane_outcome(l, &c->s.table, 0, 0, gb_cycles());
 		return;
 	}
 	l->t2 = gb_cycles();
 	write_back(c, l, valid + 1);
-	csmv_lane_outcome(l, &c->table, 1, valid + 1, gb_cycles());
+	csmv_lane_outcome(l, &c->s.table, 1, valid + 1, gb_cycles());
 }
 
-static void *worker_main(void *arg)
+static void worker_main(stm_cpu_worker *wk)
 {
-	worker *wk = arg;
-	jvstm_cpu *c = wk->c;
+	jvstm_cpu *c = wk->ctx;
 	uint32_t n = 0, k, t, active;
 	csmv_lane *ls;
 
-	for (t = wk->index; t < c->p.threads; t += wk->nworkers)
+	for (t = wk->index; t < c->p.threads; t += wk->count)
 		n++;
 	ls = gb_xcalloc(n ? n : 1, sizeof(csmv_lane), "JVSTM threads");
-	for (t = wk->index, k = 0; t < c->p.threads; t += wk->nworkers, k++)
-		csmv_lane_init(&ls[k], t, c->p.threads, &c->table);
+	for (t = wk->index, k = 0; t < c->p.threads; t += wk->count, k++)
+		csmv_lane_init(&ls[k], t, c->p.threads, &c->s.table);
 	active = n;
 	while (active) {
 		active = 0;
@@ -164,76 +122,28 @@ static void *worker_main(void *arg)
 		stm_counters_add(&wk->totals, &tc);
 	}
 	free(ls);
-	return NULL;
 }
 
 static void jvstm_cpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_result *r)
 {
 	jvstm_cpu *c = ctx;
-	uint32_t nw = c->m.ngroups, i;
-	worker *wk;
 	uint64_t t0;
-	int err;
 
 	(void)run_ns; /* no timed rounds: stm/registry.c says why */
-	wk = gb_xcalloc(nw, sizeof(*wk), "CPU workers");
-	memset(c->status, 0, c->in.ntx * sizeof(uint32_t));
-	memset(c->results, 0, c->in.ntx * TX_RESULT_WORDS * sizeof(uint32_t));
-	memset(&c->words, 0, sizeof(c->words));
+	csmv_store_clear(&c->s);
 	memset(c->atr, 0, sizeof(*c->atr));
-	for (i = 0; i < nw; i++)
-		c->worker_ts[i] = CSMV_IDLE;
 	memset(r, 0, sizeof(*r));
 	t0 = gb_now_ns();
 	c->deadline_ns = gb_clock_ns() + timeout_ns;
-	for (i = 0; i < nw; i++) {
-		wk[i].c = c;
-		wk[i].index = i;
-		wk[i].nworkers = nw;
-		err = pthread_create(&wk[i].thread, NULL, worker_main, &wk[i]);
-		if (err)
-			gb_die(GB_EXIT_RUNTIME, "cannot start CPU worker %u of %u: %s", i, nw, strerror(err));
-	}
-	for (i = 0; i < nw; i++) {
-		pthread_join(wk[i].thread, NULL);
-		stm_counters_add(&r->c, &wk[i].totals);
-	}
+	stm_cpu_workers_run(c->s.m.ngroups, worker_main, c, &r->c);
 	r->seconds = gb_seconds_since(t0);
 	r->cycles_per_ns = c->cycles_per_ns;
-	free(wk);
-}
-
-static int jvstm_cpu_rounds_ok(void *ctx)
-{
-	(void)ctx;
-	return 0; /* JVSTM runs batches only */
-}
-
-static void jvstm_cpu_fetch(void *ctx, uint32_t *words, uint32_t *status)
-{
-	jvstm_cpu *c = ctx;
-	uint32_t i;
-	if (words)
-		for (i = 0; i < c->in.words; i++)
-			words[i] = csmv_box_newest(&c->m, i);
-	if (status)
-		memcpy(status, c->status, c->in.ntx * sizeof(uint32_t));
-}
-
-static void jvstm_cpu_fetch_results(void *ctx, uint32_t *results)
-{
-	jvstm_cpu *c = ctx;
-	memcpy(results, c->results, c->in.ntx * TX_RESULT_WORDS * sizeof(uint32_t));
 }
 
 static void jvstm_cpu_close(void *ctx)
 {
 	jvstm_cpu *c = ctx;
-	free(c->head);
-	free(c->ver);
-	free(c->status);
-	free(c->results);
-	free(c->worker_ts);
+	csmv_store_close(&c->s);
 	free(c->atr);
 	free(c);
 }
@@ -244,15 +154,7 @@ static void jvstm_cpu_close(void *ctx)
 	{                                                                             \
 		return jvstm_cpu_open(in, p, csmv_##wl##_execute);                    \
 	}                                                                             \
-	const stm_ops jvstm_##wl##_cpu_ops = {                                        \
-		.open = jvstm_##wl##_open,                                            \
-		.load = jvstm_cpu_load,                                               \
-		.run = jvstm_cpu_run,                                                 \
-		.rounds_ok = jvstm_cpu_rounds_ok,                                     \
-		.fetch = jvstm_cpu_fetch,                                             \
-		.close = jvstm_cpu_close,                                             \
-		.fetch_results = jvstm_cpu_fetch_results,                             \
-	}
+	const stm_ops jvstm_##wl##_cpu_ops = CSMV_STORE_OPS(jvstm_##wl##_open, jvstm_cpu_run, jvstm_cpu_close)
 
 JVSTM_CPU_OPS(bank);
 JVSTM_CPU_OPS(memcached);

@@ -9,12 +9,11 @@
 #include "common/timer.h"
 #include "stm/stm_cpu.h"
 
-typedef struct worker {
-	stm_cpu *c;
-	uint32_t index;
-	stm_counters totals;
+typedef struct worker_thread {
+	stm_cpu_worker w;
+	void (*fn)(stm_cpu_worker *w);
 	pthread_t thread;
-} worker;
+} worker_thread;
 
 double stm_cpu_cycles_per_ns(void)
 {
@@ -24,6 +23,45 @@ double stm_cpu_cycles_per_ns(void)
 	} while (t1 - t0 < 20000000ull);
 	c1 = gb_cycles();
 	return (double)(c1 - c0) / (double)(t1 - t0);
+}
+
+void stm_cpu_table_of(tx_table *t, const tx_input *in)
+{
+	t->entries = in->entries;
+	t->aux = in->aux;
+	t->aux_stride = in->aux_stride;
+	t->tx_per_thread = in->tx_per_thread;
+	t->max_tag = in->max_tag;
+	t->ntx = (uint32_t)in->ntx;
+}
+
+static void *worker_start(void *arg)
+{
+	worker_thread *t = arg;
+	t->fn(&t->w);
+	return NULL;
+}
+
+void stm_cpu_workers_run(uint32_t count, void (*fn)(stm_cpu_worker *w), void *ctx, stm_counters *sum)
+{
+	worker_thread *wt = gb_xcalloc(count, sizeof(*wt), "CPU workers");
+	uint32_t i;
+	int err;
+
+	for (i = 0; i < count; i++) {
+		wt[i].w.ctx = ctx;
+		wt[i].w.index = i;
+		wt[i].w.count = count;
+		wt[i].fn = fn;
+		err = pthread_create(&wt[i].thread, NULL, worker_start, &wt[i]);
+		if (err)
+			gb_die(GB_EXIT_RUNTIME, "cannot start CPU worker %u of %u: %s", i, count, strerror(err));
+	}
+	for (i = 0; i < count; i++) {
+		pthread_join(wt[i].thread, NULL);
+		stm_counters_add(sum, &wt[i].w.totals);
+	}
+	free(wt);
 }
 
 stm_cpu *stm_cpu_open(const tx_input *in, const stm_params *p, const stm_cpu_threads *threads)
@@ -36,13 +74,8 @@ stm_cpu *stm_cpu_open(const tx_input *in, const stm_params *p, const stm_cpu_thr
 	c->data = gb_xcalloc(in->words, sizeof(uint32_t), "data words");
 	c->locks = gb_xcalloc(c->nlocks, sizeof(uint32_t), "lock table");
 	c->status = gb_xcalloc(in->ntx, sizeof(uint32_t), "transaction status");
-	c->table.entries = in->entries;
-	c->table.aux = in->aux;
-	c->table.aux_stride = in->aux_stride;
+	stm_cpu_table_of(&c->table, in);
 	c->table.status = c->status;
-	c->table.tx_per_thread = in->tx_per_thread;
-	c->table.max_tag = in->max_tag;
-	c->table.ntx = (uint32_t)in->ntx;
 	c->capacity = in->ntx;
 	c->cycles_per_ns = stm_cpu_cycles_per_ns();
 	return c;
@@ -61,11 +94,7 @@ void stm_cpu_retable(void *ctx, const tx_input *in)
 	c->in.max_tag = in->max_tag;
 	c->in.entries = in->entries;
 	c->in.aux = in->aux;
-	c->table.entries = in->entries;
-	c->table.aux = in->aux;
-	c->table.tx_per_thread = in->tx_per_thread;
-	c->table.max_tag = in->max_tag;
-	c->table.ntx = (uint32_t)in->ntx;
+	stm_cpu_table_of(&c->table, in);
 }
 
 void stm_cpu_load(void *ctx, const uint32_t *words)
@@ -75,15 +104,16 @@ void stm_cpu_load(void *ctx, const uint32_t *words)
 	memset(c->locks, 0, c->nlocks * sizeof(uint32_t));
 }
 
-static void *worker_main(void *arg)
+static void worker_main(stm_cpu_worker *wk)
 {
-	worker *wk = arg;
-	stm_cpu *c = wk->c;
+	stm_cpu *c = wk->ctx;
 	const stm_cpu_threads *ops = c->threads;
-	uint32_t workers = c->p.cpu_workers, n = 0, active, k, t;
+	uint32_t workers = wk->count, n = 0, active, k, t;
 	uint64_t now = gb_clock_ns();
 	char *s;
 
+	/* logical thread t runs on worker t % workers, one attempt at a time: PR-STM's read log gives
+	 * each worker one slot on that (stm/prstm.h, "Long reads") */
 	for (t = wk->index; t < c->p.threads; t += workers)
 		n++;
 	s = gb_xmalloc((size_t)n * ops->size + 1, "CPU logical threads");
@@ -112,7 +142,6 @@ static void *worker_main(void *arg)
 			sched_yield();
 	}
 	free(s);
-	return NULL;
 }
 
 int stm_cpu_rounds_ok(void *ctx)
@@ -124,10 +153,7 @@ int stm_cpu_rounds_ok(void *ctx)
 void stm_cpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_result *r)
 {
 	stm_cpu *c = ctx;
-	uint32_t nw = c->p.cpu_workers, i;
-	worker *wk = gb_xcalloc(nw, sizeof(*wk), "CPU workers");
 	uint64_t t0;
-	int err;
 
 	memset(c->status, 0, c->in.ntx * sizeof(uint32_t));
 	memset(&c->shared, 0, sizeof(c->shared));
@@ -135,21 +161,9 @@ void stm_cpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_resu
 	c->run_ns = run_ns;
 	memset(r, 0, sizeof(*r));
 	t0 = gb_now_ns();
-	for (i = 0; i < nw; i++) {
-		wk[i].c = c;
-		wk[i].index = i;
-		err = pthread_create(&wk[i].thread, NULL, worker_main, &wk[i]);
-		if (err)
-			gb_die(GB_EXIT_RUNTIME, "cannot start CPU worker %u of %u: %s", i, nw,
-			       strerror(err));
-	}
-	for (i = 0; i < nw; i++) {
-		pthread_join(wk[i].thread, NULL);
-		stm_counters_add(&r->c, &wk[i].totals);
-	}
+	stm_cpu_workers_run(c->p.cpu_workers, worker_main, c, &r->c);
 	r->seconds = gb_seconds_since(t0);
 	r->cycles_per_ns = c->cycles_per_ns;
-	free(wk);
 }
 
 void stm_cpu_fetch(void *ctx, uint32_t *words, uint32_t *status)

@@ -8,7 +8,9 @@
  * Priorities and thread indices are the logical ones, exactly as on the GPU.
  *
  * An engine brings its per-thread logic as a stm_cpu_threads (its GB_HD
- * scheduler behind four functions) and gets the stm_ops functions below.
+ * scheduler behind four functions) and gets the stm_ops functions below. A
+ * backend that keeps state of its own (csmv's, jvstm's) takes only the worker
+ * pthreads and the table set-up (stm_cpu_workers_run, stm_cpu_table_of).
  */
 #ifndef GB_STM_CPU_H
 #define GB_STM_CPU_H
@@ -58,6 +60,22 @@ void stm_cpu_retable(void *ctx, const tx_input *in);
 
 /* The host's cycle counter against its clock, measured over 20 ms: what converts the backends' cycle counters to time. */
 double stm_cpu_cycles_per_ns(void);
+
+/* The fields of tx_table that come from the workload's host table; status and results are the backend's. */
+void stm_cpu_table_of(tx_table *t, const tx_input *in);
+
+/* One of a backend's worker pthreads, as its function sees it. */
+typedef struct stm_cpu_worker {
+	void *ctx;             /* the backend's state */
+	uint32_t index, count; /* this worker among count */
+	stm_counters totals;   /* what its logical threads did: the function adds it up before it returns */
+} stm_cpu_worker;
+
+/*
+ * Run fn on count pthreads and wait for them all; each worker's totals are
+ * added to *sum. A pthread that cannot start ends the process (exit 1).
+ */
+void stm_cpu_workers_run(uint32_t count, void (*fn)(stm_cpu_worker *w), void *ctx, stm_counters *sum);
 
 /* An engine's memory descriptor (eng##_mem: locks, data, hash and perhaps more) over c's words. */
 #define STM_CPU_MEM_PLAIN(m, c)                                                       \

@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/unit/bank_run.h"
 #include "tests/unit/test.h"
 #include "workloads/bank.h"
 
@@ -76,15 +77,6 @@ static uint64_t serial_run(const bank_workload *w, const int32_t *initial, uint3
 	free(bal);
 	free(tmp);
 	return stamp;
-}
-
-static int32_t *balances_of(const bank_workload *w)
-{
-	int32_t *b = malloc(w->cfg.accounts * sizeof(int32_t));
-	uint32_t i;
-	for (i = 0; i < w->cfg.accounts; i++)
-		b[i] = (int32_t)w->cfg.initial_balance;
-	return b;
 }
 
 TEST(bank_generate_counts)
@@ -384,8 +376,8 @@ static int replay_setup(replay *r, const bank_config *c, uint64_t max_updates)
 	char err[512];
 	if (bank_generate(&r->w, c, err, sizeof(err)) != 0)
 		return -1;
-	r->initial = balances_of(&r->w);
-	r->mirror = balances_of(&r->w);
+	r->initial = bank_run_initial(&r->w);
+	r->mirror = bank_run_initial(&r->w);
 	r->after = malloc(c->accounts * sizeof(int32_t));
 	r->status = malloc(r->w.ntx * sizeof(uint32_t));
 	r->updates = serial_run(&r->w, r->initial, r->status, r->after, max_updates);

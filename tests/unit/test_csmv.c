@@ -10,6 +10,7 @@
 
 #include "stm/csmv.h"
 #include "stm/csmv_engines.h"
+#include "tests/unit/bank_run.h"
 #include "tests/unit/test.h"
 #include "workloads/bank.h"
 
@@ -201,39 +202,6 @@ TEST(csmv_server_decisions)
 	CHECK_EQ(csmv_cts_of(0x16u, 10, 4), 12u);
 }
 
-typedef struct run_out {
-	stm_batch_result r;
-	uint32_t *status, *results;
-	int32_t *after;
-} run_out;
-
-static void run_engine(const stm_ops *ops, const bank_workload *w, uint32_t workers, run_out *o)
-{
-	tx_input in = bank_input_of(w);
-	stm_params p;
-	int32_t *initial = malloc(w->cfg.accounts * sizeof(int32_t));
-	uint32_t i;
-	void *ctx;
-
-	memset(&p, 0, sizeof(p));
-	p.threads = w->cfg.threads;
-	p.hash = 1;
-	p.cpu_workers = workers;
-	p.stall_ns = 1000000000ull;
-	for (i = 0; i < w->cfg.accounts; i++)
-		initial[i] = (int32_t)w->cfg.initial_balance;
-	o->status = malloc(w->ntx * sizeof(uint32_t));
-	o->results = malloc(w->ntx * TX_RESULT_WORDS * sizeof(uint32_t));
-	o->after = malloc(w->cfg.accounts * sizeof(int32_t));
-	ctx = ops->open(&in, &p);
-	ops->load(ctx, (const uint32_t *)initial);
-	ops->run(ctx, 60ull * 1000000000ull, 0, &o->r);
-	ops->fetch(ctx, (uint32_t *)o->after, o->status);
-	ops->fetch_results(ctx, o->results);
-	ops->close(ctx);
-	free(initial);
-}
-
 /*
  * 300 accounts, 200 threads (7 groups, the last partial) on 3 workers,
  * two-leg transfers and semantic chains, 40% inquiries over every account.
@@ -244,60 +212,33 @@ static void run_engine(const stm_ops *ops, const bank_workload *w, uint32_t work
 TEST(csmv_cpu_backend_inquiries_over_every_account)
 {
 	const stm_ops *ops[3] = {&csmv_bank_cpu_ops, &csmv_nocv_bank_cpu_ops, &csmv_onlycs_bank_cpu_ops};
+	const char *names[3] = {"csmv", "csmv-nocv", "csmv-onlycs"};
 	bank_config cfg = {.accounts = 300, .threads = 200, .tx_per_thread = 30, .semantic_ratio = 30,
 			   .read_only = 40, .transfers_per_tx = 2, .read_only_size = 300,
 			   .initial_balance = 100000, .seed = 7};
 	bank_workload w;
 	char err[256];
+	uint64_t i, ro = 0;
 	unsigned k;
 
 	REQUIRE(bank_generate(&w, &cfg, err, sizeof(err)) == 0);
+	for (i = 0; i < w.ntx; i++)
+		ro += BANK_TYPE(w.tx[i].meta) == BANK_BALANCE;
+	CHECK(ro > 1000);
 	for (k = 0; k < 3; k++) {
-		run_out o;
-		bank_check chk, snap;
-		int32_t *mirror = malloc(cfg.accounts * sizeof(int32_t)), *before = malloc(cfg.accounts * sizeof(int32_t));
-		uint64_t checked = 0, i, ro = 0;
-		uint32_t a;
+		bank_run o;
+		bank_check snap;
+		int32_t *before = bank_run_initial(&w);
+		uint64_t checked = 0;
 
-		run_engine(ops[k], &w, 3, &o);
-		for (a = 0; a < cfg.accounts; a++)
-			mirror[a] = before[a] = (int32_t)cfg.initial_balance;
-		bank_verify_batch(&w, mirror, o.status, o.after, &chk);
-		CHECK_EQ_I(chk.ok, 1);
-		if (!chk.ok)
-			printf("  engine %u: %s\n", k, chk.message);
-		CHECK_EQ(chk.abandoned, 0u);
-		CHECK_EQ(chk.committed_update + chk.committed_readonly, w.ntx);
-		CHECK_EQ(o.r.c.commits_update, chk.committed_update);
-		CHECK_EQ(o.r.c.commits_readonly, chk.committed_readonly);
-		CHECK_EQ(o.r.c.threads_failed, 0u);
-		CHECK(o.r.c.versions_kept_peak >= 1 && o.r.c.versions_kept_peak <= CSMV_VERSIONS);
-		bank_verify_snapshots(&w, before, o.status, o.results, 0, &snap, &checked);
-		CHECK_EQ_I(snap.ok, 1);
-		if (!snap.ok)
-			printf("  engine %u: %s\n", k, snap.message);
-		for (i = 0; i < w.ntx; i++)
-			ro += BANK_TYPE(w.tx[i].meta) == BANK_BALANCE;
-		CHECK_EQ(checked, ro);
-		CHECK(ro > 1000);
+		bank_run_cpu(ops[k], &w, 3, &o);
+		CHECK_EQ(bank_run_verify(&w, &o, names[k]), ro);
 		/* the sample checks fewer, spread out */
 		bank_verify_snapshots(&w, before, o.status, o.results, 100, &snap, &checked);
 		CHECK_EQ_I(snap.ok, 1);
 		CHECK(checked <= 100 && checked >= 50);
-		/* a wrong sum, and a snapshot that disagrees with the sum read, are caught */
-		for (i = 0; i < w.ntx && BANK_TYPE(w.tx[i].meta) != BANK_BALANCE; i++)
-			;
-		o.results[i * TX_RESULT_WORDS + 1] += 1;
-		bank_verify_snapshots(&w, before, o.status, o.results, 0, &snap, &checked);
-		CHECK_EQ_I(snap.ok, 0);
-		o.results[i * TX_RESULT_WORDS + 1] -= 1;
-		o.results[i * TX_RESULT_WORDS] = (uint32_t)chk.committed_update + 1;
-		bank_verify_snapshots(&w, before, o.status, o.results, 0, &snap, &checked);
-		CHECK_EQ_I(snap.ok, 0);
-		free(o.status);
-		free(o.results);
-		free(o.after);
-		free(mirror);
+		bank_run_check_tampering(&w, &o);
+		bank_run_free(&o);
 		free(before);
 	}
 	bank_free(&w);
@@ -307,6 +248,7 @@ TEST(csmv_cpu_backend_inquiries_over_every_account)
 TEST(csmv_cpu_backend_reclaims_under_pressure)
 {
 	const stm_ops *ops[2] = {&csmv_bank_cpu_ops, &csmv_onlycs_bank_cpu_ops};
+	const char *names[2] = {"csmv", "csmv-onlycs"};
 	bank_config cfg = {.accounts = 8, .threads = 128, .tx_per_thread = 60, .semantic_ratio = 0,
 			   .read_only = 30, .transfers_per_tx = 1, .read_only_size = 8,
 			   .initial_balance = 100000, .seed = 3};
@@ -316,26 +258,12 @@ TEST(csmv_cpu_backend_reclaims_under_pressure)
 
 	REQUIRE(bank_generate(&w, &cfg, err, sizeof(err)) == 0);
 	for (k = 0; k < 2; k++) {
-		run_out o;
-		bank_check chk, snap;
-		int32_t mirror[8], before[8];
-		uint64_t checked = 0;
-		uint32_t a;
+		bank_run o;
 
-		run_engine(ops[k], &w, 4, &o);
-		for (a = 0; a < 8; a++)
-			mirror[a] = before[a] = 100000;
-		bank_verify_batch(&w, mirror, o.status, o.after, &chk);
-		CHECK_EQ_I(chk.ok, 1);
-		CHECK_EQ(chk.abandoned, 0u);
-		bank_verify_snapshots(&w, before, o.status, o.results, 0, &snap, &checked);
-		CHECK_EQ_I(snap.ok, 1);
-		CHECK(checked > 0);
-		CHECK(o.r.c.versions_kept_peak <= CSMV_VERSIONS);
+		bank_run_cpu(ops[k], &w, 4, &o);
+		CHECK(bank_run_verify(&w, &o, names[k]) > 0);
 		CHECK(o.r.c.aborts_validation > 0); /* 8 accounts: conflicts happen */
-		free(o.status);
-		free(o.results);
-		free(o.after);
+		bank_run_free(&o);
 	}
 	bank_free(&w);
 }

@@ -4,11 +4,11 @@
  * every account, checked by the bank's serial replay in commit order and its
  * snapshot check.
  */
-#include <stdlib.h>
 #include <string.h>
 
 #include "stm/jvstm.h"
 #include "stm/jvstm_engines.h"
+#include "tests/unit/bank_run.h"
 #include "tests/unit/test.h"
 #include "workloads/bank.h"
 
@@ -76,76 +76,6 @@ TEST(jvstm_atr_validation_and_insertion)
 	CHECK_EQ(valid, JVSTM_ATR + 5u);
 }
 
-typedef struct run_out {
-	stm_batch_result r;
-	uint32_t *status, *results;
-	int32_t *after;
-} run_out;
-
-static void run_jvstm(const bank_workload *w, uint32_t workers, run_out *o)
-{
-	const stm_ops *ops = &jvstm_bank_cpu_ops;
-	tx_input in = bank_input_of(w);
-	stm_params p;
-	int32_t *initial = malloc(w->cfg.accounts * sizeof(int32_t));
-	uint32_t i;
-	void *ctx;
-
-	memset(&p, 0, sizeof(p));
-	p.threads = w->cfg.threads;
-	p.hash = 1;
-	p.cpu_workers = workers;
-	p.stall_ns = 1000000000ull;
-	for (i = 0; i < w->cfg.accounts; i++)
-		initial[i] = (int32_t)w->cfg.initial_balance;
-	o->status = malloc(w->ntx * sizeof(uint32_t));
-	o->results = malloc(w->ntx * TX_RESULT_WORDS * sizeof(uint32_t));
-	o->after = malloc(w->cfg.accounts * sizeof(int32_t));
-	ctx = ops->open(&in, &p);
-	ops->load(ctx, (const uint32_t *)initial);
-	ops->run(ctx, 60ull * 1000000000ull, 0, &o->r);
-	ops->fetch(ctx, (uint32_t *)o->after, o->status);
-	ops->fetch_results(ctx, o->results);
-	ops->close(ctx);
-	free(initial);
-}
-
-/* Replay in commit order and every inquiry's sum at its snapshot; returns the inquiries checked. */
-static uint64_t verify(const bank_workload *w, run_out *o)
-{
-	uint32_t n = w->cfg.accounts, a;
-	int32_t *mirror = malloc(n * sizeof(int32_t)), *before = malloc(n * sizeof(int32_t));
-	bank_check chk, snap;
-	uint64_t checked = 0;
-
-	for (a = 0; a < n; a++)
-		mirror[a] = before[a] = (int32_t)w->cfg.initial_balance;
-	bank_verify_batch(w, mirror, o->status, o->after, &chk);
-	CHECK_EQ_I(chk.ok, 1);
-	if (!chk.ok)
-		printf("  %s\n", chk.message);
-	CHECK_EQ(chk.abandoned, 0u);
-	CHECK_EQ(chk.committed_update + chk.committed_readonly, w->ntx);
-	CHECK_EQ(o->r.c.commits_update, chk.committed_update);
-	CHECK_EQ(o->r.c.commits_readonly, chk.committed_readonly);
-	CHECK_EQ(o->r.c.threads_failed, 0u);
-	CHECK(o->r.c.versions_kept_peak >= 1 && o->r.c.versions_kept_peak <= CSMV_VERSIONS);
-	bank_verify_snapshots(w, before, o->status, o->results, 0, &snap, &checked);
-	CHECK_EQ_I(snap.ok, 1);
-	if (!snap.ok)
-		printf("  %s\n", snap.message);
-	free(mirror);
-	free(before);
-	return checked;
-}
-
-static void run_out_free(run_out *o)
-{
-	free(o->status);
-	free(o->results);
-	free(o->after);
-}
-
 /*
  * 300 accounts, 200 threads on 3 workers, semantic chains and 40% inquiries
  * over every account: everything commits, the replay in CTS order matches,
@@ -158,33 +88,18 @@ TEST(jvstm_cpu_backend_inquiries_over_every_account)
 			   .read_only = 40, .transfers_per_tx = 2, .read_only_size = 300,
 			   .initial_balance = 100000, .seed = 11};
 	bank_workload w;
-	run_out o;
-	bank_check snap;
-	int32_t *before;
+	bank_run o;
 	char err[256];
-	uint64_t i, ro = 0, checked = 0;
-	uint32_t a;
+	uint64_t i, ro = 0;
 
 	REQUIRE(bank_generate(&w, &cfg, err, sizeof(err)) == 0);
-	run_jvstm(&w, 3, &o);
+	bank_run_cpu(&jvstm_bank_cpu_ops, &w, 3, &o);
 	for (i = 0; i < w.ntx; i++)
 		ro += BANK_TYPE(w.tx[i].meta) == BANK_BALANCE;
 	CHECK(ro > 1000);
-	CHECK_EQ(verify(&w, &o), ro);
-	before = malloc(cfg.accounts * sizeof(int32_t));
-	for (a = 0; a < cfg.accounts; a++)
-		before[a] = (int32_t)cfg.initial_balance;
-	for (i = 0; i < w.ntx && BANK_TYPE(w.tx[i].meta) != BANK_BALANCE; i++)
-		;
-	o.results[i * TX_RESULT_WORDS + 1] += 1;
-	bank_verify_snapshots(&w, before, o.status, o.results, 0, &snap, &checked);
-	CHECK_EQ_I(snap.ok, 0);
-	o.results[i * TX_RESULT_WORDS + 1] -= 1;
-	o.results[i * TX_RESULT_WORDS] = (uint32_t)o.r.c.commits_update + 1;
-	bank_verify_snapshots(&w, before, o.status, o.results, 0, &snap, &checked);
-	CHECK_EQ_I(snap.ok, 0);
-	free(before);
-	run_out_free(&o);
+	CHECK_EQ(bank_run_verify(&w, &o, "jvstm"), ro);
+	bank_run_check_tampering(&w, &o);
+	bank_run_free(&o);
 	bank_free(&w);
 }
 
@@ -201,14 +116,14 @@ TEST(jvstm_cpu_backend_high_contention)
 			   .read_only = 30, .transfers_per_tx = 1, .read_only_size = 8,
 			   .initial_balance = 100000, .seed = 3};
 	bank_workload w;
-	run_out o;
+	bank_run o;
 	char err[256];
 
 	REQUIRE(bank_generate(&w, &cfg, err, sizeof(err)) == 0);
-	run_jvstm(&w, 6, &o);
-	CHECK(verify(&w, &o) > 0);
+	bank_run_cpu(&jvstm_bank_cpu_ops, &w, 6, &o);
+	CHECK(bank_run_verify(&w, &o, "jvstm") > 0);
 	CHECK(o.r.c.commits_update > 8u * CSMV_VERSIONS); /* every ring wrapped, on average */
 	CHECK_EQ(o.r.c.aborts_locked, 0u); /* JVSTM never aborts at an access */
-	run_out_free(&o);
+	bank_run_free(&o);
 	bank_free(&w);
 }
