@@ -165,6 +165,18 @@ GB_HD uint32_t csmv_box_newest(const csmv_mem *m, uint32_t addr)
 }
 
 /*
+ * Before a run that starts from what the last one left (batches back to
+ * back): the word's newest value becomes its only version, at timestamp 0.
+ * Each run numbers its commits from 1 again, so a version of the run before,
+ * stamped up to its last commit, would look newer than every snapshot of
+ * this one and would never be reclaimed.
+ */
+GB_HD void csmv_box_rebase(const csmv_mem *m, uint32_t addr)
+{
+	csmv_box_init(m, addr, csmv_box_newest(m, addr));
+}
+
+/*
  * The value of addr in the snapshot snap: the newest version with a
  * timestamp <= snap. The head is loaded with acquire so the slots read after
  * it are at least as new; a slot overwritten since holds a version newer than

@@ -349,6 +349,14 @@ __global__ void csmv_boxes_init(csmv_mem m, const uint32_t *data, uint32_t words
 		csmv_box_init(&m, i, data[i]);
 }
 
+/* Before a run: every word's newest value its only version (csmv_box_rebase). */
+__global__ void csmv_boxes_rebase(csmv_mem m, uint32_t words)
+{
+	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < words)
+		csmv_box_rebase(&m, i);
+}
+
 /* Every word's newest value into the data words, for the oracle. */
 __global__ void csmv_boxes_newest(csmv_mem m, uint32_t *data, uint32_t words)
 {
@@ -426,6 +434,8 @@ static void csmv_gpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_ba
 	GB_CUDA(cudaMemset(g->d_shared, 0, sizeof(stm_shared)), "clearing the run's shared words");
 	GB_CUDA(cudaMemset(g->d_counters, 0, sizeof(stm_counters)), "clearing counters");
 	GB_CUDA(cudaMemset(c->m.g, 0, sizeof(csmv_words)), "clearing the CSMV timestamps");
+	csmv_boxes_rebase<<<(g->in.words + 255) / 256, 256>>>(c->m, g->in.words);
+	GB_CUDA(cudaGetLastError(), "launching csmv_boxes_rebase over %u words", g->in.words);
 	GB_CUDA(cudaMemset(c->m.client_ts, 0xFF, (size_t)c->m.ngroups * 4), "idling the group snapshots");
 	GB_CUDA(cudaMemset(c->m.req, 0, (size_t)c->m.ngroups * sizeof(csmv_req)), "clearing the group requests");
 	GB_CUDA(cudaMemset(c->m.wcts, 0, (size_t)g->in.words * 4), "clearing the ATR's index");

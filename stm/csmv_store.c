@@ -30,6 +30,8 @@ void csmv_store_clear(csmv_store *s)
 	memset(&s->words, 0, sizeof(s->words));
 	for (i = 0; i < s->m.ngroups; i++)
 		s->m.client_ts[i] = CSMV_IDLE;
+	for (i = 0; i < s->in.words; i++)
+		csmv_box_rebase(&s->m, i);
 }
 
 void csmv_store_close(csmv_store *s)

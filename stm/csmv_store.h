@@ -28,7 +28,8 @@ typedef struct csmv_store {
 /* slots: announcement slots (client groups, or workers); slots_what names them in an out-of-memory message. */
 void csmv_store_open(csmv_store *s, const tx_input *in, uint32_t slots, const char *slots_what);
 
-/* Before a run: no entry committed, GTS and the bound 0, every slot idle. */
+/* Before a run: no entry committed, GTS and the bound 0, every slot idle, every word's newest value its
+ * only version (csmv_box_rebase: the run starts from what the last one left). */
 void csmv_store_clear(csmv_store *s);
 
 /* Frees what csmv_store_open allocated. */

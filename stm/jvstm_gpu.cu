@@ -160,6 +160,14 @@ __global__ void jvgpu_boxes_init(csmv_mem m, const uint32_t *data, uint32_t word
 		csmv_box_init(&m, i, data[i]);
 }
 
+/* Before a run: every word's newest value its only version (csmv_box_rebase). */
+__global__ void jvgpu_boxes_rebase(csmv_mem m, uint32_t words)
+{
+	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < words)
+		csmv_box_rebase(&m, i);
+}
+
 /* Every word's newest value into the data words, for the oracle. */
 __global__ void jvgpu_boxes_newest(csmv_mem m, uint32_t *data, uint32_t words)
 {
@@ -214,6 +222,8 @@ static void jvstm_gpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_b
 	v.results = c->d_results;
 	GB_CUDA(cudaMemset(c->d_results, 0, (size_t)g->in.ntx * TX_RESULT_WORDS * 4), "clearing read-only results");
 	GB_CUDA(cudaMemset(c->m.g, 0, sizeof(csmv_words)), "clearing the JVSTM timestamps");
+	jvgpu_boxes_rebase<<<(g->in.words + 255) / 256, 256>>>(c->m, g->in.words);
+	GB_CUDA(cudaGetLastError(), "launching jvgpu_boxes_rebase over %u words", g->in.words);
 	GB_CUDA(cudaMemset(c->m.client_ts, 0xFF, (size_t)c->m.ngroups * 4), "idling the thread snapshots");
 	GB_CUDA(cudaMemset(c->d_atr, 0, sizeof(jvstm_atr)), "clearing the active transaction record");
 	stm_gpu_launch(g, args, 0, r);

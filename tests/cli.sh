@@ -811,6 +811,18 @@ cp = r["commit_phases_ns"]
 assert set(cp) == {"divergence", "pre_validation", "wait_server", "server_validation", "server_insert",
                    "write_back"}, cp
 assert all(x >= 0 for x in cp.values()) and cp["wait_server"] > 0 and cp["server_validation"] > 0, cp'
+# --duration runs csmv's and jvstm's batches back to back, each from what the last one left: every
+# batch starts on its words' newest values as their only versions, or reclamation would wait forever
+for algo in csmv jvstm; do
+	expect_rc "$algo --duration: batches back to back" 0 timeout 120 "$G" stm --backend cpu --algo "$algo" \
+		--threads 64 --accounts 1000 --tx-per-thread 20 --semantic-ratio 0 --read-only 20 --read-only-size 1000 \
+		--duration 0.3 --reps 1 --warmup 0 --quiet --json "$R/$algo-duration.json"
+	json_check "$algo --duration: several batches, each verified, sums checked" "$R/$algo-duration.json" '
+r = d["results"]; v = d["verification"]
+assert r["timed_run"] == "batches" and r["batches"] >= 2, r
+assert v["verified"] is True and v["batches_verified"] == r["batches"] and r["abandoned"] == 0, (r, v)
+assert v["read_only_results_checked"] > 0, v'
+done
 expect_rc "--read-only-size above --accounts exits 2" 2 "$G" stm "${TINY[@]}" --algo csmv --read-only-size 300
 expect_err "--read-only-size above --accounts says why" "--read-only-size 300 exceeds --accounts 64"
 

@@ -489,6 +489,22 @@ for algo in csmv csmv-nocv csmv-onlycs jvstm-gpu prstm; do
 done
 gpu_csmv "csmv, 1792 clients on 64 accounts, K=2" --algo csmv --threads 1792 --block-size 64 --accounts 64 \
 	--initial-balance 100000 --semantic-ratio 0 --read-only 10 --transfers-per-tx 2 --tx-per-thread 10
+# --duration: csmv's and jvstm-gpu's batches back to back, each from what the last left (its words' newest
+# values rebased to timestamp 0 before it starts)
+for algo in csmv jvstm-gpu; do
+	n=$((n + 1))
+	f=$R/run$n.json
+	run "$G" stm --backend gpu --algo "$algo" --threads 1792 --block-size 64 --accounts 6000 --semantic-ratio 0 \
+		--read-only 10 --read-only-size 6000 --tx-per-thread 20 --duration 1 --reps 1 --warmup 0 --quiet --json "$f"
+	if [ "$RC" != 0 ]; then
+		fail "$algo --duration 1: exit 0" "$G stm --backend gpu --algo $algo ... --duration 1" "$(t_context)"
+	else
+		json_check "$algo --duration 1: batches back to back, every one verified" "$f" '
+r = d["results"]; v = d["verification"]
+assert d["device"]["backend"] == "gpu" and r["timed_run"] == "batches" and r["batches"] >= 2, r
+assert v["verified"] is True and v["batches_verified"] == r["batches"] and r["abandoned"] == 0, (r, v)'
+	fi
+done
 # prstm's read log at high contention: inquiries over all 64 accounts against transfers on them
 gpu_csmv "prstm, 1792 threads on 64 accounts, inquiries over all of them" --algo prstm --threads 1792 \
 	--block-size 64 --accounts 64 --initial-balance 100000 --semantic-ratio 0 --read-only 10 --read-only-size 64 \
