@@ -23,6 +23,7 @@
 #include "stm/csmv_bank.h"
 #include "stm/csmv_memcached.h"
 #include "stm/csmv_engines.h"
+#include "stm/csmv_gpu.h"
 #include "stm/stm_gpu.cuh"
 #include "stm/stm_gpu.h"
 
@@ -342,7 +343,7 @@ __global__ void csmv_memcached_kernel(uint32_t mode, csmv_mem m, tx_table v, stm
 }
 
 /* The load's first version of every word, from the data words. */
-__global__ void csmv_boxes_init(csmv_mem m, const uint32_t *data, uint32_t words)
+static __global__ void csmv_boxes_init(csmv_mem m, const uint32_t *data, uint32_t words)
 {
 	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < words)
@@ -350,7 +351,7 @@ __global__ void csmv_boxes_init(csmv_mem m, const uint32_t *data, uint32_t words
 }
 
 /* Before a run: every word's newest value its only version (csmv_box_rebase). */
-__global__ void csmv_boxes_rebase(csmv_mem m, uint32_t words)
+static __global__ void csmv_boxes_rebase(csmv_mem m, uint32_t words)
 {
 	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < words)
@@ -358,11 +359,30 @@ __global__ void csmv_boxes_rebase(csmv_mem m, uint32_t words)
 }
 
 /* Every word's newest value into the data words, for the oracle. */
-__global__ void csmv_boxes_newest(csmv_mem m, uint32_t *data, uint32_t words)
+static __global__ void csmv_boxes_newest(csmv_mem m, uint32_t *data, uint32_t words)
 {
 	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
 	if (i < words)
 		data[i] = csmv_box_newest(&m, i);
+}
+
+void csmv_gpu_boxes_load(const csmv_mem *m, const uint32_t *d_data, uint32_t words)
+{
+	csmv_boxes_init<<<(words + 255) / 256, 256>>>(*m, d_data, words);
+	GB_CUDA(cudaGetLastError(), "launching csmv_boxes_init over %u words", words);
+	GB_CUDA(cudaDeviceSynchronize(), "initialising %u versioned boxes", words);
+}
+
+void csmv_gpu_boxes_rebase(const csmv_mem *m, uint32_t words)
+{
+	csmv_boxes_rebase<<<(words + 255) / 256, 256>>>(*m, words);
+	GB_CUDA(cudaGetLastError(), "launching csmv_boxes_rebase over %u words", words);
+}
+
+void csmv_gpu_boxes_newest(const csmv_mem *m, uint32_t *d_data, uint32_t words)
+{
+	csmv_boxes_newest<<<(words + 255) / 256, 256>>>(*m, d_data, words);
+	GB_CUDA(cudaGetLastError(), "launching csmv_boxes_newest over %u words", words);
 }
 
 typedef struct csmv_gpu {
@@ -413,9 +433,7 @@ static void csmv_gpu_load(void *ctx, const uint32_t *words)
 	csmv_gpu *c = (csmv_gpu *)ctx;
 	uint32_t n = c->g->in.words;
 	stm_gpu_load(c->g, words);
-	csmv_boxes_init<<<(n + 255) / 256, 256>>>(c->m, c->g->d_data, n);
-	GB_CUDA(cudaGetLastError(), "launching csmv_boxes_init over %u words", n);
-	GB_CUDA(cudaDeviceSynchronize(), "initialising %u versioned boxes", n);
+	csmv_gpu_boxes_load(&c->m, c->g->d_data, n);
 }
 
 static void csmv_gpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_result *r)
@@ -434,8 +452,7 @@ static void csmv_gpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_ba
 	GB_CUDA(cudaMemset(g->d_shared, 0, sizeof(stm_shared)), "clearing the run's shared words");
 	GB_CUDA(cudaMemset(g->d_counters, 0, sizeof(stm_counters)), "clearing counters");
 	GB_CUDA(cudaMemset(c->m.g, 0, sizeof(csmv_words)), "clearing the CSMV timestamps");
-	csmv_boxes_rebase<<<(g->in.words + 255) / 256, 256>>>(c->m, g->in.words);
-	GB_CUDA(cudaGetLastError(), "launching csmv_boxes_rebase over %u words", g->in.words);
+	csmv_gpu_boxes_rebase(&c->m, g->in.words);
 	GB_CUDA(cudaMemset(c->m.client_ts, 0xFF, (size_t)c->m.ngroups * 4), "idling the group snapshots");
 	GB_CUDA(cudaMemset(c->m.req, 0, (size_t)c->m.ngroups * sizeof(csmv_req)), "clearing the group requests");
 	GB_CUDA(cudaMemset(c->m.wcts, 0, (size_t)g->in.words * 4), "clearing the ATR's index");
@@ -463,8 +480,7 @@ static void csmv_gpu_fetch(void *ctx, uint32_t *words, uint32_t *status)
 	csmv_gpu *c = (csmv_gpu *)ctx;
 	uint32_t n = c->g->in.words;
 	if (words) {
-		csmv_boxes_newest<<<(n + 255) / 256, 256>>>(c->m, c->g->d_data, n);
-		GB_CUDA(cudaGetLastError(), "launching csmv_boxes_newest over %u words", n);
+		csmv_gpu_boxes_newest(&c->m, c->g->d_data, n);
 	}
 	stm_gpu_fetch(c->g, words, status);
 }

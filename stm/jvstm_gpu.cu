@@ -50,6 +50,7 @@
  */
 #include "common/cuda_check.h"
 #include "stm/csmv_bank.h"
+#include "stm/csmv_gpu.h"
 #include "stm/csmv_memcached.h"
 #include "stm/jvstm.h"
 #include "stm/jvstm_engines.h"
@@ -152,30 +153,6 @@ __global__ void jvstm_gpu_memcached_kernel(csmv_mem m, jvstm_atr *atr, tx_table 
 	jvgpu_kernel_body(JVGPU_MEMCACHED, m, atr, v, p, timeout_ns, sh, out);
 }
 
-/* The load's first version of every word, from the data words. */
-__global__ void jvgpu_boxes_init(csmv_mem m, const uint32_t *data, uint32_t words)
-{
-	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < words)
-		csmv_box_init(&m, i, data[i]);
-}
-
-/* Before a run: every word's newest value its only version (csmv_box_rebase). */
-__global__ void jvgpu_boxes_rebase(csmv_mem m, uint32_t words)
-{
-	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < words)
-		csmv_box_rebase(&m, i);
-}
-
-/* Every word's newest value into the data words, for the oracle. */
-__global__ void jvgpu_boxes_newest(csmv_mem m, uint32_t *data, uint32_t words)
-{
-	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
-	if (i < words)
-		data[i] = csmv_box_newest(&m, i);
-}
-
 typedef struct jvstm_gpu {
 	stm_gpu *g;
 	csmv_mem m;
@@ -206,9 +183,7 @@ static void jvstm_gpu_load(void *ctx, const uint32_t *words)
 	jvstm_gpu *c = (jvstm_gpu *)ctx;
 	uint32_t n = c->g->in.words;
 	stm_gpu_load(c->g, words);
-	jvgpu_boxes_init<<<(n + 255) / 256, 256>>>(c->m, c->g->d_data, n);
-	GB_CUDA(cudaGetLastError(), "launching jvgpu_boxes_init over %u words", n);
-	GB_CUDA(cudaDeviceSynchronize(), "initialising %u versioned boxes", n);
+	csmv_gpu_boxes_load(&c->m, c->g->d_data, n);
 }
 
 static void jvstm_gpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_result *r)
@@ -222,8 +197,7 @@ static void jvstm_gpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_b
 	v.results = c->d_results;
 	GB_CUDA(cudaMemset(c->d_results, 0, (size_t)g->in.ntx * TX_RESULT_WORDS * 4), "clearing read-only results");
 	GB_CUDA(cudaMemset(c->m.g, 0, sizeof(csmv_words)), "clearing the JVSTM timestamps");
-	jvgpu_boxes_rebase<<<(g->in.words + 255) / 256, 256>>>(c->m, g->in.words);
-	GB_CUDA(cudaGetLastError(), "launching jvgpu_boxes_rebase over %u words", g->in.words);
+	csmv_gpu_boxes_rebase(&c->m, g->in.words);
 	GB_CUDA(cudaMemset(c->m.client_ts, 0xFF, (size_t)c->m.ngroups * 4), "idling the thread snapshots");
 	GB_CUDA(cudaMemset(c->d_atr, 0, sizeof(jvstm_atr)), "clearing the active transaction record");
 	stm_gpu_launch(g, args, 0, r);
@@ -240,8 +214,7 @@ static void jvstm_gpu_fetch(void *ctx, uint32_t *words, uint32_t *status)
 	jvstm_gpu *c = (jvstm_gpu *)ctx;
 	uint32_t n = c->g->in.words;
 	if (words) {
-		jvgpu_boxes_newest<<<(n + 255) / 256, 256>>>(c->m, c->g->d_data, n);
-		GB_CUDA(cudaGetLastError(), "launching jvgpu_boxes_newest over %u words", n);
+		csmv_gpu_boxes_newest(&c->m, c->g->d_data, n);
 	}
 	stm_gpu_fetch(c->g, words, status);
 }
