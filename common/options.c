@@ -25,8 +25,9 @@ static const gb_opt_row shared_rows[] = {
 	{.name = "seed", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = UINT64_MAX, .def = "1",
 	 .help = "seed of the generator", .offset = RUN(seed)},
 	{.name = "timeout", .kind = GB_OPT_REAL, .metavar = "S", .flo = 0.001, .fhi = 864000, .def = "600",
-	 .help = "give up after S seconds, generation and the oracle included: the report is marked "
-		 "incomplete and the exit status is 1",
+	 .help = "give up after S seconds, generation and the oracle included (a generation or check "
+		 "already begun is seen through first): the report is marked incomplete and the exit status "
+		 "is 1",
 	 .offset = RUN(timeout)},
 	{.name = "verify-every", .kind = GB_OPT_UINT, .metavar = "K", .lo = 0, .hi = UINT64_MAX, .def = "1",
 	 .help = "check every K-th %s against the oracle", .offset = RUN(verify_every)},
@@ -150,6 +151,30 @@ int gb_opts_given(const gb_opt_spec *spec, const unsigned char *given, const cha
 	return 0;
 }
 
+/*
+ * A row's help into text (len bytes): the shared rows' "%s" becomes unit (what
+ * a repetition or check is of); every other character, a '%' included, is
+ * copied as it is, so a help text is never a format string. Returns the
+ * length written.
+ */
+static size_t help_text(char *text, size_t len, const char *help, const char *unit)
+{
+	size_t k = 0, u = strlen(unit);
+
+	while (*help && k + 1 < len) {
+		if (help[0] == '%' && help[1] == 's') {
+			size_t n = u < len - 1 - k ? u : len - 1 - k;
+			memcpy(text + k, unit, n);
+			k += n;
+			help += 2;
+		} else {
+			text[k++] = *help++;
+		}
+	}
+	text[k] = '\0';
+	return k;
+}
+
 /* "  --name META" and the help text with its range and default, wrapped at the help column. */
 static void help_row(FILE *out, const gb_opt_spec *spec, size_t i)
 {
@@ -171,7 +196,7 @@ static void help_row(FILE *out, const gb_opt_spec *spec, size_t i)
 		col = 24;
 	}
 	unit = strcmp(r->name, "verify-every") == 0 ? spec->check_unit : spec->unit;
-	k = (size_t)snprintf(text, sizeof(text), help, unit ? unit : "run");
+	k = help_text(text, sizeof(text), help, unit ? unit : "run");
 	range_of(spec, i, &lo, &hi);
 	if (i >= spec->nrows && strcmp(r->name, "verify-every") == 0 && lo == 0)
 		k += (size_t)snprintf(text + k, sizeof(text) - k, "; 0 checks none");
