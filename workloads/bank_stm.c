@@ -108,7 +108,7 @@ static void *generate(const void *opts, const stm_table_cfg *c, char *err, size_
 		.semantic_ratio = c->semantic_ratio,
 		.read_only = c->read_only,
 		.transfers_per_tx = (uint32_t)o->transfers,
-		.read_only_size = read_only_size(o),
+		.read_only_size = (uint32_t)o->read_only_size, /* 0: the generator's default, 2K */
 		.initial_balance = (uint32_t)o->initial_balance,
 		.presort = c->presort,
 		.seed = c->seed,

@@ -759,6 +759,24 @@ TEST(bank_read_only_size_defaults_to_a_transfers_accounts_and_has_a_limit)
 		CHECK_EQ_I(bank_generate(&w, &c, err, sizeof(err)), -1);
 		CHECK_CONTAINS(err, "exceeds --accounts");
 	}
+	/* a listed inquiry too is at most --accounts, when given; the default 2K may exceed a tiny bank */
+	{
+		uint32_t accounts = c.accounts;
+		c.accounts = 4;
+		c.read_only_size = 5;
+		CHECK_EQ_I(bank_generate(&w, &c, err, sizeof(err)), -1);
+		CHECK_CONTAINS(err, "--read-only-size 5 exceeds --accounts 4");
+		c.read_only_size = 4;
+		REQUIRE(bank_generate(&w, &c, err, sizeof(err)) == 0);
+		bank_free(&w);
+		c.transfers_per_tx = BANK_MAX_TRANSFERS;
+		c.read_only_size = 0;
+		REQUIRE(bank_generate(&w, &c, err, sizeof(err)) == 0);
+		CHECK_EQ(w.cfg.read_only_size, 2u * BANK_MAX_TRANSFERS);
+		bank_free(&w);
+		c.accounts = accounts;
+		c.transfers_per_tx = base_config().transfers_per_tx;
+	}
 	/* beyond the listed ones, an inquiry reads a run of consecutive accounts, wrapping */
 	c.accounts = 1000;
 	c.read_only = 50;
