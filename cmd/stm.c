@@ -103,9 +103,9 @@ static const gb_opt_row own_rows[NOWN] = {
 			.help = "prstm: sweeps over a block before its postponed transactions are abandoned"},
 	[ROW_STALL] = {.name = "stall-timeout", .kind = GB_OPT_REAL, .metavar = "S", .flo = 0.001, .fhi = 86400,
 		       .def = "1", .offset = AT(stall),
-		       .help = "prstm: a thread with postponed work gives up when no update transaction has "
-			       "committed anywhere for S seconds: nothing left can then resolve its conflict; "
-			       "its transactions are abandoned"},
+		       .help = "prstm, csmv and jvstm: a thread with postponed work gives up when no update "
+			       "transaction has committed anywhere for S seconds: nothing left can then resolve "
+			       "its conflict; its transactions are abandoned"},
 	[ROW_NOTAGS] = {.name = "no-tags", .kind = GB_OPT_FLAG, .offset = AT(no_tags), .set_to = 1,
 			.help = "prstm: ignore the priority tags (bank: deposit 2, transfer 1, withdraw 0) and "
 				"sweep blocks in table order"},
@@ -503,6 +503,8 @@ typedef struct engine_run {
 	double wall_seconds; /* from opening the engine to closing it */
 	int one_run;         /* --duration as one run of rounds over the table per repetition */
 	stm_check chk;       /* the last verified batch (staged workloads: then the last verified pass) */
+	stm_check pass_chk;  /* staged workloads: the facts of the last verified pass (nfacts 0: none yet) */
+	uint64_t pass_checksum; /* and the data words' checksum after it */
 	uint64_t passes;     /* staged workloads: passes completed, over the timed repetitions */
 	uint64_t stages;     /* and their stages (batches) */
 	uint64_t checksum;   /* of the data words after it */
@@ -635,6 +637,10 @@ static void verify_pass(gb_measure *ms, unsigned k, stm_run *r, const gb_rep *re
 	memcpy(er->chk.facts, pc.facts, sizeof(pc.facts));
 	er->chk.nfacts = pc.nfacts;
 	er->checksum = words_checksum(r->after, r->in.words);
+	/* kept apart too: a later pass that --timeout cuts verifies its batches, whose facts are a
+	 * batch's, not a pass's */
+	er->pass_chk = pc;
+	er->pass_checksum = er->checksum;
 }
 
 /*
@@ -822,14 +828,14 @@ static uint64_t aborts_of(const engine_run *er)
 static double per_commit_ns(const engine_run *er, uint64_t cycles)
 {
 	uint64_t commits = commits_of(er);
-	return commits && er->cycles_per_ns > 0 ? (double)cycles / er->cycles_per_ns / (double)commits : 0;
+	return commits && er->cycles_per_ns > 0 ? (double)cycles / er->cycles_per_ns / (double)commits : NAN;
 }
 
 /* Cycles over the committed update transactions, in ns each (a server engine's commit phases). */
 static double per_update_ns(const engine_run *er, uint64_t cycles)
 {
 	uint64_t n = er->c.commits_update;
-	return n && er->cycles_per_ns > 0 ? (double)cycles / er->cycles_per_ns / (double)n : 0;
+	return n && er->cycles_per_ns > 0 ? (double)cycles / er->cycles_per_ns / (double)n : NAN;
 }
 
 static void fill_config(cJSON *cfg, const stm_run *r)
@@ -893,10 +899,10 @@ static void engine_json(cJSON *res, unsigned k, const void *arg)
 	gb_json_u64(res, "abandoned", er->abandoned);
 	gb_json_u64(res, "retry_limit_reached", er->c.retry_limit_reached);
 	gb_json_num(res, "abort_rate", commits + aborts ? (double)aborts / (double)(commits + aborts) : 0);
-	gb_json_num(res, "cycles_per_ns", er->cycles_per_ns);
+	gb_json_num(res, "cycles_per_ns", er->cycles_per_ns > 0 ? er->cycles_per_ns : NAN); /* null: no batch ran */
 	gb_json_num(res, "time_per_tx_ns", per_commit_ns(er, cycles));
 	gb_json_num(res, "wasted_per_tx_ns", per_commit_ns(er, er->c.cycles_wasted));
-	gb_json_num(res, "wasted_fraction", cycles ? (double)er->c.cycles_wasted / (double)cycles : 0);
+	gb_json_num(res, "wasted_fraction", cycles ? (double)er->c.cycles_wasted / (double)cycles : NAN);
 	ph = cJSON_AddObjectToObject(res, "committed_phases_ns");
 	gb_json_num(ph, "read", per_commit_ns(er, er->c.cycles_read));
 	gb_json_num(ph, "validate", per_commit_ns(er, er->c.cycles_validate));
@@ -921,6 +927,40 @@ static void engine_json(cJSON *res, unsigned k, const void *arg)
 	}
 }
 
+/*
+ * A timed run of rounds that stopped before its --duration: a thread gave up
+ * (--max-passes) or stalled (--stall-timeout), and the round gate, which
+ * waits for every thread, would never have opened again.
+ */
+static int halted(const engine_run *er)
+{
+	return er->one_run && (er->c.threads_gave_up || er->c.threads_stalled);
+}
+
+#define HALTED "the timed run stopped before --duration: threads gave up (--max-passes) or stalled " \
+	       "(--stall-timeout), and every thread must finish a round before the next one starts"
+
+/*
+ * The options that decide what an engine's run abandons, as "--a, --b": those
+ * of --max-passes, --stall-timeout and --retry-limit the engine reads, and
+ * --timeout when the deadline stopped threads.
+ */
+static void abandon_options(const engine_run *er, char *buf, size_t len)
+{
+	static const char *const deciding[] = {"max-passes", "stall-timeout", "retry-limit"};
+	const char *const *o;
+	size_t k = 0;
+	unsigned i;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(deciding) / sizeof(deciding[0]); i++)
+		for (o = er->e->options; o && *o; o++)
+			if (strcmp(*o, deciding[i]) == 0 && k < len)
+				k += (size_t)snprintf(buf + k, len - k, "%s--%s", k ? ", " : "", *o);
+	if (er->c.threads_timed_out && k < len)
+		snprintf(buf + k, len - k, "%s--timeout", k ? ", " : "");
+}
+
 static void engine_text(char *buf, size_t len, unsigned k, const void *arg)
 {
 	snprintf(buf, len, "abandoned %" PRIu64, ((const stm_run *)arg)->er[k].abandoned);
@@ -943,12 +983,19 @@ static void lines(FILE *out, const void *arg)
 	if (r->o.workload->stage)
 		fprintf(out, "  %-12s %" PRIu64 " complete, %" PRIu64 " %s in them\n", "passes", er->passes, er->stages,
 			r->o.workload->stage_name);
-	if (er->abandoned)
+	if (er->abandoned) {
+		char see[96];
+		abandon_options(er, see, sizeof(see));
 		fprintf(out, "  %-12s %" PRIu64 " transactions never committed: WARNING, the throughput\n"
-			"               counts only the others (see --max-passes, --stall-timeout,\n"
-			"               --retry-limit)\n", "abandoned", er->abandoned);
-	else
+			"               counts only the others (see %s)\n", "abandoned", er->abandoned, see);
+	} else
 		fprintf(out, "  %-12s 0\n", "abandoned");
+	if (halted(er))
+		fprintf(out, "  %-12s runs of %.3g s on average, not --duration %g s: WARNING,\n"
+			"               %" PRIu64 " threads gave up (--max-passes), %" PRIu64 " stalled (--stall-timeout),\n"
+			"               and a round waits for every thread\n", "halted",
+			er->seconds / (double)(er->batches ? er->batches : 1), r->o.duration, er->c.threads_gave_up,
+			er->c.threads_stalled);
 	if (er->e->server_phases && er->c.commits_update)
 		fprintf(out, "  %-12s an update's commit: waits for its group %.3g us, pre-validation %.3g us,\n"
 			"               for the server %.3g us (server validation %.3g us, insert %.3g us),\n"
@@ -970,6 +1017,7 @@ static void verification_json(cJSON *ver, const void *arg)
 {
 	const stm_run *r = arg;
 	const engine_run *er = &r->er[0];
+	const stm_check *facts;
 	char hex[24];
 	unsigned f;
 
@@ -978,9 +1026,12 @@ static void verification_json(cJSON *ver, const void *arg)
 		return;
 	if (er->ops && er->ops->fetch_results && r->o.workload->verify_results)
 		gb_json_u64(ver, "read_only_results_checked", r->results_checked);
-	for (f = 0; f < er->chk.nfacts; f++)
-		gb_json_num(ver, er->chk.facts[f].name, er->chk.facts[f].value);
-	snprintf(hex, sizeof(hex), "%016llx", (unsigned long long)er->checksum);
+	/* a staged workload reports its last verified pass, once it has one */
+	facts = er->pass_chk.nfacts ? &er->pass_chk : &er->chk;
+	for (f = 0; f < facts->nfacts; f++)
+		gb_json_num(ver, facts->facts[f].name, facts->facts[f].value);
+	snprintf(hex, sizeof(hex), "%016llx",
+		 (unsigned long long)(er->pass_chk.nfacts ? er->pass_checksum : er->checksum));
 	gb_json_str(ver, r->o.workload->checksum_key, hex);
 }
 
@@ -1059,10 +1110,16 @@ static int run(int argc, char **argv)
 	gb_report_init(&rpt, "stm", argc, argv);
 	gb_report_set_device(&rpt, r->backend, gpu ? &r->dev : NULL, (int)o->p.cpu_workers);
 	fill_config(rpt.config, r);
-	if (er0->abandoned)
-		gb_report_warn(&rpt, "%" PRIu64 " transactions were abandoned (never committed%s): the "
-			       "throughput counts only the others", er0->abandoned,
-			       er0->c.retry_limit_reached ? ", some given up at --retry-limit" : "");
+	for (k = 0; k < o->nengines; k++) {
+		const engine_run *er = &r->er[k];
+		const char *name = k ? er->e->name : "", *sep = k ? ": " : "";
+		if (er->abandoned)
+			gb_report_warn(&rpt, "%s%s%" PRIu64 " transactions were abandoned (never committed%s): the "
+				       "throughput counts only the others", name, sep, er->abandoned,
+				       er->c.retry_limit_reached ? ", some given up at --retry-limit" : "");
+		if (halted(er))
+			gb_report_warn(&rpt, "%s%s%s", name, sep, HALTED);
+	}
 	w->describe(r->inst, what, sizeof(what));
 	snprintf(r->headline, sizeof(r->headline), "%s on %s, %s backend%s%s%s, %u threads, %s, hash %u", o->algo,
 		 w->name, gb_backend_name(r->backend), gpu ? " (" : "", gpu ? r->dev.name : "", gpu ? ")" : "",

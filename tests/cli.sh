@@ -39,6 +39,8 @@ expect_out "help stm documents every option" "usage: gpubench stm" --algo --work
 	--items --ways --keys --zipf --set-permille memcached "does not apply to --workload memcached" \
 	"does not apply to --workload kmeans" "Staged workloads"
 cp "$T_OUT" "$T_TMP/help-stm.txt"
+# a help text is not a format string: its '%' is printed as it is
+check "help stm prints memcached's 99.8% GETs as written" grep -q "the paper: 99.8%" "$T_TMP/help-stm.txt"
 expect_rc "stm --help exits 0" 0 "$G" stm --help
 check "stm --help prints the same as help stm" cmp -s "$T_OUT" "$T_TMP/help-stm.txt"
 expect_rc "stm -h exits 0" 0 "$G" stm -h
@@ -449,6 +451,18 @@ assert r["commits"] + r["abandoned"] == 2 * ntx, (r["commits"], r["abandoned"], 
 assert r["passes_max"] <= 1, r["passes_max"]
 assert d["verification"]["verified"] is True and d["config"]["max_passes"] == 1'
 
+# A timed run of rounds that a --max-passes give-up halts before --duration says so, in the summary and
+# in meta.warnings (its abandoned count is 0: rounds leave nothing finished for good)
+expect_rc "--max-passes 1 with --duration exits 0" 0 "$G" stm --backend cpu --threads 32 --accounts 50 \
+	--tx-per-thread 12 --semantic-ratio 100 --max-passes 1 --cpu-workers 8 --duration 0.2 --reps 1 --warmup 0 \
+	--json "$R/halted.json"
+expect_out "the summary says the timed run halted" "halted" "not --duration 0.2 s: WARNING" "--max-passes"
+json_check "a halted timed run warns in meta.warnings" "$R/halted.json" '
+r = d["results"]
+assert r["timed_run"] == "rounds" and r["threads_gave_up"] > 0 and r["abandoned"] == 0, r
+w = d["meta"]["warnings"]
+assert len(w) == 1 and "stopped before --duration" in w[0], w'
+
 # --timeout: a run cut short exits 1 and says so in the report.
 expect_rc "--timeout 0.001 exits 1" 1 "$G" stm --backend cpu --threads 64 --accounts 1000 --tx-per-thread 100 \
 	--reps 3 --timeout 0.001 --json "$R/timeout.json"
@@ -533,6 +547,24 @@ assert d["config"]["retry_limit"] == 1
 assert d["verification"]["verified"] is True
 w = d["meta"]["warnings"]
 assert len(w) == 1 and ("%d transactions were abandoned" % n) in w[0] and "--retry-limit" in w[0], w'
+expect_out "the abandoned hint names gpustm's own option only" "(see --retry-limit)"
+expect_rc "a --compare engine that abandons transactions" 0 "$G" stm --backend cpu --algo prstm --compare gpustm \
+	--threads 32 --accounts 50 --tx-per-thread 12 --retry-limit 1 --reps 1 --warmup 0 --quiet \
+	--json "$R/gpustm-limit-compare.json"
+json_check "a --compare engine's abandoned transactions are a warning of their own, named" \
+	"$R/gpustm-limit-compare.json" '
+n = d["results"]["compare"][0]["abandoned"]
+w = [x for x in d["meta"]["warnings"] if x.startswith("gpustm: ")]
+assert n > 0 and len(w) == 1 and ("%d transactions were abandoned" % n) in w[0], d["meta"]["warnings"]'
+# nothing committed: the times per transaction divide by zero and are null
+expect_rc "kmeans cut before its first batch exits 1" 1 "$G" stm --backend cpu --workload kmeans --points 200000 \
+	--threads 64 --timeout 0.001 --reps 1 --warmup 0 --quiet --json "$R/kmeans-cut.json"
+json_check "no commit: time_per_tx_ns, wasted_per_tx_ns, wasted_fraction and cycles_per_ns are null" \
+	"$R/kmeans-cut.json" '
+r = d["results"]
+assert r["commits"] == 0, r["commits"]
+assert r["time_per_tx_ns"] is None and r["wasted_per_tx_ns"] is None and r["wasted_fraction"] is None, r
+assert r["cycles_per_ns"] is None and all(v is None for v in r["committed_phases_ns"].values()), r'
 expect_rc "gpustm --duration runs batches" 0 "$G" stm "${TINY[@]}" --algo gpustm --semantic-ratio 0 \
 	--accounts 200 --duration 0.05 --json "$R/gpustm-duration.json"
 expect_err "gpustm --duration says why it runs batches" "gpustm: --duration runs as repeated batches"
@@ -823,6 +855,8 @@ assert r["timed_run"] == "batches" and r["batches"] >= 2, r
 assert v["verified"] is True and v["batches_verified"] == r["batches"] and r["abandoned"] == 0, (r, v)
 assert v["read_only_results_checked"] > 0, v'
 done
+expect_rc "--read-only-size 65 of 64 accounts exits 2" 2 "$G" stm "${TINY[@]}" --read-only 20 --read-only-size 65
+expect_err "--read-only-size 65 of 64 accounts says why" "--read-only-size 65 exceeds --accounts 64"
 expect_rc "--read-only-size above --accounts exits 2" 2 "$G" stm "${TINY[@]}" --algo csmv --read-only-size 300
 expect_err "--read-only-size above --accounts says why" "--read-only-size 300 exceeds --accounts 64"
 
@@ -897,8 +931,10 @@ assert c["algo"] == "jvstm-gpu" and c["backend"] == "cpu", c
 assert v["verified"] is True and v["read_only_results_checked"] == r["commits_read_only"] == 2 * w["gets"] > 0, (v, r)
 assert r["commits"] == 2 * 960 and r["abandoned"] == 0 and 1 <= r["versions"]["kept_peak"] <= 8, r
 assert [x["algo"] for x in r["compare"]] == ["jvstm"] and r["compare"][0]["verified"] is True, r["compare"]'
+# gpustm without its retry limit: at this contention 100 attempts can run out, and the check is that all commit
 expect_rc "memcached at high contention: 4 sets, half SETs, 128 threads" 0 "$G" stm "${MEMC[@]}" --items 16 --ways 4 \
-	--keys 24 --set-permille 500 --threads 128 --compare gpustm,csmv-onlycs --quiet --json "$R/memcached-hot.json"
+	--keys 24 --set-permille 500 --threads 128 --compare gpustm,csmv-onlycs --retry-limit 1000000000 --quiet \
+	--json "$R/memcached-hot.json"
 json_check "memcached at high contention: everything committed, verified" "$R/memcached-hot.json" '
 r = d["results"]
 assert d["verification"]["verified"] is True and r["abandoned"] == 0 and r["commits"] == 2 * 1280, r

@@ -18,6 +18,11 @@ CLIENT = ["divergence", "pre_validation", "wait_server", "write_back"]
 ORDER = ["csmv", "csmv-nocv", "csmv-onlycs", "jvstm", "jvstm-gpu", "prstm", "gpustm"]
 
 
+def us(ns):
+    """Nanoseconds to microseconds; None (the report's null: nothing to divide by) stays None."""
+    return None if ns is None else ns / 1e3
+
+
 def load(folder, workload):
     rows = []
     for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
@@ -39,14 +44,16 @@ def load(folder, workload):
             "backend": c["backend"],
             "throughput_median": r["throughput_tx_per_s"]["median"],
             "abort_rate": r["abort_rate"],
-            "time_per_tx_us": r["time_per_tx_ns"] / 1e3,
-            "wasted_per_tx_us": r["wasted_per_tx_ns"] / 1e3,
+            "time_per_tx_us": us(r["time_per_tx_ns"]),
+            "wasted_per_tx_us": us(r["wasted_per_tx_ns"]),
             "commits_update": r["commits_update"],
         }
         cp = r.get("commit_phases_ns")
         for p in PHASES:
-            row[p + "_us"] = cp[p] / 1e3 if cp else None
-        row["commit_total_us"] = sum(cp[p] for p in CLIENT) / 1e3 if cp else None
+            row[p + "_us"] = us(cp[p]) if cp else None
+        # null phases: no update committed, so there is no commit to split
+        row["commit_total_us"] = (sum(cp[p] for p in CLIENT) / 1e3
+                                  if cp and all(cp[p] is not None for p in CLIENT) else None)
         rows.append(row)
     rows.sort(key=lambda w: (ORDER.index(w["algo"]) if w["algo"] in ORDER else len(ORDER), w["algo"], w["x"]))
     return rows
