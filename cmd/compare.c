@@ -15,6 +15,7 @@
 #include "cmd/cmd.h"
 #include "common/error.h"
 #include "common/opts.h"
+#include "common/output.h"
 #include "common/metric_diff.h"
 #include "common/report.h"
 #include "common/report_read.h"
@@ -69,15 +70,20 @@ typedef struct options {
 	const char *json;
 } options;
 
+/* --metric NAME's match: the whole name, its last part, or a shell glob over the name. */
+static int metric_matches(const char *want, const char *name)
+{
+	const char *last = strrchr(name, '.');
+	return strcmp(want, name) == 0 || (last && strcmp(want, last + 1) == 0) || fnmatch(want, name, 0) == 0;
+}
+
 static int wanted(const options *o, const gb_metric *m)
 {
 	int i;
-	const char *last = strrchr(m->name, '.');
 	if (o->nmetric == 0 || o->all)
 		return o->all || !m->nested;
 	for (i = 0; i < o->nmetric; i++)
-		if (strcmp(o->metric[i], m->name) == 0 || (last && strcmp(o->metric[i], last + 1) == 0) ||
-		    fnmatch(o->metric[i], m->name, 0) == 0)
+		if (metric_matches(o->metric[i], m->name))
 			return 1;
 	return 0;
 }
@@ -418,6 +424,34 @@ static int write_json(const options *o, const pair_list *l, const tally *t, int 
 	return status;
 }
 
+/*
+ * Each --metric (but all) must match a metric of a compared pair; otherwise
+ * say which and return nonzero. Nothing is compared then (no pair, or only
+ * pairs that are not comparable): the verdicts say so, not this.
+ */
+static int unmatched_metrics(const options *o, const pair_list *l)
+{
+	size_t i, k;
+	int m, any = 0, bad = 0;
+
+	for (i = 0; i < l->n; i++)
+		any |= l->p[i].status == P_COMPARED;
+	if (!any || o->all)
+		return 0;
+	for (m = 0; m < o->nmetric; m++) {
+		int hit = 0;
+		for (i = 0; i < l->n && !hit; i++)
+			for (k = 0; k < l->p[i].nrows && !hit; k++)
+				hit = metric_matches(o->metric[m], l->p[i].rows[k].name);
+		if (!hit) {
+			gb_warn("compare: option --metric: %s matches no metric of the compared reports "
+				"('gpubench compare --metric all' lists them)", o->metric[m]);
+			bad = 1;
+		}
+	}
+	return bad;
+}
+
 /* --------------------------------------------------------------------- run */
 
 static int run(int argc, char **argv)
@@ -481,6 +515,10 @@ static int run(int argc, char **argv)
 	if (argc - optind != 2)
 		gb_die(GB_EXIT_USAGE, "compare: needs two reports or two folders, BASE and NEW, got %d "
 		       "(see 'gpubench help compare')", argc - optind);
+	{
+		const gb_path_use paths[] = {{"json", o.json, 0}};
+		gb_paths_check("compare", paths, 1);
+	}
 	if (o.json && strcmp(o.json, "-") == 0 && !o.quiet)
 		gb_die(GB_EXIT_USAGE, "compare: --json - and the table would share stdout; add --quiet");
 	base = argv[optind];
@@ -517,6 +555,9 @@ static int run(int argc, char **argv)
 		}
 	}
 
+	/* A --metric that names nothing of the compared reports would turn a CI gate off unseen. */
+	if (unmatched_metrics(&o, &l) != 0)
+		return GB_EXIT_USAGE;
 	for (i = 0; i < l.n; i++) {
 		const pair *q = &l.p[i];
 		const gb_run_report *side[2] = {q->base, q->new_};

@@ -71,17 +71,32 @@ const gb_metric *gb_metrics_find(const gb_metric_list *l, const char *name)
 			return &l->m[i];
 	return NULL;
 }
-/* +1 higher is better (rates), -1 lower is better (times), 0 unknown. */
+/*
+ * +1 higher is better (rates), -1 lower is better (times), 0 unknown. The
+ * dotted parts of the name are read from the last one back, and the first
+ * that is a rate (ends in _per_s) or a time (contains "seconds") decides: a
+ * nested metric is named by its block (phase_seconds.scheduling,
+ * impls.cpu-bits.event_seconds.granted), its last part only by what it times.
+ */
 static int direction(const char *name)
 {
-	const char *last = strrchr(name, '.');
-	size_t len;
-	last = last ? last + 1 : name;
-	len = strlen(last);
-	if (len > 6 && strcmp(last + len - 6, "_per_s") == 0)
-		return 1;
-	if (strstr(last, "seconds"))
-		return -1;
+	size_t end = strlen(name);
+
+	while (end > 0) {
+		size_t start = end, len;
+		while (start > 0 && name[start - 1] != '.')
+			start--;
+		len = end - start;
+		if (len > 6 && strncmp(name + end - 6, "_per_s", 6) == 0)
+			return 1;
+		{
+			size_t k;
+			for (k = start; k + 7 <= end; k++)
+				if (strncmp(name + k, "seconds", 7) == 0)
+					return -1;
+		}
+		end = start > 0 ? start - 1 : 0;
+	}
 	return 0;
 }
 

@@ -220,6 +220,18 @@ json_check "a slowed report says so" "$D/slow-avoid.json" 'assert d["meta"]["tes
 check "a normal report has no test_delay_us" test -z "$(grep test_delay_us "$D/run1-avoid.json")"
 expect_rc "slowed avoid: a regression" 4 "$G" compare --threshold 300 "$D/run1-avoid.json" "$D/slow-avoid.json"
 expect_out "slowed avoid: the stream time is the regression" "impls.cpu-fast.stream_seconds" "REGRESSION"
+# a nested metric is judged by its block's name: phase_seconds.scheduling is a time
+SPEC=(speculate --backend cpu --loop mdg --iters 200 --reps 5 --quiet)
+"$G" "${SPEC[@]}" --json "$D/run1-spec.json"
+expect_rc "a slowed speculate run" 0 env GPUBENCH_TEST_DELAY_US=20000 "$G" "${SPEC[@]}" --json "$D/slow-spec.json"
+expect_rc "slowed speculate: a nested phase time is a regression" 4 "$G" compare --metric phase_seconds.scheduling \
+	"$D/run1-spec.json" "$D/slow-spec.json"
+expect_out "slowed speculate: phase_seconds.scheduling is the regression" "phase_seconds.scheduling" "REGRESSION"
+# a --metric that matches nothing would turn a gate off: exit 2, naming it
+expect_rc "--metric naming nothing exits 2" 2 "$G" compare --metric nosuchmetric "$D/run1-spec.json" "$D/slow-spec.json"
+expect_err "--metric naming nothing says so" "option --metric: nosuchmetric matches no metric"
+expect_rc "compare --json '' exits 2 before comparing" 2 "$G" compare --json '' "$D/run1-spec.json" "$D/slow-spec.json"
+expect_err "compare --json '' names the option" "option --json: the path is empty"
 expect_rc "a slowed stm run" 0 env GPUBENCH_TEST_DELAY_US=200000 "$G" "${STM[@]}" --json "$D/slow-stm.json"
 expect_rc "slowed stm: a regression at the default threshold" 4 "$G" compare "$D/run1-stm.json" "$D/slow-stm.json"
 expect_out "slowed stm: throughput is the regression" "throughput_tx_per_s" "REGRESSION"
