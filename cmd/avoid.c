@@ -35,6 +35,13 @@ static unsigned engine_backends(const void *e)
 	return GB_BACKEND_MASK(((const pba_engine *)e)->needs_gpu ? GB_BACKEND_GPU : GB_BACKEND_CPU);
 }
 
+/* An implementation listed in a CPU-only build only to say it needs CUDA has nothing to run. */
+static const char *engine_unusable(const void *e)
+{
+	const pba_engine *p = e;
+	return p->open ? NULL : p->summary;
+}
+
 static const gb_registry registry = {
 	.what = "implementation",
 	.picked_by = "--impl, --compare",
@@ -42,6 +49,7 @@ static const gb_registry registry = {
 	.name_at = offsetof(pba_engine, name),
 	.summary_at = offsetof(pba_engine, summary),
 	.backends = engine_backends,
+	.unusable = engine_unusable,
 	.gpu_default = "gpu",
 	.cpu_default = "cpu-fast",
 };

@@ -35,6 +35,13 @@ static unsigned engine_backends(const void *e)
 	return GB_BACKEND_MASK(((const rag_engine *)e)->needs_gpu ? GB_BACKEND_GPU : GB_BACKEND_CPU);
 }
 
+/* A detector listed in a CPU-only build only to say it needs CUDA has nothing to run. */
+static const char *engine_unusable(const void *e)
+{
+	const rag_engine *r = e;
+	return r->open ? NULL : r->summary;
+}
+
 static const char *engine_algo(const void *e)
 {
 	return ((const rag_engine *)e)->algo;
@@ -48,6 +55,7 @@ static const gb_registry registry = {
 	.name_at = offsetof(rag_engine, name),
 	.summary_at = offsetof(rag_engine, summary),
 	.backends = engine_backends,
+	.unusable = engine_unusable,
 	.group = engine_algo,
 	.group_key = "algo",
 	.gpu_default = "gpu",

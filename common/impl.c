@@ -61,8 +61,9 @@ void gb_impl_choose(const gb_registry *r, const char *group, const char *impl, c
 	}
 	for (k = 0; k < c->n; k++) {
 		const char *name = gb_registry_name(r, c->e[k]), *no = r->unusable ? r->unusable(c->e[k]) : NULL;
+		/* what this binary lacks is a usage error whatever the machine, as --backend gpu's is */
 		if (no)
-			gb_die(GB_EXIT_RUNTIME, "--%s/--compare %s is not built into this binary: %s", option_of(r),
+			gb_die(GB_EXIT_USAGE, "--%s/--compare %s is not built into this binary: %s", option_of(r),
 			       name, no);
 		if (!gb_registry_on_gpu(r, c->e[k]))
 			continue;

@@ -128,7 +128,7 @@ expect_rc "list --json - prints only JSON" 0 "$G" list --nodes 50 --impl cpu-tai
 json_check "list --json - is a report" "$T_OUT" 'assert d["config"]["impl"] == "cpu-tail"'
 
 if grep -q '^list implementation gpu (not built)' <<<"$("$G" info)"; then
-	expect_rc "list --impl gpu in a CPU-only build exits 1" 1 "$G" list --impl gpu --nodes 10
+	expect_rc "list --impl gpu in a CPU-only build exits 2" 2 "$G" list --impl gpu --nodes 10
 	expect_err "list --impl gpu says it is not built" "not built"
 elif ! grep -q '^devices: none' <<<"$("$G" info)"; then
 	:

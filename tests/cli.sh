@@ -233,7 +233,13 @@ w = d["engines"]["stm_workloads"]
 assert [x["name"] for x in w] == ["bank", "vacation", "skiplist", "kmeans", "graph", "memcached"], w
 assert all(x["summary"] for x in w), w
 for x in e.values():
-    assert isinstance(x["cannot_run"], list) and all(x["name"] in s for s in x["cannot_run"]), x'
+    assert isinstance(x["cannot_run"], list) and all(x["name"] in s for s in x["cannot_run"]), x
+# a GPU implementation is built exactly when the binary has a GPU backend
+cuda = "gpu" in d["backends"]
+for sub in ("detect", "avoid", "list"):
+    for x in d["engines"][sub]:
+        if x["gpu"] and x.get("platform") in (None, "gpu"):
+            assert x["built"] is cuda, (sub, x)'
 expect_rc "info --quiet exits 0" 0 "$G" info --quiet
 check "info --quiet prints nothing" test ! -s "$T_OUT"
 expect_rc "info --json PATH exits 0" 0 "$G" info --quiet --json "$T_TMP/info2.json"
@@ -1057,10 +1063,14 @@ assert 0.45 < x["denied-unsafe"] / req < 0.75, x
 assert d["verification"]["verified"] is True'
 json_check "avoid random report: no unsafe share in config" "$R/avoid.json" '
 assert d["config"]["unsafe_share"] is None'
+# without a GPU: 1 (the machine lacks it); in a CPU-only build: 2 (this binary lacks it, whatever the machine)
+no_gpu_rc=$([ "$has_gpu_backend" = 1 ] && echo 1 || echo 2)
+no_gpu_why=$([ "$has_gpu_backend" = 1 ] && echo "needs a GPU" || echo "is not built into this binary")
 if [ "$ndevices" = 0 ]; then
-	expect_rc "avoid --impl gpu without a GPU exits 1" 1 "$G" avoid --impl gpu --procs 10 --res 2
-	expect_err "avoid --impl gpu says why it cannot run" "needs a GPU"
-	expect_rc "avoid --compare gpu-thesis without a GPU exits 1" 1 "$G" avoid --compare gpu-thesis --procs 10 --res 2
+	expect_rc "avoid --impl gpu without a GPU exits $no_gpu_rc" "$no_gpu_rc" "$G" avoid --impl gpu --procs 10 --res 2
+	expect_err "avoid --impl gpu says why it cannot run" "$no_gpu_why"
+	expect_rc "avoid --compare gpu-thesis without a GPU exits $no_gpu_rc" "$no_gpu_rc" "$G" avoid \
+		--compare gpu-thesis --procs 10 --res 2
 	expect_rc "avoid falls back to cpu-fast without a GPU" 0 "$G" avoid --procs 10 --res 2 --events 4 --json "$R/avoid-fb.json"
 	expect_err "avoid says it fell back" "cpu-fast"
 	json_check "avoid fallback report names cpu-fast" "$R/avoid-fb.json" '
@@ -1145,13 +1155,14 @@ expect_err "detect: the message says the process is blocked" "blocked"
 expect_rc "detect --help exits 0" 0 "$G" detect --help
 expect_out "detect --help lists the GPU detectors" "gpu-graph" "gpu-initial" "gpu-stream" "gpu-event"
 if [ "$ndevices" = 0 ]; then
-	expect_rc "detect --impl gpu without a GPU exits 1" 1 "$G" detect --impl gpu --procs 10 --res 10 --events 10
-	expect_err "detect --impl gpu says why it cannot run" "needs a GPU"
-	expect_rc "detect --compare gpu-graph without a GPU exits 1" 1 "$G" detect --algo lmdda --compare gpu-graph \
-		--procs 10 --res 10 --events 10
-	expect_rc "detect --impl gpu-stream without a GPU exits 1" 1 "$G" detect --algo lmdda --impl gpu-stream \
-		--procs 10 --res 10 --events 10
-	expect_err "detect --impl gpu-stream says why it cannot run" "needs a GPU"
+	expect_rc "detect --impl gpu without a GPU exits $no_gpu_rc" "$no_gpu_rc" "$G" detect --impl gpu --procs 10 \
+		--res 10 --events 10
+	expect_err "detect --impl gpu says why it cannot run" "$no_gpu_why"
+	expect_rc "detect --compare gpu-graph without a GPU exits $no_gpu_rc" "$no_gpu_rc" "$G" detect --algo lmdda \
+		--compare gpu-graph --procs 10 --res 10 --events 10
+	expect_rc "detect --impl gpu-stream without a GPU exits $no_gpu_rc" "$no_gpu_rc" "$G" detect --algo lmdda \
+		--impl gpu-stream --procs 10 --res 10 --events 10
+	expect_err "detect --impl gpu-stream says why it cannot run" "$no_gpu_why"
 	expect_rc "detect falls back to cpu-bits without a GPU" 0 "$G" detect --procs 10 --res 10 --events 20 \
 		--json "$R/detect-fb.json"
 	expect_err "detect says it fell back" "cpu-bits"
