@@ -56,7 +56,7 @@ static const gb_opt_row rows[NROWS] = {
 		       .offset = AT(iters), .help = "iterations (default: the loop's, see docs/speculate.md)"},
 	[ROW_DENSITY] = {.name = "density", .kind = GB_OPT_TEXT, .metavar = "F", .offset = AT(density),
 			 .help = "dependence density: how often the loop's dependence or branch occurs "
-				 "(0..the loop's maximum; meaning and default per loop)"},
+				 "(0..the loop's maximum, figure3 above 0; meaning and default per loop)"},
 	[ROW_WORK] = {.name = "work", .kind = GB_OPT_TEXT, .metavar = "N", .offset = AT(work),
 		      .help = "per-iteration work of trfd, mdg, gothic, alvinn; sweeps over the cells for "
 			      "ocean (1..the loop's maximum, docs/speculate.md)"},
@@ -138,8 +138,12 @@ static void parse(spec_opts *o, int argc, char **argv)
 	if (o->run.compare) {
 		char *names[NBASELINES];
 		unsigned k, n = gb_opt_list("compare", o->run.compare, names, NBASELINES);
-		for (k = 0; k < n; k++)
-			o->compare[gb_opt_choice("compare", names[k], baseline_names)] = 1;
+		for (k = 0; k < n; k++) {
+			int b = gb_opt_choice("compare", names[k], baseline_names);
+			if (o->compare[b])
+				gb_die(GB_EXIT_USAGE, "option --compare: %s is named twice", names[k]);
+			o->compare[b] = 1;
+		}
 		free(names[0]);
 	}
 	{
@@ -153,7 +157,8 @@ static void parse(spec_opts *o, int argc, char **argv)
 	if (density) {
 		o->gen.density = gb_opt_double("density", density, 0, o->loop->max_density);
 		if (o->loop->id == SP_FIGURE3 && o->gen.density <= 0)
-			gb_die(GB_EXIT_USAGE, "option --density: figure3 needs a density above 0");
+			gb_die(GB_EXIT_USAGE, "option --density: figure3 needs a density above 0 (accepted: above 0 "
+			       "up to %g)", o->loop->max_density);
 	}
 	o->gen.work = o->loop->default_work;
 	if (work) {

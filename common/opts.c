@@ -49,7 +49,12 @@ double gb_opt_double(const char *opt, const char *text, double lo, double hi)
 	if (end == text || *end != '\0' || !isfinite(v))
 		gb_die(GB_EXIT_USAGE, "option --%s: '%s' is not a number (accepted: %g..%g)",
 		       opt, text, lo, hi);
-	if (errno == ERANGE || v < lo || v > hi)
+	/* ERANGE past isfinite is an underflow: a tiny value kept as a subnormal is a value (1e-310 lies in
+	 * 0..1); one that became 0 is not what was asked for */
+	if (errno == ERANGE && v == 0)
+		gb_die(GB_EXIT_USAGE, "option --%s: %s is too close to 0 for a double (the smallest above 0 is "
+		       "about 4.9e-324)", opt, text);
+	if (v < lo || v > hi)
 		gb_die(GB_EXIT_USAGE, "option --%s: %s is out of range (accepted: %g..%g)",
 		       opt, text, lo, hi);
 	return v;

@@ -46,6 +46,10 @@ bad "--iters 0" "--iters" --iters 0
 bad "--iters x" "--iters" --iters x
 bad "--density above the loop's maximum" "--density" --loop ocean --density 2
 bad "--density 0 for figure3" "figure3 needs a density above 0" --loop figure3 --density 0
+bad "--compare naming a baseline twice" "option --compare: seq is named twice" --loop mdg --compare seq,seq
+bad "--density that underflows to 0" "too close to 0 for a double" --loop mdg --density 1e-400
+expect_rc "--density 1e-310, a subnormal, is a value in range" 0 "$G" speculate --backend cpu --loop mdg \
+	--density 1e-310 --iters 50 --reps 1 --quiet
 bad "--work for a loop without one" "no work knob" --loop fftbench --work 3
 bad "--opt nosuch" "all|no-mo|no-co|no-sched" --opt nosuch
 bad "--compare nosuch" "seq|cpu-spec|gpu-nospec" --compare seq,nosuch
