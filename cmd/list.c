@@ -174,13 +174,21 @@ static uint32_t default_superblock_size(const list_config *c)
 	return (uint32_t)size;
 }
 
-/* Superblocks for the nodes a run can hold at once, with a quarter to spare, at least the paper's 64. */
+/*
+ * Superblocks for the nodes a run can hold at once, with a quarter to spare, at least the paper's 64.
+ * A run whose nodes cannot fit the heap's 4 GiB (32-bit block offsets) exits 2 naming --nodes.
+ */
 static uint32_t default_superblocks(const list_config *c, uint32_t sb_size)
 {
-	uint64_t data = (peak_node_bytes(c) + sb_size - 1) / sb_size + 1;
+	uint64_t bytes = peak_node_bytes(c), data = (bytes + sb_size - 1) / sb_size + 1;
 	uint32_t n;
-	if (data > 0xFFFFFFFFull / sb_size)
-		return UINT32_MAX;
+	if (data > 0xFFFFFF00ull / sb_size) {
+		uint64_t per = c->kind == LIST_MIXED ? 2 : 1, most = 0xFFFFFF00ull / SL_NODE_BYTES * 4 / 5 / per;
+		gb_die(GB_EXIT_USAGE, "option --nodes: %u nodes need about %" PRIu64 " bytes of heap (%s, a quarter "
+		       "to spare), above the 4 GiB its 32-bit block offsets address: at most about %" PRIu64
+		       " fit with this --op", c->nodes, bytes, per == 2 ? "twice the nodes for mixed" : "the nodes",
+		       most);
+	}
 	n = kma_superblocks_for((uint32_t)data, sb_size);
 	return n > DEFAULT_SB_COUNT ? n : DEFAULT_SB_COUNT;
 }
