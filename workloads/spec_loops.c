@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/memory.h"
 #include "common/rng.h"
 #include "workloads/spec_bodies.h"
 #include "workloads/spec_loops.h"
@@ -276,6 +277,14 @@ static int gen_figure3(const sp_loop_gen *g, sp_problem *p, char *err, size_t er
 	if (size > (double)(1u << 30))
 		return gb_errmsg(err, errlen, "figure3: %u iterations at density %g need more than "
 				 "2^30 elements", n, g->density);
+	/* The array, its copy for the sequential loop and the runtime's state over it (a copy each of
+	 * A, Read, Write, Read-min, Wrong, the staging and the committed copy: speculation/backend_cpu.c) hold
+	 * about 10 words an element: refuse here what cannot fit, before any of it is generated. */
+	if (size * 40.0 > (double)gb_host_memory_available())
+		return gb_errmsg(err, errlen, "figure3: %u iterations at density %g make an array of %.0f elements, "
+				 "about %.3g GB with the runtime's copies of it, more than the %.3g GB of host memory "
+				 "available (raise --density or lower --iters)", n, g->density, size, size * 40.0 / 1e9,
+				 (double)gb_host_memory_available() / 1e9);
 	if (size < 2)
 		size = 2;
 	alloc_problem(p, n, (uint32_t)size, 2 * (size_t)n, 0);
