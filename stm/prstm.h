@@ -145,6 +145,37 @@ typedef struct prstm_tx {
 #endif
 } prstm_tx;
 
+/*
+ * The read log of a table whose longest transaction touches max_words, on
+ * a build whose sets hold `capacity`: the entries one slot needs (at least
+ * one), and the words of a log of `slots` slots (addresses, then versions).
+ */
+GB_HD uint32_t prstm_read_log_cap(uint32_t max_words, uint32_t capacity)
+{
+	return max_words > capacity ? max_words - capacity : 1;
+}
+
+GB_HD size_t prstm_read_log_words(uint32_t cap, uint32_t slots)
+{
+	return 2 * (size_t)cap * slots;
+}
+
+/*
+ * Point m at a read log of prstm_read_log_words(cap, slots) words: the
+ * GPU's interleaved (entry j of slot s at j * slots + s, so a warp's lanes
+ * logging their j-th read store to consecutive words), the CPU's with each
+ * slot's entries contiguous (workers share no cache line).
+ */
+GB_HD void prstm_read_log_attach(prstm_mem *m, uint32_t *log, uint32_t cap, uint32_t slots, int interleaved)
+{
+	m->long_cap = cap;
+	m->long_slots = slots;
+	m->long_step = interleaved ? slots : 1;
+	m->long_slot_step = interleaved ? 1 : cap;
+	m->long_addr = log;
+	m->long_ver = log + (size_t)cap * slots;
+}
+
 GB_HD uint32_t prstm_version(uint32_t w) { return w & PRSTM_VERSION_MASK; }
 GB_HD uint32_t prstm_owner(uint32_t w) { return (w >> PRSTM_OWNER_SHIFT) & PRSTM_OWNER_MASK; }
 GB_HD int prstm_is_locked(uint32_t w) { return (w & PRSTM_LOCK_BIT) != 0; }

@@ -14,20 +14,15 @@
 #include "stm/prstm_memcached.h"
 #include "stm/prstm_cpu.h"
 
-/* The read log: a slot of engine_words entries per worker, addresses then versions. */
-#define LONG_MEM(m, c)                                                                                 \
-	do {                                                                                           \
-		STM_CPU_MEM_PLAIN(m, c);                                                               \
-		(m)->long_cap = (c)->engine_words;                                                     \
-		(m)->long_slots = (c)->p.cpu_workers;                                                  \
-		(m)->long_step = 1;                                                                    \
-		(m)->long_slot_step = (c)->engine_words;                                               \
-		(m)->long_addr = (uint32_t *)(c)->engine;                                              \
-		(m)->long_ver = (m)->long_addr + (size_t)(c)->engine_words * (c)->p.cpu_workers;       \
-	} while (0)
+/* The read log: a slot of engine_words entries per worker (one attempt at a time each). */
+static void long_mem(prstm_mem *m, stm_cpu *c)
+{
+	STM_CPU_MEM_PLAIN(m, c);
+	prstm_read_log_attach(m, (uint32_t *)c->engine, c->engine_words, c->p.cpu_workers, 0);
+}
 
-STM_CPU_THREADS(prstm, bank, bank_long_threads, LONG_MEM);
-STM_CPU_THREADS(prstm, memcached, memcached_long_threads, LONG_MEM);
+STM_CPU_THREADS(prstm, bank, bank_long_threads, long_mem);
+STM_CPU_THREADS(prstm, memcached, memcached_long_threads, long_mem);
 
 /*
  * The attempt time limit of open_with (stm/prstm_cpu.h) guards the 11-bit
@@ -41,11 +36,11 @@ STM_CPU_THREADS(prstm, memcached, memcached_long_threads, LONG_MEM);
 static void *open_long(const tx_input *in, const stm_params *p, const stm_cpu_threads *threads)
 {
 	stm_cpu *c = open_with(in, p, threads);
-	uint32_t past = in->max_words > PRSTM_MAX_SET ? in->max_words - PRSTM_MAX_SET : 1;
+	uint32_t past = prstm_read_log_cap(in->max_words, PRSTM_MAX_SET);
 	double limit_ns = 20000.0 + 20.0 * past;
 
 	c->engine_words = past;
-	c->engine = gb_xcalloc((size_t)past * p->cpu_workers * 2, sizeof(uint32_t), "PR-STM's read log");
+	c->engine = gb_xcalloc(prstm_read_log_words(past, p->cpu_workers), sizeof(uint32_t), "PR-STM's read log");
 	if (limit_ns > 200000.0)
 		limit_ns = 200000.0;
 	c->p.window_cycles = (uint64_t)(limit_ns * c->cycles_per_ns);

@@ -59,10 +59,10 @@ static void *open_kernel(const tx_input *in, const stm_params *p, const prstm_gp
 
 	if (k == &prstm_gpu_kernels_long.bank || k == &prstm_gpu_kernels_long.memcached) {
 		/* every thread's reads past the 8 of its set, an address and a version each */
-		g->engine_words = in->max_words > k->capacity ? in->max_words - k->capacity : 1;
+		g->engine_words = prstm_read_log_cap(in->max_words, k->capacity);
 		snprintf(what, sizeof(what), "PR-STM's read log (%u threads x %u reads past the set, 8 bytes each)",
 			 p->threads, g->engine_words);
-		g->d_engine = gb_cuda_alloc((size_t)g->engine_words * p->threads * 2 * sizeof(uint32_t), what);
+		g->d_engine = gb_cuda_alloc(prstm_read_log_words(g->engine_words, p->threads) * sizeof(uint32_t), what);
 	}
 	return g;
 }
@@ -77,14 +77,8 @@ static void run(void *vctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_resu
 	a.m.locks = g->d_locks;
 	a.m.data = g->d_data;
 	a.m.hash = g->p.hash;
-	if (g->d_engine) {
-		a.m.long_cap = g->engine_words;
-		a.m.long_slots = g->p.threads;
-		a.m.long_step = g->p.threads;
-		a.m.long_slot_step = 1;
-		a.m.long_addr = (uint32_t *)g->d_engine;
-		a.m.long_ver = a.m.long_addr + (size_t)g->engine_words * g->p.threads;
-	}
+	if (g->d_engine)
+		prstm_read_log_attach(&a.m, (uint32_t *)g->d_engine, g->engine_words, g->p.threads, 1);
 	a.v = stm_gpu_table(g);
 	a.p = g->p;
 	a.timeout_ns = timeout_ns;

@@ -24,7 +24,7 @@
 typedef struct fixture {
 	uint32_t locks[NWORDS];
 	uint32_t data[NWORDS];
-	uint32_t log_addr[CAP * SLOTS], log_ver[CAP * SLOTS];
+	uint32_t log[2 * CAP * SLOTS]; /* addresses, then versions */
 	prstm_mem m;
 } fixture;
 
@@ -38,12 +38,7 @@ static void fixture_init(fixture *f, int interleaved)
 	f->m.locks = f->locks;
 	f->m.data = f->data;
 	f->m.hash = 1;
-	f->m.long_cap = CAP;
-	f->m.long_slots = SLOTS;
-	f->m.long_step = interleaved ? SLOTS : 1;
-	f->m.long_slot_step = interleaved ? 1 : CAP;
-	f->m.long_addr = f->log_addr;
-	f->m.long_ver = f->log_ver;
+	prstm_read_log_attach(&f->m, f->log, CAP, SLOTS, interleaved);
 }
 
 /* A read-only transaction of n words from `first`: the sum it read. */
@@ -72,13 +67,13 @@ TEST(prstm_long_reads_go_to_the_log_of_their_slot)
 		CHECK_EQ(tx.nlong, (uint32_t)CAP);
 		for (j = 0; j < CAP; j++) {
 			size_t at = layout ? (size_t)j * SLOTS + 1 : (size_t)CAP + j;
-			CHECK_EQ(f.log_addr[at], 8 + j);
-			CHECK_EQ(f.log_ver[at], 8 + j == 20 ? 7u : 0u);
+			CHECK_EQ(f.log[at], 8 + j);
+			CHECK_EQ(f.log[CAP * SLOTS + at], 8 + j == 20 ? 7u : 0u);
 		}
 		/* no other slot was touched */
 		for (j = 0; j < CAP * SLOTS; j++)
 			if (layout ? j % SLOTS != 1 : j / CAP != 1)
-				CHECK_EQ(f.log_addr[j], 0u);
+				CHECK_EQ(f.log[j], 0u);
 		CHECK_EQ(prstm_tx_validate(&tx, &f.m), 1);
 		CHECK_EQ(tx.nw, 0u);
 	}
@@ -193,7 +188,7 @@ TEST(prstm_long_reads_in_an_update)
 
 typedef struct conc {
 	uint32_t locks[C_ACCOUNTS], data[C_ACCOUNTS];
-	uint32_t log_addr[C_READERS * C_ACCOUNTS], log_ver[C_READERS * C_ACCOUNTS];
+	uint32_t log[2 * C_READERS * C_ACCOUNTS];
 	uint32_t stamp, writers_done;
 	uint64_t committed[C_READERS], wrong[C_READERS];
 	uint64_t during[C_READERS]; /* of committed: while the writers ran */
@@ -211,12 +206,7 @@ static prstm_mem conc_mem(conc *c)
 	m.locks = c->locks;
 	m.data = c->data;
 	m.hash = 1;
-	m.long_cap = C_ACCOUNTS;
-	m.long_slots = C_READERS;
-	m.long_step = 1;
-	m.long_slot_step = C_ACCOUNTS;
-	m.long_addr = c->log_addr;
-	m.long_ver = c->log_ver;
+	prstm_read_log_attach(&m, c->log, C_ACCOUNTS, C_READERS, 0);
 	return m;
 }
 
