@@ -272,7 +272,7 @@ static int gen_chain(const sp_loop_gen *g, sp_problem *p, char *err, size_t errl
 static int gen_figure3(const sp_loop_gen *g, sp_problem *p, char *err, size_t errlen)
 {
 	uint32_t n = g->iters, i;
-	double size = ceil((double)n / g->density);
+	double size = ceil((double)n / g->density), avail;
 	gb_rng r;
 	if (size > (double)(1u << 30))
 		return gb_errmsg(err, errlen, "figure3: %u iterations at density %g need more than "
@@ -280,11 +280,12 @@ static int gen_figure3(const sp_loop_gen *g, sp_problem *p, char *err, size_t er
 	/* The array, its copy for the sequential loop and the runtime's state over it (a copy each of
 	 * A, Read, Write, Read-min, Wrong, the staging and the committed copy: speculation/backend_cpu.c) hold
 	 * about 10 words an element: refuse here what cannot fit, before any of it is generated. */
-	if (size * 40.0 > (double)gb_host_memory_available())
+	avail = (double)gb_host_memory_available();
+	if (size * 40.0 > avail)
 		return gb_errmsg(err, errlen, "figure3: %u iterations at density %g make an array of %.0f elements, "
 				 "about %.3g GB with the runtime's copies of it, more than the %.3g GB of host memory "
 				 "available (raise --density or lower --iters)", n, g->density, size, size * 40.0 / 1e9,
-				 (double)gb_host_memory_available() / 1e9);
+				 avail / 1e9);
 	if (size < 2)
 		size = 2;
 	alloc_problem(p, n, (uint32_t)size, 2 * (size_t)n, 0);
