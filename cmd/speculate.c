@@ -36,7 +36,7 @@ typedef struct spec_opts {
 	gb_run_opts run; /* first: the shared rows write into it */
 	const char *loop_name, *density, *work, *clause;
 	uint64_t iters, workers, clean_run, max_assignment;
-	int opt;
+	int opt, schedule;
 	double threshold;
 	const sp_loop *loop;
 	sp_loop_gen gen;
@@ -47,7 +47,7 @@ typedef struct spec_opts {
 #define AT(field) offsetof(spec_opts, field)
 
 enum { ROW_LOOP, ROW_ITERS, ROW_DENSITY, ROW_WORK, ROW_CLAUSE, ROW_OPT, ROW_WORKERS, ROW_THRESHOLD,
-       ROW_CLEAN, ROW_MAXASSIGN, NROWS };
+       ROW_CLEAN, ROW_MAXASSIGN, ROW_SCHEDULE, NROWS };
 
 static const gb_opt_row rows[NROWS] = {
 	[ROW_LOOP] = {.name = "loop", .kind = GB_OPT_TEXT, .metavar = "NAME", .def = "ocean",
@@ -78,6 +78,11 @@ static const gb_opt_row rows[NROWS] = {
 	[ROW_MAXASSIGN] = {.name = "max-assignment", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1,
 			   .hi = 100000000, .offset = AT(max_assignment),
 			   .help = "never assign more than N iterations (default: no limit)"},
+	[ROW_SCHEDULE] = {.name = "schedule", .kind = GB_OPT_CHOICE, .metavar = "S", .choices = sp_schedule_names,
+			  .def = "wide", .offset = AT(schedule),
+			  .help = "the runtime's schedule after a branch of an (+0:end) loop (mdg, strcat, gothic): "
+				  "paper (the mean interval between branches, section 4) or wide (at least 512 "
+				  "iterations, doubled after a full assignment without a branch; docs/speculate.md)"},
 };
 
 static const gb_registry registry = {
@@ -135,6 +140,7 @@ static void parse(spec_opts *o, int argc, char **argv)
 	o->cfg.max_assignment = (uint32_t)o->max_assignment;
 	o->cfg.workers = (unsigned)o->workers;
 	o->cfg.timeout_s = o->run.timeout;
+	o->cfg.schedule = (unsigned)o->schedule;
 	if (o->run.compare) {
 		char *names[NBASELINES];
 		unsigned k, n = gb_opt_list("compare", o->run.compare, names, NBASELINES);
@@ -289,6 +295,7 @@ static void fill_config(cJSON *cfg, const spec_opts *o, const sp_problem *p, gb_
 	gb_json_u64(cfg, "cpu_workers", o->cfg.workers);
 	gb_json_num(cfg, "threshold", o->cfg.threshold);
 	gb_json_u64(cfg, "clean_run", o->cfg.clean_run);
+	gb_json_str(cfg, "schedule", sp_schedule_names[o->cfg.schedule]);
 	gb_json_u64(cfg, "max_assignment", o->cfg.max_assignment);
 	gb_json_u64(cfg, "seed", o->gen.seed);
 	gb_opts_config(cfg, &o->run);

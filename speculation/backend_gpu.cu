@@ -91,13 +91,14 @@ __global__ void __launch_bounds__(BLOCK) k_replay(sp_dev d)
 
 /*
  * A batch of device-decided rounds of up to SP_ROUND_MAX iterations
- * (speculation/check.h) in one block: its threads share each round's
+ * (speculation/check.h) in one block of SP_SCHED_FLOOR threads, the least
+ * size the wide schedule gives a round: its threads share each round's
  * iterations, then thread 0 resolves the round (the first branch, its
  * re-execution, the next size) between two barriers, so no round waits on
  * the host. The state lives in shared memory for the batch; __syncthreads
  * also makes the iterations' writes to A visible to the re-execution.
  */
-__global__ void __launch_bounds__(BLOCK) k_rounds(sp_dev d)
+__global__ void __launch_bounds__(SP_SCHED_FLOOR) k_rounds(sp_dev d)
 {
 	__shared__ sp_rounds st;
 	uint32_t j;
@@ -411,7 +412,7 @@ static void gpu_launch(void *vctx, unsigned kernel, uint32_t start, uint32_t cou
 		blocks = 1;
 	else if (kernel == SP_K_WIDE)
 		blocks = c->wide_blocks;
-	kernels[kernel]<<<blocks, BLOCK, 0, c->steps>>>(d);
+	kernels[kernel]<<<blocks, kernel == SP_K_ROUNDS ? SP_SCHED_FLOOR : BLOCK, 0, c->steps>>>(d);
 	GB_CUDA(cudaGetLastError(), "launching %s over %u iterations from %u", kernel_names[kernel],
 		count, start);
 }

@@ -100,9 +100,22 @@ enum sp_kernel {
  * A batch ends when the schedule's size crosses SP_ROUND_MAX (the other
  * kernel takes over), when its budget (left) is spent or at the end of the
  * loop; the host then copies back the span the batch finished.
+ *
+ * The wide schedule (--schedule wide, the default; sp_sched) changes the
+ * interval schedule in two ways, for host- and device-decided assignments
+ * alike. A round's time on the device is that of its slowest thread, so a
+ * round no wider than SP_K_ROUNDS's block (SP_SCHED_FLOOR threads) costs the
+ * same whatever its size, and the iterations past a branch cost nothing: the
+ * size after a branch is at least SP_SCHED_FLOOR, which for a branch every k
+ * iterations (gothic: k = 150) advances k(1 - e^(-SP_SCHED_FLOOR/k)) a round
+ * instead of about 0.63k at the mean. And a full round without a branch
+ * doubles the size (sp_sched_clean): the mean lags intervals that grow
+ * (strcat's buffer doubles, so its intervals do), which the paper's schedule
+ * pays for with one round per interval seen so far after each branch.
  */
 #define SP_ROUND_MAX 1024u
 #define SP_ROUND_BUDGET 4096u
+#define SP_SCHED_FLOOR 512u
 
 typedef struct sp_rounds {
 	float s[SP_NSCALARS];   /* the loop-carried scalars */
@@ -112,6 +125,7 @@ typedef struct sp_rounds {
 	uint32_t all_from;      /* the current round's first range to the end, SP_NONE if none */
 	uint32_t min_count, max_count;
 	uint32_t wide;          /* SP_K_WIDE's batch: rounds above SP_ROUND_MAX iterations */
+	uint32_t floor, grow;   /* the schedule's shape (sp_sched): least size after a branch, doubling */
 	uint32_t blocks_done;   /* SP_K_WIDE: blocks of the launch that finished the round */
 	int64_t last_branch;
 	uint64_t interval_sum, intervals;
@@ -121,18 +135,30 @@ typedef struct sp_rounds {
 #define SP_ROUND_WORDS (sizeof(sp_rounds) / sizeof(uint32_t))
 
 /* Section 4's interval schedule after a branch at iteration at: the mean interval between
- * observed branches (the loop start counts as one, at -1), within [1, cap]. */
+ * observed branches (the loop start counts as one, at -1), at least floor (0 or 1: the
+ * paper's schedule), within [1, cap]. */
 GB_HD uint32_t sp_sched_interval(int64_t *last, uint64_t *sum, uint64_t *n, uint32_t at,
-				 uint32_t cap)
+				 uint32_t floor, uint32_t cap)
 {
 	uint64_t size;
 	*sum += (uint64_t)((int64_t)at - *last);
 	*n += 1;
 	*last = at;
 	size = (*sum + *n / 2) / *n;
+	if (size < floor)
+		size = floor;
 	if (size < 1)
 		size = 1;
 	return size > cap ? cap : (uint32_t)size;
+}
+
+/* After an assignment of count iterations that did not branch: with grow, a full one (count
+ * = size) doubles the size within cap, since the interval it guessed was too short. */
+GB_HD uint32_t sp_sched_clean(uint32_t size, uint32_t count, uint32_t grow, uint32_t cap)
+{
+	if (!grow || count < size)
+		return size;
+	return size > cap / 2 ? cap : 2 * size;
 }
 
 /* The device state: pointers into device memory (host memory for the CPU backend). */
@@ -449,6 +475,7 @@ GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st)
 	st->max_count = st->count > st->max_count ? st->count : st->max_count;
 	if (b == SP_NONE) {
 		st->start = end;
+		st->size = sp_sched_clean(st->size, st->count, st->grow, st->cap);
 	} else {
 		sp_args a = d->args;
 		sp_track t = sp_track_sequential();
@@ -463,7 +490,7 @@ GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st)
 		st->deferred += end - b - 1;
 		st->start = b + 1;
 		st->size = sp_sched_interval(&st->last_branch, &st->interval_sum, &st->intervals, b,
-					     st->cap);
+					     st->floor, st->cap);
 	}
 	sp_round_begin(st, d->args.n);
 }

@@ -40,6 +40,9 @@ const char *const sp_opt_names[] = {
 	[SP_OPT_ALL] = "all", [SP_OPT_NO_MO] = "no-mo", [SP_OPT_NO_CO] = "no-co", [SP_OPT_NO_SCHED] = "no-sched",
 	[SP_NOPTS] = NULL,
 };
+const char *const sp_schedule_names[] = {
+	[SP_SCHED_PAPER] = "paper", [SP_SCHED_WIDE] = "wide", [SP_NSCHEDULES] = NULL,
+};
 const char *const sp_phase_names[] = {
 	[SP_PH_INPUTS] = "inputs",
 	[SP_PH_SETUP] = "setup",
@@ -401,7 +404,9 @@ void sp_sched_after(sp_sched *sc, const sp_problem *p, const sp_config *c, uint3
 		}
 	} else if (sp_clause_all_subsequent(&p->clause) && all_from != SP_NONE) {
 		sc->size = sp_sched_interval(&sc->last_branch, &sc->interval_sum, &sc->intervals,
-					     all_from, sc->cap);
+					     all_from, sc->floor, sc->cap);
+	} else if (sp_clause_all_subsequent(&p->clause)) {
+		sc->size = sp_sched_clean(sc->size, count, sc->grow, sc->cap);
 	}
 }
 
@@ -604,6 +609,8 @@ static void device_rounds(run *u, sp_sched *sc, uint32_t *start)
 	st.size = sc->size;
 	st.cap = sc->cap;
 	st.wide = sc->size > SP_ROUND_MAX;
+	st.floor = sc->floor;
+	st.grow = sc->grow;
 	st.left = SP_ROUND_BUDGET;
 	if (st.wide) {
 		/* As many launches as rounds of this size would finish the loop, within the queue. */
@@ -683,6 +690,10 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	/* First assignment: n/m iterations for irregular memory, as many as possible for
 	 * irregular control flow; never above n/m (memory), or --max-assignment. */
 	sp_sched_init(&sc, sp_first_assignment(p, c));
+	if (c->schedule == SP_SCHED_WIDE) {
+		sc.floor = SP_SCHED_FLOOR;
+		sc.grow = 1;
+	}
 	r->min_assignment = UINT64_MAX;
 
 	/* no-sched ignores n/m: every assignment takes all that remains (up to --max-assignment). */

@@ -61,6 +61,10 @@ extern const sp_backend sp_backend_gpu;
 enum sp_opt { SP_OPT_ALL = 0, SP_OPT_NO_MO, SP_OPT_NO_CO, SP_OPT_NO_SCHED, SP_NOPTS };
 extern const char *const sp_opt_names[]; /* "all", "no-mo", "no-co", "no-sched" */
 
+/* The runtime's interval schedule for Figure 6(c) loops: the paper's, or wide (speculation/check.h). */
+enum sp_schedule { SP_SCHED_PAPER = 0, SP_SCHED_WIDE, SP_NSCHEDULES };
+extern const char *const sp_schedule_names[]; /* "paper", "wide" */
+
 typedef struct sp_config {
 	unsigned opt;           /* enum sp_opt */
 	double threshold;       /* SP_MEM: halve above this misspeculation rate */
@@ -68,6 +72,7 @@ typedef struct sp_config {
 	uint32_t max_assignment; /* 0: no limit beyond the policy */
 	unsigned workers;       /* CPU backend threads */
 	double timeout_s;       /* give up after this long (0: never) */
+	unsigned schedule;      /* enum sp_schedule, of the runtime (cpu-spec keeps the paper's) */
 } sp_config;
 
 /* inputs: the read-only inputs copied in; setup: the array and counters copied in. */
@@ -101,6 +106,7 @@ typedef struct sp_result {
  */
 typedef struct sp_sched {
 	uint32_t size, cap, clean;
+	uint32_t floor, grow;    /* Figure 6(c) loops: the wide schedule's (0, 0: the paper's) */
 	int64_t last_branch;     /* Figure 6(c) loops: the last iteration seen to branch */
 	uint64_t interval_sum, intervals;
 } sp_sched;
@@ -109,7 +115,8 @@ uint32_t sp_first_assignment(const sp_problem *p, const sp_config *c);
 void sp_sched_init(sp_sched *sc, uint32_t cap);
 /* The next size after an assignment of count iterations with miss misspeculated: halve above
  * the threshold, double after clean_run clean ones (irregular memory); the mean interval
- * between branches when all_from (SP_NONE: none) names one (an all-subsequent clause). */
+ * between branches when all_from (SP_NONE: none) names one (an all-subsequent clause), at
+ * least floor, and with grow twice the size after a full assignment that named none. */
 void sp_sched_after(sp_sched *sc, const sp_problem *p, const sp_config *c, uint32_t count,
 		    uint64_t miss, uint32_t all_from);
 

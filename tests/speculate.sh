@@ -22,7 +22,7 @@ S=("$G" speculate --backend cpu --cpu-workers 3 --reps 1 --quiet)
 expect_rc "help speculate exits 0" 0 "$G" help speculate
 expect_out "help speculate documents every option and loop" "usage: gpubench speculate" --loop \
 	--iters --density --work --clause --opt --compare --backend --cpu-workers --threshold \
-	--clean-run --max-assignment --reps --seed --timeout --no-verify --json --quiet \
+	--clean-run --max-assignment --schedule --reps --seed --timeout --no-verify --json --quiet \
 	ocean trfd fftbench mdg strcat gothic alvinn chain figure3 no-mo no-co no-sched gpu-nospec
 cp "$T_OUT" "$T_TMP/help.txt"
 expect_rc "speculate --help exits 0" 0 "$G" speculate --help
@@ -43,6 +43,7 @@ bad() {
 }
 bad "--loop nosuch" "ocean|trfd|fftbench|mdg|strcat|gothic|alvinn|chain|figure3" --loop nosuch
 bad "--iters 0" "--iters" --iters 0
+bad "--schedule nosuch" "--schedule" --schedule nosuch
 bad "--iters x" "--iters" --iters x
 bad "--density above the loop's maximum" "--density" --loop ocean --density 2
 bad "--density 0 for figure3" "figure3 needs a density above 0" --loop figure3 --density 0
@@ -200,6 +201,21 @@ a = json.load(open("'"$R"'/s1.json"))["results"]; r = d["results"]
 for k in ("assignments", "iterations_reexecuted", "wrong_elements", "assignment_min", "bytes_to_device"):
     assert a[k] == r[k], (k, a[k], r[k])
 assert r["iterations_reexecuted"] > 0'
+
+# ---- the schedule after a branch: wide (the default) against the paper's
+expect_rc "gothic under the paper's schedule" 0 "${S[@]}" --loop gothic --iters 60000 --density 0.01 \
+	--seed 2 --schedule paper --json "$R/sched-paper.json"
+expect_rc "gothic under the wide schedule (the default)" 0 "${S[@]}" --loop gothic --iters 60000 \
+	--density 0.01 --seed 2 --json "$R/sched-wide.json"
+json_check "the wide schedule: the same branches in fewer, longer assignments" "$R/sched-wide.json" '
+import json
+p = json.load(open("'"$R"'/sched-paper.json")); r = d["results"]; q = p["results"]
+assert d["config"]["schedule"] == "wide" and p["config"]["schedule"] == "paper"
+assert d["verification"]["verified"] is True and p["verification"]["verified"] is True
+assert r["iterations_reexecuted"] == q["iterations_reexecuted"] > 100, (r, q)
+assert r["assignments_misspeculated"] == q["assignments_misspeculated"]
+assert 4 * r["assignments"] < 3 * q["assignments"], (r["assignments"], q["assignments"])
+assert r["assignment_min"] > q["assignment_min"]'
 
 # ---- verification: a wrong clause is caught
 expect_rc "a wrong --clause fails verification with exit 3" 3 "${S[@]}" --loop gothic --iters 3000 \
