@@ -78,7 +78,7 @@ static const gb_opt_row rows[NROWS] = {
 	[ROW_MAXASSIGN] = {.name = "max-assignment", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1,
 			   .hi = 100000000, .offset = AT(max_assignment),
 			   .help = "never assign more than N iterations (default: no limit)"},
-	[ROW_SCHEDULE] = {.name = "schedule", .kind = GB_OPT_CHOICE, .metavar = "S", .choices = sp_schedule_names,
+	[ROW_SCHEDULE] = {.name = "schedule", .kind = GB_OPT_CHOICE, .metavar = "MODE", .choices = sp_schedule_names,
 			  .def = "wide", .offset = AT(schedule),
 			  .help = "the runtime's schedule after a branch of an (+0:end) loop (mdg, strcat, gothic): "
 				  "paper (the mean interval between branches, section 4) or wide (at least 512 "
