@@ -301,7 +301,10 @@ assert d["meta"]["complete"] is True and d["device"]["backend"] == "gpu" and d["
 assert v["verified"] is True, v["message"]
 assert v["batches_verified"] == r["batches"] == 2
 assert r["abandoned"] == r["retry_limit_reached"], (r["abandoned"], r["retry_limit_reached"])
-if (b["semantic_ratio"] == 0 or b["presort"]) and d["config"]["threads"] * 4 <= d["config"]["bank"]["accounts"]:
+# at most one thread per four locks (accounts / hash): a transaction then meets its retry
+# limit of 100 too rarely to see; past that (6720 threads on 16384 locks) one sometimes does
+if (b["semantic_ratio"] == 0 or b["presort"]) and \
+        d["config"]["threads"] * 4 * d["config"]["hash"] <= d["config"]["bank"]["accounts"]:
     assert r["abandoned"] == 0, "given up %d: %s" % (r["abandoned"], " ".join(d["meta"]["argv"]))
 assert r["commits"] + r["abandoned"] == 2 * b["transactions"]
 assert r["threads_timed_out"] == 0 and r["aborts"]["conflict_priority"] == 0
