@@ -83,6 +83,10 @@ typedef struct sp_loop {
 	 * written on every path before any iteration reads it, and A's initial values are dead:
 	 * the runtime does not copy the array in (OpenMP's map(from:) rather than tofrom). */
 	int writes_whole_array;
+	/* SP_CF: its marked branch's statements change only loop-carried scalars (never A), so an
+	 * iteration may take the branch on the device with its own copy of them (speculation/check.h,
+	 * "in place"). */
+	int branch_sets_scalars;
 	/* Fill p (args, inputs, A0, scalars); 0, or -1 with a message in err. */
 	int (*generate)(const sp_loop_gen *g, sp_problem *p, char *err, size_t errlen);
 } sp_loop;
@@ -98,5 +102,7 @@ int sp_clause_all_subsequent(const sp_clause *c);
  * (+0:end): a branch then only ever names one first iteration (no Misspec list), so the
  * device can take the whole check, commit and recovery decision (speculation/check.h). */
 int sp_clause_only_to_end(const sp_clause *c);
+/* 1 when every item is (+0:end): the first iteration a branch names is its own. */
+int sp_clause_from_self(const sp_clause *c);
 
 #endif

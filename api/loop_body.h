@@ -97,6 +97,8 @@ typedef struct sp_track {
 	uint32_t start, count; /* the assignment */
 	const sp_clause *clause;
 	sp_view *view;         /* CPU speculation's view of A (SP_MEM, host only), or NULL */
+	int inplace;           /* a (+0:end) branch runs its statements here (speculation/check.h) */
+	int took;              /* set when such a branch ran */
 } sp_track;
 
 /* The instrumentation of a plain sequential execution: nothing recorded. */
@@ -400,7 +402,9 @@ GB_HD void sp_clause_resolve(const sp_clause_item *it, uint32_t i, uint32_t n, i
  * and i itself is marked unless a range to the end already covers it, so
  * that recovery re-executes them: a deviation that keeps a clause such as
  * (+1:end) correct too. Ranges to the end set the all_from flag instead of
- * marking iterations one by one; any other mark raises the marks flag.
+ * marking iterations one by one; any other mark raises the marks flag. In
+ * a device-decided round with inplace set the statements run (see
+ * speculation/check.h).
  */
 GB_HD int sp_branch(sp_track *t, uint32_t i, uint32_t n)
 {
@@ -436,6 +440,13 @@ GB_HD int sp_branch(sp_track *t, uint32_t i, uint32_t n)
 	}
 	if (marked && !gb_ld_relaxed_u32(t->marks))
 		gb_st_relaxed_u32(t->marks, 1);
+	if (t->inplace) {
+		/* A device-decided round whose clause is (+0:end): the branch runs on this thread's
+		 * own scalars; right for the round's first branching iteration, which read the
+		 * round's scalars after iterations that did not branch (speculation/check.h). */
+		t->took = 1;
+		return 1;
+	}
 	return keep;
 }
 

@@ -87,6 +87,15 @@ int sp_clause_all_subsequent(const sp_clause *c)
 	return 0;
 }
 
+int sp_clause_from_self(const sp_clause *c)
+{
+	uint32_t k;
+	for (k = 0; k < c->nitems; k++)
+		if (!c->item[k].hi_end || !c->item[k].lo_rel || c->item[k].lo != 0)
+			return 0;
+	return c->nitems > 0;
+}
+
 int sp_clause_only_to_end(const sp_clause *c)
 {
 	uint32_t k;

@@ -94,23 +94,37 @@ __global__ void __launch_bounds__(BLOCK) k_replay(sp_dev d)
  * (speculation/check.h) in one block of SP_SCHED_FLOOR threads, the least
  * size the wide schedule gives a round: its threads share each round's
  * iterations, then thread 0 resolves the round (the first branch, its
- * re-execution, the next size) between two barriers, so no round waits on
- * the host. The state lives in shared memory for the batch; __syncthreads
+ * recovery, the next size) between two barriers, so no round waits on
+ * the host. With st.inplace a thread whose iteration takes its branch keeps
+ * the scalars it left in its slot of taken (its lowest such iteration: the
+ * round's first branch is the lowest of all), and the resolving thread takes
+ * the first branch's from the slot of the thread that ran it, instead of
+ * re-executing it. The state lives in shared memory for the batch; __syncthreads
  * also makes the iterations' writes to A visible to the re-execution.
  */
 __global__ void __launch_bounds__(SP_SCHED_FLOOR) k_rounds(sp_dev d)
 {
 	__shared__ sp_rounds st;
-	uint32_t j;
+	__shared__ float taken[SP_SCHED_FLOOR][SP_NSCALARS];
+	float s[SP_NSCALARS];
+	uint32_t j, k;
 	if (threadIdx.x == 0)
 		st = *d.rounds;
 	__syncthreads();
 	while (st.count) {
+		int took = 0;
 		for (j = threadIdx.x; j < st.count; j += blockDim.x)
-			sp_round_compute(&d, &st, j);
+			if (sp_round_compute(&d, &st, j, (int)st.inplace, s) && !took) {
+				for (k = 0; k < SP_NSCALARS; k++)
+					taken[threadIdx.x][k] = s[k];
+				took = 1;
+			}
 		__syncthreads();
-		if (threadIdx.x == 0)
-			sp_round_resolve(&d, &st);
+		if (threadIdx.x == 0) {
+			const uint32_t b = st.all_from;
+			sp_round_resolve(&d, &st,
+					 st.inplace && b != SP_NONE ? taken[(b - st.start) % blockDim.x] : NULL);
+		}
 		__syncthreads();
 	}
 	if (threadIdx.x == 0)
@@ -142,7 +156,7 @@ __global__ void __launch_bounds__(BLOCK) k_wide_round(sp_dev d)
 		blocks = gridDim.x;
 	if (blockIdx.x < blocks)
 		for (j = blockIdx.x * blockDim.x + threadIdx.x; j < count; j += blocks * blockDim.x)
-			sp_round_compute(&d, st, j);
+			sp_round_compute(&d, st, j, 0, NULL);
 	__threadfence();
 	__syncthreads();
 	if (threadIdx.x == 0)
@@ -151,7 +165,7 @@ __global__ void __launch_bounds__(BLOCK) k_wide_round(sp_dev d)
 	if (last && threadIdx.x == 0) {
 		__threadfence();
 		st->blocks_done = 0;
-		sp_round_resolve(&d, st);
+		sp_round_resolve(&d, st, NULL);
 	}
 }
 

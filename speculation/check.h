@@ -126,6 +126,7 @@ typedef struct sp_rounds {
 	uint32_t min_count, max_count;
 	uint32_t wide;          /* SP_K_WIDE's batch: rounds above SP_ROUND_MAX iterations */
 	uint32_t floor, grow;   /* the schedule's shape (sp_sched): least size after a branch, doubling */
+	uint32_t inplace;       /* SP_K_ROUNDS: the first branching iteration recovers in place */
 	uint32_t blocks_done;   /* SP_K_WIDE: blocks of the launch that finished the round */
 	int64_t last_branch;
 	uint64_t interval_sum, intervals;
@@ -446,13 +447,17 @@ GB_HD void sp_round_begin(sp_rounds *st, uint32_t n)
 	st->all_from = SP_NONE;
 }
 
-/* Iteration j of the current round, speculatively: a branch lowers all_from. */
-GB_HD void sp_round_compute(const sp_dev *d, sp_rounds *st, uint32_t j)
+/* Iteration j of the current round, speculatively: a branch lowers all_from. With inplace
+ * the branch's statements run on the iteration's own scalars, and when it took one they are
+ * left in taken and 1 is returned. */
+GB_HD int sp_round_compute(const sp_dev *d, sp_rounds *st, uint32_t j, int inplace,
+			   float taken[SP_NSCALARS])
 {
 	sp_args a = d->args;
 	sp_track t = sp_track_sequential();
 	uint32_t marks = 0;
 	t.spec = 1;
+	t.inplace = inplace;
 	t.misspec = d->misspec; /* never written: no item names single iterations */
 	t.all_from = &st->all_from;
 	t.marks = &marks;
@@ -461,11 +466,16 @@ GB_HD void sp_round_compute(const sp_dev *d, sp_rounds *st, uint32_t j)
 	t.clause = &d->clause;
 	memcpy(a.s, st->s, sizeof(a.s));
 	sp_body(&a, &t, st->start + j);
+	if (t.took)
+		memcpy(taken, a.s, sizeof(a.s));
+	return t.took;
 }
 
 /* After every iteration of the round has run (one thread): keep the iterations before the
- * first branch, re-execute the branching one in order, hand the rest to the next round. */
-GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st)
+ * first branch, recover the branching one, hand the rest to the next round. Recovery
+ * re-executes it in order, or, when it took its branch in place (taken: the scalars it
+ * left), keeps what it did. */
+GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st, const float *taken)
 {
 	uint32_t end = st->start + st->count, b = st->all_from;
 	st->rounds++;
@@ -482,9 +492,13 @@ GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st)
 		uint32_t lo, hi;
 		sp_cf_span(&d->args, b, end, &lo, &hi); /* not committed: b's range and the rest */
 		st->wrong += hi - lo;
-		memcpy(a.s, st->s, sizeof(a.s));
-		sp_body(&a, &t, b);
-		memcpy(st->s, a.s, sizeof(a.s));
+		if (taken) {
+			memcpy(st->s, taken, sizeof(st->s));
+		} else {
+			memcpy(a.s, st->s, sizeof(a.s));
+			sp_body(&a, &t, b);
+			memcpy(st->s, a.s, sizeof(a.s));
+		}
 		st->branches++;
 		st->misspeculated += end - b;
 		st->deferred += end - b - 1;
@@ -502,11 +516,17 @@ GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st)
 static inline void sp_rounds_in_order(const sp_dev *d, int one)
 {
 	sp_rounds *st = d->rounds;
+	const int inplace = !st->wide && st->inplace;
+	float s[SP_NSCALARS], first[SP_NSCALARS];
 	uint32_t j;
 	while (st->count) {
+		int took = 0;
 		for (j = 0; j < st->count; j++)
-			sp_round_compute(d, st, j);
-		sp_round_resolve(d, st);
+			if (sp_round_compute(d, st, j, inplace, s) && !took) {
+				memcpy(first, s, sizeof(first));
+				took = 1;
+			}
+		sp_round_resolve(d, st, took ? first : NULL);
 		if (one)
 			break;
 	}

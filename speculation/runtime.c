@@ -611,6 +611,7 @@ static void device_rounds(run *u, sp_sched *sc, uint32_t *start)
 	st.wide = sc->size > SP_ROUND_MAX;
 	st.floor = sc->floor;
 	st.grow = sc->grow;
+	st.inplace = u->p->loop->branch_sets_scalars && sp_clause_from_self(&u->p->clause);
 	st.left = SP_ROUND_BUDGET;
 	if (st.wide) {
 		/* As many launches as rounds of this size would finish the loop, within the queue. */

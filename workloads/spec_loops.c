@@ -360,6 +360,7 @@ static const sp_loop loop_mdg = {
 	.max_work = 4096,
 	.nospec_ok = 0,
 	.writes_whole_array = 1,
+	.branch_sets_scalars = 1,
 	.generate = gen_mdg,
 };
 static const sp_loop loop_strcat = {
@@ -377,6 +378,7 @@ static const sp_loop loop_strcat = {
 	.max_work = 0,
 	.nospec_ok = 0,
 	.writes_whole_array = 1,
+	.branch_sets_scalars = 1,
 	.generate = gen_strcat,
 };
 static const sp_loop loop_gothic = {
@@ -394,6 +396,7 @@ static const sp_loop loop_gothic = {
 	.max_work = 4096,
 	.nospec_ok = 0,
 	.writes_whole_array = 1,
+	.branch_sets_scalars = 1,
 	.generate = gen_gothic,
 };
 static const sp_loop loop_alvinn = {

@@ -511,6 +511,45 @@ TEST(speculate_wide_schedule)
 }
 
 /*
+ * In-place recovery: a round's first branching iteration keeps what its own
+ * branch did (mdg, strcat and gothic under (+0:end)) instead of being
+ * re-executed, with the same result and counters as re-execution, which the
+ * same loops get when they do not declare their branch scalar-only or when
+ * the clause names an earlier iteration too.
+ */
+TEST(speculate_rounds_recover_in_place)
+{
+	static const char *const loops[] = {"gothic", "strcat", "mdg"};
+	unsigned k;
+	CHECK(sp_clause_from_self(&(sp_clause){0}) == 0);
+	for (k = 0; k < 3; k++) {
+		sp_loop again = *sp_loop_find(loops[k]);
+		sp_loop_gen g = {30000, k == 1 ? 0.0001 : 0.01, 0, 7};
+		sp_problem p;
+		sp_result in, re;
+		sp_config c = config(SP_OPT_ALL, 2);
+		c.schedule = SP_SCHED_WIDE;
+		CHECK(again.branch_sets_scalars);
+		REQUIRE(sp_problem_generate(sp_loop_find(loops[k]), &g, &p, NULL, 0) == 0);
+		CHECK(sp_clause_from_self(&p.clause));
+		CHECK(spec_equals_seq(&p, &c, &in));
+		again.branch_sets_scalars = 0;
+		p.loop = &again;
+		CHECK(spec_equals_seq(&p, &c, &re));
+		CHECK(in.reexecuted > 10);
+		CHECK_EQ(in.assignments, re.assignments);
+		CHECK_EQ(in.reexecuted, re.reexecuted);
+		CHECK_EQ(in.deferred, re.deferred);
+		CHECK_EQ(in.wrong_elements, re.wrong_elements);
+		p.loop = sp_loop_find(loops[k]);
+		REQUIRE(sp_clause_parse("(-1:end)", &p.clause, NULL, 0) == 0);
+		CHECK(!sp_clause_from_self(&p.clause));
+		CHECK(spec_equals_seq(&p, &c, &re));
+		sp_problem_free(&p);
+	}
+}
+
+/*
  * A loop that declares it writes its whole array: its iterations' first ranges
  * cover A exactly (so the runtime need not copy the array in), and a loop that
  * declares so falsely is caught by verification, since the array the runtime
