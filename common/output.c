@@ -1,4 +1,5 @@
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -62,11 +63,32 @@ static int same_file(const char *a, const char *b)
 	return same;
 }
 
+/*
+ * 0 when a file can be created beside target, as gb_out_open creates its temporary file
+ * there: tried, then removed. Permission bits do not say it (a directory of /proc, a
+ * read-only mount, root's access() on either).
+ */
+static int creatable_beside(const char *target)
+{
+	char *probe = gb_xmalloc(strlen(target) + 40, "a path");
+	int fd, e = 0;
+	sprintf(probe, "%s.probe.%ld", target, (long)getpid());
+	fd = open(probe, O_WRONLY | O_CREAT | O_EXCL, 0600);
+	if (fd < 0) {
+		e = errno;
+	} else {
+		close(fd);
+		unlink(probe);
+	}
+	free(probe);
+	return e;
+}
+
 /* 0 when path can be written as gb_out_open writes it; else an errno value. */
 static int writable(const char *path)
 {
 	struct stat st;
-	char *dir;
+	char *dir, *target = NULL;
 	int e = 0;
 
 	if (stat(path, &st) == 0) {
@@ -77,24 +99,26 @@ static int writable(const char *path)
 		if (!S_ISREG(st.st_mode))
 			return 0;
 		/* A regular file is replaced by a rename in its directory. */
-		{
-			char *target = realpath(path, NULL);
-			dir = dir_of(target ? target : path);
-			free(target);
-		}
+		target = realpath(path, NULL);
+		dir = dir_of(target ? target : path);
 	} else if (errno == ENOENT) {
 		dir = dir_of(path);
 	} else {
 		return errno;
 	}
-	if (!dir)
+	if (!dir) {
+		free(target);
 		return ENOMEM;
+	}
 	if (stat(dir, &st) != 0)
 		e = errno;
 	else if (!S_ISDIR(st.st_mode))
 		e = ENOTDIR;
 	else if (access(dir, W_OK | X_OK) != 0)
 		e = errno;
+	else
+		e = creatable_beside(target ? target : path);
+	free(target);
 	free(dir);
 	return e;
 }

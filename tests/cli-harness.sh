@@ -87,7 +87,14 @@ for sub in stm list info; do
 	expect_rc "$sub: a --json directory exits 1" 1 "$G" "$sub" --json "$R"
 	expect_err "$sub: the --json directory is named" "option --json: cannot write $R: Is a directory"
 done
-check "no temporary file anywhere" test -z "$(find "$T_TMP" -name '*.tmp.*')"
+# A directory whose permissions allow writing but that takes no new file (procfs).
+if [ -d /proc/self ]; then
+	expect_rc "a --json in /proc exits 1 before the run" 1 "$G" speculate --loop mdg --iters 300 --reps 1 \
+		--json /proc/gpubench-report.json
+	expect_err "the /proc --json path is named with its option" "option --json: cannot write /proc/gpubench-report.json"
+	check "no summary from a run whose --json /proc cannot hold" test ! -s "$T_OUT"
+fi
+check "no temporary file anywhere" test -z "$(find "$T_TMP" -name '*.tmp.*' -o -name '*.probe.*')"
 
 # ---------------------------------------------------------------- option messages
 expect_rc "--quiet=1 exits 2" 2 "$G" avoid --quiet=1
