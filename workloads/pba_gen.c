@@ -35,11 +35,18 @@ static void worst_case(const pba_gen_config *cfg, pba_system *s, pba_events *ev)
 	}
 }
 
-/* Maxima on about a quarter of the resources, a quarter of the total claim free. */
+/*
+ * Maxima on about a quarter of the resources, a quarter of the total claim free, and never
+ * less than the largest claim on a resource: with nothing allocated every process can then
+ * run alone to its maximum, so the state is safe (a few processes' quarter is less than one
+ * of their claims, which would leave that process unable ever to finish and every request
+ * unsafe).
+ */
 static void random_state(const pba_gen_config *cfg, pba_system *s, gb_rng *r)
 {
 	uint32_t I = cfg->procs, J = cfg->res, i, j;
 	uint64_t *claim = gb_xcalloc(J, sizeof(uint64_t), "PBA claims");
+	int32_t *most = gb_xcalloc(J, sizeof(int32_t), "PBA claims");
 	for (i = 0; i < I; i++)
 		for (j = 0; j < J; j++) {
 			size_t k = (size_t)i * J + j;
@@ -47,9 +54,14 @@ static void random_state(const pba_gen_config *cfg, pba_system *s, gb_rng *r)
 				s->maximum[k] = (int32_t)gb_rng_range(r, 1, 8);
 			s->need[k] = s->maximum[k];
 			claim[j] += (uint64_t)s->maximum[k];
+			if (s->maximum[k] > most[j])
+				most[j] = s->maximum[k];
 		}
-	for (j = 0; j < J; j++)
-		s->available[j] = (int32_t)(claim[j] / 4 > 0 ? claim[j] / 4 : 1);
+	for (j = 0; j < J; j++) {
+		uint64_t quarter = claim[j] / 4, floor = most[j] > 0 ? (uint64_t)most[j] : 1;
+		s->available[j] = (int32_t)(quarter > floor ? quarter : floor);
+	}
+	free(most);
 	free(claim);
 }
 

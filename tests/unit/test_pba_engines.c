@@ -106,6 +106,52 @@ TEST(pba_engines_agree_with_oracle_on_random_streams)
 	}
 }
 
+/*
+ * The random workload's initial state is safe at every size, its streams grant requests
+ * even with two processes, and the free units are a quarter of the claims where that is
+ * more than the largest claim (the thesis-sized states keep their shape).
+ */
+TEST(pba_random_workload_starts_safe)
+{
+	static const uint32_t sizes[][2] = {{2, 1}, {2, 4}, {3, 2}, {4, 4}, {16, 4}, {1024, 16}};
+	unsigned s, seed;
+	for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+		uint64_t granted = 0;
+		for (seed = 1; seed <= 20; seed++) {
+			pba_gen_config cfg = {sizes[s][0], sizes[s][1], 200, PBA_RANDOM, seed, 0};
+			pba_system init, track;
+			pba_events ev;
+			char err[256];
+			uint64_t e;
+			uint32_t i, j;
+			REQUIRE(pba_generate(&cfg, &init, &ev, err, sizeof(err)) == 0);
+			CHECK(pba_oracle_safe(&init));
+			for (j = 0; j < init.res; j++) {
+				int32_t most = 0;
+				uint64_t claim = 0;
+				for (i = 0; i < init.procs; i++) {
+					claim += (uint64_t)init.maximum[(size_t)i * init.res + j];
+					if (init.maximum[(size_t)i * init.res + j] > most)
+						most = init.maximum[(size_t)i * init.res + j];
+				}
+				CHECK(init.available[j] >= most && init.available[j] >= 1);
+				if (claim / 4 > (uint64_t)most)
+					CHECK_EQ((uint64_t)init.available[j], claim / 4);
+			}
+			pba_system_init(&track, init.procs, init.res);
+			pba_system_copy(&track, &init);
+			for (e = 0; e < ev.count; e++)
+				granted += pba_oracle_apply(&track, ev.type[e], ev.proc[e], ev.amount + e * init.res) ==
+					   PBA_GRANTED;
+			pba_system_free(&track);
+			pba_system_free(&init);
+			pba_events_free(&ev);
+		}
+		if (granted == 0)
+			tu_fail(__FILE__, __LINE__, "%u x %u: no request granted in 20 streams", sizes[s][0], sizes[s][1]);
+	}
+}
+
 /* Tight states: little free, large claims, so many requests are unsafe; now and then a negative amount. */
 TEST(pba_engines_agree_with_oracle_on_tight_states)
 {
