@@ -87,6 +87,10 @@ typedef struct sp_loop {
 	 * iteration may take the branch on the device with its own copy of them (speculation/check.h,
 	 * "in place"). */
 	int branch_sets_scalars;
+	/* SP_CF: no iteration reads A, so an iteration's result depends on nothing but its inputs
+	 * and the scalars it starts from: the rounds' lookahead (--schedule lookahead) may run it
+	 * on predicted scalars into a shadow array (speculation/check.h). */
+	int reads_no_array;
 	/* Fill p (args, inputs, A0, scalars); 0, or -1 with a message in err. */
 	int (*generate)(const sp_loop_gen *g, sp_problem *p, char *err, size_t errlen);
 } sp_loop;

@@ -92,7 +92,7 @@ typedef struct sp_track {
 	uint32_t maxrd, maxwr; /* the loop's declared trace sizes (at most SP_MAX_TRACE) */
 	uint32_t overflow;     /* more distinct accesses than SP_MAX_TRACE */
 	uint32_t *misspec;     /* per iteration of the assignment (SP_CF) */
-	uint32_t *all_from;    /* first iteration marked by a range to the end (SP_CF) */
+	uint32_t *all_from;    /* first iteration marked by a range to the end (SP_CF); NULL: not kept */
 	uint32_t *marks;       /* set when any other iteration was marked (SP_CF) */
 	uint32_t start, count; /* the assignment */
 	const sp_clause *clause;
@@ -423,7 +423,7 @@ GB_HD int sp_branch(sp_track *t, uint32_t i, uint32_t n)
 			lo = t->start;
 		if (it->hi_end) {
 			covered |= lo <= (int64_t)i;
-			if (lo < (int64_t)end)
+			if (lo < (int64_t)end && t->all_from)
 				gb_min_u32(t->all_from, (uint32_t)lo);
 			continue;
 		}

@@ -81,8 +81,10 @@ static const gb_opt_row rows[NROWS] = {
 	[ROW_SCHEDULE] = {.name = "schedule", .kind = GB_OPT_CHOICE, .metavar = "MODE", .choices = sp_schedule_names,
 			  .def = "wide", .offset = AT(schedule),
 			  .help = "the runtime's schedule after a branch of an (+0:end) loop (mdg, strcat, gothic): "
-				  "paper (the mean interval between branches, section 4) or wide (at least 512 "
-				  "iterations, doubled after a full assignment without a branch; docs/speculate.md)"},
+				  "paper (the mean interval between branches, section 4), wide (at least 512 "
+				  "iterations, doubled after a full assignment without a branch) or lookahead "
+				  "(wide, and a round of at most 512 also runs on the scalars predicted after its "
+				  "first branch, keeping those iterations when the prediction holds; docs/speculate.md)"},
 };
 
 static const gb_registry registry = {

@@ -107,6 +107,27 @@ GB_HD int32_t gb_add_i32(int32_t *p, int32_t v)
 	return (int32_t)gb_add_u32((uint32_t *)p, (uint32_t)v);
 }
 
+/* The index of the lowest set bit of v, which is not 0. */
+GB_HD int gb_ctz32(uint32_t v)
+{
+#if defined(__CUDA_ARCH__)
+	return __ffs((int)v) - 1;
+#else
+	return __builtin_ctz(v);
+#endif
+}
+
+/* Atomic or; returns the value found at *p (as CUDA's atomicOr). Relaxed. */
+GB_HD uint32_t gb_or_u32(uint32_t *p, uint32_t v)
+{
+#if defined(__CUDA_ARCH__)
+	return atomicOr(p, v);
+#else
+	GB_PORT_STEP();
+	return __atomic_fetch_or(p, v, __ATOMIC_RELAXED);
+#endif
+}
+
 /* Atomic minimum; returns the value found at *p (as CUDA's atomicMin). Relaxed. */
 GB_HD uint32_t gb_min_u32(uint32_t *p, uint32_t v)
 {

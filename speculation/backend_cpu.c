@@ -156,7 +156,7 @@ static void *cpu_open(const sp_problem *p, uint32_t *host, uint32_t max_count, u
 	if (flags & SP_OPEN_RESIDENT)
 		resident = size + n * SP_ROW_WORDS(c->d.maxrd, c->d.maxwr) + SP_PLAN_WORDS(n);
 	total = 6 * size + 2 * staging + n * (c->d.maxrd + c->d.maxwr + 2) + 2 * n + SP_NCOUNTERS +
-		SP_ROUND_WORDS + resident;
+		SP_ROUND_WORDS + resident + (flags & SP_OPEN_SHADOW ? size : 0);
 	q = c->words = gb_xcalloc(total, sizeof(uint32_t), "the CPU backend's device memory");
 	/* First, where the allocation's alignment suits its 64-bit fields. */
 	c->d.rounds = (sp_rounds *)q;
@@ -182,6 +182,8 @@ static void *cpu_open(const sp_problem *p, uint32_t *host, uint32_t max_count, u
 		TAKE(rows, n * SP_ROW_WORDS(c->d.maxrd, c->d.maxwr));
 		TAKE(plan, SP_PLAN_WORDS(n));
 	}
+	if (flags & SP_OPEN_SHADOW)
+		TAKE(shadow, size);
 #undef TAKE
 	memset(c->d.minrd, 0xFF, size * sizeof(uint32_t));
 	/* An array the runtime does not copy in must not find the right values here by chance:

@@ -114,7 +114,7 @@ __global__ void __launch_bounds__(SP_SCHED_FLOOR) k_rounds(sp_dev d)
 	while (st.count) {
 		int took = 0;
 		for (j = threadIdx.x; j < st.count; j += blockDim.x)
-			if (sp_round_compute(&d, &st, j, (int)st.inplace, s) && !took) {
+			if (sp_round_compute(&d, &st, j, (int)st.inplace, 0, s) && !took) {
 				for (k = 0; k < SP_NSCALARS; k++)
 					taken[threadIdx.x][k] = s[k];
 				took = 1;
@@ -123,9 +123,58 @@ __global__ void __launch_bounds__(SP_SCHED_FLOOR) k_rounds(sp_dev d)
 		if (threadIdx.x == 0) {
 			const uint32_t b = st.all_from;
 			sp_round_resolve(&d, &st,
-					 st.inplace && b != SP_NONE ? taken[(b - st.start) % blockDim.x] : NULL);
+					 st.inplace && b != SP_NONE ? taken[(b - st.start) % blockDim.x] : NULL, NULL);
 		}
 		__syncthreads();
+	}
+	if (threadIdx.x == 0)
+		*d.rounds = st;
+}
+
+/*
+ * k_rounds with the lookahead (--schedule lookahead, speculation/check.h), in a block of twice
+ * SP_SCHED_FLOOR threads: in a round of at most SP_SCHED_FLOOR iterations the first half runs
+ * them on the round's scalars and the second half on the scalars predicted after the first
+ * branch, into the shadow array (thread SP_SCHED_FLOOR + j, iteration j, its slot of taken);
+ * a longer round runs as in k_rounds. After the resolving thread has decided, every thread
+ * copies its share of the second hypothesis's accepted iterations from the shadow array into
+ * A: the next round writes only after them, in both arrays, so no barrier waits for the copy.
+ */
+__global__ void __launch_bounds__(2 * SP_SCHED_FLOOR) k_rounds_la(sp_dev d)
+{
+	__shared__ sp_rounds st;
+	__shared__ float taken[2 * SP_SCHED_FLOOR][SP_NSCALARS];
+	float s[SP_NSCALARS];
+	uint32_t j, k;
+	if (threadIdx.x == 0)
+		st = *d.rounds;
+	__syncthreads();
+	while (st.count) {
+		const int la = st.inplace && sp_round_lookahead(&st);
+		int took = 0;
+		if (la) {
+			const uint32_t h = threadIdx.x / SP_SCHED_FLOOR;
+			j = threadIdx.x % SP_SCHED_FLOOR;
+			if (j < st.count && sp_round_compute(&d, &st, j, 1, h, s))
+				for (k = 0; k < SP_NSCALARS; k++)
+					taken[threadIdx.x][k] = s[k];
+		} else {
+			for (j = threadIdx.x; j < st.count; j += blockDim.x)
+				if (sp_round_compute(&d, &st, j, (int)st.inplace, 0, s) && !took) {
+					for (k = 0; k < SP_NSCALARS; k++)
+						taken[threadIdx.x][k] = s[k];
+					took = 1;
+				}
+		}
+		__syncthreads();
+		if (threadIdx.x == 0) {
+			const uint32_t b = st.all_from;
+			sp_round_resolve(&d, &st, st.inplace && b != SP_NONE ? taken[(b - st.start) % blockDim.x] : NULL,
+					 la ? (const float(*)[SP_NSCALARS]) & taken[SP_SCHED_FLOOR] : NULL);
+		}
+		__syncthreads();
+		if (st.acc_hi > st.acc_lo)
+			sp_round_copy(&d, &st, threadIdx.x, blockDim.x);
 	}
 	if (threadIdx.x == 0)
 		*d.rounds = st;
@@ -156,7 +205,7 @@ __global__ void __launch_bounds__(BLOCK) k_wide_round(sp_dev d)
 		blocks = gridDim.x;
 	if (blockIdx.x < blocks)
 		for (j = blockIdx.x * blockDim.x + threadIdx.x; j < count; j += blocks * blockDim.x)
-			sp_round_compute(&d, st, j, 0, NULL);
+			sp_round_compute(&d, st, j, 0, 0, NULL);
 	__threadfence();
 	__syncthreads();
 	if (threadIdx.x == 0)
@@ -165,7 +214,7 @@ __global__ void __launch_bounds__(BLOCK) k_wide_round(sp_dev d)
 	if (last && threadIdx.x == 0) {
 		__threadfence();
 		st->blocks_done = 0;
-		sp_round_resolve(&d, st, NULL);
+		sp_round_resolve(&d, st, NULL, NULL);
 	}
 }
 
@@ -362,6 +411,8 @@ static void *gpu_open(const sp_problem *p, uint32_t *host, uint32_t max_count, u
 		c->d.rows = dev_words(n * SP_ROW_WORDS(c->d.maxrd, c->d.maxwr), "misspeculated iterations' traces");
 		c->d.plan = dev_words(SP_PLAN_WORDS(n), "the replay plan");
 	}
+	if (flags & SP_OPEN_SHADOW)
+		c->d.shadow = dev_words(size, "the lookahead's shadow array");
 	/* An array the runtime does not copy in must not find the right values here by chance
 	 * (freed memory of an earlier run holds them): a loop that declares it writes the whole
 	 * array and does not then fails verification. */
@@ -426,7 +477,10 @@ static void gpu_launch(void *vctx, unsigned kernel, uint32_t start, uint32_t cou
 		blocks = 1;
 	else if (kernel == SP_K_WIDE)
 		blocks = c->wide_blocks;
-	kernels[kernel]<<<blocks, kernel == SP_K_ROUNDS ? SP_SCHED_FLOOR : BLOCK, 0, c->steps>>>(d);
+	if (kernel == SP_K_ROUNDS && c->d.shadow)
+		k_rounds_la<<<1, 2 * SP_SCHED_FLOOR, 0, c->steps>>>(d);
+	else
+		kernels[kernel]<<<blocks, kernel == SP_K_ROUNDS ? SP_SCHED_FLOOR : BLOCK, 0, c->steps>>>(d);
 	GB_CUDA(cudaGetLastError(), "launching %s over %u iterations from %u", kernel_names[kernel],
 		count, start);
 }
@@ -505,7 +559,7 @@ static void gpu_close(void *vctx)
 	uint32_t *bufs[] = {c->d.args.A, c->d.readf, c->d.writec, c->d.minrd, c->d.wrongf,
 			    c->d.wlist, c->d.sidx, c->d.sval, c->d.rd, c->d.wr, c->d.nrd, c->d.nwr,
 			    c->d.misspec, c->d.mlist, c->d.counters, (uint32_t *)c->d.rounds,
-			    c->inputs, c->d.committed, c->d.rows, c->d.plan};
+			    c->inputs, c->d.committed, c->d.rows, c->d.plan, c->d.shadow};
 	size_t k;
 	gpu_sync(vctx, "the last steps");
 	gpu_drain(vctx, "finishing the last copies");

@@ -127,10 +127,16 @@ typedef struct sp_rounds {
 	uint32_t wide;          /* SP_K_WIDE's batch: rounds above SP_ROUND_MAX iterations */
 	uint32_t floor, grow;   /* the schedule's shape (sp_sched): least size after a branch, doubling */
 	uint32_t inplace;       /* SP_K_ROUNDS: the first branching iteration recovers in place */
+	uint32_t lookahead;     /* SP_K_ROUNDS: rounds of at most SP_SCHED_FLOOR run a second
+				 * hypothesis, on the scalars predicted after the first branch */
+	float delta[SP_NSCALARS]; /* lookahead: what the last branch added to each scalar */
+	uint32_t acc_lo, acc_hi;  /* lookahead: iterations whose results the shadow array holds */
+	uint32_t bits[SP_SCHED_FLOOR / 32]; /* lookahead: the second hypothesis's branching iterations */
 	uint32_t blocks_done;   /* SP_K_WIDE: blocks of the launch that finished the round */
 	int64_t last_branch;
 	uint64_t interval_sum, intervals;
 	uint64_t rounds, iterations, branches, misspeculated, deferred, wrong;
+	uint64_t branch_rounds; /* rounds with a branch (the lookahead's may hold two) */
 } sp_rounds;
 
 #define SP_ROUND_WORDS (sizeof(sp_rounds) / sizeof(uint32_t))
@@ -184,6 +190,7 @@ typedef struct sp_dev {
 	uint32_t *committed;   /* SP_MEM kept on the device: A as last committed; else NULL */
 	uint32_t *rows;        /* SP_K_TRACES' output: SP_ROW_WORDS(maxrd, maxwr) per iteration */
 	uint32_t *plan;        /* SP_K_REPLAY's input (sp_replay_in_order says how it is laid out) */
+	uint32_t *shadow;      /* the rounds' lookahead: the second hypothesis's A; else NULL */
 } sp_dev;
 
 GB_HD int sp_row_has(const uint32_t *row, uint32_t n, uint32_t e)
@@ -447,10 +454,27 @@ GB_HD void sp_round_begin(sp_rounds *st, uint32_t n)
 	st->all_from = SP_NONE;
 }
 
-/* Iteration j of the current round, speculatively: a branch lowers all_from. With inplace
+/* Whether a round runs the lookahead's second hypothesis: it fits one iteration a thread. */
+GB_HD int sp_round_lookahead(const sp_rounds *st)
+{
+	return st->lookahead && st->count <= SP_SCHED_FLOOR;
+}
+
+/* The lookahead's predicted scalars: the round's plus what the last branch added. */
+GB_HD void sp_round_predict(const sp_rounds *st, float s[SP_NSCALARS])
+{
+	uint32_t k;
+	for (k = 0; k < SP_NSCALARS; k++)
+		s[k] = sp_fadd(st->s[k], st->delta[k]);
+}
+
+/*
+ * Iteration j of the current round, speculatively: a branch lowers all_from. With inplace
  * the branch's statements run on the iteration's own scalars, and when it took one they are
- * left in taken and 1 is returned. */
-GB_HD int sp_round_compute(const sp_dev *d, sp_rounds *st, uint32_t j, int inplace,
+ * left in taken and 1 is returned. Hypothesis h = 1 (the lookahead) runs it on the predicted
+ * scalars into the shadow array and marks a branch in bits instead of all_from.
+ */
+GB_HD int sp_round_compute(const sp_dev *d, sp_rounds *st, uint32_t j, int inplace, uint32_t h,
 			   float taken[SP_NSCALARS])
 {
 	sp_args a = d->args;
@@ -459,25 +483,70 @@ GB_HD int sp_round_compute(const sp_dev *d, sp_rounds *st, uint32_t j, int inpla
 	t.spec = 1;
 	t.inplace = inplace;
 	t.misspec = d->misspec; /* never written: no item names single iterations */
-	t.all_from = &st->all_from;
+	t.all_from = h ? NULL : &st->all_from; /* hypothesis 1 marks its branches in bits */
 	t.marks = &marks;
 	t.start = st->start;
 	t.count = st->count;
 	t.clause = &d->clause;
-	memcpy(a.s, st->s, sizeof(a.s));
+	if (h) {
+		a.A = d->shadow;
+		sp_round_predict(st, a.s);
+	} else {
+		memcpy(a.s, st->s, sizeof(a.s));
+	}
 	sp_body(&a, &t, st->start + j);
-	if (t.took)
+	if (t.took) {
 		memcpy(taken, a.s, sizeof(a.s));
+		if (h)
+			gb_or_u32(&st->bits[j / 32u], 1u << (j % 32u));
+	}
 	return t.took;
 }
 
-/* After every iteration of the round has run (one thread): keep the iterations before the
+/* The lookahead's copy: thread k of n puts the shadow's results of the accepted iterations into A. */
+GB_HD void sp_round_copy(const sp_dev *d, const sp_rounds *st, uint32_t k, uint32_t n)
+{
+	uint32_t i, r, e;
+	for (i = st->acc_lo + k; i < st->acc_hi; i += n) {
+		uint32_t lo[2], hi[2], nr = sp_cf_writes(&d->args, i, lo, hi);
+		for (r = 0; r < nr; r++)
+			for (e = lo[r]; e < hi[r]; e++)
+				d->args.A[e] = d->shadow[e];
+	}
+}
+
+/* The lookahead's second hypothesis's first branching iteration after offset after, or count. */
+GB_HD uint32_t sp_round_next_bit(const sp_rounds *st, uint32_t after)
+{
+	uint32_t j;
+	for (j = after + 1; j < st->count; j++) {
+		uint32_t w = st->bits[j / 32u] >> (j % 32u);
+		if (!w) {
+			j = (j / 32u) * 32u + 31u;
+			continue;
+		}
+		j += (uint32_t)gb_ctz32(w);
+		return j < st->count ? j : st->count;
+	}
+	return st->count;
+}
+
+/*
+ * After every iteration of the round has run (one thread): keep the iterations before the
  * first branch, recover the branching one, hand the rest to the next round. Recovery
  * re-executes it in order, or, when it took its branch in place (taken: the scalars it
- * left), keeps what it did. */
-GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st, const float *taken)
+ * left), keeps what it did. With the lookahead (slots: the second hypothesis's scalars after
+ * a branch, by iteration offset), when the scalars after the first branch are the predicted
+ * ones bit for bit, the second hypothesis's iterations after it are the sequential loop's up
+ * to its own first branch, which is kept too (its results are copied from the shadow array by
+ * sp_round_copy), and the next round starts after it.
+ */
+GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st, const float *taken,
+			    const float (*slots)[SP_NSCALARS])
 {
 	uint32_t end = st->start + st->count, b = st->all_from;
+	const int la = sp_round_lookahead(st) && taken && slots;
+	st->acc_lo = st->acc_hi = 0;
 	st->rounds++;
 	st->left--;
 	st->iterations += st->count;
@@ -489,9 +558,12 @@ GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st, const float *taken)
 	} else {
 		sp_args a = d->args;
 		sp_track t = sp_track_sequential();
-		uint32_t lo, hi;
-		sp_cf_span(&d->args, b, end, &lo, &hi); /* not committed: b's range and the rest */
-		st->wrong += hi - lo;
+		float round_s[SP_NSCALARS], predicted[SP_NSCALARS];
+		uint32_t lo, hi, k, last = b, next = b + 1;
+		int held = la;
+		st->branch_rounds++;
+		memcpy(round_s, st->s, sizeof(round_s));
+		sp_round_predict(st, predicted);
 		if (taken) {
 			memcpy(st->s, taken, sizeof(st->s));
 		} else {
@@ -500,12 +572,43 @@ GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st, const float *taken)
 			memcpy(st->s, a.s, sizeof(a.s));
 		}
 		st->branches++;
-		st->misspeculated += end - b;
-		st->deferred += end - b - 1;
-		st->start = b + 1;
 		st->size = sp_sched_interval(&st->last_branch, &st->interval_sum, &st->intervals, b,
 					     st->floor, st->cap);
+		for (k = 0; k < SP_NSCALARS; k++) {
+			held &= sp_f2u(st->s[k]) == sp_f2u(predicted[k]);
+			st->delta[k] = sp_fsub(st->s[k], round_s[k]);
+		}
+		if (held) {
+			/* the second hypothesis ran on the right scalars from b + 1 on */
+			const uint32_t b1 = sp_round_next_bit(st, b - st->start);
+			st->acc_lo = b + 1;
+			if (b1 < st->count) {
+				last = st->start + b1;
+				memcpy(round_s, st->s, sizeof(round_s));
+				memcpy(st->s, slots[b1], sizeof(st->s));
+				for (k = 0; k < SP_NSCALARS; k++)
+					st->delta[k] = sp_fsub(st->s[k], round_s[k]);
+				st->branches++;
+				st->size = sp_sched_interval(&st->last_branch, &st->interval_sum,
+							     &st->intervals, last, st->floor, st->cap);
+				next = last + 1;
+			} else {
+				last = SP_NONE;
+				memcpy(st->s, predicted, sizeof(st->s));
+				next = end;
+			}
+			st->acc_hi = next;
+		}
+		if (last != SP_NONE) {
+			sp_cf_span(&d->args, last, end, &lo, &hi); /* not committed: last's range and the rest */
+			st->wrong += hi - lo;
+			st->misspeculated += end - last;
+		}
+		st->deferred += end - next;
+		st->start = next;
 	}
+	if (st->lookahead)
+		memset(st->bits, 0, sizeof(st->bits));
 	sp_round_begin(st, d->args.n);
 }
 
@@ -517,16 +620,21 @@ static inline void sp_rounds_in_order(const sp_dev *d, int one)
 {
 	sp_rounds *st = d->rounds;
 	const int inplace = !st->wide && st->inplace;
-	float s[SP_NSCALARS], first[SP_NSCALARS];
+	float s[SP_NSCALARS], first[SP_NSCALARS], slots[SP_SCHED_FLOOR][SP_NSCALARS];
 	uint32_t j;
 	while (st->count) {
+		const int la = inplace && sp_round_lookahead(st);
 		int took = 0;
 		for (j = 0; j < st->count; j++)
-			if (sp_round_compute(d, st, j, inplace, s) && !took) {
+			if (sp_round_compute(d, st, j, inplace, 0, s) && !took) {
 				memcpy(first, s, sizeof(first));
 				took = 1;
 			}
-		sp_round_resolve(d, st, took ? first : NULL);
+		for (j = 0; la && j < st->count; j++)
+			if (sp_round_compute(d, st, j, 1, 1, s))
+				memcpy(slots[j], s, sizeof(s));
+		sp_round_resolve(d, st, took ? first : NULL, la ? (const float(*)[SP_NSCALARS])slots : NULL);
+		sp_round_copy(d, st, 0, 1);
 		if (one)
 			break;
 	}

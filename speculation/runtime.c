@@ -41,7 +41,8 @@ const char *const sp_opt_names[] = {
 	[SP_NOPTS] = NULL,
 };
 const char *const sp_schedule_names[] = {
-	[SP_SCHED_PAPER] = "paper", [SP_SCHED_WIDE] = "wide", [SP_NSCHEDULES] = NULL,
+	[SP_SCHED_PAPER] = "paper", [SP_SCHED_WIDE] = "wide", [SP_SCHED_LOOKAHEAD] = "lookahead",
+	[SP_NSCHEDULES] = NULL,
 };
 const char *const sp_phase_names[] = {
 	[SP_PH_INPUTS] = "inputs",
@@ -84,6 +85,7 @@ typedef struct run {
 	/* A memory loop kept on the device (resident): the misspeculated iterations' rows and
 	 * the replay plan (speculation/replay.h). */
 	int resident, replayed;
+	int lookahead;       /* device rounds run a second hypothesis (--schedule lookahead) */
 	uint32_t *rows, *plan;
 	sp_planner planner;
 	uint64_t t_phase;
@@ -612,6 +614,8 @@ static void device_rounds(run *u, sp_sched *sc, uint32_t *start)
 	st.floor = sc->floor;
 	st.grow = sc->grow;
 	st.inplace = u->p->loop->branch_sets_scalars && sp_clause_from_self(&u->p->clause);
+	st.lookahead = st.inplace && u->lookahead;
+	memcpy(st.delta, sc->delta, sizeof(st.delta));
 	st.left = SP_ROUND_BUDGET;
 	if (st.wide) {
 		/* As many launches as rounds of this size would finish the loop, within the queue. */
@@ -639,8 +643,8 @@ static void device_rounds(run *u, sp_sched *sc, uint32_t *start)
 
 	memcpy(u->s, st.s, sizeof(st.s));
 	r->assignments += st.rounds;
-	r->assignments_misspeculated += st.branches;
-	r->detections += st.branches;
+	r->assignments_misspeculated += st.branch_rounds;
+	r->detections += st.branch_rounds;
 	r->iterations_gpu += st.iterations;
 	r->misspeculated += st.misspeculated;
 	r->reexecuted += st.branches;
@@ -651,6 +655,7 @@ static void device_rounds(run *u, sp_sched *sc, uint32_t *start)
 	if (st.rounds && st.max_count > r->max_assignment)
 		r->max_assignment = st.max_count;
 	sc->size = st.size;
+	memcpy(sc->delta, st.delta, sizeof(sc->delta));
 	sc->last_branch = st.last_branch;
 	sc->interval_sum = st.interval_sum;
 	sc->intervals = st.intervals;
@@ -691,7 +696,7 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	/* First assignment: n/m iterations for irregular memory, as many as possible for
 	 * irregular control flow; never above n/m (memory), or --max-assignment. */
 	sp_sched_init(&sc, sp_first_assignment(p, c));
-	if (c->schedule == SP_SCHED_WIDE) {
+	if (c->schedule == SP_SCHED_WIDE || c->schedule == SP_SCHED_LOOKAHEAD) {
 		sc.floor = SP_SCHED_FLOOR;
 		sc.grow = 1;
 	}
@@ -705,7 +710,10 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	 * copy optimization, which keep the paper's commit to the host and recovery on it. */
 	u.resident = l->kind == SP_MEM && (c->opt == SP_OPT_ALL || c->opt == SP_OPT_NO_SCHED);
 	/* Allocation is not timed: a runtime that runs many loops keeps its memory. */
-	u.ctx = b->open(p, host, limit, c->workers, u.resident ? SP_OPEN_RESIDENT : 0);
+	u.lookahead = rounds && c->schedule == SP_SCHED_LOOKAHEAD && l->reads_no_array &&
+		      l->branch_sets_scalars && sp_clause_from_self(&p->clause);
+	u.ctx = b->open(p, host, limit, c->workers,
+			(u.resident ? SP_OPEN_RESIDENT : 0) | (u.lookahead ? SP_OPEN_SHADOW : 0));
 	if (u.resident) {
 		u.rows = xalloc_words((size_t)limit * SP_ROW_WORDS(l->max_reads, l->max_writes),
 				      "misspeculated iterations' traces");

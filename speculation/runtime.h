@@ -21,7 +21,7 @@ enum sp_buffer { SP_BUF_A = 0, SP_BUF_COUNTERS, SP_BUF_MLIST, SP_BUF_WLIST, SP_B
 
 /* open's flags. RESIDENT: a memory loop kept on the device (the committed copy, the
  * misspeculated iterations' rows and the replay plan, speculation/check.h). */
-enum { SP_OPEN_RESIDENT = 1 };
+enum { SP_OPEN_RESIDENT = 1, SP_OPEN_SHADOW = 2 /* the rounds' lookahead: a second A */ };
 /* Words of the replay plan for assignments of up to n iterations. */
 #define SP_PLAN_WORDS(n) (2 * (size_t)(n) + 2)
 
@@ -62,8 +62,8 @@ enum sp_opt { SP_OPT_ALL = 0, SP_OPT_NO_MO, SP_OPT_NO_CO, SP_OPT_NO_SCHED, SP_NO
 extern const char *const sp_opt_names[]; /* "all", "no-mo", "no-co", "no-sched" */
 
 /* The runtime's interval schedule for Figure 6(c) loops: the paper's, or wide (speculation/check.h). */
-enum sp_schedule { SP_SCHED_PAPER = 0, SP_SCHED_WIDE, SP_NSCHEDULES };
-extern const char *const sp_schedule_names[]; /* "paper", "wide" */
+enum sp_schedule { SP_SCHED_PAPER = 0, SP_SCHED_WIDE, SP_SCHED_LOOKAHEAD, SP_NSCHEDULES };
+extern const char *const sp_schedule_names[]; /* "paper", "wide", "lookahead" */
 
 typedef struct sp_config {
 	unsigned opt;           /* enum sp_opt */
@@ -107,6 +107,7 @@ typedef struct sp_result {
 typedef struct sp_sched {
 	uint32_t size, cap, clean;
 	uint32_t floor, grow;    /* Figure 6(c) loops: the wide schedule's (0, 0: the paper's) */
+	float delta[SP_NSCALARS]; /* the lookahead's prediction: what the last branch added */
 	int64_t last_branch;     /* Figure 6(c) loops: the last iteration seen to branch */
 	uint64_t interval_sum, intervals;
 } sp_sched;

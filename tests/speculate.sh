@@ -216,6 +216,15 @@ assert r["iterations_reexecuted"] == q["iterations_reexecuted"] > 100, (r, q)
 assert r["assignments_misspeculated"] == q["assignments_misspeculated"]
 assert 4 * r["assignments"] < 3 * q["assignments"], (r["assignments"], q["assignments"])
 assert r["assignment_min"] > q["assignment_min"]'
+expect_rc "gothic under the lookahead" 0 "${S[@]}" --loop gothic --iters 60000 --density 0.01 --seed 2 \
+	--schedule lookahead --json "$R/sched-la.json"
+json_check "the lookahead: the same branches in fewer rounds than wide, each counted once" "$R/sched-la.json" '
+import json
+w = json.load(open("'"$R"'/sched-wide.json"))["results"]; r = d["results"]
+assert d["config"]["schedule"] == "lookahead" and d["verification"]["verified"] is True
+assert r["iterations_reexecuted"] == w["iterations_reexecuted"]
+assert 3 * r["assignments"] < 2 * w["assignments"], (r["assignments"], w["assignments"])
+assert r["assignments_misspeculated"] <= r["assignments"] < r["iterations_reexecuted"]'
 
 # ---- verification: a wrong clause is caught
 expect_rc "a wrong --clause fails verification with exit 3" 3 "${S[@]}" --loop gothic --iters 3000 \

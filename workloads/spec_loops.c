@@ -361,6 +361,7 @@ static const sp_loop loop_mdg = {
 	.nospec_ok = 0,
 	.writes_whole_array = 1,
 	.branch_sets_scalars = 1,
+	.reads_no_array = 1,
 	.generate = gen_mdg,
 };
 static const sp_loop loop_strcat = {
@@ -379,6 +380,7 @@ static const sp_loop loop_strcat = {
 	.nospec_ok = 0,
 	.writes_whole_array = 1,
 	.branch_sets_scalars = 1,
+	.reads_no_array = 1,
 	.generate = gen_strcat,
 };
 static const sp_loop loop_gothic = {
@@ -397,6 +399,7 @@ static const sp_loop loop_gothic = {
 	.nospec_ok = 0,
 	.writes_whole_array = 1,
 	.branch_sets_scalars = 1,
+	.reads_no_array = 1,
 	.generate = gen_gothic,
 };
 static const sp_loop loop_alvinn = {

@@ -731,6 +731,10 @@ spec_same "figure3, dense: 16 iterations per element" --loop figure3 --iters 500
 spec_same "chain, Figure 6(a) at density 0.3" --loop chain --iters 100000 --density 0.3
 spec_same "alvinn, Figure 6(b) at density 0.3" --loop alvinn --iters 20000 --density 0.3
 spec_same "gothic, Figure 6(c) with a range clause" --loop gothic --iters 50000 --clause "(-1:end)"
+for loop in gothic strcat mdg; do
+	spec_same "$loop, the lookahead" --loop "$loop" --schedule lookahead --iters 60000 --density 0.01 --seed 4
+done
+spec_same "gothic, the lookahead at the default size" --loop gothic --schedule lookahead
 spec_same "ocean at its default size (commit and recovery on the device)" --loop ocean
 spec_same "ocean in one assignment (replay levels of a launch each)" --loop ocean --iters 200000 \
 	--opt no-sched

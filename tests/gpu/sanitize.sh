@@ -172,6 +172,7 @@ sanitize speculate --backend gpu --loop ocean --iters 4000 --reps 1 --opt no-sch
 sanitize speculate --backend gpu --loop ocean --iters 40000 --reps 1 --opt no-sched
 sanitize speculate --backend gpu --loop gothic --iters 3000 --density 0.01 --reps 1 --opt no-sched
 sanitize speculate --backend gpu --loop gothic --iters 3000 --density 0.01 --reps 1
+sanitize speculate --backend gpu --loop gothic --iters 3000 --density 0.01 --reps 1 --schedule lookahead
 sanitize speculate --backend gpu --loop strcat --iters 20000 --density 0.001 --reps 1
 sanitize speculate --backend gpu --loop fftbench --iters 2000 --reps 1 --compare gpu-nospec
 

@@ -550,6 +550,54 @@ TEST(speculate_rounds_recover_in_place)
 }
 
 /*
+ * The lookahead: rounds of gothic (a scalar that grows by one at each branch) also run on the
+ * scalars predicted after their first branch and keep that hypothesis's iterations up to its
+ * own first branch when the prediction holds, so gothic takes far fewer rounds for the same
+ * branches and result; mdg's branch halves its scalar towards 0.5 (no constant step until
+ * it gets there) and strcat's rounds are mostly wide: the same result, never more rounds;
+ * under (-1:end) the lookahead is off.
+ */
+TEST(speculate_rounds_lookahead)
+{
+	static const double densities[] = {0.001, 0.0067, 0.05, 0.5};
+	unsigned k, seed;
+	for (k = 0; k < 4; k++)
+		for (seed = 1; seed <= 3; seed++) {
+			sp_loop_gen g = {40000, densities[k], 0, seed};
+			sp_problem p;
+			sp_result wide, la;
+			sp_config c = config(SP_OPT_ALL, 2);
+			REQUIRE(sp_problem_generate(sp_loop_find("gothic"), &g, &p, NULL, 0) == 0);
+			c.schedule = SP_SCHED_WIDE;
+			CHECK(spec_equals_seq(&p, &c, &wide));
+			c.schedule = SP_SCHED_LOOKAHEAD;
+			CHECK(spec_equals_seq(&p, &c, &la));
+			CHECK_EQ(la.reexecuted, wide.reexecuted);
+			CHECK(la.assignments <= wide.assignments);
+			CHECK(la.assignments_misspeculated <= la.assignments);
+			if (k == 1)
+				CHECK(la.assignments * 3 < wide.assignments * 2);
+			REQUIRE(sp_clause_parse("(-1:end)", &p.clause, NULL, 0) == 0);
+			CHECK(spec_equals_seq(&p, &c, &la));
+			sp_problem_free(&p);
+		}
+	for (k = 0; k < 2; k++) {
+		sp_loop_gen g = {30000, k ? 0.0001 : 0.01, 0, 4};
+		sp_problem p;
+		sp_result wide, la;
+		sp_config c = config(SP_OPT_ALL, 2);
+		REQUIRE(sp_problem_generate(sp_loop_find(k ? "strcat" : "mdg"), &g, &p, NULL, 0) == 0);
+		c.schedule = SP_SCHED_WIDE;
+		CHECK(spec_equals_seq(&p, &c, &wide));
+		c.schedule = SP_SCHED_LOOKAHEAD;
+		CHECK(spec_equals_seq(&p, &c, &la));
+		CHECK_EQ(la.reexecuted, wide.reexecuted);
+		CHECK(la.assignments <= wide.assignments);
+		sp_problem_free(&p);
+	}
+}
+
+/*
  * A loop that declares it writes its whole array: its iterations' first ranges
  * cover A exactly (so the runtime need not copy the array in), and a loop that
  * declares so falsely is caught by verification, since the array the runtime
