@@ -454,7 +454,8 @@ GB_HD void sp_round_begin(sp_rounds *st, uint32_t n)
 	st->all_from = SP_NONE;
 }
 
-/* Whether a round runs the lookahead's second hypothesis: it fits one iteration a thread. */
+/* Whether a round runs the lookahead's second hypothesis (st->lookahead is only set with
+ * st->inplace): it fits one iteration a thread, so it is never a wide round. */
 GB_HD int sp_round_lookahead(const sp_rounds *st)
 {
 	return st->lookahead && st->count <= SP_SCHED_FLOOR;
@@ -469,19 +470,20 @@ GB_HD void sp_round_predict(const sp_rounds *st, float s[SP_NSCALARS])
 }
 
 /*
- * Iteration j of the current round, speculatively: a branch lowers all_from. With inplace
- * the branch's statements run on the iteration's own scalars, and when it took one they are
- * left in taken and 1 is returned. Hypothesis h = 1 (the lookahead) runs it on the predicted
- * scalars into the shadow array and marks a branch in bits instead of all_from.
+ * Iteration j of the current round, speculatively: a branch lowers all_from. In an
+ * SP_K_ROUNDS batch with st->inplace the branch's statements run on the iteration's own
+ * scalars, and when it took one they are left in taken and 1 is returned. Hypothesis h = 1
+ * (the lookahead) runs it on the predicted scalars into the shadow array and marks a branch
+ * in bits instead of all_from.
  */
-GB_HD int sp_round_compute(const sp_dev *d, sp_rounds *st, uint32_t j, int inplace, uint32_t h,
+GB_HD int sp_round_compute(const sp_dev *d, sp_rounds *st, uint32_t j, uint32_t h,
 			   float taken[SP_NSCALARS])
 {
 	sp_args a = d->args;
 	sp_track t = sp_track_sequential();
 	uint32_t marks = 0;
 	t.spec = 1;
-	t.inplace = inplace;
+	t.inplace = st->inplace && !st->wide;
 	t.misspec = d->misspec; /* never written: no item names single iterations */
 	t.all_from = h ? NULL : &st->all_from; /* hypothesis 1 marks its branches in bits */
 	t.marks = &marks;
@@ -562,8 +564,10 @@ GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st, const float *taken,
 		uint32_t lo, hi, k, last = b, next = b + 1;
 		int held = la;
 		st->branch_rounds++;
-		memcpy(round_s, st->s, sizeof(round_s));
-		sp_round_predict(st, predicted);
+		if (st->lookahead) {
+			memcpy(round_s, st->s, sizeof(round_s));
+			sp_round_predict(st, predicted);
+		}
 		if (taken) {
 			memcpy(st->s, taken, sizeof(st->s));
 		} else {
@@ -574,7 +578,7 @@ GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st, const float *taken,
 		st->branches++;
 		st->size = sp_sched_interval(&st->last_branch, &st->interval_sum, &st->intervals, b,
 					     st->floor, st->cap);
-		for (k = 0; k < SP_NSCALARS; k++) {
+		for (k = 0; st->lookahead && k < SP_NSCALARS; k++) {
 			held &= sp_f2u(st->s[k]) == sp_f2u(predicted[k]);
 			st->delta[k] = sp_fsub(st->s[k], round_s[k]);
 		}
@@ -619,19 +623,18 @@ GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st, const float *taken,
 static inline void sp_rounds_in_order(const sp_dev *d, int one)
 {
 	sp_rounds *st = d->rounds;
-	const int inplace = !st->wide && st->inplace;
 	float s[SP_NSCALARS], first[SP_NSCALARS], slots[SP_SCHED_FLOOR][SP_NSCALARS];
 	uint32_t j;
 	while (st->count) {
-		const int la = inplace && sp_round_lookahead(st);
+		const int la = sp_round_lookahead(st);
 		int took = 0;
 		for (j = 0; j < st->count; j++)
-			if (sp_round_compute(d, st, j, inplace, 0, s) && !took) {
+			if (sp_round_compute(d, st, j, 0, s) && !took) {
 				memcpy(first, s, sizeof(first));
 				took = 1;
 			}
 		for (j = 0; la && j < st->count; j++)
-			if (sp_round_compute(d, st, j, 1, 1, s))
+			if (sp_round_compute(d, st, j, 1, s))
 				memcpy(slots[j], s, sizeof(s));
 		sp_round_resolve(d, st, took ? first : NULL, la ? (const float(*)[SP_NSCALARS])slots : NULL);
 		sp_round_copy(d, st, 0, 1);

@@ -85,6 +85,7 @@ typedef struct run {
 	/* A memory loop kept on the device (resident): the misspeculated iterations' rows and
 	 * the replay plan (speculation/replay.h). */
 	int resident, replayed;
+	int inplace;         /* device rounds recover a branch in place (speculation/check.h) */
 	int lookahead;       /* device rounds run a second hypothesis (--schedule lookahead) */
 	uint32_t *rows, *plan;
 	sp_planner planner;
@@ -613,8 +614,8 @@ static void device_rounds(run *u, sp_sched *sc, uint32_t *start)
 	st.wide = sc->size > SP_ROUND_MAX;
 	st.floor = sc->floor;
 	st.grow = sc->grow;
-	st.inplace = u->p->loop->branch_sets_scalars && sp_clause_from_self(&u->p->clause);
-	st.lookahead = st.inplace && u->lookahead;
+	st.inplace = (uint32_t)u->inplace;
+	st.lookahead = (uint32_t)u->lookahead;
 	memcpy(st.delta, sc->delta, sizeof(st.delta));
 	st.left = SP_ROUND_BUDGET;
 	if (st.wide) {
@@ -710,8 +711,8 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	 * copy optimization, which keep the paper's commit to the host and recovery on it. */
 	u.resident = l->kind == SP_MEM && (c->opt == SP_OPT_ALL || c->opt == SP_OPT_NO_SCHED);
 	/* Allocation is not timed: a runtime that runs many loops keeps its memory. */
-	u.lookahead = rounds && c->schedule == SP_SCHED_LOOKAHEAD && l->reads_no_array &&
-		      l->branch_sets_scalars && sp_clause_from_self(&p->clause);
+	u.inplace = l->branch_sets_scalars && sp_clause_from_self(&p->clause);
+	u.lookahead = rounds && u.inplace && l->reads_no_array && c->schedule == SP_SCHED_LOOKAHEAD;
 	u.ctx = b->open(p, host, limit, c->workers,
 			(u.resident ? SP_OPEN_RESIDENT : 0) | (u.lookahead ? SP_OPEN_SHADOW : 0));
 	if (u.resident) {
