@@ -91,76 +91,50 @@ __global__ void __launch_bounds__(BLOCK) k_replay(sp_dev d)
 
 /*
  * A batch of device-decided rounds of up to SP_ROUND_MAX iterations
- * (speculation/check.h) in one block of SP_SCHED_FLOOR threads, the least
- * size the wide schedule gives a round: its threads share each round's
- * iterations, then thread 0 resolves the round (the first branch, its
- * recovery, the next size) between two barriers, so no round waits on
- * the host. With st.inplace a thread whose iteration takes its branch keeps
- * the scalars it left in its slot of taken (its lowest such iteration: the
- * round's first branch is the lowest of all), and the resolving thread takes
- * the first branch's from the slot of the thread that ran it, instead of
- * re-executing it. The state lives in shared memory for the batch; __syncthreads
- * also makes the iterations' writes to A visible to the re-execution.
+ * (speculation/check.h) in one block of H x SP_SCHED_FLOOR threads: its
+ * threads share each round's iterations, then thread 0 resolves the round
+ * (the first branch, its recovery, the next size) between two barriers, so
+ * no round waits on the host. SP_SCHED_FLOOR is the least size the wide
+ * schedule gives a round. With st.inplace a thread whose iteration takes its
+ * branch keeps the scalars it left in its slot of taken (its lowest such
+ * iteration: the round's first branch is the lowest of all), and the
+ * resolving thread takes the first branch's from the slot of the thread that
+ * ran it, instead of re-executing it. The state lives in shared memory for
+ * the batch; __syncthreads also makes the iterations' writes to A visible to
+ * the re-execution.
+ *
+ * H = 2 is the lookahead (--schedule lookahead): in a round of at most
+ * SP_SCHED_FLOOR iterations the first half of the block runs them on the
+ * round's scalars and the second half on the scalars predicted after the
+ * first branch, into the shadow array (thread SP_SCHED_FLOOR + j, iteration
+ * j, its slot of taken); a longer round runs as with H = 1. After the
+ * resolving thread has decided, every thread copies its share of the second
+ * hypothesis's accepted iterations from the shadow array into A: the next
+ * round writes only after them, in both arrays, so no barrier waits for the
+ * copy.
  */
-__global__ void __launch_bounds__(SP_SCHED_FLOOR) k_rounds(sp_dev d)
+template <uint32_t H>
+__global__ void __launch_bounds__(H * SP_SCHED_FLOOR) k_rounds(sp_dev d)
 {
 	__shared__ sp_rounds st;
-	__shared__ float taken[SP_SCHED_FLOOR][SP_NSCALARS];
+	__shared__ float taken[H * SP_SCHED_FLOOR][SP_NSCALARS];
 	float s[SP_NSCALARS];
 	uint32_t j, k;
 	if (threadIdx.x == 0)
 		st = *d.rounds;
 	__syncthreads();
 	while (st.count) {
-		int took = 0;
-		for (j = threadIdx.x; j < st.count; j += blockDim.x)
-			if (sp_round_compute(&d, &st, j, (int)st.inplace, 0, s) && !took) {
-				for (k = 0; k < SP_NSCALARS; k++)
-					taken[threadIdx.x][k] = s[k];
-				took = 1;
-			}
-		__syncthreads();
-		if (threadIdx.x == 0) {
-			const uint32_t b = st.all_from;
-			sp_round_resolve(&d, &st,
-					 st.inplace && b != SP_NONE ? taken[(b - st.start) % blockDim.x] : NULL, NULL);
-		}
-		__syncthreads();
-	}
-	if (threadIdx.x == 0)
-		*d.rounds = st;
-}
-
-/*
- * k_rounds with the lookahead (--schedule lookahead, speculation/check.h), in a block of twice
- * SP_SCHED_FLOOR threads: in a round of at most SP_SCHED_FLOOR iterations the first half runs
- * them on the round's scalars and the second half on the scalars predicted after the first
- * branch, into the shadow array (thread SP_SCHED_FLOOR + j, iteration j, its slot of taken);
- * a longer round runs as in k_rounds. After the resolving thread has decided, every thread
- * copies its share of the second hypothesis's accepted iterations from the shadow array into
- * A: the next round writes only after them, in both arrays, so no barrier waits for the copy.
- */
-__global__ void __launch_bounds__(2 * SP_SCHED_FLOOR) k_rounds_la(sp_dev d)
-{
-	__shared__ sp_rounds st;
-	__shared__ float taken[2 * SP_SCHED_FLOOR][SP_NSCALARS];
-	float s[SP_NSCALARS];
-	uint32_t j, k;
-	if (threadIdx.x == 0)
-		st = *d.rounds;
-	__syncthreads();
-	while (st.count) {
-		const int la = st.inplace && sp_round_lookahead(&st);
+		const int la = H > 1 && sp_round_lookahead(&st);
 		int took = 0;
 		if (la) {
 			const uint32_t h = threadIdx.x / SP_SCHED_FLOOR;
 			j = threadIdx.x % SP_SCHED_FLOOR;
-			if (j < st.count && sp_round_compute(&d, &st, j, 1, h, s))
+			if (j < st.count && sp_round_compute(&d, &st, j, h, s))
 				for (k = 0; k < SP_NSCALARS; k++)
 					taken[threadIdx.x][k] = s[k];
 		} else {
 			for (j = threadIdx.x; j < st.count; j += blockDim.x)
-				if (sp_round_compute(&d, &st, j, (int)st.inplace, 0, s) && !took) {
+				if (sp_round_compute(&d, &st, j, 0, s) && !took) {
 					for (k = 0; k < SP_NSCALARS; k++)
 						taken[threadIdx.x][k] = s[k];
 					took = 1;
@@ -173,7 +147,7 @@ __global__ void __launch_bounds__(2 * SP_SCHED_FLOOR) k_rounds_la(sp_dev d)
 					 la ? (const float(*)[SP_NSCALARS]) & taken[SP_SCHED_FLOOR] : NULL);
 		}
 		__syncthreads();
-		if (st.acc_hi > st.acc_lo)
+		if (H > 1 && st.acc_hi > st.acc_lo)
 			sp_round_copy(&d, &st, threadIdx.x, blockDim.x);
 	}
 	if (threadIdx.x == 0)
@@ -205,7 +179,7 @@ __global__ void __launch_bounds__(BLOCK) k_wide_round(sp_dev d)
 		blocks = gridDim.x;
 	if (blockIdx.x < blocks)
 		for (j = blockIdx.x * blockDim.x + threadIdx.x; j < count; j += blocks * blockDim.x)
-			sp_round_compute(&d, st, j, 0, 0, NULL);
+			sp_round_compute(&d, st, j, 0, NULL);
 	__threadfence();
 	__syncthreads();
 	if (threadIdx.x == 0)
@@ -221,7 +195,7 @@ __global__ void __launch_bounds__(BLOCK) k_wide_round(sp_dev d)
 typedef void (*step_kernel)(sp_dev);
 static const step_kernel kernels[] = {
 	k_compute, k_mark, k_intersect, k_minread, k_localize, k_gather, k_clear, k_reset, k_scatter,
-	k_traces, k_restore, k_replay, k_replay_level, k_plain, k_rounds, k_wide_round,
+	k_traces, k_restore, k_replay, k_replay_level, k_plain, k_rounds<1>, k_wide_round,
 };
 static const char *const kernel_names[] = {
 	"computation", "detection (marks)", "detection (intersection)", "localization (Read-min)",
@@ -478,7 +452,7 @@ static void gpu_launch(void *vctx, unsigned kernel, uint32_t start, uint32_t cou
 	else if (kernel == SP_K_WIDE)
 		blocks = c->wide_blocks;
 	if (kernel == SP_K_ROUNDS && c->d.shadow)
-		k_rounds_la<<<1, 2 * SP_SCHED_FLOOR, 0, c->steps>>>(d);
+		k_rounds<2><<<1, 2 * SP_SCHED_FLOOR, 0, c->steps>>>(d);
 	else
 		kernels[kernel]<<<blocks, kernel == SP_K_ROUNDS ? SP_SCHED_FLOOR : BLOCK, 0, c->steps>>>(d);
 	GB_CUDA(cudaGetLastError(), "launching %s over %u iterations from %u", kernel_names[kernel],
