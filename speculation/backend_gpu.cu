@@ -143,8 +143,9 @@ __global__ void __launch_bounds__(H * SP_SCHED_FLOOR) k_rounds(sp_dev d)
 		__syncthreads();
 		if (threadIdx.x == 0) {
 			const uint32_t b = st.all_from;
-			sp_round_resolve(&d, &st, st.inplace && b != SP_NONE ? taken[(b - st.start) % blockDim.x] : NULL,
-					 la ? (const float(*)[SP_NSCALARS]) & taken[SP_SCHED_FLOOR] : NULL);
+			/* the block's width is a constant, so the slot costs no division */
+			const float *first = st.inplace && b != SP_NONE ? taken[(b - st.start) % (H * SP_SCHED_FLOOR)] : NULL;
+			sp_round_resolve(&d, &st, first, la ? (const float(*)[SP_NSCALARS]) & taken[SP_SCHED_FLOOR] : NULL);
 		}
 		__syncthreads();
 		if (H > 1 && st.acc_hi > st.acc_lo)

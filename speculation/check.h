@@ -151,12 +151,24 @@ GB_HD uint32_t sp_sched_interval(int64_t *last, uint64_t *sum, uint64_t *n, uint
 	*sum += (uint64_t)((int64_t)at - *last);
 	*n += 1;
 	*last = at;
-	size = (*sum + *n / 2) / *n;
-	if (size < floor)
-		size = floor;
-	if (size < 1)
-		size = 1;
+	size = *sum + *n / 2; /* the mean, rounded, is size / *n */
+	/* Compared before dividing: a device thread resolves rounds one after the other, and a
+	 * 64-bit division is some fifty dependent instructions there. */
+	if (size < (uint64_t)(floor ? floor : 1) * *n)
+		size = floor ? floor : 1;
+	else if (size >= ((uint64_t)cap + 1) * *n)
+		size = cap;
+	else
+		size /= *n;
 	return size > cap ? cap : (uint32_t)size;
+}
+
+/* Scalars copied as floats (memcpy on the device copies an unknown alignment byte by byte). */
+GB_HD void sp_scalars_copy(float to[SP_NSCALARS], const float from[SP_NSCALARS])
+{
+	uint32_t k;
+	for (k = 0; k < SP_NSCALARS; k++)
+		to[k] = from[k];
 }
 
 /* After an assignment of count iterations that did not branch: with grow, a full one (count
@@ -494,11 +506,11 @@ GB_HD int sp_round_compute(const sp_dev *d, sp_rounds *st, uint32_t j, uint32_t 
 		a.A = d->shadow;
 		sp_round_predict(st, a.s);
 	} else {
-		memcpy(a.s, st->s, sizeof(a.s));
+		sp_scalars_copy(a.s, st->s);
 	}
 	sp_body(&a, &t, st->start + j);
 	if (t.took) {
-		memcpy(taken, a.s, sizeof(a.s));
+		sp_scalars_copy(taken, a.s);
 		if (h)
 			gb_or_u32(&st->bits[j / 32u], 1u << (j % 32u));
 	}
@@ -546,7 +558,7 @@ GB_HD uint32_t sp_round_next_bit(const sp_rounds *st, uint32_t after)
 GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st, const float *taken,
 			    const float (*slots)[SP_NSCALARS])
 {
-	uint32_t end = st->start + st->count, b = st->all_from;
+	uint32_t end = st->start + st->count, b = st->all_from, k;
 	const int la = sp_round_lookahead(st) && taken && slots;
 	st->acc_lo = st->acc_hi = 0;
 	st->rounds++;
@@ -561,19 +573,19 @@ GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st, const float *taken,
 		sp_args a = d->args;
 		sp_track t = sp_track_sequential();
 		float round_s[SP_NSCALARS], predicted[SP_NSCALARS];
-		uint32_t lo, hi, k, last = b, next = b + 1;
+		uint32_t lo, hi, last = b, next = b + 1;
 		int held = la;
 		st->branch_rounds++;
 		if (st->lookahead) {
-			memcpy(round_s, st->s, sizeof(round_s));
+			sp_scalars_copy(round_s, st->s);
 			sp_round_predict(st, predicted);
 		}
 		if (taken) {
-			memcpy(st->s, taken, sizeof(st->s));
+			sp_scalars_copy(st->s, taken);
 		} else {
-			memcpy(a.s, st->s, sizeof(a.s));
+			sp_scalars_copy(a.s, st->s);
 			sp_body(&a, &t, b);
-			memcpy(st->s, a.s, sizeof(a.s));
+			sp_scalars_copy(st->s, a.s);
 		}
 		st->branches++;
 		st->size = sp_sched_interval(&st->last_branch, &st->interval_sum, &st->intervals, b,
@@ -588,8 +600,8 @@ GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st, const float *taken,
 			st->acc_lo = b + 1;
 			if (b1 < st->count) {
 				last = st->start + b1;
-				memcpy(round_s, st->s, sizeof(round_s));
-				memcpy(st->s, slots[b1], sizeof(st->s));
+				sp_scalars_copy(round_s, st->s);
+				sp_scalars_copy(st->s, slots[b1]);
 				for (k = 0; k < SP_NSCALARS; k++)
 					st->delta[k] = sp_fsub(st->s[k], round_s[k]);
 				st->branches++;
@@ -598,7 +610,7 @@ GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st, const float *taken,
 				next = last + 1;
 			} else {
 				last = SP_NONE;
-				memcpy(st->s, predicted, sizeof(st->s));
+				sp_scalars_copy(st->s, predicted);
 				next = end;
 			}
 			st->acc_hi = next;
@@ -611,8 +623,8 @@ GB_HD void sp_round_resolve(const sp_dev *d, sp_rounds *st, const float *taken,
 		st->deferred += end - next;
 		st->start = next;
 	}
-	if (st->lookahead)
-		memset(st->bits, 0, sizeof(st->bits));
+	for (k = 0; st->lookahead && k < SP_SCHED_FLOOR / 32u; k++)
+		st->bits[k] = 0;
 	sp_round_begin(st, d->args.n);
 }
 
@@ -630,12 +642,12 @@ static inline void sp_rounds_in_order(const sp_dev *d, int one)
 		int took = 0;
 		for (j = 0; j < st->count; j++)
 			if (sp_round_compute(d, st, j, 0, s) && !took) {
-				memcpy(first, s, sizeof(first));
+				sp_scalars_copy(first, s);
 				took = 1;
 			}
 		for (j = 0; la && j < st->count; j++)
 			if (sp_round_compute(d, st, j, 1, s))
-				memcpy(slots[j], s, sizeof(s));
+				sp_scalars_copy(slots[j], s);
 		sp_round_resolve(d, st, took ? first : NULL, la ? (const float(*)[SP_NSCALARS])slots : NULL);
 		sp_round_copy(d, st, 0, 1);
 		if (one)
