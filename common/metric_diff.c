@@ -89,12 +89,8 @@ static int direction(const char *name)
 		len = end - start;
 		if (len > 6 && strncmp(name + end - 6, "_per_s", 6) == 0)
 			return 1;
-		{
-			size_t k;
-			for (k = start; k + 7 <= end; k++)
-				if (strncmp(name + k, "seconds", 7) == 0)
-					return -1;
-		}
+		if (memmem(name + start, len, "seconds", 7))
+			return -1;
 		end = start > 0 ? start - 1 : 0;
 	}
 	return 0;
