@@ -332,6 +332,7 @@ static __device__ __forceinline__ int lone_scan_add(const pba_dev &d, const pba_
 		}
 		f = __reduce_min_sync(0xffffffffu, first);
 		key = __shfl_sync(0xffffffffu, key, (int)((f / 4u) % 32u));
+		__syncwarp(); /* every lane has read the word (from) before lane 0 replaces it */
 		if (lane == 0)
 			m.state[i] = pba_block_word(f, key);
 		return 0;
@@ -349,6 +350,7 @@ static __device__ __forceinline__ int lone_scan_add(const pba_dev &d, const pba_
 			most = max(most, max(max((uint32_t)a[u].x, (uint32_t)a[u].y), max((uint32_t)a[u].z, (uint32_t)a[u].w)));
 		}
 	}
+	__syncwarp(); /* every lane has read the word (from) before lane 0 replaces it */
 	if (lane == 0)
 		m.state[i] = PBA_UNBLOCKED;
 	growth = __reduce_max_sync(0xffffffffu, most);
