@@ -322,8 +322,8 @@ typedef struct pba_chain_mem {
 
 /*
  * The 8-byte arrays come first, so all are aligned; their count is rounded up
- * to even, so that work[] after them starts on 16 bytes (the one-warp path
- * reads it four entries at a time).
+ * to even, so that work[] after them starts on 16 bytes, as the staged rows
+ * do (pba_chain_stage_at): either may be read 16 bytes at a time.
  */
 GB_HD size_t pba_chain_words64(const pba_chain_plan *pl, uint32_t I)
 {
@@ -331,7 +331,7 @@ GB_HD size_t pba_chain_words64(const pba_chain_plan *pl, uint32_t I)
 	return (n + 1) & ~(size_t)1;
 }
 
-/* Bytes before the staged rows, which start on 16 bytes too (the one-warp path copies rows there 16 bytes at a time). */
+/* Bytes before the staged rows, which start on 16 bytes too. */
 GB_HD size_t pba_chain_stage_at(const pba_chain_plan *pl, uint32_t I, uint32_t J)
 {
 	size_t b = pba_chain_words64(pl, I) * sizeof(uint64_t) + (size_t)pl->cap * sizeof(uint32_t) +
@@ -578,55 +578,214 @@ GB_HD uint32_t pba_chain_add_cell(const pba_dev *d, const pba_chain_mem *m, uint
 }
 
 /*
- * The chain's one-warp path. In the worst case an iteration has one due
- * chunk and one candidate, and what it costs in the block is the block's
- * barriers and its slowest warp between them, not the work (docs/avoid.md,
- * "The chain kernel"). So warp 0 runs such iterations alone, with
- * __syncwarp as its only synchronisation, while the other warps wait at one
- * barrier: it votes on the wakes, looks at the due chunks, scans its one
- * candidate's need row from pos with the allocation row in the same trip
- * (32 resources a lane, four at a time, held in registers: hence J <=
- * PBA_LONE_J and a multiple of 4, so that rows start on 16 bytes) and adds
- * the allocation to work[] itself. It hands an iteration to the block as
- * soon as it sees more than PBA_LONE_DUE due chunks or a second candidate,
+ * The chain's batches. In the worst case an iteration has one due chunk and
+ * one candidate, and the next iterations' candidates are already in sight:
+ * the processes of the due chunks with the least positive margins (docs/
+ * avoid.md, "Batches"). So when an iteration has at most PBA_LONE_DUE due
+ * chunks and one candidate, warp 0 predicts that the next up to
+ * PBA_AHEAD - 1 iterations finish one process each, those, in the order of
+ * their margins, and the whole block checks all of them in one pass over
+ * the rows: iteration t of the batch uses work_t = work + the allocations of
+ * predictions 0..t-1, and the prefix of predictions that held is kept
+ * (pba_batch_accept). An iteration so kept is the thesis's iteration
+ * exactly: its prediction is covered by work_t, was not by work_{t-1}, and
+ * nobody else is covered by work_t. Anything else the block runs as before,
  * having changed nothing but wakes, which stay right (a chunk with a
- * candidate is due again at once). An iteration it completes is the same
- * thesis iteration the block would have run. The lane that keeps the
- * votes of 32 chunks a step keeps them for 32 steps, hence I <= PBA_LONE_I.
+ * candidate is due again at once). The lane that keeps the votes of 32
+ * chunks a step keeps them for 32 steps, hence I <= PBA_LONE_I.
  */
-#define PBA_LONE_J 1024u
 #define PBA_LONE_I (32u * 32u * PBA_CHUNK)
 #define PBA_LONE_DUE 4u
+#define PBA_AHEAD 8u
 
-GB_HD int pba_chain_lone_fits(uint32_t I, uint32_t J)
+GB_HD int pba_chain_lone_fits(uint32_t I)
 {
-	return I <= PBA_LONE_I && J <= PBA_LONE_J && J % 4u == 0;
+	return I <= PBA_LONE_I;
 }
 
-/*
- * The one-warp path also copies the rows of the process it expects to be
- * the next candidate (the least positive margin it saw) into shared memory
- * while it works on the current one, so that the next scan does not wait for
- * global memory: two slots of a need and an allocation row each, in the
- * staged rows (when the plan has four).
- */
-#define PBA_LONE_SLOTS 2u
-
-GB_HD int pba_chain_lone_cache(const pba_chain_plan *pl)
-{
-	return pl->stage_rows >= 2u * PBA_LONE_SLOTS;
-}
-
-/* The margin by which a lone warp picks the next candidate to copy ahead: the least positive one. */
-GB_HD uint32_t pba_chain_next_key(uint32_t margin)
-{
-	return margin == 0 ? UINT32_MAX : margin;
-}
-
-/* Whether warp 0 runs an iteration with ndue due chunks and (so far) ncand candidates alone. */
+/* Whether warp 0 plans a batch for an iteration with ndue due chunks and (so far) ncand candidates. */
 GB_HD int pba_chain_lone_takes(uint32_t ndue, uint32_t ncand)
 {
 	return ndue <= PBA_LONE_DUE && ncand <= 1;
+}
+
+/* What warp 0's look at an iteration's due chunks found. */
+enum { PBA_BATCH_RUN, PBA_BATCH_BLOCK, PBA_BATCH_OVER };
+
+/* A batch, in shared memory: warp 0's plan, then what the block's pass over the rows found. */
+typedef struct pba_batch {
+	uint32_t n;                 /* iterations predicted, at least 1 */
+	uint32_t proc[PBA_AHEAD];   /* proc[t]: the process predicted to finish alone in iteration t */
+	uint32_t margin[PBA_AHEAD]; /* its margin at the batch's start (t >= 1), at most PBA_KEY_MARGIN */
+	uint32_t bound;             /* every process not predicted: the least margin (or chunk wake - grown) */
+	uint32_t short_now;         /* bit t: some need of proc[t] exceeds work_t */
+	uint32_t short_before;      /* bit t (t >= 1): some need of proc[t] exceeds work_{t-1} */
+	uint32_t reach[PBA_AHEAD];  /* reach[t]: the most any entry of work_{t+1} exceeds work_0 by */
+	uint32_t result;            /* PBA_BATCH_* */
+} pba_batch;
+
+/*
+ * The predictions: each lane of warp 0 has one process of each due chunk
+ * (slot s), keyed by its margin, the slot and the lane, so that one warp
+ * minimum finds the next. Margins past PBA_KEY_MARGIN count as that much,
+ * which only makes the checks stricter; candidates and finished processes
+ * have no key.
+ */
+#define PBA_KEY_MARGIN ((1u << 24) - 1u)
+#define PBA_NO_KEY UINT32_MAX
+
+GB_HD uint32_t pba_batch_key(uint32_t margin, uint32_t slot, uint32_t lane)
+{
+	if (margin == 0 || margin == UINT32_MAX)
+		return PBA_NO_KEY;
+	return (margin < PBA_KEY_MARGIN ? margin : PBA_KEY_MARGIN) << 7 | slot << 5 | lane;
+}
+
+GB_HD uint32_t pba_batch_key_margin(uint32_t key)
+{
+	return key == PBA_NO_KEY ? UINT32_MAX : key >> 7;
+}
+
+GB_HD uint32_t pba_batch_key_slot(uint32_t key)
+{
+	return key >> 5 & 3u;
+}
+
+GB_HD uint32_t pba_batch_key_lane(uint32_t key)
+{
+	return key & 31u;
+}
+
+/* How much grown must still grow before a chunk not due is: its bound (wake > grown). */
+GB_HD uint32_t pba_batch_gap(uint64_t wake, uint64_t grown)
+{
+	const uint64_t g = wake - grown;
+	return g < UINT32_MAX ? (uint32_t)g : UINT32_MAX;
+}
+
+/*
+ * Warp 0's plan (lane 0): the candidate, then nothing checked yet. Every
+ * slot names the candidate until a prediction takes it, so that the pass
+ * over the rows loads PBA_AHEAD rows without a test (what it finds past n
+ * is not read).
+ */
+GB_HD void pba_batch_begin(pba_batch *b, uint32_t cand)
+{
+	uint32_t t;
+	b->n = 1;
+	b->margin[0] = 0;
+	b->short_now = b->short_before = 0;
+	for (t = 0; t < PBA_AHEAD; t++) {
+		b->proc[t] = cand;
+		b->reach[t] = 0;
+	}
+}
+
+/* ... a prediction, the next least key ... */
+GB_HD void pba_batch_predict(pba_batch *b, uint32_t chunk, uint32_t key)
+{
+	b->proc[b->n] = chunk * PBA_CHUNK + pba_batch_key_lane(key);
+	b->margin[b->n] = pba_batch_key_margin(key);
+	b->n++;
+}
+
+/* A thread keeps the sums of at most this many resources (the chain's block has 512 threads: 1024). */
+#define PBA_BATCH_KEEP 2u
+
+/*
+ * The pass over the rows, resources j0 + e * stride for e < ne (at most
+ * PBA_BATCH_KEEP): iteration t's work is work[j] plus predictions 0..t-1's
+ * allocations, sum[e][t] the allocations of 0..t. All loads first, so that
+ * a thread has them in flight together, and each row's address computed
+ * once for its resources.
+ */
+GB_HD void pba_batch_cells(const pba_dev *d, const pba_chain_mem *m, const pba_batch *b, uint32_t j0,
+			   uint32_t stride, uint32_t ne, uint32_t *short_now, uint32_t *short_before,
+			   uint32_t reach[PBA_AHEAD], int32_t sum[PBA_BATCH_KEEP][PBA_AHEAD])
+{
+	int32_t need[PBA_BATCH_KEEP][PBA_AHEAD], alloc[PBA_BATCH_KEEP][PBA_AHEAD];
+	uint32_t t, e;
+	GB_UNROLL
+	for (t = 0; t < PBA_AHEAD; t++) {
+		const size_t row = (size_t)b->proc[t] * d->J + j0;
+		GB_UNROLL
+		for (e = 0; e < PBA_BATCH_KEEP; e++) {
+			need[e][t] = e < ne ? d->need[row + e * stride] : 0;
+			alloc[e][t] = e < ne ? d->allocation[row + e * stride] : 0;
+		}
+	}
+	GB_UNROLL
+	for (e = 0; e < PBA_BATCH_KEEP; e++) {
+		const int32_t w0 = e < ne ? m->work[j0 + e * stride] : 0;
+		int32_t s = 0, prev = 0;
+		GB_UNROLL
+		for (t = 0; t < PBA_AHEAD; t++) {
+			if (need[e][t] > w0 + s)
+				*short_now |= 1u << t;
+			if (t > 0 && need[e][t] > w0 + prev)
+				*short_before |= 1u << t;
+			prev = s;
+			s += alloc[e][t];
+			sum[e][t] = s;
+			if ((uint32_t)s > reach[t])
+				reach[t] = (uint32_t)s;
+		}
+	}
+}
+
+/*
+ * How many of the batch's iterations are kept: the largest T such that
+ *  - every prediction t < T is covered by work_t and (t >= 1) not by work_{t-1};
+ *  - nobody else is covered by work_{T-1}: a process not predicted has a
+ *    margin (or its chunk a wake) beyond what work_{T-1} grew, and a later
+ *    prediction was not covered by work_{t-1} or has such a margin.
+ * 0 when the candidate is blocked further on: the iteration finishes no one.
+ * Every thread of the block takes it, so the usual case (all held) costs a
+ * few bit operations.
+ */
+GB_HD uint32_t pba_batch_accept(const pba_batch *b)
+{
+	const uint32_t n = b->n, all = n < 32u ? (1u << n) - 1u : UINT32_MAX;
+	const uint32_t fresh = b->short_before | 1u, held = ~b->short_now & fresh & all;
+	uint32_t T = (uint32_t)gb_ctz32(~held), t; /* n < 32: ~held has a bit set */
+	for (T = T < n ? T : n; T > 0; T--) {
+		/* what work_{T-1} grew; the later predictions that were covered by work_{t-1} */
+		const uint32_t grew = T > 1 ? b->reach[T - 2] : 0, late = all & ~((1u << T) - 1u) & ~fresh;
+		int ok = grew < b->bound;
+		for (t = T; t < n && ok; t++)
+			if (late >> t & 1u)
+				ok = grew < b->margin[t];
+		if (ok)
+			return T;
+	}
+	return 0;
+}
+
+/* Kept, resource j: the allocations of the first T predictions go to work (pba_batch_cells' sums) ... */
+GB_HD void pba_batch_add_sum(const pba_chain_mem *m, uint32_t j, const int32_t sum[PBA_AHEAD], uint32_t T)
+{
+	int32_t add = 0;
+	uint32_t t;
+	for (t = 0; t < PBA_AHEAD; t++)
+		if (t + 1 == T)
+			add = sum[t];
+	m->work[j] += add;
+}
+
+/* ... or loaded again, where a thread has more resources than it keeps sums for ... */
+GB_HD void pba_batch_add_cell(const pba_dev *d, const pba_chain_mem *m, const pba_batch *b, uint32_t T, uint32_t j)
+{
+	int32_t add = 0;
+	uint32_t t;
+	for (t = 0; t < T; t++)
+		add += pba_alloc_row(d, b->proc[t])[j];
+	m->work[j] += add;
+}
+
+/* ... and prediction t < T is finished. */
+GB_HD void pba_batch_finish(const pba_chain_mem *m, const pba_batch *b, uint32_t t)
+{
+	m->state[b->proc[t]] = PBA_UNBLOCKED;
 }
 
 /* The verdict (thread 0), after the rollback of an unsafe request. */

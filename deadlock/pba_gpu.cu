@@ -22,8 +22,11 @@
  *     the one global trip of such an iteration is the row scan. Finishers are
  *     added to work after all candidates of the iteration were checked, so
  *     the iterations are the thesis's iterations, then the request is granted
- *     or rolled back in place. Iterations with one candidate run in warp 0
- *     alone (chain_lone), the other warps waiting at one barrier.
+ *     or rolled back in place. An iteration with one candidate starts a
+ *     batch: warp 0 predicts the next few iterations' lone finishers from
+ *     the due chunks' margins (batch_plan), the block checks them all in one
+ *     pass over their rows and keeps the prefix that held (batch_run), so a
+ *     chain of such iterations costs three barriers per batch.
  * The host reads one status word per event. The per-element work is in
  * deadlock/pba_bits.h, what both GPU engines share in deadlock/pba_gpu.cuh.
  */
@@ -174,301 +177,146 @@ static __device__ __forceinline__ void chain_collect(const pba_dev &d, const pba
 }
 
 /*
- * The one-warp path's row copies: bulk asynchronous copies (the tensor memory
- * accelerator of sm_90) that lane 0 starts, one per row, completing on a
- * shared-memory barrier whose phase flips once per pair of rows. Built for
- * an older CUDA_ARCH, the path reads its rows from global memory instead.
+ * Warp 0's look at an iteration (pba_bits.h, "batches"): lane l votes on the
+ * wakes of chunks l, l + 32, ... (at most 32 of them, PBA_LONE_I) and notes
+ * the least gap of those not due. With at most PBA_LONE_DUE due chunks it
+ * looks at each as chain_collect does, each lane keeping its process's key
+ * in the chunk's slot; at a second candidate it stops (PBA_BATCH_BLOCK), with
+ * none the chain is over (PBA_BATCH_OVER). Otherwise PBA_AHEAD - 1 rounds of
+ * one warp minimum take the least keys as the predictions, and the next
+ * least key, with the gaps, bounds everyone else (PBA_BATCH_RUN).
  */
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-#define LONE_BULK 1
-#else
-#define LONE_BULK 0
-#endif
-
-#if LONE_BULK
-static __device__ __forceinline__ uint32_t smem_u32(const void *p)
-{
-	return (uint32_t)__cvta_generic_to_shared(p);
-}
-
-static __device__ __forceinline__ void bar_init(uint64_t *bar)
-{
-	asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" : : "r"(smem_u32(bar)) : "memory");
-	asm volatile("fence.mbarrier_init.release.cluster;" : : : "memory");
-}
-
-static __device__ __forceinline__ void bar_wait(uint64_t *bar, uint32_t parity)
-{
-	uint32_t done;
-	do {
-		asm volatile("{\n\t.reg .pred p;\n\t"
-			     "mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2;\n\t"
-			     "selp.u32 %0, 1, 0, p;\n\t}"
-			     : "=r"(done)
-			     : "r"(smem_u32(bar)), "r"(parity)
-			     : "memory");
-	} while (!done);
-}
-#else
-static __device__ __forceinline__ void bar_init(uint64_t *) {}
-static __device__ __forceinline__ void bar_wait(uint64_t *, uint32_t) {}
-#endif
-
-/* Slot s of the one-warp path's row copies: process i's need row, then its allocation row. */
-static __device__ __forceinline__ int4 *lone_slot(const pba_chain_mem &m, uint32_t J, uint32_t s)
-{
-	return (int4 *)(m.stage + (size_t)2u * s * J);
-}
-
-/* Lane 0 starts the copies of process i's need and allocation rows into slot s. */
-static __device__ __forceinline__ void lone_copy(const pba_dev &d, const pba_chain_mem &m, uint64_t *bar, uint32_t i,
-						 uint32_t s)
-{
-#if LONE_BULK
-	const uint32_t J = d.J, bytes = J * (uint32_t)sizeof(int32_t);
-	const int4 *to = lone_slot(m, J, s);
-	if ((threadIdx.x & 31u) != 0)
-		return;
-	asm volatile("fence.proxy.async.shared::cta;" : : : "memory");
-	asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" : : "r"(smem_u32(bar)), "r"(2u * bytes)
-		     : "memory");
-	asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
-		     :
-		     : "r"(smem_u32(to)), "l"(pba_need_row(&d, i)), "r"(bytes), "r"(smem_u32(bar))
-		     : "memory");
-	asm volatile("cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%0], [%1], %2, [%3];"
-		     :
-		     : "r"(smem_u32((const int32_t *)to + J)), "l"(pba_alloc_row(&d, i)), "r"(bytes), "r"(smem_u32(bar))
-		     : "memory");
-#else
-	(void)d;
-	(void)m;
-	(void)bar;
-	(void)i;
-	(void)s;
-#endif
-}
-
-/* The one-warp path's copies: started and waited for, and the process each slot holds. */
-typedef struct lone_copies {
-	uint64_t *bar;
-	uint32_t started, landed; /* pairs of rows */
-	uint32_t slot0, slot1;
-} lone_copies;
-
-static __device__ __forceinline__ void lone_land(lone_copies &k)
-{
-	if (k.landed != k.started) {
-		bar_wait(k.bar, k.landed & 1u);
-		k.landed = k.started;
-	}
-}
-
-/*
- * The one-warp path's scan of its one candidate i: the need row from pos and
- * the whole allocation row, from need and alloc (global memory, one trip, or
- * a slot the warp copied them to), 16 bytes a load, lane q taking entries
- * 4q..4q+3 of every 128. When the need is covered everywhere the warp adds
- * the allocation to work[], marks the process finished, sets growth to the
- * largest entry added and returns 1; else it writes the process's new word
- * (its first blocked resource and the need there) and returns 0.
- */
-template <uint32_t NG>
-static __device__ __forceinline__ int lone_scan_add(const pba_dev &d, const pba_chain_mem &m, uint32_t i,
-						    const int4 *need, const int4 *alloc, uint32_t &growth)
-{
-	const uint32_t J = d.J, lane = threadIdx.x & 31u, nq = NG ? NG * 32u : J / 4u;
-	int4 *work = (int4 *)m.work;
-	const uint32_t from = pba_block_pos(m.state[i]);
-	int4 v[(NG ? NG : PBA_LONE_J / 128u)], a[(NG ? NG : PBA_LONE_J / 128u)];
-	uint32_t u, over = 0, most = 0;
-
-#pragma unroll
-	for (u = 0; u < (NG ? NG : PBA_LONE_J / 128u); u++) {
-		const uint32_t q = u * 32u + lane;
-		v[u] = (NG || q < nq) ? need[q] : make_int4(0, 0, 0, 0);
-		a[u] = (NG || q < nq) ? alloc[q] : make_int4(0, 0, 0, 0);
-	}
-	if (from == 0) {
-#pragma unroll
-		for (u = 0; u < (NG ? NG : PBA_LONE_J / 128u); u++) {
-			const uint32_t q = u * 32u + lane;
-			if ((NG || q < nq)) {
-				const int4 w = work[q];
-				over |= (uint32_t)(v[u].x > w.x) | (uint32_t)(v[u].y > w.y) | (uint32_t)(v[u].z > w.z) |
-					(uint32_t)(v[u].w > w.w);
-			}
-		}
-	} else {
-#pragma unroll
-		for (u = 0; u < (NG ? NG : PBA_LONE_J / 128u); u++) {
-			const uint32_t q = u * 32u + lane, j = 4u * q;
-			if ((NG || q < nq)) {
-				const int4 w = work[q];
-				over |= (uint32_t)(v[u].x > w.x && j >= from) | (uint32_t)(v[u].y > w.y && j + 1u >= from) |
-					(uint32_t)(v[u].z > w.z && j + 2u >= from) |
-					(uint32_t)(v[u].w > w.w && j + 3u >= from);
-			}
-		}
-	}
-	if (__any_sync(0xffffffffu, over)) {
-		/* the first resource over, from each lane's first, and the need there */
-		uint32_t first = UINT32_MAX, e, f;
-		int32_t key = 0;
-#pragma unroll
-		for (u = (NG ? NG : PBA_LONE_J / 128u); u-- > 0;) {
-			const uint32_t q = u * 32u + lane;
-			const int32_t vv[4] = {v[u].x, v[u].y, v[u].z, v[u].w};
-			if ((NG || q < nq)) {
-				const int4 w = work[q];
-				const int32_t ww[4] = {w.x, w.y, w.z, w.w};
-#pragma unroll
-				for (e = 4; e-- > 0;)
-					if (vv[e] > ww[e] && 4u * q + e >= from) {
-						first = 4u * q + e;
-						key = vv[e];
-					}
-			}
-		}
-		f = __reduce_min_sync(0xffffffffu, first);
-		key = __shfl_sync(0xffffffffu, key, (int)((f / 4u) % 32u));
-		__syncwarp(); /* every lane has read the word (from) before lane 0 replaces it */
-		if (lane == 0)
-			m.state[i] = pba_block_word(f, key);
-		return 0;
-	}
-#pragma unroll
-	for (u = 0; u < (NG ? NG : PBA_LONE_J / 128u); u++) {
-		const uint32_t q = u * 32u + lane;
-		if ((NG || q < nq)) {
-			int4 w = work[q];
-			w.x += a[u].x;
-			w.y += a[u].y;
-			w.z += a[u].z;
-			w.w += a[u].w;
-			work[q] = w;
-			most = max(most, max(max((uint32_t)a[u].x, (uint32_t)a[u].y), max((uint32_t)a[u].z, (uint32_t)a[u].w)));
-		}
-	}
-	__syncwarp(); /* every lane has read the word (from) before lane 0 replaces it */
-	if (lane == 0)
-		m.state[i] = PBA_UNBLOCKED;
-	growth = __reduce_max_sync(0xffffffffu, most);
-	return 1;
-}
-
-/*
- * The scan for J a whole number of 128-resource groups (the thesis's 256, 512
- * and 1024 resources) compiled for that number, so that no load or
- * comparison checks the row's end; any other J checks it.
- */
-static __device__ __forceinline__ int lone_scan(const pba_dev &d, const pba_chain_mem &m, uint32_t i,
-						const int4 *need, const int4 *alloc, uint32_t &growth)
-{
-	switch (d.J) {
-	case 256:
-		return lone_scan_add<2>(d, m, i, need, alloc, growth);
-	case 512:
-		return lone_scan_add<4>(d, m, i, need, alloc, growth);
-	case 1024:
-		return lone_scan_add<8>(d, m, i, need, alloc, growth);
-	default:
-		return lone_scan_add<0>(d, m, i, need, alloc, growth);
-	}
-}
-
-/*
- * The one-warp path (pba_bits.h): warp 0 runs iterations alone while they
- * have at most PBA_LONE_DUE due chunks and one candidate. Returns 1 when the
- * chain is over (everyone finished, or an iteration finished no one), 0 when
- * it hands the iteration it was collecting to the block. Counts, growth and
- * the words change only for iterations it completes. Lane l looks after the
- * wakes of chunks l, l + 32, ... (at most 32 of them, PBA_LONE_I).
- */
-static __device__ __forceinline__ int lone_iterations(const pba_dev &d, const pba_chain_mem &m, lone_copies *cp,
-						       uint32_t &total, uint32_t &iters, uint64_t &grown,
-						       uint32_t &last_growth)
+static __device__ int batch_plan(const pba_dev &d, const pba_chain_mem &m, pba_batch *bt, uint64_t grown)
 {
 	const uint32_t I = d.I, J = d.J, lane = threadIdx.x & 31u, nchunks = pba_chunks(I);
+	uint32_t mine = 0, ndue, ncand = 0, cand = 0, nd = 0, quiet, k, c, lanes;
+	uint64_t asleep = UINT64_MAX; /* the least wake of the lane's chunks not due */
+	/* slot s's key and chunk, as scalars: an array indexed by nd would live in local memory */
+	uint32_t key0 = PBA_NO_KEY, key1 = PBA_NO_KEY, key2 = PBA_NO_KEY, key3 = PBA_NO_KEY;
+	uint32_t chunk0 = 0, chunk1 = 0, chunk2 = 0, chunk3 = 0;
 
-	while (pba_chain_goes_on(total, I)) {
-		uint32_t mine = 0, ndue, ncand = 0, cand = 0, next = UINT32_MAX, next_key = UINT32_MAX, k, c;
-		uint32_t lanes;
-		int hit = -1;
-
-		for (k = 0, c = lane; c < nchunks; k++, c += 32u)
-			mine |= (uint32_t)pba_chain_due(&m, nchunks, c, grown) << k;
-		ndue = __reduce_add_sync(0xffffffffu, (uint32_t)__popc(mine));
-		if (!pba_chain_lone_takes(ndue, 0))
-			return 0;
-		for (lanes = __ballot_sync(0xffffffffu, mine != 0); lanes; lanes &= lanes - 1u) {
-			const uint32_t l = (uint32_t)(__ffs(lanes) - 1);
-			uint32_t due = __shfl_sync(0xffffffffu, mine, (int)l);
-			for (; due; due &= due - 1u) {
-				const uint32_t ch = (uint32_t)(__ffs(due) - 1) * 32u + l, i = ch * PBA_CHUNK + lane;
-				const uint64_t w = pba_chain_word_at(&m, I, i);
-				const int32_t at = pba_chain_work_at(&m, J, w);
-				const uint32_t margin = pba_chain_margin(w, J, at);
-				const uint32_t b = __ballot_sync(0xffffffffu, pba_chain_is_candidate(w, J, at));
-				const uint32_t least = __reduce_min_sync(0xffffffffu, margin);
-				const uint32_t nk = __reduce_min_sync(0xffffffffu, pba_chain_next_key(margin));
-				if (lane == 0)
-					pba_chain_set_wake(&m, ch, least, grown);
-				if (b) {
-					cand = ch * PBA_CHUNK + (uint32_t)(__ffs(b) - 1);
-					ncand += (uint32_t)__popc(b);
-					if (!pba_chain_lone_takes(ndue, ncand))
-						return 0;
-				}
-				if (nk < next_key) {
-					next_key = nk;
-					next = ch * PBA_CHUNK +
-					       (uint32_t)(__ffs(__ballot_sync(0xffffffffu, pba_chain_next_key(margin) == nk)) - 1);
-				}
-			}
-		}
-		iters++;
-		if (ncand == 0)
-			return 1;
-		if (cp) {
-			/* the last copy has landed, and the slot not holding cand takes next's rows */
-			lone_land(*cp);
-			hit = cp->slot0 == cand ? 0 : cp->slot1 == cand ? 1 : -1;
-			if (next != UINT32_MAX && next != cp->slot0 && next != cp->slot1) {
-				const uint32_t s = hit == 0 ? 1u : 0u;
-				lone_copy(d, m, cp->bar, next, s);
-				cp->started++;
-				if (s)
-					cp->slot1 = next;
-				else
-					cp->slot0 = next;
-			}
-		}
-		if (!lone_scan(d, m, cand,
-				   hit >= 0 ? lone_slot(m, J, (uint32_t)hit) : (const int4 *)pba_need_row(&d, cand),
-				   hit >= 0 ? lone_slot(m, J, (uint32_t)hit) + J / 4u : (const int4 *)pba_alloc_row(&d, cand),
-				   last_growth))
-			return 1; /* blocked further on: this iteration finishes no one */
-		grown += last_growth;
-		total++;
-		__syncwarp();
+	for (k = 0, c = lane; c < nchunks; k++, c += 32u) {
+		const uint64_t wk = m.wake[c];
+		if (wk <= grown)
+			mine |= 1u << k;
+		else
+			asleep = min(asleep, wk);
 	}
-	return 1;
+	quiet = pba_batch_gap(asleep, grown);
+	ndue = __reduce_add_sync(0xffffffffu, (uint32_t)__popc(mine));
+	if (!pba_chain_lone_takes(ndue, 0))
+		return PBA_BATCH_BLOCK;
+	for (lanes = __ballot_sync(0xffffffffu, mine != 0); lanes; lanes &= lanes - 1u) {
+		const uint32_t l = (uint32_t)(__ffs(lanes) - 1);
+		uint32_t due = __shfl_sync(0xffffffffu, mine, (int)l);
+		for (; due; due &= due - 1u) {
+			const uint32_t ch = (uint32_t)(__ffs(due) - 1) * 32u + l, i = ch * PBA_CHUNK + lane;
+			const uint64_t w = pba_chain_word_at(&m, I, i);
+			const int32_t at = pba_chain_work_at(&m, J, w);
+			const uint32_t margin = pba_chain_margin(w, J, at);
+			const uint32_t b = __ballot_sync(0xffffffffu, pba_chain_is_candidate(w, J, at));
+			const uint32_t least = __reduce_min_sync(0xffffffffu, margin);
+			if (lane == 0)
+				pba_chain_set_wake(&m, ch, least, grown);
+			if (b) {
+				cand = ch * PBA_CHUNK + (uint32_t)(__ffs(b) - 1);
+				ncand += (uint32_t)__popc(b);
+				if (!pba_chain_lone_takes(ndue, ncand))
+					return PBA_BATCH_BLOCK;
+			}
+			{
+				const uint32_t kk = pba_batch_key(margin, nd, lane);
+				key0 = nd == 0 ? kk : key0;
+				key1 = nd == 1 ? kk : key1;
+				key2 = nd == 2 ? kk : key2;
+				key3 = nd == 3 ? kk : key3;
+				chunk0 = nd == 0 ? ch : chunk0;
+				chunk1 = nd == 1 ? ch : chunk1;
+				chunk2 = nd == 2 ? ch : chunk2;
+				chunk3 = nd == 3 ? ch : chunk3;
+			}
+			nd++;
+		}
+	}
+	if (ncand == 0)
+		return PBA_BATCH_OVER;
+	if (lane == 0)
+		pba_batch_begin(bt, cand);
+	for (k = 1;; k++) {
+		uint32_t least = __reduce_min_sync(0xffffffffu, min(min(key0, key1), min(key2, key3))), slot, at;
+		if (least == PBA_NO_KEY || k == PBA_AHEAD) {
+			quiet = __reduce_min_sync(0xffffffffu, quiet);
+			if (lane == 0)
+				bt->bound = min(quiet, pba_batch_key_margin(least));
+			break;
+		}
+		slot = pba_batch_key_slot(least);
+		at = slot == 0 ? chunk0 : slot == 1 ? chunk1 : slot == 2 ? chunk2 : chunk3;
+		if (lane == pba_batch_key_lane(least)) {
+			key0 = slot == 0 ? PBA_NO_KEY : key0;
+			key1 = slot == 1 ? PBA_NO_KEY : key1;
+			key2 = slot == 2 ? PBA_NO_KEY : key2;
+			key3 = slot == 3 ? PBA_NO_KEY : key3;
+		}
+		if (lane == 0)
+			pba_batch_predict(bt, at, least);
+	}
+	return PBA_BATCH_RUN;
 }
 
 /*
- * ... and no copy may land after the warp hands the staged rows back to the
- * block, whose staging passes write them; the slots hold nothing then.
+ * The block's pass over a batch's rows, every thread its resources, their
+ * sums kept in registers (at most PBA_BATCH_KEEP resources a thread, else
+ * loaded again to be added); the flags and reaches are folded into the batch
+ * per warp. After the barrier every thread takes the same T, adds its
+ * resources' share and marks the kept predictions finished. Returns T.
  */
-static __device__ int chain_lone(const pba_dev &d, const pba_chain_mem &m, lone_copies *cp, uint32_t &total,
-				 uint32_t &iters, uint64_t &grown, uint32_t &last_growth)
+static __device__ uint32_t batch_run(const pba_dev &d, const pba_chain_mem &m, pba_batch *bt)
 {
-	const int over = lone_iterations(d, m, cp, total, iters, grown, last_growth);
-	if (cp) {
-		lone_land(*cp);
-		cp->slot0 = cp->slot1 = UINT32_MAX;
+	const uint32_t J = d.J, B = blockDim.x, tid = threadIdx.x, keep = J <= PBA_BATCH_KEEP * B;
+	uint32_t short_now = 0, short_before = 0, reach[PBA_AHEAD], e, j, t, T;
+	int32_t sum[PBA_BATCH_KEEP][PBA_AHEAD];
+
+#pragma unroll
+	for (t = 0; t < PBA_AHEAD; t++)
+		reach[t] = 0;
+	if (keep)
+		pba_batch_cells(&d, &m, bt, tid, B, tid < J ? (J - tid + B - 1) / B : 0, &short_now, &short_before,
+				reach, sum);
+	else
+		for (j = tid; j < J; j += B)
+			pba_batch_cells(&d, &m, bt, j, B, 1, &short_now, &short_before, reach, sum);
+	short_now = __reduce_or_sync(0xffffffffu, short_now);
+	short_before = __reduce_or_sync(0xffffffffu, short_before);
+#pragma unroll
+	for (t = 0; t < PBA_AHEAD; t++)
+		reach[t] = __reduce_max_sync(0xffffffffu, reach[t]);
+	if ((tid & 31u) == 0) {
+		if (short_now)
+			atomicOr(&bt->short_now, short_now);
+		if (short_before)
+			atomicOr(&bt->short_before, short_before);
+#pragma unroll
+		for (t = 0; t < PBA_AHEAD; t++)
+			if (reach[t])
+				atomicMax(&bt->reach[t], reach[t]);
 	}
-	return over;
+	__syncthreads();
+	T = pba_batch_accept(bt);
+	if (T == 0)
+		return 0;
+	if (keep) {
+#pragma unroll
+		for (e = 0; e < PBA_BATCH_KEEP; e++)
+			if (tid + e * B < J)
+				pba_batch_add_sum(&m, tid + e * B, sum[e], T);
+	} else {
+		for (j = tid; j < J; j += B)
+			pba_batch_add_cell(&d, &m, bt, T, j);
+	}
+	for (t = tid; t < T; t += B)
+		pba_batch_finish(&m, bt, t);
+	return T;
 }
 
 /*
@@ -495,18 +343,18 @@ static __device__ int chain_lone(const pba_dev &d, const pba_chain_mem &m, lone_
  */
 #define CHAIN_BLOCK 512u
 
-__global__ void __launch_bounds__(CHAIN_BLOCK) k_chain(pba_dev d, uint32_t p, pba_chain_plan pl)
+__global__ void __launch_bounds__(CHAIN_BLOCK, 1) k_chain(pba_dev d, uint32_t p, pba_chain_plan pl)
 {
 	extern __shared__ uint64_t smem[];
-	__shared__ uint32_t ncand[2], nfin, growth[2], lone_out[4];
-	__shared__ uint64_t lone_grown, lone_bar;
+	__shared__ uint32_t ncand[2], nfin, growth[2];
+	__shared__ pba_batch bt;
 	const uint32_t I = d.I, J = d.J, B = blockDim.x, tid = threadIdx.x;
 	const uint32_t warp = tid / 32u, nwarps = B / 32u, nseg = (J + PBA_SEG - 1) / PBA_SEG;
 	pba_chain_mem m;
 	uint64_t grown = 0;
 	uint32_t total, iters = 1, last_growth = 0, i, j, t, b = 0;
-	const int lone = pba_chain_lone_fits(I, J);
-	lone_copies copies = {&lone_bar, 0, 0, UINT32_MAX, UINT32_MAX};
+	const int lone = pba_chain_lone_fits(I);
+	int batched = 0;
 
 	if (!pba_is_pending(&d))
 		return;
@@ -521,8 +369,6 @@ __global__ void __launch_bounds__(CHAIN_BLOCK) k_chain(pba_dev d, uint32_t p, pb
 		pba_chain_wake_now(&m, i);
 	if (tid == 0) {
 		ncand[0] = ncand[1] = growth[0] = growth[1] = 0;
-		if (lone && LONE_BULK && pba_chain_lone_cache(&pl))
-			bar_init(&lone_bar);
 	}
 	total = pba_first_total(&d);
 	__syncthreads();
@@ -530,28 +376,35 @@ __global__ void __launch_bounds__(CHAIN_BLOCK) k_chain(pba_dev d, uint32_t p, pb
 		uint32_t q, nf, raw, n, most = 0;
 		int staged, first = 1;
 		if (lone) {
-			const uint32_t before = iters;
+			uint32_t T;
 			if (warp == 0) {
-				const int over = chain_lone(d, m, LONE_BULK && pba_chain_lone_cache(&pl) ? &copies : NULL, total, iters,
-							    grown, last_growth);
-				if (tid == 0) {
-					lone_out[0] = total;
-					lone_out[1] = iters;
-					lone_out[2] = last_growth;
-					lone_out[3] = (uint32_t)over;
-					lone_grown = grown;
-				}
+				const int r = batch_plan(d, m, &bt, grown);
+				if (tid == 0)
+					bt.result = (uint32_t)r;
 			}
 			__syncthreads();
-			total = lone_out[0];
-			iters = lone_out[1];
-			last_growth = lone_out[2];
-			grown = lone_grown;
-			if (lone_out[3])
+			if (bt.result == PBA_BATCH_OVER) {
+				iters++;
 				break;
-			/* growth[] alternates with iters' parity, which the lone iterations moved on */
-			if (tid == 0 && iters != before)
+			}
+			if (bt.result == PBA_BATCH_RUN) {
+				T = batch_run(d, m, &bt);
+				if (T == 0) {
+					iters++; /* the candidate is blocked further on: this iteration finishes no one */
+					break;
+				}
+				total += T;
+				iters += T;
+				grown += bt.reach[T - 1];
+				last_growth = bt.reach[T - 1] - (T > 1 ? bt.reach[T - 2] : 0);
+				batched = 1;
+				__syncthreads(); /* work[] and the words before the next look; bt read by all */
+				continue;
+			}
+			/* growth[] alternates with iters' parity, which the batches moved on */
+			if (tid == 0 && batched)
 				growth[0] = growth[1] = 0;
+			batched = 0;
 		}
 		q = iters & 1u;
 		iters++;
@@ -618,6 +471,7 @@ static void *open_gpu(const pba_system *s)
 	pba_dev *d = &g->d;
 	size_t vec = (size_t)s->res * sizeof(int32_t);
 	int dev, sms, optin;
+	cudaFuncAttributes fa;
 
 	d->work0 = (int32_t *)gb_cuda_alloc(vec, "the PBA work vector");
 	d->state = (uint64_t *)gb_cuda_alloc(s->procs * sizeof(uint64_t), "PBA blocking words");
@@ -630,8 +484,9 @@ static void *open_gpu(const pba_system *s)
 	g->grid_first = (s->procs + 7) / 8;
 	if (g->grid_first > (uint32_t)sms * 8)
 		g->grid_first = (uint32_t)sms * 8;
-	/* 64 bytes are left for the kernel's static counters. */
-	pba_chain_plan_for(&g->chain, s->procs, s->res, (size_t)optin - 64);
+	/* what the kernel's own shared variables (counters, the batch) leave */
+	GB_CUDA(cudaFuncGetAttributes(&fa, k_chain), "querying the chain kernel");
+	pba_chain_plan_for(&g->chain, s->procs, s->res, (size_t)optin - fa.sharedSizeBytes);
 	g->chain_smem = pba_chain_bytes(&g->chain, s->procs, s->res);
 	GB_CUDA(cudaFuncSetAttribute(k_chain, cudaFuncAttributeMaxDynamicSharedMemorySize,
 				     (int)g->chain_smem),

@@ -34,8 +34,8 @@
 #include "deadlock/pba_bits.h"
 #include "tests/unit/pba_gpu_sim.h"
 
-/* The dynamic shared memory of an H100 (227 KiB with the opt-in), less open_gpu's 64 bytes. */
-#define H100_SMEM (227u * 1024u - 64u)
+/* The dynamic shared memory of an H100 (227 KiB with the opt-in), less k_chain's own 144 bytes (sm_90). */
+#define H100_SMEM (227u * 1024u - 144u)
 
 typedef enum sim_kind { SIM_GPU, SIM_GPU_SMALL, SIM_GPU_GLOBAL_STATE, SIM_THESIS } sim_kind;
 
@@ -44,11 +44,12 @@ typedef struct sim {
 	int thesis, reverse;
 	uint32_t first_blocks, first_threads; /* gpu: k_first_round's grid */
 	uint32_t chain_threads;               /* gpu: k_chain's block */
-	int lone;                             /* gpu: k_chain's one-warp path where it fits (not with small blocks) */
+	int lone;                             /* gpu: k_chain's batches where they fit */
 	pba_chain_plan plan;                  /* gpu: k_chain's shared memory */
 	uint64_t *smem;                       /* gpu: its stand-in */
 	size_t smem_bytes;
 	uint32_t iterations;
+	uint64_t batches, kept; /* gpu: batches run, and the iterations they kept */
 	gb_rng junk;
 } sim;
 
@@ -140,7 +141,7 @@ static void *sim_open(const pba_system *st, sim_kind kind)
 		s->first_threads = kind == SIM_GPU_SMALL ? 64 : 256;
 		s->first_blocks = kind == SIM_GPU_SMALL ? 1 : (d->I + 7) / 8;
 		s->chain_threads = kind == SIM_GPU_SMALL ? 64 : 512;
-		s->lone = kind != SIM_GPU_SMALL && pba_chain_lone_fits(d->I, d->J);
+		s->lone = pba_chain_lone_fits(d->I);
 		switch (kind) {
 		case SIM_GPU:
 			pba_chain_plan_for(&s->plan, d->I, d->J, H100_SMEM);
@@ -346,64 +347,104 @@ static void chain_collect(const sim *s, const pba_chain_mem *m, uint32_t *ncand,
 }
 
 /*
- * chain_lone: warp 0 alone, iteration after iteration, while an iteration
- * has at most PBA_LONE_DUE due chunks and one candidate; the due chunks in
- * the kernel's order (lane l's chunks l, l + 32, ..., lanes in turn). Returns
- * 1 when the chain is over, 0 when the block takes the iteration.
+ * batch_plan: warp 0's look at an iteration (k_chain's batch_plan): the due
+ * chunks in the kernel's order (lane l's chunks l, l + 32, ..., lanes in
+ * turn), each process's key in its chunk's slot, then the least keys as the
+ * predictions and the next one, with the chunks not due, as the bound.
  */
-static int chain_lone(const sim *s, const pba_chain_mem *m, uint32_t *total, uint32_t *iters, uint64_t *grown)
+static int batch_plan(const sim *s, const pba_chain_mem *m, pba_batch *bt, uint64_t grown)
 {
 	const pba_dev *d = &s->d;
 	const uint32_t I = d->I, J = d->J, nchunks = pba_chunks(I);
-	while (pba_chain_goes_on(*total, I)) {
-		uint32_t ndue = 0, ncand = 0, cand = 0, c, l, x, j, from, most = 0;
-		const int32_t *need, *alloc;
-		for (c = 0; c < nchunks; c++)
-			ndue += (uint32_t)pba_chain_due(m, nchunks, c, *grown);
-		if (!pba_chain_lone_takes(ndue, 0))
-			return 0;
-		for (l = 0; l < 32; l++)
-			for (c = l; c < nchunks; c += 32) {
-				uint32_t least = UINT32_MAX, nb = 0, firstc = 0;
-				if (!pba_chain_due(m, nchunks, c, *grown))
-					continue;
-				for (x = 0; x < 32; x++) {
-					const uint32_t i = c * PBA_CHUNK + x;
-					const uint64_t w = pba_chain_word_at(m, I, i);
-					const int32_t at = pba_chain_work_at(m, J, w);
-					const uint32_t margin = pba_chain_margin(w, J, at);
-					if (pba_chain_is_candidate(w, J, at) && nb++ == 0)
-						firstc = i;
-					least = margin < least ? margin : least;
-				}
-				pba_chain_set_wake(m, c, least, *grown);
-				if (nb) {
-					cand = firstc;
-					ncand += nb;
-					if (!pba_chain_lone_takes(ndue, ncand))
-						return 0;
-				}
-			}
-		(*iters)++;
-		if (ncand == 0)
-			return 1;
-		need = pba_need_row(d, cand);
-		alloc = pba_alloc_row(d, cand);
-		from = pba_block_pos(m->state[cand]);
-		for (j = from; j < J; j++)
-			if (need[j] > m->work[j]) {
-				m->state[cand] = pba_block_word(j, need[j]);
-				return 1;
-			}
-		for (j = 0; j < J; j++) {
-			m->work[nth(s, j, J)] += alloc[nth(s, j, J)];
-			most = (uint32_t)alloc[j] > most ? (uint32_t)alloc[j] : most;
+	uint32_t ndue = 0, ncand = 0, cand = 0, nd = 0, quiet = UINT32_MAX, c, l, x, k;
+	uint32_t key[PBA_LONE_DUE][32], chunk[PBA_LONE_DUE];
+
+	for (c = 0; c < nchunks; c++) {
+		if (pba_chain_due(m, nchunks, c, grown))
+			ndue++;
+		else {
+			const uint32_t g = pba_batch_gap(m->wake[c], grown);
+			quiet = g < quiet ? g : quiet;
 		}
-		m->state[cand] = PBA_UNBLOCKED;
-		*grown += most;
-		(*total)++;
 	}
-	return 1;
+	if (!pba_chain_lone_takes(ndue, 0))
+		return PBA_BATCH_BLOCK;
+	for (l = 0; l < 32; l++)
+		for (c = l; c < nchunks; c += 32) {
+			uint32_t least = UINT32_MAX, nb = 0, firstc = 0;
+			if (!pba_chain_due(m, nchunks, c, grown))
+				continue;
+			for (x = 0; x < 32; x++) {
+				const uint32_t i = c * PBA_CHUNK + x;
+				const uint64_t w = pba_chain_word_at(m, I, i);
+				const int32_t at = pba_chain_work_at(m, J, w);
+				const uint32_t margin = pba_chain_margin(w, J, at);
+				if (pba_chain_is_candidate(w, J, at) && nb++ == 0)
+					firstc = i;
+				least = margin < least ? margin : least;
+				key[nd][x] = pba_batch_key(margin, nd, x);
+			}
+			pba_chain_set_wake(m, c, least, grown);
+			if (nb) {
+				cand = firstc;
+				ncand += nb;
+				if (!pba_chain_lone_takes(ndue, ncand))
+					return PBA_BATCH_BLOCK;
+			}
+			chunk[nd++] = c;
+		}
+	if (ncand == 0)
+		return PBA_BATCH_OVER;
+	pba_batch_begin(bt, cand);
+	for (k = 1;; k++) {
+		uint32_t least = PBA_NO_KEY, t;
+		for (t = 0; t < nd; t++)
+			for (x = 0; x < 32; x++)
+				least = key[t][x] < least ? key[t][x] : least;
+		if (least == PBA_NO_KEY || k == PBA_AHEAD) {
+			const uint32_t lm = pba_batch_key_margin(least);
+			bt->bound = lm < quiet ? lm : quiet;
+			break;
+		}
+		key[pba_batch_key_slot(least)][pba_batch_key_lane(least)] = PBA_NO_KEY;
+		pba_batch_predict(bt, chunk[pba_batch_key_slot(least)], least);
+	}
+	return PBA_BATCH_RUN;
+}
+
+/*
+ * batch_run: the block's pass over the predictions' rows, resource after
+ * resource, the sums kept where a thread of chain_threads keeps them (else
+ * the allocations loaded again), then T and the commit. Returns T.
+ */
+static uint32_t batch_run(const sim *s, const pba_chain_mem *m, pba_batch *bt)
+{
+	const pba_dev *d = &s->d;
+	const uint32_t J = d->J, keep = J <= PBA_BATCH_KEEP * s->chain_threads;
+	uint32_t short_now = 0, short_before = 0, reach[PBA_AHEAD] = {0}, k, t, T;
+	int32_t (*sum)[PBA_AHEAD] = xcalloc(J, sizeof(*sum)), cell[PBA_BATCH_KEEP][PBA_AHEAD];
+
+	for (k = 0; k < J; k++) {
+		const uint32_t j = nth(s, k, J);
+		pba_batch_cells(d, m, bt, j, 1, 1, &short_now, &short_before, reach, cell);
+		memcpy(sum[j], cell[0], sizeof(sum[j]));
+	}
+	bt->short_now |= short_now;
+	bt->short_before |= short_before;
+	for (t = 0; t < PBA_AHEAD; t++)
+		bt->reach[t] = reach[t] > bt->reach[t] ? reach[t] : bt->reach[t];
+	T = pba_batch_accept(bt);
+	for (k = 0; T && k < J; k++) {
+		const uint32_t j = nth(s, k, J);
+		if (keep)
+			pba_batch_add_sum(m, j, sum[j], T);
+		else
+			pba_batch_add_cell(d, m, bt, T, j);
+	}
+	for (t = 0; t < T; t++)
+		pba_batch_finish(m, bt, nth(s, t, T));
+	free(sum);
+	return T;
 }
 
 /* k_chain <<<1,chain_threads>>>: every step between two barriers as one loop. */
@@ -415,9 +456,12 @@ static void chain(sim *s, uint32_t p)
 	pba_chain_mem m;
 	uint64_t grown = 0;
 	uint32_t total, iters = 1, i, k, t, ncand, nfin;
+	pba_batch bt;
 
 	if (!pba_is_pending(d))
 		return;
+	/* shared memory starts undefined: what a plan leaves unset must not be read */
+	memset(&bt, 0xa5, sizeof(bt));
 	pba_chain_carve(pl, d, s->smem, &m);
 	if (pl->smem_work)
 		for (k = 0; k < J; k++)
@@ -431,8 +475,27 @@ static void chain(sim *s, uint32_t p)
 	while (pba_chain_goes_on(total, I)) {
 		uint32_t nf, raw, n, most = 0, add;
 		int staged, first = 1;
-		if (s->lone && chain_lone(s, &m, &total, &iters, &grown))
-			break;
+		if (s->lone) {
+			const int r = batch_plan(s, &m, &bt, grown);
+			uint32_t T;
+			if (r == PBA_BATCH_OVER) {
+				iters++;
+				break;
+			}
+			if (r == PBA_BATCH_RUN) {
+				T = batch_run(s, &m, &bt);
+				s->batches++;
+				s->kept += T;
+				if (T == 0) {
+					iters++;
+					break;
+				}
+				total += T;
+				iters += T;
+				grown += bt.reach[T - 1];
+				continue;
+			}
+		}
 		iters++;
 		nfin = 0;
 		do {
@@ -542,6 +605,13 @@ static unsigned sim_apply(void *ctx, uint8_t type, uint32_t p, const int32_t *am
 	if (type == PBA_RELEASE)
 		return release(s, p);
 	return s->thesis ? apply_thesis(s, p) : apply_gpu(s, p);
+}
+
+void pba_sim_batch_counts(void *ctx, uint64_t *batches, uint64_t *kept)
+{
+	const sim *s = ctx;
+	*batches = s->batches;
+	*kept = s->kept;
 }
 
 static uint32_t sim_last_iterations(void *ctx)

@@ -14,4 +14,7 @@
  */
 extern const pba_engine pba_sim_gpu, pba_sim_gpu_small, pba_sim_gpu_global_state, pba_sim_gpu_thesis;
 
+/* gpu's kernels, since open: the chain's batches run, and the iterations they kept (pba_batch_accept). */
+void pba_sim_batch_counts(void *ctx, uint64_t *batches, uint64_t *kept);
+
 #endif

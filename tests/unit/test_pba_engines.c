@@ -363,6 +363,93 @@ TEST(pba_gpu_kernels_worst_case)
 }
 
 /*
+ * The chain's batches on the worst case, one request: the first round
+ * finishes process 0, the chain's first iteration looks at every chunk (the
+ * block runs it), and its last finishes process I - 2 and the requester
+ * together (the block again); every iteration between is predicted and kept,
+ * PBA_AHEAD a batch but where a batch ends at a chunk's end.
+ */
+TEST(pba_batches_keep_the_worst_case_chain)
+{
+	const pba_engine *e[] = {&pba_sim_gpu, &pba_sim_gpu_small, &pba_sim_gpu_global_state};
+	unsigned k;
+	for (k = 0; k < sizeof(e) / sizeof(e[0]); k++) {
+		pba_gen_config cfg = {640, 7, 1, PBA_WORST_CASE, 1, 0};
+		pba_system init;
+		pba_events ev;
+		char err[256];
+		double ph[PBA_NPHASES] = {0};
+		uint64_t batches, kept;
+		void *ctx;
+		REQUIRE(pba_generate(&cfg, &init, &ev, err, sizeof(err)) == 0);
+		ctx = e[k]->open(&init);
+		CHECK_EQ(e[k]->apply(ctx, ev.type[0], ev.proc[0], ev.amount, ph), (unsigned)PBA_GRANTED);
+		CHECK_EQ(e[k]->last_iterations(ctx), init.procs - 1);
+		pba_sim_batch_counts(ctx, &batches, &kept);
+		CHECK_EQ(kept, (uint64_t)init.procs - 4);
+		CHECK(batches >= kept / PBA_AHEAD);
+		CHECK(batches <= kept / PBA_AHEAD + init.procs / PBA_CHUNK);
+		e[k]->close(ctx);
+		pba_system_free(&init);
+		pba_events_free(&ev);
+	}
+}
+
+/* A batch of n predictions with everything held, for pba_batch_accept. */
+static void batch_all_held(pba_batch *b, uint32_t n)
+{
+	uint32_t t;
+	memset(b, 0, sizeof(*b));
+	b->n = n;
+	b->bound = UINT32_MAX;
+	for (t = 0; t < n; t++) {
+		b->proc[t] = t;
+		b->margin[t] = t; /* one unit of growth an iteration, as in the worst case */
+		b->reach[t] = t + 1;
+		if (t > 0)
+			b->short_before |= 1u << t;
+	}
+}
+
+TEST(pba_batch_accept_keeps_the_prefix_that_held)
+{
+	pba_batch b;
+	/* all held */
+	batch_all_held(&b, 5);
+	CHECK_EQ(pba_batch_accept(&b), 5u);
+	/* the candidate itself is blocked further on: nothing kept, the iteration finishes no one */
+	batch_all_held(&b, 5);
+	b.short_now |= 1u;
+	CHECK_EQ(pba_batch_accept(&b), 0u);
+	batch_all_held(&b, 1);
+	CHECK_EQ(pba_batch_accept(&b), 1u);
+	/* prediction 3 is not covered in its turn: iterations 0-2 kept */
+	batch_all_held(&b, 5);
+	b.short_now |= 1u << 3;
+	CHECK_EQ(pba_batch_accept(&b), 3u);
+	/*
+	 * prediction 2 is covered one iteration early, with prediction 1 (its
+	 * margin 1, what work_1 grew): that iteration had two finishers, so only
+	 * iteration 0 is kept
+	 */
+	batch_all_held(&b, 5);
+	b.short_before &= ~(1u << 2);
+	b.margin[2] = 1;
+	CHECK_EQ(pba_batch_accept(&b), 1u);
+	/* prediction 4 covered early, with prediction 3 (margin 3): iterations 0-2 kept */
+	batch_all_held(&b, 5);
+	b.short_before &= ~(1u << 4);
+	b.margin[4] = 3;
+	CHECK_EQ(pba_batch_accept(&b), 3u);
+	/* a process not predicted may be covered once work grew by 2: iterations 0 and 1 only */
+	batch_all_held(&b, 5);
+	b.bound = 2;
+	CHECK_EQ(pba_batch_accept(&b), 2u);
+	b.bound = 1;
+	CHECK_EQ(pba_batch_accept(&b), 1u);
+}
+
+/*
  * Systems of more than one round of chunks a warp (the small blocks' two
  * warps vote on 64 chunks, 2048 processes, at a time): the worst case's long
  * chain, and random streams, against the oracle and cpu's iterations.
