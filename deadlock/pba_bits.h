@@ -591,10 +591,10 @@ GB_HD uint32_t pba_chain_add_cell(const pba_dev *d, const pba_chain_mem *m, uint
  * exactly: its prediction is covered by work_t, was not by work_{t-1}, and
  * nobody else is covered by work_t. Anything else the block runs as before,
  * having changed nothing but wakes, which stay right (a chunk with a
- * candidate is due again at once). The lane that keeps the votes of 32
- * chunks a step keeps them for 32 steps, hence I <= PBA_LONE_I.
+ * candidate is due again at once). A lane keeps the votes of up to 64
+ * chunks in one word, hence I <= PBA_LONE_I.
  */
-#define PBA_LONE_I (32u * 32u * PBA_CHUNK)
+#define PBA_LONE_I (64u * 32u * PBA_CHUNK)
 #define PBA_LONE_DUE 4u
 #define PBA_AHEAD 8u
 

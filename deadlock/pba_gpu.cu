@@ -178,7 +178,7 @@ static __device__ __forceinline__ void chain_collect(const pba_dev &d, const pba
 
 /*
  * Warp 0's look at an iteration (pba_bits.h, "batches"): lane l votes on the
- * wakes of chunks l, l + 32, ... (at most 32 of them, PBA_LONE_I) and notes
+ * wakes of chunks l, l + 32, ... (at most 64 of them, PBA_LONE_I) and notes
  * the least gap of those not due. With at most PBA_LONE_DUE due chunks it
  * looks at each as chain_collect does, each lane keeping its process's key
  * in the chunk's slot; at a second candidate it stops (PBA_BATCH_BLOCK), with
@@ -189,7 +189,8 @@ static __device__ __forceinline__ void chain_collect(const pba_dev &d, const pba
 static __device__ int batch_plan(const pba_dev &d, const pba_chain_mem &m, pba_batch *bt, uint64_t grown)
 {
 	const uint32_t I = d.I, J = d.J, lane = threadIdx.x & 31u, nchunks = pba_chunks(I);
-	uint32_t mine = 0, ndue, ncand = 0, cand = 0, nd = 0, quiet, k, c, lanes;
+	uint32_t ndue, ncand = 0, cand = 0, nd = 0, quiet, k, c, lanes;
+	uint64_t mine = 0; /* bit k: chunk lane + 32 k is due */
 	uint64_t asleep = UINT64_MAX; /* the least wake of the lane's chunks not due */
 	/* slot s's key and chunk, as scalars: an array indexed by nd would live in local memory */
 	uint32_t key0 = PBA_NO_KEY, key1 = PBA_NO_KEY, key2 = PBA_NO_KEY, key3 = PBA_NO_KEY;
@@ -198,19 +199,19 @@ static __device__ int batch_plan(const pba_dev &d, const pba_chain_mem &m, pba_b
 	for (k = 0, c = lane; c < nchunks; k++, c += 32u) {
 		const uint64_t wk = m.wake[c];
 		if (wk <= grown)
-			mine |= 1u << k;
+			mine |= 1ull << k;
 		else
 			asleep = min(asleep, wk);
 	}
 	quiet = pba_batch_gap(asleep, grown);
-	ndue = __reduce_add_sync(0xffffffffu, (uint32_t)__popc(mine));
+	ndue = __reduce_add_sync(0xffffffffu, (uint32_t)__popcll(mine));
 	if (!pba_chain_lone_takes(ndue, 0))
 		return PBA_BATCH_BLOCK;
 	for (lanes = __ballot_sync(0xffffffffu, mine != 0); lanes; lanes &= lanes - 1u) {
 		const uint32_t l = (uint32_t)(__ffs(lanes) - 1);
-		uint32_t due = __shfl_sync(0xffffffffu, mine, (int)l);
+		uint64_t due = __shfl_sync(0xffffffffu, mine, (int)l);
 		for (; due; due &= due - 1u) {
-			const uint32_t ch = (uint32_t)(__ffs(due) - 1) * 32u + l, i = ch * PBA_CHUNK + lane;
+			const uint32_t ch = (uint32_t)(__ffsll((long long)due) - 1) * 32u + l, i = ch * PBA_CHUNK + lane;
 			const uint64_t w = pba_chain_word_at(&m, I, i);
 			const int32_t at = pba_chain_work_at(&m, J, w);
 			const uint32_t margin = pba_chain_margin(w, J, at);
