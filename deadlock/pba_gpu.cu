@@ -339,8 +339,8 @@ static __device__ uint32_t batch_run(const pba_dev &d, const pba_chain_mem &m, p
  */
 /*
  * 512 threads: 16 warps cover an iteration with many candidates as 32 did
- * (measured the same at 8192 x 1024), and leave warp 0 the registers for a
- * candidate's two rows on the one-warp path.
+ * (measured the same at 8192 x 1024), and a batch's pass over 1024
+ * resources keeps each thread's two resources' sums in registers.
  */
 #define CHAIN_BLOCK 512u
 

@@ -136,9 +136,11 @@ for impl in gpu gpu-thesis; do
 	sanitize avoid --impl "$impl" --workload random --procs 300 --res 1100 --events 20 --reps 1 --seed 3
 	sanitize avoid --impl "$impl" --workload unsafe-mix --procs 40 --res 20000 --events 10 --reps 1 --seed 4
 done
-# gpu's one-warp path (a multiple of 4 resources, at most 1024), with the rows
-# copied into shared memory ahead: every safety iteration of the worst case.
+# gpu's batches of predicted iterations (every iteration of the worst case but
+# the chain's first and last), with the sums in registers (at most 1024
+# resources) and with the rows loaded again to be added (more).
 sanitize avoid --impl gpu --workload worst-case --procs 512 --res 256 --events 3 --reps 1
+sanitize avoid --impl gpu --workload worst-case --procs 200 --res 1500 --events 3 --reps 1
 # gpu's chain kernel with the processes' words and the finisher list in global
 # memory; then an iteration with more candidates than slots, in two passes.
 sanitize avoid --impl gpu --workload unsafe-mix --procs 20000 --res 2 --events 10 --reps 1 --seed 5
