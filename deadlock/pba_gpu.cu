@@ -368,9 +368,8 @@ __global__ void __launch_bounds__(CHAIN_BLOCK, 1) k_chain(pba_dev d, uint32_t p,
 			pba_chain_stage_word(&d, &m, i);
 	for (i = tid; i < pba_chunks(I); i += B)
 		pba_chain_wake_now(&m, i);
-	if (tid == 0) {
+	if (tid == 0)
 		ncand[0] = ncand[1] = growth[0] = growth[1] = 0;
-	}
 	total = pba_first_total(&d);
 	__syncthreads();
 	while (pba_chain_goes_on(total, I)) {
