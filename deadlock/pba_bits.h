@@ -581,13 +581,13 @@ GB_HD uint32_t pba_chain_add_cell(const pba_dev *d, const pba_chain_mem *m, uint
  * The chain's batches. In the worst case an iteration has one due chunk and
  * one candidate, and the next iterations' candidates are already in sight:
  * the processes of the due chunks with the least positive margins (docs/
- * avoid.md, "Batches"). So when an iteration has at most PBA_LONE_DUE due
- * chunks and one candidate, warp 0 predicts that the next up to
- * PBA_AHEAD - 1 iterations finish one process each, those, in the order of
- * their margins, and the whole block checks all of them in one pass over
- * the rows: iteration t of the batch uses work_t = work + the allocations of
- * predictions 0..t-1, and the prefix of predictions that held is kept
- * (pba_batch_accept). An iteration so kept is the thesis's iteration
+ * avoid.md, "Batches of predicted iterations"). So when an iteration has at
+ * most PBA_LONE_DUE due chunks and one candidate, warp 0 predicts that the
+ * next up to PBA_AHEAD - 1 iterations finish one process each, those, in
+ * the order of their margins, and the whole block checks all of them in one
+ * pass over the rows: iteration t of the batch uses work_t = work + the
+ * allocations of predictions 0..t-1, and the prefix of predictions that
+ * held is kept (pba_batch_accept). An iteration so kept is the thesis's iteration
  * exactly: its prediction is covered by work_t, was not by work_{t-1}, and
  * nobody else is covered by work_t. Anything else the block runs as before,
  * having changed nothing but wakes, which stay right (a chunk with a
