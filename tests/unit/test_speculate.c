@@ -549,6 +549,18 @@ TEST(speculate_rounds_recover_in_place)
 	}
 }
 
+/* p under the wide schedule, then the lookahead (c->schedule ends there): each the sequential
+ * loop's result, the same iterations re-executed, the lookahead in no more rounds. */
+static void wide_and_lookahead(const sp_problem *p, sp_config *c, sp_result *wide, sp_result *la)
+{
+	c->schedule = SP_SCHED_WIDE;
+	CHECK(spec_equals_seq(p, c, wide));
+	c->schedule = SP_SCHED_LOOKAHEAD;
+	CHECK(spec_equals_seq(p, c, la));
+	CHECK_EQ(la->reexecuted, wide->reexecuted);
+	CHECK(la->assignments <= wide->assignments);
+}
+
 /*
  * The lookahead: rounds of gothic (a scalar that grows by one at each branch) also run on the
  * scalars predicted after their first branch and keep that hypothesis's iterations up to its
@@ -568,12 +580,7 @@ TEST(speculate_rounds_lookahead)
 			sp_result wide, la;
 			sp_config c = config(SP_OPT_ALL, 2);
 			REQUIRE(sp_problem_generate(sp_loop_find("gothic"), &g, &p, NULL, 0) == 0);
-			c.schedule = SP_SCHED_WIDE;
-			CHECK(spec_equals_seq(&p, &c, &wide));
-			c.schedule = SP_SCHED_LOOKAHEAD;
-			CHECK(spec_equals_seq(&p, &c, &la));
-			CHECK_EQ(la.reexecuted, wide.reexecuted);
-			CHECK(la.assignments <= wide.assignments);
+			wide_and_lookahead(&p, &c, &wide, &la);
 			CHECK(la.assignments_misspeculated <= la.assignments);
 			if (k == 1)
 				CHECK(la.assignments * 3 < wide.assignments * 2);
@@ -587,12 +594,7 @@ TEST(speculate_rounds_lookahead)
 		sp_result wide, la;
 		sp_config c = config(SP_OPT_ALL, 2);
 		REQUIRE(sp_problem_generate(sp_loop_find(k ? "strcat" : "mdg"), &g, &p, NULL, 0) == 0);
-		c.schedule = SP_SCHED_WIDE;
-		CHECK(spec_equals_seq(&p, &c, &wide));
-		c.schedule = SP_SCHED_LOOKAHEAD;
-		CHECK(spec_equals_seq(&p, &c, &la));
-		CHECK_EQ(la.reexecuted, wide.reexecuted);
-		CHECK(la.assignments <= wide.assignments);
+		wide_and_lookahead(&p, &c, &wide, &la);
 		sp_problem_free(&p);
 	}
 }
