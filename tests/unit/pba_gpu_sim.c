@@ -50,6 +50,7 @@ typedef struct sim {
 	size_t smem_bytes;
 	uint32_t iterations;
 	uint64_t batches, kept; /* gpu: batches run, and the iterations they kept */
+	int32_t (*batch_sum)[PBA_AHEAD]; /* gpu: a batch's sums, per resource (a thread's registers) */
 	gb_rng junk;
 } sim;
 
@@ -159,6 +160,7 @@ static void *sim_open(const pba_system *st, sim_kind kind)
 		}
 		s->smem_bytes = pba_chain_bytes(&s->plan, d->I, d->J);
 		s->smem = xcalloc(s->smem_bytes / sizeof(uint64_t) + 1, sizeof(uint64_t));
+		s->batch_sum = xcalloc(d->J, sizeof(*s->batch_sum));
 	}
 	gb_rng_init(&s->junk, 0x5eed + (uint64_t)d->I * 131 + d->J, 7);
 	return s;
@@ -422,7 +424,7 @@ static uint32_t batch_run(const sim *s, const pba_chain_mem *m, pba_batch *bt)
 	const pba_dev *d = &s->d;
 	const uint32_t J = d->J, keep = J <= PBA_BATCH_KEEP * s->chain_threads;
 	uint32_t short_now = 0, short_before = 0, reach[PBA_AHEAD] = {0}, k, t, T;
-	int32_t (*sum)[PBA_AHEAD] = xcalloc(J, sizeof(*sum)), cell[PBA_BATCH_KEEP][PBA_AHEAD];
+	int32_t (*sum)[PBA_AHEAD] = s->batch_sum, cell[PBA_BATCH_KEEP][PBA_AHEAD];
 
 	for (k = 0; k < J; k++) {
 		const uint32_t j = nth(s, k, J);
@@ -443,7 +445,6 @@ static uint32_t batch_run(const sim *s, const pba_chain_mem *m, pba_batch *bt)
 	}
 	for (t = 0; t < T; t++)
 		pba_batch_finish(m, bt, nth(s, t, T));
-	free(sum);
 	return T;
 }
 
@@ -647,6 +648,7 @@ static void sim_close(void *ctx)
 	free(d->flist);
 	free(d->status);
 	free(s->smem);
+	free(s->batch_sum);
 	free(s);
 }
 
