@@ -65,7 +65,7 @@ STM_SRC += workloads/kmeans.c workloads/kmeans_stm.c workloads/graph.c workloads
 	workloads/memcached.c workloads/memcached_stm.c
 STM_SRC += stm/csmv_store.c stm/csmv_cpu.c stm/jvstm_cpu.c
 SPEC_SRC := api/loop_clause.c speculation/runtime.c speculation/replay.c speculation/backend_cpu.c \
-	workloads/spec_loops.c speculation/cpu_pool.c speculation/cpu_spec_mem.c \
+	workloads/spec_loops.c speculation/cpu_pool.c speculation/cpu_spec_mem.c speculation/cpu_inspect.c \
 	speculation/cpu_spec.c
 CORE_SRC := main.c $(COMMON_SRC) cmd/commands.c cmd/stm.c cmd/avoid.c cmd/detect.c cmd/speculate.c cmd/list.c cmd/info.c \
 	cmd/compare.c \

@@ -23,13 +23,15 @@
 #include "common/report.h"
 #include "common/stats.h"
 #include "common/timer.h"
+#include "speculation/cpu_inspect.h"
 #include "speculation/cpu_spec.h"
 #include "speculation/runtime.h"
 #include "workloads/spec_loops.h"
 
-enum baseline { BL_SEQ = 0, BL_CPU_SPEC, BL_GPU_NOSPEC, NBASELINES };
+enum baseline { BL_SEQ = 0, BL_CPU_SPEC, BL_CPU_INSPECT, BL_GPU_NOSPEC, NBASELINES };
 static const char *const baseline_names[] = {
-	[BL_SEQ] = "seq", [BL_CPU_SPEC] = "cpu-spec", [BL_GPU_NOSPEC] = "gpu-nospec", [NBASELINES] = NULL,
+	[BL_SEQ] = "seq", [BL_CPU_SPEC] = "cpu-spec", [BL_CPU_INSPECT] = "cpu-inspect", [BL_GPU_NOSPEC] = "gpu-nospec",
+	[NBASELINES] = NULL,
 };
 
 typedef struct spec_opts {
@@ -113,8 +115,10 @@ static const gb_opt_spec spec = {
 	.check_unit = "timed repetition",
 	.compare_help = "baselines timed in the same process: seq (sequential host loop), cpu-spec "
 			"(speculation designed for the host's cores: chunks with private logs, checked "
-			"and committed in parallel), gpu-nospec (no tracking or check; fftbench and alvinn at density 0 "
-			"only)",
+			"and committed in parallel), cpu-inspect (irregular-memory loops only: each iteration's elements "
+			"named ahead from the inputs, the iterations no other worker touches in conflict run in place "
+			"in parallel, the others in order), gpu-nospec (no tracking or check; fftbench and alvinn at "
+			"density 0 only)",
 	.extra_help = list_loops,
 	.example = "Example: gpubench speculate --loop ocean --iters 4000000 --compare seq,cpu-spec",
 };
@@ -181,13 +185,16 @@ static void parse(spec_opts *o, int argc, char **argv)
 		gb_die(GB_EXIT_USAGE, "option --compare gpu-nospec: %s has runtime dependences at "
 		       "density %g (only fftbench and alvinn at density 0 have none)", o->loop->name,
 		       o->gen.density);
+	if (o->compare[BL_CPU_INSPECT] && !sp_cpu_inspect_ok(o->loop))
+		gb_die(GB_EXIT_USAGE, "option --compare cpu-inspect: %s is a control-flow loop; cpu-inspect "
+		       "runs the irregular-memory loops (ocean, trfd, fftbench, figure3)", o->loop->name);
 	if (!o->cfg.workers)
 		o->cfg.workers = (unsigned)gb_cpu_count();
 }
 
 /* How a run executes the loop: through the speculative runtime, sequentially, unchecked in
- * parallel, or speculatively on the host's cores. */
-enum { RUN_SPEC, RUN_SEQ, RUN_NOSPEC, RUN_CPU_SPEC };
+ * parallel, speculatively on the host's cores, or inspected and executed on them. */
+enum { RUN_SPEC, RUN_SEQ, RUN_NOSPEC, RUN_CPU_SPEC, RUN_CPU_INSPECT };
 
 _Static_assert(SP_NPHASES <= GB_MEASURE_MAX_TRACKS, "a track per phase");
 
@@ -265,6 +272,8 @@ static gb_rep_end spec_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep
 		sp_run_nospec(backend_ops(x->backend), p, &c, s->host, &x->last);
 	} else if (x->how == RUN_CPU_SPEC) {
 		failed = sp_cpu_spec_run(p, &c, s->host, scalars, &x->last) != 0;
+	} else if (x->how == RUN_CPU_INSPECT) {
+		failed = sp_cpu_inspect_run(p, &c, s->host, &x->last) != 0;
 	} else {
 		failed = sp_run(backend_ops(x->backend), p, &c, s->host, scalars, &x->last) != 0;
 	}
@@ -361,7 +370,7 @@ static void lines(FILE *out, const void *arg)
 static int run(int argc, char **argv)
 {
 	static const int how[NBASELINES] = {[BL_SEQ] = RUN_SEQ, [BL_CPU_SPEC] = RUN_CPU_SPEC,
-					    [BL_GPU_NOSPEC] = RUN_NOSPEC};
+					    [BL_CPU_INSPECT] = RUN_CPU_INSPECT, [BL_GPU_NOSPEC] = RUN_NOSPEC};
 	spec_opts o;
 	spec_run *s = gb_xcalloc(1, sizeof(*s), "run state");
 	gb_measure ms;

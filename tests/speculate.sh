@@ -53,7 +53,9 @@ expect_rc "--density 1e-310, a subnormal, is a value in range" 0 "$G" speculate 
 	--density 1e-310 --iters 50 --reps 1 --quiet
 bad "--work for a loop without one" "no work knob" --loop fftbench --work 3
 bad "--opt nosuch" "all|no-mo|no-co|no-sched" --opt nosuch
-bad "--compare nosuch" "seq|cpu-spec|gpu-nospec" --compare seq,nosuch
+bad "--compare nosuch" "seq|cpu-spec|cpu-inspect|gpu-nospec" --compare seq,nosuch
+bad "--compare cpu-inspect on a control-flow loop" "cpu-inspect runs the irregular-memory loops" --loop mdg \
+	--compare cpu-inspect
 bad "--compare with an empty name" "empty name" --compare seq,
 bad "--compare gpu-nospec on a loop with dependences" "runtime dependences" --loop ocean --compare gpu-nospec
 bad "--compare gpu-nospec above density 0" "runtime dependences" --loop alvinn --density 0.1 --compare gpu-nospec
@@ -133,6 +135,16 @@ for x in b:
 assert b[0]["iterations_reexecuted"] == 4096 and b[0]["backend"] == "cpu"
 assert b[2]["iterations_reexecuted"] == 0 and b[2]["assignments"] == 1
 assert r["iterations_reexecuted"] == 0 and r["detections"] == 0'
+expect_rc "speculate --compare seq,cpu-inspect (ocean, two workers)" 0 "${S[@]}" --loop ocean \
+	--iters 20000 --density 0.01 --cpu-workers 2 --compare seq,cpu-inspect --reps 2 --json "$R/inspect.json"
+json_check "cpu-inspect report: verified, every iteration run once, in parallel or in order" "$R/inspect.json" '
+b = d["results"]["baselines"]
+assert [x["name"] for x in b] == ["seq", "cpu-inspect"], b
+x = b[1]
+assert x["verified"] is True and x["loop_seconds"]["n"] == 2
+assert x["iterations_speculated"] + x["iterations_reexecuted"] == 20000, x
+assert 0 < x["iterations_reexecuted"] < 20000 and x["iterations_misspeculated"] == 0, x
+assert x["phase_seconds"]["check"]["median"] > 0 and x["phase_seconds"]["computation"]["median"] > 0'
 expect_rc "the summary names each baseline" 0 "$G" speculate --backend cpu --loop alvinn --iters 500 \
 	--reps 1 --compare seq,cpu-spec,gpu-nospec
 expect_out "the summary names each baseline" "seq " "cpu-spec " "gpu-nospec" "verified     yes"

@@ -158,6 +158,48 @@ GB_HD void sp_body(sp_args *a, sp_track *t, uint32_t i)
 	}
 }
 
+#if !defined(__CUDA_ARCH__)
+/*
+ * The elements of A that iteration i of an SP_MEM loop accesses, from its
+ * inputs alone (the contract of a memory loop), without running it: each
+ * as element << 1, | 1 when the iteration writes it (a read and a write of
+ * one element count as a write). Returns how many (at most SP_MEM_ACCESSES;
+ * an element may come twice), or SP_NO_ACCESSES for a loop that has no
+ * such function. The inspector of `--compare cpu-inspect`
+ * (speculation/cpu_inspect.c) relies on it; the unit tests hold it to the
+ * traces of the bodies above, iteration by iteration.
+ */
+#define SP_MEM_ACCESSES 4u
+#define SP_NO_ACCESSES UINT32_MAX
+static inline uint32_t sp_mem_accesses(const sp_args *a, uint32_t i, uint32_t acc[SP_MEM_ACCESSES])
+{
+	uint32_t n = 0, k, e;
+	switch (a->loop) {
+	case SP_OCEAN:
+		acc[n++] = a->idx[i] << 1 | 1u;
+		for (k = 1; k <= 2; k++) {
+			e = a->idx[(size_t)k * a->n + i];
+			if (e < a->p[1])
+				acc[n++] = e << 1;
+		}
+		return n;
+	case SP_TRFD:
+		acc[0] = a->idx[i] << 1 | 1u;
+		return 1;
+	case SP_FFTBENCH:
+		acc[0] = a->idx[2 * i] << 1 | 1u;
+		acc[1] = a->idx[2 * i + 1] << 1 | 1u;
+		return 2;
+	case SP_FIGURE3:
+		acc[0] = a->idx[i] << 1 | 1u;
+		acc[1] = a->idx[a->n + i] << 1;
+		return 2;
+	default:
+		return SP_NO_ACCESSES;
+	}
+}
+#endif
+
 /*
  * The regular mapping of an SP_CF loop (section 3.2): the elements iteration i
  * writes, as at most two ranges [lo[k], hi[k]); returns how many. Consecutive
