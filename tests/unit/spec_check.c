@@ -2,6 +2,7 @@
 #include <string.h>
 
 #include "tests/unit/spec_check.h"
+#include "workloads/spec_loops.h"
 
 int spec_matches_seq(spec_runner run, const sp_problem *p, const sp_config *c, sp_result *r)
 {
@@ -19,4 +20,18 @@ int spec_matches_seq(spec_runner run, const sp_problem *p, const sp_config *c, s
 	free(a);
 	free(b);
 	return same;
+}
+
+void spec_figure3_256(sp_problem *p, const uint32_t set[][3], unsigned nset)
+{
+	uint32_t idx[512], A0[512], i;
+	for (i = 0; i < 256; i++) {
+		idx[i] = i;
+		idx[256 + i] = 256 + i;
+	}
+	for (i = 0; i < nset; i++)
+		idx[set[i][0] * 256 + set[i][1]] = set[i][2];
+	for (i = 0; i < 512; i++)
+		A0[i] = 7 * i + 1;
+	sp_problem_make(p, sp_loop_find("figure3"), 256, 512, idx, 512, NULL, 0, A0);
 }

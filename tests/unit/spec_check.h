@@ -11,4 +11,12 @@ typedef int (*spec_runner)(const sp_problem *p, const sp_config *c, uint32_t *ho
 /* Run p through run and sequentially from the same start; 1 when both end equal, bit for bit. */
 int spec_matches_seq(spec_runner run, const sp_problem *p, const sp_config *c, sp_result *r);
 
+/*
+ * figure3 (A[P[i]] = 3 A[Q[i]] + i + 1) over 256 iterations and 512 elements into p:
+ * iteration i writes element i and reads 256 + i, except where set says otherwise (each
+ * {0 for P or 1 for Q, iteration, element}); A[e] starts at 7 e + 1. Free it with
+ * sp_problem_free.
+ */
+void spec_figure3_256(sp_problem *p, const uint32_t set[][3], unsigned nset);
+
 #endif

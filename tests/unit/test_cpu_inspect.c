@@ -100,19 +100,10 @@ TEST(cpu_inspect_accesses_match_the_traces)
  */
 static uint64_t two_chunks(const uint32_t set[][3], unsigned nset)
 {
-	uint32_t idx[512], A0[512], i;
 	sp_problem p;
 	sp_result r;
 	sp_config c = inspect_config(2);
-	for (i = 0; i < 256; i++) {
-		idx[i] = i;
-		idx[256 + i] = 256 + i;
-	}
-	for (i = 0; i < nset; i++)
-		idx[set[i][0] * 256 + set[i][1]] = set[i][2];
-	for (i = 0; i < 512; i++)
-		A0[i] = 7 * i + 1;
-	sp_problem_make(&p, sp_loop_find("figure3"), 256, 512, idx, 512, NULL, 0, A0);
+	spec_figure3_256(&p, set, nset);
 	CHECK(spec_matches_seq(inspect_runner, &p, &c, &r));
 	CHECK_EQ(r.assignments, 1);
 	CHECK_EQ(r.max_assignment, 256);
