@@ -148,10 +148,10 @@ static void inspect(irun *x, unsigned c)
  * among them, then the rows that touch one, marked crossing in their chunks. */
 static void classify(irun *x, unsigned o)
 {
+	const uint32_t mark = x->stamp << INFO_STAMP_SHIFT;
 	unsigned c;
 	uint32_t y;
 
-	const uint32_t mark = x->stamp << INFO_STAMP_SHIFT;
 	for (c = 0; c < x->nchunks; c++) {
 		const chunk *k = &x->ck[c];
 		const uint32_t end = k->cut[o + 1];
