@@ -1,5 +1,6 @@
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "common/error.h"
 
@@ -53,6 +54,13 @@ void *gb_xcalloc(size_t count, size_t size, const char *what)
 	if (!p)
 		gb_die(GB_EXIT_RUNTIME, "out of host memory allocating %zu x %zu bytes for %s",
 		       count, size, what);
+	return p;
+}
+
+void *gb_xzalloc(size_t count, size_t size, const char *what)
+{
+	void *p = gb_xmalloc((count ? count : 1) * size, what);
+	memset(p, 0, (count ? count : 1) * size);
 	return p;
 }
 

@@ -43,5 +43,8 @@ int gb_line_error(char *err, size_t errlen, const char *file, unsigned long long
 
 void *gb_xmalloc(size_t n, const char *what);
 void *gb_xcalloc(size_t count, size_t size, const char *what);
+/* Zeroed memory with its pages touched now (calloc may leave them to fault in later): for
+ * state a timed run uses, so that page faults belong to its allocation, not to the run. */
+void *gb_xzalloc(size_t count, size_t size, const char *what);
 
 #endif

@@ -275,14 +275,6 @@ static void pool_part(void *ctx, unsigned w, uint32_t round)
 		part(x, w, round);
 }
 
-/* Zeroed memory with its pages touched now: page faults belong to allocation, not to the loop. */
-static void *zalloc(size_t n, size_t size, const char *what)
-{
-	void *q = gb_xmalloc((n ? n : 1) * size, what);
-	memset(q, 0, (n ? n : 1) * size);
-	return q;
-}
-
 static void open_run(irun *x, const sp_problem *p, unsigned workers)
 {
 	unsigned w;
@@ -291,7 +283,7 @@ static void open_run(irun *x, const sp_problem *p, unsigned workers)
 	memset(x, 0, sizeof(*x));
 	x->p = p;
 	x->nw = workers;
-	x->info = zalloc(p->args.size, sizeof(uint32_t), "the inspector's marks");
+	x->info = gb_xzalloc(p->args.size, sizeof(uint32_t), "the inspector's marks");
 	x->ck = aligned_alloc(64, (size_t)workers * sizeof(chunk));
 	if (!x->ck)
 		gb_die(GB_EXIT_RUNTIME, "out of memory for %u inspector chunks", workers);
@@ -300,12 +292,12 @@ static void open_run(irun *x, const sp_problem *p, unsigned workers)
 		;
 	for (w = 0; w < workers; w++) {
 		chunk *k = &x->ck[w];
-		k->list = zalloc((size_t)CHUNK * SP_MEM_ACCESSES, sizeof(owned), "an inspector's list");
-		k->cut = zalloc(workers + 1, sizeof(uint32_t), "an inspector's list");
-		k->fill = zalloc(workers, sizeof(uint32_t), "an inspector's list");
-		k->cross = zalloc(CHUNK, 1, "an inspector's marks");
-		k->deferred = zalloc(CHUNK, sizeof(uint32_t), "an inspector's deferred iterations");
-		k->set = zalloc(3 * (size_t)slots, sizeof(uint32_t), "an inspector's deferred elements");
+		k->list = gb_xzalloc((size_t)CHUNK * SP_MEM_ACCESSES, sizeof(owned), "an inspector's list");
+		k->cut = gb_xzalloc(workers + 1, sizeof(uint32_t), "an inspector's list");
+		k->fill = gb_xzalloc(workers, sizeof(uint32_t), "an inspector's list");
+		k->cross = gb_xzalloc(CHUNK, 1, "an inspector's marks");
+		k->deferred = gb_xzalloc(CHUNK, sizeof(uint32_t), "an inspector's deferred iterations");
+		k->set = gb_xzalloc(3 * (size_t)slots, sizeof(uint32_t), "an inspector's deferred elements");
 		k->set_mask = slots - 1;
 	}
 	sp_pool_open(&x->pool, workers, pool_part, x); /* not timed, as the runtime's allocation */
@@ -325,15 +317,6 @@ static void close_run(irun *x)
 	}
 	free(x->ck);
 	free(x->info);
-}
-
-/* Add the time since *t to phase ph of r; *t becomes now. */
-static void phase_to(sp_result *r, unsigned ph, uint64_t *t)
-{
-	uint64_t now = gb_now_ns();
-	if (now > *t)
-		r->phase_s[ph] += (double)(now - *t) / 1e9;
-	*t = now;
 }
 
 int sp_cpu_inspect_run(const sp_problem *p, const sp_config *c, uint32_t *host, sp_result *r)
@@ -373,7 +356,7 @@ int sp_cpu_inspect_run(const sp_problem *p, const sp_config *c, uint32_t *host, 
 			for (i = x.start; i < x.start + x.count; i++)
 				sp_body(&a, &tr, i);
 			r->reexecuted += x.count;
-			phase_to(r, SP_PH_COMPUTE, &t);
+			sp_phase_to(r, SP_PH_COMPUTE, &t, 0);
 			x.start += x.count;
 			continue;
 		}
@@ -382,7 +365,7 @@ int sp_cpu_inspect_run(const sp_problem *p, const sp_config *c, uint32_t *host, 
 			x.stamp = 1;
 		}
 		x.owner_mul = ((uint64_t)x.nchunks << 32) / p->args.size;
-		phase_to(r, SP_PH_SCHEDULE, &t);
+		sp_phase_to(r, SP_PH_SCHEDULE, &t, 0);
 		round = sp_pool_start(&x.pool, x.nchunks);
 		inspect(&x, 0);
 		sp_pool_raise(&x.pool, 0, SP_FLAG_EXECUTED, round);
@@ -390,10 +373,10 @@ int sp_cpu_inspect_run(const sp_problem *p, const sp_config *c, uint32_t *host, 
 		classify(&x, 0);
 		sp_pool_raise(&x.pool, 0, SP_FLAG_RESOLVED, round);
 		wait_all(&x, 0, SP_FLAG_RESOLVED, round);
-		phase_to(r, SP_PH_CHECK, &t);
+		sp_phase_to(r, SP_PH_CHECK, &t, 0);
 		execute(&x, 0);
 		wait_all(&x, 0, SP_FLAG_DONE, round);
-		phase_to(r, SP_PH_COMPUTE, &t);
+		sp_phase_to(r, SP_PH_COMPUTE, &t, 0);
 		for (k = 0; k < x.nchunks; k++) {
 			sp_args a = p->args;
 			sp_track tr = sp_track_sequential();
@@ -404,7 +387,7 @@ int sp_cpu_inspect_run(const sp_problem *p, const sp_config *c, uint32_t *host, 
 			r->reexecuted += x.ck[k].ndeferred;
 			r->iterations_gpu += chunk_lo(&x, k + 1) - chunk_lo(&x, k) - x.ck[k].ndeferred;
 		}
-		phase_to(r, SP_PH_RECOVERY, &t);
+		sp_phase_to(r, SP_PH_RECOVERY, &t, 0);
 		x.start += x.count;
 	}
 	if (r->min_assignment == UINT64_MAX)

@@ -152,14 +152,6 @@ static void pool_part(void *ctx, unsigned w, uint32_t round)
 	}
 }
 
-/* Zeroed memory with its pages touched now: page faults belong to allocation, not to the loop. */
-static void *zalloc(size_t n, size_t size, const char *what)
-{
-	void *q = gb_xmalloc((n ? n : 1) * size, what);
-	memset(q, 0, (n ? n : 1) * size);
-	return q;
-}
-
 /* State for rounds of up to cap iterations, and the workers started. */
 static void open_run(xrun *x, const sp_problem *p, const sp_config *c, uint32_t cap,
 		     unsigned workers)
@@ -175,7 +167,7 @@ static void open_run(xrun *x, const sp_problem *p, const sp_config *c, uint32_t 
 		 * takes more of them (mem_round). */
 		x->tls = sp_tls_open(p, workers, (cap + workers - 1) / workers + 2 * MIN_CHUNK);
 	} else {
-		x->misspec = zalloc(cap, sizeof(uint32_t), "the round's marks");
+		x->misspec = gb_xzalloc(cap, sizeof(uint32_t), "the round's marks");
 		x->cw = aligned_alloc(64, (size_t)workers * sizeof(cf_count));
 		if (!x->cw)
 			gb_die(GB_EXIT_RUNTIME, "out of memory for %u CPU speculation workers", workers);
@@ -190,16 +182,6 @@ static void close_run(xrun *x)
 	sp_tls_close(x->tls);
 	free(x->misspec);
 	free(x->cw);
-}
-
-/* Add the time since *t to phase ph of r; *t becomes now (or at, when given). */
-static void phase_to(sp_result *r, unsigned ph, uint64_t *t, uint64_t at)
-{
-	uint64_t now = at ? at : gb_now_ns();
-	if (now > *t)
-		r->phase_s[ph] += (double)(now - *t) / 1e9;
-	if (now > *t)
-		*t = now;
 }
 
 static void count_assignment(sp_result *r, uint32_t count, uint64_t executed)
@@ -245,11 +227,11 @@ static uint32_t mem_round(xrun *x, sp_sched *sc, uint32_t start, sp_result *r, u
 	if (nchunks >= 2 && head < 1)
 		head = 1;
 	count_assignment(r, count, count);
-	phase_to(r, SP_PH_SCHEDULE, t_phase, 0);
+	sp_phase_to(r, SP_PH_SCHEDULE, t_phase, 0);
 	t_start = *t_phase;
 	if (nchunks < 2) {
 		sp_run_sequential(x->p, x->A, x->s, start, start + count);
-		phase_to(r, SP_PH_COMPUTE, t_phase, 0);
+		sp_phase_to(r, SP_PH_COMPUTE, t_phase, 0);
 		x->ns_per_iter = (double)(*t_phase - t_start) / count;
 	} else {
 		uint32_t round;
@@ -269,9 +251,9 @@ static uint32_t mem_round(xrun *x, sp_sched *sc, uint32_t start, sp_result *r, u
 		}
 		/* Computation until the last chunk ran, commit until the last one was resolved, the
 		 * rest the part of the in-order re-executions and delayed writes left after it. */
-		phase_to(r, SP_PH_COMPUTE, t_phase, o.t_executed);
-		phase_to(r, SP_PH_COMMIT, t_phase, o.t_resolved);
-		phase_to(r, SP_PH_RECOVERY, t_phase, 0);
+		sp_phase_to(r, SP_PH_COMPUTE, t_phase, o.t_executed);
+		sp_phase_to(r, SP_PH_COMMIT, t_phase, o.t_resolved);
+		sp_phase_to(r, SP_PH_RECOVERY, t_phase, 0);
 		x->ns_per_iter = (double)(o.t_executed - t_start) * nchunks / count;
 		if (o.head_ns > 0 && o.rest_ns > 0) {
 			double ratio = o.rest_ns / o.head_ns;
@@ -420,7 +402,7 @@ static uint32_t cf_round(xrun *x, sp_sched *sc, uint32_t start, sp_result *r, ui
 	}
 	x->start = start;
 	x->count = count;
-	phase_to(r, SP_PH_SCHEDULE, t_phase, 0);
+	sp_phase_to(r, SP_PH_SCHEDULE, t_phase, 0);
 	t_start = *t_phase;
 	if (parts < 2) {
 		if (sp_clause_all_subsequent(cl))
@@ -428,7 +410,7 @@ static uint32_t cf_round(xrun *x, sp_sched *sc, uint32_t start, sp_result *r, ui
 		else
 			sp_run_sequential(x->p, x->A, x->s, start, start + count);
 		count_assignment(r, count, count);
-		phase_to(r, SP_PH_COMPUTE, t_phase, 0);
+		sp_phase_to(r, SP_PH_COMPUTE, t_phase, 0);
 		sp_cf_ran_in_order(&x->rates, (double)count / (double)(*t_phase - t_start + 1));
 		return start + count;
 	}
@@ -442,12 +424,12 @@ static uint32_t cf_round(xrun *x, sp_sched *sc, uint32_t start, sp_result *r, ui
 		executed += x->cw[w].iters;
 		busy += x->cw[w].ns;
 	}
-	phase_to(r, SP_PH_COMPUTE, t_phase, 0);
+	sp_phase_to(r, SP_PH_COMPUTE, t_phase, 0);
 	af = x->all_from;
 	if (af != SP_NONE)
 		sp_sched_after(sc, x->p, x->c, count, 0, af);
 	next = cf_recover(x, r, &redone);
-	phase_to(r, SP_PH_RECOVERY, t_phase, 0);
+	sp_phase_to(r, SP_PH_RECOVERY, t_phase, 0);
 	/* What ran after the round's first range to the end began runs again in later rounds
 	 * (the range's first iteration was just re-executed). The round speculated everything
 	 * before the range, its first iteration (which a range starting after its branch may

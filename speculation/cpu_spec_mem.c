@@ -119,14 +119,6 @@ struct sp_tls {
 	uint32_t bad_iteration;
 };
 
-/* Zeroed memory with its pages touched now: page faults belong to allocation, not to the loop. */
-static void *zalloc(size_t n, size_t size, const char *what)
-{
-	void *q = gb_xmalloc((n ? n : 1) * size, what);
-	memset(q, 0, (n ? n : 1) * size);
-	return q;
-}
-
 sp_tls *sp_tls_open(const sp_problem *p, unsigned workers, uint32_t max_chunk)
 {
 	sp_tls *t = aligned_alloc(64, sizeof(sp_tls));
@@ -144,15 +136,15 @@ sp_tls *sp_tls_open(const sp_problem *p, unsigned workers, uint32_t max_chunk)
 	t->mr = l->max_reads;
 	t->mw = l->max_writes;
 	t->nw = workers;
-	t->own = zalloc(p->args.size, sizeof(uint32_t), "the round's writers");
+	t->own = gb_xzalloc(p->args.size, sizeof(uint32_t), "the round's writers");
 	t->first.mode = SP_VIEW_IN_PLACE;
 	t->first.fexact = exact;
 	t->first.fmask = FILTER_HASH_BITS - 1;
-	t->first.filter = zalloc(exact ? exact_words : FILTER_HASH_BITS / 64, sizeof(uint64_t),
+	t->first.filter = gb_xzalloc(exact ? exact_words : FILTER_HASH_BITS / 64, sizeof(uint64_t),
 				 "the first chunk's writes");
 	t->first.max_marks = (size_t)workers * chunk * t->mw;
-	t->first.marks = zalloc(t->first.max_marks, sizeof(uint32_t), "the first chunk's writes");
-	t->per_iter = zalloc(workers, sizeof(double), "the chunks' times");
+	t->first.marks = gb_xzalloc(t->first.max_marks, sizeof(uint32_t), "the first chunk's writes");
+	t->per_iter = gb_xzalloc(workers, sizeof(double), "the chunks' times");
 	t->ck = aligned_alloc(64, (size_t)workers * sizeof(chunk_log));
 	if (!t->ck)
 		gb_die(GB_EXIT_RUNTIME, "out of memory for %u CPU speculation logs", workers);
@@ -164,18 +156,18 @@ sp_tls *sp_tls_open(const sp_problem *p, unsigned workers, uint32_t max_chunk)
 		;
 	for (w = 0; w < workers; w++) {
 		chunk_log *k = &t->ck[w];
-		k->rd = zalloc(chunk * t->mr, sizeof(uint32_t), "a read log");
-		k->rv = zalloc(chunk * t->mr, sizeof(uint32_t), "a read log");
-		k->wr = zalloc(chunk * t->mw, sizeof(uint32_t), "a write log");
-		k->wv = zalloc(chunk * t->mw, sizeof(uint32_t), "a write log");
-		k->meta = zalloc(chunk, sizeof(uint32_t), "an iteration log");
-		k->wn = zalloc(chunk, sizeof(uint8_t), "an iteration log");
-		k->redo = zalloc(chunk, sizeof(uint32_t), "a re-execution list");
-		k->redo_from_a = zalloc(chunk, sizeof(uint32_t), "a re-execution list");
-		k->delay = zalloc(3 * chunk * t->mw, sizeof(uint32_t), "a delayed-write list");
-		k->view.slot = zalloc(slots * SP_SLOT_WORDS, sizeof(uint32_t), "a private view");
+		k->rd = gb_xzalloc(chunk * t->mr, sizeof(uint32_t), "a read log");
+		k->rv = gb_xzalloc(chunk * t->mr, sizeof(uint32_t), "a read log");
+		k->wr = gb_xzalloc(chunk * t->mw, sizeof(uint32_t), "a write log");
+		k->wv = gb_xzalloc(chunk * t->mw, sizeof(uint32_t), "a write log");
+		k->meta = gb_xzalloc(chunk, sizeof(uint32_t), "an iteration log");
+		k->wn = gb_xzalloc(chunk, sizeof(uint8_t), "an iteration log");
+		k->redo = gb_xzalloc(chunk, sizeof(uint32_t), "a re-execution list");
+		k->redo_from_a = gb_xzalloc(chunk, sizeof(uint32_t), "a re-execution list");
+		k->delay = gb_xzalloc(3 * chunk * t->mw, sizeof(uint32_t), "a delayed-write list");
+		k->view.slot = gb_xzalloc(slots * SP_SLOT_WORDS, sizeof(uint32_t), "a private view");
 		k->view.mask = (uint32_t)(slots - 1);
-		k->view.filter = zalloc(view_exact ? exact_words : view_bits / 64, sizeof(uint64_t),
+		k->view.filter = gb_xzalloc(view_exact ? exact_words : view_bits / 64, sizeof(uint64_t),
 					"a private view's filter");
 		k->view.fexact = view_exact;
 		k->view.fmask = (uint32_t)(view_bits - 1);

@@ -20,24 +20,17 @@ typedef struct sp_plan_elem {
 	uint32_t key, lw, lr;
 } sp_plan_elem;
 
-static void *touched(size_t bytes, const char *what)
-{
-	void *q = gb_xmalloc(bytes ? bytes : 1, what);
-	memset(q, 0, bytes ? bytes : 1);
-	return q;
-}
-
 void sp_planner_init(sp_planner *pl, uint32_t max_rows, uint32_t size, uint32_t trace)
 {
-	size_t elems = (size_t)max_rows * trace, words = (size_t)max_rows * sizeof(uint32_t);
+	size_t elems = (size_t)max_rows * trace;
 	memset(pl, 0, sizeof(*pl));
-	pl->level = touched(words, "the replay plan");
-	pl->order = touched(words, "the replay plan");
-	pl->spare = touched(words, "the replay plan");
+	pl->level = gb_xzalloc(max_rows, sizeof(uint32_t), "the replay plan");
+	pl->order = gb_xzalloc(max_rows, sizeof(uint32_t), "the replay plan");
+	pl->spare = gb_xzalloc(max_rows, sizeof(uint32_t), "the replay plan");
 	/* twice the elements a plan can touch, a power of two */
 	for (pl->elem_cap = 16; pl->elem_cap < 2 * (elems < size ? elems : size); pl->elem_cap *= 2)
 		;
-	pl->elem = touched(pl->elem_cap * sizeof(sp_plan_elem), "the replay plan");
+	pl->elem = gb_xzalloc(pl->elem_cap, sizeof(sp_plan_elem), "the replay plan");
 }
 
 void sp_planner_free(sp_planner *pl)

@@ -165,6 +165,15 @@ static void run_iteration(const sp_problem *p, uint32_t *host, float *s, uint32_
 	memcpy(s, a.s, sizeof(a.s));
 }
 
+void sp_phase_to(sp_result *r, unsigned ph, uint64_t *t, uint64_t at)
+{
+	uint64_t now = at ? at : gb_now_ns();
+	if (now > *t) {
+		r->phase_s[ph] += (double)(now - *t) / 1e9;
+		*t = now;
+	}
+}
+
 void sp_run_sequential(const sp_problem *p, uint32_t *host, float scalars[SP_NSCALARS],
 		       uint32_t lo, uint32_t hi)
 {
@@ -411,14 +420,6 @@ void sp_sched_after(sp_sched *sc, const sp_problem *p, const sp_config *c, uint3
 	} else if (sp_clause_all_subsequent(&p->clause)) {
 		sc->size = sp_sched_clean(sc->size, count, sc->grow, sc->cap);
 	}
-}
-
-/* Host memory with its pages touched now: page faults belong to allocation, not to the loop. */
-static void *xalloc_words(size_t words, const char *what)
-{
-	void *q = gb_xmalloc((words ? words : 1) * sizeof(uint32_t), what);
-	memset(q, 0, (words ? words : 1) * sizeof(uint32_t));
-	return q;
 }
 
 /* Put the Misspec list (distinct offsets below count) in loop order: a short one by sorting,
@@ -716,18 +717,18 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	u.ctx = b->open(p, host, limit, c->workers,
 			(u.resident ? SP_OPEN_RESIDENT : 0) | (u.lookahead ? SP_OPEN_SHADOW : 0));
 	if (u.resident) {
-		u.rows = xalloc_words((size_t)limit * SP_ROW_WORDS(l->max_reads, l->max_writes),
-				      "misspeculated iterations' traces");
-		u.plan = xalloc_words(SP_PLAN_WORDS(limit), "the replay plan");
+		u.rows = gb_xzalloc((size_t)limit * SP_ROW_WORDS(l->max_reads, l->max_writes), sizeof(uint32_t),
+				    "misspeculated iterations' traces");
+		u.plan = gb_xzalloc(SP_PLAN_WORDS(limit), sizeof(uint32_t), "the replay plan");
 		sp_planner_init(&u.planner, limit, size, l->max_reads + l->max_writes);
 	}
 	staging = (size_t)limit * l->max_writes > size ? (size_t)limit * l->max_writes : size;
-	u.mlist = xalloc_words(limit, "the Misspec list");
-	u.bits = (uint64_t *)xalloc_words(2 * ((size_t)limit / 64 + 1), "the Misspec bitmap");
-	u.wlist = xalloc_words(size, "the Wrong list");
-	u.sidx = xalloc_words(staging, "commit and copy-in staging");
-	u.sval = xalloc_words(staging, "commit and copy-in staging");
-	u.stage = xalloc_words(c->opt == SP_OPT_NO_CO ? size : 0, "copy-out staging");
+	u.mlist = gb_xzalloc(limit, sizeof(uint32_t), "the Misspec list");
+	u.bits = gb_xzalloc((size_t)limit / 64 + 1, sizeof(uint64_t), "the Misspec bitmap");
+	u.wlist = gb_xzalloc(size, sizeof(uint32_t), "the Wrong list");
+	u.sidx = gb_xzalloc(staging, sizeof(uint32_t), "commit and copy-in staging");
+	u.sval = gb_xzalloc(staging, sizeof(uint32_t), "commit and copy-in staging");
+	u.stage = gb_xzalloc(c->opt == SP_OPT_NO_CO ? size : 0, sizeof(uint32_t), "copy-out staging");
 
 	u.t_phase = t0 = gb_now_ns();
 	r->bytes_in += upload_inputs(b, u.ctx, p, c->opt == SP_OPT_NO_SCHED ? limit : sc.size,

@@ -129,6 +129,10 @@ void sp_sched_after(sp_sched *sc, const sp_problem *p, const sp_config *c, uint3
 int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_t *host,
 	   float scalars[SP_NSCALARS], sp_result *r);
 
+/* Add the time from *t to now (or to at, when not 0) to phase ph of r; *t moves there. For
+ * the host's own runs (speculation/cpu_spec.c, cpu_inspect.c), timed phase by phase. */
+void sp_phase_to(sp_result *r, unsigned ph, uint64_t *t, uint64_t at);
+
 /* The sequential loop (the baseline and the oracle): iterations lo..hi-1 on host. */
 void sp_run_sequential(const sp_problem *p, uint32_t *host, float scalars[SP_NSCALARS],
 		       uint32_t lo, uint32_t hi);
