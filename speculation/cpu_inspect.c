@@ -233,8 +233,12 @@ static void execute(irun *x, unsigned c)
 	}
 	for (i = lo; i < hi; i++) {
 		int defer = k->cross[i - lo];
+		if (!defer && !k->ndeferred) { /* nothing to conflict with yet */
+			sp_body(&a, &t, i);
+			continue;
+		}
 		n = sp_mem_accesses(&a, i, acc);
-		for (q = 0; q < n && !defer && k->ndeferred; q++)
+		for (q = 0; q < n && !defer; q++)
 			defer = conflicts(k, acc[q]);
 		if (!defer) {
 			sp_body(&a, &t, i);
@@ -348,13 +352,10 @@ int sp_cpu_inspect_run(const sp_problem *p, const sp_config *c, uint32_t *host, 
 			r->min_assignment = x.count;
 		if (x.count > r->max_assignment)
 			r->max_assignment = x.count;
-		if (x.nchunks < 2) { /* too short to share: in order */
-			sp_args a = p->args;
-			sp_track tr = sp_track_sequential();
-			uint32_t i;
-			a.A = host;
-			for (i = x.start; i < x.start + x.count; i++)
-				sp_body(&a, &tr, i);
+		if (x.nchunks < 2) { /* too short to share: in order (a memory loop's scalars stay) */
+			float s[SP_NSCALARS];
+			memcpy(s, p->args.s, sizeof(s));
+			sp_run_sequential(p, host, s, x.start, x.start + x.count);
 			r->reexecuted += x.count;
 			sp_phase_to(r, SP_PH_COMPUTE, &t, 0);
 			x.start += x.count;
