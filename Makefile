@@ -38,16 +38,14 @@ LDLIBS := $(CJSON_LIBS) -lm -pthread
 
 BUILD := build/$(if $(filter 1,$(CUDA)),cuda,cpu)
 
-COMMON_SRC := common/error.c common/opts.c common/stats.c common/timer.c common/report.c \
-	common/backend.c common/ranktest.c common/report_read.c common/metric_diff.c \
-	common/output.c common/impl.c common/memory.c common/options.c common/progress.c \
-	common/measure.c common/report_results.c common/registry.c
-PBA_SRC := api/pba_model.c deadlock/pba_cpu.c deadlock/pba_registry.c workloads/pba_gen.c \
-	workloads/pba_oracle.c workloads/pba_trace.c
-RAG_SRC := api/rag_model.c deadlock/rag.c deadlock/rag_registry.c deadlock/osdda_cpu.c deadlock/lmdda_cpu.c \
-	deadlock/lmdda_fast.c deadlock/rag_stream_cpu.c workloads/rag_oracle.c workloads/rag_gen.c workloads/rag_trace.c
-LIST_SRC := structures/kma_host.c structures/list_heap.c structures/list_serial.c structures/list_cpu.c \
-	structures/list_registry.c workloads/list_gen.c workloads/list_oracle.c
+# Sources are found per folder: a new .c or .cu in a folder of the layering
+# (tests/layers.sh) is built without a Makefile edit. Each folder is named
+# once; the engine and workload families are the subfolders of stm/ and
+# workloads/.
+SRC_DIRS := common api cmd cmd/* workloads/* stm stm/* deadlock speculation structures
+LIB_SRC := $(sort $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.c)))
+# The device query: CUDA's in the CUDA build, a stand-in without one.
+LIB_SRC := $(filter-out common/device_none.c,$(LIB_SRC))
 # The opencl list implementation: built when the OpenCL headers and ICD loader are found (OPENCL=0 forces it off).
 ifeq ($(origin OPENCL), undefined)
   OPENCL := $(shell test -f /usr/include/CL/cl.h && $(CC) -print-file-name=libOpenCL.so | grep -q / && echo 1 || echo 0)
@@ -55,36 +53,21 @@ endif
 OPENCL_KERNEL_SRC := structures/list_kernel_port.cl structures/kma.h structures/semilist.h api/list_ops.h \
 	structures/list_apply.h structures/list_kernel.cl
 ifeq ($(OPENCL),1)
-  LIST_SRC += structures/list_opencl.c
   OPENCL_LIBS := -lOpenCL
+else
+  LIB_SRC := $(filter-out structures/list_opencl.c,$(LIB_SRC))
 endif
-STM_SRC := stm/registry.c stm/counters.c stm/stm_cpu.c stm/prstm_cpu.c stm/prstm_cpu_set16.c stm/prstm_cpu_long.c stm/gpustm_cpu.c \
-	stm/gpustm_cpu_set16.c workloads/bank.c workloads/bank_stm.c workloads/vacation.c workloads/vacation_stm.c \
-	workloads/skiplist.c workloads/skiplist_stm.c workloads/stm_workloads.c
-STM_SRC += workloads/kmeans.c workloads/kmeans_stm.c workloads/graph.c workloads/graph_stm.c workloads/stm_order.c \
-	workloads/memcached.c workloads/memcached_stm.c
-STM_SRC += stm/csmv_store.c stm/csmv_cpu.c stm/jvstm_cpu.c
-SPEC_SRC := api/loop_clause.c speculation/runtime.c speculation/replay.c speculation/backend_cpu.c \
-	workloads/spec_loops.c speculation/cpu_pool.c speculation/cpu_spec_mem.c speculation/cpu_inspect.c \
-	speculation/cpu_spec.c
-CORE_SRC := main.c $(COMMON_SRC) cmd/commands.c cmd/stm.c cmd/avoid.c cmd/detect.c cmd/speculate.c cmd/list.c cmd/info.c \
-	cmd/compare.c \
-	$(STM_SRC) $(PBA_SRC) $(RAG_SRC) $(SPEC_SRC) $(LIST_SRC)
-CUDA_SRC := common/device_cuda.cu stm/stm_gpu.cu stm/prstm_gpu.cu stm/prstm_gpu_set2.cu stm/prstm_gpu_set4.cu \
-	stm/prstm_gpu_set16.cu stm/prstm_gpu_long.cu stm/gpustm_gpu.cu stm/gpustm_gpu_set16.cu stm/csmv_gpu.cu stm/jvstm_gpu.cu deadlock/pba_gpu_common.cu \
-	deadlock/pba_gpu.cu \
-	deadlock/pba_thesis_gpu.cu deadlock/rag_gpu.cu deadlock/osdda_gpu.cu deadlock/lmdda_gpu.cu \
-	deadlock/rag_stream.cu speculation/backend_gpu.cu structures/list_gpu.cu
+CUDA_SRC := $(sort $(foreach d,$(SRC_DIRS),$(wildcard $(d)/*.cu)))
 
 ifeq ($(CUDA),1)
   CUDA_HOME ?= $(patsubst %/bin/,%,$(dir $(shell command -v $(NVCC))))
-  C_SRC := $(CORE_SRC)
+  C_SRC := $(LIB_SRC)
   BASE_CFLAGS += -DGB_HAVE_CUDA
   LDLIBS += -L$(CUDA_HOME)/lib64 -lcudart_static -ldl -lrt -lstdc++
   CU_OBJ := $(CUDA_SRC:%.cu=$(BUILD)/%.o)
   BUILD_FLAGS := cuda $(CUDA_ARCH)
 else
-  C_SRC := $(CORE_SRC) common/device_none.c
+  C_SRC := $(LIB_SRC) common/device_none.c
   CU_OBJ :=
   BUILD_FLAGS := cpu-only
 endif
@@ -93,18 +76,25 @@ ifeq ($(OPENCL),1)
   BASE_CFLAGS += -DGB_HAVE_OPENCL -Ibuild/gen
   LDLIBS += $(OPENCL_LIBS)
 endif
+NOCUDA_CFLAGS := $(filter-out -DGB_HAVE_CUDA,$(BASE_CFLAGS))
+
+# Everything but main.c is one static library per build, shared by the binary
+# and (the CPU-only one) by the unit tests.
 C_OBJ := $(C_SRC:%.c=$(BUILD)/%.o)
+LIB := $(BUILD)/libgpubench.a
+NOCUDA_OBJ := $(addprefix build/nocuda/,$(LIB_SRC:.c=.o) common/device_none.o)
+NOCUDA_LIB := build/nocuda/libgpubench.a
 $(addprefix $(BUILD)/,$(REV_OBJS)) $(addprefix build/nocuda/,$(REV_OBJS)): $(REV_STAMP)
 
+# The unit tests: each file its own object, linked with the CPU-only library.
 UNIT_SRC := $(wildcard tests/unit/*.c)
-UNIT_LIB_SRC := $(COMMON_SRC) common/device_none.c $(STM_SRC) \
-	$(PBA_SRC) $(RAG_SRC) $(SPEC_SRC) $(LIST_SRC)
+UNIT_OBJ := $(UNIT_SRC:%.c=build/nocuda/%.o)
 
 # The OpenCL kernel source as a C string: the shared list code with its #include lines dropped.
 build/gen/list_kernel_source.h: $(OPENCL_KERNEL_SRC) Makefile
 	@mkdir -p $(dir $@)
 	sed -e '/^#include/d' -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(OPENCL_KERNEL_SRC) >$@
-$(BUILD)/structures/list_opencl.o build/nocuda/structures/list_opencl.o build/unit_tests: build/gen/list_kernel_source.h
+$(BUILD)/structures/list_opencl.o build/nocuda/structures/list_opencl.o: build/gen/list_kernel_source.h
 
 .PHONY: all deps test check-gpu sanitize-gpu dist install clean need-cjson
 
@@ -119,28 +109,37 @@ endif
 deps:
 	scripts/deps.sh
 
-gpubench: $(C_OBJ) $(CU_OBJ)
+gpubench: $(BUILD)/main.o $(LIB)
 	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(LDLIBS)
 
-$(BUILD)/%.o: %.c $(wildcard */*.h) Makefile
+$(LIB): $(C_OBJ) $(CU_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+# Objects depend on the headers they include, as the compilers list them
+# (-MMD -MP, nvcc -MD -MP), and on the Makefile.
+$(BUILD)/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
 	$(CC) $(BASE_CFLAGS) -DGB_BUILD_FLAGS='"$(BUILD_FLAGS) $(CFLAGS)"' $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BUILD)/%.o: %.cu $(wildcard */*.h */*.cuh) Makefile
+$(BUILD)/%.o: %.cu Makefile
 	@mkdir -p $(dir $@)
-	$(NVCC) $(BASE_NVCCFLAGS) $(NVCCFLAGS) -c -o $@ $<
+	$(NVCC) $(BASE_NVCCFLAGS) $(NVCCFLAGS) -MD -MP -c -o $@ $<
 
 # The CPU-only binary, built beside the CUDA one so `make test` covers both builds.
-build/nocuda/gpubench: need-cjson $(addprefix build/nocuda/,$(CORE_SRC:.c=.o) common/device_none.o)
-	$(CC) $(CFLAGS) -o $@ $(filter %.o,$^) $(LDFLAGS) $(CJSON_LIBS) $(OPENCL_LIBS) -lm -pthread
+build/nocuda/gpubench: build/nocuda/main.o $(NOCUDA_LIB) | need-cjson
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(CJSON_LIBS) $(OPENCL_LIBS) -lm -pthread
 
-build/nocuda/%.o: %.c $(wildcard */*.h) Makefile
+$(NOCUDA_LIB): $(NOCUDA_OBJ)
+	rm -f $@
+	$(AR) rcs $@ $^
+
+build/nocuda/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
-	$(CC) $(filter-out -DGB_HAVE_CUDA,$(BASE_CFLAGS)) -DGB_BUILD_FLAGS='"cpu-only $(CFLAGS)"' $(CFLAGS) -c -o $@ $<
+	$(CC) $(NOCUDA_CFLAGS) -DGB_BUILD_FLAGS='"cpu-only $(CFLAGS)"' $(CFLAGS) -MMD -MP -c -o $@ $<
 
-build/unit_tests: need-cjson $(UNIT_SRC) $(UNIT_LIB_SRC) $(wildcard */*.h tests/unit/*.h)
-	@mkdir -p build
-	$(CC) $(filter-out -DGB_HAVE_CUDA,$(BASE_CFLAGS)) $(CFLAGS) -o $@ $(UNIT_SRC) $(UNIT_LIB_SRC) $(LDLIBS)
+build/unit_tests: $(UNIT_OBJ) $(NOCUDA_LIB) | need-cjson
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(CJSON_LIBS) $(OPENCL_LIBS) -lm -pthread
 
 test: all build/nocuda/gpubench build/unit_tests
 	GPUBENCH=./gpubench GPUBENCH_NOCUDA=build/nocuda/gpubench tests/run.sh
@@ -157,7 +156,7 @@ sanitize-gpu:
 dist: all
 	rm -rf dist
 	mkdir -p dist/bin dist/lib dist/scripts dist/tests/gpu
-	$(CC) $(CFLAGS) -o dist/bin/gpubench $(C_OBJ) $(CU_OBJ) $(LDFLAGS) $(LDLIBS) \
+	$(CC) $(CFLAGS) -o dist/bin/gpubench $(BUILD)/main.o $(LIB) $(LDFLAGS) $(LDLIBS) \
 		-Wl,--enable-new-dtags,-rpath,'$$ORIGIN/../lib'
 	cp -L "$$(ldd dist/bin/gpubench | awk '/libcjson\.so/ {print $$3}')" dist/lib/libcjson.so.1
 	if [ "$(OPENCL)" = 1 ]; then cp -L "$$(ldd dist/bin/gpubench | awk '/libOpenCL\.so/ {print $$3}')" dist/lib/libOpenCL.so.1; fi
@@ -172,4 +171,4 @@ install: all
 clean:
 	rm -rf build dist gpubench
 
--include $(C_OBJ:.o=.d)
+-include $(C_OBJ:.o=.d) $(CU_OBJ:.o=.d) $(BUILD)/main.d $(NOCUDA_OBJ:.o=.d) build/nocuda/main.d $(UNIT_OBJ:.o=.d)

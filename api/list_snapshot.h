@@ -1,7 +1,7 @@
 /*
  * What a list implementation hands over after a run for its oracle to
  * check: the keys its finished list holds and its own accounting, in plain
- * arrays and counts, so the oracle (workloads/list_oracle.h) reads no
+ * arrays and counts, so the oracle (workloads/list/list_oracle.h) reads no
  * implementation's data structure. Host only (not part of the OpenCL kernel
  * source, unlike api/list_ops.h).
  */

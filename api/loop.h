@@ -4,7 +4,7 @@
  * misspeculate(...) clause of its marked branch (section 6.2), the arguments
  * every iteration gets, a generated instance (sp_problem) and the entry of
  * the loop table. The loops themselves, their table and generators are in
- * workloads/spec_loops.h and workloads/spec_bodies.h; what a body calls is
+ * workloads/speculation/spec_loops.h and workloads/speculation/spec_bodies.h; what a body calls is
  * api/loop_body.h.
  */
 #ifndef GB_API_LOOP_H
@@ -37,7 +37,7 @@ typedef struct sp_clause {
 
 /* Everything one iteration of any loop needs; passed by value to kernels. */
 typedef struct sp_args {
-	uint32_t loop;              /* which loop body runs (enum sp_loop_id, workloads/spec_bodies.h) */
+	uint32_t loop;              /* which loop body runs (enum sp_loop_id, workloads/speculation/spec_bodies.h) */
 	uint32_t n;                 /* iterations of the whole loop */
 	uint32_t size;              /* elements of A */
 	uint32_t p[SP_NPARAMS];     /* the loop's integer parameters */
@@ -66,7 +66,7 @@ typedef struct sp_problem {
 	const struct sp_loop *loop;
 } sp_problem;
 
-/* An entry of the loop table (workloads/spec_loops.c). */
+/* An entry of the loop table (workloads/speculation/spec_loops.c). */
 typedef struct sp_loop {
 	const char *name;
 	const char *summary;

@@ -2,7 +2,7 @@
  * The model of deadlock detection on resource allocation graphs (Abell's
  * thesis, chapters 1.2, 3 and 4): the system, the events and their outcomes
  * shared by every detector (deadlock/osdda_*, deadlock/lmdda_*), the oracle
- * (workloads/rag_oracle.c), the generator and the trace reader.
+ * (workloads/deadlock/rag_oracle.c), the generator and the trace reader.
  *
  * The system (sections 3.2.1 and 4.2.1): M processes and N resources;
  * resource j has units[j] >= 1 units (all 1 for OSDDA, the single-unit

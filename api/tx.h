@@ -6,8 +6,8 @@
  * its own descriptors, includes the workload's body header, and then
  * api/tx_end.h, which takes the definitions back so that the next engine (or
  * the same engine for another workload) can give its own in the same
- * translation unit (stm/prstm_api.h, stm/prstm_bank.h and
- * workloads/bank_body.h are the pattern):
+ * translation unit (stm/prstm/prstm_api.h, stm/prstm/prstm_bank.h and
+ * workloads/stm/bank_body.h are the pattern):
  *   TX_NAME(x)          the engine's name for the body function x: a body
  *                       header defines TX_NAME(bank_body), e.g. prstm_bank_body,
  *                       so each engine gets its own instance
@@ -23,7 +23,7 @@
  *                       half done. For searches (a skiplist's traversal) whose
  *                       outcome the body then confirms with TX_READ of every word
  *                       its decision and its writes depend on
- *                       (workloads/skiplist_body.h says why that is serializable)
+ *                       (workloads/stm/skiplist_body.h says why that is serializable)
  *   TX_RESULT(tx, v)    optional: the value a read-only body computed (bank: the
  *                       sum of the balances it read), which an engine that runs
  *                       read-only entries on a snapshot records for the oracle

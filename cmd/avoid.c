@@ -24,9 +24,9 @@
 #include "common/stats.h"
 #include "common/timer.h"
 #include "deadlock/pba_engine.h"
-#include "workloads/pba_gen.h"
-#include "workloads/pba_oracle.h"
-#include "workloads/pba_trace.h"
+#include "workloads/deadlock/pba_gen.h"
+#include "workloads/deadlock/pba_oracle.h"
+#include "workloads/deadlock/pba_trace.h"
 
 #define MAX_IMPLS GB_MAX_IMPLS
 

@@ -22,9 +22,9 @@
 #include "common/stats.h"
 #include "common/timer.h"
 #include "deadlock/rag.h"
-#include "workloads/rag_gen.h"
-#include "workloads/rag_oracle.h"
-#include "workloads/rag_trace.h"
+#include "workloads/deadlock/rag_gen.h"
+#include "workloads/deadlock/rag_oracle.h"
+#include "workloads/deadlock/rag_trace.h"
 
 #define MAX_IMPLS GB_MAX_IMPLS
 

@@ -29,8 +29,8 @@
 #include "common/stats.h"
 #include "structures/list_engine.h"
 #include "structures/semilist.h"
-#include "workloads/list_gen.h"
-#include "workloads/list_oracle.h"
+#include "workloads/list/list_gen.h"
+#include "workloads/list/list_oracle.h"
 
 #define MAX_IMPLS GB_MAX_IMPLS
 #define DEFAULT_SB_COUNT 64u     /* the paper's heap: 64 superblocks of 4096 bytes */

@@ -26,7 +26,7 @@
 #include "speculation/cpu_inspect.h"
 #include "speculation/cpu_spec.h"
 #include "speculation/runtime.h"
-#include "workloads/spec_loops.h"
+#include "workloads/speculation/spec_loops.h"
 
 enum baseline { BL_SEQ = 0, BL_CPU_SPEC, BL_CPU_INSPECT, BL_GPU_NOSPEC, NBASELINES };
 static const char *const baseline_names[] = {

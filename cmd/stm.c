@@ -4,7 +4,7 @@
  * the shared measurement loop (common/measure.h), verification and stm's own
  * part of the report. What an engine is and what it runs is in its
  * registry entry (stm/registry.c); what a workload is, with its options,
- * generator and oracle, in its own (workloads/stm_workloads.c).
+ * generator and oracle, in its own (workloads/stm/stm_workloads.c).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -26,7 +26,7 @@
 #include "common/report.h"
 #include "common/timer.h"
 #include "stm/stm.h"
-#include "workloads/stm_workload.h"
+#include "workloads/stm/stm_workload.h"
 
 #define MAX_TABLE (1ull << 31)
 #define MAX_WORKLOADS 8

@@ -43,7 +43,7 @@
 #define GB_SPEC_CHECK_H
 
 #include "api/loop_body.h"
-#include "workloads/spec_bodies.h"
+#include "workloads/speculation/spec_bodies.h"
 
 /* Counters of one assignment, in device memory. */
 enum sp_counter {
@@ -441,7 +441,7 @@ static inline void sp_replay_in_order(const sp_dev *d)
 #endif
 
 /* The span of elements iterations i0..i1-1 of an SP_CF loop write: one span by the
- * regular mapping's contract (workloads/spec_bodies.h). */
+ * regular mapping's contract (workloads/speculation/spec_bodies.h). */
 GB_HD void sp_cf_span(const sp_args *a, uint32_t i0, uint32_t i1, uint32_t *lo, uint32_t *hi)
 {
 	uint32_t l[2], h[2], k, nr;

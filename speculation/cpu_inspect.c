@@ -46,7 +46,7 @@
 #include "common/timer.h"
 #include "speculation/cpu_inspect.h"
 #include "speculation/cpu_pool.h"
-#include "workloads/spec_bodies.h"
+#include "workloads/speculation/spec_bodies.h"
 
 /* Iterations of a chunk at most, so that its list stays in its core's cache. */
 #define CHUNK 2048

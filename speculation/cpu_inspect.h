@@ -2,7 +2,7 @@
  * An inspector-executor for irregular-memory loops on the host's cores
  * (`--compare cpu-inspect`): no speculation, no trace, no log. It names each
  * iteration's elements ahead from the loop's inputs (sp_mem_accesses in
- * workloads/spec_bodies.h), runs in place and in parallel the iterations
+ * workloads/speculation/spec_bodies.h), runs in place and in parallel the iterations
  * that no other worker's iterations of the round touch in a conflicting
  * way, and the others in order after them (speculation/cpu_inspect.c says
  * how and why).

@@ -4,7 +4,7 @@
  * speculation on a multicore CPU; this is a design for a multicore host
  * rather than the GPU runtime's steps run on threads (that is the CPU backend,
  * speculation/backend_cpu.c). It runs the same loop bodies
- * (workloads/spec_bodies.h) and the same misspeculate clauses, in rounds on
+ * (workloads/speculation/spec_bodies.h) and the same misspeculate clauses, in rounds on
  * a pool of host threads (speculation/cpu_pool.c) whose calling thread
  * leads each round.
  *
@@ -65,7 +65,7 @@
 #include "speculation/cpu_pool.h"
 #include "speculation/cpu_spec.h"
 #include "speculation/cpu_spec_mem.h"
-#include "workloads/spec_bodies.h"
+#include "workloads/speculation/spec_bodies.h"
 
 /* A memory chunk shorter than this many iterations, or than this much measured work, costs
  * more to hand to a worker and resolve than it saves. */

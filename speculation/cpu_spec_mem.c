@@ -61,7 +61,7 @@
 #include "common/error.h"
 #include "common/timer.h"
 #include "speculation/cpu_spec_mem.h"
-#include "workloads/spec_bodies.h"
+#include "workloads/speculation/spec_bodies.h"
 
 /* Rows ahead whose own[] entries are prefetched while claiming. */
 #define CLAIM_AHEAD 16

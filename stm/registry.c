@@ -6,13 +6,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "stm/csmv.h"
-#include "stm/csmv_engines.h"
-#include "stm/gpustm.h"
-#include "stm/gpustm_engines.h"
-#include "stm/jvstm_engines.h"
-#include "stm/prstm.h"
-#include "stm/prstm_engines.h"
+#include "stm/csmv/csmv.h"
+#include "stm/csmv/csmv_engines.h"
+#include "stm/gpustm/gpustm.h"
+#include "stm/gpustm/gpustm_engines.h"
+#include "stm/csmv/jvstm_engines.h"
+#include "stm/prstm/prstm.h"
+#include "stm/prstm/prstm_engines.h"
 #include "stm/stm.h"
 
 #ifdef GB_HAVE_CUDA
@@ -177,7 +177,7 @@ static const stm_engine jvstm = {
 };
 
 /*
- * jvstm-gpu: JVSTM ported directly to the GPU (stm/jvstm_gpu.cu), every thread committing its own
+ * jvstm-gpu: JVSTM ported directly to the GPU (stm/csmv/jvstm_gpu.cu), every thread committing its own
  * transactions under the ATR's lock. On the CPU backend it runs jvstm's CPU backend: the same
  * algorithm, one implementation.
  */

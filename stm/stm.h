@@ -3,7 +3,7 @@
  * run produces, the operations of one backend of an engine on one workload,
  * and the engine table that --algo, --compare, --help and `gpubench info`
  * read. What a workload's transaction body is written against is in
- * api/tx.h; what a workload is to the subcommand, in workloads/stm_workload.h.
+ * api/tx.h; what a workload is to the subcommand, in workloads/stm/stm_workload.h.
  */
 #ifndef GB_STM_H
 #define GB_STM_H
@@ -12,7 +12,7 @@
 #include <stdint.h>
 
 #include "api/tx_table.h"
-#include "workloads/stm_workload.h"
+#include "workloads/stm/stm_workload.h"
 
 /* How a thread's run over its block ended. */
 enum stm_thread_state {
@@ -113,7 +113,7 @@ typedef struct stm_batch_result {
  * run_ns have passed (status words: how many times each entry committed); it
  * needs every thread running at once (rounds_ok) and an engine that runs
  * rounds (stm_engine.timed_rounds). Either stops at timeout_ns. retable: a
- * staged workload's next table (workloads/stm_workload.h, stage): the same
+ * staged workload's next table (workloads/stm/stm_workload.h, stage): the same
  * words, entry size and aux stride, at most as many entries as the table it
  * was opened with and no larger transactions (max_words); the data words and
  * locks are left as they are (load sets them).

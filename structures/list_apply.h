@@ -1,5 +1,5 @@
 /*
- * One operation of a list workload (workloads/list_gen.h) on the shared
+ * One operation of a list workload (workloads/list/list_gen.h) on the shared
  * lock-free list, as every heap-based implementation runs it: the CPU
  * backend's threads, the CUDA kernels and the host when it builds a list.
  * A delete is the paper's get followed by delete of the node found.

@@ -1,7 +1,7 @@
 /*
  * The list implementations (--impl) behind one table: cmd/list.c, --help and
  * `gpubench info` read it. A run builds the starting list, times the
- * operations of a workload (workloads/list_gen.h) and hands back every
+ * operations of a workload (workloads/list/list_gen.h) and hands back every
  * outcome and a snapshot of what the list holds, for the oracle.
  */
 #ifndef GB_LIST_ENGINE_H
@@ -12,7 +12,7 @@
 
 #include "api/list_snapshot.h"
 #include "structures/kma_host.h"
-#include "workloads/list_gen.h"
+#include "workloads/list/list_gen.h"
 
 enum list_platform { LIST_ON_CPU = 0, LIST_ON_GPU, LIST_ON_OPENCL };
 

@@ -3,7 +3,12 @@
 # the sources: common/ -> api/ -> workloads/ -> engines (stm/, speculation/,
 # structures/, deadlock/) -> cmd/ -> main.c. A file may include its own
 # layer and the layers below it, never one above: an include that runs back
-# up is a type in the wrong place. Engines do not rank among themselves.
+# up is a type in the wrong place. Within a layer, families stay apart: the
+# engine folders do not include each other, an STM engine family
+# (stm/prstm/, stm/csmv/, ...) includes only itself, the shared backends
+# (stm/backend/) and the contract at stm/'s top, which in turn include no
+# family (stm/registry.c, which lists them, excepted), and a subcommand's
+# workloads (workloads/stm/, ...) include no other subcommand's.
 # Includes without a folder (generated headers found through -I) are not
 # checked. With a directory argument, checks that tree instead of the
 # repository (the self-test below uses it); the last line is
@@ -25,6 +30,36 @@ layer_of() {
 	esac
 }
 
+# family_of PATH: the family a file belongs to within its layer, or nothing
+# for a file that belongs to none (the contract at stm/'s top, stm/backend/,
+# the layers without families).
+family_of() {
+	local sub=${1#*/}
+	case $1 in
+	stm/backend/*) ;;
+	stm/*/* | workloads/*/*) echo "${1%%/*}/${sub%%/*}" ;;
+	deadlock/* | speculation/* | structures/*) echo "${1%%/*}" ;;
+	esac
+}
+
+# crosses FROM TO: why an include from FROM of TO, on one layer, crosses
+# families (nothing when it does not).
+crosses() {
+	local ff tf
+	ff=$(family_of "$1")
+	tf=$(family_of "$2")
+	[ "$1" = stm/registry.c ] && return
+	if [ "${1%%/*}" != "${2%%/*}" ] && [ "${1%%/*}" != workloads ]; then
+		echo "engines do not include each other"
+	elif [ -n "$tf" ] && [ "$ff" != "$tf" ]; then
+		case $tf in
+		stm/*) echo "an STM engine family is included only by itself and stm/registry.c" ;;
+		workloads/*) echo "workload families do not include each other" ;;
+		*) echo "engines do not include each other" ;;
+		esac
+	fi
+}
+
 layer_name() {
 	local names=(common api workloads engine cmd main.c tests)
 	echo "${names[$1]}"
@@ -32,7 +67,7 @@ layer_name() {
 
 # violations DIR: one line per include in DIR that runs up a layer; status 0.
 violations() {
-	local dir=$1 file line text target from to
+	local dir=$1 file line text target from to why
 	(
 		cd "$dir" || exit 1
 		find common api workloads stm speculation structures deadlock cmd main.c -type f \
@@ -46,6 +81,9 @@ violations() {
 					to=$(layer_of "$target")
 					if [ -n "$to" ] && [ "$to" -gt "$from" ]; then
 						echo "$file:$line: includes $target ($(layer_name "$from") may not include $(layer_name "$to"))"
+					elif [ -n "$to" ] && [ "$to" -eq "$from" ]; then
+						why=$(crosses "$file" "$target")
+						[ -n "$why" ] && echo "$file:$line: includes $target ($why)"
 					fi
 				done
 		done
@@ -73,17 +111,27 @@ fi
 
 # The check itself: a tree with one include up each kind of step, and allowed ones beside them.
 fake=$T_TMP/fake
-mkdir -p "$fake/common" "$fake/api" "$fake/workloads" "$fake/stm" "$fake/deadlock" "$fake/cmd"
+mkdir -p "$fake/common" "$fake/api" "$fake/workloads/stm" "$fake/workloads/list" "$fake/stm/prstm" \
+	"$fake/stm/csmv" "$fake/stm/backend" "$fake/deadlock" "$fake/cmd"
 printf '#include "common/port.h"\n#include "api/tx.h"\n' >"$fake/common/a.h"
-printf '#include "common/port.h"\n# include "workloads/bank.h"\n' >"$fake/api/tx.h"
-printf '#include "api/tx.h"\n#include <stdio.h>\n  #include "stm/stm.h"\n' >"$fake/workloads/bank.h"
-printf '#include "workloads/bank.h"\n#include "deadlock/rag.h"\n#include "cmd/cmd.h"\n' >"$fake/stm/prstm.cu"
+printf '#include "common/port.h"\n# include "workloads/stm/bank.h"\n' >"$fake/api/tx.h"
+printf '#include "api/tx.h"\n#include <stdio.h>\n  #include "stm/stm.h"\n#include "workloads/list/list_gen.h"\n' \
+	>"$fake/workloads/stm/bank.h"
+printf '#include "workloads/stm/bank.h"\n#include "deadlock/rag.h"\n#include "cmd/cmd.h"\n' >"$fake/stm/prstm/prstm.cu"
+printf '#include "stm/stm.h"\n#include "stm/backend/stm_gpu.h"\n#include "stm/csmv/csmv.h"\n' >"$fake/stm/prstm/prstm.h"
+printf '#include "stm/prstm/prstm.h"\n#include "stm/stm.h"\n' >"$fake/stm/backend/stm_gpu.h"
+printf '#include "stm/prstm/prstm.h"\n#include "stm/csmv/csmv.h"\n' >"$fake/stm/registry.c"
 printf '#include "stm/stm.h"\n#include "list_kernel_source.h"\n' >"$fake/deadlock/rag.c"
-printf '#include "stm/stm.h"\n#include "workloads/bank.h"\n' >"$fake/cmd/stm.c"
-want='api/tx.h:2: includes workloads/bank.h (api may not include workloads)
+printf '#include "stm/stm.h"\n#include "workloads/stm/bank.h"\n' >"$fake/cmd/stm.c"
+want='api/tx.h:2: includes workloads/stm/bank.h (api may not include workloads)
 common/a.h:2: includes api/tx.h (common may not include api)
-stm/prstm.cu:3: includes cmd/cmd.h (engine may not include cmd)
-workloads/bank.h:3: includes stm/stm.h (workloads may not include engine)'
+deadlock/rag.c:1: includes stm/stm.h (engines do not include each other)
+stm/backend/stm_gpu.h:1: includes stm/prstm/prstm.h (an STM engine family is included only by itself and stm/registry.c)
+stm/prstm/prstm.cu:2: includes deadlock/rag.h (engines do not include each other)
+stm/prstm/prstm.cu:3: includes cmd/cmd.h (engine may not include cmd)
+stm/prstm/prstm.h:3: includes stm/csmv/csmv.h (an STM engine family is included only by itself and stm/registry.c)
+workloads/stm/bank.h:3: includes stm/stm.h (workloads may not include engine)
+workloads/stm/bank.h:4: includes workloads/list/list_gen.h (workload families do not include each other)'
 got=$(violations "$fake")
 if [ "$got" = "$want" ]; then
 	pass "the check finds every include up a layer in a sample tree, and only those"

@@ -5,7 +5,7 @@
 
 #include "tests/unit/bank_run.h"
 
-#include "stm/csmv.h"
+#include "stm/csmv/csmv.h"
 #include "tests/unit/test.h"
 
 int32_t *bank_run_initial(const bank_workload *w)

@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "stm/stm.h"
-#include "workloads/bank.h"
+#include "workloads/stm/bank.h"
 
 typedef struct bank_run {
 	stm_batch_result r;

@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "tests/unit/spec_check.h"
-#include "workloads/spec_loops.h"
+#include "workloads/speculation/spec_loops.h"
 
 int spec_matches_seq(spec_runner run, const sp_problem *p, const sp_config *c, sp_result *r)
 {

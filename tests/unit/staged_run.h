@@ -1,5 +1,5 @@
 /*
- * Runs a staged STM workload (workloads/stm_workload.h: kmeans, graph) to the
+ * Runs a staged STM workload (workloads/stm/stm_workload.h: kmeans, graph) to the
  * end of one pass on an engine's backend, the way `gpubench stm` does: each
  * stage a batch, checked by the workload's replay, the next stage built from
  * the data and status words, the pass checked whole. Options are given by
@@ -11,7 +11,7 @@
 #include <stdint.h>
 
 #include "stm/stm.h"
-#include "workloads/stm_workload.h"
+#include "workloads/stm/stm_workload.h"
 
 typedef struct staged_result {
 	int ok;                /* every batch and the pass verified */

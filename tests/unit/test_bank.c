@@ -1,10 +1,10 @@
-/* workloads/bank.c: the table generator and the serial-replay verifier. */
+/* workloads/stm/bank.c: the table generator and the serial-replay verifier. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "tests/unit/bank_run.h"
 #include "tests/unit/test.h"
-#include "workloads/bank.h"
+#include "workloads/stm/bank.h"
 
 static bank_config base_config(void)
 {

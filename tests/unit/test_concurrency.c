@@ -1,5 +1,5 @@
 /*
- * The CPU backends of the STM engines (stm/prstm_cpu.c, stm/gpustm_cpu.c)
+ * The CPU backends of the STM engines (stm/prstm/prstm_cpu.c, stm/gpustm/gpustm_cpu.c)
  * under heavy oversubscription and contention: many more logical threads and
  * workers than cores, a handful of accounts, locks covering several accounts.
  * The invariants are checked through the serial-replay verifier.
@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stm/gpustm_engines.h"
-#include "stm/prstm_engines.h"
+#include "stm/gpustm/gpustm_engines.h"
+#include "stm/prstm/prstm_engines.h"
 #include "stm/stm.h"
 #include "tests/unit/test.h"
-#include "workloads/bank.h"
+#include "workloads/stm/bank.h"
 
 typedef struct conc_case {
 	uint32_t threads, workers, accounts, hash, tx_per_thread;

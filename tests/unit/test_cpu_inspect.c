@@ -11,8 +11,8 @@
 #include "speculation/cpu_inspect.h"
 #include "tests/unit/spec_check.h"
 #include "tests/unit/test.h"
-#include "workloads/spec_bodies.h"
-#include "workloads/spec_loops.h"
+#include "workloads/speculation/spec_bodies.h"
+#include "workloads/speculation/spec_loops.h"
 
 static sp_config inspect_config(unsigned workers)
 {

@@ -13,7 +13,7 @@
 #include "speculation/cpu_spec.h"
 #include "tests/unit/spec_check.h"
 #include "tests/unit/test.h"
-#include "workloads/spec_loops.h"
+#include "workloads/speculation/spec_loops.h"
 
 static sp_config cpu_config(unsigned workers)
 {

@@ -1,5 +1,5 @@
 /*
- * CSMV (stm/csmv.h, stm/csmv_sched.h): versioned boxes and their
+ * CSMV (stm/csmv/csmv.h, stm/csmv/csmv_sched.h): versioned boxes and their
  * reclamation bound, pre-validation, the server's decisions, and the three
  * engine names on the CPU backend at high contention with read-only
  * transactions over every account, checked by the bank's serial replay and
@@ -8,11 +8,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stm/csmv.h"
-#include "stm/csmv_engines.h"
+#include "stm/csmv/csmv.h"
+#include "stm/csmv/csmv_engines.h"
 #include "tests/unit/bank_run.h"
 #include "tests/unit/test.h"
-#include "workloads/bank.h"
+#include "workloads/stm/bank.h"
 
 #define NW 4
 #define NG 2

@@ -1,16 +1,16 @@
 /*
- * GPU-STM (stm/gpustm.h, stm/gpustm_sched.h): the lock word, the sorted lock
+ * GPU-STM (stm/gpustm/gpustm.h, stm/gpustm/gpustm_sched.h): the lock word, the sorted lock
  * log, locking in order at commit, hierarchical validation, versions bumped
  * at release, and the retry limit of its scheduler on the CPU backend.
  */
 #include <stdlib.h>
 #include <string.h>
 
-#include "stm/gpustm.h"
-#include "stm/gpustm_engines.h"
-#include "stm/gpustm_sched.h"
+#include "stm/gpustm/gpustm.h"
+#include "stm/gpustm/gpustm_engines.h"
+#include "stm/gpustm/gpustm_sched.h"
 #include "tests/unit/test.h"
-#include "workloads/bank.h"
+#include "workloads/stm/bank.h"
 
 #define NWORDS 32
 

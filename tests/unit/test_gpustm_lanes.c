@@ -1,5 +1,5 @@
 /*
- * GPU-STM's transactions (stm/gpustm.h) with their threads interleaved at
+ * GPU-STM's transactions (stm/gpustm/gpustm.h) with their threads interleaved at
  * every shared access (tests/unit/lanes.h): in lockstep, as the lanes of a
  * warp issue them, and in seeded random orders. Lockstep is where locking in
  * access order livelocks (every lane takes its first lock, none its second);
@@ -12,7 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stm/gpustm.h"
+#include "stm/gpustm/gpustm.h"
 #include "tests/unit/test.h"
 
 #define MAX_STEPS 50000000ull

@@ -1,5 +1,5 @@
 /*
- * The graph workload (workloads/graph.c): the generator's CSR graph, values,
+ * The graph workload (workloads/stm/graph.c): the generator's CSR graph, values,
  * components and round-0 table, its rounds, and the oracle, which must
  * accept a correct pass and name what is wrong in a tampered one. Then both
  * engines' CPU backends on it at high contention (a small dense graph,
@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stm/gpustm_engines.h"
-#include "stm/prstm_engines.h"
+#include "stm/gpustm/gpustm_engines.h"
+#include "stm/prstm/prstm_engines.h"
 #include "stm/stm.h"
 #include "tests/unit/staged_run.h"
 #include "tests/unit/test.h"
-#include "workloads/graph.h"
+#include "workloads/stm/graph.h"
 
 static graph_config small_config(void)
 {

@@ -1,5 +1,5 @@
 /*
- * The graph body (workloads/graph_body.h) on both engines' transactions with
+ * The graph body (workloads/stm/graph_body.h) on both engines' transactions with
  * the threads interleaved at every shared access (tests/unit/lanes.h): in
  * lockstep, as the lanes of a warp issue them, and in seeded random orders.
  * A round of graph transactions is replayed in stamp order against the final
@@ -14,10 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stm/gpustm_graph.h"
-#include "stm/prstm_graph.h"
+#include "stm/gpustm/gpustm_graph.h"
+#include "stm/prstm/prstm_graph.h"
 #include "tests/unit/test.h"
-#include "workloads/graph.h"
+#include "workloads/stm/graph.h"
 
 #define MAX_STEPS 50000000ull
 

@@ -1,16 +1,16 @@
 /*
- * JVSTM (stm/jvstm.h, stm/jvstm_cpu.c): the ATR's validation and insertion,
+ * JVSTM (stm/csmv/jvstm.h, stm/csmv/jvstm_cpu.c): the ATR's validation and insertion,
  * and the CPU backend at high contention with read-only transactions over
  * every account, checked by the bank's serial replay in commit order and its
  * snapshot check.
  */
 #include <string.h>
 
-#include "stm/jvstm.h"
-#include "stm/jvstm_engines.h"
+#include "stm/csmv/jvstm.h"
+#include "stm/csmv/jvstm_engines.h"
 #include "tests/unit/bank_run.h"
 #include "tests/unit/test.h"
-#include "workloads/bank.h"
+#include "workloads/stm/bank.h"
 
 static jvstm_atr atr;
 

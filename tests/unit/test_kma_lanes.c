@@ -17,8 +17,8 @@
 #include "structures/list_apply.h"
 #include "structures/list_engine.h"
 #include "tests/unit/test.h"
-#include "workloads/list_gen.h"
-#include "workloads/list_oracle.h"
+#include "workloads/list/list_gen.h"
+#include "workloads/list/list_oracle.h"
 
 #define MAX_STEPS 200000000ull
 

@@ -1,5 +1,5 @@
 /*
- * The kmeans workload (workloads/kmeans.c): the generator's points, table and
+ * The kmeans workload (workloads/stm/kmeans.c): the generator's points, table and
  * serial reference, its stages, and the oracle, which must accept a correct
  * pass and name what is wrong in a tampered one. Then both engines' CPU
  * backends on it at high contention (two clusters, hundreds of threads), a
@@ -8,12 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stm/gpustm_engines.h"
-#include "stm/prstm_engines.h"
+#include "stm/gpustm/gpustm_engines.h"
+#include "stm/prstm/prstm_engines.h"
 #include "stm/stm.h"
 #include "tests/unit/staged_run.h"
 #include "tests/unit/test.h"
-#include "workloads/kmeans.h"
+#include "workloads/stm/kmeans.h"
 
 static kmeans_config small_config(void)
 {

@@ -1,6 +1,6 @@
 /*
  * The lock-free list (structures/semilist.h) on CPU threads, far more
- * threads than cores, checked by the oracle (workloads/list_oracle.h):
+ * threads than cores, checked by the oracle (workloads/list/list_oracle.h):
  * concurrent insertion, concurrent deletion of adjacent nodes, mixed
  * operations, deletion of the last node while adds run, heap exhaustion;
  * the tail variant's last-node policy step by step; and the oracle itself
@@ -13,8 +13,8 @@
 #include "structures/list_apply.h"
 #include "structures/list_engine.h"
 #include "tests/unit/test.h"
-#include "workloads/list_gen.h"
-#include "workloads/list_oracle.h"
+#include "workloads/list/list_gen.h"
+#include "workloads/list/list_oracle.h"
 
 /* Run w through engine name; returns the verdict and fills *r (caller frees with free_run). */
 static list_verdict run_engine(const char *name, const list_workload *w, uint32_t workers,

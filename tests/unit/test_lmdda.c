@@ -1,6 +1,6 @@
 /*
  * The LMDDA detectors (deadlock/lmdda_cpu.c) against the reference decider
- * (workloads/rag_oracle.c): every decision of random streams at small and
+ * (workloads/deadlock/rag_oracle.c): every decision of random streams at small and
  * odd sizes, with one, two and one to four units per resource; a knot; a
  * cycle that is not a knot; a large system for cpu-bits. The thesis's cpu
  * engine recomputes reachability in O(n^2 m^2 log) after a release, so it
@@ -13,7 +13,7 @@
 #include "deadlock/rag.h"
 #include "tests/unit/rag_gpu_sim.h"
 #include "tests/unit/test.h"
-#include "workloads/rag_oracle.h"
+#include "workloads/deadlock/rag_oracle.h"
 
 enum units_mode { UNITS_ONE, UNITS_TWO, UNITS_MIXED, UNITS_MODES };
 

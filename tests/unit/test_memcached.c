@@ -1,5 +1,5 @@
 /*
- * The memcached workload (workloads/memcached.c): the generator's table and
+ * The memcached workload (workloads/stm/memcached.c): the generator's table and
  * initial cache, the zipfian key popularity, and the oracle, which must
  * accept a serial run and catch a corrupted set, a lost SET, a GET that took
  * a stamp, a broken LRU order and a GET result no snapshot gives. Then every
@@ -9,13 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stm/csmv_engines.h"
-#include "stm/gpustm_engines.h"
-#include "stm/jvstm_engines.h"
-#include "stm/prstm_engines.h"
+#include "stm/csmv/csmv_engines.h"
+#include "stm/gpustm/gpustm_engines.h"
+#include "stm/csmv/jvstm_engines.h"
+#include "stm/prstm/prstm_engines.h"
 #include "stm/stm.h"
 #include "tests/unit/test.h"
-#include "workloads/memcached.h"
+#include "workloads/stm/memcached.h"
 
 static memcached_config small_config(void)
 {

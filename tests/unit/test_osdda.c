@@ -11,7 +11,7 @@
 #include "deadlock/rag.h"
 #include "tests/unit/rag_gpu_sim.h"
 #include "tests/unit/test.h"
-#include "workloads/rag_oracle.h"
+#include "workloads/deadlock/rag_oracle.h"
 
 #define MAX_ENGINES 12
 

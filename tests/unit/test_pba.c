@@ -1,5 +1,5 @@
 /*
- * workloads/pba_oracle.c and workloads/pba_trace.c: the PBA reference decider
+ * workloads/deadlock/pba_oracle.c and workloads/deadlock/pba_trace.c: the PBA reference decider
  * (Abell's thesis, section 5.2.3) against known states and against a
  * brute-force search of definition 1.2.18; the trace reader and the
  * decisions writer.
@@ -11,8 +11,8 @@
 
 #include "common/rng.h"
 #include "tests/unit/test.h"
-#include "workloads/pba_oracle.h"
-#include "workloads/pba_trace.h"
+#include "workloads/deadlock/pba_oracle.h"
+#include "workloads/deadlock/pba_trace.h"
 
 /* A state from max and allocation rows (need = max - allocation). */
 static void build(pba_system *s, uint32_t n, uint32_t m, const int32_t *avail, const int32_t *max,

@@ -14,8 +14,8 @@
 #include "deadlock/pba_engine.h"
 #include "tests/unit/pba_gpu_sim.h"
 #include "tests/unit/test.h"
-#include "workloads/pba_gen.h"
-#include "workloads/pba_oracle.h"
+#include "workloads/deadlock/pba_gen.h"
+#include "workloads/deadlock/pba_oracle.h"
 
 #define MAX_ENGINES 8
 

@@ -1,8 +1,8 @@
-/* PR-STM (stm/prstm.h): the lock word layout and single-thread transaction semantics. */
+/* PR-STM (stm/prstm/prstm.h): the lock word layout and single-thread transaction semantics. */
 #include <string.h>
 
-#include "stm/prstm.h"
-#include "stm/prstm_sched.h"
+#include "stm/prstm/prstm.h"
+#include "stm/prstm/prstm_sched.h"
 #include "tests/unit/test.h"
 
 #define NWORDS 32

@@ -1,7 +1,7 @@
 /*
- * PR-STM's read log (stm/prstm.h, "Long reads"): reads past the 8-word read
+ * PR-STM's read log (stm/prstm/prstm.h, "Long reads"): reads past the 8-word read
  * set are logged in a slot of the log and validated with the others; the
- * build of stm/prstm_cpu_long.c and stm/prstm_gpu_long.cu.
+ * build of stm/prstm/prstm_cpu_long.c and stm/prstm/prstm_gpu_long.cu.
  */
 /* GCC cannot follow prstm_tx's set counts into the readers' loop: it takes write-set entries below
  * nw, which is 0 there, for maybe uninitialized. */
@@ -14,7 +14,7 @@
 
 #define PRSTM_LONG_READS 1
 #include "common/rng.h"
-#include "stm/prstm.h"
+#include "stm/prstm/prstm.h"
 #include "tests/unit/test.h"
 
 #define NWORDS 64

@@ -11,8 +11,8 @@
 #include "deadlock/rag_stream.h"
 #include "tests/unit/rag_gpu_sim.h"
 #include "tests/unit/test.h"
-#include "workloads/rag_gen.h"
-#include "workloads/rag_oracle.h"
+#include "workloads/deadlock/rag_gen.h"
+#include "workloads/deadlock/rag_oracle.h"
 
 /* Decide cfg's stream with e in windows and compare with the oracle; counts its outcomes. */
 static uint64_t windows_agree(const rag_engine *e, const rag_gen_config *cfg, uint64_t counts[RAG_NOUTCOMES])

@@ -1,5 +1,5 @@
 /*
- * workloads/rag_oracle.c, rag_gen.c and rag_trace.c: the deadlock-detection
+ * workloads/deadlock/rag_oracle.c, rag_gen.c and rag_trace.c: the deadlock-detection
  * reference decider on the thesis's Figure 1.1 and on multi-unit knots, and
  * against Holt's graph reduction on generated streams; the generator's
  * streams; the trace reader and the writers.
@@ -10,9 +10,9 @@
 #include <string.h>
 
 #include "tests/unit/test.h"
-#include "workloads/rag_gen.h"
-#include "workloads/rag_oracle.h"
-#include "workloads/rag_trace.h"
+#include "workloads/deadlock/rag_gen.h"
+#include "workloads/deadlock/rag_oracle.h"
+#include "workloads/deadlock/rag_trace.h"
 
 static rag_decision ev_apply(rag_oracle *o, uint8_t type, uint32_t p, uint32_t q)
 {

@@ -1,5 +1,5 @@
 /*
- * The skiplist workload (workloads/skiplist.c): the generator's table and
+ * The skiplist workload (workloads/stm/skiplist.c): the generator's table and
  * initial list, and the oracle, which must accept a correct run and name what
  * is wrong in a tampered one (an unsorted level, a level that is not a subset
  * of the one below, a lost insert, a deleted node left unmarked, an order
@@ -10,12 +10,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stm/gpustm_engines.h"
-#include "stm/prstm_engines.h"
+#include "stm/gpustm/gpustm_engines.h"
+#include "stm/prstm/prstm_engines.h"
 #include "stm/stm.h"
 #include "tests/unit/test.h"
-#include "workloads/skiplist.h"
-#include "workloads/stm_workload.h"
+#include "workloads/stm/skiplist.h"
+#include "workloads/stm/stm_workload.h"
 
 static skiplist_config small_config(void)
 {

@@ -7,7 +7,7 @@
  * nodes whose pointers are not visible yet; only the window the body reads
  * transactionally may decide. Each run is one batch through the engine's own
  * scheduler step, verified by the oracle's serial replay in stamp order
- * (workloads/skiplist.c), with every entry committed.
+ * (workloads/stm/skiplist.c), with every entry committed.
  */
 #include "tests/unit/lanes.h"
 
@@ -15,15 +15,15 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* GCC cannot follow the sets' counts through the skiplist body's branches (see stm/prstm_cpu_set16.c). */
+/* GCC cannot follow the sets' counts through the skiplist body's branches (see stm/prstm/prstm_cpu_set16.c). */
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 
 #define PRSTM_MAX_SET 16
 #define GPUSTM_MAX_SET 16
-#include "stm/gpustm_skiplist.h"
-#include "stm/prstm_skiplist.h"
+#include "stm/gpustm/gpustm_skiplist.h"
+#include "stm/prstm/prstm_skiplist.h"
 #include "tests/unit/test.h"
-#include "workloads/skiplist.h"
+#include "workloads/stm/skiplist.h"
 
 #define MAX_STEPS 200000000ull
 

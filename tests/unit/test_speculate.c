@@ -12,7 +12,7 @@
 #include "speculation/runtime.h"
 #include "tests/unit/spec_check.h"
 #include "tests/unit/test.h"
-#include "workloads/spec_loops.h"
+#include "workloads/speculation/spec_loops.h"
 
 static sp_config config(unsigned opt, unsigned workers)
 {

@@ -1,9 +1,9 @@
-/* The STM engine and workload registries (stm/registry.c, workloads/stm_workloads.c). */
+/* The STM engine and workload registries (stm/registry.c, workloads/stm/stm_workloads.c). */
 #include <string.h>
 
 #include "stm/stm.h"
 #include "tests/unit/test.h"
-#include "workloads/stm_workload.h"
+#include "workloads/stm/stm_workload.h"
 
 TEST(stm_engines_carry_their_limits_and_runs)
 {

@@ -1,5 +1,5 @@
 /*
- * The vacation workload (workloads/vacation.c): the generator's table, and the
+ * The vacation workload (workloads/stm/vacation.c): the generator's table, and the
  * oracle's replay and STAMP rules, which must accept a correct run and name
  * what is wrong in a tampered one. Then both engines' CPU backends on it,
  * oversubscribed at high contention.
@@ -7,11 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stm/gpustm_engines.h"
-#include "stm/prstm_engines.h"
+#include "stm/gpustm/gpustm_engines.h"
+#include "stm/prstm/prstm_engines.h"
 #include "stm/stm.h"
 #include "tests/unit/test.h"
-#include "workloads/vacation.h"
+#include "workloads/stm/vacation.h"
 
 static vacation_config small_config(void)
 {

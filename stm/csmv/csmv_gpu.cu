@@ -1,0 +1,525 @@
+/*
+ * CSMV's GPU backend (Nunes et al. section III-B): one cooperative kernel
+ * whose last block is the server and whose other blocks are the clients, so
+ * that both roles run at once on the device with no device-side launch; the
+ * cooperative launch guarantees every block resident, which the clients'
+ * wait for GTS and the server's polling need (a launch that does not fit is
+ * refused before the run). Every warp of a client block is a group
+ * (stm/csmv/csmv_sched.h): its lanes execute their entries on one snapshot, submit
+ * their update transactions as one request, install what committed and
+ * publish GTS. Warp 0 of the server block polls the groups' mailboxes and
+ * decides requests against the ATR, which it keeps in shared memory.
+ *
+ * Independent thread scheduling: every warp-collective step names the full
+ * mask (a group's lanes all reach it: a lane with nothing to do still goes
+ * round), and no lane ever waits for a lane of its own warp: a group's lane 0
+ * waits for the server (another block) and for other groups' GTS stores,
+ * while the rest of its warp waits in __shfl_sync/__syncwarp; a lane waiting
+ * for reclamation waits for the server's bound. Per-thread logic is the
+ * GB_HD code the CPU backend runs (stm/csmv/csmv.h, stm/csmv/csmv_sched.h,
+ * stm/csmv/csmv_step.h); what is here is the warp-level choreography.
+ */
+#include "common/cuda_check.h"
+#include "stm/csmv/csmv_bank.h"
+#include "stm/csmv/csmv_memcached.h"
+#include "stm/csmv/csmv_engines.h"
+#include "stm/csmv/csmv_gpu.h"
+#include "stm/backend/stm_gpu.cuh"
+#include "stm/backend/stm_gpu.h"
+
+extern "C" {
+#include "common/device.h"
+}
+
+#define FULL 0xFFFFFFFFu
+#define CSMV_SAFE_EVERY 8 /* server rounds between refreshes of the reclamation bound while busy */
+
+/*
+ * Waits here are short hand-offs (an answer, the previous batch's GTS store),
+ * each on the critical path of every later commit: back off from 32 ns to at
+ * most 256 ns, a quarter of gb_backoff's ceiling. At most one lane a group
+ * and the server warp poll, so the extra traffic is small.
+ */
+__device__ __forceinline__ void csmv_backoff(uint32_t *ns)
+{
+	uint32_t t = *ns ? *ns : 32u;
+	__nanosleep(t);
+	*ns = t < 256u ? t * 2u : 256u;
+}
+
+/* safe = min(GTS, every group's announcement), the server warp's lanes scanning the groups side by side. */
+__device__ void csmv_server_safe(const csmv_mem *m, uint32_t lane)
+{
+	uint32_t g = 0, s, k, old;
+	if (lane == 0)
+		g = gb_ld_acquire_u32(&m->g->gts);
+	g = __shfl_sync(FULL, g, 0);
+	gb_fence_sc();
+	s = g;
+	for (k = lane; k < m->ngroups; k += 32) {
+		uint32_t c = gb_ld_relaxed_u32(m->client_ts + k);
+		s = c < s ? c : s;
+	}
+	s = __reduce_min_sync(FULL, s);
+	if (lane == 0) {
+		old = gb_ld_relaxed_u32(&m->g->safe);
+		if (s > old)
+			gb_st_relaxed_u32(&m->g->safe, s);
+	}
+	__syncwarp();
+}
+
+/* Serve group gi's request: validate, insert into the ATR, answer (installing versions for onlycs). */
+__device__ void csmv_serve(uint32_t mode, const csmv_mem *m, csmv_atr *atr, uint32_t gi, uint32_t lane,
+			   stm_counters *sc)
+{
+	csmv_req *q = m->req + gi;
+	uint32_t seq = gb_ld_acquire_u32(&q->seq), snap = q->snap, mask = q->mask, commit = 0, base = 0;
+	uint32_t to = atr->tail, L;
+	uint64_t ta = gb_cycles(), tb;
+
+	if (mode & CSMV_BATCHED) {
+		if (mode & CSMV_CV) {
+			/*
+			 * collaborative: the warp's lanes validate the entries of the request's read and
+			 * write sets side by side, 32 at a time, transaction after transaction as they lie
+			 * (the paper's warp validates one transaction's entries at a time; with sets of a
+			 * few words that leaves most lanes idle, so the entries of several share a step)
+			 */
+			uint32_t mine = (mask >> lane) & 1u, nr = mine ? q->nr[lane] : 0u, n = mine ? nr + q->nw[lane] : 0u;
+			uint32_t start = n, total, bad = 0, k, d;
+			for (d = 1; d < 32; d <<= 1) {
+				uint32_t t = __shfl_up_sync(FULL, start, d);
+				if (lane >= d)
+					start += t;
+			}
+			total = __shfl_sync(FULL, start, 31);
+			start -= n; /* the first entry of lane `lane`'s transaction among all */
+			for (k = 0; k < total; k += 32) {
+				uint32_t e = k + lane, owner = 0, s, step, owner_nr, owner_start;
+				/* owner: the last transaction whose first entry is at or before e */
+				for (step = 16; step; step >>= 1) {
+					s = __shfl_sync(FULL, start, owner + step);
+					if (s <= e)
+						owner += step;
+				}
+				owner_nr = __shfl_sync(FULL, nr, owner);
+				owner_start = __shfl_sync(FULL, start, owner);
+				if (e < total) {
+					uint32_t i = e - owner_start;
+					uint32_t addr = i < owner_nr ? q->r[owner][i] : q->w[owner][i - owner_nr];
+					if (csmv_atr_hit(atr, addr, snap))
+						bad |= 1u << owner;
+				}
+			}
+			commit = mask & ~__reduce_or_sync(FULL, bad);
+		} else {
+			/* no collaborative validation: lane L validates transaction L on its own */
+			int ok = ((mask >> lane) & 1u) && csmv_validate(atr, q, lane);
+			commit = __ballot_sync(FULL, ok);
+		}
+		base = to + 1;
+		tb = gb_cycles();
+		__syncwarp();
+		if ((commit >> lane) & 1u)
+			csmv_atr_insert(atr, q, lane, csmv_cts_of(commit, base, lane));
+		__syncwarp();
+		if (lane == 0)
+			atr->tail = to + csmv_popc(commit);
+		__syncwarp();
+	} else {
+		/* only the client-server design: one lane decides, inserts and installs each transaction alone */
+		if (lane == 0) {
+			uint32_t safe = gb_ld_relaxed_u32(&m->g->safe);
+			commit = csmv_decide(atr, q, mask, mode, &base);
+			tb = gb_cycles();
+			for (L = 0; L < CSMV_GROUP; L++) {
+				uint32_t j, kept = 0, cts = csmv_cts_of(commit, base, L), ns = 0;
+				if (!((commit >> L) & 1u))
+					continue;
+				for (j = 0; j < q->nw[L]; j++) {
+					while (!csmv_install(m, q->w[L][j], cts, q->v[L][j], safe, &kept)) {
+						sc->reclaim_waits++;
+						csmv_backoff(&ns);
+						safe = csmv_refresh_safe(m);
+					}
+					if (kept > sc->versions_kept_peak)
+						sc->versions_kept_peak = kept;
+				}
+				gb_fence(); /* the versions before the timestamp that makes them visible */
+				gb_st_relaxed_u32(&m->g->gts, cts);
+			}
+		}
+		__syncwarp();
+	}
+	if (lane == 0) {
+		q->commit = commit;
+		q->base = base;
+		gb_fence(); /* the answer before done */
+		gb_st_relaxed_u32(&q->done, seq);
+		sc->server_cycles_validate += tb - ta;
+		sc->server_cycles_insert += gb_cycles() - tb;
+	}
+	__syncwarp();
+}
+
+__device__ void csmv_server(uint32_t mode, const csmv_mem *m, stm_counters *sc)
+{
+	__shared__ csmv_atr atr;
+	uint32_t lane = threadIdx.x & 31u, ns = 0;
+
+	if (lane == 0) {
+		atr.tail = 0;
+		atr.wcts = m->wcts;
+	}
+	__syncwarp();
+	for (uint32_t round = 0;; round++) {
+		uint32_t finished = 0, any = 0, b;
+		if (lane == 0)
+			finished = gb_ld_acquire_u32(&m->g->groups_done) == m->ngroups;
+		finished = __shfl_sync(FULL, finished, 0);
+		/* the bound costs a sequentially consistent fence and a scan: every CSMV_SAFE_EVERY rounds,
+		 * and whenever the last round found nothing to serve */
+		if (round % CSMV_SAFE_EVERY == 0)
+			csmv_server_safe(m, lane);
+		for (b = 0; b < m->ngroups; b += 32) {
+			uint32_t gi = b + lane, pending = 0, bal;
+			if (gi < m->ngroups)
+				pending = gb_ld_acquire_u32(&m->req[gi].seq) != gb_ld_relaxed_u32(&m->req[gi].done);
+			bal = __ballot_sync(FULL, pending);
+			while (bal) {
+				csmv_serve(mode, m, &atr, b + (uint32_t)(__ffs(bal) - 1), lane, sc);
+				bal &= bal - 1u;
+				any = 1;
+			}
+		}
+		if (finished && !any)
+			break;
+		if (!any) {
+			csmv_backoff(&ns);
+			round = CSMV_SAFE_EVERY - 1; /* idle: refresh the bound next round */
+		} else {
+			ns = 0;
+		}
+	}
+}
+
+/* The workloads of the kernels: a constant in each, so each keeps only its own execution. */
+enum csmv_gpu_workload { CSMV_GPU_BANK, CSMV_GPU_MEMCACHED };
+
+__device__ __forceinline__ uint32_t csmv_execute(int workload, csmv_lane *l, const csmv_mem *m, const tx_table *v,
+						 const stm_params *p, uint32_t snap)
+{
+	return workload == CSMV_GPU_MEMCACHED ? csmv_memcached_execute(l, m, v, p, snap)
+					      : csmv_bank_execute(l, m, v, p, snap);
+}
+
+/* One group (this warp) through its rounds until its lanes are done. */
+__device__ __forceinline__ void csmv_client(int workload, uint32_t mode, const csmv_mem *m, const tx_table *v,
+					    const stm_params *p, uint64_t timeout_ns, stm_shared *sh, csmv_lane *l)
+{
+	uint32_t tid = blockIdx.x * blockDim.x + threadIdx.x, lane = threadIdx.x & 31u, group = tid / 32u;
+	uint32_t seq = 0;
+	csmv_req *q = m->req + group;
+	uint64_t deadline = gb_set_once_u64(&sh->deadline_ns, gb_clock_ns() + timeout_ns);
+
+	csmv_lane_init(l, tid, p->threads, v);
+	for (;;) {
+		uint32_t snap = 0, want, mask, commit = 0, base = 0, mine, late = 0;
+		if (!__any_sync(FULL, l->state == STM_RUNNING))
+			break;
+		if (lane == 0)
+			late = gb_clock_ns() >= deadline;
+		if (__shfl_sync(FULL, late, 0)) {
+			if (l->state == STM_RUNNING)
+				l->state = STM_TIMED_OUT;
+			break;
+		}
+		if (lane == 0)
+			snap = csmv_announce(m, group);
+		snap = __shfl_sync(FULL, snap, 0);
+		mine = csmv_execute(workload, l, m, v, p, snap) == CSMV_LANE_SUBMIT;
+		__syncwarp();
+		if (lane == 0)
+			csmv_retire(m, group);
+		want = __ballot_sync(FULL, mine);
+		if (!want)
+			continue;
+		if (mine) {
+			l->tq = gb_cycles();
+			csmv_request_fill(q, lane, &l->tx);
+		}
+		__syncwarp(); /* every lane's slot before pre-validation reads them, and before the doorbell */
+		mask = want;
+		if (mode & CSMV_BATCHED) {
+			int ok = !mine || csmv_prevalidate(q, lane, want);
+			mask = __ballot_sync(FULL, mine && ok);
+			if (mine && !ok) {
+				csmv_lane_outcome(l, v, 0, 0, gb_cycles());
+				mine = 0;
+			}
+		}
+		if (!mask)
+			continue;
+		if (mine)
+			l->tr = gb_cycles();
+		if (lane == 0) {
+			uint32_t ns = 0;
+			q->snap = snap;
+			q->mask = mask;
+			gb_fence(); /* the slots before the doorbell */
+			gb_st_relaxed_u32(&q->seq, ++seq);
+			while (gb_ld_acquire_u32(&q->done) != seq)
+				csmv_backoff(&ns);
+			commit = q->commit;
+			base = q->base;
+		}
+		commit = __shfl_sync(FULL, commit, 0);
+		base = __shfl_sync(FULL, base, 0);
+		seq = __shfl_sync(FULL, seq, 0);
+		l->t2 = gb_cycles();
+		if ((mode & CSMV_CLIENT_WB) && commit) {
+			if ((commit >> lane) & 1u) {
+				uint32_t ns = 0, cts = csmv_cts_of(commit, base, lane);
+				while (!csmv_lane_install(l, m, cts)) {
+					l->c.reclaim_waits++;
+					csmv_backoff(&ns);
+				}
+			}
+			__syncwarp(); /* every lane's versions before the timestamp */
+			if (lane == 0) {
+				uint32_t ns = 0;
+				while (gb_ld_acquire_u32(&m->g->gts) != base - 1)
+					csmv_backoff(&ns);
+				gb_fence(); /* the versions before the timestamp that makes them visible */
+				gb_st_relaxed_u32(&m->g->gts, base + csmv_popc(commit) - 1);
+			}
+			__syncwarp();
+		}
+		if (mine)
+			csmv_lane_outcome(l, v, (commit >> lane) & 1u, csmv_cts_of(commit, base, lane), gb_cycles());
+	}
+	__syncwarp();
+	if (lane == 0)
+		gb_add_u32(&m->g->groups_done, 1);
+}
+
+/* One kernel's work, for the workload it was built for. */
+__device__ __forceinline__ void csmv_kernel_body(int workload, uint32_t mode, csmv_mem m, tx_table v, stm_params p,
+						 uint64_t timeout_ns, stm_shared *sh, stm_counters *out)
+{
+	__shared__ unsigned long long sum[STM_NCOUNTERS];
+
+	stm_block_counters_clear(sum);
+	if (blockIdx.x == gridDim.x - 1) {
+		if (threadIdx.x < 32) {
+			stm_counters sc;
+			memset(&sc, 0, sizeof(sc));
+			csmv_server(mode, &m, &sc);
+			if (threadIdx.x == 0)
+				stm_block_counters_add(sum, &sc);
+		}
+	} else {
+		csmv_lane l;
+		csmv_client(workload, mode, &m, &v, &p, timeout_ns, sh, &l);
+		if (blockIdx.x * blockDim.x + threadIdx.x < p.threads) {
+			stm_counters t = csmv_lane_totals(&l);
+			stm_block_counters_add(sum, &t);
+		}
+	}
+	stm_block_counters_flush(sum, out);
+}
+
+__global__ void csmv_bank_kernel(uint32_t mode, csmv_mem m, tx_table v, stm_params p, uint64_t timeout_ns,
+				 stm_shared *sh, stm_counters *out)
+{
+	csmv_kernel_body(CSMV_GPU_BANK, mode, m, v, p, timeout_ns, sh, out);
+}
+
+__global__ void csmv_memcached_kernel(uint32_t mode, csmv_mem m, tx_table v, stm_params p, uint64_t timeout_ns,
+				      stm_shared *sh, stm_counters *out)
+{
+	csmv_kernel_body(CSMV_GPU_MEMCACHED, mode, m, v, p, timeout_ns, sh, out);
+}
+
+/* The load's first version of every word, from the data words. */
+static __global__ void csmv_boxes_init(csmv_mem m, const uint32_t *data, uint32_t words)
+{
+	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < words)
+		csmv_box_init(&m, i, data[i]);
+}
+
+/* Before a run: every word's newest value its only version (csmv_box_rebase). */
+static __global__ void csmv_boxes_rebase(csmv_mem m, uint32_t words)
+{
+	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < words)
+		csmv_box_rebase(&m, i);
+}
+
+/* Every word's newest value into the data words, for the oracle. */
+static __global__ void csmv_boxes_newest(csmv_mem m, uint32_t *data, uint32_t words)
+{
+	uint32_t i = blockIdx.x * blockDim.x + threadIdx.x;
+	if (i < words)
+		data[i] = csmv_box_newest(&m, i);
+}
+
+void csmv_gpu_boxes_load(const csmv_mem *m, const uint32_t *d_data, uint32_t words)
+{
+	csmv_boxes_init<<<(words + 255) / 256, 256>>>(*m, d_data, words);
+	GB_CUDA(cudaGetLastError(), "launching csmv_boxes_init over %u words", words);
+	GB_CUDA(cudaDeviceSynchronize(), "initialising %u versioned boxes", words);
+}
+
+void csmv_gpu_boxes_rebase(const csmv_mem *m, uint32_t words)
+{
+	csmv_boxes_rebase<<<(words + 255) / 256, 256>>>(*m, words);
+	GB_CUDA(cudaGetLastError(), "launching csmv_boxes_rebase over %u words", words);
+}
+
+void csmv_gpu_boxes_newest(const csmv_mem *m, uint32_t *d_data, uint32_t words)
+{
+	csmv_boxes_newest<<<(words + 255) / 256, 256>>>(*m, d_data, words);
+	GB_CUDA(cudaGetLastError(), "launching csmv_boxes_newest over %u words", words);
+}
+
+typedef struct csmv_gpu {
+	stm_gpu *g;
+	uint32_t mode;
+	const void *kernel; /* the workload's */
+	const char *kernel_name;
+	csmv_mem m;
+	uint32_t *d_results;
+} csmv_gpu;
+
+static void *csmv_gpu_open(const tx_input *in, const stm_params *p, uint32_t mode, const void *kernel,
+			   const char *kernel_name)
+{
+	csmv_gpu *c = (csmv_gpu *)calloc(1, sizeof(*c));
+	gb_device_info dev;
+	int per_sm = 0;
+
+	if (!c)
+		gb_die(GB_EXIT_RUNTIME, "out of host memory for the CSMV GPU backend state");
+	c->g = stm_gpu_open(in, p, kernel, kernel_name);
+	c->mode = mode;
+	c->kernel = kernel;
+	c->kernel_name = kernel_name;
+	if (gb_device_query(0, &dev) != 0)
+		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
+	GB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)c->g->block_size, 0),
+		"querying the occupancy of %s at %u threads per block", kernel_name, c->g->block_size);
+	if ((uint64_t)per_sm * (uint64_t)dev.sm_count < (uint64_t)c->g->blocks + 1)
+		gb_die(GB_EXIT_USAGE,
+		       "csmv needs every client warp and its server resident at once: %u blocks of %u threads and "
+		       "the server's do not fit on the device (at most %llu blocks): use fewer --threads",
+		       c->g->blocks, c->g->block_size, (unsigned long long)per_sm * (unsigned long long)dev.sm_count);
+	c->m.ngroups = (p->threads + CSMV_GROUP - 1) / CSMV_GROUP;
+	c->m.words = in->words;
+	c->m.head = (uint32_t *)gb_cuda_alloc((size_t)in->words * 4, "version counts");
+	c->m.ver = (uint64_t *)gb_cuda_alloc((size_t)in->words * CSMV_VERSIONS * 8, "versions");
+	c->m.g = (csmv_words *)gb_cuda_alloc(sizeof(csmv_words), "CSMV timestamps");
+	c->m.client_ts = (uint32_t *)gb_cuda_alloc((size_t)c->m.ngroups * 4, "group snapshots");
+	c->m.req = (csmv_req *)gb_cuda_alloc((size_t)c->m.ngroups * sizeof(csmv_req), "group requests");
+	c->m.wcts = (uint32_t *)gb_cuda_alloc((size_t)in->words * 4, "the ATR's index of last writers");
+	c->d_results = (uint32_t *)gb_cuda_alloc((size_t)in->ntx * TX_RESULT_WORDS * 4, "read-only results");
+	return c;
+}
+
+static void csmv_gpu_load(void *ctx, const uint32_t *words)
+{
+	csmv_gpu *c = (csmv_gpu *)ctx;
+	uint32_t n = c->g->in.words;
+	stm_gpu_load(c->g, words);
+	csmv_gpu_boxes_load(&c->m, c->g->d_data, n);
+}
+
+static void csmv_gpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_result *r)
+{
+	csmv_gpu *c = (csmv_gpu *)ctx;
+	stm_gpu *g = c->g;
+	tx_table v = stm_gpu_table(g);
+	char what[160];
+	void *args[] = {&c->mode, &c->m, &v, &g->p, &timeout_ns, &g->d_shared, &g->d_counters};
+
+	(void)run_ns; /* no timed rounds: stm/registry.c says why */
+	v.results = c->d_results;
+	memset(r, 0, sizeof(*r));
+	GB_CUDA(cudaMemset(g->d_status, 0, (size_t)g->in.ntx * 4), "clearing transaction status");
+	GB_CUDA(cudaMemset(c->d_results, 0, (size_t)g->in.ntx * TX_RESULT_WORDS * 4), "clearing read-only results");
+	GB_CUDA(cudaMemset(g->d_shared, 0, sizeof(stm_shared)), "clearing the run's shared words");
+	GB_CUDA(cudaMemset(g->d_counters, 0, sizeof(stm_counters)), "clearing counters");
+	GB_CUDA(cudaMemset(c->m.g, 0, sizeof(csmv_words)), "clearing the CSMV timestamps");
+	csmv_gpu_boxes_rebase(&c->m, g->in.words);
+	GB_CUDA(cudaMemset(c->m.client_ts, 0xFF, (size_t)c->m.ngroups * 4), "idling the group snapshots");
+	GB_CUDA(cudaMemset(c->m.req, 0, (size_t)c->m.ngroups * sizeof(csmv_req)), "clearing the group requests");
+	GB_CUDA(cudaMemset(c->m.wcts, 0, (size_t)g->in.words * 4), "clearing the ATR's index");
+	gb_cuda_timer_start(&g->timer);
+	GB_CUDA(cudaLaunchCooperativeKernel(c->kernel, dim3(g->blocks + 1), dim3(g->block_size), args, 0, 0),
+		"launching %s cooperatively with %u client blocks of %u threads and a server block", c->kernel_name,
+		g->blocks, g->block_size);
+	snprintf(what, sizeof(what), "%s (%u threads, %llu transactions)", c->kernel_name, g->p.threads,
+		 (unsigned long long)g->in.ntx);
+	r->seconds = gb_cuda_timer_stop(&g->timer, what);
+	GB_CUDA(cudaMemcpy(&r->c, g->d_counters, sizeof(stm_counters), cudaMemcpyDeviceToHost),
+		"copying counters from the device");
+	r->cycles_per_ns = g->cycles_per_ns;
+	r->block_size = g->block_size;
+}
+
+static int csmv_gpu_rounds_ok(void *ctx)
+{
+	(void)ctx;
+	return 0; /* CSMV runs batches only */
+}
+
+static void csmv_gpu_fetch(void *ctx, uint32_t *words, uint32_t *status)
+{
+	csmv_gpu *c = (csmv_gpu *)ctx;
+	uint32_t n = c->g->in.words;
+	if (words) {
+		csmv_gpu_boxes_newest(&c->m, c->g->d_data, n);
+	}
+	stm_gpu_fetch(c->g, words, status);
+}
+
+static void csmv_gpu_fetch_results(void *ctx, uint32_t *results)
+{
+	csmv_gpu *c = (csmv_gpu *)ctx;
+	GB_CUDA(cudaMemcpy(results, c->d_results, (size_t)c->g->in.ntx * TX_RESULT_WORDS * 4, cudaMemcpyDeviceToHost),
+		"copying read-only results from the device");
+}
+
+static void csmv_gpu_close(void *ctx)
+{
+	csmv_gpu *c = (csmv_gpu *)ctx;
+	cudaFree(c->m.head);
+	cudaFree(c->m.ver);
+	cudaFree(c->m.g);
+	cudaFree(c->m.client_ts);
+	cudaFree(c->m.req);
+	cudaFree(c->m.wcts);
+	cudaFree(c->d_results);
+	stm_gpu_close(c->g);
+	free(c);
+}
+
+/* One workload's GPU backend for one engine name (mode). */
+#define CSMV_GPU_OPS(name, wl, mode)                                                                   \
+	static void *name##_##wl##_open(const tx_input *in, const stm_params *p)                       \
+	{                                                                                              \
+		return csmv_gpu_open(in, p, mode, (const void *)csmv_##wl##_kernel, "csmv_" #wl "_kernel"); \
+	}                                                                                              \
+	extern "C" const stm_ops name##_##wl##_gpu_ops = {                                             \
+		name##_##wl##_open, csmv_gpu_load,  csmv_gpu_run, csmv_gpu_rounds_ok,                  \
+		csmv_gpu_fetch,     csmv_gpu_close, NULL,         csmv_gpu_fetch_results,              \
+	}
+
+CSMV_GPU_OPS(csmv, bank, CSMV_FULL);
+CSMV_GPU_OPS(csmv_nocv, bank, CSMV_NOCV);
+CSMV_GPU_OPS(csmv_onlycs, bank, CSMV_ONLYCS);
+CSMV_GPU_OPS(csmv, memcached, CSMV_FULL);
+CSMV_GPU_OPS(csmv_nocv, memcached, CSMV_NOCV);
+CSMV_GPU_OPS(csmv_onlycs, memcached, CSMV_ONLYCS);

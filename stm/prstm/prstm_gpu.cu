@@ -1,0 +1,143 @@
+/*
+ * PR-STM's GPU backend: the host side of the kernels in
+ * stm/prstm/prstm_gpu_kernel.cuh, on the host code every engine shares
+ * (stm/backend/stm_gpu.h). A batch is one launch in which every thread sweeps its
+ * block of the transaction table until all of it has committed; a timed run
+ * is one launch in which threads sweep round after round until the device
+ * clock passes the run's end: no batch tails or launches in between. The lock
+ * table, data words and status words live in global memory and are accessed
+ * through the PTX loads, stores and atomics of common/port.h (gpu scope, so
+ * the non-coherent L1 is bypassed).
+ *
+ * The kernels are built for set capacities 2, 4, 8 and (the skiplist and
+ * memcached) 16 (stm/prstm/prstm_gpu.cuh); this file builds the ones for 8 and picks, at
+ * open, the smallest capacity that holds every transaction of the table.
+ */
+#define PRSTM_MAX_SET 8
+#define PRSTM_GPU_KERNELS set8
+#include "stm/prstm/prstm_gpu_kernel.cuh"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "common/cuda_check.h"
+#include "stm/prstm/prstm_engines.h"
+#include "stm/backend/stm_gpu.h"
+
+/*
+ * The kernel of the smallest capacity whose sets hold the largest transaction of the table, among those
+ * built for the workload (`which` picks its member of prstm_gpu_kernels); past all of them, the
+ * workload's kernel with the read log, where there is one (the bank, memcached: their long
+ * transactions are read-only, and their updates fit its 8 words).
+ */
+static const prstm_gpu_kernel *kernel_for(const tx_input *in, const prstm_gpu_kernel prstm_gpu_kernels::*which)
+{
+	static const prstm_gpu_kernels *const by_capacity[] = {
+		&prstm_gpu_kernels_set2, &prstm_gpu_kernels_set4, &prstm_gpu_kernels_set8, &prstm_gpu_kernels_set16,
+	};
+	const prstm_gpu_kernel *last = NULL;
+	uint32_t k;
+
+	for (k = 0; k < sizeof(by_capacity) / sizeof(by_capacity[0]); k++) {
+		const prstm_gpu_kernel *c = &(by_capacity[k]->*which);
+		if (!c->fn)
+			continue;
+		last = c;
+		if (in->max_words <= c->capacity)
+			return c;
+	}
+	if ((prstm_gpu_kernels_long.*which).fn)
+		return &(prstm_gpu_kernels_long.*which);
+	return last;
+}
+
+/* Open the shared context for kernel k, with the read log when k has one. */
+static void *open_kernel(const tx_input *in, const stm_params *p, const prstm_gpu_kernel *k)
+{
+	stm_gpu *g = stm_gpu_open(in, p, k->fn, k->name);
+	char what[160];
+
+	if (k == &prstm_gpu_kernels_long.bank || k == &prstm_gpu_kernels_long.memcached) {
+		/* every thread's reads past the 8 of its set, an address and a version each */
+		g->engine_words = prstm_read_log_cap(in->max_words, k->capacity);
+		snprintf(what, sizeof(what), "PR-STM's read log (%u threads x %u reads past the set, 8 bytes each)",
+			 p->threads, g->engine_words);
+		g->d_engine = gb_cuda_alloc(prstm_read_log_words(g->engine_words, p->threads) * sizeof(uint32_t), what);
+	}
+	return g;
+}
+
+static void run(void *vctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_result *r)
+{
+	stm_gpu *g = (stm_gpu *)vctx;
+	prstm_kernel_args a;
+	void *args[] = {&a};
+
+	memset(&a, 0, sizeof(a));
+	a.m.locks = g->d_locks;
+	a.m.data = g->d_data;
+	a.m.hash = g->p.hash;
+	if (g->d_engine)
+		prstm_read_log_attach(&a.m, (uint32_t *)g->d_engine, g->engine_words, g->p.threads, 1);
+	a.v = stm_gpu_table(g);
+	a.p = g->p;
+	a.timeout_ns = timeout_ns;
+	a.run_ns = run_ns;
+	a.sh = g->d_shared;
+	a.out = g->d_counters;
+	stm_gpu_launch(g, args, run_ns, r);
+}
+
+static void *bank_open(const tx_input *in, const stm_params *p)
+{
+	return open_kernel(in, p, kernel_for(in, &prstm_gpu_kernels::bank));
+}
+
+static void *vacation_open(const tx_input *in, const stm_params *p)
+{
+	return open_kernel(in, p, kernel_for(in, &prstm_gpu_kernels::vacation));
+}
+
+static void *skiplist_open(const tx_input *in, const stm_params *p)
+{
+	return open_kernel(in, p, kernel_for(in, &prstm_gpu_kernels::skiplist));
+}
+
+static void *kmeans_open(const tx_input *in, const stm_params *p)
+{
+	return open_kernel(in, p, kernel_for(in, &prstm_gpu_kernels::kmeans));
+}
+
+static void *graph_open(const tx_input *in, const stm_params *p)
+{
+	return open_kernel(in, p, kernel_for(in, &prstm_gpu_kernels::graph));
+}
+
+static void *memcached_open(const tx_input *in, const stm_params *p)
+{
+	return open_kernel(in, p, kernel_for(in, &prstm_gpu_kernels::memcached));
+}
+
+extern "C" const stm_ops prstm_bank_gpu_ops = {
+	bank_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
+};
+
+extern "C" const stm_ops prstm_vacation_gpu_ops = {
+	vacation_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
+};
+
+extern "C" const stm_ops prstm_kmeans_gpu_ops = {
+	kmeans_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
+};
+
+extern "C" const stm_ops prstm_graph_gpu_ops = {
+	graph_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
+};
+
+extern "C" const stm_ops prstm_skiplist_gpu_ops = {
+	skiplist_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
+};
+
+extern "C" const stm_ops prstm_memcached_gpu_ops = {
+	memcached_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
+};

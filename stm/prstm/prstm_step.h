@@ -1,0 +1,182 @@
+/*
+ * PR-STM's scheduler step (stm/prstm/prstm_sched.h) for one workload: a template
+ * included once per workload, after the workload's body has been compiled
+ * against PR-STM's transactional API (stm/prstm/prstm_bank.h is the pattern). It
+ * reads, and then takes back:
+ *   PRSTM_STEP             the name of the step function (prstm_bank_step)
+ *   PRSTM_STEP_LOAD(t, i, e)  the workload's copy of entry i into a tx_entry
+ *   PRSTM_STEP_BODY        the workload's body compiled for PR-STM (prstm_bank_body)
+ * No include guard: each inclusion defines another step.
+ */
+#include "stm/prstm/prstm_sched.h"
+
+#if !defined(PRSTM_STEP) || !defined(PRSTM_STEP_LOAD) || !defined(PRSTM_STEP_BODY)
+#error "define PRSTM_STEP, PRSTM_STEP_LOAD and PRSTM_STEP_BODY before including stm/prstm/prstm_step.h"
+#endif
+
+/*
+ * One step of a thread: one entry visited (attempted, or passed over because
+ * it has committed or waits for another tag), a wait, or the end of the
+ * thread's work. Returns s->state: STM_RUNNING while there is more to do.
+ *
+ * A step visits at most one entry because the GPU kernel steps the lanes of
+ * a warp together: a lane that passed over a long run of entries within one
+ * step would hold its whole warp for that run, and a warp's later passes are
+ * mostly such runs. Visiting several entries per step cost the 100%-semantic
+ * bank table 48% of its throughput (docs/stm.md, "One entry per step").
+ */
+GB_HD uint32_t PRSTM_STEP(prstm_sched *s, const prstm_mem *m, const tx_table *v,
+			  const stm_params *p, stm_shared *sh)
+{
+	uint64_t now = 0;
+
+	/* The clock every PRSTM_POLL_EVERY attempts, and while waiting. A
+	 * waiting thread returns at once (s->wait_ns says for how long it still
+	 * waits): the caller decides how to spend that time, and holds nothing
+	 * meanwhile. */
+	s->wait_ns = 0;
+	if (s->wake_ns || s->gated || (++s->polls & (PRSTM_POLL_EVERY - 1u)) == 0) {
+		now = gb_clock_ns();
+		if (now >= s->deadline_ns)
+			return s->state = STM_TIMED_OUT;
+		if (now >= s->stop_ns)
+			return s->state = STM_DONE;
+		if (now < s->wake_ns) {
+			s->wait_ns = s->wake_ns - now;
+			return STM_RUNNING;
+		}
+		s->wake_ns = 0;
+	}
+	if (s->gated) {
+		if (gb_ld_relaxed_u32(&sh->halt))
+			return s->state = STM_DONE;
+		if (!prstm_round_open(s, p, sh)) {
+			s->wake_ns = now + PRSTM_GATE_WAIT_NS;
+			s->wait_ns = PRSTM_GATE_WAIT_NS;
+			return STM_RUNNING;
+		}
+		s->gated = 0;
+	}
+	for (;;) {
+		uint32_t i, status, r, tag, seen;
+		uint64_t t0, t1, t2, t3;
+		tx_entry e;
+		prstm_tx tx;
+
+		if (s->pos == s->end) {
+			if (s->lower) {
+				s->tag = 31 - gb_clz_u32(s->lower);
+				s->lower &= ~(1u << s->tag);
+				s->pos = s->first;
+				continue;
+			}
+			if (!s->pending) {
+				if (s->stop_ns == UINT64_MAX)
+					return s->state = STM_DONE;
+				/* Timed run: the block starts again. */
+				gb_add_u64(&sh->round_done[s->round & 3u], 1);
+				s->round++;
+				s->first = s->pos = s->begin;
+				s->passes = 0;
+				s->tag = p->use_tags ? v->max_tag : 0;
+				s->gated = 1;
+				return STM_RUNNING;
+			}
+			s->passes++;
+			if (s->passes >= p->max_passes)
+				return prstm_sched_end(s, sh, STM_GAVE_UP);
+			/* The stamp counter counts update commits everywhere: when it
+			 * stands still while this thread waits, nobody can help it. */
+			if (!now)
+				now = gb_clock_ns();
+			if (now >= s->deadline_ns)
+				return s->state = STM_TIMED_OUT;
+			seen = gb_ld_relaxed_u32(&sh->stamp);
+			if (seen != s->progress_seen) {
+				s->progress_seen = seen;
+				s->progress_ns = now;
+			} else if (now - s->progress_ns > p->stall_ns) {
+				return prstm_sched_end(s, sh, STM_STALLED);
+			}
+			s->tag = p->use_tags ? v->max_tag : 0;
+			s->pos = s->first;
+			s->pending = 0;
+			continue;
+		}
+		i = s->pos;
+		if (i == s->ahead)
+			e = s->next;
+		else
+			PRSTM_STEP_LOAD(v, i, &e);
+		tag = p->use_tags ? TX_ENTRY_TAG(e.w[0]) : 0;
+		/* In the first pass of a round no entry of the current or a lower
+		 * tag has been attempted yet: only later passes need the status word,
+		 * which counts the entry's commits (0 or a stamp in a batch). */
+		if (s->passes > 0 && v->status[i] != s->round) {
+			if (i == s->first)
+				s->first++;
+			s->pos++;
+			return STM_RUNNING;
+		}
+		if (tag != s->tag) {
+			if (tag < s->tag)
+				s->lower |= 1u << tag;
+			s->pos++;
+			return STM_RUNNING;
+		}
+
+		/* Load the next entry now: its latency hides behind this attempt. */
+		if (i + 1 < s->end) {
+			PRSTM_STEP_LOAD(v, i + 1, &s->next);
+			s->ahead = i + 1;
+		}
+		t0 = gb_cycles();
+		prstm_tx_start(&tx, s->tid);
+		if (p->window_cycles)
+			tx.late = t0 + p->window_cycles;
+#if !defined(__CUDA_ARCH__)
+		tx.window = p->window_cycles; /* and restarts at its first access (stm/prstm/prstm.h) */
+#endif
+		r = PRSTM_STEP_BODY(&tx, m, v, i, &e);
+		t1 = gb_cycles();
+		if (r == TX_BODY_SEMANTIC) {
+			s->c.aborts_semantic++;
+			s->c.cycles_wasted += gb_cycles() - t0;
+			s->conflicts = 0;
+			s->pending = 1;
+			s->pos++;
+			return STM_RUNNING;
+		}
+		if (r != TX_BODY_OK || !prstm_tx_validate(&tx, m)) {
+			if (tx.abort == PRSTM_ABORT_CAPACITY)
+				return prstm_sched_end(s, sh, STM_FAILED);
+			prstm_count_abort(&s->c, tx.abort);
+			s->c.cycles_wasted += gb_cycles() - t0;
+			prstm_backoff(s);
+			return STM_RUNNING; /* retry the same entry */
+		}
+		t2 = gb_cycles();
+		if (tx.nw == 0) {
+			status = TX_STATUS_READONLY;
+			s->c.commits_readonly++;
+		} else {
+			status = prstm_tx_commit(&tx, m, &sh->stamp) + 1u;
+			s->c.commits_update++;
+		}
+		v->status[i] = s->stop_ns == UINT64_MAX ? status : s->round + 1u;
+		t3 = gb_cycles();
+		s->c.cycles_committed += t3 - t0;
+		s->c.cycles_read += t1 - t0;
+		s->c.cycles_validate += t2 - t1;
+		s->c.cycles_commit += t3 - t2;
+		s->conflicts = 0;
+		if (i == s->first)
+			s->first++;
+		s->pos++;
+		return STM_RUNNING;
+	}
+}
+
+#undef PRSTM_STEP
+#undef PRSTM_STEP_LOAD
+#undef PRSTM_STEP_BODY

@@ -1,8 +1,0 @@
-/*
- * PR-STM's GPU kernels for transactions of at most 16 words, the skiplist's and
- * memcached's (stm/prstm_gpu.cuh).
- */
-#include "stm/prstm_engines.h"
-#define PRSTM_MAX_SET PRSTM_WIDE_SET
-#define PRSTM_GPU_KERNELS set16
-#include "stm/prstm_gpu_kernel.cuh"

@@ -1,4 +1,0 @@
-/* PR-STM's GPU kernels for transactions of at most 2 words (stm/prstm_gpu.cuh). */
-#define PRSTM_MAX_SET 2
-#define PRSTM_GPU_KERNELS set2
-#include "stm/prstm_gpu_kernel.cuh"
