@@ -6,8 +6,9 @@
  * its own descriptors, includes the workload's body header, and then
  * api/tx_end.h, which takes the definitions back so that the next engine (or
  * the same engine for another workload) can give its own in the same
- * translation unit (stm/prstm/prstm_api.h, stm/prstm/prstm_bank.h and
- * workloads/stm/bank_body.h are the pattern):
+ * translation unit (stm/prstm/prstm_api.h, stm/prstm/prstm_step.h and
+ * workloads/stm/bank_body.h are the pattern; workloads/stm/bodies.h includes
+ * every workload's body):
  *   TX_NAME(x)          the engine's name for the body function x: a body
  *                       header defines TX_NAME(bank_body), e.g. prstm_bank_body,
  *                       so each engine gets its own instance

@@ -23,6 +23,18 @@
 #endif
 
 /*
+ * GB_HD for a function that takes a compile-time constant choosing its code
+ * (an STM engine's step, given the workload it runs): inlined on the host too,
+ * so every caller keeps only the code its constant chooses, as the device
+ * compiler's __forceinline__ does.
+ */
+#ifdef __CUDACC__
+#define GB_HD_FLAT GB_HD
+#else
+#define GB_HD_FLAT static inline __attribute__((always_inline))
+#endif
+
+/*
  * A hook run by every host-side primitive below before it touches memory. It
  * does nothing unless a translation unit defines it before including this
  * header: the unit tests' lane scheduler (tests/unit/lanes.h) defines it to

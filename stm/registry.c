@@ -23,21 +23,17 @@
 
 static const char *const prstm_options[] = {"max-passes", "stall-timeout", "no-tags", NULL};
 
-static const stm_engine_run prstm_runs[] = {
-	{.workload = &stm_workload_bank, .cpu = &prstm_bank_cpu_ops, .gpu = GPU_OPS(prstm_bank_gpu_ops),
-	 .max_set = PRSTM_MAX_SET, .long_reads = PRSTM_LONG_READS_MAX},
-	{.workload = &stm_workload_vacation, .cpu = &prstm_vacation_cpu_ops, .gpu = GPU_OPS(prstm_vacation_gpu_ops),
-	 .max_set = PRSTM_MAX_SET},
-	{.workload = &stm_workload_skiplist, .cpu = &prstm_skiplist_cpu_ops, .gpu = GPU_OPS(prstm_skiplist_gpu_ops),
-	 .max_set = PRSTM_WIDE_SET},
-	{.workload = &stm_workload_kmeans, .cpu = &prstm_kmeans_cpu_ops, .gpu = GPU_OPS(prstm_kmeans_gpu_ops),
-	 .max_set = PRSTM_MAX_SET},
-	{.workload = &stm_workload_graph, .cpu = &prstm_graph_cpu_ops, .gpu = GPU_OPS(prstm_graph_gpu_ops),
-	 .max_set = PRSTM_MAX_SET},
-	{.workload = &stm_workload_memcached, .cpu = &prstm_memcached_cpu_ops,
-	 .gpu = GPU_OPS(prstm_memcached_gpu_ops), .max_set = PRSTM_WIDE_SET, .long_reads = PRSTM_LONG_READS_MAX},
-	{.workload = NULL},
-};
+/*
+ * The runs of an engine family, generated from the workload lists
+ * (workloads/stm/list.h, stm/csmv/csmv_workloads.h): each workload with the
+ * backends compiled for it and its capacity.
+ */
+#define LONG_READS_0 0
+#define LONG_READS_1 PRSTM_LONG_READS_MAX
+#define PRSTM_RUN(name, set, sizes, logged)                                                            \
+	{.workload = &stm_workload_##name, .cpu = &prstm_##name##_cpu_ops, .gpu = GPU_OPS(prstm_##name##_gpu_ops), \
+	 .max_set = set, .long_reads = LONG_READS_##logged},
+static const stm_engine_run prstm_runs[] = {STM_WORKLOADS(PRSTM_RUN){.workload = NULL}};
 
 static const stm_engine prstm = {
 	.name = "prstm",
@@ -51,21 +47,10 @@ static const stm_engine prstm = {
 
 static const char *const gpustm_options[] = {"retry-limit", NULL};
 
-static const stm_engine_run gpustm_runs[] = {
-	{.workload = &stm_workload_bank, .cpu = &gpustm_bank_cpu_ops, .gpu = GPU_OPS(gpustm_bank_gpu_ops),
-	 .max_set = GPUSTM_MAX_SET},
-	{.workload = &stm_workload_vacation, .cpu = &gpustm_vacation_cpu_ops,
-	 .gpu = GPU_OPS(gpustm_vacation_gpu_ops), .max_set = GPUSTM_MAX_SET},
-	{.workload = &stm_workload_skiplist, .cpu = &gpustm_skiplist_cpu_ops,
-	 .gpu = GPU_OPS(gpustm_skiplist_gpu_ops), .max_set = GPUSTM_WIDE_SET},
-	{.workload = &stm_workload_kmeans, .cpu = &gpustm_kmeans_cpu_ops, .gpu = GPU_OPS(gpustm_kmeans_gpu_ops),
-	 .max_set = GPUSTM_MAX_SET},
-	{.workload = &stm_workload_graph, .cpu = &gpustm_graph_cpu_ops, .gpu = GPU_OPS(gpustm_graph_gpu_ops),
-	 .max_set = GPUSTM_MAX_SET},
-	{.workload = &stm_workload_memcached, .cpu = &gpustm_memcached_cpu_ops,
-	 .gpu = GPU_OPS(gpustm_memcached_gpu_ops), .max_set = GPUSTM_WIDE_SET},
-	{.workload = NULL},
-};
+#define GPUSTM_RUN(name, set, sizes, long_reads)                                                           \
+	{.workload = &stm_workload_##name, .cpu = &gpustm_##name##_cpu_ops,                                \
+	 .gpu = GPU_OPS(gpustm_##name##_gpu_ops), .max_set = set},
+static const stm_engine_run gpustm_runs[] = {STM_WORKLOADS(GPUSTM_RUN){.workload = NULL}};
 
 static const stm_engine gpustm = {
 	.name = "gpustm",
@@ -85,13 +70,10 @@ static const char *const csmv_options[] = {"stall-timeout", NULL};
 
 #define CSMV_NO_ROUNDS "CSMV's commit timestamps order one pass over the table, which the oracle replays"
 
-static const stm_engine_run csmv_runs[] = {
-	{.workload = &stm_workload_bank, .cpu = &csmv_bank_cpu_ops, .gpu = GPU_OPS(csmv_bank_gpu_ops),
+#define CSMV_RUN(wl, ahead, name)                                                                          \
+	{.workload = &stm_workload_##wl, .cpu = &name##_##wl##_cpu_ops, .gpu = GPU_OPS(name##_##wl##_gpu_ops),  \
 	 .max_set = CSMV_MAX_SET},
-	{.workload = &stm_workload_memcached, .cpu = &csmv_memcached_cpu_ops,
-	 .gpu = GPU_OPS(csmv_memcached_gpu_ops), .max_set = CSMV_MAX_SET},
-	{.workload = NULL},
-};
+static const stm_engine_run csmv_runs[] = {CSMV_WORKLOADS(CSMV_RUN, csmv){.workload = NULL}};
 
 static const stm_engine csmv = {
 	.name = "csmv",
@@ -108,13 +90,7 @@ static const stm_engine csmv = {
 	.server_phases = 1,
 };
 
-static const stm_engine_run csmv_nocv_runs[] = {
-	{.workload = &stm_workload_bank, .cpu = &csmv_nocv_bank_cpu_ops, .gpu = GPU_OPS(csmv_nocv_bank_gpu_ops),
-	 .max_set = CSMV_MAX_SET},
-	{.workload = &stm_workload_memcached, .cpu = &csmv_nocv_memcached_cpu_ops,
-	 .gpu = GPU_OPS(csmv_nocv_memcached_gpu_ops), .max_set = CSMV_MAX_SET},
-	{.workload = NULL},
-};
+static const stm_engine_run csmv_nocv_runs[] = {CSMV_WORKLOADS(CSMV_RUN, csmv_nocv){.workload = NULL}};
 
 static const stm_engine csmv_nocv = {
 	.name = "csmv-nocv",
@@ -130,13 +106,7 @@ static const stm_engine csmv_nocv = {
 	.server_phases = 1,
 };
 
-static const stm_engine_run csmv_onlycs_runs[] = {
-	{.workload = &stm_workload_bank, .cpu = &csmv_onlycs_bank_cpu_ops,
-	 .gpu = GPU_OPS(csmv_onlycs_bank_gpu_ops), .max_set = CSMV_MAX_SET},
-	{.workload = &stm_workload_memcached, .cpu = &csmv_onlycs_memcached_cpu_ops,
-	 .gpu = GPU_OPS(csmv_onlycs_memcached_gpu_ops), .max_set = CSMV_MAX_SET},
-	{.workload = NULL},
-};
+static const stm_engine_run csmv_onlycs_runs[] = {CSMV_WORKLOADS(CSMV_RUN, csmv_onlycs){.workload = NULL}};
 
 static const stm_engine csmv_onlycs = {
 	.name = "csmv-onlycs",
@@ -153,12 +123,9 @@ static const stm_engine csmv_onlycs = {
 	.server_phases = 1,
 };
 
-static const stm_engine_run jvstm_runs[] = {
-	{.workload = &stm_workload_bank, .cpu = &jvstm_bank_cpu_ops, .gpu = NULL, .max_set = CSMV_MAX_SET},
-	{.workload = &stm_workload_memcached, .cpu = &jvstm_memcached_cpu_ops, .gpu = NULL,
-	 .max_set = CSMV_MAX_SET},
-	{.workload = NULL},
-};
+#define JVSTM_RUN(wl, ahead, ...) \
+	{.workload = &stm_workload_##wl, .cpu = &jvstm_##wl##_cpu_ops, .gpu = NULL, .max_set = CSMV_MAX_SET},
+static const stm_engine_run jvstm_runs[] = {CSMV_WORKLOADS(JVSTM_RUN, 0){.workload = NULL}};
 
 static const stm_engine jvstm = {
 	.name = "jvstm",
@@ -181,13 +148,10 @@ static const stm_engine jvstm = {
  * transactions under the ATR's lock. On the CPU backend it runs jvstm's CPU backend: the same
  * algorithm, one implementation.
  */
-static const stm_engine_run jvstm_gpu_runs[] = {
-	{.workload = &stm_workload_bank, .cpu = &jvstm_bank_cpu_ops, .gpu = GPU_OPS(jvstm_gpu_bank_gpu_ops),
+#define JVSTM_GPU_RUN(wl, ahead, ...)                                                                       \
+	{.workload = &stm_workload_##wl, .cpu = &jvstm_##wl##_cpu_ops, .gpu = GPU_OPS(jvstm_gpu_##wl##_gpu_ops), \
 	 .max_set = CSMV_MAX_SET},
-	{.workload = &stm_workload_memcached, .cpu = &jvstm_memcached_cpu_ops,
-	 .gpu = GPU_OPS(jvstm_gpu_memcached_gpu_ops), .max_set = CSMV_MAX_SET},
-	{.workload = NULL},
-};
+static const stm_engine_run jvstm_gpu_runs[] = {CSMV_WORKLOADS(JVSTM_GPU_RUN, 0){.workload = NULL}};
 
 static const stm_engine jvstm_gpu = {
 	.name = "jvstm-gpu",

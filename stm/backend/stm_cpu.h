@@ -91,14 +91,15 @@ void stm_cpu_workers_run(uint32_t count, void (*fn)(stm_cpu_worker *w), void *ct
  * define): its step behind the shared workers, over the memory descriptor
  * mem_init(&m, c) makes. The engine's file defines thread_init,
  * thread_wait_ns and thread_totals, its sched and mem types (eng##_sched,
- * eng##_mem) and eng##_##wl##_step.
+ * eng##_mem) and eng##_step(workload, ...), which it runs with wl's constant
+ * of workloads/stm/list.h.
  */
 #define STM_CPU_THREADS(eng, wl, name, mem_init)                                      \
 	static uint32_t name##_step(void *t, stm_cpu *c)                              \
 	{                                                                             \
 		eng##_mem m;                                                          \
 		mem_init(&m, c);                                                      \
-		return eng##_##wl##_step(t, &m, &c->table, &c->p, &c->shared);       \
+		return eng##_step(STM_WORKLOAD_##wl, t, &m, &c->table, &c->p, &c->shared); \
 	}                                                                             \
 	static const stm_cpu_threads name = {                                         \
 		.size = sizeof(eng##_sched),                                          \
@@ -111,14 +112,14 @@ void stm_cpu_workers_run(uint32_t count, void (*fn)(stm_cpu_worker *w), void *ct
 /*
  * One workload's CPU backend for one engine: its logical threads
  * (STM_CPU_THREADS) and the stm_ops the registry lists
- * (eng##_##wl##_cpu_ops). It opens with (open_fn) stm_cpu_open or an engine's
- * wrapper of it.
+ * (eng##_##wl##_cpu_ops). It opens with open_fn(workload, in, p, threads):
+ * stm_cpu_open or an engine's wrapper of it.
  */
 #define STM_CPU_WORKLOAD(eng, wl, open_fn)                                             \
 	STM_CPU_THREADS(eng, wl, wl##_threads, STM_CPU_MEM_PLAIN);                    \
 	static void *wl##_open(const tx_input *in, const stm_params *p)              \
 	{                                                                             \
-		return open_fn(in, p, &wl##_threads);                                 \
+		return open_fn(STM_WORKLOAD_##wl, in, p, &wl##_threads);              \
 	}                                                                             \
 	const stm_ops eng##_##wl##_cpu_ops = {                                        \
 		.open = wl##_open,                                                    \

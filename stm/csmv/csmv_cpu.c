@@ -1,6 +1,6 @@
 /*
  * CSMV's CPU backend: the shared algorithm (stm/csmv/csmv.h, stm/csmv/csmv_sched.h and
- * the workload's execution, stm/csmv/csmv_bank.h) with client groups of
+ * the workload's execution, stm/csmv/csmv_step.h) with client groups of
  * CSMV_GROUP logical threads dealt round-robin to --cpu-workers pthreads and
  * one more pthread as the server. A worker steps each of its groups through
  * its phases one at a time; a group that waits (for the server's answer, for
@@ -19,8 +19,7 @@
 #include "common/error.h"
 #include "common/port.h"
 #include "common/timer.h"
-#include "stm/csmv/csmv_bank.h"
-#include "stm/csmv/csmv_memcached.h"
+#include "stm/csmv/csmv_step.h"
 #include "stm/csmv/csmv_engines.h"
 #include "stm/csmv/csmv_store.h"
 #include "stm/backend/stm_cpu.h"
@@ -320,17 +319,12 @@ static void csmv_cpu_close(void *ctx)
 	free(c);
 }
 
-/* One workload's CPU backend for one engine name (mode). */
-#define CSMV_CPU_OPS(name, wl, mode)                                                  \
+/* Each workload's CPU backend for each engine name (csmv_bank_cpu_ops, csmv_nocv_bank_cpu_ops, ...). */
+#define CSMV_CPU_OPS(wl, ahead, name, mode)                                           \
 	static void *name##_##wl##_open(const tx_input *in, const stm_params *p)      \
 	{                                                                             \
 		return csmv_cpu_open(in, p, mode, csmv_##wl##_execute);               \
 	}                                                                             \
-	const stm_ops name##_##wl##_cpu_ops = CSMV_STORE_OPS(name##_##wl##_open, csmv_cpu_run, csmv_cpu_close)
-
-CSMV_CPU_OPS(csmv, bank, CSMV_FULL);
-CSMV_CPU_OPS(csmv_nocv, bank, CSMV_NOCV);
-CSMV_CPU_OPS(csmv_onlycs, bank, CSMV_ONLYCS);
-CSMV_CPU_OPS(csmv, memcached, CSMV_FULL);
-CSMV_CPU_OPS(csmv_nocv, memcached, CSMV_NOCV);
-CSMV_CPU_OPS(csmv_onlycs, memcached, CSMV_ONLYCS);
+	const stm_ops name##_##wl##_cpu_ops = CSMV_STORE_OPS(name##_##wl##_open, csmv_cpu_run, csmv_cpu_close);
+#define CSMV_CPU_MODE(name, mode) CSMV_WORKLOADS(CSMV_CPU_OPS, name, mode)
+CSMV_MODES(CSMV_CPU_MODE)

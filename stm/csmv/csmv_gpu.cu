@@ -20,8 +20,7 @@
  * stm/csmv/csmv_step.h); what is here is the warp-level choreography.
  */
 #include "common/cuda_check.h"
-#include "stm/csmv/csmv_bank.h"
-#include "stm/csmv/csmv_memcached.h"
+#include "stm/csmv/csmv_step.h"
 #include "stm/csmv/csmv_engines.h"
 #include "stm/csmv/csmv_gpu.h"
 #include "stm/backend/stm_gpu.cuh"
@@ -204,15 +203,6 @@ __device__ void csmv_server(uint32_t mode, const csmv_mem *m, stm_counters *sc)
 	}
 }
 
-/* The workloads of the kernels: a constant in each, so each keeps only its own execution. */
-enum csmv_gpu_workload { CSMV_GPU_BANK, CSMV_GPU_MEMCACHED };
-
-__device__ __forceinline__ uint32_t csmv_execute(int workload, csmv_lane *l, const csmv_mem *m, const tx_table *v,
-						 const stm_params *p, uint32_t snap)
-{
-	return workload == CSMV_GPU_MEMCACHED ? csmv_memcached_execute(l, m, v, p, snap)
-					      : csmv_bank_execute(l, m, v, p, snap);
-}
 
 /* One group (this warp) through its rounds until its lanes are done. */
 __device__ __forceinline__ void csmv_client(int workload, uint32_t mode, const csmv_mem *m, const tx_table *v,
@@ -238,7 +228,7 @@ __device__ __forceinline__ void csmv_client(int workload, uint32_t mode, const c
 		if (lane == 0)
 			snap = csmv_announce(m, group);
 		snap = __shfl_sync(FULL, snap, 0);
-		mine = csmv_execute(workload, l, m, v, p, snap) == CSMV_LANE_SUBMIT;
+		mine = csmv_step(workload, l, m, v, p, snap) == CSMV_LANE_SUBMIT;
 		__syncwarp();
 		if (lane == 0)
 			csmv_retire(m, group);
@@ -330,17 +320,14 @@ __device__ __forceinline__ void csmv_kernel_body(int workload, uint32_t mode, cs
 	stm_block_counters_flush(sum, out);
 }
 
-__global__ void csmv_bank_kernel(uint32_t mode, csmv_mem m, tx_table v, stm_params p, uint64_t timeout_ns,
-				 stm_shared *sh, stm_counters *out)
-{
-	csmv_kernel_body(CSMV_GPU_BANK, mode, m, v, p, timeout_ns, sh, out);
-}
-
-__global__ void csmv_memcached_kernel(uint32_t mode, csmv_mem m, tx_table v, stm_params p, uint64_t timeout_ns,
-				      stm_shared *sh, stm_counters *out)
-{
-	csmv_kernel_body(CSMV_GPU_MEMCACHED, mode, m, v, p, timeout_ns, sh, out);
-}
+/* One kernel per workload of the family (csmv_bank_kernel, ...), its workload a constant in it. */
+#define CSMV_GPU_KERNEL(name, ahead, ...)                                                                    \
+	__global__ void csmv_##name##_kernel(uint32_t mode, csmv_mem m, tx_table v, stm_params p,             \
+					     uint64_t timeout_ns, stm_shared *sh, stm_counters *out)          \
+	{                                                                                                    \
+		csmv_kernel_body(STM_WORKLOAD_##name, mode, m, v, p, timeout_ns, sh, out);                   \
+	}
+CSMV_WORKLOADS(CSMV_GPU_KERNEL, 0)
 
 /* The load's first version of every word, from the data words. */
 static __global__ void csmv_boxes_init(csmv_mem m, const uint32_t *data, uint32_t words)
@@ -506,8 +493,8 @@ static void csmv_gpu_close(void *ctx)
 	free(c);
 }
 
-/* One workload's GPU backend for one engine name (mode). */
-#define CSMV_GPU_OPS(name, wl, mode)                                                                   \
+/* Each workload's GPU backend for each engine name (csmv_bank_gpu_ops, csmv_nocv_bank_gpu_ops, ...). */
+#define CSMV_GPU_OPS(wl, ahead, name, mode)                                                            \
 	static void *name##_##wl##_open(const tx_input *in, const stm_params *p)                       \
 	{                                                                                              \
 		return csmv_gpu_open(in, p, mode, (const void *)csmv_##wl##_kernel, "csmv_" #wl "_kernel"); \
@@ -515,11 +502,6 @@ static void csmv_gpu_close(void *ctx)
 	extern "C" const stm_ops name##_##wl##_gpu_ops = {                                             \
 		name##_##wl##_open, csmv_gpu_load,  csmv_gpu_run, csmv_gpu_rounds_ok,                  \
 		csmv_gpu_fetch,     csmv_gpu_close, NULL,         csmv_gpu_fetch_results,              \
-	}
-
-CSMV_GPU_OPS(csmv, bank, CSMV_FULL);
-CSMV_GPU_OPS(csmv_nocv, bank, CSMV_NOCV);
-CSMV_GPU_OPS(csmv_onlycs, bank, CSMV_ONLYCS);
-CSMV_GPU_OPS(csmv, memcached, CSMV_FULL);
-CSMV_GPU_OPS(csmv_nocv, memcached, CSMV_NOCV);
-CSMV_GPU_OPS(csmv_onlycs, memcached, CSMV_ONLYCS);
+	};
+#define CSMV_GPU_MODE(name, mode) CSMV_WORKLOADS(CSMV_GPU_OPS, name, mode)
+CSMV_MODES(CSMV_GPU_MODE)

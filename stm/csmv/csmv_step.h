@@ -1,42 +1,62 @@
 /*
- * CSMV's execution of one lane's entry for one workload: a template included
- * once per workload, after the workload's body has been compiled against
- * CSMV's transactional API (stm/csmv/csmv_bank.h is the pattern). It reads, and
- * then takes back:
- *   CSMV_STEP               the name of the function (csmv_bank_execute)
- *   CSMV_STEP_LOAD(t, i, e) the workload's copy of entry i into a tx_entry
- *   CSMV_STEP_BODY          the workload's body compiled for CSMV (csmv_bank_body)
- *   CSMV_STEP_AHEAD         optional, 1: read-only transactions read ahead (csmv_tx_read_ahead)
- * No include guard: each inclusion defines another function.
+ * CSMV's execution of one lane's entry, for the workloads of the CSMV family
+ * (stm/csmv/csmv_workloads.h): their bodies compiled against CSMV's
+ * transactional API (stm/csmv/csmv_api.h), csmv_step that runs workload wl's,
+ * and csmv_NAME_execute, the same for one workload as a function the CPU
+ * backends hold a pointer to (csmv_execute_fn). The GPU kernels call
+ * csmv_step with their workload as a constant, so each keeps only its own body.
  */
-#include "stm/csmv/csmv_sched.h"
+#ifndef GB_CSMV_STEP_H
+#define GB_CSMV_STEP_H
 
-#if !defined(CSMV_STEP) || !defined(CSMV_STEP_LOAD) || !defined(CSMV_STEP_BODY)
-#error "define CSMV_STEP, CSMV_STEP_LOAD and CSMV_STEP_BODY before including stm/csmv/csmv_step.h"
-#endif
-#ifndef CSMV_STEP_AHEAD
-#define CSMV_STEP_AHEAD 0
-#endif
+#include "stm/csmv/csmv_sched.h"
+#include "stm/csmv/csmv_workloads.h"
+
+#include "stm/csmv/csmv_api.h"
+#include "workloads/stm/bodies.h"
+#include "api/tx_end.h"
+
+/* Workload wl's body on CSMV: csmv_bank_body, ... */
+GB_HD_FLAT int csmv_body(uint32_t wl, csmv_tx *tx, const csmv_mem *m, const tx_table *t, uint32_t i,
+			 const tx_entry *x)
+{
+	switch (wl) {
+#define CSMV_BODY_CASE(name, ahead, ...) \
+	case STM_WORKLOAD_##name:        \
+		return csmv_##name##_body(tx, m, t, i, x);
+		CSMV_WORKLOADS(CSMV_BODY_CASE, 0)
+#undef CSMV_BODY_CASE
+	}
+	return TX_BODY_ABORT;
+}
+
+/* Whether workload wl's read-only transactions read ahead. */
+GB_HD_FLAT uint32_t csmv_reads_ahead(uint32_t wl)
+{
+#define CSMV_AHEAD_OF(name, ahead, ...) (wl == STM_WORKLOAD_##name && (ahead)) ||
+	return CSMV_WORKLOADS(CSMV_AHEAD_OF, 0) 0;
+#undef CSMV_AHEAD_OF
+}
 
 /*
  * Run the lane's current entry once on snapshot snap (the group's). A
  * read-only entry commits here (it never aborts); an update leaves its sets
  * in l->tx for the request. Returns enum csmv_lane_out.
  */
-GB_HD uint32_t CSMV_STEP(csmv_lane *l, const csmv_mem *m, const tx_table *v, const stm_params *p,
-			 uint32_t snap)
+GB_HD_FLAT uint32_t csmv_step(uint32_t wl, csmv_lane *l, const csmv_mem *m, const tx_table *v,
+			       const stm_params *p, uint32_t snap)
 {
 	tx_entry e;
 	uint32_t r;
 
 	if (l->state != STM_RUNNING)
 		return CSMV_LANE_NONE;
-	CSMV_STEP_LOAD(v, l->pos, &e);
+	stm_load_entry(wl, v, l->pos, &e);
 	l->t0 = gb_cycles();
 	csmv_tx_start(&l->tx, snap, (e.w[0] & TX_ENTRY_READONLY) != 0);
-	l->tx.ahead = CSMV_STEP_AHEAD;
+	l->tx.ahead = csmv_reads_ahead(wl);
 	l->wb = 0;
-	r = CSMV_STEP_BODY(&l->tx, m, v, l->pos, &e);
+	r = csmv_body(wl, &l->tx, m, v, l->pos, &e);
 	l->t1 = gb_cycles();
 	if (l->tx.abort != CSMV_OK) {
 		l->state = STM_FAILED;
@@ -58,7 +78,14 @@ GB_HD uint32_t CSMV_STEP(csmv_lane *l, const csmv_mem *m, const tx_table *v, con
 	return CSMV_LANE_SUBMIT;
 }
 
-#undef CSMV_STEP
-#undef CSMV_STEP_LOAD
-#undef CSMV_STEP_BODY
-#undef CSMV_STEP_AHEAD
+/* csmv_bank_execute, ...: csmv_step for one workload, as a csmv_execute_fn. */
+#define CSMV_EXECUTE_FN(name, ahead, ...)                                                             \
+	GB_HD uint32_t csmv_##name##_execute(csmv_lane *l, const csmv_mem *m, const tx_table *v,      \
+					     const stm_params *p, uint32_t snap)                      \
+	{                                                                                             \
+		return csmv_step(STM_WORKLOAD_##name, l, m, v, p, snap);                              \
+	}
+CSMV_WORKLOADS(CSMV_EXECUTE_FN, 0)
+#undef CSMV_EXECUTE_FN
+
+#endif

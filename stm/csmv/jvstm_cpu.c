@@ -28,8 +28,7 @@
 #include "common/error.h"
 #include "common/port.h"
 #include "common/timer.h"
-#include "stm/csmv/csmv_bank.h"
-#include "stm/csmv/csmv_memcached.h"
+#include "stm/csmv/csmv_step.h"
 #include "stm/csmv/csmv_store.h"
 #include "stm/csmv/jvstm.h"
 #include "stm/csmv/jvstm_engines.h"
@@ -148,13 +147,12 @@ static void jvstm_cpu_close(void *ctx)
 	free(c);
 }
 
-/* One workload's CPU backend: its execution compiled for CSMV's transaction (stm/csmv/csmv_step.h). */
-#define JVSTM_CPU_OPS(wl)                                                             \
+/* Each workload's CPU backend (jvstm_bank_cpu_ops, ...): its execution compiled for CSMV's transaction
+ * (stm/csmv/csmv_step.h). */
+#define JVSTM_CPU_OPS(wl, ahead, ...)                                                 \
 	static void *jvstm_##wl##_open(const tx_input *in, const stm_params *p)      \
 	{                                                                             \
 		return jvstm_cpu_open(in, p, csmv_##wl##_execute);                    \
 	}                                                                             \
-	const stm_ops jvstm_##wl##_cpu_ops = CSMV_STORE_OPS(jvstm_##wl##_open, jvstm_cpu_run, jvstm_cpu_close)
-
-JVSTM_CPU_OPS(bank);
-JVSTM_CPU_OPS(memcached);
+	const stm_ops jvstm_##wl##_cpu_ops = CSMV_STORE_OPS(jvstm_##wl##_open, jvstm_cpu_run, jvstm_cpu_close);
+CSMV_WORKLOADS(JVSTM_CPU_OPS, 0)

@@ -49,9 +49,8 @@
  * its warp to reconverge.
  */
 #include "common/cuda_check.h"
-#include "stm/csmv/csmv_bank.h"
+#include "stm/csmv/csmv_step.h"
 #include "stm/csmv/csmv_gpu.h"
-#include "stm/csmv/csmv_memcached.h"
 #include "stm/csmv/jvstm.h"
 #include "stm/csmv/jvstm_engines.h"
 #include "stm/backend/stm_gpu.cuh"
@@ -69,14 +68,6 @@ __device__ __forceinline__ void jvgpu_backoff(uint32_t *ns)
 	*ns = t < 1024u ? t * 2u : 1024u;
 }
 
-enum jvgpu_workload { JVGPU_BANK, JVGPU_MEMCACHED };
-
-__device__ __forceinline__ uint32_t jvgpu_execute(int workload, csmv_lane *l, const csmv_mem *m, const tx_table *v,
-						  const stm_params *p, uint32_t snap)
-{
-	return workload == JVGPU_MEMCACHED ? csmv_memcached_execute(l, m, v, p, snap)
-					   : csmv_bank_execute(l, m, v, p, snap);
-}
 
 /* An inserted transaction's write-back and publication, holding the ATR as record cts. */
 __device__ void jvgpu_write_back(const csmv_mem *m, jvstm_atr *atr, csmv_lane *l, uint32_t cts)
@@ -105,7 +96,7 @@ __device__ void jvgpu_attempt(int workload, const csmv_mem *m, jvstm_atr *atr, c
 		return;
 	}
 	snap = csmv_announce(m, slot);
-	out = jvgpu_execute(workload, l, m, v, p, snap);
+	out = csmv_step(workload, l, m, v, p, snap);
 	csmv_retire(m, slot);
 	if (out != CSMV_LANE_SUBMIT)
 		return; /* read-only committed, postponed, or failed (threads_failed ends the run) */
@@ -141,17 +132,14 @@ __device__ __forceinline__ void jvgpu_kernel_body(int workload, csmv_mem m, jvst
 	stm_block_counters_flush(sum, out);
 }
 
-__global__ void jvstm_gpu_bank_kernel(csmv_mem m, jvstm_atr *atr, tx_table v, stm_params p, uint64_t timeout_ns,
-				      stm_shared *sh, stm_counters *out)
-{
-	jvgpu_kernel_body(JVGPU_BANK, m, atr, v, p, timeout_ns, sh, out);
-}
-
-__global__ void jvstm_gpu_memcached_kernel(csmv_mem m, jvstm_atr *atr, tx_table v, stm_params p,
-					   uint64_t timeout_ns, stm_shared *sh, stm_counters *out)
-{
-	jvgpu_kernel_body(JVGPU_MEMCACHED, m, atr, v, p, timeout_ns, sh, out);
-}
+/* One kernel per workload of the family (jvstm_gpu_bank_kernel, ...), its workload a constant in it. */
+#define JVGPU_KERNEL(name, ahead, ...)                                                                   \
+	__global__ void jvstm_gpu_##name##_kernel(csmv_mem m, jvstm_atr *atr, tx_table v, stm_params p,   \
+						  uint64_t timeout_ns, stm_shared *sh, stm_counters *out) \
+	{                                                                                                \
+		jvgpu_kernel_body(STM_WORKLOAD_##name, m, atr, v, p, timeout_ns, sh, out);               \
+	}
+CSMV_WORKLOADS(JVGPU_KERNEL, 0)
 
 typedef struct jvstm_gpu {
 	stm_gpu *g;
@@ -239,8 +227,8 @@ static void jvstm_gpu_close(void *ctx)
 	free(c);
 }
 
-/* One workload's GPU backend. */
-#define JVSTM_GPU_OPS(wl)                                                                                   \
+/* Each workload's GPU backend (jvstm_gpu_bank_gpu_ops, ...). */
+#define JVSTM_GPU_OPS(wl, ahead, ...)                                                                       \
 	static void *jvstm_gpu_##wl##_open(const tx_input *in, const stm_params *p)                         \
 	{                                                                                                   \
 		return jvstm_gpu_open(in, p, (const void *)jvstm_gpu_##wl##_kernel, "jvstm_gpu_" #wl "_kernel"); \
@@ -248,7 +236,5 @@ static void jvstm_gpu_close(void *ctx)
 	extern "C" const stm_ops jvstm_gpu_##wl##_gpu_ops = {                                               \
 		jvstm_gpu_##wl##_open, jvstm_gpu_load,  jvstm_gpu_run, jvstm_gpu_rounds_ok,                  \
 		jvstm_gpu_fetch,       jvstm_gpu_close, NULL,          jvstm_gpu_fetch_results,              \
-	}
-
-JVSTM_GPU_OPS(bank);
-JVSTM_GPU_OPS(memcached);
+	};
+CSMV_WORKLOADS(JVSTM_GPU_OPS, 0)

@@ -3,13 +3,14 @@
  * (stm/backend/stm_cpu.h) for each of its logical threads: the scheduler's init,
  * wait and totals. Included by each translation unit of GPU-STM's CPU
  * backend (stm/gpustm/gpustm_cpu.c for sets of 8 words, stm/gpustm/gpustm_cpu_set16.c for
- * GPUSTM_WIDE_SET), after the workloads' instantiation headers;
- * STM_CPU_WORKLOAD then makes each workload's ops.
+ * GPUSTM_WIDE_SET); GPUSTM_CPU_UNIT then makes the ops of the workloads of
+ * workloads/stm/list.h whose set is the unit's.
  */
 #ifndef GB_GPUSTM_CPU_H
 #define GB_GPUSTM_CPU_H
 
-#include "stm/gpustm/gpustm_sched.h"
+#include "stm/gpustm/gpustm_engines.h"
+#include "stm/gpustm/gpustm_step.h"
 #include "stm/backend/stm_cpu.h"
 
 static void thread_init(void *t, uint32_t tid, stm_cpu *c, uint64_t now_ns)
@@ -27,5 +28,19 @@ static stm_counters thread_totals(const void *t)
 {
 	return gpustm_thread_totals(t);
 }
+
+static inline void *open_plain(uint32_t wl, const tx_input *in, const stm_params *p, const stm_cpu_threads *threads)
+{
+	(void)wl;
+	return stm_cpu_open(in, p, threads);
+}
+
+/*
+ * The ops of every workload whose set is this unit's capacity: a unit defines
+ * GPUSTM_CPU_SET_8 and GPUSTM_CPU_SET_16 as 1 for its capacity and 0 for the other.
+ */
+#define GPUSTM_CPU_OPS(name, set, sizes, long_reads) \
+	GB_STM_IF(GB_STM_CAT(GPUSTM_CPU_SET_, set))(STM_CPU_WORKLOAD(gpustm, name, open_plain);)
+#define GPUSTM_CPU_UNIT() STM_WORKLOADS(GPUSTM_CPU_OPS)
 
 #endif

@@ -1,8 +1,9 @@
-/* The backends of GPU-STM for each workload it runs, listed in the engine registry (stm/registry.c). */
+/* The backends of GPU-STM for every workload of workloads/stm/list.h, listed in the engine registry (stm/registry.c). */
 #ifndef GB_GPUSTM_ENGINES_H
 #define GB_GPUSTM_ENGINES_H
 
 #include "stm/stm.h"
+#include "workloads/stm/list.h"
 
 /*
  * The set capacity of gpustm's builds for workloads whose transactions touch more
@@ -15,18 +16,12 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-extern const stm_ops gpustm_bank_cpu_ops;
-extern const stm_ops gpustm_bank_gpu_ops;
-extern const stm_ops gpustm_vacation_cpu_ops;
-extern const stm_ops gpustm_vacation_gpu_ops;
-extern const stm_ops gpustm_skiplist_cpu_ops;
-extern const stm_ops gpustm_skiplist_gpu_ops;
-extern const stm_ops gpustm_kmeans_cpu_ops;
-extern const stm_ops gpustm_kmeans_gpu_ops;
-extern const stm_ops gpustm_graph_cpu_ops;
-extern const stm_ops gpustm_graph_gpu_ops;
-extern const stm_ops gpustm_memcached_cpu_ops;
-extern const stm_ops gpustm_memcached_gpu_ops;
+/* Each workload's backends: gpustm_bank_cpu_ops, gpustm_bank_gpu_ops, ... */
+#define GPUSTM_OPS_DECL(name, set, sizes, long_reads) \
+	extern const stm_ops gpustm_##name##_cpu_ops;  \
+	extern const stm_ops gpustm_##name##_gpu_ops;
+STM_WORKLOADS(GPUSTM_OPS_DECL)
+#undef GPUSTM_OPS_DECL
 #ifdef __cplusplus
 }
 #endif

@@ -1,10 +1,13 @@
 /*
  * GPU-STM's kernel body and launch, shared by the translation units of its
  * GPU backend (stm/gpustm/gpustm_gpu.cu for sets of 8 words, stm/gpustm/gpustm_gpu_set16.cu
- * for GPUSTM_WIDE_SET). A unit includes its workloads' instantiation headers,
- * defines gpustm_step(workload, ...) over them, then includes this file once
- * and defines one kernel per workload that calls gpustm_kernel_body with its
- * workload's constant (so each kernel keeps only its own step).
+ * for GPUSTM_WIDE_SET). A unit defines GPUSTM_MAX_SET when it builds another
+ * capacity than 8, includes this file once, defines GPUSTM_GPU_SET_8 and
+ * GPUSTM_GPU_SET_16 (1 for its capacity, 0 for the other) and expands
+ * GPUSTM_GPU_UNIT(): a kernel and its ops for each workload of
+ * workloads/stm/list.h whose set is the unit's, each calling
+ * gpustm_kernel_body with its workload's constant (so each keeps only its own
+ * step).
  *
  * One CUDA thread per logical thread, each running the shared scheduler
  * (stm/gpustm/gpustm_sched.h, with its step for the kernel's workload) over its
@@ -16,12 +19,12 @@
 #ifndef GB_GPUSTM_GPU_KERNEL_CUH
 #define GB_GPUSTM_GPU_KERNEL_CUH
 
-#include "stm/gpustm/gpustm_sched.h"
+#include "stm/gpustm/gpustm_step.h"
 #include "stm/backend/stm_gpu.cuh"
 #include "stm/backend/stm_gpu.h"
 
 /* One kernel's work, for the workload it was compiled for. */
-__device__ __forceinline__ void gpustm_kernel_body(int workload, gpustm_mem m, tx_table v, stm_params p,
+__device__ __forceinline__ void gpustm_kernel_body(uint32_t workload, gpustm_mem m, tx_table v, stm_params p,
 						   uint64_t timeout_ns, stm_shared *sh, stm_counters *out)
 {
 	__shared__ unsigned long long sum[STM_NCOUNTERS];
@@ -52,5 +55,19 @@ static void run(void *vctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_resu
 	m.hash = g->p.hash;
 	stm_gpu_launch(g, args, run_ns, r);
 }
+
+/* Workload `name`'s kernel and ops (gpustm_bank_kernel, gpustm_bank_gpu_ops), when its set is the unit's. */
+#define GPUSTM_GPU_OPS(name, set, sizes, long_reads)                                                          \
+	GB_STM_IF(GB_STM_CAT(GPUSTM_GPU_SET_, set))(                                                          \
+		__global__ void gpustm_##name##_kernel(gpustm_mem m, tx_table v, stm_params p,                 \
+						       uint64_t timeout_ns, stm_shared *sh, stm_counters *out) \
+		{ gpustm_kernel_body(STM_WORKLOAD_##name, m, v, p, timeout_ns, sh, out); }                     \
+		static void *name##_open(const tx_input *in, const stm_params *p)                              \
+		{ return stm_gpu_open(in, p, (const void *)gpustm_##name##_kernel, "gpustm_" #name "_kernel"); } \
+		extern "C" const stm_ops gpustm_##name##_gpu_ops = {                                           \
+			name##_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close,        \
+			stm_gpu_retable, NULL,                                                                 \
+		};)
+#define GPUSTM_GPU_UNIT() STM_WORKLOADS(GPUSTM_GPU_OPS)
 
 #endif

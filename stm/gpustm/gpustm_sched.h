@@ -20,7 +20,7 @@
  * transactions up, the commit counts of a table's entries could drift apart
  * without bound, and with them the bank's balances; a --duration run is
  * batches back to back. The step that calls the workload's body is compiled
- * per workload (stm/gpustm/gpustm_step.h, instantiated in stm/gpustm/gpustm_bank.h).
+ * per workload (stm/gpustm/gpustm_step.h, which its callers give the workload as a constant).
  */
 #ifndef GB_GPUSTM_SCHED_H
 #define GB_GPUSTM_SCHED_H

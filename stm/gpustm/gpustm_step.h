@@ -1,25 +1,41 @@
 /*
- * GPU-STM's scheduler step (stm/gpustm/gpustm_sched.h) for one workload: a template
- * included once per workload, after the workload's body has been compiled
- * against GPU-STM's transactional API (stm/gpustm/gpustm_bank.h is the pattern). It
- * reads, and then takes back:
- *   GPUSTM_STEP               the name of the step function (gpustm_bank_step)
- *   GPUSTM_STEP_LOAD(t, i, e) the workload's copy of entry i into a tx_entry
- *   GPUSTM_STEP_BODY          the workload's body compiled for GPU-STM (gpustm_bank_body)
- * No include guard: each inclusion defines another step.
+ * GPU-STM's scheduler step (stm/gpustm/gpustm_sched.h) over every workload of
+ * workloads/stm/list.h: their bodies compiled against GPU-STM's transactional
+ * API (stm/gpustm/gpustm_api.h), gpustm_body that runs workload wl's, and the
+ * step. A translation unit includes this once, after defining GPUSTM_MAX_SET
+ * when it builds another capacity than 8; its callers (a kernel, a CPU
+ * thread) pass the workload as a constant, so each keeps only its own body.
  */
-#include "stm/gpustm/gpustm_sched.h"
+#ifndef GB_GPUSTM_STEP_H
+#define GB_GPUSTM_STEP_H
 
-#if !defined(GPUSTM_STEP) || !defined(GPUSTM_STEP_LOAD) || !defined(GPUSTM_STEP_BODY)
-#error "define GPUSTM_STEP, GPUSTM_STEP_LOAD and GPUSTM_STEP_BODY before including stm/gpustm/gpustm_step.h"
-#endif
+#include "stm/gpustm/gpustm_sched.h"
+#include "workloads/stm/list.h"
+
+#include "stm/gpustm/gpustm_api.h"
+#include "workloads/stm/bodies.h"
+#include "api/tx_end.h"
+
+/* Workload wl's body on GPU-STM: gpustm_bank_body, ... */
+GB_HD_FLAT int gpustm_body(uint32_t wl, gpustm_tx *tx, const gpustm_mem *m, const tx_table *t, uint32_t i,
+			   const tx_entry *x)
+{
+	switch (wl) {
+#define GPUSTM_BODY_CASE(name, set, sizes, long_reads) \
+	case STM_WORKLOAD_##name:                      \
+		return gpustm_##name##_body(tx, m, t, i, x);
+		STM_WORKLOADS(GPUSTM_BODY_CASE)
+#undef GPUSTM_BODY_CASE
+	}
+	return TX_BODY_ABORT;
+}
 
 /*
  * One transaction attempt, or the end of the thread's work. Returns s->state:
  * STM_RUNNING while there is more to do.
  */
-GB_HD uint32_t GPUSTM_STEP(gpustm_sched *s, const gpustm_mem *m, const tx_table *v, const stm_params *p,
-			   stm_shared *sh)
+GB_HD_FLAT uint32_t gpustm_step(uint32_t wl, gpustm_sched *s, const gpustm_mem *m, const tx_table *v,
+				const stm_params *p, stm_shared *sh)
 {
 	uint32_t i = s->pos, r, status;
 	uint64_t t0, t1, t2, t3;
@@ -33,17 +49,17 @@ GB_HD uint32_t GPUSTM_STEP(gpustm_sched *s, const gpustm_mem *m, const tx_table 
 		if (i == s->ahead)
 			s->cur = s->next;
 		else
-			GPUSTM_STEP_LOAD(v, i, &s->cur);
+			stm_load_entry(wl, v, i, &s->cur);
 		s->loaded = i;
 		/* Load the next entry now: its latency hides behind this attempt. */
 		if (i + 1 < s->end) {
-			GPUSTM_STEP_LOAD(v, i + 1, &s->next);
+			stm_load_entry(wl, v, i + 1, &s->next);
 			s->ahead = i + 1;
 		}
 	}
 	t0 = gb_cycles();
 	gpustm_tx_start(&tx);
-	r = GPUSTM_STEP_BODY(&tx, m, v, i, &s->cur);
+	r = gpustm_body(wl, &tx, m, v, i, &s->cur);
 	t1 = gb_cycles();
 	if (r == TX_BODY_SEMANTIC) {
 		s->c.aborts_semantic++;
@@ -79,6 +95,4 @@ GB_HD uint32_t GPUSTM_STEP(gpustm_sched *s, const gpustm_mem *m, const tx_table 
 	return STM_RUNNING;
 }
 
-#undef GPUSTM_STEP
-#undef GPUSTM_STEP_LOAD
-#undef GPUSTM_STEP_BODY
+#endif

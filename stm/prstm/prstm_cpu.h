@@ -1,15 +1,17 @@
 /*
  * What PR-STM's CPU backend gives the CPU backend every engine shares
  * (stm/backend/stm_cpu.h) for each of its logical threads: the scheduler's init,
- * wait and totals, and the open that sets the attempt time limit. Included by
+ * wait and totals, and the opens that set the attempt time limit. Included by
  * each translation unit of PR-STM's CPU backend (stm/prstm/prstm_cpu.c for sets of
- * 8 words, stm/prstm/prstm_cpu_set16.c for PRSTM_WIDE_SET), after the workloads'
- * instantiation headers; STM_CPU_WORKLOAD then makes each workload's ops.
+ * 8 words, stm/prstm/prstm_cpu_set16.c for PRSTM_WIDE_SET, stm/prstm/prstm_cpu_long.c
+ * with the read log); PRSTM_CPU_UNIT then makes the ops of the workloads of
+ * workloads/stm/list.h whose set is the unit's.
  */
 #ifndef GB_PRSTM_CPU_H
 #define GB_PRSTM_CPU_H
 
-#include "stm/prstm/prstm_sched.h"
+#include "stm/prstm/prstm_engines.h"
+#include "stm/prstm/prstm_step.h"
 #include "stm/backend/stm_cpu.h"
 
 static void thread_init(void *t, uint32_t tid, stm_cpu *c, uint64_t now_ns)
@@ -35,11 +37,30 @@ static stm_counters thread_totals(const void *t)
  * microsecond, and 2048 commits through one lock's cache line take far longer
  * than 20 us.
  */
-static void *open_with(const tx_input *in, const stm_params *p, const stm_cpu_threads *threads)
+static inline void *open_with(uint32_t wl, const tx_input *in, const stm_params *p, const stm_cpu_threads *threads)
 {
 	stm_cpu *c = stm_cpu_open(in, p, threads);
+	(void)wl;
 	c->p.window_cycles = (uint64_t)(20000.0 * c->cycles_per_ns);
 	return c;
 }
+
+/* A workload whose read-only transactions may outgrow the set (long_reads): past it, the build with the read log. */
+static inline void *open_or_long(uint32_t wl, const tx_input *in, const stm_params *p,
+				 const stm_cpu_threads *threads)
+{
+	return in->max_words > PRSTM_MAX_SET ? prstm_long_cpu_open(wl, in, p) : open_with(wl, in, p, threads);
+}
+
+/*
+ * The ops of every workload whose set is this unit's capacity: a unit defines
+ * PRSTM_CPU_SET_8 and PRSTM_CPU_SET_16 as 1 for its capacity and 0 for the other.
+ */
+#define PRSTM_CPU_OPEN_0 open_with
+#define PRSTM_CPU_OPEN_1 open_or_long
+#define PRSTM_CPU_OPS(name, set, sizes, long_reads)        \
+	GB_STM_IF(GB_STM_CAT(PRSTM_CPU_SET_, set))(         \
+		STM_CPU_WORKLOAD(prstm, name, GB_STM_CAT(PRSTM_CPU_OPEN_, long_reads));)
+#define PRSTM_CPU_UNIT() STM_WORKLOADS(PRSTM_CPU_OPS)
 
 #endif

@@ -7,11 +7,8 @@
  * sets, as the GPU backend picks stm/prstm/prstm_gpu_long.cu's kernels.
  */
 #include "common/error.h"
-#include "stm/prstm/prstm_engines.h"
 #define PRSTM_MAX_SET 8
 #define PRSTM_LONG_READS 1
-#include "stm/prstm/prstm_bank.h"
-#include "stm/prstm/prstm_memcached.h"
 #include "stm/prstm/prstm_cpu.h"
 
 /* The read log: a slot of engine_words entries per worker (one attempt at a time each). */
@@ -21,8 +18,14 @@ static void long_mem(prstm_mem *m, stm_cpu *c)
 	prstm_read_log_attach(m, (uint32_t *)c->engine, c->engine_words, c->p.cpu_workers, 0);
 }
 
-STM_CPU_THREADS(prstm, bank, bank_long_threads, long_mem);
-STM_CPU_THREADS(prstm, memcached, memcached_long_threads, long_mem);
+/* The logical threads of each workload with long_reads (workloads/stm/list.h), by workload. */
+#define PRSTM_LONG_THREADS(name, set, sizes, long_reads) \
+	GB_STM_IF(long_reads)(STM_CPU_THREADS(prstm, name, name##_long_threads, long_mem);)
+STM_WORKLOADS(PRSTM_LONG_THREADS)
+#define PRSTM_LONG_ENTRY_1(name) &name##_long_threads,
+#define PRSTM_LONG_ENTRY_0(name) NULL,
+#define PRSTM_LONG_ENTRY(name, set, sizes, long_reads) GB_STM_CAT(PRSTM_LONG_ENTRY_, long_reads)(name)
+static const stm_cpu_threads *const long_threads[STM_NWORKLOADS] = {STM_WORKLOADS(PRSTM_LONG_ENTRY)};
 
 /*
  * The attempt time limit of open_with (stm/prstm/prstm_cpu.h) guards the 11-bit
@@ -33,9 +36,9 @@ STM_CPU_THREADS(prstm, memcached, memcached_long_threads, long_mem);
  * its cache line between cores three times each (pre-lock, lock, release),
  * far longer than that.
  */
-static void *open_long(const tx_input *in, const stm_params *p, const stm_cpu_threads *threads)
+void *prstm_long_cpu_open(uint32_t wl, const tx_input *in, const stm_params *p)
 {
-	stm_cpu *c = open_with(in, p, threads);
+	stm_cpu *c = open_with(wl, in, p, long_threads[wl]);
 	uint32_t past = prstm_read_log_cap(in->max_words, PRSTM_MAX_SET);
 	double limit_ns = 20000.0 + 20.0 * past;
 
@@ -45,14 +48,4 @@ static void *open_long(const tx_input *in, const stm_params *p, const stm_cpu_th
 		limit_ns = 200000.0;
 	c->p.window_cycles = (uint64_t)(limit_ns * c->cycles_per_ns);
 	return c;
-}
-
-void *prstm_bank_long_cpu_open(const tx_input *in, const stm_params *p)
-{
-	return open_long(in, p, &bank_long_threads);
-}
-
-void *prstm_memcached_long_cpu_open(const tx_input *in, const stm_params *p)
-{
-	return open_long(in, p, &memcached_long_threads);
 }

@@ -1,8 +1,9 @@
-/* The backends of PR-STM for each workload it runs, listed in the engine registry (stm/registry.c). */
+/* The backends of PR-STM for every workload of workloads/stm/list.h, listed in the engine registry (stm/registry.c). */
 #ifndef GB_PRSTM_ENGINES_H
 #define GB_PRSTM_ENGINES_H
 
 #include "stm/stm.h"
+#include "workloads/stm/list.h"
 
 /*
  * The set capacity of prstm's builds for workloads whose transactions touch more
@@ -23,22 +24,15 @@
 #ifdef __cplusplus
 extern "C" {
 #endif
-extern const stm_ops prstm_bank_cpu_ops;
-extern const stm_ops prstm_bank_gpu_ops;
-extern const stm_ops prstm_vacation_cpu_ops;
-extern const stm_ops prstm_vacation_gpu_ops;
-extern const stm_ops prstm_skiplist_cpu_ops;
-extern const stm_ops prstm_skiplist_gpu_ops;
-extern const stm_ops prstm_kmeans_cpu_ops;
-extern const stm_ops prstm_kmeans_gpu_ops;
-extern const stm_ops prstm_graph_cpu_ops;
-extern const stm_ops prstm_graph_gpu_ops;
-extern const stm_ops prstm_memcached_cpu_ops;
-extern const stm_ops prstm_memcached_gpu_ops;
-/* The CPU backends with the read log (stm/prstm/prstm_cpu_long.c), which the bank's and memcached's open
- * when a table's transactions outgrow their sets. */
-void *prstm_bank_long_cpu_open(const tx_input *in, const stm_params *p);
-void *prstm_memcached_long_cpu_open(const tx_input *in, const stm_params *p);
+/* Each workload's backends: prstm_bank_cpu_ops, prstm_bank_gpu_ops, ... */
+#define PRSTM_OPS_DECL(name, set, sizes, long_reads) \
+	extern const stm_ops prstm_##name##_cpu_ops; \
+	extern const stm_ops prstm_##name##_gpu_ops;
+STM_WORKLOADS(PRSTM_OPS_DECL)
+#undef PRSTM_OPS_DECL
+/* The CPU backend with the read log (stm/prstm/prstm_cpu_long.c), which the workloads with
+ * long_reads open when a table's transactions outgrow their sets. */
+void *prstm_long_cpu_open(uint32_t wl, const tx_input *in, const stm_params *p);
 #ifdef __cplusplus
 }
 #endif

@@ -26,38 +26,38 @@
 
 /*
  * The kernel of the smallest capacity whose sets hold the largest transaction of the table, among those
- * built for the workload (`which` picks its member of prstm_gpu_kernels); past all of them, the
- * workload's kernel with the read log, where there is one (the bank, memcached: their long
- * transactions are read-only, and their updates fit its 8 words).
+ * built for workload wl; past all of them, the workload's kernel with the read log, where there is one
+ * (the bank, memcached: their long transactions are read-only, and their updates fit its 8 words).
  */
-static const prstm_gpu_kernel *kernel_for(const tx_input *in, const prstm_gpu_kernel prstm_gpu_kernels::*which)
+static const prstm_gpu_kernel *kernel_for(const tx_input *in, uint32_t wl)
 {
-	static const prstm_gpu_kernels *const by_capacity[] = {
-		&prstm_gpu_kernels_set2, &prstm_gpu_kernels_set4, &prstm_gpu_kernels_set8, &prstm_gpu_kernels_set16,
+	static const prstm_gpu_kernel *const by_capacity[] = {
+		prstm_gpu_kernels_set2, prstm_gpu_kernels_set4, prstm_gpu_kernels_set8, prstm_gpu_kernels_set16,
 	};
 	const prstm_gpu_kernel *last = NULL;
 	uint32_t k;
 
 	for (k = 0; k < sizeof(by_capacity) / sizeof(by_capacity[0]); k++) {
-		const prstm_gpu_kernel *c = &(by_capacity[k]->*which);
+		const prstm_gpu_kernel *c = &by_capacity[k][wl];
 		if (!c->fn)
 			continue;
 		last = c;
 		if (in->max_words <= c->capacity)
 			return c;
 	}
-	if ((prstm_gpu_kernels_long.*which).fn)
-		return &(prstm_gpu_kernels_long.*which);
+	if (prstm_gpu_kernels_long[wl].fn)
+		return &prstm_gpu_kernels_long[wl];
 	return last;
 }
 
-/* Open the shared context for kernel k, with the read log when k has one. */
-static void *open_kernel(const tx_input *in, const stm_params *p, const prstm_gpu_kernel *k)
+/* Open the shared context for workload wl's kernel, with the read log when that kernel has one. */
+static void *open_kernel(const tx_input *in, const stm_params *p, uint32_t wl)
 {
+	const prstm_gpu_kernel *k = kernel_for(in, wl);
 	stm_gpu *g = stm_gpu_open(in, p, k->fn, k->name);
 	char what[160];
 
-	if (k == &prstm_gpu_kernels_long.bank || k == &prstm_gpu_kernels_long.memcached) {
+	if (k->long_reads) {
 		/* every thread's reads past the 8 of its set, an address and a version each */
 		g->engine_words = prstm_read_log_cap(in->max_words, k->capacity);
 		snprintf(what, sizeof(what), "PR-STM's read log (%u threads x %u reads past the set, 8 bytes each)",
@@ -88,56 +88,14 @@ static void run(void *vctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_resu
 	stm_gpu_launch(g, args, run_ns, r);
 }
 
-static void *bank_open(const tx_input *in, const stm_params *p)
-{
-	return open_kernel(in, p, kernel_for(in, &prstm_gpu_kernels::bank));
-}
-
-static void *vacation_open(const tx_input *in, const stm_params *p)
-{
-	return open_kernel(in, p, kernel_for(in, &prstm_gpu_kernels::vacation));
-}
-
-static void *skiplist_open(const tx_input *in, const stm_params *p)
-{
-	return open_kernel(in, p, kernel_for(in, &prstm_gpu_kernels::skiplist));
-}
-
-static void *kmeans_open(const tx_input *in, const stm_params *p)
-{
-	return open_kernel(in, p, kernel_for(in, &prstm_gpu_kernels::kmeans));
-}
-
-static void *graph_open(const tx_input *in, const stm_params *p)
-{
-	return open_kernel(in, p, kernel_for(in, &prstm_gpu_kernels::graph));
-}
-
-static void *memcached_open(const tx_input *in, const stm_params *p)
-{
-	return open_kernel(in, p, kernel_for(in, &prstm_gpu_kernels::memcached));
-}
-
-extern "C" const stm_ops prstm_bank_gpu_ops = {
-	bank_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
-};
-
-extern "C" const stm_ops prstm_vacation_gpu_ops = {
-	vacation_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
-};
-
-extern "C" const stm_ops prstm_kmeans_gpu_ops = {
-	kmeans_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
-};
-
-extern "C" const stm_ops prstm_graph_gpu_ops = {
-	graph_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
-};
-
-extern "C" const stm_ops prstm_skiplist_gpu_ops = {
-	skiplist_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
-};
-
-extern "C" const stm_ops prstm_memcached_gpu_ops = {
-	memcached_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, NULL,
-};
+/* Each workload's ops (prstm_bank_gpu_ops, ...), which the engine registry lists. */
+#define PRSTM_GPU_OPS(name, set, sizes, long_reads)                                                        \
+	static void *name##_open(const tx_input *in, const stm_params *p)                                  \
+	{                                                                                                   \
+		return open_kernel(in, p, STM_WORKLOAD_##name);                                             \
+	}                                                                                                   \
+	extern "C" const stm_ops prstm_##name##_gpu_ops = {                                                 \
+		name##_open, stm_gpu_load, run, stm_gpu_rounds_ok, stm_gpu_fetch, stm_gpu_close, stm_gpu_retable, \
+		NULL,                                                                                       \
+	};
+STM_WORKLOADS(PRSTM_GPU_OPS)

@@ -10,15 +10,16 @@
  * with 2). So each capacity is its own translation unit (prstm_gpu_set2.cu,
  * prstm_gpu_set4.cu, prstm_gpu_set16.cu; 8 in prstm_gpu.cu) that defines
  * PRSTM_MAX_SET and includes stm/prstm/prstm_gpu_kernel.cuh, which builds a kernel
- * per workload, and the backend picks the smallest capacity that holds every
- * transaction of the table (tx_input.max_words). Capacity 16
- * (PRSTM_WIDE_SET) is built for the skiplist, whose updates touch up to
- * 2 x --levels words, and memcached (built at 8 and 16), whose GETs read
- * --ways + 1; the bank and vacation never need more than 8, and their
- * entries there are empty. A table with read-only transactions longer than
- * every capacity built for its workload (the bank's inquiries past 8 accounts,
- * memcached's GETs past 15 ways) runs on the kernels of stm/prstm/prstm_gpu_long.cu:
- * capacity 8 and the read log in global memory (stm/prstm/prstm.h, "Long reads").
+ * for each workload of workloads/stm/list.h whose `sizes` include that
+ * capacity, and the backend picks the smallest capacity that holds every
+ * transaction of the table (tx_input.max_words). Capacity 16 is built for the
+ * skiplist, whose updates touch up to 2 x --levels words, and memcached (built
+ * at 8 and 16), whose GETs read --ways + 1; the narrow workloads never need
+ * more than 8, and their entries there are empty. A table with read-only
+ * transactions longer than every capacity built for its workload (the bank's
+ * inquiries past 8 accounts, memcached's GETs past 15 ways) runs on the
+ * kernels of stm/prstm/prstm_gpu_long.cu: capacity 8 and the read log in
+ * global memory (stm/prstm/prstm.h, "Long reads").
  */
 #ifndef GB_PRSTM_GPU_CUH
 #define GB_PRSTM_GPU_CUH
@@ -28,6 +29,7 @@
 #include "api/tx_table.h"
 #include "stm/prstm/prstm.h"
 #include "stm/stm.h"
+#include "workloads/stm/list.h"
 
 /* The kernel's arguments, one struct so every capacity and workload launches the same way
  * (prstm_mem does not depend on the capacity). */
@@ -41,19 +43,16 @@ typedef struct prstm_kernel_args {
 } prstm_kernel_args;
 
 typedef struct prstm_gpu_kernel {
-	uint32_t capacity; /* PRSTM_MAX_SET it was built with */
-	const void *fn;    /* __global__ void (prstm_kernel_args) */
+	uint32_t capacity;   /* PRSTM_MAX_SET it was built with */
+	uint32_t long_reads; /* 1: built with the read log (PRSTM_LONG_READS) */
+	const void *fn;      /* __global__ void (prstm_kernel_args); NULL: not built at this capacity */
 	const char *name;
 } prstm_gpu_kernel;
 
-/* One capacity's kernels, one per workload PR-STM runs (fn NULL: not built at this capacity). */
-typedef struct prstm_gpu_kernels {
-	prstm_gpu_kernel bank, vacation, skiplist, kmeans, graph, memcached;
-} prstm_gpu_kernels;
-
-extern const prstm_gpu_kernels prstm_gpu_kernels_set2, prstm_gpu_kernels_set4, prstm_gpu_kernels_set8,
-	prstm_gpu_kernels_set16;
-/* Capacity 8 with the read log (stm/prstm/prstm_gpu_long.cu): the bank and memcached only. */
-extern const prstm_gpu_kernels prstm_gpu_kernels_long;
+/* One capacity's kernels, indexed by workload (workloads/stm/list.h). */
+extern const prstm_gpu_kernel prstm_gpu_kernels_set2[STM_NWORKLOADS], prstm_gpu_kernels_set4[STM_NWORKLOADS],
+	prstm_gpu_kernels_set8[STM_NWORKLOADS], prstm_gpu_kernels_set16[STM_NWORKLOADS];
+/* Capacity 8 with the read log (stm/prstm/prstm_gpu_long.cu): the workloads with long_reads only. */
+extern const prstm_gpu_kernel prstm_gpu_kernels_long[STM_NWORKLOADS];
 
 #endif

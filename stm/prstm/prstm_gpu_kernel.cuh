@@ -16,80 +16,36 @@
 #endif
 
 /*
- * Which workloads this capacity builds. The bank, vacation, kmeans and graph,
- * whose transactions touch at most 8 words, up to capacity 8; memcached, whose
- * GETs read --ways + 1 words (5 and more), from capacity 8 up; the skiplist at
- * every capacity. A build with the read log (PRSTM_LONG_READS, stm/prstm/prstm.h)
- * serves the workloads with read-only transactions longer than any set: the
- * bank's inquiries and memcached's GETs.
+ * Which workloads this capacity builds (workloads/stm/list.h, their `sizes`):
+ * narrow ones (at most 8 words) up to capacity 8, wide ones (5 words and more)
+ * from 8 up, any at every capacity. A build with the read log
+ * (PRSTM_LONG_READS, stm/prstm/prstm.h) serves the workloads whose read-only
+ * transactions may be longer than any set (`long_reads`).
+ * PRSTM_GPU_BUILDS(sizes, long_reads) is 1 for a workload built here.
  */
 #if defined(PRSTM_LONG_READS)
-#define PRSTM_GPU_NARROW 0
-#define PRSTM_GPU_HAS_BANK 1
-#define PRSTM_GPU_HAS_MEMCACHED 1
-#define PRSTM_GPU_HAS_SKIPLIST 0
+#define PRSTM_GPU_BUILDS(sizes, long_reads) long_reads
 #else
-#define PRSTM_GPU_NARROW (PRSTM_MAX_SET <= 8)
-#define PRSTM_GPU_HAS_BANK PRSTM_GPU_NARROW
-#define PRSTM_GPU_HAS_MEMCACHED (PRSTM_MAX_SET >= 8)
-#define PRSTM_GPU_HAS_SKIPLIST 1
+#define PRSTM_GPU_BUILDS(sizes, long_reads) GB_STM_CAT(PRSTM_GPU_SIZES_, sizes)
+#define PRSTM_GPU_SIZES_any 1
+#if PRSTM_MAX_SET <= 8
+#define PRSTM_GPU_SIZES_narrow 1
+#else
+#define PRSTM_GPU_SIZES_narrow 0
+#endif
+#if PRSTM_MAX_SET >= 8
+#define PRSTM_GPU_SIZES_wide 1
+#else
+#define PRSTM_GPU_SIZES_wide 0
+#endif
 #endif
 
-#if PRSTM_GPU_HAS_BANK
-#include "stm/prstm/prstm_bank.h"
-#endif
-#if PRSTM_GPU_NARROW
-#include "stm/prstm/prstm_graph.h"
-#include "stm/prstm/prstm_kmeans.h"
-#include "stm/prstm/prstm_vacation.h"
-#endif
-#if PRSTM_GPU_HAS_MEMCACHED
-#include "stm/prstm/prstm_memcached.h"
-#endif
-#if PRSTM_GPU_HAS_SKIPLIST
-#include "stm/prstm/prstm_skiplist.h"
-#endif
+#include "stm/prstm/prstm_step.h"
 #include "stm/prstm/prstm_gpu.cuh"
 #include "stm/backend/stm_gpu.cuh"
 
-/* The workloads of the kernels: a constant in each, so each keeps only its own step. */
-enum prstm_gpu_workload {
-	PRSTM_GPU_BANK,
-	PRSTM_GPU_VACATION,
-	PRSTM_GPU_SKIPLIST,
-	PRSTM_GPU_KMEANS,
-	PRSTM_GPU_GRAPH,
-	PRSTM_GPU_MEMCACHED
-};
-
-static __device__ __forceinline__ uint32_t prstm_step(int workload, prstm_sched *s, const prstm_mem *m,
-						      const tx_table *v, const stm_params *p, stm_shared *sh)
-{
-#if PRSTM_GPU_HAS_MEMCACHED
-	if (workload == PRSTM_GPU_MEMCACHED)
-		return prstm_memcached_step(s, m, v, p, sh);
-#endif
-#if PRSTM_GPU_NARROW
-	if (workload == PRSTM_GPU_KMEANS)
-		return prstm_kmeans_step(s, m, v, p, sh);
-	if (workload == PRSTM_GPU_GRAPH)
-		return prstm_graph_step(s, m, v, p, sh);
-	if (workload == PRSTM_GPU_VACATION)
-		return prstm_vacation_step(s, m, v, p, sh);
-#endif
-#if PRSTM_GPU_HAS_SKIPLIST
-	if (workload == PRSTM_GPU_SKIPLIST)
-		return prstm_skiplist_step(s, m, v, p, sh);
-#endif
-#if PRSTM_GPU_HAS_BANK
-	return prstm_bank_step(s, m, v, p, sh);
-#else
-	return s->state = STM_FAILED; /* not built at this capacity: never launched */
-#endif
-}
-
 /* One kernel's work, for the workload it was built for. */
-static __device__ __forceinline__ void prstm_kernel_body(int workload, const prstm_kernel_args *a)
+static __device__ __forceinline__ void prstm_kernel_body(uint32_t workload, const prstm_kernel_args *a)
 {
 	const prstm_mem m = a->m;
 	tx_table v = a->v;
@@ -124,87 +80,29 @@ static __device__ __forceinline__ void prstm_kernel_body(int workload, const prs
 	stm_block_counters_flush(sum, a->out);
 }
 
-#define PRSTM_GPU_CAT2(a, b) a##b
-#define PRSTM_GPU_CAT(a, b) PRSTM_GPU_CAT2(a, b)
 #define PRSTM_GPU_STR2(x) #x
 #define PRSTM_GPU_STR(x) PRSTM_GPU_STR2(x)
-#define PRSTM_GPU_BANK_KERNEL PRSTM_GPU_CAT(prstm_bank_kernel_, PRSTM_GPU_KERNELS)
-#define PRSTM_GPU_VACATION_KERNEL PRSTM_GPU_CAT(prstm_vacation_kernel_, PRSTM_GPU_KERNELS)
-#define PRSTM_GPU_SKIPLIST_KERNEL PRSTM_GPU_CAT(prstm_skiplist_kernel_, PRSTM_GPU_KERNELS)
-#define PRSTM_GPU_KMEANS_KERNEL PRSTM_GPU_CAT(prstm_kmeans_kernel_, PRSTM_GPU_KERNELS)
-#define PRSTM_GPU_GRAPH_KERNEL PRSTM_GPU_CAT(prstm_graph_kernel_, PRSTM_GPU_KERNELS)
-#define PRSTM_GPU_MEMCACHED_KERNEL PRSTM_GPU_CAT(prstm_memcached_kernel_, PRSTM_GPU_KERNELS)
+/* The kernel of workload `name` at this capacity: prstm_bank_kernel_set8, ... */
+#define PRSTM_GPU_KERNEL(name) GB_STM_CAT(prstm_##name##_kernel_, PRSTM_GPU_KERNELS)
 
-#if PRSTM_GPU_HAS_BANK
-__global__ void PRSTM_GPU_BANK_KERNEL(prstm_kernel_args a)
-{
-	prstm_kernel_body(PRSTM_GPU_BANK, &a);
-}
-#endif
+#define PRSTM_GPU_DEFINE(name, set, sizes, long_reads)                          \
+	GB_STM_IF(PRSTM_GPU_BUILDS(sizes, long_reads))(                         \
+		__global__ void PRSTM_GPU_KERNEL(name)(prstm_kernel_args a)     \
+		{ prstm_kernel_body(STM_WORKLOAD_##name, &a); })
+STM_WORKLOADS(PRSTM_GPU_DEFINE)
+#undef PRSTM_GPU_DEFINE
 
-#if PRSTM_GPU_NARROW
-__global__ void PRSTM_GPU_VACATION_KERNEL(prstm_kernel_args a)
-{
-	prstm_kernel_body(PRSTM_GPU_VACATION, &a);
-}
-
-__global__ void PRSTM_GPU_KMEANS_KERNEL(prstm_kernel_args a)
-{
-	prstm_kernel_body(PRSTM_GPU_KMEANS, &a);
-}
-
-__global__ void PRSTM_GPU_GRAPH_KERNEL(prstm_kernel_args a)
-{
-	prstm_kernel_body(PRSTM_GPU_GRAPH, &a);
-}
-#endif
-
-#if PRSTM_GPU_HAS_SKIPLIST
-__global__ void PRSTM_GPU_SKIPLIST_KERNEL(prstm_kernel_args a)
-{
-	prstm_kernel_body(PRSTM_GPU_SKIPLIST, &a);
-}
-#endif
-
-#if PRSTM_GPU_HAS_MEMCACHED
-__global__ void PRSTM_GPU_MEMCACHED_KERNEL(prstm_kernel_args a)
-{
-	prstm_kernel_body(PRSTM_GPU_MEMCACHED, &a);
-}
-#endif
-
-extern const prstm_gpu_kernels PRSTM_GPU_CAT(prstm_gpu_kernels_, PRSTM_GPU_KERNELS) = {
-#if PRSTM_GPU_HAS_BANK
-	.bank = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_BANK_KERNEL,
-		 .name = PRSTM_GPU_STR(PRSTM_GPU_BANK_KERNEL)},
+/* The kernels by workload, in the list's order; those not built here have no function. */
+#define PRSTM_GPU_ENTRY_1(name)                                                  \
+	{PRSTM_MAX_SET, PRSTM_GPU_LOG, (const void *)PRSTM_GPU_KERNEL(name), PRSTM_GPU_STR(PRSTM_GPU_KERNEL(name))},
+#define PRSTM_GPU_ENTRY_0(name) {PRSTM_MAX_SET, PRSTM_GPU_LOG, NULL, NULL},
+#define PRSTM_GPU_ENTRY(name, set, sizes, long_reads) \
+	GB_STM_CAT(PRSTM_GPU_ENTRY_, PRSTM_GPU_BUILDS(sizes, long_reads))(name)
+#if defined(PRSTM_LONG_READS)
+#define PRSTM_GPU_LOG 1
 #else
-	.bank = {.capacity = PRSTM_MAX_SET, .fn = NULL, .name = NULL},
+#define PRSTM_GPU_LOG 0
 #endif
-#if PRSTM_GPU_NARROW
-	.vacation = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_VACATION_KERNEL,
-		     .name = PRSTM_GPU_STR(PRSTM_GPU_VACATION_KERNEL)},
-#else
-	.vacation = {.capacity = PRSTM_MAX_SET, .fn = NULL, .name = NULL},
-#endif
-#if PRSTM_GPU_HAS_SKIPLIST
-	.skiplist = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_SKIPLIST_KERNEL,
-		     .name = PRSTM_GPU_STR(PRSTM_GPU_SKIPLIST_KERNEL)},
-#else
-	.skiplist = {.capacity = PRSTM_MAX_SET, .fn = NULL, .name = NULL},
-#endif
-#if PRSTM_GPU_NARROW
-	.kmeans = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_KMEANS_KERNEL,
-		   .name = PRSTM_GPU_STR(PRSTM_GPU_KMEANS_KERNEL)},
-	.graph = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_GRAPH_KERNEL,
-		  .name = PRSTM_GPU_STR(PRSTM_GPU_GRAPH_KERNEL)},
-#else
-	.kmeans = {.capacity = PRSTM_MAX_SET, .fn = NULL, .name = NULL},
-	.graph = {.capacity = PRSTM_MAX_SET, .fn = NULL, .name = NULL},
-#endif
-#if PRSTM_GPU_HAS_MEMCACHED
-	.memcached = {.capacity = PRSTM_MAX_SET, .fn = (const void *)PRSTM_GPU_MEMCACHED_KERNEL,
-		      .name = PRSTM_GPU_STR(PRSTM_GPU_MEMCACHED_KERNEL)},
-#else
-	.memcached = {.capacity = PRSTM_MAX_SET, .fn = NULL, .name = NULL},
-#endif
+extern const prstm_gpu_kernel GB_STM_CAT(prstm_gpu_kernels_, PRSTM_GPU_KERNELS)[STM_NWORKLOADS] = {
+	STM_WORKLOADS(PRSTM_GPU_ENTRY)
 };

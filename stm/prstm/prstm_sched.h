@@ -3,7 +3,7 @@
  * Algorithm 3), written once for both backends and every workload: the
  * per-thread state and what does not depend on the workload. The step that
  * runs one attempt calls the workload's body, so it is compiled once per
- * workload (stm/prstm/prstm_step.h, instantiated in stm/prstm/prstm_bank.h).
+ * workload (stm/prstm/prstm_step.h, which its callers give the workload as a constant).
  *
  * Each thread owns a contiguous block of the global transaction table
  * [tid * P, (tid + 1) * P), cut short at the table's end (tx_table.ntx), and sweeps it: a committed entry is skipped, a

@@ -1,18 +1,34 @@
 /*
- * PR-STM's scheduler step (stm/prstm/prstm_sched.h) for one workload: a template
- * included once per workload, after the workload's body has been compiled
- * against PR-STM's transactional API (stm/prstm/prstm_bank.h is the pattern). It
- * reads, and then takes back:
- *   PRSTM_STEP             the name of the step function (prstm_bank_step)
- *   PRSTM_STEP_LOAD(t, i, e)  the workload's copy of entry i into a tx_entry
- *   PRSTM_STEP_BODY        the workload's body compiled for PR-STM (prstm_bank_body)
- * No include guard: each inclusion defines another step.
+ * PR-STM's scheduler step (stm/prstm/prstm_sched.h) over every workload of
+ * workloads/stm/list.h: their bodies compiled against PR-STM's transactional
+ * API (stm/prstm/prstm_api.h), prstm_body that runs workload wl's, and the
+ * step. A translation unit includes this once, after defining PRSTM_MAX_SET
+ * when it builds another capacity than 8; its callers (a kernel, a CPU
+ * thread) pass the workload as a constant, so each keeps only its own body.
  */
-#include "stm/prstm/prstm_sched.h"
+#ifndef GB_PRSTM_STEP_H
+#define GB_PRSTM_STEP_H
 
-#if !defined(PRSTM_STEP) || !defined(PRSTM_STEP_LOAD) || !defined(PRSTM_STEP_BODY)
-#error "define PRSTM_STEP, PRSTM_STEP_LOAD and PRSTM_STEP_BODY before including stm/prstm/prstm_step.h"
-#endif
+#include "stm/prstm/prstm_sched.h"
+#include "workloads/stm/list.h"
+
+#include "stm/prstm/prstm_api.h"
+#include "workloads/stm/bodies.h"
+#include "api/tx_end.h"
+
+/* Workload wl's body on PR-STM: prstm_bank_body, ... */
+GB_HD_FLAT int prstm_body(uint32_t wl, prstm_tx *tx, const prstm_mem *m, const tx_table *t, uint32_t i,
+			  const tx_entry *x)
+{
+	switch (wl) {
+#define PRSTM_BODY_CASE(name, set, sizes, long_reads) \
+	case STM_WORKLOAD_##name:                     \
+		return prstm_##name##_body(tx, m, t, i, x);
+		STM_WORKLOADS(PRSTM_BODY_CASE)
+#undef PRSTM_BODY_CASE
+	}
+	return TX_BODY_ABORT;
+}
 
 /*
  * One step of a thread: one entry visited (attempted, or passed over because
@@ -25,7 +41,7 @@
  * mostly such runs. Visiting several entries per step cost the 100%-semantic
  * bank table 48% of its throughput (docs/stm.md, "One entry per step").
  */
-GB_HD uint32_t PRSTM_STEP(prstm_sched *s, const prstm_mem *m, const tx_table *v,
+GB_HD_FLAT uint32_t prstm_step(uint32_t wl, prstm_sched *s, const prstm_mem *m, const tx_table *v,
 			  const stm_params *p, stm_shared *sh)
 {
 	uint64_t now = 0;
@@ -107,7 +123,7 @@ GB_HD uint32_t PRSTM_STEP(prstm_sched *s, const prstm_mem *m, const tx_table *v,
 		if (i == s->ahead)
 			e = s->next;
 		else
-			PRSTM_STEP_LOAD(v, i, &e);
+			stm_load_entry(wl, v, i, &e);
 		tag = p->use_tags ? TX_ENTRY_TAG(e.w[0]) : 0;
 		/* In the first pass of a round no entry of the current or a lower
 		 * tag has been attempted yet: only later passes need the status word,
@@ -127,7 +143,7 @@ GB_HD uint32_t PRSTM_STEP(prstm_sched *s, const prstm_mem *m, const tx_table *v,
 
 		/* Load the next entry now: its latency hides behind this attempt. */
 		if (i + 1 < s->end) {
-			PRSTM_STEP_LOAD(v, i + 1, &s->next);
+			stm_load_entry(wl, v, i + 1, &s->next);
 			s->ahead = i + 1;
 		}
 		t0 = gb_cycles();
@@ -137,7 +153,7 @@ GB_HD uint32_t PRSTM_STEP(prstm_sched *s, const prstm_mem *m, const tx_table *v,
 #if !defined(__CUDA_ARCH__)
 		tx.window = p->window_cycles; /* and restarts at its first access (stm/prstm/prstm.h) */
 #endif
-		r = PRSTM_STEP_BODY(&tx, m, v, i, &e);
+		r = prstm_body(wl, &tx, m, v, i, &e);
 		t1 = gb_cycles();
 		if (r == TX_BODY_SEMANTIC) {
 			s->c.aborts_semantic++;
@@ -177,6 +193,4 @@ GB_HD uint32_t PRSTM_STEP(prstm_sched *s, const prstm_mem *m, const tx_table *v,
 	}
 }
 
-#undef PRSTM_STEP
-#undef PRSTM_STEP_LOAD
-#undef PRSTM_STEP_BODY
+#endif

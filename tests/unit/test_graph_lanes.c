@@ -14,8 +14,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "stm/gpustm/gpustm_graph.h"
-#include "stm/prstm/prstm_graph.h"
+#include "stm/gpustm/gpustm_step.h"
+#include "stm/prstm/prstm_step.h"
 #include "tests/unit/test.h"
 #include "workloads/stm/graph.h"
 

@@ -20,8 +20,8 @@
 
 #define PRSTM_MAX_SET 16
 #define GPUSTM_MAX_SET 16
-#include "stm/gpustm/gpustm_skiplist.h"
-#include "stm/prstm/prstm_skiplist.h"
+#include "stm/gpustm/gpustm_step.h"
+#include "stm/prstm/prstm_step.h"
 #include "tests/unit/test.h"
 #include "workloads/stm/skiplist.h"
 
@@ -47,7 +47,7 @@ static void sl_lane(uint32_t lane, void *arg)
 		prstm_mem m = {.locks = j->locks, .data = j->data, .hash = j->p.hash};
 		prstm_sched s;
 		prstm_sched_init(&s, lane, &j->table, &j->p, timeout, 0, &j->sh, gb_clock_ns());
-		while (prstm_skiplist_step(&s, &m, &j->table, &j->p, &j->sh) == STM_RUNNING)
+		while (prstm_step(STM_WORKLOAD_skiplist, &s, &m, &j->table, &j->p, &j->sh) == STM_RUNNING)
 			if (s.wait_ns)
 				lanes_yield(); /* backing off: let the others run meanwhile */
 		j->states[lane] = s.state;
@@ -56,7 +56,7 @@ static void sl_lane(uint32_t lane, void *arg)
 		gpustm_mem m = {j->locks, j->data, j->p.hash};
 		gpustm_sched s;
 		gpustm_sched_init(&s, lane, &j->table, timeout, &j->sh, gb_clock_ns());
-		while (gpustm_skiplist_step(&s, &m, &j->table, &j->p, &j->sh) == STM_RUNNING)
+		while (gpustm_step(STM_WORKLOAD_skiplist, &s, &m, &j->table, &j->p, &j->sh) == STM_RUNNING)
 			;
 		j->states[lane] = s.state;
 		j->aborts += s.c.aborts_locked + s.c.aborts_validation;

@@ -6,7 +6,7 @@
  * Generation (the paper gives the mix but not the generator; this one is
  * built so every table has a semantically valid serial order, i.e. an
  * execution that commits everything exists; a concurrent execution can
- * still strand some of it, see stm/prstm/prstm_bank.h):
+ * still strand some of it, see stm/prstm/prstm_sched.h):
  * - every account starts with --initial-balance B;
  * - non-semantic transactions are transfers of 1..10 (K legs each, K =
  *   --transfers-per-tx) made in pairs with their reverse, and each account's
@@ -193,7 +193,7 @@ void bank_verify_counts(const bank_workload *w, const int32_t *balances, const u
 
 /*
  * Whether a timed run's balances stay within 32 bits: with the round gate
- * (stm/prstm/prstm_bank.h) any two entries' commit counts differ by at most 2, and
+ * (stm/prstm/prstm_sched.h) any two entries' commit counts differ by at most 2, and
  * a fully committed table nets to zero on every account, so an account can
  * rise at most twice its inflow over one table above its start.
  */

@@ -8,11 +8,12 @@
  * is said by the engines' entries (stm/registry.c).
  *
  * Adding a workload: its generator and oracle, its transaction body
- * (workloads/NAME_body.h, see api/tx.h), one `const stm_workload` in
- * designated initializers (workloads/stm/bank_stm.c is the pattern; a workload of
- * several batches per pass, each with its own table, is staged:
- * workloads/stm/kmeans_stm.c), one line in the registry, and the instantiations
- * in the engines that run it.
+ * (workloads/stm/NAME_body.h, see api/tx.h), one `const stm_workload` in
+ * designated initializers (workloads/stm/bank_stm.c is the pattern; a
+ * workload of several batches per pass, each with its own table, is staged:
+ * workloads/stm/kmeans_stm.c), one line in workloads/stm/list.h and one in
+ * workloads/stm/bodies.h. The registry, the engines' instantiations and their
+ * runs are generated from the list (docs/harness.md).
  */
 #ifndef GB_STM_WORKLOAD_H
 #define GB_STM_WORKLOAD_H
@@ -25,6 +26,7 @@
 #include "api/tx_table.h"
 #include "common/memory.h"
 #include "common/options.h"
+#include "workloads/stm/list.h"
 
 /* Bytes a workload's option struct may take (stm keeps one area per workload). */
 #define STM_WORKLOAD_OPTS_MAX 128
@@ -168,12 +170,9 @@ typedef struct stm_workload {
 extern const stm_workload *const stm_workloads[];
 const stm_workload *stm_workload_find(const char *name);
 
-/* The registry's entries (workloads/NAME_stm.c). */
-extern const stm_workload stm_workload_bank;
-extern const stm_workload stm_workload_vacation;
-extern const stm_workload stm_workload_skiplist;
-extern const stm_workload stm_workload_kmeans;
-extern const stm_workload stm_workload_graph;
-extern const stm_workload stm_workload_memcached;
+/* The registry's entries (workloads/stm/NAME_stm.c), one per workload of workloads/stm/list.h. */
+#define STM_WORKLOAD_DECL(name, set, sizes, long_reads) extern const stm_workload stm_workload_##name;
+STM_WORKLOADS(STM_WORKLOAD_DECL)
+#undef STM_WORKLOAD_DECL
 
 #endif

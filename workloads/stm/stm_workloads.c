@@ -3,8 +3,9 @@
 
 #include "workloads/stm/stm_workload.h"
 
-const stm_workload *const stm_workloads[] = {&stm_workload_bank, &stm_workload_vacation, &stm_workload_skiplist,
-					     &stm_workload_kmeans, &stm_workload_graph, &stm_workload_memcached, NULL};
+/* In the order of workloads/stm/list.h. */
+#define STM_WORKLOAD_ENTRY(name, set, sizes, long_reads) &stm_workload_##name,
+const stm_workload *const stm_workloads[] = {STM_WORKLOADS(STM_WORKLOAD_ENTRY) NULL};
 
 const stm_workload *stm_workload_find(const char *name)
 {
