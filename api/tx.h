@@ -41,7 +41,9 @@ enum tx_body_result {
 	TX_BODY_OK = 0,       /* ready to validate and commit */
 	TX_BODY_ABORT = 1,    /* concurrent conflict: the engine retries the attempt */
 	TX_BODY_SEMANTIC = 2, /* the data says not now (insufficient funds and the like): the
-			       * paper's semantic conflict, which the engine's scheduler postpones */
+			       * paper's semantic conflict, which the engine's scheduler postpones;
+			       * a body may return it after TX_WRITE (the bank's transfer of several
+			       * legs), so an engine that writes in place must undo the attempt */
 };
 
 #endif

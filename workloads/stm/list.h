@@ -2,9 +2,10 @@
  * Every workload of `gpubench stm`, once. The registry (stm_workloads.c),
  * the engines' instantiations, their CPU backends' ops, their GPU kernels and
  * the engine registry's runs (stm/registry.c) are all generated from this
- * list, so a new workload is its own files plus one line here (and one line
- * in workloads/stm/bodies.h). PR-STM and GPU-STM run every workload of the
- * list; the CSMV family runs those of its own list (stm/csmv/csmv_workloads.h).
+ * list, so a new workload is its own files plus two lines here (the #include
+ * of its header and its X line) and one in workloads/stm/bodies.h. PR-STM
+ * and GPU-STM run every workload of the list; the CSMV family runs those of
+ * its own list (stm/csmv/csmv_workloads.h).
  *
  *   X(name, set, sizes, long_reads)
  *
@@ -23,6 +24,10 @@
  * long_reads  1: its read-only transactions may read more words than any set
  *             (the bank's inquiries, memcached's GETs), which PR-STM logs in
  *             memory (stm/prstm/prstm.h, "Long reads"); 0: they never do
+ *
+ * A macro passed as X names its parameters apart from the fields it
+ * initializes: a parameter `long_reads` would turn `.long_reads = ...` into
+ * `.1 = ...`, an error the compiler reports at this list's lines.
  */
 #ifndef GB_STM_WORKLOAD_LIST_H
 #define GB_STM_WORKLOAD_LIST_H
