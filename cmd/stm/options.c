@@ -1,0 +1,369 @@
+/*
+ * gpubench stm's options: its own rows and each workload's, one spec of them
+ * all for the parser and --help; then what they choose and the checks that
+ * need several of them (exit 2).
+ */
+#include <inttypes.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/stm/stm_cmd.h"
+#include "common/error.h"
+#include "common/opts.h"
+#include "common/output.h"
+
+#define MAX_TABLE (1ull << 31)
+
+#define AT(field) offsetof(stm_opts, field)
+
+enum {
+	ROW_ALGO, ROW_WORKLOAD, ROW_THREADS, ROW_TPT, ROW_READONLY, ROW_SEMANTIC, ROW_PRESORT, ROW_HASH, ROW_BLOCK,
+	ROW_WORKERS, ROW_PASSES,
+	ROW_STALL, ROW_NOTAGS, ROW_RETRY, ROW_DURATION, ROW_WARMUP_TIME, ROW_PAPER, NOWN
+};
+
+/* --threads' range is the largest any engine runs; each engine's own limit is checked after. */
+static const gb_opt_row own_rows[NOWN] = {
+	[ROW_ALGO] = {.name = "algo", .kind = GB_OPT_TEXT, .metavar = "NAME", .def = "prstm", .offset = AT(algo),
+		      .help = "engine, one of those below"},
+	[ROW_WORKLOAD] = {.name = "workload", .kind = GB_OPT_TEXT, .metavar = "NAME", .def = "bank",
+			  .offset = AT(workload_name), .help = "workload, one of those below"},
+	[ROW_THREADS] = {.name = "threads", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .def = "6720",
+			 .offset = AT(threads),
+			 .help = "logical threads, each with its own block of the transaction table and "
+				 "priority = its index"},
+	[ROW_TPT] = {.name = "tx-per-thread", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 100000000,
+		     .def = "1000", .offset = AT(tx_per_thread), .help = "transactions in each thread's block"},
+	[ROW_READONLY] = {.name = "read-only", .kind = GB_OPT_UINT, .metavar = "P", .lo = 0, .hi = 100, .def = "0",
+			  .offset = AT(read_only),
+			  .help = "percent of read-only transactions (bank: balance inquiries; vacation: queries "
+				  "of three room types; skiplist: lookups; the paper uses 0 and 20)"},
+	[ROW_SEMANTIC] = {.name = "semantic-ratio", .kind = GB_OPT_UINT, .metavar = "P", .lo = 0, .hi = 100,
+			  .def = "100", .offset = AT(semantic_ratio),
+			  .help = "percent of update transactions that can meet a semantic conflict (bank: "
+				  "chains deposit -> transfer -> withdraw, the rest transfers that always find "
+				  "the money; vacation: bookings and cancellations, the rest price changes; the "
+				  "paper sweeps 0..100 in Fig. 9)"},
+	[ROW_PRESORT] = {.name = "presort", .kind = GB_OPT_FLAG, .offset = AT(presort), .set_to = 1,
+			 .help = "the application pre-orders the table so program order resolves its semantic "
+				 "dependences (bank: every chain in order on one thread; vacation: one customer "
+				 "per thread, bookings and cancellations in order; skiplist: no change, each "
+				 "key's updates are always in order on its one thread)"},
+	[ROW_HASH] = {.name = "hash", .kind = GB_OPT_UINT, .metavar = "K", .lo = 1, .hi = UINT32_MAX / 2,
+		      .def = "1", .offset = AT(hash),
+		      .help = "consecutive data words covered by one lock, at most the workload's data words "
+			      "(bank: --accounts)"},
+	[ROW_BLOCK] = {.name = "block-size", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = 1024,
+		       .def = "0", .offset = AT(block_size),
+		       .help = "GPU threads per block, a multiple of 32; 0 spreads warps over all SMs"},
+	[ROW_WORKERS] = {.name = "cpu-workers", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 4096,
+			 .offset = AT(cpu_workers),
+			 .help = "OS threads of the CPU backend (default: all cores); the logical threads are "
+				 "interleaved over them"},
+	[ROW_PASSES] = {.name = "max-passes", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 1000000000,
+			.def = "1000000", .offset = AT(max_passes),
+			.help = "prstm: sweeps over a block before its postponed transactions are abandoned"},
+	[ROW_STALL] = {.name = "stall-timeout", .kind = GB_OPT_REAL, .metavar = "S", .flo = 0.001, .fhi = 86400,
+		       .def = "1", .offset = AT(stall),
+		       .help = "prstm, csmv and jvstm: a thread with postponed work gives up when no update "
+			       "transaction has committed anywhere for S seconds: nothing left can then resolve "
+			       "its conflict; its transactions are abandoned"},
+	[ROW_NOTAGS] = {.name = "no-tags", .kind = GB_OPT_FLAG, .offset = AT(no_tags), .set_to = 1,
+			.help = "prstm: ignore the priority tags (bank: deposit 2, transfer 1, withdraw 0) and "
+				"sweep blocks in table order"},
+	[ROW_RETRY] = {.name = "retry-limit", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 1000000000,
+		       .def = "100", .offset = AT(retry_limit),
+		       .help = "gpustm: attempts of one transaction before it is given up, counted in "
+			       "results.retry_limit_reached and as abandoned (the paper: 100)"},
+	[ROW_DURATION] = {.name = "duration", .kind = GB_OPT_REAL, .metavar = "S", .flo = 0, .fhi = 86400,
+			  .def = "0", .offset = AT(duration),
+			  .help = "seconds of device time per repetition (0: one pass over the table; the "
+				  "paper: 5): one run in which every thread sweeps its block round after round "
+				  "until S seconds (repeated batches where the engine runs no rounds, not all "
+				  "GPU threads fit at once, or rounds could overflow the data)"},
+	[ROW_WARMUP_TIME] = {.name = "warmup-time", .kind = GB_OPT_REAL, .metavar = "S", .flo = 0, .fhi = 3600,
+			     .def = "0.2", .offset = AT(warmup_time),
+			     .help = "warm-up lasts at least S seconds too, so the GPU clock has ramped up "
+				     "from idle before timing starts (--warmup 0 turns warm-up off); a warm-up "
+				     "batch is cut after max(1, 2 x S) s"},
+	[ROW_PAPER] = {.name = "paper", .kind = GB_OPT_FLAG, .offset = AT(paper), .set_to = 1,
+		       .help = "the paper's protocol: --duration 5 --reps 10 (values given explicitly win)"},
+};
+
+static const gb_opt_default shared_settings[] = {
+	{.name = "reps", .def = "5"},
+	{.name = "warmup", .def = "1"},
+	{.name = "verify-every", .def = "1", .lo = 1, .hi = UINT32_MAX},
+	{NULL, NULL, 0, 0},
+};
+
+static void extra_help(FILE *out);
+
+static gb_opt_spec spec = {
+	.cmd = "stm",
+	.intro = "Runs a software transactional memory engine on a workload, verifies the outcome "
+		 "against the workload's oracle and reports committed transactions per second.",
+	.unit = "table",
+	.check_unit = "batch or --duration run",
+	.compare_help = "other engines run on the same table from the same data, on the same backend, "
+			"e.g. gpustm; the report gives the speedup of --algo over each",
+	.extra_help = extra_help,
+	.defaults = shared_settings,
+	.example = "Example: gpubench stm --algo prstm --threads 6720 --semantic-ratio 0 --json run.json",
+};
+
+/* Where workload k's rows start among the spec's rows. */
+static size_t wl_first[STM_CMD_MAX_WORKLOADS + 1];
+
+/* The rows: stm's own, then every workload's, their offsets moved into that workload's area. */
+static const gb_opt_spec *spec_of(void)
+{
+	static gb_opt_row rows[NOWN + 64];
+	size_t n = NOWN, k, j;
+	uint32_t max_threads = 1;
+
+	if (spec.rows)
+		return &spec;
+	memcpy(rows, own_rows, sizeof(own_rows));
+	for (k = 0; stm_engines[k]; k++)
+		if (stm_engines[k]->max_threads > max_threads)
+			max_threads = stm_engines[k]->max_threads;
+	rows[ROW_THREADS].hi = max_threads;
+	for (k = 0; stm_workloads[k]; k++) {
+		const stm_workload *w = stm_workloads[k];
+		if (k == STM_CMD_MAX_WORKLOADS || w->opts_size > STM_WORKLOAD_OPTS_MAX ||
+		    n + w->nrows > sizeof(rows) / sizeof(rows[0]))
+			gb_die(GB_EXIT_RUNTIME, "stm: the workload registry outgrew cmd/stm's option space");
+		wl_first[k] = n;
+		for (j = 0; j < w->nrows; j++) {
+			rows[n] = w->rows[j];
+			rows[n++].offset += offsetof(stm_opts, wl) + k * sizeof(((stm_opts *)0)->wl[0]);
+		}
+	}
+	wl_first[k] = n;
+	spec.rows = rows;
+	spec.nrows = n;
+	return &spec;
+}
+
+static void extra_help(FILE *out)
+{
+	char why[256];
+	int i, j;
+
+	gb_registry_help(out, &stm_cmd_engines);
+	gb_registry_help(out, &stm_cmd_workloads);
+	for (i = 0; stm_engines[i]; i++)
+		for (j = 0; stm_workloads[j]; j++)
+			if (stm_cannot_run(stm_engines[i], stm_workloads[j], why, sizeof(why)))
+				gb_help_wrap(out, fprintf(out, "  "), 2, why);
+	for (j = 0; stm_workloads[j]; j++) {
+		const stm_refusal *f;
+		for (f = stm_workloads[j]->refuses; f && f->option; f++) {
+			char line[512];
+			snprintf(line, sizeof(line), "--%s does not apply to --workload %s: %s.", f->option,
+				 stm_workloads[j]->name, f->why);
+			gb_help_wrap(out, fprintf(out, "  "), 2, line);
+		}
+	}
+	fputs("\nStaged workloads (kmeans, graph):\n", out);
+	gb_help_wrap(out, fprintf(out, "  "), 2,
+		     "A pass is a sequence of batches, each over a table of its own that the host builds from the "
+		     "data the batch before left: kmeans runs one batch per iteration's update stage (the host "
+		     "assigns the points to the nearest centroids between them), graph one per propagation round "
+		     "(the vertices the round before lowered send again). A repetition runs passes back to back, "
+		     "one without --duration; entries a batch leaves uncommitted run again in the next.");
+	fputs("\nVerification (on by default; a failure exits 3):\n", out);
+	gb_help_wrap(out, fprintf(out, "  "), 2,
+		     "Every committed update transaction takes a stamp while it holds its locks; the host "
+		     "replays the committed transactions in stamp order from the state before the batch "
+		     "with the workload's oracle (bank: every withdrawal had the money, the replay equals "
+		     "the final balances exactly, money is conserved, no balance is negative; vacation: "
+		     "every booking had a room and a free customer, every cancellation its booking, the "
+		     "replay equals the final data, rooms held + free = rooms of every type; skiplist: "
+		     "every insert's key was absent and every delete's present, the replay on the oracle's "
+		     "own skip list equals the final data word for word, every level is sorted and "
+		     "exactly the taller nodes of the level below; kmeans: the replay of each stage's "
+		     "points equals its counts and sums, and each pass ends with those of a serial "
+		     "k-means; graph: the replay of each round equals its values, and each pass ends with "
+		     "every vertex at its connected component's minimum value). A --duration run of "
+		     "rounds (bank, skiplist), where entries commit many times, instead requires the final "
+		     "data to equal the start plus every commit's effect (each entry's commits are "
+		     "counted; skiplist: each thread's keys as its block's committed prefix leaves them).");
+}
+
+void stm_cmd_help(FILE *out)
+{
+	gb_opts_help(out, spec_of());
+}
+
+/* The sentence of an engine-specific option given where no chosen engine reads it. */
+static void check_engine_options(const stm_opts *o, const unsigned char *given)
+{
+	size_t r;
+	unsigned k;
+	int i;
+
+	for (r = 0; r < NOWN; r++) {
+		char readers[128] = "";
+		int used = 0;
+		if (!given[r])
+			continue;
+		for (i = 0; stm_engines[i]; i++) {
+			const char *const *name;
+			for (name = stm_engines[i]->options; name && *name; name++)
+				if (strcmp(*name, own_rows[r].name) == 0)
+					break;
+			if (!name || !*name)
+				continue;
+			snprintf(readers + strlen(readers), sizeof(readers) - strlen(readers), "%s%s",
+				 readers[0] ? ", " : "", stm_engines[i]->name);
+			for (k = 0; k < o->nengines; k++)
+				used |= o->engine[k] == stm_engines[i];
+		}
+		if (readers[0] && !used)
+			gb_die(GB_EXIT_USAGE, "option --%s applies to %s only, not to --algo %s", own_rows[r].name,
+			       readers, o->algo);
+	}
+}
+
+/* A workload's option given with another --workload. */
+static void check_workload_options(const stm_opts *o, const unsigned char *given)
+{
+	size_t k, r;
+	for (k = 0; stm_workloads[k]; k++)
+		for (r = wl_first[k]; r < wl_first[k + 1]; r++)
+			if (given[r] && stm_workloads[k] != o->workload)
+				gb_die(GB_EXIT_USAGE, "option --%s belongs to --workload %s, not to --workload %s",
+				       spec.rows[r].name, stm_workloads[k]->name, o->workload->name);
+}
+
+/* One of stm's own table options given a value with a workload that has no use for it. */
+static void check_refusals(const stm_opts *o, const unsigned char *given)
+{
+	const stm_refusal *f;
+	size_t r;
+
+	for (f = o->workload->refuses; f && f->option; f++)
+		for (r = 0; r < NOWN; r++) {
+			const unsigned char *at = (const unsigned char *)o + own_rows[r].offset;
+			uint64_t v = 1;
+			int flag;
+			if (!given[r] || strcmp(own_rows[r].name, f->option) != 0)
+				continue;
+			if (own_rows[r].kind == GB_OPT_FLAG) {
+				memcpy(&flag, at, sizeof(flag));
+				v = flag != 0;
+			} else if (own_rows[r].kind == GB_OPT_UINT) {
+				memcpy(&v, at, sizeof(v));
+			}
+			if (v)
+				gb_die(GB_EXIT_USAGE, "option --%s does not apply to --workload %s: %s", f->option,
+				       o->workload->name, f->why);
+		}
+}
+
+/* Each chosen engine runs the workload, at these sizes. */
+static void check_engines(const stm_opts *o)
+{
+	uint32_t need = o->workload->max_set(o->wl_opts);
+	const char *max_set_option = o->workload->max_set_by ? o->workload->max_set_by(o->wl_opts)
+							     : o->workload->max_set_option;
+	char why[256];
+	unsigned k;
+
+	for (k = 0; k < o->nengines; k++) {
+		const stm_engine *e = o->engine[k];
+		const stm_engine_run *run;
+		uint32_t need_e = need;
+		if (stm_cannot_run(e, o->workload, why, sizeof(why)))
+			gb_die(GB_EXIT_USAGE, "%s", why);
+		run = stm_engine_run_of(e, o->workload);
+		/* an engine whose read-only transactions keep no read set, or log reads past its sets,
+		 * is bounded by the updates */
+		if ((e->snapshot_reads || run->long_reads) && o->workload->max_update_set)
+			need_e = o->workload->max_update_set(o->wl_opts);
+		if (run->long_reads && need > run->max_set && need - run->max_set > run->long_reads)
+			gb_die(GB_EXIT_USAGE, "%s runs %s read-only transactions of at most %u words, but %s "
+			       "transactions with these options (--%s) read up to %u",
+			       e->name, o->workload->name, run->max_set + run->long_reads, o->workload->name,
+			       max_set_option, need);
+		/* before the backend is resolved, so a CPU-only build says the same */
+		if (o->run.backend == GB_BACKEND_GPU && e->no_gpu)
+			gb_die(GB_EXIT_USAGE, "--backend gpu: %s", e->no_gpu);
+		if (o->threads > e->max_threads)
+			gb_die(GB_EXIT_USAGE, "option --threads: %" PRIu64 " is above what %s runs (accepted: 1..%u)",
+			       o->threads, e->name, e->max_threads);
+		if (need_e > run->max_set)
+			gb_die(GB_EXIT_USAGE, "%s runs %s transactions of at most %u words, but %s transactions "
+			       "with these options (--%s) touch up to %u",
+			       e->name, o->workload->name, run->max_set, o->workload->name, max_set_option, need_e);
+	}
+}
+
+void stm_cmd_parse(stm_opts *o, int argc, char **argv)
+{
+	const gb_opt_spec *sp = spec_of();
+	unsigned char given[NOWN + 64 + GB_OPTS_SHARED];
+	gb_impl_choice chosen;
+	uint32_t words;
+	unsigned k;
+	int i;
+
+	memset(o, 0, sizeof(*o));
+	gb_opts_parse(sp, o, given, argc, argv);
+	{
+		const gb_path_use paths[] = {{"json", o->run.json, 0}};
+		gb_paths_check("stm", paths, 1);
+	}
+	if (o->paper) {
+		if (!given[ROW_DURATION])
+			o->duration = 5;
+		if (!gb_opts_given(sp, given, "reps"))
+			o->run.reps = 10;
+	}
+	o->workload = gb_registry_pick(&stm_cmd_workloads, NULL, "workload", o->workload_name);
+	for (i = 0; stm_workloads[i] != o->workload; i++)
+		;
+	o->wl_opts = o->wl[i].bytes;
+	check_workload_options(o, given);
+	if (given[ROW_SEMANTIC] && !o->workload->semantic)
+		gb_die(GB_EXIT_USAGE, "option --semantic-ratio: --workload %s has no semantic transactions",
+		       o->workload->name);
+	check_refusals(o, given);
+	/* An engine runs on either backend: --backend is resolved in run(), against the backends
+	 * the chosen engines were built with (a CPU-only build says it has no CUDA). */
+	gb_impl_choose(&stm_cmd_engines, NULL, o->algo, o->run.compare, GB_BACKEND_AUTO, &chosen);
+	for (k = 0; k < chosen.n; k++)
+		o->engine[k] = chosen.e[k];
+	o->nengines = chosen.n;
+	check_engine_options(o, given);
+	check_engines(o);
+	if (o->block_size % 32)
+		gb_die(GB_EXIT_USAGE, "option --block-size: %" PRIu64 " is not a multiple of 32 "
+		       "(accepted: 0 or 32..1024 in steps of 32)", o->block_size);
+	words = o->workload->words(o->wl_opts);
+	if (o->hash > words)
+		gb_die(GB_EXIT_USAGE, "option --hash: %" PRIu64 " exceeds --%s %u (accepted: 1..%u)", o->hash,
+		       o->workload->words_option, words, words);
+	if (o->threads * o->tx_per_thread > MAX_TABLE)
+		gb_die(GB_EXIT_USAGE,
+		       "--threads %" PRIu64 " x --tx-per-thread %" PRIu64 " = %" PRIu64 " transactions exceeds "
+		       "the table limit of %llu",
+		       o->threads, o->tx_per_thread, o->threads * o->tx_per_thread, MAX_TABLE);
+	o->p.threads = (uint32_t)o->threads;
+	o->p.hash = (uint32_t)o->hash;
+	o->p.max_passes = (uint32_t)o->max_passes;
+	o->p.use_tags = !o->no_tags;
+	o->p.retry_limit = (uint32_t)o->retry_limit;
+	o->p.block_size = (uint32_t)o->block_size;
+	o->p.cpu_workers = (uint32_t)o->cpu_workers;
+	o->p.stall_ns = (uint64_t)(o->stall * 1e9);
+	o->table.threads = (uint32_t)o->threads;
+	o->table.tx_per_thread = (uint32_t)o->tx_per_thread;
+	o->table.read_only = (uint32_t)o->read_only;
+	o->table.semantic_ratio = (uint32_t)o->semantic_ratio;
+	o->table.presort = o->presort;
+	o->table.seed = o->run.seed;
+}

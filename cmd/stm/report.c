@@ -1,0 +1,290 @@
+/*
+ * gpubench stm's part of the report (docs/report-schema.md) and of the
+ * summary: its config, each engine's counters as results fields and the
+ * --algo engine's as summary lines, the verification block's fields, on the
+ * shared result model (common/report.h).
+ */
+#include <inttypes.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmd/stm/stm_cmd.h"
+#include "common/report.h"
+
+static uint64_t commits_of(const engine_run *er)
+{
+	return er->c.commits_update + er->c.commits_readonly;
+}
+
+static uint64_t aborts_of(const engine_run *er)
+{
+	return er->c.aborts_locked + er->c.aborts_priority + er->c.aborts_validation + er->c.aborts_semantic;
+}
+
+/* Thread time per committed transaction, in ns, of a cycle counter. */
+static double per_commit_ns(const engine_run *er, uint64_t cycles)
+{
+	uint64_t commits = commits_of(er);
+	return commits && er->cycles_per_ns > 0 ? (double)cycles / er->cycles_per_ns / (double)commits : NAN;
+}
+
+/* Cycles over the committed update transactions, in ns each (a server engine's commit phases). */
+static double per_update_ns(const engine_run *er, uint64_t cycles)
+{
+	uint64_t n = er->c.commits_update;
+	return n && er->cycles_per_ns > 0 ? (double)cycles / er->cycles_per_ns / (double)n : NAN;
+}
+
+static void fill_config(cJSON *cfg, const stm_run *r)
+{
+	const stm_opts *o = &r->o;
+
+	gb_json_str(cfg, "algo", o->algo);
+	gb_json_str(cfg, "workload", o->workload->name);
+	gb_json_str(cfg, "backend", gb_backend_name(r->backend));
+	gb_json_u64(cfg, "threads", o->p.threads);
+	gb_json_u64(cfg, "tx_per_thread", r->in.tx_per_thread); /* a staged workload's: its first stage's */
+	gb_json_u64(cfg, "read_only", o->read_only);
+	if (o->workload->semantic)
+		gb_json_u64(cfg, "semantic_ratio", o->semantic_ratio);
+	else
+		cJSON_AddNullToObject(cfg, "semantic_ratio"); /* the workload has no semantic transactions */
+	gb_json_bool(cfg, "presort", o->presort);
+	gb_json_u64(cfg, "block_size", o->p.block_size);
+	gb_json_u64(cfg, "cpu_workers", r->backend == GB_BACKEND_CPU ? o->p.cpu_workers : 0);
+	gb_json_u64(cfg, "hash", o->p.hash);
+	gb_json_u64(cfg, "max_passes", o->p.max_passes);
+	gb_json_num(cfg, "stall_timeout_s", o->stall);
+	gb_json_bool(cfg, "priority_tags", (int)o->p.use_tags);
+	gb_json_u64(cfg, "retry_limit", o->p.retry_limit);
+	gb_json_num(cfg, "duration_s", o->duration);
+	gb_json_num(cfg, "warmup_time_s", o->warmup_time);
+	gb_json_bool(cfg, "paper", o->paper);
+	gb_opts_config(cfg, &o->run);
+	o->workload->config(r->inst, cfg);
+}
+
+/* An engine's own fields: its batches, commits, aborts by cause, and where its time went. */
+static void engine_json(cJSON *res, unsigned k, const void *arg)
+{
+	const stm_run *r = arg;
+	const engine_run *er = &r->er[k];
+	uint64_t commits = commits_of(er), aborts = aborts_of(er);
+	uint64_t cycles = er->c.cycles_committed + er->c.cycles_wasted;
+	cJSON *ab, *ph;
+
+	gb_json_u64(res, "batches", er->batches);
+	gb_json_u64(res, "transactions_per_batch", r->in.ntx);
+	if (r->o.workload->stage) { /* staged: transactions_per_batch is the room of its largest stage */
+		gb_json_u64(res, "passes", er->passes);
+		gb_json_u64(res, "stages", er->stages);
+	}
+	gb_json_str(res, "timed_run", er->one_run ? "rounds" : "batches");
+	gb_json_num(res, "device_seconds", er->seconds);
+	gb_json_num(res, "wall_seconds", er->wall_seconds);
+	gb_json_u64(res, "gpu_block_size", er->block_size);
+	gb_json_u64(res, "commits", commits);
+	gb_json_u64(res, "commits_update", er->c.commits_update);
+	gb_json_u64(res, "commits_read_only", er->c.commits_readonly);
+	ab = cJSON_AddObjectToObject(res, "aborts");
+	gb_json_u64(ab, "total", aborts);
+	gb_json_u64(ab, "conflict", er->c.aborts_locked + er->c.aborts_priority);
+	gb_json_u64(ab, "conflict_locked", er->c.aborts_locked);
+	gb_json_u64(ab, "conflict_priority", er->c.aborts_priority);
+	gb_json_u64(ab, "validation", er->c.aborts_validation);
+	gb_json_u64(ab, "semantic", er->c.aborts_semantic);
+	gb_json_u64(res, "abandoned", er->abandoned);
+	gb_json_u64(res, "retry_limit_reached", er->c.retry_limit_reached);
+	gb_json_num(res, "abort_rate", commits + aborts ? (double)aborts / (double)(commits + aborts) : 0);
+	gb_json_num(res, "cycles_per_ns", er->cycles_per_ns > 0 ? er->cycles_per_ns : NAN); /* null: no batch ran */
+	gb_json_num(res, "time_per_tx_ns", per_commit_ns(er, cycles));
+	gb_json_num(res, "wasted_per_tx_ns", per_commit_ns(er, er->c.cycles_wasted));
+	gb_json_num(res, "wasted_fraction", cycles ? (double)er->c.cycles_wasted / (double)cycles : NAN);
+	ph = cJSON_AddObjectToObject(res, "committed_phases_ns");
+	gb_json_num(ph, "read", per_commit_ns(er, er->c.cycles_read));
+	gb_json_num(ph, "validate", per_commit_ns(er, er->c.cycles_validate));
+	gb_json_num(ph, "commit", per_commit_ns(er, er->c.cycles_commit));
+	gb_json_u64(res, "passes_max", er->c.passes_max);
+	gb_json_u64(res, "threads_gave_up", er->c.threads_gave_up);
+	gb_json_u64(res, "threads_stalled", er->c.threads_stalled);
+	gb_json_u64(res, "threads_timed_out", er->c.threads_timed_out);
+	if (er->e->server_phases) {
+		cJSON *cp = cJSON_AddObjectToObject(res, "commit_phases_ns");
+		gb_json_num(cp, "divergence", per_update_ns(er, er->c.cycles_diverge));
+		gb_json_num(cp, "pre_validation", per_update_ns(er, er->c.cycles_prevalidate));
+		gb_json_num(cp, "wait_server", per_update_ns(er, er->c.cycles_wait_server));
+		gb_json_num(cp, "server_validation", per_update_ns(er, er->c.server_cycles_validate));
+		gb_json_num(cp, "server_insert", per_update_ns(er, er->c.server_cycles_insert));
+		gb_json_num(cp, "write_back", per_update_ns(er, er->c.cycles_commit));
+	}
+	if (er->e->snapshot_reads) {
+		cJSON *v = cJSON_AddObjectToObject(res, "versions");
+		gb_json_u64(v, "kept_peak", er->c.versions_kept_peak);
+		gb_json_u64(v, "reclaim_waits", er->c.reclaim_waits);
+	}
+}
+
+/*
+ * A timed run of rounds that stopped before its --duration: a thread gave up
+ * (--max-passes) or stalled (--stall-timeout), and the round gate, which
+ * waits for every thread, would never have opened again.
+ */
+static int halted(const engine_run *er)
+{
+	return er->one_run && (er->c.threads_gave_up || er->c.threads_stalled);
+}
+
+#define HALTED "the timed run stopped before --duration: threads gave up (--max-passes) or stalled " \
+	       "(--stall-timeout), and every thread must finish a round before the next one starts"
+
+/*
+ * The options that decide what an engine's run abandons, as "--a, --b": those
+ * of --max-passes, --stall-timeout and --retry-limit the engine reads, and
+ * --timeout when the deadline stopped threads.
+ */
+static void abandon_options(const engine_run *er, char *buf, size_t len)
+{
+	static const char *const deciding[] = {"max-passes", "stall-timeout", "retry-limit"};
+	const char *const *o;
+	size_t k = 0;
+	unsigned i;
+
+	buf[0] = '\0';
+	for (i = 0; i < sizeof(deciding) / sizeof(deciding[0]); i++)
+		for (o = er->e->options; o && *o; o++)
+			if (strcmp(*o, deciding[i]) == 0 && k < len)
+				k += (size_t)snprintf(buf + k, len - k, "%s--%s", k ? ", " : "", *o);
+	if (er->c.threads_timed_out && k < len)
+		snprintf(buf + k, len - k, "%s--timeout", k ? ", " : "");
+}
+
+static void engine_text(char *buf, size_t len, unsigned k, const void *arg)
+{
+	snprintf(buf, len, "abandoned %" PRIu64, ((const stm_run *)arg)->er[k].abandoned);
+}
+
+/* The --algo engine's commits, aborts and what it abandoned. */
+static void lines(FILE *out, const void *arg)
+{
+	const stm_run *r = arg;
+	const engine_run *er = &r->er[0];
+	uint64_t commits = commits_of(er), aborts = aborts_of(er);
+
+	fprintf(out, "  %-12s %" PRIu64 " (%" PRIu64 " read-only) in %" PRIu64 " %s, %.3f s of device time\n",
+		"commits", commits, er->c.commits_readonly, er->batches, er->one_run ? "runs" : "batches",
+		er->seconds);
+	fprintf(out, "  %-12s %" PRIu64 " (conflict %" PRIu64 ", validation %" PRIu64 ", semantic %" PRIu64
+		"), abort rate %.2f%%\n", "aborts", aborts, er->c.aborts_locked + er->c.aborts_priority,
+		er->c.aborts_validation, er->c.aborts_semantic,
+		commits + aborts ? 100.0 * aborts / (commits + aborts) : 0);
+	if (r->o.workload->stage)
+		fprintf(out, "  %-12s %" PRIu64 " complete, %" PRIu64 " %s in them\n", "passes", er->passes, er->stages,
+			r->o.workload->stage_name);
+	if (er->abandoned) {
+		char see[96];
+		abandon_options(er, see, sizeof(see));
+		fprintf(out, "  %-12s %" PRIu64 " transactions never committed: WARNING, the throughput\n"
+			"               counts only the others (see %s)\n", "abandoned", er->abandoned, see);
+	} else
+		fprintf(out, "  %-12s 0\n", "abandoned");
+	if (halted(er))
+		fprintf(out, "  %-12s runs of %.3g s on average, not --duration %g s: WARNING,\n"
+			"               %" PRIu64 " threads gave up (--max-passes), %" PRIu64 " stalled (--stall-timeout),\n"
+			"               and a round waits for every thread\n", "halted",
+			er->seconds / (double)(er->batches ? er->batches : 1), r->o.duration, er->c.threads_gave_up,
+			er->c.threads_stalled);
+	if (er->e->server_phases && er->c.commits_update)
+		fprintf(out, "  %-12s an update's commit: waits for its group %.3g us, pre-validation %.3g us,\n"
+			"               for the server %.3g us (server validation %.3g us, insert %.3g us),\n"
+			"               write-back %.3g us\n", "commit", per_update_ns(er, er->c.cycles_diverge) / 1e3,
+			per_update_ns(er, er->c.cycles_prevalidate) / 1e3, per_update_ns(er, er->c.cycles_wait_server) / 1e3,
+			per_update_ns(er, er->c.server_cycles_validate) / 1e3,
+			per_update_ns(er, er->c.server_cycles_insert) / 1e3, per_update_ns(er, er->c.cycles_commit) / 1e3);
+	if (er->e->snapshot_reads)
+		fprintf(out, "  %-12s at most %" PRIu64 " of one word kept at once, %" PRIu64
+			" write-backs waited for reclamation\n", "versions", er->c.versions_kept_peak,
+			er->c.reclaim_waits);
+	if (er->c.retry_limit_reached)
+		fprintf(out, "  %-12s %" PRIu64 " transactions given up after --retry-limit %u attempts\n",
+			"retry limit", er->c.retry_limit_reached, r->o.p.retry_limit);
+}
+
+/* The --algo engine's batches, and the oracle's measures and checksum of its last verified one. */
+static void verification_json(cJSON *ver, const void *arg)
+{
+	const stm_run *r = arg;
+	const engine_run *er = &r->er[0];
+	const stm_check *facts;
+	char hex[24];
+	unsigned f;
+
+	gb_json_u64(ver, "batches_total", er->batches);
+	if (!r->ms->m[0].units_checked)
+		return;
+	if (er->ops && er->ops->fetch_results && r->o.workload->verify_results)
+		gb_json_u64(ver, "read_only_results_checked", r->results_checked);
+	/* a staged workload reports its last verified pass, once it has one */
+	facts = er->pass_chk.nfacts ? &er->pass_chk : &er->chk;
+	for (f = 0; f < facts->nfacts; f++)
+		gb_json_num(ver, facts->facts[f].name, facts->facts[f].value);
+	snprintf(hex, sizeof(hex), "%016llx",
+		 (unsigned long long)(er->pass_chk.nfacts ? er->pass_checksum : er->checksum));
+	gb_json_str(ver, r->o.workload->checksum_key, hex);
+}
+
+int stm_cmd_report(stm_run *r, gb_measure *ms, int argc, char **argv)
+{
+	const stm_opts *o = &r->o;
+	const stm_workload *w = o->workload;
+	const engine_run *er0 = &r->er[0];
+	int gpu = r->backend == GB_BACKEND_GPU, rc;
+	gb_report rpt;
+	char what[128];
+	unsigned k;
+
+	gb_report_init(&rpt, "stm", argc, argv);
+	gb_report_set_device(&rpt, r->backend, gpu ? &r->dev : NULL, (int)o->p.cpu_workers);
+	fill_config(rpt.config, r);
+	for (k = 0; k < o->nengines; k++) {
+		const engine_run *er = &r->er[k];
+		const char *name = k ? er->e->name : "", *sep = k ? ": " : "";
+		if (er->abandoned)
+			gb_report_warn(&rpt, "%s%s%" PRIu64 " transactions were abandoned (never committed%s): the "
+				       "throughput counts only the others", name, sep, er->abandoned,
+				       er->c.retry_limit_reached ? ", some given up at --retry-limit" : "");
+		if (halted(er))
+			gb_report_warn(&rpt, "%s%s%s", name, sep, HALTED);
+	}
+	w->describe(r->inst, what, sizeof(what));
+	snprintf(r->headline, sizeof(r->headline), "%s on %s, %s backend%s%s%s, %u threads, %s, hash %u", o->algo,
+		 w->name, gb_backend_name(r->backend), gpu ? " (" : "", gpu ? r->dev.name : "", gpu ? ")" : "",
+		 o->p.threads, what, o->p.hash);
+	snprintf(r->checked_what, sizeof(r->checked_what), "%s%s%s%s", er0->one_run ? "runs: " : "batches ",
+		 er0->one_run ? w->checked_counts : w->checked_batch,
+		 r->results_checked ? "; " : "", r->results_checked ? w->checked_results : "");
+	{
+		const gb_result_view view = {
+			.headline = r->headline,
+			.entries_key = "compare",
+			.first_in_results = 1,
+			.name_key = "algo",
+			.rate_key = "throughput_tx_per_s",
+			.rate_unit = "committed tx/s",
+			.rate_tracked = 1,
+			.speedup_key = "speedup_of_algo",
+			.checked_key = "batches_verified",
+			.checked_what = r->checked_what,
+			.units = er0->batches,
+			.method = er0->one_run ? w->method_counts : w->method_batch,
+			.entry_json = engine_json,
+			.entry_text = engine_text,
+			.lines = lines,
+			.verification_json = verification_json,
+			.arg = r,
+		};
+		rc = gb_report_finish(&rpt, ms, &view);
+	}
+	gb_report_free(&rpt);
+	return rc;
+}

@@ -1,0 +1,100 @@
+/*
+ * gpubench stm's own parts, shared by its files: its options and what they
+ * choose (options.c), one invocation's state and the repetition the shared
+ * measurement loop runs (run.c), stm's part of the report (report.c), and
+ * the subcommand itself, its registries and its run (stm.c).
+ */
+#ifndef GB_CMD_STM_CMD_H
+#define GB_CMD_STM_CMD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "common/backend.h"
+#include "common/device.h"
+#include "common/impl.h"
+#include "common/measure.h"
+#include "common/options.h"
+#include "common/registry.h"
+#include "stm/stm.h"
+#include "workloads/stm/stm_workload.h"
+
+#define STM_CMD_MAX_WORKLOADS 8
+#define STM_CMD_MAX_ENGINES GB_MAX_IMPLS
+
+typedef struct stm_opts {
+	gb_run_opts run; /* first: the shared rows write into it */
+	const char *algo, *workload_name;
+	uint64_t threads, tx_per_thread, read_only, semantic_ratio, hash, block_size, cpu_workers, max_passes, retry_limit;
+	double stall, duration, warmup_time;
+	int presort, no_tags, paper;
+	/* each workload's own options, where its rows write (offsets into one area each) */
+	union {
+		max_align_t align;
+		unsigned char bytes[STM_WORKLOAD_OPTS_MAX];
+	} wl[STM_CMD_MAX_WORKLOADS];
+	/* what they choose */
+	const stm_workload *workload;
+	const void *wl_opts;
+	const stm_engine *engine[STM_CMD_MAX_ENGINES]; /* [0] is --algo, the rest --compare */
+	unsigned nengines;
+	stm_params p;
+	stm_table_cfg table;
+} stm_opts;
+
+/*
+ * What one engine did besides what the measurement loop keeps (its
+ * throughput per repetition and what its checks found): the counters of its
+ * timed batches and the oracle's measures of its last verified batch.
+ */
+typedef struct engine_run {
+	const stm_engine *e;
+	const stm_ops *ops;
+	void *ctx;
+	/* totals over the timed batches */
+	stm_counters c;
+	double seconds, cycles_per_ns;
+	uint64_t batches, abandoned;
+	uint32_t block_size;
+	double wall_seconds; /* from opening the engine to closing it */
+	int one_run;         /* --duration as one run of rounds over the table per repetition */
+	stm_check chk;       /* the last verified batch (staged workloads: then the last verified pass) */
+	stm_check pass_chk;  /* staged workloads: the facts of the last verified pass (nfacts 0: none yet) */
+	uint64_t pass_checksum; /* and the data words' checksum after it */
+	uint64_t passes;     /* staged workloads: passes completed, over the timed repetitions */
+	uint64_t stages;     /* and their stages (batches) */
+	uint64_t checksum;   /* of the data words after it */
+} engine_run;
+
+/* Everything one invocation measures. */
+typedef struct stm_run {
+	stm_opts o;
+	gb_backend backend;
+	gb_device_info dev;
+	void *inst;                         /* the workload's generated table */
+	tx_input in;                        /* its table as the engines open it (a staged workload's: room for its largest stage) */
+	tx_input cur;                       /* the table of the stage running (staged workloads) */
+	uint32_t *initial, *mirror, *after; /* start state; replay state; device state */
+	uint32_t *status;
+	uint32_t *before, *results;         /* for workloads that check read-only results */
+	uint64_t results_checked;           /* by the --algo engine, over its verified batches */
+	engine_run er[STM_CMD_MAX_ENGINES];
+	const gb_measure *ms;
+	char headline[640], checked_what[640];
+} stm_run;
+
+/* The engines (--algo, --compare) and the workloads (--workload): stm.c. */
+extern const gb_registry stm_cmd_engines, stm_cmd_workloads;
+
+/* options.c: --help; argv into o, checked (exit 2), with what the options choose. */
+void stm_cmd_help(FILE *out);
+void stm_cmd_parse(stm_opts *o, int argc, char **argv);
+
+/* run.c: engine k opened on the table, the loop's repetitions of it, closed. */
+void stm_cmd_run_engine(gb_measure *ms, unsigned k, stm_run *r);
+
+/* report.c: the report and the summary of what ran; returns the exit status. */
+int stm_cmd_report(stm_run *r, gb_measure *ms, int argc, char **argv);
+
+#endif
