@@ -1,15 +1,18 @@
 /*
  * The STM engine table: --algo, --compare, --help and `gpubench info` all
  * read it. An engine's entry carries its limits and the workloads it runs,
- * each with the operations of its backends compiled for that workload.
+ * each with the operations of its backends compiled for that workload, and
+ * names its own part of the report.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "stm/csmv/csmv.h"
 #include "stm/csmv/csmv_engines.h"
+#include "stm/csmv/csmv_report.h"
 #include "stm/gpustm/gpustm.h"
 #include "stm/gpustm/gpustm_engines.h"
+#include "stm/gpustm/gpustm_report.h"
 #include "stm/csmv/jvstm_engines.h"
 #include "stm/prstm/prstm.h"
 #include "stm/prstm/prstm_engines.h"
@@ -64,6 +67,7 @@ static const stm_engine gpustm = {
 		     "could drift apart without bound",
 	.options = gpustm_options,
 	.runs = gpustm_runs,
+	.report_lines = gpustm_report_lines,
 };
 
 static const char *const csmv_options[] = {"stall-timeout", NULL};
@@ -87,7 +91,8 @@ static const stm_engine csmv = {
 	.options = csmv_options,
 	.runs = csmv_runs,
 	.snapshot_reads = 1,
-	.server_phases = 1,
+	.report_json = csmv_report_json,
+	.report_lines = csmv_report_lines,
 };
 
 static const stm_engine_run csmv_nocv_runs[] = {CSMV_WORKLOADS(CSMV_RUN, csmv_nocv){.workload = NULL}};
@@ -103,7 +108,8 @@ static const stm_engine csmv_nocv = {
 	.options = csmv_options,
 	.runs = csmv_nocv_runs,
 	.snapshot_reads = 1,
-	.server_phases = 1,
+	.report_json = csmv_report_json,
+	.report_lines = csmv_report_lines,
 };
 
 static const stm_engine_run csmv_onlycs_runs[] = {CSMV_WORKLOADS(CSMV_RUN, csmv_onlycs){.workload = NULL}};
@@ -120,7 +126,8 @@ static const stm_engine csmv_onlycs = {
 	.options = csmv_options,
 	.runs = csmv_onlycs_runs,
 	.snapshot_reads = 1,
-	.server_phases = 1,
+	.report_json = csmv_report_json,
+	.report_lines = csmv_report_lines,
 };
 
 #define JVSTM_RUN(wl, ahead, ...) \
@@ -139,6 +146,8 @@ static const stm_engine jvstm = {
 	.options = csmv_options,
 	.runs = jvstm_runs,
 	.snapshot_reads = 1,
+	.report_json = csmv_versions_json,
+	.report_lines = csmv_versions_lines,
 	.no_gpu = "jvstm is JVSTM on CPU threads, the host baseline, and has no GPU backend "
 		  "(jvstm-gpu is its GPU port): use --backend cpu",
 };
@@ -165,6 +174,8 @@ static const stm_engine jvstm_gpu = {
 	.options = csmv_options,
 	.runs = jvstm_gpu_runs,
 	.snapshot_reads = 1,
+	.report_json = csmv_versions_json,
+	.report_lines = csmv_versions_lines,
 };
 
 const stm_engine *const stm_engines[] = {&prstm, &gpustm, &csmv, &csmv_nocv, &csmv_onlycs, &jvstm,

@@ -2,14 +2,17 @@
  * Definitions shared by every STM engine: the run parameters, the counters a
  * run produces, the operations of one backend of an engine on one workload,
  * and the engine table that --algo, --compare, --help and `gpubench info`
- * read. What a workload's transaction body is written against is in
- * api/tx.h; what a workload is to the subcommand, in workloads/stm/stm_workload.h.
+ * read; an engine's entry names its own part of the report, which its
+ * family defines. What a workload's transaction body is written against is
+ * in api/tx.h; what a workload is to the subcommand, in
+ * workloads/stm/stm_workload.h.
  */
 #ifndef GB_STM_H
 #define GB_STM_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "api/tx_table.h"
 #include "workloads/stm/stm_workload.h"
@@ -52,7 +55,17 @@ typedef struct stm_shared {
 	uint32_t halt;          /* timed run: a thread gave up, so the round gate would never open */
 } stm_shared;
 
-/* Counters of one batch, summed over threads. Times are in backend cycles. */
+/*
+ * Counters of one batch, summed over threads. Times are in backend cycles.
+ * Every engine counts the common words, up to threads_stalled, and the
+ * report gives them for each. The words after them are an engine family's
+ * own: it alone counts them and alone reports them (stm_engine's
+ * report_json and report_lines). They stay in this one layout because the
+ * kernels sum the counters as one array of words with fixed maxima
+ * (STM_NCOUNTERS). retry_limit_reached, gpustm's, is a field of every
+ * engine's results all the same (0 where there is no retry limit), as
+ * docs/report-schema.md has it.
+ */
 typedef struct stm_counters {
 	uint64_t commits_update;
 	uint64_t commits_readonly;
@@ -70,10 +83,11 @@ typedef struct stm_counters {
 	uint64_t threads_timed_out;
 	uint64_t threads_failed;
 	uint64_t threads_stalled;
+	/* the engine families' own words */
 	uint64_t retry_limit_reached; /* gpustm: transactions given up after --retry-limit attempts */
-	/* csmv: the most versions of one data word kept at once that a running transaction could
-	 * still read (a maximum, not a sum), and write-backs that waited for an old version to be
-	 * reclaimed */
+	/* csmv and jvstm (its versioned boxes): the most versions of one data word kept at once that
+	 * a running transaction could still read (a maximum, not a sum), and write-backs that waited
+	 * for an old version to be reclaimed */
 	uint64_t versions_kept_peak;
 	uint64_t reclaim_waits;
 	/* csmv, committed updates: cycles_validate split into waiting for the group's other lanes
@@ -155,8 +169,15 @@ typedef struct stm_engine {
 	/* declared read-only transactions run on a snapshot with no read set, so max_set
 	 * bounds update transactions only (the workload's max_update_set) */
 	int snapshot_reads;
-	/* commits through a server (csmv): the report splits its commit phases (commit_phases_ns) */
-	int server_phases;
+	/*
+	 * Its own part of the report (NULL: nothing beyond the common counters),
+	 * from its counters summed over the timed batches, the cycles' rate
+	 * (cycles_per_ns, 0 when no batch ran) and the parameters it ran with:
+	 * its fields of its results entry, and its lines of the summary (the
+	 * --algo engine's).
+	 */
+	void (*report_json)(const stm_counters *c, double cycles_per_ns, const stm_params *p, cJSON *entry);
+	void (*report_lines)(const stm_counters *c, double cycles_per_ns, const stm_params *p, FILE *out);
 	/* an engine with no GPU backend in any build: why, for --backend gpu's exit 2 */
 	const char *no_gpu;
 } stm_engine;

@@ -1,8 +1,9 @@
 /*
  * gpubench stm's part of the report (docs/report-schema.md) and of the
- * summary: its config, each engine's counters as results fields and the
- * --algo engine's as summary lines, the verification block's fields, on the
- * shared result model (common/report.h).
+ * summary: its config, each engine's common counters as results fields and
+ * the --algo engine's as summary lines, the engine's own part through its
+ * entry's hooks (stm_engine.report_json, .report_lines), the verification
+ * block's fields, on the shared result model (common/report.h).
  */
 #include <inttypes.h>
 #include <math.h>
@@ -27,13 +28,6 @@ static double per_commit_ns(const engine_run *er, uint64_t cycles)
 {
 	uint64_t commits = commits_of(er);
 	return commits && er->cycles_per_ns > 0 ? (double)cycles / er->cycles_per_ns / (double)commits : NAN;
-}
-
-/* Cycles over the committed update transactions, in ns each (a server engine's commit phases). */
-static double per_update_ns(const engine_run *er, uint64_t cycles)
-{
-	uint64_t n = er->c.commits_update;
-	return n && er->cycles_per_ns > 0 ? (double)cycles / er->cycles_per_ns / (double)n : NAN;
 }
 
 static void fill_config(cJSON *cfg, const stm_run *r)
@@ -65,7 +59,7 @@ static void fill_config(cJSON *cfg, const stm_run *r)
 	o->workload->config(r->inst, cfg);
 }
 
-/* An engine's own fields: its batches, commits, aborts by cause, and where its time went. */
+/* An engine's fields: its batches, commits, aborts by cause, where its time went, and its own. */
 static void engine_json(cJSON *res, unsigned k, const void *arg)
 {
 	const stm_run *r = arg;
@@ -95,7 +89,7 @@ static void engine_json(cJSON *res, unsigned k, const void *arg)
 	gb_json_u64(ab, "validation", er->c.aborts_validation);
 	gb_json_u64(ab, "semantic", er->c.aborts_semantic);
 	gb_json_u64(res, "abandoned", er->abandoned);
-	gb_json_u64(res, "retry_limit_reached", er->c.retry_limit_reached);
+	gb_json_u64(res, "retry_limit_reached", er->c.retry_limit_reached); /* every engine's: stm/stm.h */
 	gb_json_num(res, "abort_rate", commits + aborts ? (double)aborts / (double)(commits + aborts) : 0);
 	gb_json_num(res, "cycles_per_ns", er->cycles_per_ns > 0 ? er->cycles_per_ns : NAN); /* null: no batch ran */
 	gb_json_num(res, "time_per_tx_ns", per_commit_ns(er, cycles));
@@ -109,20 +103,8 @@ static void engine_json(cJSON *res, unsigned k, const void *arg)
 	gb_json_u64(res, "threads_gave_up", er->c.threads_gave_up);
 	gb_json_u64(res, "threads_stalled", er->c.threads_stalled);
 	gb_json_u64(res, "threads_timed_out", er->c.threads_timed_out);
-	if (er->e->server_phases) {
-		cJSON *cp = cJSON_AddObjectToObject(res, "commit_phases_ns");
-		gb_json_num(cp, "divergence", per_update_ns(er, er->c.cycles_diverge));
-		gb_json_num(cp, "pre_validation", per_update_ns(er, er->c.cycles_prevalidate));
-		gb_json_num(cp, "wait_server", per_update_ns(er, er->c.cycles_wait_server));
-		gb_json_num(cp, "server_validation", per_update_ns(er, er->c.server_cycles_validate));
-		gb_json_num(cp, "server_insert", per_update_ns(er, er->c.server_cycles_insert));
-		gb_json_num(cp, "write_back", per_update_ns(er, er->c.cycles_commit));
-	}
-	if (er->e->snapshot_reads) {
-		cJSON *v = cJSON_AddObjectToObject(res, "versions");
-		gb_json_u64(v, "kept_peak", er->c.versions_kept_peak);
-		gb_json_u64(v, "reclaim_waits", er->c.reclaim_waits);
-	}
+	if (er->e->report_json)
+		er->e->report_json(&er->c, er->cycles_per_ns, &r->o.p, res);
 }
 
 /*
@@ -164,7 +146,7 @@ static void engine_text(char *buf, size_t len, unsigned k, const void *arg)
 	snprintf(buf, len, "abandoned %" PRIu64, ((const stm_run *)arg)->er[k].abandoned);
 }
 
-/* The --algo engine's commits, aborts and what it abandoned. */
+/* The --algo engine's commits, aborts, what it abandoned, and its own lines. */
 static void lines(FILE *out, const void *arg)
 {
 	const stm_run *r = arg;
@@ -194,20 +176,8 @@ static void lines(FILE *out, const void *arg)
 			"               and a round waits for every thread\n", "halted",
 			er->seconds / (double)(er->batches ? er->batches : 1), r->o.duration, er->c.threads_gave_up,
 			er->c.threads_stalled);
-	if (er->e->server_phases && er->c.commits_update)
-		fprintf(out, "  %-12s an update's commit: waits for its group %.3g us, pre-validation %.3g us,\n"
-			"               for the server %.3g us (server validation %.3g us, insert %.3g us),\n"
-			"               write-back %.3g us\n", "commit", per_update_ns(er, er->c.cycles_diverge) / 1e3,
-			per_update_ns(er, er->c.cycles_prevalidate) / 1e3, per_update_ns(er, er->c.cycles_wait_server) / 1e3,
-			per_update_ns(er, er->c.server_cycles_validate) / 1e3,
-			per_update_ns(er, er->c.server_cycles_insert) / 1e3, per_update_ns(er, er->c.cycles_commit) / 1e3);
-	if (er->e->snapshot_reads)
-		fprintf(out, "  %-12s at most %" PRIu64 " of one word kept at once, %" PRIu64
-			" write-backs waited for reclamation\n", "versions", er->c.versions_kept_peak,
-			er->c.reclaim_waits);
-	if (er->c.retry_limit_reached)
-		fprintf(out, "  %-12s %" PRIu64 " transactions given up after --retry-limit %u attempts\n",
-			"retry limit", er->c.retry_limit_reached, r->o.p.retry_limit);
+	if (er->e->report_lines)
+		er->e->report_lines(&er->c, er->cycles_per_ns, &r->o.p, out);
 }
 
 /* The --algo engine's batches, and the oracle's measures and checksum of its last verified one. */

@@ -1,4 +1,9 @@
-/* The STM engine and workload registries (stm/registry.c, workloads/stm/stm_workloads.c). */
+/*
+ * The STM engine and workload registries (stm/registry.c,
+ * workloads/stm/stm_workloads.c), and what an engine's entry names of its
+ * family: its part of the report.
+ */
+#include <stdio.h>
 #include <string.h>
 
 #include "stm/stm.h"
@@ -71,4 +76,46 @@ TEST(stm_cannot_run_names_engine_and_workload)
 	CHECK(stm_engine_run_of(e, &other) == NULL);
 	REQUIRE(stm_cannot_run(e, &other, why, sizeof(why)) == why);
 	CHECK_CONTAINS(why, "prstm does not run the othertx workload");
+}
+
+/* The engines' own counters in the report: CSMV's commit phases and versions, JVSTM's versions, GPU-STM's line. */
+TEST(stm_engines_report_their_own_counters)
+{
+	stm_counters c;
+	stm_params p;
+	cJSON *csmv = cJSON_CreateObject(), *jvstm = cJSON_CreateObject();
+	const cJSON *phases, *versions;
+	char line[256] = "";
+	FILE *out;
+
+	memset(&c, 0, sizeof(c));
+	memset(&p, 0, sizeof(p));
+	c.commits_update = 4;
+	c.cycles_diverge = 8000;
+	c.versions_kept_peak = 3;
+	c.reclaim_waits = 2;
+	stm_engine_find("csmv")->report_json(&c, 2.0, &p, csmv);
+	REQUIRE((phases = cJSON_GetObjectItemCaseSensitive(csmv, "commit_phases_ns")) != NULL);
+	CHECK_NEAR(cJSON_GetObjectItemCaseSensitive(phases, "divergence")->valuedouble, 1000.0, 1e-9);
+	REQUIRE((versions = cJSON_GetObjectItemCaseSensitive(csmv, "versions")) != NULL);
+	CHECK_STR_EQ(cJSON_GetObjectItemCaseSensitive(versions, "kept_peak")->valuestring, "3"); /* raw integers */
+	CHECK_STR_EQ(cJSON_GetObjectItemCaseSensitive(versions, "reclaim_waits")->valuestring, "2");
+	stm_engine_find("jvstm")->report_json(&c, 2.0, &p, jvstm);
+	CHECK(cJSON_GetObjectItemCaseSensitive(jvstm, "commit_phases_ns") == NULL); /* no server */
+	CHECK(cJSON_GetObjectItemCaseSensitive(jvstm, "versions") != NULL);
+	CHECK(stm_engine_find("prstm")->report_json == NULL && stm_engine_find("prstm")->report_lines == NULL);
+	cJSON_Delete(csmv);
+	cJSON_Delete(jvstm);
+
+	p.retry_limit = 5;
+	c.retry_limit_reached = 3;
+	REQUIRE((out = tmpfile()) != NULL);
+	stm_engine_find("gpustm")->report_lines(&c, 2.0, &p, out);
+	c.retry_limit_reached = 0;
+	stm_engine_find("gpustm")->report_lines(&c, 2.0, &p, out); /* nothing given up: no line */
+	rewind(out);
+	CHECK(fgets(line, sizeof(line), out) != NULL);
+	CHECK_CONTAINS(line, "3 transactions given up after --retry-limit 5 attempts");
+	CHECK(fgets(line, sizeof(line), out) == NULL);
+	fclose(out);
 }
