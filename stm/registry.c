@@ -2,20 +2,23 @@
  * The STM engine table: --algo, --compare, --help and `gpubench info` all
  * read it. An engine's entry carries its limits and the workloads it runs,
  * each with the operations of its backends compiled for that workload, and
- * names its own part of the report.
+ * names its family's options and its own part of the report.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "stm/csmv/csmv.h"
 #include "stm/csmv/csmv_engines.h"
+#include "stm/csmv/csmv_options.h"
 #include "stm/csmv/csmv_report.h"
 #include "stm/gpustm/gpustm.h"
 #include "stm/gpustm/gpustm_engines.h"
+#include "stm/gpustm/gpustm_options.h"
 #include "stm/gpustm/gpustm_report.h"
 #include "stm/csmv/jvstm_engines.h"
 #include "stm/prstm/prstm.h"
 #include "stm/prstm/prstm_engines.h"
+#include "stm/prstm/prstm_options.h"
 #include "stm/stm.h"
 
 #ifdef GB_HAVE_CUDA
@@ -23,8 +26,6 @@
 #else
 #define GPU_OPS(x) NULL
 #endif
-
-static const char *const prstm_options[] = {"max-passes", "stall-timeout", "no-tags", NULL};
 
 /*
  * The runs of an engine family, generated from the workload lists
@@ -44,11 +45,9 @@ static const stm_engine prstm = {
 	.max_threads = PRSTM_MAX_THREADS,
 	.max_set = PRSTM_WIDE_SET,
 	.timed_rounds = 1,
-	.options = prstm_options,
+	.options = &prstm_options,
 	.runs = prstm_runs,
 };
-
-static const char *const gpustm_options[] = {"retry-limit", NULL};
 
 #define GPUSTM_RUN(name, set, sizes, long_reads)                                                           \
 	{.workload = &stm_workload_##name, .cpu = &gpustm_##name##_cpu_ops,                                \
@@ -65,12 +64,10 @@ static const stm_engine gpustm = {
 	.timed_rounds = 0,
 	.no_rounds = "gpustm gives transactions up after --retry-limit attempts, so rounds over the table "
 		     "could drift apart without bound",
-	.options = gpustm_options,
+	.options = &gpustm_options,
 	.runs = gpustm_runs,
 	.report_lines = gpustm_report_lines,
 };
-
-static const char *const csmv_options[] = {"stall-timeout", NULL};
 
 #define CSMV_NO_ROUNDS "CSMV's commit timestamps order one pass over the table, which the oracle replays"
 
@@ -88,7 +85,7 @@ static const stm_engine csmv = {
 	.max_set = CSMV_MAX_SET,
 	.timed_rounds = 0,
 	.no_rounds = CSMV_NO_ROUNDS,
-	.options = csmv_options,
+	.options = &csmv_options,
 	.runs = csmv_runs,
 	.snapshot_reads = 1,
 	.report_json = csmv_report_json,
@@ -105,7 +102,7 @@ static const stm_engine csmv_nocv = {
 	.max_set = CSMV_MAX_SET,
 	.timed_rounds = 0,
 	.no_rounds = CSMV_NO_ROUNDS,
-	.options = csmv_options,
+	.options = &csmv_options,
 	.runs = csmv_nocv_runs,
 	.snapshot_reads = 1,
 	.report_json = csmv_report_json,
@@ -123,7 +120,7 @@ static const stm_engine csmv_onlycs = {
 	.max_set = CSMV_MAX_SET,
 	.timed_rounds = 0,
 	.no_rounds = CSMV_NO_ROUNDS,
-	.options = csmv_options,
+	.options = &csmv_options,
 	.runs = csmv_onlycs_runs,
 	.snapshot_reads = 1,
 	.report_json = csmv_report_json,
@@ -143,7 +140,7 @@ static const stm_engine jvstm = {
 	.max_set = CSMV_MAX_SET,
 	.timed_rounds = 0,
 	.no_rounds = "JVSTM's commit timestamps order one pass over the table, which the oracle replays",
-	.options = csmv_options,
+	.options = &csmv_options,
 	.runs = jvstm_runs,
 	.snapshot_reads = 1,
 	.report_json = csmv_versions_json,
@@ -171,7 +168,7 @@ static const stm_engine jvstm_gpu = {
 	.max_set = CSMV_MAX_SET,
 	.timed_rounds = 0,
 	.no_rounds = "JVSTM's commit timestamps order one pass over the table, which the oracle replays",
-	.options = csmv_options,
+	.options = &csmv_options,
 	.runs = jvstm_gpu_runs,
 	.snapshot_reads = 1,
 	.report_json = csmv_versions_json,

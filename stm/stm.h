@@ -2,10 +2,10 @@
  * Definitions shared by every STM engine: the run parameters, the counters a
  * run produces, the operations of one backend of an engine on one workload,
  * and the engine table that --algo, --compare, --help and `gpubench info`
- * read; an engine's entry names its own part of the report, which its
- * family defines. What a workload's transaction body is written against is
- * in api/tx.h; what a workload is to the subcommand, in
- * workloads/stm/stm_workload.h.
+ * read; an engine's entry names its family's options and its own part of
+ * the report, which the family defines. What a workload's transaction body
+ * is written against is in api/tx.h; what a workload is to the subcommand,
+ * in workloads/stm/stm_workload.h.
  */
 #ifndef GB_STM_H
 #define GB_STM_H
@@ -27,18 +27,29 @@ enum stm_thread_state {
 	STM_FAILED,    /* a transaction overflowed the engine's read/write sets */
 };
 
-/* What a run asks of an engine. Each engine reads the fields it has a use for. */
+/* Bytes of an engine family's own parameters in stm_params, and of its option struct. */
+#define STM_ENGINE_PARAMS_MAX 32
+#define STM_ENGINE_OPTS_MAX 64
+
+/*
+ * What a run asks of an engine: what every engine reads, then the engine's
+ * own parameters (engine), which its family lays out in a struct of its own
+ * over those bytes (stm/prstm/prstm_params.h, stm/gpustm/gpustm_params.h,
+ * stm/csmv/csmv_params.h) and sets from its options (stm_engine_options).
+ * stm_params is passed by value to the kernels, so it stays small and
+ * trivially copyable, and an engine reads its own fields from it as directly
+ * as the common ones.
+ */
 typedef struct stm_params {
 	uint32_t threads;
 	uint32_t hash;        /* data words per lock */
-	uint32_t max_passes;  /* prstm */
-	uint32_t use_tags;    /* prstm: run higher priority tags first within a pass */
-	uint32_t retry_limit; /* gpustm: attempts of one transaction before it is given up */
 	uint32_t block_size;  /* GPU threads per block; 0 = choose */
 	uint32_t cpu_workers;
 	uint64_t timeout_ns;  /* set at open; each run gets its own (stm_ops.run) */
-	uint64_t stall_ns;    /* prstm: give up postponed work after this long without any commit */
-	uint64_t window_cycles; /* prstm: an attempt older than this at validation aborts (0: no limit; set by the CPU backend) */
+	union {
+		uint64_t align;
+		unsigned char bytes[STM_ENGINE_PARAMS_MAX];
+	} engine;
 } stm_params;
 
 /*
@@ -157,6 +168,37 @@ typedef struct stm_engine_run {
 				       * max_set (the workload's max_update_set) */
 } stm_engine_run;
 
+/*
+ * An engine family's options, after fio's ioengine options: rows
+ * (common/options.h) whose offsets are into the family's option struct of
+ * size bytes (at most STM_ENGINE_OPTS_MAX), which `gpubench stm` offers as
+ * it offers a workload's. An option that several families declare (the same
+ * name, kind and default: STM_STALL_TIMEOUT_ROW) is one option, whose value
+ * each of them gets; given where no chosen engine reads it, it exits 2.
+ */
+typedef struct stm_engine_options {
+	const gb_opt_row *rows;
+	size_t nrows;
+	size_t size;
+	/* the family's parameters (stm_params.engine) from its option values */
+	void (*params)(const void *opts, stm_params *p);
+	/* its option values into the report's config */
+	void (*config)(const void *opts, cJSON *config);
+	/* the options that decide what a run abandons, as the summary names them: "--retry-limit" */
+	const char *abandons;
+} stm_engine_options;
+
+/*
+ * --stall-timeout, which the families with semantic postponement read (prstm's
+ * and csmv's), each into a double of its option struct at offset.
+ */
+#define STM_STALL_TIMEOUT_ROW(at)                                                                              \
+	{.name = "stall-timeout", .kind = GB_OPT_REAL, .metavar = "S", .flo = 0.001, .fhi = 86400, .def = "1",     \
+	 .offset = (at),                                                                                           \
+	 .help = "prstm, csmv and jvstm: a thread with postponed work gives up when no update transaction has "    \
+		 "committed anywhere for S seconds: nothing left can then resolve its conflict; its transactions " \
+		 "are abandoned"}
+
 typedef struct stm_engine {
 	const char *name;
 	const char *summary;
@@ -164,7 +206,7 @@ typedef struct stm_engine {
 	uint32_t max_set;             /* the largest of its runs' max_set */
 	int timed_rounds;             /* a --duration run can be one run of rounds */
 	const char *no_rounds;        /* why not, when it cannot */
-	const char *const *options;   /* stm's options only this engine reads, NULL-terminated */
+	const stm_engine_options *options; /* its family's options; NULL: none */
 	const stm_engine_run *runs;   /* the workloads it runs */
 	/* declared read-only transactions run on a snapshot with no read set, so max_set
 	 * bounds update transactions only (the workload's max_update_set) */

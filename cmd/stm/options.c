@@ -1,7 +1,8 @@
 /*
- * gpubench stm's options: its own rows and each workload's, one spec of them
- * all for the parser and --help; then what they choose and the checks that
- * need several of them (exit 2).
+ * gpubench stm's options: its own rows, the rows each engine family declares
+ * (stm_engine_options) and each workload's, one spec of them all for the
+ * parser and --help; then what they choose and the checks that need several
+ * of them (exit 2).
  */
 #include <inttypes.h>
 #include <stddef.h>
@@ -14,17 +15,18 @@
 #include "common/output.h"
 
 #define MAX_TABLE (1ull << 31)
+#define MAX_ROWS 128
 
 #define AT(field) offsetof(stm_opts, field)
 
+/* stm's rows of the table and the backends, which --help shows first */
 enum {
 	ROW_ALGO, ROW_WORKLOAD, ROW_THREADS, ROW_TPT, ROW_READONLY, ROW_SEMANTIC, ROW_PRESORT, ROW_HASH, ROW_BLOCK,
-	ROW_WORKERS, ROW_PASSES,
-	ROW_STALL, ROW_NOTAGS, ROW_RETRY, ROW_DURATION, ROW_WARMUP_TIME, ROW_PAPER, NOWN
+	ROW_WORKERS, NTABLE
 };
 
 /* --threads' range is the largest any engine runs; each engine's own limit is checked after. */
-static const gb_opt_row own_rows[NOWN] = {
+static const gb_opt_row table_rows[NTABLE] = {
 	[ROW_ALGO] = {.name = "algo", .kind = GB_OPT_TEXT, .metavar = "NAME", .def = "prstm", .offset = AT(algo),
 		      .help = "engine, one of those below"},
 	[ROW_WORKLOAD] = {.name = "workload", .kind = GB_OPT_TEXT, .metavar = "NAME", .def = "bank",
@@ -61,21 +63,12 @@ static const gb_opt_row own_rows[NOWN] = {
 			 .offset = AT(cpu_workers),
 			 .help = "OS threads of the CPU backend (default: all cores); the logical threads are "
 				 "interleaved over them"},
-	[ROW_PASSES] = {.name = "max-passes", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 1000000000,
-			.def = "1000000", .offset = AT(max_passes),
-			.help = "prstm: sweeps over a block before its postponed transactions are abandoned"},
-	[ROW_STALL] = {.name = "stall-timeout", .kind = GB_OPT_REAL, .metavar = "S", .flo = 0.001, .fhi = 86400,
-		       .def = "1", .offset = AT(stall),
-		       .help = "prstm, csmv and jvstm: a thread with postponed work gives up when no update "
-			       "transaction has committed anywhere for S seconds: nothing left can then resolve "
-			       "its conflict; its transactions are abandoned"},
-	[ROW_NOTAGS] = {.name = "no-tags", .kind = GB_OPT_FLAG, .offset = AT(no_tags), .set_to = 1,
-			.help = "prstm: ignore the priority tags (bank: deposit 2, transfer 1, withdraw 0) and "
-				"sweep blocks in table order"},
-	[ROW_RETRY] = {.name = "retry-limit", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 1000000000,
-		       .def = "100", .offset = AT(retry_limit),
-		       .help = "gpustm: attempts of one transaction before it is given up, counted in "
-			       "results.retry_limit_reached and as abandoned (the paper: 100)"},
+};
+
+/* stm's rows of the timing, which --help shows after the engines' */
+enum { ROW_DURATION, ROW_WARMUP_TIME, ROW_PAPER, NTIMING };
+
+static const gb_opt_row timing_rows[NTIMING] = {
 	[ROW_DURATION] = {.name = "duration", .kind = GB_OPT_REAL, .metavar = "S", .flo = 0, .fhi = 86400,
 			  .def = "0", .offset = AT(duration),
 			  .help = "seconds of device time per repetition (0: one pass over the table; the "
@@ -113,27 +106,91 @@ static gb_opt_spec spec = {
 	.example = "Example: gpubench stm --algo prstm --threads 6720 --semantic-ratio 0 --json run.json",
 };
 
-/* Where workload k's rows start among the spec's rows. */
-static size_t wl_first[STM_CMD_MAX_WORKLOADS + 1];
+/*
+ * The spec's rows in --help's order: the table rows, the engine families'
+ * [eng_first, timing_first), the timing rows, then workload k's from
+ * wl_first[k]. An engine option that several families declare is one row,
+ * writing into the area of the first; the others get its value after parsing.
+ */
+static size_t eng_first, timing_first, wl_first[STM_CMD_MAX_WORKLOADS + 1];
+/* the engine families with options, in registry order; family i's area is stm_opts.family[i] */
+static const stm_engine_options *families[STM_CMD_MAX_FAMILIES];
+static unsigned nfamilies;
 
-/* The rows: stm's own, then every workload's, their offsets moved into that workload's area. */
+static size_t family_at(unsigned i)
+{
+	return offsetof(stm_opts, family) + i * sizeof(((stm_opts *)0)->family[0]);
+}
+
+static const void *family_opts(const stm_opts *o, const stm_engine_options *f)
+{
+	unsigned i;
+	for (i = 0; families[i] != f; i++)
+		;
+	return o->family[i].bytes;
+}
+
+/* The spec's engine row called name, or 0 (stm's --algo, never an engine's) when there is none yet. */
+static size_t engine_row(const gb_opt_row *rows, size_t end, const char *name)
+{
+	size_t r;
+	for (r = eng_first; r < end; r++)
+		if (strcmp(rows[r].name, name) == 0)
+			return r;
+	return 0;
+}
+
+/* Family f's rows after rows[n - 1], their offsets moved into its area; returns the new count. */
+static size_t add_family(gb_opt_row *rows, size_t n, const stm_engine_options *f)
+{
+	size_t j;
+	unsigned i;
+
+	for (i = 0; i < nfamilies; i++)
+		if (families[i] == f)
+			return n;
+	if (nfamilies == STM_CMD_MAX_FAMILIES || f->size > STM_ENGINE_OPTS_MAX || n + f->nrows > MAX_ROWS)
+		gb_die(GB_EXIT_RUNTIME, "stm: the engine registry outgrew cmd/stm's option space");
+	families[nfamilies] = f;
+	for (j = 0; j < f->nrows; j++) {
+		size_t r = engine_row(rows, n, f->rows[j].name);
+		if (!r) {
+			rows[n] = f->rows[j];
+			rows[n++].offset += family_at(nfamilies);
+		} else if (rows[r].kind != f->rows[j].kind || strcmp(rows[r].def ? rows[r].def : "",
+								      f->rows[j].def ? f->rows[j].def : "")) {
+			gb_die(GB_EXIT_RUNTIME, "stm: engines declare option --%s with different types or defaults",
+			       f->rows[j].name);
+		}
+	}
+	nfamilies++;
+	return n;
+}
+
+/* The rows: stm's own, the engine families', each workload's; offsets moved into their areas. */
 static const gb_opt_spec *spec_of(void)
 {
-	static gb_opt_row rows[NOWN + 64];
-	size_t n = NOWN, k, j;
+	static gb_opt_row rows[MAX_ROWS];
+	size_t n = NTABLE, k, j;
 	uint32_t max_threads = 1;
 
 	if (spec.rows)
 		return &spec;
-	memcpy(rows, own_rows, sizeof(own_rows));
+	memcpy(rows, table_rows, sizeof(table_rows));
 	for (k = 0; stm_engines[k]; k++)
 		if (stm_engines[k]->max_threads > max_threads)
 			max_threads = stm_engines[k]->max_threads;
 	rows[ROW_THREADS].hi = max_threads;
+	eng_first = n;
+	for (k = 0; stm_engines[k]; k++)
+		if (stm_engines[k]->options)
+			n = add_family(rows, n, stm_engines[k]->options);
+	timing_first = n;
+	memcpy(rows + n, timing_rows, sizeof(timing_rows));
+	n += NTIMING;
 	for (k = 0; stm_workloads[k]; k++) {
 		const stm_workload *w = stm_workloads[k];
-		if (k == STM_CMD_MAX_WORKLOADS || w->opts_size > STM_WORKLOAD_OPTS_MAX ||
-		    n + w->nrows > sizeof(rows) / sizeof(rows[0]))
+		if (k == STM_CMD_MAX_WORKLOADS || w->opts_size > STM_WORKLOAD_OPTS_MAX || n + w->nrows > MAX_ROWS)
 			gb_die(GB_EXIT_RUNTIME, "stm: the workload registry outgrew cmd/stm's option space");
 		wl_first[k] = n;
 		for (j = 0; j < w->nrows; j++) {
@@ -145,6 +202,36 @@ static const gb_opt_spec *spec_of(void)
 	spec.rows = rows;
 	spec.nrows = n;
 	return &spec;
+}
+
+static size_t value_size(gb_opt_kind kind)
+{
+	switch (kind) {
+	case GB_OPT_UINT:
+		return sizeof(uint64_t);
+	case GB_OPT_REAL:
+		return sizeof(double);
+	case GB_OPT_TEXT:
+		return sizeof(const char *);
+	default:
+		return sizeof(int);
+	}
+}
+
+/* Each family's copy of the options it shares with a family before it (the spec writes the first's). */
+static void share_engine_options(stm_opts *o)
+{
+	unsigned i;
+	size_t j;
+
+	for (i = 0; i < nfamilies; i++)
+		for (j = 0; j < families[i]->nrows; j++) {
+			const gb_opt_row *own = &families[i]->rows[j];
+			const gb_opt_row *row = &spec.rows[engine_row(spec.rows, timing_first, own->name)];
+			unsigned char *to = (unsigned char *)o + family_at(i) + own->offset;
+			if ((unsigned char *)o + row->offset != to)
+				memcpy(to, (unsigned char *)o + row->offset, value_size(own->kind));
+		}
 }
 
 static void extra_help(FILE *out)
@@ -198,32 +285,32 @@ void stm_cmd_help(FILE *out)
 	gb_opts_help(out, spec_of());
 }
 
-/* The sentence of an engine-specific option given where no chosen engine reads it. */
+/* An engine family's option given where no chosen engine reads it. */
 static void check_engine_options(const stm_opts *o, const unsigned char *given)
 {
-	size_t r;
+	size_t r, j;
 	unsigned k;
 	int i;
 
-	for (r = 0; r < NOWN; r++) {
+	for (r = eng_first; r < timing_first; r++) {
 		char readers[128] = "";
 		int used = 0;
 		if (!given[r])
 			continue;
 		for (i = 0; stm_engines[i]; i++) {
-			const char *const *name;
-			for (name = stm_engines[i]->options; name && *name; name++)
-				if (strcmp(*name, own_rows[r].name) == 0)
+			const stm_engine_options *f = stm_engines[i]->options;
+			for (j = 0; f && j < f->nrows; j++)
+				if (strcmp(f->rows[j].name, spec.rows[r].name) == 0)
 					break;
-			if (!name || !*name)
+			if (!f || j == f->nrows)
 				continue;
 			snprintf(readers + strlen(readers), sizeof(readers) - strlen(readers), "%s%s",
 				 readers[0] ? ", " : "", stm_engines[i]->name);
 			for (k = 0; k < o->nengines; k++)
 				used |= o->engine[k] == stm_engines[i];
 		}
-		if (readers[0] && !used)
-			gb_die(GB_EXIT_USAGE, "option --%s applies to %s only, not to --algo %s", own_rows[r].name,
+		if (!used)
+			gb_die(GB_EXIT_USAGE, "option --%s applies to %s only, not to --algo %s", spec.rows[r].name,
 			       readers, o->algo);
 	}
 }
@@ -246,16 +333,17 @@ static void check_refusals(const stm_opts *o, const unsigned char *given)
 	size_t r;
 
 	for (f = o->workload->refuses; f && f->option; f++)
-		for (r = 0; r < NOWN; r++) {
-			const unsigned char *at = (const unsigned char *)o + own_rows[r].offset;
+		for (r = 0; r < wl_first[0]; r++) {
+			const gb_opt_row *row = &spec.rows[r];
+			const unsigned char *at = (const unsigned char *)o + row->offset;
 			uint64_t v = 1;
 			int flag;
-			if (!given[r] || strcmp(own_rows[r].name, f->option) != 0)
+			if (!given[r] || strcmp(row->name, f->option) != 0)
 				continue;
-			if (own_rows[r].kind == GB_OPT_FLAG) {
+			if (row->kind == GB_OPT_FLAG) {
 				memcpy(&flag, at, sizeof(flag));
 				v = flag != 0;
-			} else if (own_rows[r].kind == GB_OPT_UINT) {
+			} else if (row->kind == GB_OPT_UINT) {
 				memcpy(&v, at, sizeof(v));
 			}
 			if (v)
@@ -305,7 +393,7 @@ static void check_engines(const stm_opts *o)
 void stm_cmd_parse(stm_opts *o, int argc, char **argv)
 {
 	const gb_opt_spec *sp = spec_of();
-	unsigned char given[NOWN + 64 + GB_OPTS_SHARED];
+	unsigned char given[MAX_ROWS + GB_OPTS_SHARED];
 	gb_impl_choice chosen;
 	uint32_t words;
 	unsigned k;
@@ -313,12 +401,13 @@ void stm_cmd_parse(stm_opts *o, int argc, char **argv)
 
 	memset(o, 0, sizeof(*o));
 	gb_opts_parse(sp, o, given, argc, argv);
+	share_engine_options(o);
 	{
 		const gb_path_use paths[] = {{"json", o->run.json, 0}};
 		gb_paths_check("stm", paths, 1);
 	}
 	if (o->paper) {
-		if (!given[ROW_DURATION])
+		if (!given[timing_first + ROW_DURATION])
 			o->duration = 5;
 		if (!gb_opts_given(sp, given, "reps"))
 			o->run.reps = 10;
@@ -354,16 +443,37 @@ void stm_cmd_parse(stm_opts *o, int argc, char **argv)
 		       o->threads, o->tx_per_thread, o->threads * o->tx_per_thread, MAX_TABLE);
 	o->p.threads = (uint32_t)o->threads;
 	o->p.hash = (uint32_t)o->hash;
-	o->p.max_passes = (uint32_t)o->max_passes;
-	o->p.use_tags = !o->no_tags;
-	o->p.retry_limit = (uint32_t)o->retry_limit;
 	o->p.block_size = (uint32_t)o->block_size;
 	o->p.cpu_workers = (uint32_t)o->cpu_workers;
-	o->p.stall_ns = (uint64_t)(o->stall * 1e9);
 	o->table.threads = (uint32_t)o->threads;
 	o->table.tx_per_thread = (uint32_t)o->tx_per_thread;
 	o->table.read_only = (uint32_t)o->read_only;
 	o->table.semantic_ratio = (uint32_t)o->semantic_ratio;
 	o->table.presort = o->presort;
 	o->table.seed = o->run.seed;
+}
+
+void stm_cmd_params(const stm_opts *o, const stm_engine *e, stm_params *p)
+{
+	*p = o->p;
+	if (e->options)
+		e->options->params(family_opts(o, e->options), p);
+}
+
+/*
+ * Every family's options, whichever engines run, as the report has always
+ * given them; an option that several families share is written once.
+ */
+void stm_cmd_engine_config(const stm_opts *o, cJSON *cfg)
+{
+	unsigned i;
+
+	for (i = 0; i < nfamilies; i++) {
+		cJSON *own = cJSON_CreateObject(), *item;
+		families[i]->config(o->family[i].bytes, own);
+		for (item = own->child; item; item = item->next)
+			if (!cJSON_GetObjectItemCaseSensitive(cfg, item->string))
+				cJSON_AddItemToObject(cfg, item->string, cJSON_Duplicate(item, 1));
+		cJSON_Delete(own);
+	}
 }

@@ -8,7 +8,6 @@
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
-#include <string.h>
 
 #include "cmd/stm/stm_cmd.h"
 #include "common/report.h"
@@ -48,10 +47,7 @@ static void fill_config(cJSON *cfg, const stm_run *r)
 	gb_json_u64(cfg, "block_size", o->p.block_size);
 	gb_json_u64(cfg, "cpu_workers", r->backend == GB_BACKEND_CPU ? o->p.cpu_workers : 0);
 	gb_json_u64(cfg, "hash", o->p.hash);
-	gb_json_u64(cfg, "max_passes", o->p.max_passes);
-	gb_json_num(cfg, "stall_timeout_s", o->stall);
-	gb_json_bool(cfg, "priority_tags", (int)o->p.use_tags);
-	gb_json_u64(cfg, "retry_limit", o->p.retry_limit);
+	stm_cmd_engine_config(o, cfg);
 	gb_json_num(cfg, "duration_s", o->duration);
 	gb_json_num(cfg, "warmup_time_s", o->warmup_time);
 	gb_json_bool(cfg, "paper", o->paper);
@@ -104,7 +100,7 @@ static void engine_json(cJSON *res, unsigned k, const void *arg)
 	gb_json_u64(res, "threads_stalled", er->c.threads_stalled);
 	gb_json_u64(res, "threads_timed_out", er->c.threads_timed_out);
 	if (er->e->report_json)
-		er->e->report_json(&er->c, er->cycles_per_ns, &r->o.p, res);
+		er->e->report_json(&er->c, er->cycles_per_ns, &er->p, res);
 }
 
 /*
@@ -120,25 +116,13 @@ static int halted(const engine_run *er)
 #define HALTED "the timed run stopped before --duration: threads gave up (--max-passes) or stalled " \
 	       "(--stall-timeout), and every thread must finish a round before the next one starts"
 
-/*
- * The options that decide what an engine's run abandons, as "--a, --b": those
- * of --max-passes, --stall-timeout and --retry-limit the engine reads, and
- * --timeout when the deadline stopped threads.
- */
+/* The options that decide what an engine's run abandons, and --timeout when the deadline stopped threads. */
 static void abandon_options(const engine_run *er, char *buf, size_t len)
 {
-	static const char *const deciding[] = {"max-passes", "stall-timeout", "retry-limit"};
-	const char *const *o;
-	size_t k = 0;
-	unsigned i;
+	const char *own = er->e->options && er->e->options->abandons ? er->e->options->abandons : "";
+	int timed_out = er->c.threads_timed_out > 0;
 
-	buf[0] = '\0';
-	for (i = 0; i < sizeof(deciding) / sizeof(deciding[0]); i++)
-		for (o = er->e->options; o && *o; o++)
-			if (strcmp(*o, deciding[i]) == 0 && k < len)
-				k += (size_t)snprintf(buf + k, len - k, "%s--%s", k ? ", " : "", *o);
-	if (er->c.threads_timed_out && k < len)
-		snprintf(buf + k, len - k, "%s--timeout", k ? ", " : "");
+	snprintf(buf, len, "%s%s%s", own, own[0] && timed_out ? ", " : "", timed_out ? "--timeout" : "");
 }
 
 static void engine_text(char *buf, size_t len, unsigned k, const void *arg)
@@ -177,7 +161,7 @@ static void lines(FILE *out, const void *arg)
 			er->seconds / (double)(er->batches ? er->batches : 1), r->o.duration, er->c.threads_gave_up,
 			er->c.threads_stalled);
 	if (er->e->report_lines)
-		er->e->report_lines(&er->c, er->cycles_per_ns, &r->o.p, out);
+		er->e->report_lines(&er->c, er->cycles_per_ns, &er->p, out);
 }
 
 /* The --algo engine's batches, and the oracle's measures and checksum of its last verified one. */

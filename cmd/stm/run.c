@@ -309,16 +309,17 @@ static gb_rep_end stm_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_
 
 void stm_cmd_run_engine(gb_measure *ms, unsigned k, stm_run *r)
 {
-	stm_opts *o = &r->o;
+	const stm_opts *o = &r->o;
 	engine_run *er = &r->er[k];
 	const stm_workload *w = o->workload;
 	const stm_engine_run *run = stm_engine_run_of(er->e, w);
 	uint64_t t0 = gb_now_ns();
 
+	stm_cmd_params(o, er->e, &er->p);
 	if (!gb_measure_timed_out(ms)) {
 		er->ops = r->backend == GB_BACKEND_GPU ? run->gpu : run->cpu;
-		o->p.timeout_ns = left_ns(ms);
-		er->ctx = er->ops->open(&r->in, &o->p);
+		er->p.timeout_ns = left_ns(ms);
+		er->ctx = er->ops->open(&r->in, &er->p);
 	}
 	if (er->ctx && o->duration > 0) {
 		int fit = w->rounds_fit && w->rounds_fit(r->inst);

@@ -22,24 +22,30 @@
 
 #define STM_CMD_MAX_WORKLOADS 8
 #define STM_CMD_MAX_ENGINES GB_MAX_IMPLS
+#define STM_CMD_MAX_FAMILIES 8 /* engine families with options of their own */
 
 typedef struct stm_opts {
 	gb_run_opts run; /* first: the shared rows write into it */
 	const char *algo, *workload_name;
-	uint64_t threads, tx_per_thread, read_only, semantic_ratio, hash, block_size, cpu_workers, max_passes, retry_limit;
-	double stall, duration, warmup_time;
-	int presort, no_tags, paper;
+	uint64_t threads, tx_per_thread, read_only, semantic_ratio, hash, block_size, cpu_workers;
+	double duration, warmup_time;
+	int presort, paper;
 	/* each workload's own options, where its rows write (offsets into one area each) */
 	union {
 		max_align_t align;
 		unsigned char bytes[STM_WORKLOAD_OPTS_MAX];
 	} wl[STM_CMD_MAX_WORKLOADS];
+	/* each engine family's options (stm_engine_options), likewise */
+	union {
+		max_align_t align;
+		unsigned char bytes[STM_ENGINE_OPTS_MAX];
+	} family[STM_CMD_MAX_FAMILIES];
 	/* what they choose */
 	const stm_workload *workload;
 	const void *wl_opts;
 	const stm_engine *engine[STM_CMD_MAX_ENGINES]; /* [0] is --algo, the rest --compare */
 	unsigned nengines;
-	stm_params p;
+	stm_params p; /* what every engine reads; each adds its own (stm_cmd_params) */
 	stm_table_cfg table;
 } stm_opts;
 
@@ -52,6 +58,7 @@ typedef struct engine_run {
 	const stm_engine *e;
 	const stm_ops *ops;
 	void *ctx;
+	stm_params p; /* what it runs with: the common parameters and its own */
 	/* totals over the timed batches */
 	stm_counters c;
 	double seconds, cycles_per_ns;
@@ -90,6 +97,10 @@ extern const gb_registry stm_cmd_engines, stm_cmd_workloads;
 /* options.c: --help; argv into o, checked (exit 2), with what the options choose. */
 void stm_cmd_help(FILE *out);
 void stm_cmd_parse(stm_opts *o, int argc, char **argv);
+/* What engine e runs with: the common parameters and its family's own, from its options. */
+void stm_cmd_params(const stm_opts *o, const stm_engine *e, stm_params *p);
+/* Every engine family's options into the report's config, each field once. */
+void stm_cmd_engine_config(const stm_opts *o, cJSON *cfg);
 
 /* run.c: engine k opened on the table, the loop's repetitions of it, closed. */
 void stm_cmd_run_engine(gb_measure *ms, unsigned k, stm_run *r);

@@ -20,6 +20,7 @@
 
 #include "api/tx_table.h"
 #include "stm/csmv/csmv.h"
+#include "stm/csmv/csmv_params.h"
 #include "stm/stm.h"
 
 /* What a lane's round produced. */
@@ -105,7 +106,7 @@ GB_HD void csmv_lane_semantic(csmv_lane *l, const tx_table *v, const stm_params 
 		l->sem_run = 1;
 		l->pass_gts = l->tx.snap;
 		l->pass_ns = now;
-	} else if (l->sem_run > l->pending && now - l->pass_ns > p->stall_ns) {
+	} else if (l->sem_run > l->pending && now - l->pass_ns > csmv_params_of(p)->stall_ns) {
 		l->state = STM_STALLED;
 		return;
 	}

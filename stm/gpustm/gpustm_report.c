@@ -5,6 +5,7 @@
  */
 #include <inttypes.h>
 
+#include "stm/gpustm/gpustm_params.h"
 #include "stm/gpustm/gpustm_report.h"
 
 void gpustm_report_lines(const stm_counters *c, double cycles_per_ns, const stm_params *p, FILE *out)
@@ -12,5 +13,5 @@ void gpustm_report_lines(const stm_counters *c, double cycles_per_ns, const stm_
 	(void)cycles_per_ns;
 	if (c->retry_limit_reached)
 		fprintf(out, "  %-12s %" PRIu64 " transactions given up after --retry-limit %u attempts\n",
-			"retry limit", c->retry_limit_reached, p->retry_limit);
+			"retry limit", c->retry_limit_reached, gpustm_params_of(p)->retry_limit);
 }

@@ -29,6 +29,7 @@
 
 #include "api/tx_table.h"
 #include "stm/gpustm/gpustm.h"
+#include "stm/gpustm/gpustm_params.h"
 #include "stm/stm.h"
 
 /* Attempts between two looks at the clock (a power of 2). */
@@ -107,7 +108,7 @@ GB_HD stm_counters gpustm_thread_totals(const gpustm_sched *s)
 /* A failed attempt of the entry at pos: retry it, or give it up at the limit. */
 GB_HD void gpustm_sched_failed(gpustm_sched *s, const stm_params *p)
 {
-	if (++s->attempts < p->retry_limit)
+	if (++s->attempts < gpustm_params_of(p)->retry_limit)
 		return;
 	s->c.retry_limit_reached++;
 	s->attempts = 0;

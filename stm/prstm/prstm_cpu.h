@@ -41,7 +41,7 @@ static inline void *open_with(uint32_t wl, const tx_input *in, const stm_params 
 {
 	stm_cpu *c = stm_cpu_open(in, p, threads);
 	(void)wl;
-	c->p.window_cycles = (uint64_t)(20000.0 * c->cycles_per_ns);
+	prstm_params_rw(&c->p)->window_cycles = (uint64_t)(20000.0 * c->cycles_per_ns);
 	return c;
 }
 

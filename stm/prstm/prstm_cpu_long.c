@@ -46,6 +46,6 @@ void *prstm_long_cpu_open(uint32_t wl, const tx_input *in, const stm_params *p)
 	c->engine = gb_xcalloc(prstm_read_log_words(past, p->cpu_workers), sizeof(uint32_t), "PR-STM's read log");
 	if (limit_ns > 200000.0)
 		limit_ns = 200000.0;
-	c->p.window_cycles = (uint64_t)(limit_ns * c->cycles_per_ns);
+	prstm_params_rw(&c->p)->window_cycles = (uint64_t)(limit_ns * c->cycles_per_ns);
 	return c;
 }

@@ -63,6 +63,7 @@
 
 #include "api/tx_table.h"
 #include "stm/prstm/prstm.h"
+#include "stm/prstm/prstm_params.h"
 #include "stm/stm.h"
 
 typedef struct prstm_thread_counters {
@@ -118,7 +119,7 @@ GB_HD void prstm_sched_init(prstm_sched *s, uint32_t tid, const tx_table *v,
 	/* A table that does not fill every block (tx_table.ntx) cuts the last ones short. */
 	s->begin = s->first = s->pos = (uint32_t)(begin < v->ntx ? begin : v->ntx);
 	s->end = (uint32_t)(end < v->ntx ? end : v->ntx);
-	s->tag = p->use_tags ? v->max_tag : 0;
+	s->tag = prstm_params_of(p)->use_tags ? v->max_tag : 0;
 	s->lower = 0;
 	s->pending = 0;
 	s->passes = 0;

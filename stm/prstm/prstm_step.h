@@ -44,6 +44,7 @@ GB_HD_FLAT int prstm_body(uint32_t wl, prstm_tx *tx, const prstm_mem *m, const t
 GB_HD_FLAT uint32_t prstm_step(uint32_t wl, prstm_sched *s, const prstm_mem *m, const tx_table *v,
 			  const stm_params *p, stm_shared *sh)
 {
+	const prstm_params *pr = prstm_params_of(p);
 	uint64_t now = 0;
 
 	/* The clock every PRSTM_POLL_EVERY attempts, and while waiting. A
@@ -94,12 +95,12 @@ GB_HD_FLAT uint32_t prstm_step(uint32_t wl, prstm_sched *s, const prstm_mem *m, 
 				s->round++;
 				s->first = s->pos = s->begin;
 				s->passes = 0;
-				s->tag = p->use_tags ? v->max_tag : 0;
+				s->tag = pr->use_tags ? v->max_tag : 0;
 				s->gated = 1;
 				return STM_RUNNING;
 			}
 			s->passes++;
-			if (s->passes >= p->max_passes)
+			if (s->passes >= pr->max_passes)
 				return prstm_sched_end(s, sh, STM_GAVE_UP);
 			/* The stamp counter counts update commits everywhere: when it
 			 * stands still while this thread waits, nobody can help it. */
@@ -111,10 +112,10 @@ GB_HD_FLAT uint32_t prstm_step(uint32_t wl, prstm_sched *s, const prstm_mem *m, 
 			if (seen != s->progress_seen) {
 				s->progress_seen = seen;
 				s->progress_ns = now;
-			} else if (now - s->progress_ns > p->stall_ns) {
+			} else if (now - s->progress_ns > pr->stall_ns) {
 				return prstm_sched_end(s, sh, STM_STALLED);
 			}
-			s->tag = p->use_tags ? v->max_tag : 0;
+			s->tag = pr->use_tags ? v->max_tag : 0;
 			s->pos = s->first;
 			s->pending = 0;
 			continue;
@@ -124,7 +125,7 @@ GB_HD_FLAT uint32_t prstm_step(uint32_t wl, prstm_sched *s, const prstm_mem *m, 
 			e = s->next;
 		else
 			stm_load_entry(wl, v, i, &e);
-		tag = p->use_tags ? TX_ENTRY_TAG(e.w[0]) : 0;
+		tag = pr->use_tags ? TX_ENTRY_TAG(e.w[0]) : 0;
 		/* In the first pass of a round no entry of the current or a lower
 		 * tag has been attempted yet: only later passes need the status word,
 		 * which counts the entry's commits (0 or a stamp in a batch). */
@@ -148,10 +149,10 @@ GB_HD_FLAT uint32_t prstm_step(uint32_t wl, prstm_sched *s, const prstm_mem *m, 
 		}
 		t0 = gb_cycles();
 		prstm_tx_start(&tx, s->tid);
-		if (p->window_cycles)
-			tx.late = t0 + p->window_cycles;
+		if (pr->window_cycles)
+			tx.late = t0 + pr->window_cycles;
 #if !defined(__CUDA_ARCH__)
-		tx.window = p->window_cycles; /* and restarts at its first access (stm/prstm/prstm.h) */
+		tx.window = pr->window_cycles; /* and restarts at its first access (stm/prstm/prstm.h) */
 #endif
 		r = prstm_body(wl, &tx, m, v, i, &e);
 		t1 = gb_cycles();

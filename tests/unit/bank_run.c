@@ -6,6 +6,7 @@
 #include "tests/unit/bank_run.h"
 
 #include "stm/csmv/csmv.h"
+#include "stm/csmv/csmv_params.h"
 #include "tests/unit/test.h"
 
 int32_t *bank_run_initial(const bank_workload *w)
@@ -28,7 +29,7 @@ void bank_run_cpu(const stm_ops *ops, const bank_workload *w, uint32_t workers, 
 	p.threads = w->cfg.threads;
 	p.hash = 1;
 	p.cpu_workers = workers;
-	p.stall_ns = 1000000000ull;
+	csmv_params_rw(&p)->stall_ns = 1000000000ull;
 	o->status = malloc(w->ntx * sizeof(uint32_t));
 	o->results = malloc(w->ntx * TX_RESULT_WORDS * sizeof(uint32_t));
 	o->after = malloc(w->cfg.accounts * sizeof(int32_t));

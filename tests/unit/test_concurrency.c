@@ -10,7 +10,9 @@
 
 #include "stm/gpustm/gpustm_engines.h"
 #include "stm/prstm/prstm_engines.h"
+#include "stm/prstm/prstm_params.h"
 #include "stm/stm.h"
+#include "tests/unit/engine_params.h"
 #include "tests/unit/test.h"
 #include "workloads/stm/bank.h"
 
@@ -43,7 +45,9 @@ static void run_case(const stm_ops *ops, const conc_case *k, int batches, conc_r
 	bank_config bc;
 	bank_workload w;
 	stm_params p;
-	char err[512];
+	char err[512], passes[32], retry[32];
+	const char *const engine_opts[] = {passes, retry, k->use_tags ? "no-tags=0" : "no-tags=1",
+					   "stall-timeout=10", NULL};
 	int32_t *initial, *mirror, *after;
 	uint32_t *status, j;
 	void *ctx;
@@ -71,12 +75,11 @@ static void run_case(const stm_ops *ops, const conc_case *k, int batches, conc_r
 	memset(&p, 0, sizeof(p));
 	p.threads = k->threads;
 	p.hash = k->hash;
-	p.max_passes = k->max_passes;
-	p.retry_limit = k->retry_limit ? k->retry_limit : 100;
-	p.use_tags = k->use_tags;
-	p.stall_ns = 10ull * 1000000000ull;
 	p.cpu_workers = k->workers;
 	p.timeout_ns = 120ull * 1000000000ull;
+	snprintf(passes, sizeof(passes), "max-passes=%u", k->max_passes);
+	snprintf(retry, sizeof(retry), "retry-limit=%u", k->retry_limit ? k->retry_limit : 100);
+	tu_engine_params(&p, tu_engine_of(ops), engine_opts);
 
 	initial = malloc(bc.accounts * sizeof(int32_t));
 	mirror = malloc(bc.accounts * sizeof(int32_t));
@@ -353,11 +356,11 @@ TEST(cpu_backend_stall_abandons_unfundable_withdrawal)
 	memset(&p, 0, sizeof(p));
 	p.threads = 2;
 	p.hash = 1;
-	p.max_passes = 1000000000;
-	p.use_tags = 1;
 	p.cpu_workers = 2;
 	p.timeout_ns = 60ull * 1000000000ull;
-	p.stall_ns = 50ull * 1000000ull;
+	prstm_params_rw(&p)->max_passes = 1000000000;
+	prstm_params_rw(&p)->use_tags = 1;
+	prstm_params_rw(&p)->stall_ns = 50ull * 1000000ull;
 
 	ctx = open_bank(&prstm_bank_cpu_ops, &w, &p);
 	prstm_bank_cpu_ops.load(ctx, (const uint32_t *)initial);
@@ -393,11 +396,11 @@ static void *open_cpu(bank_workload *w, const bank_config *bc, uint32_t hash, ui
 	memset(p, 0, sizeof(*p));
 	p->threads = bc->threads;
 	p->hash = hash;
-	p->max_passes = 1000000;
-	p->use_tags = 1;
 	p->cpu_workers = workers;
 	p->timeout_ns = 60ull * 1000000000ull;
-	p->stall_ns = 1000000000ull;
+	prstm_params_rw(p)->max_passes = 1000000;
+	prstm_params_rw(p)->use_tags = 1;
+	prstm_params_rw(p)->stall_ns = 1000000000ull;
 	*initial = malloc(bc->accounts * sizeof(int32_t));
 	for (j = 0; j < bc->accounts; j++)
 		(*initial)[j] = (int32_t)bc->initial_balance;
@@ -555,11 +558,11 @@ TEST(cpu_backend_timed_run_halts_on_a_stall)
 	memset(&p, 0, sizeof(p));
 	p.threads = 2;
 	p.hash = 1;
-	p.max_passes = 1000000000;
-	p.use_tags = 1;
 	p.cpu_workers = 2;
 	p.timeout_ns = 60ull * 1000000000ull;
-	p.stall_ns = 50ull * 1000000ull;
+	prstm_params_rw(&p)->max_passes = 1000000000;
+	prstm_params_rw(&p)->use_tags = 1;
+	prstm_params_rw(&p)->stall_ns = 50ull * 1000000ull;
 
 	ctx = open_bank(&prstm_bank_cpu_ops, &w, &p);
 	prstm_bank_cpu_ops.load(ctx, (const uint32_t *)initial);

@@ -309,7 +309,7 @@ TEST(gpustm_sched_gives_up_at_the_retry_limit)
 	memset(&v, 0, sizeof(v));
 	v.tx_per_thread = 5;
 	v.ntx = 20;
-	p.retry_limit = 3;
+	gpustm_params_rw(&p)->retry_limit = 3;
 	gpustm_sched_init(&s, 2, &v, 1000000000ull, &sh, gb_clock_ns());
 	CHECK_EQ(s.pos, 10u);
 	CHECK_EQ(s.end, 15u);
@@ -344,7 +344,7 @@ static void run_bank(const bank_entry *tx, uint32_t ntx, uint32_t threads, uint3
 	memset(&p, 0, sizeof(p));
 	p.threads = threads;
 	p.hash = 1;
-	p.retry_limit = retry_limit;
+	gpustm_params_rw(&p)->retry_limit = retry_limit;
 	p.cpu_workers = threads;
 	in = bank_input_of(&w);
 	ctx = gpustm_bank_cpu_ops.open(&in, &p);

@@ -11,6 +11,7 @@
 #include "stm/gpustm/gpustm_engines.h"
 #include "stm/prstm/prstm_engines.h"
 #include "stm/stm.h"
+#include "tests/unit/engine_params.h"
 #include "tests/unit/staged_run.h"
 #include "tests/unit/test.h"
 #include "workloads/stm/kmeans.h"
@@ -297,17 +298,17 @@ static void run_hot(const stm_ops *ops, uint32_t retry_limit, const char *per_tx
 {
 	const char *const opts[] = {"points=6000", "clusters=2", "iterations=4", per_tx, NULL};
 	stm_table_cfg tc = {.threads = 600, .seed = 11};
+	char retry[32];
+	const char *const engine_opts[] = {"max-passes=1000000000", "stall-timeout=10", retry, NULL};
 	stm_params p;
 	staged_result res;
 
 	memset(&p, 0, sizeof(p));
 	p.threads = tc.threads;
 	p.hash = 1;
-	p.max_passes = 1000000000;
-	p.use_tags = 1;
-	p.retry_limit = retry_limit;
 	p.cpu_workers = 32;
-	p.stall_ns = 10ull * 1000000000ull;
+	snprintf(retry, sizeof(retry), "retry-limit=%u", retry_limit);
+	tu_engine_params(&p, tu_engine_of(ops), engine_opts);
 	REQUIRE(staged_run(&stm_workload_kmeans, opts, &tc, ops, &p, &res) == 0);
 	if (!res.ok)
 		tu_fail(__FILE__, __LINE__, "%s: %s", label, res.message);

@@ -14,6 +14,7 @@
 #include "stm/csmv/jvstm_engines.h"
 #include "stm/prstm/prstm_engines.h"
 #include "stm/stm.h"
+#include "tests/unit/engine_params.h"
 #include "tests/unit/test.h"
 #include "workloads/stm/memcached.h"
 
@@ -305,6 +306,8 @@ TEST(memcached_snapshots_catch_a_wrong_get)
 /* An engine's CPU backend on a hot cache: 4 sets, half SETs, 400 threads on 8 workers. */
 static void run_engine(const stm_ops *ops, int results, const char *label)
 {
+	static const char *const engine_opts[] = {"max-passes=1000000000", "retry-limit=1000000000",
+						  "stall-timeout=10", NULL};
 	memcached_config c = small_config();
 	memcached_workload w;
 	stm_params p;
@@ -324,11 +327,8 @@ static void run_engine(const stm_ops *ops, int results, const char *label)
 	memset(&p, 0, sizeof(p));
 	p.threads = c.threads;
 	p.hash = 1;
-	p.max_passes = 1000000000;
-	p.use_tags = 1;
-	p.retry_limit = 1000000000;
 	p.cpu_workers = 8;
-	p.stall_ns = 10ull * 1000000000ull;
+	tu_engine_params(&p, tu_engine_of(ops), engine_opts);
 	initial = calloc(w.words, sizeof(uint32_t));
 	state = calloc(w.words, sizeof(uint32_t));
 	after = calloc(w.words, sizeof(uint32_t));

@@ -13,6 +13,7 @@
 #include "stm/gpustm/gpustm_engines.h"
 #include "stm/prstm/prstm_engines.h"
 #include "stm/stm.h"
+#include "tests/unit/engine_params.h"
 #include "tests/unit/test.h"
 #include "workloads/stm/skiplist.h"
 #include "workloads/stm/stm_workload.h"
@@ -543,6 +544,8 @@ static void run_engine(const stm_ops *ops, uint32_t retry_limit, uint32_t read_o
 {
 	skiplist_config c = small_config();
 	skiplist_workload w;
+	char retry[32];
+	const char *const engine_opts[] = {"max-passes=1000000000", "stall-timeout=10", retry, NULL};
 	stm_params p;
 	stm_batch_result r;
 	skiplist_check chk;
@@ -562,11 +565,9 @@ static void run_engine(const stm_ops *ops, uint32_t retry_limit, uint32_t read_o
 	memset(&p, 0, sizeof(p));
 	p.threads = c.threads;
 	p.hash = 1;
-	p.max_passes = 1000000000;
-	p.use_tags = 1;
-	p.retry_limit = retry_limit;
 	p.cpu_workers = 32;
-	p.stall_ns = 10ull * 1000000000ull;
+	snprintf(retry, sizeof(retry), "retry-limit=%u", retry_limit);
+	tu_engine_params(&p, tu_engine_of(ops), engine_opts);
 	initial = calloc(w.words, sizeof(uint32_t));
 	state = calloc(w.words, sizeof(uint32_t));
 	after = calloc(w.words, sizeof(uint32_t));

@@ -97,10 +97,13 @@ static void sl_run(int engine, uint32_t lanes, uint32_t hash, uint32_t read_only
 	j->table.ntx = (uint32_t)j->w.ntx;
 	j->p.threads = lanes;
 	j->p.hash = hash;
-	j->p.max_passes = 1000000000;
-	j->p.use_tags = 1;
-	j->p.retry_limit = 1000000000;
-	j->p.stall_ns = 60ull * 1000000000ull;
+	if (engine == 0) {
+		prstm_params_rw(&j->p)->max_passes = 1000000000;
+		prstm_params_rw(&j->p)->use_tags = 1;
+		prstm_params_rw(&j->p)->stall_ns = 60ull * 1000000000ull;
+	} else {
+		gpustm_params_rw(&j->p)->retry_limit = 1000000000;
+	}
 	if (!lanes_run(lanes, sl_lane, j, order, seed, MAX_STEPS)) {
 		tu_fail(__FILE__, __LINE__, "%s: the lanes did not finish (livelock?)", label);
 	} else {

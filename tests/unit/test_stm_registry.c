@@ -1,12 +1,16 @@
 /*
  * The STM engine and workload registries (stm/registry.c,
  * workloads/stm/stm_workloads.c), and what an engine's entry names of its
- * family: its part of the report.
+ * family: its options, the parameters they set, its part of the report.
  */
 #include <stdio.h>
 #include <string.h>
 
+#include "stm/csmv/csmv_params.h"
+#include "stm/gpustm/gpustm_params.h"
+#include "stm/prstm/prstm_params.h"
 #include "stm/stm.h"
+#include "tests/unit/engine_params.h"
 #include "tests/unit/test.h"
 #include "workloads/stm/stm_workload.h"
 
@@ -78,6 +82,85 @@ TEST(stm_cannot_run_names_engine_and_workload)
 	CHECK_CONTAINS(why, "prstm does not run the othertx workload");
 }
 
+/* An engine family's options: rows within its struct, hooks, and one meaning per option name. */
+TEST(stm_engines_own_their_options)
+{
+	int i, j;
+
+	for (i = 0; stm_engines[i]; i++) {
+		const stm_engine_options *f = stm_engines[i]->options;
+		size_t r;
+		if (!f)
+			continue; /* an engine may have no options of its own */
+		CHECK(f->rows && f->nrows > 0 && f->size > 0 && f->size <= STM_ENGINE_OPTS_MAX);
+		CHECK(f->params && f->config && f->abandons && f->abandons[0]);
+		for (r = 0; r < f->nrows; r++) {
+			CHECK(f->rows[r].offset < f->size && f->rows[r].help);
+			for (j = 0; stm_engines[j]; j++) {
+				const stm_engine_options *g = stm_engines[j]->options;
+				size_t q;
+				for (q = 0; g && q < g->nrows; q++)
+					if (strcmp(g->rows[q].name, f->rows[r].name) == 0) {
+						CHECK_EQ_I(g->rows[q].kind, f->rows[r].kind);
+						CHECK(strcmp(g->rows[q].def ? g->rows[q].def : "",
+							     f->rows[r].def ? f->rows[r].def : "") == 0);
+						CHECK(strcmp(g->rows[q].help, f->rows[r].help) == 0);
+					}
+			}
+		}
+	}
+}
+
+/* The parameters each family's options set: its defaults, given values, and nothing of the common part. */
+TEST(stm_engine_options_set_their_family_parameters)
+{
+	static const char *const given[] = {"max-passes=7", "no-tags=1", "stall-timeout=0.5", "retry-limit=3", NULL};
+	stm_params p;
+
+	memset(&p, 0, sizeof(p));
+	p.threads = 12;
+	tu_engine_params(&p, stm_engine_find("prstm"), NULL);
+	CHECK_EQ(prstm_params_of(&p)->max_passes, 1000000u);
+	CHECK_EQ(prstm_params_of(&p)->use_tags, 1u);
+	CHECK_EQ(prstm_params_of(&p)->stall_ns, 1000000000u);
+	CHECK_EQ(prstm_params_of(&p)->window_cycles, 0u);
+	tu_engine_params(&p, stm_engine_find("prstm"), given);
+	CHECK_EQ(prstm_params_of(&p)->max_passes, 7u);
+	CHECK_EQ(prstm_params_of(&p)->use_tags, 0u);
+	CHECK_EQ(prstm_params_of(&p)->stall_ns, 500000000u);
+	CHECK_EQ(p.threads, 12u);
+
+	memset(&p, 0, sizeof(p));
+	tu_engine_params(&p, stm_engine_find("gpustm"), NULL);
+	CHECK_EQ(gpustm_params_of(&p)->retry_limit, 100u);
+	tu_engine_params(&p, stm_engine_find("gpustm"), given);
+	CHECK_EQ(gpustm_params_of(&p)->retry_limit, 3u);
+
+	memset(&p, 0, sizeof(p));
+	tu_engine_params(&p, stm_engine_find("jvstm"), NULL);
+	CHECK_EQ(csmv_params_of(&p)->stall_ns, 1000000000u);
+	tu_engine_params(&p, stm_engine_find("csmv-nocv"), given);
+	CHECK_EQ(csmv_params_of(&p)->stall_ns, 500000000u);
+}
+
+/* Each family writes its options' fields of the report's config. */
+TEST(stm_engine_options_in_the_config)
+{
+	static const unsigned char zero[STM_ENGINE_OPTS_MAX];
+	const stm_engine_options *f = stm_engine_find("prstm")->options;
+	cJSON *cfg = cJSON_CreateObject();
+	const cJSON *v;
+
+	f->config(zero, cfg);
+	REQUIRE((v = cJSON_GetObjectItemCaseSensitive(cfg, "priority_tags")) != NULL);
+	CHECK(cJSON_IsTrue(v)); /* no --no-tags */
+	CHECK(cJSON_GetObjectItemCaseSensitive(cfg, "max_passes") != NULL);
+	CHECK(cJSON_GetObjectItemCaseSensitive(cfg, "stall_timeout_s") != NULL);
+	stm_engine_find("gpustm")->options->config(zero, cfg);
+	CHECK(cJSON_GetObjectItemCaseSensitive(cfg, "retry_limit") != NULL);
+	cJSON_Delete(cfg);
+}
+
 /* The engines' own counters in the report: CSMV's commit phases and versions, JVSTM's versions, GPU-STM's line. */
 TEST(stm_engines_report_their_own_counters)
 {
@@ -107,7 +190,7 @@ TEST(stm_engines_report_their_own_counters)
 	cJSON_Delete(csmv);
 	cJSON_Delete(jvstm);
 
-	p.retry_limit = 5;
+	gpustm_params_rw(&p)->retry_limit = 5;
 	c.retry_limit_reached = 3;
 	REQUIRE((out = tmpfile()) != NULL);
 	stm_engine_find("gpustm")->report_lines(&c, 2.0, &p, out);

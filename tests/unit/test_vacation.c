@@ -10,6 +10,7 @@
 #include "stm/gpustm/gpustm_engines.h"
 #include "stm/prstm/prstm_engines.h"
 #include "stm/stm.h"
+#include "tests/unit/engine_params.h"
 #include "tests/unit/test.h"
 #include "workloads/stm/vacation.h"
 
@@ -273,6 +274,9 @@ static void run_engine(const stm_ops *ops, uint32_t retry_limit, int presort, ui
 {
 	vacation_config c = small_config();
 	vacation_workload w;
+	char retry[32];
+	/* a waiting prstm thread sweeps its block fast: only a stall may end it */
+	const char *const engine_opts[] = {"max-passes=1000000000", "stall-timeout=10", retry, NULL};
 	stm_params p;
 	stm_batch_result r;
 	vacation_check chk;
@@ -292,11 +296,9 @@ static void run_engine(const stm_ops *ops, uint32_t retry_limit, int presort, ui
 	memset(&p, 0, sizeof(p));
 	p.threads = c.threads;
 	p.hash = 2;
-	p.max_passes = 1000000000; /* a waiting prstm thread sweeps its block fast: only a stall may end it */
-	p.use_tags = 1;
-	p.retry_limit = retry_limit;
 	p.cpu_workers = 32;
-	p.stall_ns = 10ull * 1000000000ull;
+	snprintf(retry, sizeof(retry), "retry-limit=%u", retry_limit);
+	tu_engine_params(&p, tu_engine_of(ops), engine_opts);
 	initial = calloc(w.words, sizeof(uint32_t));
 	state = calloc(w.words, sizeof(uint32_t));
 	after = calloc(w.words, sizeof(uint32_t));

@@ -1,0 +1,9 @@
+/* The options of CSMV's and JVSTM's engines, which their entries name (stm/registry.c); stm/csmv/csmv_options.c. */
+#ifndef GB_CSMV_OPTIONS_H
+#define GB_CSMV_OPTIONS_H
+
+#include "stm/stm.h"
+
+extern const stm_engine_options csmv_options;
+
+#endif

@@ -1,0 +1,28 @@
+/*
+ * The own parameters of CSMV and JVSTM, which share its lanes
+ * (stm/csmv/csmv_sched.h): their part of stm_params (stm_params.engine), set
+ * from their options (stm/csmv/csmv_options.c).
+ */
+#ifndef GB_CSMV_PARAMS_H
+#define GB_CSMV_PARAMS_H
+
+#include <stdint.h>
+
+#include "common/port.h"
+#include "stm/stm.h"
+
+typedef struct csmv_params {
+	uint64_t stall_ns; /* give up postponed work after this long while nothing commits */
+} csmv_params;
+
+GB_HD const csmv_params *csmv_params_of(const stm_params *p)
+{
+	return (const csmv_params *)(const void *)p->engine.bytes;
+}
+
+GB_HD csmv_params *csmv_params_rw(stm_params *p)
+{
+	return (csmv_params *)(void *)p->engine.bytes;
+}
+
+#endif

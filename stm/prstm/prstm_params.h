@@ -1,0 +1,31 @@
+/*
+ * PR-STM's own parameters: its part of stm_params (stm_params.engine), set
+ * from its options (stm/prstm/prstm_options.c) and, for the attempt window,
+ * by its CPU backend (stm/prstm/prstm_cpu.h); its scheduler reads them.
+ */
+#ifndef GB_PRSTM_PARAMS_H
+#define GB_PRSTM_PARAMS_H
+
+#include <stdint.h>
+
+#include "common/port.h"
+#include "stm/stm.h"
+
+typedef struct prstm_params {
+	uint64_t stall_ns;      /* give up postponed work after this long without any commit */
+	uint64_t window_cycles; /* an attempt older than this at validation aborts (0: no limit) */
+	uint32_t max_passes;    /* sweeps over a block before its postponed work is abandoned */
+	uint32_t use_tags;      /* run higher priority tags first within a pass */
+} prstm_params;
+
+GB_HD const prstm_params *prstm_params_of(const stm_params *p)
+{
+	return (const prstm_params *)(const void *)p->engine.bytes;
+}
+
+GB_HD prstm_params *prstm_params_rw(stm_params *p)
+{
+	return (prstm_params *)(void *)p->engine.bytes;
+}
+
+#endif
