@@ -15,6 +15,7 @@
 #include "common/output.h"
 
 #define MAX_TABLE (1ull << 31)
+/* stm's own rows, the engines' and every workload's: room for all of them with some to spare. */
 #define MAX_ROWS 128
 
 #define AT(field) offsetof(stm_opts, field)
@@ -191,7 +192,7 @@ static const gb_opt_spec *spec_of(void)
 	for (k = 0; stm_workloads[k]; k++) {
 		const stm_workload *w = stm_workloads[k];
 		if (k == STM_CMD_MAX_WORKLOADS || w->opts_size > STM_WORKLOAD_OPTS_MAX || n + w->nrows > MAX_ROWS)
-			gb_die(GB_EXIT_RUNTIME, "stm: the workload registry outgrew cmd/stm's option space");
+			gb_die(GB_EXIT_RUNTIME, "stm: the workloads' option rows outgrew cmd/stm/options.c's MAX_ROWS");
 		wl_first[k] = n;
 		for (j = 0; j < w->nrows; j++) {
 			rows[n] = w->rows[j];

@@ -20,7 +20,8 @@
 #include "stm/stm.h"
 #include "workloads/stm/stm_workload.h"
 
-#define STM_CMD_MAX_WORKLOADS 8
+/* An option area per workload of the list (workloads/stm/list.h), so a new workload needs no edit here. */
+#define STM_CMD_MAX_WORKLOADS STM_NWORKLOADS
 #define STM_CMD_MAX_ENGINES GB_MAX_IMPLS
 #define STM_CMD_MAX_FAMILIES 8 /* engine families with options of their own */
 
