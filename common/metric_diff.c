@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/json.h"
 #include "common/metric_diff.h"
 #include "common/ranktest.h"
 #include "common/report_read.h"

@@ -5,9 +5,9 @@
 
 #include "common/backend.h"
 #include "common/error.h"
+#include "common/json.h"
 #include "common/options.h"
 #include "common/opts.h"
-#include "common/report.h"
 
 #define RUN(field) offsetof(gb_run_opts, field)
 

@@ -3,9 +3,9 @@
 
 #include "common/backend.h"
 #include "common/error.h"
+#include "common/json.h"
 #include "common/opts.h"
 #include "common/registry.h"
-#include "common/report.h"
 
 static const char *field(const void *e, size_t at)
 {

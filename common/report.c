@@ -1,5 +1,4 @@
 #include <errno.h>
-#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -12,59 +11,6 @@
 #include "common/report.h"
 #include "common/timer.h"
 #include "common/version.h"
-
-void gb_json_u64(cJSON *obj, const char *name, uint64_t v)
-{
-	/* Written as integer text: cJSON's own numbers are doubles printed with
-	 * 15 significant digits, which would round large counters and seeds. */
-	char text[24];
-	snprintf(text, sizeof(text), "%llu", (unsigned long long)v);
-	cJSON_AddRawToObject(obj, name, text);
-}
-
-void gb_json_num(cJSON *obj, const char *name, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(obj, name, v);
-	else
-		cJSON_AddNullToObject(obj, name);
-}
-
-void gb_json_str(cJSON *obj, const char *name, const char *v)
-{
-	cJSON_AddStringToObject(obj, name, v ? v : "");
-}
-
-void gb_json_bool(cJSON *obj, const char *name, int v)
-{
-	cJSON_AddBoolToObject(obj, name, v ? 1 : 0);
-}
-
-cJSON *gb_json_stats(cJSON *obj, const char *name, gb_stats s)
-{
-	cJSON *o = cJSON_AddObjectToObject(obj, name);
-	gb_json_u64(o, "n", s.n);
-	if (s.n == 0) { /* no samples: every statistic is undefined */
-		const char *const keys[] = {"min", "median", "mean", "max", "stdev"};
-		size_t i;
-		for (i = 0; i < sizeof(keys) / sizeof(keys[0]); i++)
-			cJSON_AddNullToObject(o, keys[i]);
-		return o;
-	}
-	gb_json_num(o, "min", s.min);
-	gb_json_num(o, "median", s.median);
-	gb_json_num(o, "mean", s.mean);
-	gb_json_num(o, "max", s.max);
-	gb_json_num(o, "stdev", s.stdev);
-	if (gb_stats_has_samples(&s)) {
-		cJSON *a = cJSON_AddArrayToObject(o, "samples");
-		size_t i;
-		for (i = 0; i < s.n; i++)
-			cJSON_AddItemToArray(a, isfinite(s.sample[i]) ? cJSON_CreateNumber(s.sample[i])
-								       : cJSON_CreateNull());
-	}
-	return o;
-}
 
 void gb_report_init(gb_report *r, const char *subcommand, int argc, char **argv)
 {

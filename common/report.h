@@ -12,6 +12,7 @@
 #include <cjson/cJSON.h>
 
 #include "common/backend.h"
+#include "common/json.h"
 #include "common/measure.h"
 #include "common/stats.h"
 
@@ -41,13 +42,6 @@ void gb_report_warn(gb_report *r, const char *fmt, ...);
 
 /* Write to path ("-" for stdout). Returns 0, or -1 with errno-style message printed. */
 int gb_report_write(const gb_report *r, const char *path);
-
-/* Helpers that keep integer counters integers and stats blocks uniform. */
-void gb_json_u64(cJSON *obj, const char *name, uint64_t v);
-void gb_json_num(cJSON *obj, const char *name, double v);
-void gb_json_str(cJSON *obj, const char *name, const char *v);
-void gb_json_bool(cJSON *obj, const char *name, int v);
-cJSON *gb_json_stats(cJSON *obj, const char *name, gb_stats s);
 
 /* Fill the device block for the host CPU (model name, logical CPUs). */
 void gb_describe_host_cpu(cJSON *obj);

@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 
 #include "common/error.h"
+#include "common/json.h"
 #include "common/report_read.h"
 #include "common/version.h"
 
@@ -30,12 +31,6 @@ static char *slurp(const char *path)
 	buf[len] = 0;
 	fclose(f);
 	return buf;
-}
-
-const char *gb_json_str_of(const cJSON *obj, const char *key)
-{
-	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(obj, key));
-	return s ? s : "";
 }
 
 int gb_run_report_load(gb_run_report *r, const char *path, size_t rel_off)
@@ -133,37 +128,6 @@ void gb_report_set_scan(gb_report_set *s, const char *dir, size_t root_len)
 		free(names[i]);
 	}
 	free(names);
-}
-
-void gb_json_diff(const cJSON *a, const cJSON *b, const char *path, char *out, size_t outlen,
-		      int *count)
-{
-	char sub[256];
-	const cJSON *x;
-
-	if (cJSON_IsObject(a) && cJSON_IsObject(b)) {
-		cJSON_ArrayForEach(x, a) {
-			snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", x->string);
-			gb_json_diff(x, cJSON_GetObjectItemCaseSensitive(b, x->string), sub, out, outlen, count);
-		}
-		cJSON_ArrayForEach(x, b) {
-			if (cJSON_GetObjectItemCaseSensitive(a, x->string))
-				continue;
-			snprintf(sub, sizeof(sub), "%s%s%s", path, *path ? "." : "", x->string);
-			gb_json_diff(NULL, x, sub, out, outlen, count);
-		}
-		return;
-	}
-	if (a && b && cJSON_Compare(a, b, 1))
-		return;
-	if (++*count <= 3) {
-		char *ta = a ? cJSON_PrintUnformatted(a) : NULL, *tb = b ? cJSON_PrintUnformatted(b) : NULL;
-		size_t used = strlen(out);
-		snprintf(out + used, outlen - used, "%s%s %s vs %s", used ? "; " : "", path,
-			 ta ? ta : "(none)", tb ? tb : "(none)");
-		free(ta);
-		free(tb);
-	}
 }
 
 void gb_run_report_device(const gb_run_report *r, char *out, size_t outlen)

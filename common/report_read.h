@@ -26,9 +26,6 @@ typedef struct gb_report_set {
 	size_t skipped;    /* JSON files that are not run reports */
 } gb_report_set;
 
-/* The string at key of obj, "" when there is none. */
-const char *gb_json_str_of(const cJSON *obj, const char *key);
-
 /*
  * Load path into r; its name (rel) starts rel_off bytes into path. Returns 1
  * for a run report, 0 for JSON that is not one (an info document, a saved
@@ -41,11 +38,6 @@ void gb_report_set_add(gb_report_set *s, const char *path, size_t rel_off);
 /* Every *.json under dir, recursively, in name order; names start root_len bytes in. */
 void gb_report_set_scan(gb_report_set *s, const char *dir, size_t root_len);
 
-/*
- * Append "PATH BASE vs NEW" for the first three leaves where a and b differ
- * to out (separated by "; "); *count counts every difference.
- */
-void gb_json_diff(const cJSON *a, const cJSON *b, const char *path, char *out, size_t outlen, int *count);
 /* The device a report ran on, in words: what must match for timings to compare. */
 void gb_run_report_device(const gb_run_report *r, char *out, size_t outlen);
 
