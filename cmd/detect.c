@@ -435,7 +435,7 @@ static int run(int argc, char **argv)
 			.lines = lines,
 			.arg = d,
 		};
-		rc = gb_report_finish(&rpt, &ms, &view);
+		rc = gb_report_finish_to(&rpt, o.run.json, &ms, &view);
 	}
 	gb_report_free(&rpt);
 	for (k = 0; k < ms.n; k++) {

@@ -458,7 +458,7 @@ static int finish(gb_measure *ms, void *arg)
 			.lines = lines,
 			.arg = s,
 		};
-		rc = gb_report_finish(&rpt, ms, &view);
+		rc = gb_report_finish_to(&rpt, o->run.json, ms, &view);
 	}
 	gb_report_free(&rpt);
 	return rc;

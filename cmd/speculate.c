@@ -441,7 +441,7 @@ static int run(int argc, char **argv)
 			.lines = lines,
 			.arg = s,
 		};
-		rc = gb_report_finish(&rpt, &ms, &view);
+		rc = gb_report_finish_to(&rpt, o.run.json, &ms, &view);
 	}
 	gb_report_free(&rpt);
 	gb_measure_free(&ms);

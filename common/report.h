@@ -105,10 +105,18 @@ void gb_report_results(gb_report *r, const gb_measure *ms, const gb_result_view 
 void gb_report_summary(FILE *out, const gb_measure *ms, const gb_result_view *v);
 
 /*
- * The end of every run: the results into r, r written to --json, the summary
- * on stdout (unless --quiet or --json -), what failed on stderr. Returns the
- * exit status: 1 when the report cannot be written, 3 when a check failed, 1
- * when --timeout cut the run short, else 0.
+ * The end of every run: the results into r, r written to json (--json; NULL:
+ * nowhere), the summary on stdout (unless --quiet or json is "-"), what failed
+ * on stderr. Returns the exit status: 1 when the report cannot be written, 3
+ * when a check failed, 1 when --timeout cut the run short, else 0.
+ */
+int gb_report_finish_to(gb_report *r, const char *json, const gb_measure *ms, const gb_result_view *v);
+
+/*
+ * The same, to the --json of the options the measurement was opened with:
+ * cmd/stm/report.c's call, until it passes its --json to gb_report_finish_to as the
+ * other subcommands do (the report has no business reading its output path
+ * out of the measurement).
  */
 int gb_report_finish(gb_report *r, const gb_measure *ms, const gb_result_view *v);
 

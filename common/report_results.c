@@ -216,9 +216,8 @@ void gb_report_summary(FILE *out, const gb_measure *ms, const gb_result_view *v)
 			ms->run->timeout);
 }
 
-int gb_report_finish(gb_report *r, const gb_measure *ms, const gb_result_view *v)
+int gb_report_finish_to(gb_report *r, const char *json, const gb_measure *ms, const gb_result_view *v)
 {
-	const char *json = ms->run->json;
 	int verdict = gb_measure_verdict(ms);
 	unsigned k;
 
@@ -241,4 +240,9 @@ int gb_report_finish(gb_report *r, const gb_measure *ms, const gb_result_view *v
 		return GB_EXIT_RUNTIME;
 	}
 	return GB_EXIT_OK;
+}
+
+int gb_report_finish(gb_report *r, const gb_measure *ms, const gb_result_view *v)
+{
+	return gb_report_finish_to(r, ms->run->json, ms, v);
 }

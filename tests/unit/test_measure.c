@@ -659,18 +659,22 @@ TEST(report_finish_exit_status)
 	tu_stderr_off();
 	two_entries(&ms, &o, GB_CHECK_REPS, 0);
 	gb_report_init(&r, "test", 1, argv);
-	CHECK_EQ(gb_report_finish(&r, &ms, &view), GB_EXIT_OK);
+	CHECK_EQ(gb_report_finish_to(&r, NULL, &ms, &view), GB_EXIT_OK);
+	gb_report_free(&r);
+	/* the path it is given, not one of the options, is where the report goes */
+	gb_report_init(&r, "test", 1, argv);
+	CHECK_EQ(gb_report_finish_to(&r, "/nonexistent/gpubench/report.json", &ms, &view), GB_EXIT_RUNTIME);
 	gb_report_free(&r);
 	ms.incomplete = 1;
 	gb_report_init(&r, "test", 1, argv);
-	CHECK_EQ(gb_report_finish(&r, &ms, &view), GB_EXIT_RUNTIME);
+	CHECK_EQ(gb_report_finish_to(&r, NULL, &ms, &view), GB_EXIT_RUNTIME);
 	gb_report_free(&r);
 	gb_measure_free(&ms);
 	/* a failed check outranks the timeout */
 	two_entries(&ms, &o, GB_CHECK_REPS, 1);
 	ms.incomplete = 1;
 	gb_report_init(&r, "test", 1, argv);
-	CHECK_EQ(gb_report_finish(&r, &ms, &view), GB_EXIT_VERIFY);
+	CHECK_EQ(gb_report_finish_to(&r, NULL, &ms, &view), GB_EXIT_VERIFY);
 	gb_report_free(&r);
 	gb_measure_free(&ms);
 	tu_stderr_on();
