@@ -13,6 +13,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "common/registry.h"
+
 #define SP_MAX_TRACE 8    /* distinct elements an iteration may read (or write) */
 #define SP_NSCALARS 4
 #define SP_NPARAMS 4
@@ -68,8 +70,7 @@ typedef struct sp_problem {
 
 /* An entry of the loop table (workloads/speculation/spec_loops.c). */
 typedef struct sp_loop {
-	const char *name;
-	const char *summary;
+	gb_entry_head head;   /* a workload's: backends 0 */
 	unsigned id;          /* enum sp_loop_id */
 	unsigned kind;        /* enum sp_kind */
 	const char *clause;   /* misspeculate(...) of its branch (SP_CF) */

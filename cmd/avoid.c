@@ -30,26 +30,10 @@
 
 #define MAX_IMPLS GB_MAX_IMPLS
 
-static unsigned engine_backends(const void *e)
-{
-	return GB_BACKEND_MASK(((const pba_engine *)e)->needs_gpu ? GB_BACKEND_GPU : GB_BACKEND_CPU);
-}
-
-/* An implementation listed in a CPU-only build only to say it needs CUDA has nothing to run. */
-static const char *engine_unusable(const void *e)
-{
-	const pba_engine *p = e;
-	return p->open ? NULL : p->summary;
-}
-
 static const gb_registry registry = {
 	.what = "implementation",
 	.picked_by = "--impl, --compare",
 	.entries = (const void *const *)pba_engines,
-	.name_at = offsetof(pba_engine, name),
-	.summary_at = offsetof(pba_engine, summary),
-	.backends = engine_backends,
-	.unusable = engine_unusable,
 	.gpu_default = "gpu",
 	.cpu_default = "cpu-fast",
 };
@@ -212,7 +196,7 @@ static void check(gb_measure *ms, unsigned k, avoid_run *a, void *ctx, gb_rep_ou
 	x->state_ok = pba_system_equal(&got, a->final);
 	pba_system_free(&got);
 	if (!x->state_ok)
-		gb_measure_wrong(ms, k, "%s ends in a state different from the oracle's", x->e->name);
+		gb_measure_wrong(ms, k, "%s ends in a state different from the oracle's", x->e->head.name);
 }
 
 /* One repetition of the whole stream on a fresh engine; the last one keeps its details. */
@@ -386,7 +370,7 @@ static int run(int argc, char **argv)
 	for (k = 0; k < o.impl.n; k++) {
 		avoid_impl *x = &a->x[k];
 		x->e = o.impl.e[k];
-		gb_measure_add(&ms, x->e->name);
+		gb_measure_add(&ms, x->e->head.name);
 		x->lat[0] = gb_xcalloc(ev.count, sizeof(double), "timings");
 		x->lat[1] = gb_xcalloc(ev.count, sizeof(double), "timings");
 		x->outcome = gb_xcalloc(ev.count, 1, "outcomes");

@@ -30,18 +30,6 @@
 
 static const char *const algos[] = {"osdda", "lmdda", NULL};
 
-static unsigned engine_backends(const void *e)
-{
-	return GB_BACKEND_MASK(((const rag_engine *)e)->needs_gpu ? GB_BACKEND_GPU : GB_BACKEND_CPU);
-}
-
-/* A detector listed in a CPU-only build only to say it needs CUDA has nothing to run. */
-static const char *engine_unusable(const void *e)
-{
-	const rag_engine *r = e;
-	return r->open ? NULL : r->summary;
-}
-
 static const char *engine_algo(const void *e)
 {
 	return ((const rag_engine *)e)->algo;
@@ -52,10 +40,6 @@ static const gb_registry registry = {
 	.what = "detector",
 	.picked_by = "--impl, --compare",
 	.entries = (const void *const *)rag_engines,
-	.name_at = offsetof(rag_engine, name),
-	.summary_at = offsetof(rag_engine, summary),
-	.backends = engine_backends,
-	.unusable = engine_unusable,
 	.group = engine_algo,
 	.group_key = "algo",
 	.gpu_default = "gpu",
@@ -400,7 +384,7 @@ static int run(int argc, char **argv)
 	for (k = 0; k < o.impl.n; k++) {
 		detect_impl *x = &d->x[k];
 		x->e = o.impl.e[k];
-		gb_measure_add(&ms, x->e->name);
+		gb_measure_add(&ms, x->e->head.name);
 		for (p = 0; p < RAG_NOUTCOMES; p++)
 			x->lat[p] = gb_xcalloc(ev.count, sizeof(double), "timings");
 		x->got = gb_xcalloc(ev.count, sizeof(rag_decision), "decisions");

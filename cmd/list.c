@@ -42,23 +42,6 @@ static const char *const platform_names[] = {
 	[LIST_ON_CPU] = "cpu", [LIST_ON_GPU] = "gpu", [LIST_ON_OPENCL] = "opencl",
 };
 
-/* An OpenCL implementation runs on whatever device its platform offers. */
-static unsigned engine_backends(const void *e)
-{
-	static const unsigned on[] = {
-		[LIST_ON_CPU] = GB_BACKEND_MASK(GB_BACKEND_CPU),
-		[LIST_ON_GPU] = GB_BACKEND_MASK(GB_BACKEND_GPU),
-		[LIST_ON_OPENCL] = GB_BACKEND_MASK(GB_BACKEND_CPU) | GB_BACKEND_MASK(GB_BACKEND_GPU),
-	};
-	return on[((const list_engine *)e)->platform];
-}
-
-static const char *engine_unusable(const void *e)
-{
-	const list_engine *l = e;
-	return l->available ? NULL : l->summary;
-}
-
 static void engine_describe(const void *e, cJSON *o)
 {
 	gb_json_str(o, "platform", platform_names[((const list_engine *)e)->platform]);
@@ -68,10 +51,6 @@ static const gb_registry registry = {
 	.what = "implementation",
 	.picked_by = "--impl, --compare",
 	.entries = (const void *const *)list_engines,
-	.name_at = offsetof(list_engine, name),
-	.summary_at = offsetof(list_engine, summary),
-	.backends = engine_backends,
-	.unusable = engine_unusable,
 	.describe = engine_describe,
 	.gpu_default = "gpu",
 	.cpu_default = "cpu-lockfree",
@@ -296,7 +275,7 @@ static gb_rep_end list_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep
 	failed = x->e->run(s->w, &s->o->params, &r, err, sizeof(err)) != 0;
 	gb_measure_lock(ms);
 	if (failed)
-		gb_die(GB_EXIT_RUNTIME, "list: %s: %s", x->e->name, err);
+		gb_die(GB_EXIT_RUNTIME, "list: %s: %s", x->e->head.name, err);
 	if (!rep->timed) {
 		list_run_free(&r);
 		return GB_REP_DONE;
@@ -310,7 +289,7 @@ static gb_rep_end list_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep
 			list_verify(s->w, r.outcome, &r.snap, &v);
 		}
 		if (!v.ok)
-			gb_measure_wrong(ms, k, "%s, repetition %u: %s", x->e->name, rep->timed_index + 1, v.message);
+			gb_measure_wrong(ms, k, "%s, repetition %u: %s", x->e->head.name, rep->timed_index + 1, v.message);
 	}
 	list_run_free(&x->last);
 	x->last = r;
@@ -380,7 +359,7 @@ static void lines(FILE *out, const void *arg)
 			fprintf(out, " %s %.3g us", list_opcode_names[op], x->op_s[op].median * 1e6);
 		else
 			fprintf(out, " %s -", list_opcode_names[op]);
-		fprintf(out, op + 1 < LIST_NOPCODES ? "," : " (medians, %s)\n", x->e->name);
+		fprintf(out, op + 1 < LIST_NOPCODES ? "," : " (medians, %s)\n", x->e->head.name);
 	}
 	fprintf(out, "  %-12s add %" PRIu64 " done, %" PRIu64 " out of heap; get %" PRIu64 " found, %" PRIu64
 		" missing; delete %" PRIu64 " done, %" PRIu64 " missing; %" PRIu64 " nodes left\n", "outcomes",
@@ -484,7 +463,7 @@ static int run(int argc, char **argv)
 	s->argv = argv;
 	for (k = 0; k < o.impl.n; k++) { /* named before any runs: the watchdog reports them all */
 		s->x[k].e = o.impl.e[k];
-		gb_measure_add(&ms, s->x[k].e->name);
+		gb_measure_add(&ms, s->x[k].e->head.name);
 	}
 	gb_measure_watch(&ms, finish, s);
 	for (k = 0; k < ms.n; k++)

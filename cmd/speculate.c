@@ -93,8 +93,6 @@ static const gb_registry registry = {
 	.what = "loop",
 	.picked_by = "--loop",
 	.entries = (const void *const *)sp_loops,
-	.name_at = offsetof(sp_loop, name),
-	.summary_at = offsetof(sp_loop, summary),
 	.name_key = "loop",
 };
 
@@ -175,19 +173,19 @@ static void parse(spec_opts *o, int argc, char **argv)
 	o->gen.work = o->loop->default_work;
 	if (work) {
 		if (!o->loop->max_work)
-			gb_die(GB_EXIT_USAGE, "option --work: loop %s has no work knob", o->loop->name);
+			gb_die(GB_EXIT_USAGE, "option --work: loop %s has no work knob", o->loop->head.name);
 		o->gen.work = gb_opt_u32("work", work, 1, o->loop->max_work);
 	}
 	if (o->clause && o->loop->kind != SP_CF)
 		gb_die(GB_EXIT_USAGE, "option --clause applies only to control-flow loops (mdg, strcat, "
-		       "gothic, alvinn, chain), not to %s", o->loop->name);
+		       "gothic, alvinn, chain), not to %s", o->loop->head.name);
 	if (o->compare[BL_GPU_NOSPEC] && (!o->loop->nospec_ok || o->gen.density > 0))
 		gb_die(GB_EXIT_USAGE, "option --compare gpu-nospec: %s has runtime dependences at "
-		       "density %g (only fftbench and alvinn at density 0 have none)", o->loop->name,
+		       "density %g (only fftbench and alvinn at density 0 have none)", o->loop->head.name,
 		       o->gen.density);
 	if (o->compare[BL_CPU_INSPECT] && !sp_cpu_inspect_ok(o->loop))
 		gb_die(GB_EXIT_USAGE, "option --compare cpu-inspect: %s is a control-flow loop; cpu-inspect "
-		       "runs the irregular-memory loops (ocean, trfd, fftbench, figure3)", o->loop->name);
+		       "runs the irregular-memory loops (ocean, trfd, fftbench, figure3)", o->loop->head.name);
 	if (!o->cfg.workers)
 		o->cfg.workers = (unsigned)gb_cpu_count();
 }
@@ -291,7 +289,7 @@ static gb_rep_end spec_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep
 
 static void fill_config(cJSON *cfg, const spec_opts *o, const sp_problem *p, gb_backend b)
 {
-	gb_json_str(cfg, "loop", o->loop->name);
+	gb_json_str(cfg, "loop", o->loop->head.name);
 	gb_json_str(cfg, "kind", o->loop->kind == SP_MEM ? "irregular-memory" : "irregular-control-flow");
 	if (o->loop->kind == SP_CF)
 		gb_json_str(cfg, "clause", o->clause ? o->clause : o->loop->clause);
@@ -420,7 +418,7 @@ static int run(int argc, char **argv)
 	gb_report_set_device(&rpt, b, b == GB_BACKEND_GPU ? &dev : NULL, (int)o.cfg.workers);
 	fill_config(rpt.config, &o, &p, b);
 	snprintf(s->headline, sizeof(s->headline), "%s (%s), %s backend%s%s%s, %u iterations, opt %s",
-		 o.loop->name, o.loop->kind == SP_MEM ? "irregular memory" : "irregular control flow",
+		 o.loop->head.name, o.loop->kind == SP_MEM ? "irregular memory" : "irregular control flow",
 		 gb_backend_name(b), b == GB_BACKEND_GPU ? " (" : "", b == GB_BACKEND_GPU ? dev.name : "",
 		 b == GB_BACKEND_GPU ? ")" : "", p.args.n, sp_opt_names[o.cfg.opt]);
 	{

@@ -33,8 +33,8 @@ void gb_impl_choose(const gb_registry *r, const char *group, const char *impl, c
 	}
 	c->e[c->n++] = gb_registry_pick(r, group, option_of(r), impl);
 	gpu = gb_registry_on_gpu(r, c->e[0]);
-	if (backend != GB_BACKEND_AUTO && !defaulted && r->backends &&
-	    !(r->backends(c->e[0]) & GB_BACKEND_MASK(backend)))
+	if (backend != GB_BACKEND_AUTO && !defaulted && gb_registry_head(r, c->e[0]).backends &&
+	    !(gb_registry_head(r, c->e[0]).backends & GB_BACKEND_MASK(backend)))
 		gb_die(GB_EXIT_USAGE, "--%s %s runs on the %s, not on --backend %s", option_of(r), impl,
 		       gpu ? "GPU" : "CPU", gb_backend_name(backend));
 	if (compare) {
@@ -60,7 +60,8 @@ void gb_impl_choose(const gb_registry *r, const char *group, const char *impl, c
 		free(names[0]);
 	}
 	for (k = 0; k < c->n; k++) {
-		const char *name = gb_registry_name(r, c->e[k]), *no = r->unusable ? r->unusable(c->e[k]) : NULL;
+		gb_entry_head h = gb_registry_head(r, c->e[k]);
+		const char *name = h.name, *no = h.unavailable;
 		/* what this binary lacks is a usage error whatever the machine, as --backend gpu's is */
 		if (no)
 			gb_die(GB_EXIT_USAGE, "--%s/--compare %s is not built into this binary: %s", option_of(r),

@@ -1,3 +1,4 @@
+/* The registry's lookups, help list and info listing (common/registry.h), read through entry heads. */
 #include <ctype.h>
 #include <string.h>
 
@@ -7,19 +8,30 @@
 #include "common/opts.h"
 #include "common/registry.h"
 
+#define GPU GB_BACKEND_MASK(GB_BACKEND_GPU)
+#define CPU GB_BACKEND_MASK(GB_BACKEND_CPU)
+
 static const char *field(const void *e, size_t at)
 {
 	return *(const char *const *)((const char *)e + at);
 }
 
-const char *gb_registry_name(const gb_registry *r, const void *e)
+gb_entry_head gb_registry_head(const gb_registry *r, const void *e)
 {
-	return field(e, r->name_at);
+	gb_entry_head h = {NULL, NULL, 0, NULL};
+
+	if (!r->summary_at)
+		return *(const gb_entry_head *)e;
+	h.name = field(e, r->name_at);
+	h.summary = field(e, r->summary_at);
+	h.backends = r->backends ? r->backends(e) : 0;
+	return h;
 }
 
 int gb_registry_on_gpu(const gb_registry *r, const void *e)
 {
-	return r->backends && !(r->backends(e) & GB_BACKEND_MASK(GB_BACKEND_CPU));
+	unsigned b = gb_registry_head(r, e).backends;
+	return b && !(b & CPU);
 }
 
 int gb_registry_in(const gb_registry *r, const void *e, const char *group)
@@ -32,7 +44,8 @@ const void *gb_registry_find(const gb_registry *r, const char *group, const char
 	int i;
 
 	for (i = 0; r->entries[i]; i++)
-		if (gb_registry_in(r, r->entries[i], group) && strcmp(gb_registry_name(r, r->entries[i]), name) == 0)
+		if (gb_registry_in(r, r->entries[i], group) &&
+		    strcmp(gb_registry_head(r, r->entries[i]).name, name) == 0)
 			return r->entries[i];
 	return NULL;
 }
@@ -48,7 +61,7 @@ const void *gb_registry_pick(const gb_registry *r, const char *group, const char
 	for (i = 0; r->entries[i]; i++)
 		if (gb_registry_in(r, r->entries[i], group))
 			snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", list[0] ? "|" : "",
-				 gb_registry_name(r, r->entries[i]));
+				 gb_registry_head(r, r->entries[i]).name);
 	gb_die(GB_EXIT_USAGE, "option --%s: unknown %s%s%s '%s' (accepted: %s)", opt, group ? group : "",
 	       group ? " " : "", r->what, name, list);
 }
@@ -66,12 +79,12 @@ static int heads_group(const gb_registry *r, int i)
 
 void gb_registry_help(FILE *out, const gb_registry *r)
 {
-	char text[512];
+	char text[768];
 	int i, j, width = 0;
 
 	for (i = 0; r->entries[i]; i++)
-		if ((int)strlen(gb_registry_name(r, r->entries[i])) > width)
-			width = (int)strlen(gb_registry_name(r, r->entries[i]));
+		if ((int)strlen(gb_registry_head(r, r->entries[i]).name) > width)
+			width = (int)strlen(gb_registry_head(r, r->entries[i]).name);
 	for (i = 0; r->entries[i]; i++) {
 		const char *group = r->group ? r->group(r->entries[i]) : NULL;
 		if (!heads_group(r, i))
@@ -81,13 +94,13 @@ void gb_registry_help(FILE *out, const gb_registry *r)
 		else
 			fprintf(out, "\n%c%ss (%s):\n", toupper((unsigned char)r->what[0]), r->what + 1, r->picked_by);
 		for (j = i; r->entries[j]; j++) {
-			const void *e = r->entries[j];
+			gb_entry_head h = gb_registry_head(r, r->entries[j]);
 			int col;
-			if (!gb_registry_in(r, e, group))
+			if (!gb_registry_in(r, r->entries[j], group))
 				continue;
-			col = fprintf(out, "  %-*s ", width, gb_registry_name(r, e));
-			snprintf(text, sizeof(text), "%s%s", field(e, r->summary_at),
-				 r->unusable && r->unusable(e) ? " [not built]" : "");
+			col = fprintf(out, "  %-*s ", width, h.name);
+			snprintf(text, sizeof(text), "%s%s%s%s", h.summary, h.unavailable ? " [not built: " : "",
+				 h.unavailable ? h.unavailable : "", h.unavailable ? "]" : "");
 			gb_help_wrap(out, col, width + 3, text);
 		}
 	}
@@ -99,41 +112,43 @@ void gb_registry_info(const gb_registry *r, const char *cmd, cJSON *arr, FILE *o
 
 	for (i = 0; r->entries[i]; i++) {
 		const void *e = r->entries[i];
-		const char *group = r->group ? r->group(e) : NULL, *name = gb_registry_name(r, e);
-		int built = !r->unusable || !r->unusable(e);
-		unsigned mask = r->backends ? r->backends(e) : 0;
+		gb_entry_head h = gb_registry_head(r, e);
+		const char *group = r->group ? r->group(e) : NULL;
 		cJSON *o = cJSON_CreateObject();
-		char where[32] = "";
+		char where[32] = "", why[256] = "";
 
 		if (group)
 			gb_json_str(o, r->group_key, group);
-		gb_json_str(o, r->name_key ? r->name_key : "name", name);
-		gb_json_str(o, "summary", field(e, r->summary_at));
-		if (r->backends) {
+		gb_json_str(o, r->name_key ? r->name_key : "name", h.name);
+		gb_json_str(o, "summary", h.summary);
+		if (h.backends) {
 			cJSON *b = cJSON_AddArrayToObject(o, "backends");
-			if (mask & GB_BACKEND_MASK(GB_BACKEND_GPU))
+			if (h.backends & GPU)
 				cJSON_AddItemToArray(b, cJSON_CreateString("gpu"));
-			if (mask & GB_BACKEND_MASK(GB_BACKEND_CPU))
+			if (h.backends & CPU)
 				cJSON_AddItemToArray(b, cJSON_CreateString("cpu"));
 			gb_json_bool(o, "gpu", gb_registry_on_gpu(r, e));
-			gb_json_bool(o, "built", built);
+			gb_json_bool(o, "built", !h.unavailable);
 		}
+		if (h.unavailable)
+			gb_json_str(o, "unavailable", h.unavailable);
 		if (r->describe)
 			r->describe(e, o);
 		cJSON_AddItemToArray(arr, o);
 		if (!out)
 			continue;
 		if (r->show_backends)
-			snprintf(where, sizeof(where), " (%s%s%s)", mask & GB_BACKEND_MASK(GB_BACKEND_GPU) ? "gpu" : "",
-				 mask == (GB_BACKEND_MASK(GB_BACKEND_GPU) | GB_BACKEND_MASK(GB_BACKEND_CPU)) ? ", " : "",
-				 mask & GB_BACKEND_MASK(GB_BACKEND_CPU) ? "cpu" : "");
-		fprintf(out, "%s %s%s%s %s%s%s: %s\n", cmd, group ? group : "", group ? " " : "", r->what, name, where,
-			built ? "" : " (not built)", field(e, r->summary_at));
+			snprintf(where, sizeof(where), " (%s%s%s)", h.backends & GPU ? "gpu" : "",
+				 h.backends == (GPU | CPU) ? ", " : "", h.backends & CPU ? "cpu" : "");
+		if (h.unavailable)
+			snprintf(why, sizeof(why), " (not built: %s)", h.unavailable);
+		fprintf(out, "%s %s%s%s %s%s%s: %s\n", cmd, group ? group : "", group ? " " : "", r->what, h.name, where,
+			why, h.summary);
 		if (r->notes_key) {
 			const cJSON *note;
 			cJSON_ArrayForEach(note, cJSON_GetObjectItem(o, r->notes_key))
 				fprintf(out, "%s %s%s%s %s: %s\n", cmd, group ? group : "", group ? " " : "", r->what,
-					name, note->valuestring);
+					h.name, note->valuestring);
 		}
 	}
 }

@@ -1,45 +1,92 @@
 /*
  * One shape for every registry a subcommand offers (after fio's ioengine
  * table and stress-ng's stressor list): the engines of avoid, detect and list,
- * speculate's loops, stm's engines. The engine folders keep their own entry
- * types; a gb_registry reads one through the offsets of its fields and a few
- * functions, and everything that lists or looks up entries goes through it:
- * --impl and --compare (common/impl.h), --loop, the help's lists and
- * `gpubench info`.
+ * speculate's loops and baselines, stm's engines and workloads. The engine
+ * folders keep their own entry types, each starting with a gb_entry_head, and
+ * everything that lists or looks up entries reads that head through a
+ * gb_registry: --impl and --compare (common/impl.h), --loop, the help's lists
+ * and `gpubench info`.
  */
 #ifndef GB_REGISTRY_H
 #define GB_REGISTRY_H
+
+/*
+ * C linkage for what it declares and includes, when a .cu file reads it
+ * outside an extern "C" block (through workloads/stm/stm_workload.h, say):
+ * common/device.h's functions, declared there first, would take C++ linkage.
+ */
+#ifdef __cplusplus
+extern "C" {
+#endif
 
 #include <stddef.h>
 #include <stdio.h>
 
 #include <cjson/cJSON.h>
 
+#include "common/backend.h"
+
+/*
+ * The first member of every registry's entry type: what the shared code
+ * reads of an entry.
+ */
+typedef struct gb_entry_head {
+	const char *name;
+	const char *summary;
+	/* Where it runs: GB_BACKEND_MASK()s of gb_backend. 0 for a workload,
+	 * which runs wherever its engine does. */
+	unsigned backends;
+	/* Why it cannot run in this build, NULL when it can. An entry this build
+	 * cannot run is listed all the same, under the same name, and refused
+	 * with this reason: every build lists the same entries. */
+	const char *unavailable;
+} gb_entry_head;
+
+/*
+ * The unavailable reason of an entry whose code is CUDA: NULL where it is
+ * compiled (a CUDA build, the .cu file itself), the reason in a build without
+ * CUDA, whose registry lists a stand-in with the same head.
+ */
+#if defined(GB_HAVE_CUDA) || defined(__CUDACC__)
+#define GB_NEEDS_CUDA NULL
+#else
+#define GB_NEEDS_CUDA "needs a CUDA build"
+#endif
+
+/* The head of an entry that runs on the GPU only and is CUDA code. */
+#define GB_CUDA_HEAD(name_, summary_) \
+	{ .name = (name_), .summary = (summary_), .backends = GB_BACKEND_MASK(GB_BACKEND_GPU), \
+	  .unavailable = GB_NEEDS_CUDA }
+
 typedef struct gb_registry {
 	const char *what;           /* one entry, in listings: "implementation", "detector", "loop" */
 	const char *picked_by;      /* the options that name an entry, for the help: "--impl, --compare" */
 	const char *option;         /* the option that names the entry to run: "impl" when NULL (stm: "algo") */
-	const void *const *entries; /* the registry, NULL-terminated */
-	size_t name_at, summary_at; /* offsets of the entry's name and summary (const char *) */
+	const void *const *entries; /* the registry, NULL-terminated; each entry starts with a gb_entry_head */
 	const char *name_key;       /* the name's key in info's JSON; NULL: "name" */
-	/* Where entry e runs: GB_BACKEND_MASK()s of gb_backend. NULL for a
-	 * registry of workloads, which run wherever their engine does. */
-	unsigned (*backends)(const void *e);
 	int show_backends;          /* info's listing names every entry's backends */
-	/* NULL, or why e cannot run in this binary (not compiled in); may be NULL */
-	const char *(*unusable)(const void *e);
 	/* The group e belongs to (detect: its --algo), listed apart; NULL: one group */
 	const char *(*group)(const void *e);
 	const char *group_key;      /* the group's key in info's JSON ("algo") */
-	/* info's JSON: fields of e's own beyond name, summary, backends, gpu, built; may be NULL */
+	/* info's JSON: fields of e's own beyond its head's; may be NULL */
 	void (*describe)(const void *e, cJSON *o);
 	/* The key of an array of sentences describe adds that info's listing shows too, a line
 	 * each (stm: the workloads an engine does not run); NULL: none */
 	const char *notes_key;
 	const char *gpu_default, *cpu_default; /* --impl when a GPU is found, and when not */
+	/*
+	 * stm's engines and workloads only, whose entry types have no head yet
+	 * (cmd/stm/stm.c): the offsets of the name and summary (a nonzero summary_at
+	 * says the entries have no head), and where an engine runs (NULL: a
+	 * workload). Such entries are always available. Every other registry
+	 * leaves these zero.
+	 */
+	size_t name_at, summary_at;
+	unsigned (*backends)(const void *e);
 } gb_registry;
 
-const char *gb_registry_name(const gb_registry *r, const void *e);
+/* Entry e's head (for stm's entries, one made of what the offsets and backends give). */
+gb_entry_head gb_registry_head(const gb_registry *r, const void *e);
 /* Whether e runs only on the GPU. */
 int gb_registry_on_gpu(const gb_registry *r, const void *e);
 /* Whether e belongs to group (NULL: every entry does). */
@@ -53,17 +100,23 @@ const void *gb_registry_pick(const gb_registry *r, const char *group, const char
 /*
  * The help's list: per group, a heading ("osdda detectors (--impl,
  * --compare):", or "Loops (--loop):" without groups), then one line per entry,
- * its name padded to the longest and its summary wrapped within 80 columns.
+ * its name padded to the longest and its summary wrapped within 80 columns,
+ * "[not built: REASON]" after the summary of an entry this build cannot run.
  */
 void gb_registry_help(FILE *out, const gb_registry *r);
 
 /*
  * `gpubench info` of one subcommand (cmd): into arr, one object per entry
- * (group, name, summary; for engines backends, gpu and built; then its own
- * fields); and when out is not NULL one line per entry: "CMD [GROUP ]WHAT
- * NAME[ (BACKENDS)][ (not built)]: SUMMARY", then one "CMD [GROUP ]WHAT NAME:
- * NOTE" per note.
+ * (group, name, summary; for engines backends, gpu and built; unavailable,
+ * the reason, for an entry this build cannot run; then its own fields); and
+ * when out is not NULL one line per entry: "CMD [GROUP ]WHAT NAME[
+ * (BACKENDS)][ (not built: REASON)]: SUMMARY", then one "CMD [GROUP ]WHAT
+ * NAME: NOTE" per note.
  */
 void gb_registry_info(const gb_registry *r, const char *cmd, cJSON *arr, FILE *out);
+
+#ifdef __cplusplus
+}
+#endif
 
 #endif

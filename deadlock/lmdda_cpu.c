@@ -249,11 +249,11 @@ static rag_decision thesis_apply(void *ctx, uint8_t type, uint32_t i, uint32_t j
 }
 
 const rag_engine rag_engine_lmdda_cpu = {
+	.head = {.name = "cpu",
+		 .summary = "the thesis's serial CPU-LMDDA: Algorithms 12-21 in byte matrices, node hopping "
+			    "after releases",
+		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.algo = "lmdda",
-	.name = "cpu",
-	.summary = "the thesis's serial CPU-LMDDA: Algorithms 12-21 in byte matrices, node hopping "
-		   "after releases",
-	.needs_gpu = 0,
 	.open = thesis_open,
 	.apply = thesis_apply,
 	.bytes = thesis_bytes,

@@ -447,11 +447,11 @@ static rag_decision fast_apply(void *ctx, uint8_t type, uint32_t i, uint32_t j)
 }
 
 const rag_engine rag_engine_lmdda_cpu_bits = {
+	.head = {.name = "cpu-bits",
+		 .summary = "waits-for and adjacency lists, two live processes per resource, SCC updates of "
+			    "affected resources",
+		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.algo = "lmdda",
-	.name = "cpu-bits",
-	.summary = "waits-for and adjacency lists, two live processes per resource, SCC updates of "
-		   "affected resources",
-	.needs_gpu = 0,
 	.open = fast_open,
 	.apply = fast_apply,
 	.bytes = fast_bytes,

@@ -273,11 +273,8 @@ extern const rag_engine rag_engine_lmdda_gpu, rag_engine_lmdda_gpu_graph, rag_en
 
 /* Every member is named, NULL ones too: C++ warns of a member left out. */
 const rag_engine rag_engine_lmdda_gpu = {
+	.head = RAG_LMDDA_GPU_HEAD,
 	.algo = "lmdda",
-	.name = "gpu",
-	.summary = "GPU-LMDDA: bit-packed matrices, the thesis's kernels and host round trips "
-		   "(Algorithms 12-21)",
-	.needs_gpu = 1,
 	.open = open_bits,
 	.apply = lm_apply,
 	.bytes = lm_bytes,
@@ -286,10 +283,8 @@ const rag_engine rag_engine_lmdda_gpu = {
 };
 
 const rag_engine rag_engine_lmdda_gpu_graph = {
+	.head = RAG_LMDDA_GPU_GRAPH_HEAD,
 	.algo = "lmdda",
-	.name = "gpu-graph",
-	.summary = "GPU-LMDDA's bit-packed kernels as one CUDA graph per event, gated on the device",
-	.needs_gpu = 1,
 	.open = open_graph,
 	.apply = lm_apply,
 	.bytes = lm_bytes,
@@ -298,10 +293,8 @@ const rag_engine rag_engine_lmdda_gpu_graph = {
 };
 
 const rag_engine rag_engine_lmdda_gpu_initial = {
+	.head = RAG_LMDDA_GPU_INITIAL_HEAD,
 	.algo = "lmdda",
-	.name = "gpu-initial",
-	.summary = "the thesis's first GPU-LMDDA: one int a matrix cell, the same kernels",
-	.needs_gpu = 1,
 	.open = open_initial,
 	.apply = lm_apply,
 	.bytes = lm_bytes,

@@ -356,10 +356,10 @@ static rag_decision bits_apply(void *vctx, uint8_t type, uint32_t p, uint32_t q)
 }
 
 const rag_engine rag_engine_osdda_cpu = {
+	.head = {.name = "cpu",
+		 .summary = "the thesis's serial CPU-OSDDA: byte matrices AG, AR, Sink, RR, RP updated row by row",
+		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.algo = "osdda",
-	.name = "cpu",
-	.summary = "the thesis's serial CPU-OSDDA: byte matrices AG, AR, Sink, RR, RP updated row by row",
-	.needs_gpu = 0,
 	.open = cpu_open,
 	.apply = cpu_apply,
 	.bytes = cpu_bytes,
@@ -367,10 +367,10 @@ const rag_engine rag_engine_osdda_cpu = {
 };
 
 const rag_engine rag_engine_osdda_cpu_bits = {
+	.head = {.name = "cpu-bits",
+		 .summary = "holder and request per node, waiting heaps, sinks found by following the chain",
+		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.algo = "osdda",
-	.name = "cpu-bits",
-	.summary = "holder and request per node, waiting heaps, sinks found by following the chain",
-	.needs_gpu = 0,
 	.open = bits_open,
 	.apply = bits_apply,
 	.bytes = bits_bytes,

@@ -244,11 +244,8 @@ extern const rag_engine rag_engine_osdda_gpu, rag_engine_osdda_gpu_graph, rag_en
 
 /* Every member is named, NULL ones too: C++ warns of a member left out. */
 const rag_engine rag_engine_osdda_gpu = {
+	.head = RAG_OSDDA_GPU_HEAD,
 	.algo = "osdda",
-	.name = "gpu",
-	.summary = "GPU-OSDDA: bit-packed matrices, the thesis's kernels and host round trips "
-		   "(Algorithms 4-11)",
-	.needs_gpu = 1,
 	.open = open_bits,
 	.apply = os_apply,
 	.bytes = os_bytes,
@@ -257,10 +254,8 @@ const rag_engine rag_engine_osdda_gpu = {
 };
 
 const rag_engine rag_engine_osdda_gpu_graph = {
+	.head = RAG_OSDDA_GPU_GRAPH_HEAD,
 	.algo = "osdda",
-	.name = "gpu-graph",
-	.summary = "GPU-OSDDA's bit-packed kernels as one CUDA graph per event, gated on the device",
-	.needs_gpu = 1,
 	.open = open_graph,
 	.apply = os_apply,
 	.bytes = os_bytes,
@@ -269,10 +264,8 @@ const rag_engine rag_engine_osdda_gpu_graph = {
 };
 
 const rag_engine rag_engine_osdda_gpu_initial = {
+	.head = RAG_OSDDA_GPU_INITIAL_HEAD,
 	.algo = "osdda",
-	.name = "gpu-initial",
-	.summary = "the thesis's first GPU-OSDDA: one int a matrix cell, the same kernels",
-	.needs_gpu = 1,
 	.open = open_initial,
 	.apply = os_apply,
 	.bytes = os_bytes,

@@ -320,9 +320,9 @@ static unsigned apply_fast(void *vctx, uint8_t type, uint32_t p, const int32_t *
 }
 
 const pba_engine pba_engine_cpu = {
-	.name = "cpu",
-	.summary = "the thesis's serial CPU-PBA: up to I iterations over every process and resource",
-	.needs_gpu = 0,
+	.head = {.name = "cpu",
+		 .summary = "the thesis's serial CPU-PBA: up to I iterations over every process and resource",
+		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.open = open_thesis,
 	.apply = apply_thesis,
 	.last_iterations = cpu_last_iterations,
@@ -331,9 +331,9 @@ const pba_engine pba_engine_cpu = {
 };
 
 const pba_engine pba_engine_cpu_fast = {
-	.name = "cpu-fast",
-	.summary = "order-independent safety check: per-resource heaps, forward-only scans",
-	.needs_gpu = 0,
+	.head = {.name = "cpu-fast",
+		 .summary = "order-independent safety check: per-resource heaps, forward-only scans",
+		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.open = open_fast,
 	.apply = apply_fast,
 	.last_iterations = cpu_last_iterations,

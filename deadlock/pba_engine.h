@@ -6,6 +6,7 @@
 #define GB_PBA_ENGINE_H
 
 #include "api/pba_model.h"
+#include "common/registry.h"
 
 /* The five phases of a request (section 5.3.2), for per-phase timing. */
 enum pba_phase {
@@ -18,9 +19,7 @@ enum pba_phase {
 };
 
 typedef struct pba_engine {
-	const char *name;
-	const char *summary;
-	int needs_gpu;
+	gb_entry_head head;
 	void *(*open)(const pba_system *initial);
 	/* Decide and apply one event; adds the seconds spent in each phase to phase_s. */
 	unsigned (*apply)(void *ctx, uint8_t type, uint32_t proc, const int32_t *amount,
@@ -30,6 +29,16 @@ typedef struct pba_engine {
 	void (*fetch)(void *ctx, pba_system *out);
 	void (*close)(void *ctx);
 } pba_engine;
+
+/*
+ * The heads of the implementations that are CUDA code: their .cu files
+ * define them on these, and a build without CUDA lists the same heads
+ * (deadlock/pba_registry.c), unavailable for GB_NEEDS_CUDA's reason.
+ */
+#define PBA_GPU_HEAD \
+	GB_CUDA_HEAD("gpu", "whole safety check on the GPU: 3 launches per request, later iterations in one block")
+#define PBA_GPU_THESIS_HEAD \
+	GB_CUDA_HEAD("gpu-thesis", "the thesis's kernels: one <<<I,J>>> launch and a host scan per safety iteration")
 
 extern const pba_engine *const pba_engines[];
 const pba_engine *pba_engine_find(const char *name);

@@ -535,9 +535,7 @@ extern "C" {
 extern const pba_engine pba_engine_gpu;
 
 const pba_engine pba_engine_gpu = {
-	.name = "gpu",
-	.summary = "whole safety check on the GPU: 3 launches per request, later iterations in one block",
-	.needs_gpu = 1,
+	.head = PBA_GPU_HEAD,
 	.open = open_gpu,
 	.apply = apply_gpu,
 	.last_iterations = pba_gpu_last_iterations,

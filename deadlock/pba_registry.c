@@ -8,17 +8,9 @@ extern const pba_engine pba_engine_cpu, pba_engine_cpu_fast;
 #ifdef GB_HAVE_CUDA
 extern const pba_engine pba_engine_gpu, pba_engine_gpu_thesis;
 #else
-/* Listed in a CPU-only build too, so --impl gpu says why it cannot run. */
-static const pba_engine pba_engine_gpu = {
-	.name = "gpu",
-	.summary = "whole safety check on the GPU (needs a CUDA build)",
-	.needs_gpu = 1,
-};
-static const pba_engine pba_engine_gpu_thesis = {
-	.name = "gpu-thesis",
-	.summary = "the thesis's per-iteration kernels (needs a CUDA build)",
-	.needs_gpu = 1,
-};
+/* Listed without CUDA too, with the same heads, which say why they cannot run. */
+static const pba_engine pba_engine_gpu = {.head = PBA_GPU_HEAD};
+static const pba_engine pba_engine_gpu_thesis = {.head = PBA_GPU_THESIS_HEAD};
 #endif
 
 const pba_engine *const pba_engines[] = {&pba_engine_gpu, &pba_engine_gpu_thesis, &pba_engine_cpu,
@@ -41,7 +33,7 @@ const pba_engine *pba_engine_find(const char *name)
 {
 	int i;
 	for (i = 0; pba_engines[i]; i++)
-		if (strcmp(pba_engines[i]->name, name) == 0)
+		if (strcmp(pba_engines[i]->head.name, name) == 0)
 			return pba_engines[i];
 	return NULL;
 }

@@ -138,9 +138,7 @@ extern "C" {
 extern const pba_engine pba_engine_gpu_thesis;
 
 const pba_engine pba_engine_gpu_thesis = {
-	.name = "gpu-thesis",
-	.summary = "the thesis's kernels: one <<<I,J>>> launch and a host scan per safety iteration",
-	.needs_gpu = 1,
+	.head = PBA_GPU_THESIS_HEAD,
 	.open = open_thesis,
 	.apply = apply_thesis,
 	.last_iterations = pba_gpu_last_iterations,

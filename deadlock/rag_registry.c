@@ -13,18 +13,18 @@ extern const rag_engine rag_engine_lmdda_gpu, rag_engine_lmdda_gpu_graph, rag_en
 extern const rag_engine rag_engine_osdda_gpu_stream, rag_engine_lmdda_gpu_stream;
 extern const rag_engine rag_engine_osdda_gpu_event, rag_engine_lmdda_gpu_event;
 #else
-/* Listed in a CPU-only build too, so --impl gpu says why it cannot run. */
-#define NO_CUDA(a, n, s) {.algo = (a), .name = (n), .summary = s " (needs a CUDA build)", .needs_gpu = 1}
-static const rag_engine rag_engine_osdda_gpu = NO_CUDA("osdda", "gpu", "GPU-OSDDA, bit-packed");
-static const rag_engine rag_engine_osdda_gpu_graph = NO_CUDA("osdda", "gpu-graph", "GPU-OSDDA as CUDA graphs");
-static const rag_engine rag_engine_osdda_gpu_initial = NO_CUDA("osdda", "gpu-initial", "GPU-OSDDA, one int a cell");
-static const rag_engine rag_engine_lmdda_gpu = NO_CUDA("lmdda", "gpu", "GPU-LMDDA, bit-packed");
-static const rag_engine rag_engine_lmdda_gpu_graph = NO_CUDA("lmdda", "gpu-graph", "GPU-LMDDA as CUDA graphs");
-static const rag_engine rag_engine_lmdda_gpu_initial = NO_CUDA("lmdda", "gpu-initial", "GPU-LMDDA, one int a cell");
-static const rag_engine rag_engine_osdda_gpu_stream = NO_CUDA("osdda", "gpu-stream", "OSDDA, windows of events a launch");
-static const rag_engine rag_engine_lmdda_gpu_stream = NO_CUDA("lmdda", "gpu-stream", "LMDDA, windows of events a launch");
-static const rag_engine rag_engine_osdda_gpu_event = NO_CUDA("osdda", "gpu-event", "gpu-stream's kernel, one event a launch");
-static const rag_engine rag_engine_lmdda_gpu_event = NO_CUDA("lmdda", "gpu-event", "gpu-stream's kernel, one event a launch");
+/* Listed without CUDA too, with the same heads, which say why they cannot run. */
+#define STAND_IN(var, algo_, head_) static const rag_engine var = {.head = head_, .algo = algo_}
+STAND_IN(rag_engine_osdda_gpu, "osdda", RAG_OSDDA_GPU_HEAD);
+STAND_IN(rag_engine_osdda_gpu_graph, "osdda", RAG_OSDDA_GPU_GRAPH_HEAD);
+STAND_IN(rag_engine_osdda_gpu_initial, "osdda", RAG_OSDDA_GPU_INITIAL_HEAD);
+STAND_IN(rag_engine_osdda_gpu_stream, "osdda", RAG_OSDDA_GPU_STREAM_HEAD);
+STAND_IN(rag_engine_osdda_gpu_event, "osdda", RAG_GPU_EVENT_HEAD);
+STAND_IN(rag_engine_lmdda_gpu, "lmdda", RAG_LMDDA_GPU_HEAD);
+STAND_IN(rag_engine_lmdda_gpu_graph, "lmdda", RAG_LMDDA_GPU_GRAPH_HEAD);
+STAND_IN(rag_engine_lmdda_gpu_initial, "lmdda", RAG_LMDDA_GPU_INITIAL_HEAD);
+STAND_IN(rag_engine_lmdda_gpu_stream, "lmdda", RAG_LMDDA_GPU_STREAM_HEAD);
+STAND_IN(rag_engine_lmdda_gpu_event, "lmdda", RAG_GPU_EVENT_HEAD);
 #endif
 
 const rag_engine *const rag_engines[] = {
@@ -41,7 +41,7 @@ const rag_engine *rag_engine_find(const char *algo, const char *name)
 {
 	int i;
 	for (i = 0; rag_engines[i]; i++)
-		if (strcmp(rag_engines[i]->algo, algo) == 0 && strcmp(rag_engines[i]->name, name) == 0)
+		if (strcmp(rag_engines[i]->algo, algo) == 0 && strcmp(rag_engines[i]->head.name, name) == 0)
 			return rag_engines[i];
 	return NULL;
 }

@@ -223,11 +223,8 @@ extern const rag_engine rag_engine_osdda_gpu_event, rag_engine_lmdda_gpu_event;
 
 /* Every member is named, NULL ones too: C++ warns of a member left out. */
 const rag_engine rag_engine_osdda_gpu_stream = {
+	.head = RAG_OSDDA_GPU_STREAM_HEAD,
 	.algo = "osdda",
-	.name = "gpu-stream",
-	.summary = "whole windows of events a launch, state on the device: holders and sink chains "
-		   "in one block",
-	.needs_gpu = 1,
 	.open = open_osdda,
 	.apply = rs_apply,
 	.bytes = rs_bytes,
@@ -236,11 +233,8 @@ const rag_engine rag_engine_osdda_gpu_stream = {
 };
 
 const rag_engine rag_engine_lmdda_gpu_stream = {
+	.head = RAG_LMDDA_GPU_STREAM_HEAD,
 	.algo = "lmdda",
-	.name = "gpu-stream",
-	.summary = "whole windows of events a launch, state on the device: unit slots and a knot "
-		   "search in one block",
-	.needs_gpu = 1,
 	.open = open_lmdda,
 	.apply = rs_apply,
 	.bytes = rs_bytes,
@@ -249,10 +243,8 @@ const rag_engine rag_engine_lmdda_gpu_stream = {
 };
 
 const rag_engine rag_engine_osdda_gpu_event = {
+	.head = RAG_GPU_EVENT_HEAD,
 	.algo = "osdda",
-	.name = "gpu-event",
-	.summary = "gpu-stream's kernel one event a launch, the host waiting for each decision",
-	.needs_gpu = 1,
 	.open = open_osdda,
 	.apply = rs_apply,
 	.bytes = rs_bytes,
@@ -261,10 +253,8 @@ const rag_engine rag_engine_osdda_gpu_event = {
 };
 
 const rag_engine rag_engine_lmdda_gpu_event = {
+	.head = RAG_GPU_EVENT_HEAD,
 	.algo = "lmdda",
-	.name = "gpu-event",
-	.summary = "gpu-stream's kernel one event a launch, the host waiting for each decision",
-	.needs_gpu = 1,
 	.open = open_lmdda,
 	.apply = rs_apply,
 	.bytes = rs_bytes,

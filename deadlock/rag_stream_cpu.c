@@ -80,10 +80,10 @@ static void *open_lmdda(uint32_t m, uint32_t n, const uint32_t *u)
 }
 
 const rag_engine rag_engine_osdda_cpu_stream = {
+	.head = {.name = "cpu-stream",
+		 .summary = "gpu-stream's holders and sink chains on one core, timed by the whole stream",
+		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.algo = "osdda",
-	.name = "cpu-stream",
-	.summary = "gpu-stream's holders and sink chains on one core, timed by the whole stream",
-	.needs_gpu = 0,
 	.open = open_osdda,
 	.apply = cs_apply,
 	.bytes = cs_bytes,
@@ -92,10 +92,10 @@ const rag_engine rag_engine_osdda_cpu_stream = {
 };
 
 const rag_engine rag_engine_lmdda_cpu_stream = {
+	.head = {.name = "cpu-stream",
+		 .summary = "gpu-stream's unit slots and knot search on one core, timed by the whole stream",
+		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.algo = "lmdda",
-	.name = "cpu-stream",
-	.summary = "gpu-stream's unit slots and knot search on one core, timed by the whole stream",
-	.needs_gpu = 0,
 	.open = open_lmdda,
 	.apply = cs_apply,
 	.bytes = cs_bytes,

@@ -332,7 +332,7 @@ int sp_cpu_inspect_run(const sp_problem *p, const sp_config *c, uint32_t *host, 
 	memset(r, 0, sizeof(*r));
 	if (!sp_cpu_inspect_ok(p->loop)) {
 		snprintf(r->error, sizeof(r->error), "%s is not an irregular-memory loop whose accesses "
-			 "can be named ahead", p->loop->name);
+			 "can be named ahead", p->loop->head.name);
 		return -1;
 	}
 	r->min_assignment = UINT64_MAX;

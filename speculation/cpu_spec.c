@@ -240,13 +240,13 @@ static uint32_t mem_round(xrun *x, sp_sched *sc, uint32_t start, sp_result *r, u
 		sp_tls_lead(x->tls, &x->pool, round, &o);
 		if (o.overflow) {
 			snprintf(r->error, sizeof(r->error), "an iteration of %s accessed more distinct "
-				 "elements than its declared trace size", x->p->loop->name);
+				 "elements than its declared trace size", x->p->loop->head.name);
 			return 0;
 		}
 		if (o.bad_replay) {
 			snprintf(r->error, sizeof(r->error), "iteration %u of %s touched other elements when "
 				 "re-executed than speculatively: its accesses must follow from its inputs",
-				 o.bad_iteration, x->p->loop->name);
+				 o.bad_iteration, x->p->loop->head.name);
 			return 0;
 		}
 		/* Computation until the last chunk ran, commit until the last one was resolved, the

@@ -815,11 +815,11 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	}
 	if (rc == -1)
 		snprintf(r->error, sizeof(r->error), "an iteration of %s accessed more distinct "
-			 "elements than its declared trace size", l->name);
+			 "elements than its declared trace size", l->head.name);
 	else if (rc == -2)
 		snprintf(r->error, sizeof(r->error), "an iteration of %s accessed other elements when "
 			 "re-executed than speculatively (its accesses must follow from its inputs)",
-			 l->name);
+			 l->head.name);
 	rc = rc ? -1 : 0;
 	if (r->min_assignment == UINT64_MAX)
 		r->min_assignment = 0;

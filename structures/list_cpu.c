@@ -156,17 +156,17 @@ static int run_tail(const list_workload *w, const list_params *p, list_run *r, c
 }
 
 const list_engine list_engine_cpu_lockfree = {
-	.name = "cpu-lockfree",
-	.summary = "the lock-free list (Listings 1 and 3) on the KMA-style heap, on CPU threads",
+	.head = {.name = "cpu-lockfree",
+		 .summary = "the lock-free list (Listings 1 and 3) on the KMA-style heap, on CPU threads",
+		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.platform = LIST_ON_CPU,
-	.available = 1,
 	.run = run_plain,
 };
 
 const list_engine list_engine_cpu_lockfree_tail = {
-	.name = "cpu-lockfree-tail",
-	.summary = "the tail-pointer list, a group's adds appended as one chain, on CPU threads",
+	.head = {.name = "cpu-lockfree-tail",
+		 .summary = "the tail-pointer list, a group's adds appended as one chain, on CPU threads",
+		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.platform = LIST_ON_CPU,
-	.available = 1,
 	.run = run_tail,
 };

@@ -11,6 +11,7 @@
 #include <stdint.h>
 
 #include "api/list_snapshot.h"
+#include "common/registry.h"
 #include "structures/kma_host.h"
 #include "workloads/list/list_gen.h"
 
@@ -36,16 +37,35 @@ typedef struct list_run {
 } list_run;
 
 typedef struct list_engine {
-	const char *name;
-	const char *summary;
+	gb_entry_head head;
 	unsigned platform;            /* enum list_platform */
-	int available;                /* 0: listed, but not compiled into this binary */
 	/* 0, or -1 with a message (1 runtime failure, as the caller decides). */
 	int (*run)(const list_workload *w, const list_params *p, list_run *r, char *err, size_t errlen);
 } list_engine;
 
 /* The group (warp) size whose adds the tail variant links into one chain. */
 #define LIST_GROUP 32u
+
+/*
+ * The heads of the implementations a build may lack: their files define them
+ * on these, and a build without CUDA, or without OpenCL, lists the same heads
+ * (structures/list_registry.c), unavailable for the reason in them.
+ */
+#define LIST_GPU_HEAD \
+	GB_CUDA_HEAD("gpu", "the lock-free list (Listings 1 and 3) on the KMA-style heap, in CUDA")
+#define LIST_GPU_TAIL_HEAD \
+	GB_CUDA_HEAD("gpu-tail", "the tail-pointer list in CUDA, a block's adds appended as one chain")
+#ifdef GB_HAVE_OPENCL
+#define LIST_NEEDS_OPENCL NULL
+#else
+#define LIST_NEEDS_OPENCL "needs the OpenCL headers and ICD loader at build time"
+#endif
+/* An OpenCL implementation runs on whatever device its platform offers. */
+#define LIST_OPENCL_HEAD \
+	{ .name = "opencl", \
+	  .summary = "the lock-free list as an OpenCL C kernel through the ICD loader (PoCL, or a GPU's ICD)", \
+	  .backends = GB_BACKEND_MASK(GB_BACKEND_GPU) | GB_BACKEND_MASK(GB_BACKEND_CPU), \
+	  .unavailable = LIST_NEEDS_OPENCL }
 
 extern const list_engine *const list_engines[];
 const list_engine *list_engine_find(const char *name);

@@ -226,18 +226,14 @@ extern "C" {
 extern const list_engine list_engine_gpu, list_engine_gpu_tail;
 
 const list_engine list_engine_gpu = {
-	.name = "gpu",
-	.summary = "the lock-free list (Listings 1 and 3) on the KMA-style heap, in CUDA",
+	.head = LIST_GPU_HEAD,
 	.platform = LIST_ON_GPU,
-	.available = 1,
 	.run = run_plain,
 };
 
 const list_engine list_engine_gpu_tail = {
-	.name = "gpu-tail",
-	.summary = "the tail-pointer list in CUDA, a block's adds appended as one chain",
+	.head = LIST_GPU_TAIL_HEAD,
 	.platform = LIST_ON_GPU,
-	.available = 1,
 	.run = run_tail,
 };
 }

@@ -198,9 +198,7 @@ done:
 }
 
 const list_engine list_engine_opencl = {
-	.name = "opencl",
-	.summary = "the lock-free list as an OpenCL C kernel through the ICD loader (PoCL, or a GPU's ICD)",
+	.head = LIST_OPENCL_HEAD,
 	.platform = LIST_ON_OPENCL,
-	.available = 1,
 	.run = run_opencl,
 };

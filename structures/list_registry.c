@@ -8,33 +8,18 @@
 extern const list_engine list_engine_cpu, list_engine_cpu_tail, list_engine_cpu_lockfree,
 	list_engine_cpu_lockfree_tail;
 
+/* Listed in every build, with the same heads, which say why one cannot run in this one. */
 #ifdef GB_HAVE_CUDA
 extern const list_engine list_engine_gpu, list_engine_gpu_tail;
 #else
-/* Listed in a CPU-only build too, so --impl gpu says why it cannot run. */
-static const list_engine list_engine_gpu = {
-	.name = "gpu",
-	.summary = "the lock-free list in CUDA (needs a CUDA build)",
-	.platform = LIST_ON_GPU,
-	.available = 0,
-};
-static const list_engine list_engine_gpu_tail = {
-	.name = "gpu-tail",
-	.summary = "the tail-pointer list in CUDA, a block's adds as one chain (needs a CUDA build)",
-	.platform = LIST_ON_GPU,
-	.available = 0,
-};
+static const list_engine list_engine_gpu = {.head = LIST_GPU_HEAD, .platform = LIST_ON_GPU};
+static const list_engine list_engine_gpu_tail = {.head = LIST_GPU_TAIL_HEAD, .platform = LIST_ON_GPU};
 #endif
 
 #ifdef GB_HAVE_OPENCL
 extern const list_engine list_engine_opencl;
 #else
-static const list_engine list_engine_opencl = {
-	.name = "opencl",
-	.summary = "the lock-free list as an OpenCL C kernel (needs OpenCL headers and loader at build time)",
-	.platform = LIST_ON_OPENCL,
-	.available = 0,
-};
+static const list_engine list_engine_opencl = {.head = LIST_OPENCL_HEAD, .platform = LIST_ON_OPENCL};
 #endif
 
 const list_engine *const list_engines[] = {
@@ -46,7 +31,7 @@ const list_engine *list_engine_find(const char *name)
 {
 	int i;
 	for (i = 0; list_engines[i]; i++)
-		if (strcmp(list_engines[i]->name, name) == 0)
+		if (strcmp(list_engines[i]->head.name, name) == 0)
 			return list_engines[i];
 	return NULL;
 }

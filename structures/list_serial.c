@@ -156,17 +156,17 @@ static int run_cpu_tail(const list_workload *w, const list_params *p, list_run *
 }
 
 const list_engine list_engine_cpu = {
-	.name = "cpu",
-	.summary = "the paper's serial C list: add walks to the end, malloc'd nodes",
+	.head = {.name = "cpu",
+		 .summary = "the paper's serial C list: add walks to the end, malloc'd nodes",
+		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.platform = LIST_ON_CPU,
-	.available = 1,
 	.run = run_cpu,
 };
 
 const list_engine list_engine_cpu_tail = {
-	.name = "cpu-tail",
-	.summary = "serial C list with a tail pointer (add in O(1)), malloc'd nodes",
+	.head = {.name = "cpu-tail",
+		 .summary = "serial C list with a tail pointer (add in O(1)), malloc'd nodes",
+		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.platform = LIST_ON_CPU,
-	.available = 1,
 	.run = run_cpu_tail,
 };

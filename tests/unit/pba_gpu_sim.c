@@ -653,8 +653,9 @@ static void sim_close(void *ctx)
 }
 
 const pba_engine pba_sim_gpu = {
-	.name = "gpu (CPU driver)",
-	.summary = "gpu's kernels in its launch geometry",
+	.head = {.name = "gpu (CPU driver)",
+		 .summary = "gpu's kernels in its launch geometry",
+		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.open = open_gpu,
 	.apply = sim_apply,
 	.last_iterations = sim_last_iterations,
@@ -663,8 +664,9 @@ const pba_engine pba_sim_gpu = {
 };
 
 const pba_engine pba_sim_gpu_small = {
-	.name = "gpu, small blocks (CPU driver)",
-	.summary = "gpu's kernels with 64-thread blocks, 3 candidate slots, 2 staged rows, all in global memory",
+	.head = {.name = "gpu, small blocks (CPU driver)",
+		 .summary = "gpu's kernels with 64-thread blocks, 3 candidate slots, 2 staged rows, all in global memory",
+		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.open = open_gpu_small,
 	.apply = sim_apply,
 	.last_iterations = sim_last_iterations,
@@ -673,8 +675,9 @@ const pba_engine pba_sim_gpu_small = {
 };
 
 const pba_engine pba_sim_gpu_global_state = {
-	.name = "gpu, words in global memory (CPU driver)",
-	.summary = "gpu's kernels with the processes' words and the finisher list in global memory",
+	.head = {.name = "gpu, words in global memory (CPU driver)",
+		 .summary = "gpu's kernels with the processes' words and the finisher list in global memory",
+		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.open = open_gpu_global_state,
 	.apply = sim_apply,
 	.last_iterations = sim_last_iterations,
@@ -683,8 +686,9 @@ const pba_engine pba_sim_gpu_global_state = {
 };
 
 const pba_engine pba_sim_gpu_thesis = {
-	.name = "gpu-thesis (CPU driver)",
-	.summary = "gpu-thesis's kernels and host scan",
+	.head = {.name = "gpu-thesis (CPU driver)",
+		 .summary = "gpu-thesis's kernels and host scan",
+		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.open = open_thesis,
 	.apply = sim_apply,
 	.last_iterations = sim_last_iterations,

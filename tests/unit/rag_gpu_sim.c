@@ -20,6 +20,9 @@
 #include "deadlock/rag_stream.h"
 #include "tests/unit/rag_gpu_sim.h"
 
+/* The simulated detectors run on the CPU, whatever they simulate. */
+#define CPU GB_BACKEND_MASK(GB_BACKEND_CPU)
+
 typedef struct sim {
 	int lmdda, graph;
 	osdda_dev os;
@@ -279,60 +282,48 @@ SIM_OPENERS(osdda)
 SIM_OPENERS(lmdda)
 
 const rag_engine rag_sim_osdda_gpu = {
+	.head = {.name = "gpu (CPU driver)", .summary = "", .backends = CPU},
 	.algo = "osdda",
-	.name = "gpu (CPU driver)",
-	.summary = "",
-	.needs_gpu = 0,
 	.open = osdda_open_bits,
 	.apply = sim_apply,
 	.bytes = sim_bytes,
 	.close = sim_close,
 };
 const rag_engine rag_sim_osdda_gpu_graph = {
+	.head = {.name = "gpu-graph (CPU driver)", .summary = "", .backends = CPU},
 	.algo = "osdda",
-	.name = "gpu-graph (CPU driver)",
-	.summary = "",
-	.needs_gpu = 0,
 	.open = osdda_open_graph,
 	.apply = sim_apply,
 	.bytes = sim_bytes,
 	.close = sim_close,
 };
 const rag_engine rag_sim_osdda_gpu_initial = {
+	.head = {.name = "gpu-initial (CPU driver)", .summary = "", .backends = CPU},
 	.algo = "osdda",
-	.name = "gpu-initial (CPU driver)",
-	.summary = "",
-	.needs_gpu = 0,
 	.open = osdda_open_initial,
 	.apply = sim_apply,
 	.bytes = sim_bytes,
 	.close = sim_close,
 };
 const rag_engine rag_sim_lmdda_gpu = {
+	.head = {.name = "gpu (CPU driver)", .summary = "", .backends = CPU},
 	.algo = "lmdda",
-	.name = "gpu (CPU driver)",
-	.summary = "",
-	.needs_gpu = 0,
 	.open = lmdda_open_bits,
 	.apply = sim_apply,
 	.bytes = sim_bytes,
 	.close = sim_close,
 };
 const rag_engine rag_sim_lmdda_gpu_graph = {
+	.head = {.name = "gpu-graph (CPU driver)", .summary = "", .backends = CPU},
 	.algo = "lmdda",
-	.name = "gpu-graph (CPU driver)",
-	.summary = "",
-	.needs_gpu = 0,
 	.open = lmdda_open_graph,
 	.apply = sim_apply,
 	.bytes = sim_bytes,
 	.close = sim_close,
 };
 const rag_engine rag_sim_lmdda_gpu_initial = {
+	.head = {.name = "gpu-initial (CPU driver)", .summary = "", .backends = CPU},
 	.algo = "lmdda",
-	.name = "gpu-initial (CPU driver)",
-	.summary = "",
-	.needs_gpu = 0,
 	.open = lmdda_open_initial,
 	.apply = sim_apply,
 	.bytes = sim_bytes,
@@ -464,10 +455,8 @@ STREAM_OPENERS(osdda, 0)
 STREAM_OPENERS(lmdda, 1)
 
 const rag_engine rag_sim_osdda_gpu_stream = {
+	.head = {.name = "gpu-stream, shared (CPU driver)", .summary = "", .backends = CPU},
 	.algo = "osdda",
-	.name = "gpu-stream, shared (CPU driver)",
-	.summary = "",
-	.needs_gpu = 0,
 	.open = osdda_open_stream_shared,
 	.apply = stream_apply,
 	.bytes = stream_bytes,
@@ -475,10 +464,8 @@ const rag_engine rag_sim_osdda_gpu_stream = {
 	.apply_stream = stream_apply_stream,
 };
 const rag_engine rag_sim_osdda_gpu_stream_global = {
+	.head = {.name = "gpu-stream, global (CPU driver)", .summary = "", .backends = CPU},
 	.algo = "osdda",
-	.name = "gpu-stream, global (CPU driver)",
-	.summary = "",
-	.needs_gpu = 0,
 	.open = osdda_open_stream_global,
 	.apply = stream_apply,
 	.bytes = stream_bytes,
@@ -486,10 +473,8 @@ const rag_engine rag_sim_osdda_gpu_stream_global = {
 	.apply_stream = stream_apply_stream,
 };
 const rag_engine rag_sim_lmdda_gpu_stream = {
+	.head = {.name = "gpu-stream, shared (CPU driver)", .summary = "", .backends = CPU},
 	.algo = "lmdda",
-	.name = "gpu-stream, shared (CPU driver)",
-	.summary = "",
-	.needs_gpu = 0,
 	.open = lmdda_open_stream_shared,
 	.apply = stream_apply,
 	.bytes = stream_bytes,
@@ -497,10 +482,8 @@ const rag_engine rag_sim_lmdda_gpu_stream = {
 	.apply_stream = stream_apply_stream,
 };
 const rag_engine rag_sim_lmdda_gpu_stream_global = {
+	.head = {.name = "gpu-stream, global (CPU driver)", .summary = "", .backends = CPU},
 	.algo = "lmdda",
-	.name = "gpu-stream, global (CPU driver)",
-	.summary = "",
-	.needs_gpu = 0,
 	.open = lmdda_open_stream_global,
 	.apply = stream_apply,
 	.bytes = stream_bytes,

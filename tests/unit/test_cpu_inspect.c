@@ -73,16 +73,16 @@ TEST(cpu_inspect_accesses_match_the_traces)
 			for (q = 0; q < t.nwr; q++)
 				if (!named(acc, n, wr[q], 1))
 					tu_fail(__FILE__, __LINE__, "%s iteration %u writes %u, not named as a write",
-						lp->name, i, wr[q]);
+						lp->head.name, i, wr[q]);
 			for (q = 0; q < t.nrd; q++)
 				if (!named(acc, n, rd[q], 0))
-					tu_fail(__FILE__, __LINE__, "%s iteration %u reads %u, not named", lp->name, i,
+					tu_fail(__FILE__, __LINE__, "%s iteration %u reads %u, not named", lp->head.name, i,
 						rd[q]);
 			for (q = 0; q < n; q++) {
 				uint32_t e = acc[q] >> 1;
 				int w = sp_row_find(wr, t.nwr, e) < t.nwr, r = sp_row_find(rd, t.nrd, e) < t.nrd;
 				if ((acc[q] & 1u) ? !w : !r)
-					tu_fail(__FILE__, __LINE__, "%s iteration %u: %u named but not %s", lp->name,
+					tu_fail(__FILE__, __LINE__, "%s iteration %u: %u named but not %s", lp->head.name,
 						i, e, (acc[q] & 1u) ? "written" : "read");
 			}
 		}
@@ -161,7 +161,7 @@ TEST(cpu_inspect_all_memory_loops)
 					REQUIRE(sp_problem_generate(lp, &g, &p, NULL, 0) == 0);
 					if (!spec_matches_seq(inspect_runner, &p, &c, &r))
 						tu_fail(__FILE__, __LINE__, "cpu-inspect of %s (seed %u, density %g, %u "
-							"workers) differs from the sequential loop", lp->name, seed,
+							"workers) differs from the sequential loop", lp->head.name, seed,
 							g.density, workers[w]);
 					CHECK_EQ(r.iterations_gpu + r.reexecuted, p.args.n);
 					CHECK_EQ(r.misspeculated, 0);

@@ -274,11 +274,11 @@ TEST(cpu_spec_all_loops)
 			REQUIRE(sp_problem_generate(l, &g, &p, NULL, 0) == 0);
 			if (!cpu_equals_seq(&p, &c, &r))
 				tu_fail(__FILE__, __LINE__, "cpu-spec of %s (seed %u) differs from the "
-					"sequential loop", l->name, seed);
+					"sequential loop", l->head.name, seed);
 			check_counters(&p, &r);
 			if (l->kind == SP_CF && r.reexecuted == 0)
 				tu_fail(__FILE__, __LINE__, "cpu-spec of %s never recovered a branch at "
-					"density %g", l->name, g.density);
+					"density %g", l->head.name, g.density);
 			if (l->id == SP_OCEAN) /* rounds of n/m iterations write distinct cells */
 				CHECK(r.waw == 0);
 			sp_problem_free(&p);

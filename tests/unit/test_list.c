@@ -28,7 +28,7 @@ static list_verdict run_engine(const char *name, const list_workload *w, uint32_
 
 	memset(&v, 0, sizeof(v));
 	memset(r, 0, sizeof(*r));
-	if (!e || e->run == NULL) {
+	if (!e || e->head.unavailable) {
 		tu_fail(__FILE__, __LINE__, "no engine %s", name);
 		return v;
 	}

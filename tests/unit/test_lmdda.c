@@ -27,9 +27,9 @@ typedef struct stream_spec {
 static const rag_engine *engine(const char *name)
 {
 	const rag_engine *e = rag_engine_find("lmdda", name);
-	if (!e || !e->open)
+	if (!e || e->head.unavailable)
 		tu_fail(__FILE__, __LINE__, "lmdda engine %s is missing", name);
-	return e && e->open ? e : NULL;
+	return e && !e->head.unavailable ? e : NULL;
 }
 
 static uint32_t pick(const rag_list *l, gb_rng *r)
@@ -108,7 +108,7 @@ static uint64_t random_stream(const rag_engine *e, const stream_spec *s,
 		if (got.outcome != want.outcome || got.to != want.to) {
 			tu_fail(__FILE__, __LINE__,
 				"lmdda %s %ux%u units %d seed %llu event %llu (%s p%u q%u): "
-				"%s to %u, oracle %s to %u", e->name, s->procs, s->res, s->units,
+				"%s to %u, oracle %s to %u", e->head.name, s->procs, s->res, s->units,
 				(unsigned long long)s->seed, (unsigned long long)ev,
 				type == RAG_REQUEST ? "request" : "release", p, q,
 				rag_outcome_name(got.outcome), got.to, rag_outcome_name(want.outcome),
@@ -144,7 +144,7 @@ static void agree_on_sizes(const rag_engine *e, const uint32_t (*sizes)[2], unsi
 				int possible = sizes[z][0] > 1 || (k != RAG_BLOCKED && k != RAG_REGRANTED);
 				if (possible && counts[k] == 0)
 					tu_fail(__FILE__, __LINE__, "lmdda %s %ux%u units %d: no %s outcome",
-						e->name, sizes[z][0], sizes[z][1], mode, rag_outcome_name(k));
+						e->head.name, sizes[z][0], sizes[z][1], mode, rag_outcome_name(k));
 			}
 		}
 }
@@ -240,7 +240,7 @@ static void replay_steps(const rag_engine *e, const uint32_t *units, uint32_t pr
 		if (got.outcome != s->outcome || got.to != s->to || want.outcome != s->outcome ||
 		    want.to != s->to)
 			tu_fail(__FILE__, __LINE__, "lmdda %s step %u: %s to %u (oracle %s to %u), want %s to %u",
-				e->name, k, rag_outcome_name(got.outcome), got.to,
+				e->head.name, k, rag_outcome_name(got.outcome), got.to,
 				rag_outcome_name(want.outcome), want.to, rag_outcome_name(s->outcome), s->to);
 	}
 	e->close(ctx);

@@ -20,8 +20,8 @@ static unsigned osdda_engines(const rag_engine *out[MAX_ENGINES])
 {
 	unsigned k, n = 0;
 	for (k = 0; rag_engines[k]; k++)
-		if (strcmp(rag_engines[k]->algo, "osdda") == 0 && !rag_engines[k]->needs_gpu &&
-		    n < MAX_ENGINES - 5)
+		if (strcmp(rag_engines[k]->algo, "osdda") == 0 &&
+		    (rag_engines[k]->head.backends & GB_BACKEND_MASK(GB_BACKEND_CPU)) && n < MAX_ENGINES - 5)
 			out[n++] = rag_engines[k];
 	out[n++] = &rag_sim_osdda_gpu;
 	out[n++] = &rag_sim_osdda_gpu_graph;
@@ -122,7 +122,7 @@ static uint64_t random_stream(uint32_t procs, uint32_t res, uint64_t events, uin
 			if (bad++ == 0)
 				tu_fail(__FILE__, __LINE__,
 					"%s/%s, %u x %u, seed %llu, event %llu (%s %u %u): %s to %u, oracle %s to %u",
-					e[k]->algo, e[k]->name, procs, res, (unsigned long long)seed,
+					e[k]->algo, e[k]->head.name, procs, res, (unsigned long long)seed,
 					(unsigned long long)i, type == RAG_REQUEST ? "request" : "release", p, q,
 					rag_outcome_name(got.outcome), got.to, rag_outcome_name(want.outcome),
 					want.to);
@@ -237,7 +237,7 @@ TEST(osdda_figure_1_1_by_hand)
 			rag_decision d = e[k]->apply(ctx, st->type, st->p, st->q);
 			if (d.outcome != st->outcome || d.to != st->to)
 				tu_fail(__FILE__, __LINE__, "%s, step %u: %s to %u, expected %s to %u",
-					e[k]->name, s, rag_outcome_name(d.outcome), d.to,
+					e[k]->head.name, s, rag_outcome_name(d.outcome), d.to,
 					rag_outcome_name(st->outcome), st->to);
 		}
 		e[k]->close(ctx);
@@ -284,7 +284,7 @@ TEST(osdda_long_chains)
 	for (k = 0; k < n; k++) {
 		long_chain(e[k], 300, 300 - 1);
 		/* the full scale for the detectors that keep no matrices */
-		if (strcmp(e[k]->name, "cpu-bits") == 0 || strcmp(e[k]->name, "cpu-stream") == 0)
+		if (strcmp(e[k]->head.name, "cpu-bits") == 0 || strcmp(e[k]->head.name, "cpu-stream") == 0)
 			long_chain(e[k], 65536, 65536 - 1);
 	}
 }

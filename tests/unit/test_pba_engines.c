@@ -19,12 +19,13 @@
 
 #define MAX_ENGINES 8
 
+
 /* The implementations that run here: the CPU ones and the GPU ones' kernels on the CPU driver. */
 static unsigned cpu_runnable(const pba_engine *out[MAX_ENGINES])
 {
 	unsigned k, n = 0;
 	for (k = 0; pba_engines[k]; k++)
-		if (!pba_engines[k]->needs_gpu && n < MAX_ENGINES - 4)
+		if ((pba_engines[k]->head.backends & GB_BACKEND_MASK(GB_BACKEND_CPU)) && n < MAX_ENGINES - 4)
 			out[n++] = pba_engines[k];
 	out[n++] = &pba_sim_gpu;
 	out[n++] = &pba_sim_gpu_small;
@@ -279,7 +280,7 @@ TEST(pba_unsafe_mix_controls_the_unsafe_share)
 		REQUIRE(pba_generate(&cfg, &init, &ev, err, sizeof(err)) == 0);
 		CHECK_EQ(replay(pba_engine_find("cpu"), &init, &ev, counts), 0u);
 		for (k = 0; pba_engines[k]; k++)
-			if (!pba_engines[k]->needs_gpu)
+			if ((pba_engines[k]->head.backends & GB_BACKEND_MASK(GB_BACKEND_CPU)))
 				CHECK_EQ(replay(pba_engines[k], &init, &ev, NULL), 0u);
 		CHECK_EQ(counts[PBA_DENIED_INVALID], 0u);
 		CHECK_EQ(counts[PBA_DENIED_UNAVAILABLE], 0u);
@@ -544,7 +545,7 @@ TEST(pba_engines_keep_the_first_blocking_resource)
 			CHECK_EQ(en[k]->apply(ctx, PBA_REQUEST, 1, nothing, ph),
 				 free_b ? PBA_GRANTED : PBA_DENIED_UNSAFE);
 			/* process 1, then 2, then 0 or nobody */
-			if (iterations_ref(en[k]) || strcmp(en[k]->name, "cpu") == 0)
+			if (iterations_ref(en[k]) || strcmp(en[k]->head.name, "cpu") == 0)
 				CHECK_EQ(en[k]->last_iterations(ctx), 3u);
 			en[k]->fetch(ctx, &got);
 			CHECK(pba_system_equal(&got, &init));
@@ -583,7 +584,7 @@ TEST(pba_engines_return_what_lies_before_pos)
 		void *ctx = en[k]->open(&init);
 		CHECK_EQ(en[k]->apply(ctx, PBA_REQUEST, 1, nothing, ph), PBA_GRANTED);
 		/* process 1, then 0, then 2 */
-		if (iterations_ref(en[k]) || strcmp(en[k]->name, "cpu") == 0)
+		if (iterations_ref(en[k]) || strcmp(en[k]->head.name, "cpu") == 0)
 			CHECK_EQ(en[k]->last_iterations(ctx), 3u);
 		en[k]->fetch(ctx, &got);
 		CHECK(pba_system_equal(&got, &init));

@@ -41,7 +41,7 @@ static uint64_t windows_agree(const rag_engine *e, const rag_gen_config *cfg, ui
 		if ((got[k].outcome != want.outcome || got[k].to != want.to) && bad++ == 0)
 			tu_fail(__FILE__, __LINE__,
 				"%s %s %ux%u units %u-%u seed %llu event %llu (%s p%u q%u): %s to %u, oracle %s to %u",
-				e->algo, e->name, cfg->procs, cfg->res, cfg->units_lo, cfg->units_hi,
+				e->algo, e->head.name, cfg->procs, cfg->res, cfg->units_lo, cfg->units_hi,
 				(unsigned long long)cfg->seed, (unsigned long long)k,
 				ev.type[k] == RAG_REQUEST ? "request" : "release", ev.proc[k], ev.res[k],
 				got[k].outcome < RAG_NOUTCOMES ? rag_outcome_name(got[k].outcome) : "corrupt",

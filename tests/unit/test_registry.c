@@ -9,39 +9,34 @@
 #include "common/backend.h"
 #include "common/error.h"
 #include "common/impl.h"
+#include "common/json.h"
 #include "common/registry.h"
-#include "common/report.h"
 #include "tests/unit/test.h"
+
+#define CPU GB_BACKEND_MASK(GB_BACKEND_CPU)
+#define GPU GB_BACKEND_MASK(GB_BACKEND_GPU)
 
 /* A registry's entries as an engine folder would define them, in a type of its own. */
 typedef struct fake_engine {
-	int weight;
-	const char *family, *name, *summary;
+	gb_entry_head head;
+	const char *family;
 	int where; /* 0 cpu, 1 gpu, 2 both */
-	int built;
 } fake_engine;
 
-static const fake_engine cpu_a = {.family = "x", .name = "cpu", .summary = "serial", .where = 0, .built = 1};
-static const fake_engine gpu_a = {.family = "x", .name = "gpu", .summary = "on the device", .where = 1, .built = 1};
-static const fake_engine cpu_b = {.family = "y", .name = "cpu", .summary = "serial too", .where = 0, .built = 1};
-static const fake_engine both_b = {.family = "y", .name = "anywhere-long", .summary = "both", .where = 2, .built = 0};
+static const fake_engine cpu_a = {{"cpu", "serial", CPU, NULL}, "x", 0};
+static const fake_engine gpu_a = {{"gpu", "on the device", GPU, NULL}, "x", 1};
+static const fake_engine cpu_b = {{"cpu", "serial too", CPU, NULL}, "y", 0};
+static const fake_engine both_b = {{"anywhere-long", "both", GPU | CPU, "not compiled in"}, "y", 2};
 static const fake_engine *const fakes[] = {&cpu_a, &gpu_a, &cpu_b, &both_b, NULL};
 
-static unsigned fake_backends(const void *e)
-{
-	static const unsigned on[] = {GB_BACKEND_MASK(GB_BACKEND_CPU), GB_BACKEND_MASK(GB_BACKEND_GPU),
-				      GB_BACKEND_MASK(GB_BACKEND_CPU) | GB_BACKEND_MASK(GB_BACKEND_GPU)};
-	return on[((const fake_engine *)e)->where];
-}
+/* Workloads: they run wherever their engine does. */
+static const fake_engine loop_a = {{"plain", "no dependence", 0, NULL}, NULL, 0};
+static const fake_engine loop_b = {{"chained-long", "one dependence an iteration", 0, NULL}, NULL, 0};
+static const fake_engine *const loops[] = {&loop_a, &loop_b, NULL};
 
 static const char *fake_family(const void *e)
 {
 	return ((const fake_engine *)e)->family;
-}
-
-static const char *fake_unusable(const void *e)
-{
-	return ((const fake_engine *)e)->built ? NULL : "not compiled in";
 }
 
 static void fake_describe(const void *e, cJSON *o)
@@ -53,10 +48,6 @@ static const gb_registry grouped = {
 	.what = "detector",
 	.picked_by = "--impl, --compare",
 	.entries = (const void *const *)fakes,
-	.name_at = offsetof(fake_engine, name),
-	.summary_at = offsetof(fake_engine, summary),
-	.backends = fake_backends,
-	.unusable = fake_unusable,
 	.group = fake_family,
 	.group_key = "family",
 	.describe = fake_describe,
@@ -67,10 +58,35 @@ static const gb_registry grouped = {
 static const gb_registry workloads = {
 	.what = "loop",
 	.picked_by = "--loop",
-	.entries = (const void *const *)fakes,
-	.name_at = offsetof(fake_engine, name),
-	.summary_at = offsetof(fake_engine, summary),
+	.entries = (const void *const *)loops,
 	.name_key = "loop",
+};
+
+/* stm's entries, which have no head yet: read through offsets and a function. */
+typedef struct headless {
+	int weight;
+	const char *name, *summary;
+	int on_gpu_too;
+} headless;
+
+static const headless stm_a = {1, "one", "the first", 1};
+static const headless stm_b = {2, "two", "the second", 0};
+static const headless *const headlesses[] = {&stm_a, &stm_b, NULL};
+
+static unsigned headless_backends(const void *e)
+{
+	return CPU | (((const headless *)e)->on_gpu_too ? GPU : 0);
+}
+
+static const gb_registry by_offsets = {
+	.what = "engine",
+	.picked_by = "--algo, --compare",
+	.option = "algo",
+	.entries = (const void *const *)headlesses,
+	.show_backends = 1,
+	.name_at = offsetof(headless, name),
+	.summary_at = offsetof(headless, summary),
+	.backends = headless_backends,
 };
 
 static char *captured(void (*fn)(FILE *out, const void *arg), const void *arg)
@@ -104,7 +120,31 @@ TEST(registry_lookup_by_group_and_name)
 	CHECK(gb_registry_on_gpu(&grouped, &gpu_a));
 	CHECK(!gb_registry_on_gpu(&grouped, &both_b));
 	CHECK(!gb_registry_on_gpu(&grouped, &cpu_a));
-	CHECK(!gb_registry_on_gpu(&workloads, &gpu_a)); /* workloads run wherever their engine does */
+	CHECK(gb_registry_find(&workloads, NULL, "chained-long") == &loop_b);
+	CHECK(!gb_registry_on_gpu(&workloads, &loop_a)); /* workloads run wherever their engine does */
+}
+
+TEST(registry_reads_headless_entries_through_offsets)
+{
+	gb_entry_head h = gb_registry_head(&by_offsets, &stm_b);
+	cJSON *arr = cJSON_CreateArray();
+	char *text, *json;
+
+	CHECK_STR_EQ(h.name, "two");
+	CHECK_STR_EQ(h.summary, "the second");
+	CHECK_EQ(h.backends, CPU);
+	CHECK(h.unavailable == NULL);
+	CHECK(gb_registry_find(&by_offsets, NULL, "one") == &stm_a);
+	text = captured(info_of, &by_offsets);
+	CHECK_STR_EQ(text, "cmd engine one (gpu, cpu): the first\n"
+			   "cmd engine two (cpu): the second\n");
+	free(text);
+	gb_registry_info(&by_offsets, "cmd", arr, NULL);
+	json = cJSON_PrintUnformatted(cJSON_GetArrayItem(arr, 0));
+	CHECK_STR_EQ(json, "{\"name\":\"one\",\"summary\":\"the first\",\"backends\":[\"gpu\",\"cpu\"],"
+			   "\"gpu\":false,\"built\":true}");
+	free(json);
+	cJSON_Delete(arr);
 }
 
 static void pick_unknown(void *arg)
@@ -132,15 +172,13 @@ TEST(registry_help_lists_each_group_under_its_heading)
 			   "\n"
 			   "y detectors (--impl, --compare):\n"
 			   "  cpu           serial too\n"
-			   "  anywhere-long both [not built]\n");
+			   "  anywhere-long both [not built: not compiled in]\n");
 	free(text);
 	text = captured(help_of, &workloads);
 	CHECK_STR_EQ(text, "\n"
 			   "Loops (--loop):\n"
-			   "  cpu           serial\n"
-			   "  gpu           on the device\n"
-			   "  cpu           serial too\n"
-			   "  anywhere-long both\n");
+			   "  plain        no dependence\n"
+			   "  chained-long one dependence an iteration\n");
 	free(text);
 }
 
@@ -152,14 +190,15 @@ TEST(registry_info_one_shape)
 	CHECK_STR_EQ(text, "cmd x detector cpu: serial\n"
 			   "cmd x detector gpu: on the device\n"
 			   "cmd y detector cpu: serial too\n"
-			   "cmd y detector anywhere-long (not built): both\n");
+			   "cmd y detector anywhere-long (not built: not compiled in): both\n");
 	free(text);
 	gb_registry_info(&grouped, "cmd", arr, NULL);
 	REQUIRE(cJSON_GetArraySize(arr) == 4);
 	e = cJSON_GetArrayItem(arr, 3);
 	json = cJSON_PrintUnformatted(e);
 	CHECK_STR_EQ(json, "{\"family\":\"y\",\"name\":\"anywhere-long\",\"summary\":\"both\","
-			   "\"backends\":[\"gpu\",\"cpu\"],\"gpu\":false,\"built\":false,\"where\":2}");
+			   "\"backends\":[\"gpu\",\"cpu\"],\"gpu\":false,\"built\":false,"
+			   "\"unavailable\":\"not compiled in\",\"where\":2}");
 	free(json);
 	json = cJSON_PrintUnformatted(cJSON_GetArrayItem(arr, 1));
 	CHECK_STR_EQ(json, "{\"family\":\"x\",\"name\":\"gpu\",\"summary\":\"on the device\","
@@ -169,7 +208,7 @@ TEST(registry_info_one_shape)
 	arr = cJSON_CreateArray();
 	gb_registry_info(&workloads, "cmd", arr, NULL);
 	json = cJSON_PrintUnformatted(cJSON_GetArrayItem(arr, 0));
-	CHECK_STR_EQ(json, "{\"loop\":\"cpu\",\"summary\":\"serial\"}");
+	CHECK_STR_EQ(json, "{\"loop\":\"plain\",\"summary\":\"no dependence\"}");
 	free(json);
 	cJSON_Delete(arr);
 }
@@ -184,4 +223,18 @@ TEST(impl_choose_in_a_group)
 	CHECK_EQ(c.n, 1);
 	CHECK(c.e[0] == &cpu_b);
 	CHECK(!c.gpu);
+}
+
+static void choose_unavailable(void *arg)
+{
+	gb_impl_choice c;
+	gb_impl_choose(&grouped, "y", "cpu", arg, GB_BACKEND_AUTO, &c);
+}
+
+TEST(impl_choose_refuses_an_unavailable_entry_with_its_reason)
+{
+	char err[512];
+
+	CHECK_EQ_I(tu_run_child(choose_unavailable, "anywhere-long", err, sizeof(err)), GB_EXIT_USAGE);
+	CHECK_CONTAINS(err, "--impl/--compare anywhere-long is not built into this binary: not compiled in");
 }

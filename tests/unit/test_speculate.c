@@ -344,10 +344,10 @@ TEST(speculate_all_loops_all_opts)
 			REQUIRE(sp_problem_generate(l, &g, &p, NULL, 0) == 0);
 			if (!spec_equals_seq(&p, &c, &r))
 				tu_fail(__FILE__, __LINE__, "%s --opt %s differs from the sequential loop",
-					l->name, sp_opt_names[o]);
+					l->head.name, sp_opt_names[o]);
 			if (r.reexecuted == 0 && l->id != SP_FFTBENCH)
 				tu_fail(__FILE__, __LINE__, "%s --opt %s never misspeculated at density %g",
-					l->name, sp_opt_names[o], g.density);
+					l->head.name, sp_opt_names[o], g.density);
 			CHECK(r.iterations_gpu >= 6000);
 			sp_problem_free(&p);
 		}
@@ -630,7 +630,7 @@ TEST(speculate_whole_array_writers)
 			k += seen[e] == 1;
 		if (k != p.args.size)
 			tu_fail(__FILE__, __LINE__, "%s: %u of %u elements in exactly one first range",
-				l->name, k, p.args.size);
+				l->head.name, k, p.args.size);
 		free(seen);
 		sp_problem_free(&p);
 	}

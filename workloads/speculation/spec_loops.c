@@ -298,8 +298,7 @@ static int gen_figure3(const sp_loop_gen *g, sp_problem *p, char *err, size_t er
 }
 
 static const sp_loop loop_ocean = {
-	.name = "ocean",
-	.summary = "irregular memory: cell sweeps, early neighbour dependences",
+	.head = {.name = "ocean", .summary = "irregular memory: cell sweeps, early neighbour dependences"},
 	.id = SP_OCEAN,
 	.kind = SP_MEM,
 	.max_reads = 3,
@@ -314,8 +313,7 @@ static const sp_loop loop_ocean = {
 	.generate = gen_ocean,
 };
 static const sp_loop loop_trfd = {
-	.name = "trfd",
-	.summary = "irregular memory: writes only, one WAW pair per execution",
+	.head = {.name = "trfd", .summary = "irregular memory: writes only, one WAW pair per execution"},
 	.id = SP_TRFD,
 	.kind = SP_MEM,
 	.max_reads = 1,
@@ -330,8 +328,7 @@ static const sp_loop loop_trfd = {
 	.generate = gen_trfd,
 };
 static const sp_loop loop_fftbench = {
-	.name = "fftbench",
-	.summary = "irregular memory: a scrambled butterfly stage, no dependence",
+	.head = {.name = "fftbench", .summary = "irregular memory: a scrambled butterfly stage, no dependence"},
 	.id = SP_FFTBENCH,
 	.kind = SP_MEM,
 	.max_reads = 2,
@@ -346,8 +343,7 @@ static const sp_loop loop_fftbench = {
 	.generate = gen_fftbench,
 };
 static const sp_loop loop_mdg = {
-	.name = "mdg",
-	.summary = "control flow: heavy iterations, rare all-subsequent branch",
+	.head = {.name = "mdg", .summary = "control flow: heavy iterations, rare all-subsequent branch"},
 	.id = SP_MDG,
 	.kind = SP_CF,
 	.clause = "(+0:end)",
@@ -365,8 +361,7 @@ static const sp_loop loop_mdg = {
 	.generate = gen_mdg,
 };
 static const sp_loop loop_strcat = {
-	.name = "strcat",
-	.summary = "control flow: buffer growth at growing intervals",
+	.head = {.name = "strcat", .summary = "control flow: buffer growth at growing intervals"},
 	.id = SP_STRCAT,
 	.kind = SP_CF,
 	.clause = "(+0:end)",
@@ -384,8 +379,7 @@ static const sp_loop loop_strcat = {
 	.generate = gen_strcat,
 };
 static const sp_loop loop_gothic = {
-	.name = "gothic",
-	.summary = "control flow: an escape invalidates all later iterations",
+	.head = {.name = "gothic", .summary = "control flow: an escape invalidates all later iterations"},
 	.id = SP_GOTHIC,
 	.kind = SP_CF,
 	.clause = "(+0:end)",
@@ -403,8 +397,7 @@ static const sp_loop loop_gothic = {
 	.generate = gen_gothic,
 };
 static const sp_loop loop_alvinn = {
-	.name = "alvinn",
-	.summary = "control flow: pointer-increment weights, no misspeculation",
+	.head = {.name = "alvinn", .summary = "control flow: pointer-increment weights, no misspeculation"},
 	.id = SP_ALVINN,
 	.kind = SP_CF,
 	.clause = "(+0)",
@@ -420,8 +413,7 @@ static const sp_loop loop_alvinn = {
 	.generate = gen_alvinn,
 };
 static const sp_loop loop_chain = {
-	.name = "chain",
-	.summary = "Figure 6(a): a branch writes what the next iteration reads",
+	.head = {.name = "chain", .summary = "Figure 6(a): a branch writes what the next iteration reads"},
 	.id = SP_CHAIN,
 	.kind = SP_CF,
 	.clause = "(+1)",
@@ -437,8 +429,7 @@ static const sp_loop loop_chain = {
 	.generate = gen_chain,
 };
 static const sp_loop loop_figure3 = {
-	.name = "figure3",
-	.summary = "Figures 1(a), 3: A[P[i]] = f(A[Q[i]]); density: iters/element",
+	.head = {.name = "figure3", .summary = "Figures 1(a), 3: A[P[i]] = f(A[Q[i]]); density: iters/element"},
 	.id = SP_FIGURE3,
 	.kind = SP_MEM,
 	.max_reads = 1,
@@ -461,7 +452,7 @@ const sp_loop *sp_loop_find(const char *name)
 {
 	int i;
 	for (i = 0; sp_loops[i]; i++)
-		if (strcmp(sp_loops[i]->name, name) == 0)
+		if (strcmp(sp_loops[i]->head.name, name) == 0)
 			return sp_loops[i];
 	return NULL;
 }
@@ -474,7 +465,7 @@ static void problem_init(sp_problem *p, const sp_loop *l)
 	p->args.loop = l->id;
 	/* The table's clauses are constants: a bad one is a programming error. */
 	if (l->clause && sp_clause_parse(l->clause, &p->clause, err, sizeof(err)) != 0)
-		gb_die(GB_EXIT_RUNTIME, "loop %s: %s", l->name, err);
+		gb_die(GB_EXIT_RUNTIME, "loop %s: %s", l->head.name, err);
 }
 
 int sp_problem_generate(const sp_loop *l, const sp_loop_gen *g, sp_problem *p, char *err,
@@ -485,7 +476,7 @@ int sp_problem_generate(const sp_loop *l, const sp_loop_gen *g, sp_problem *p, c
 	if (!gg.work)
 		gg.work = l->default_work;
 	if (gg.iters < 1)
-		return gb_errmsg(err, errlen, "%s needs at least 1 iteration", l->name);
+		return gb_errmsg(err, errlen, "%s needs at least 1 iteration", l->head.name);
 	if (l->generate(&gg, p, err, errlen) != 0) {
 		sp_problem_free(p);
 		return -1;
