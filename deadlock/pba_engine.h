@@ -41,7 +41,6 @@ typedef struct pba_engine {
 	GB_CUDA_HEAD("gpu-thesis", "the thesis's kernels: one <<<I,J>>> launch and a host scan per safety iteration")
 
 extern const pba_engine *const pba_engines[];
-const pba_engine *pba_engine_find(const char *name);
 const char *pba_phase_name(unsigned phase);
 
 #endif

@@ -1,6 +1,4 @@
 /* The PBA implementation table (--impl). */
-#include <string.h>
-
 #include "deadlock/pba_engine.h"
 
 extern const pba_engine pba_engine_cpu, pba_engine_cpu_fast;
@@ -27,13 +25,4 @@ static const char *const phase_names[PBA_NPHASES] = {
 const char *pba_phase_name(unsigned phase)
 {
 	return phase < PBA_NPHASES ? phase_names[phase] : "unknown";
-}
-
-const pba_engine *pba_engine_find(const char *name)
-{
-	int i;
-	for (i = 0; pba_engines[i]; i++)
-		if (strcmp(pba_engines[i]->head.name, name) == 0)
-			return pba_engines[i];
-	return NULL;
 }

@@ -62,6 +62,5 @@ void rag_require_single_unit(uint32_t res, const uint32_t *units);
 	GB_CUDA_HEAD("gpu-event", "gpu-stream's kernel one event a launch, the host waiting for each decision")
 
 extern const rag_engine *const rag_engines[]; /* NULL-terminated */
-const rag_engine *rag_engine_find(const char *algo, const char *name);
 
 #endif

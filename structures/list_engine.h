@@ -68,7 +68,6 @@ typedef struct list_engine {
 	  .unavailable = LIST_NEEDS_OPENCL }
 
 extern const list_engine *const list_engines[];
-const list_engine *list_engine_find(const char *name);
 /* gb_cycles() ticks per nanosecond on this host, measured once. */
 double list_cycles_per_ns(void);
 

@@ -1,6 +1,4 @@
 /* The list implementation table (--impl). */
-#include <string.h>
-
 #include "common/port.h"
 #include "common/timer.h"
 #include "structures/list_engine.h"
@@ -26,15 +24,6 @@ const list_engine *const list_engines[] = {
 	&list_engine_gpu, &list_engine_gpu_tail, &list_engine_opencl, &list_engine_cpu,
 	&list_engine_cpu_tail, &list_engine_cpu_lockfree, &list_engine_cpu_lockfree_tail, NULL,
 };
-
-const list_engine *list_engine_find(const char *name)
-{
-	int i;
-	for (i = 0; list_engines[i]; i++)
-		if (strcmp(list_engines[i]->head.name, name) == 0)
-			return list_engines[i];
-	return NULL;
-}
 
 double list_cycles_per_ns(void)
 {

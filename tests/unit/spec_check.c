@@ -1,8 +1,14 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "tests/unit/entry.h"
 #include "tests/unit/spec_check.h"
 #include "workloads/speculation/spec_loops.h"
+
+const sp_loop *spec_loop(const char *name)
+{
+	return tu_entry("speculate", NULL, name);
+}
 
 int spec_matches_seq(spec_runner run, const sp_problem *p, const sp_config *c, sp_result *r)
 {
@@ -33,5 +39,5 @@ void spec_figure3_256(sp_problem *p, const uint32_t set[][3], unsigned nset)
 		idx[set[i][0] * 256 + set[i][1]] = set[i][2];
 	for (i = 0; i < 512; i++)
 		A0[i] = 7 * i + 1;
-	sp_problem_make(p, sp_loop_find("figure3"), 256, 512, idx, 512, NULL, 0, A0);
+	sp_problem_make(p, spec_loop("figure3"), 256, 512, idx, 512, NULL, 0, A0);
 }

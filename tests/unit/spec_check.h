@@ -4,6 +4,9 @@
 
 #include "speculation/runtime.h"
 
+/* The loop --loop NAME runs (speculate's registry), or NULL. */
+const sp_loop *spec_loop(const char *name);
+
 /* A speculative execution of p into host and scalars: 0, or nonzero on failure. */
 typedef int (*spec_runner)(const sp_problem *p, const sp_config *c, uint32_t *host, float *scalars,
 			   sp_result *r);

@@ -90,7 +90,7 @@ TEST(cpu_inspect_accesses_match_the_traces)
 		sp_problem_free(&p);
 	}
 	CHECK_EQ(found, 4); /* ocean, trfd, fftbench, figure3 */
-	CHECK(!sp_cpu_inspect_ok(sp_loop_find("mdg")));
+	CHECK(!sp_cpu_inspect_ok(spec_loop("mdg")));
 }
 
 /*
@@ -181,7 +181,7 @@ TEST(cpu_inspect_refuses_control_flow)
 	sp_result r;
 	sp_config c = inspect_config(2);
 	uint32_t *A;
-	REQUIRE(sp_problem_generate(sp_loop_find("mdg"), &g, &p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop("mdg"), &g, &p, NULL, 0) == 0);
 	A = malloc((size_t)p.args.size * sizeof(uint32_t));
 	CHECK_EQ(sp_cpu_inspect_run(&p, &c, A, &r), -1);
 	CHECK(strstr(r.error, "mdg") != NULL);

@@ -148,7 +148,7 @@ static uint64_t ocean_reexecution(uint32_t later)
 		in[N + i] = 0.25f * (float)i;
 	idx[N + 200] = 10;
 	idx[2 * N + 200] = later;
-	sp_problem_make(&p, sp_loop_find("ocean"), N, N, idx, 3 * N, in, N + HALO, A0);
+	sp_problem_make(&p, spec_loop("ocean"), N, N, idx, 3 * N, in, N + HALO, A0);
 	p.args.p[0] = 1;
 	p.args.p[1] = N;
 	CHECK(cpu_equals_seq(&p, &c, &r));
@@ -172,7 +172,7 @@ static void flagged_cf(sp_problem *p, const char *loop, const uint32_t *at, unsi
 {
 	sp_loop_gen g = {256, 0, 0, 3};
 	unsigned k;
-	REQUIRE(sp_problem_generate(sp_loop_find(loop), &g, p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop(loop), &g, p, NULL, 0) == 0);
 	for (k = 0; k < nat; k++) {
 		if (strcmp(loop, "gothic") == 0)
 			p->in[2 * at[k]] = 5e7f;
@@ -293,7 +293,7 @@ TEST(cpu_spec_dense_dependences)
 	sp_problem p;
 	sp_result r;
 	sp_config c = cpu_config(8);
-	REQUIRE(sp_problem_generate(sp_loop_find("figure3"), &g, &p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop("figure3"), &g, &p, NULL, 0) == 0);
 	CHECK(cpu_equals_seq(&p, &c, &r));
 	check_counters(&p, &r);
 	CHECK_EQ(r.max_assignment, 12500); /* n/m: 12500 elements, one written per iteration */
@@ -313,7 +313,7 @@ TEST(cpu_spec_hashed_filters)
 	sp_problem p;
 	sp_result r;
 	sp_config c = cpu_config(4);
-	REQUIRE(sp_problem_generate(sp_loop_find("figure3"), &g, &p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop("figure3"), &g, &p, NULL, 0) == 0);
 	REQUIRE(p.args.size > (1u << 22));
 	CHECK(cpu_equals_seq(&p, &c, &r));
 	check_counters(&p, &r);
@@ -329,14 +329,14 @@ TEST(cpu_spec_more_threads_than_cores)
 	sp_problem p;
 	sp_result r;
 	sp_config c = cpu_config(8);
-	REQUIRE(sp_problem_generate(sp_loop_find("figure3"), &g, &p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop("figure3"), &g, &p, NULL, 0) == 0);
 	CHECK(cpu_equals_seq(&p, &c, &r));
 	check_counters(&p, &r);
 	CHECK_EQ(r.max_assignment, 8 * 2048); /* n/m is 50000; chunks stay at MAX_CHUNK, 2048 */
 	CHECK(r.reexecuted > 0);
 	sp_problem_free(&p);
 	g.density = 0.5;
-	REQUIRE(sp_problem_generate(sp_loop_find("ocean"), &g, &p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop("ocean"), &g, &p, NULL, 0) == 0);
 	CHECK(cpu_equals_seq(&p, &c, &r));
 	check_counters(&p, &r);
 	CHECK(r.reexecuted > 0);
@@ -350,7 +350,7 @@ TEST(cpu_spec_trfd_and_one_worker)
 	sp_problem p;
 	sp_result r;
 	sp_config c = cpu_config(3);
-	REQUIRE(sp_problem_generate(sp_loop_find("trfd"), &g, &p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop("trfd"), &g, &p, NULL, 0) == 0);
 	CHECK(cpu_equals_seq(&p, &c, &r));
 	check_counters(&p, &r);
 	CHECK(r.reexecuted <= 1);

@@ -12,6 +12,7 @@
 
 #include "structures/list_apply.h"
 #include "structures/list_engine.h"
+#include "tests/unit/entry.h"
 #include "tests/unit/test.h"
 #include "workloads/list/list_gen.h"
 #include "workloads/list/list_oracle.h"
@@ -20,7 +21,7 @@
 static list_verdict run_engine(const char *name, const list_workload *w, uint32_t workers,
 			       uint32_t sb_count, list_run *r)
 {
-	const list_engine *e = list_engine_find(name);
+	const list_engine *e = tu_entry("list", NULL, name);
 	uint64_t cells = (uint64_t)w->steps * w->threads;
 	list_params p = {sb_count, 4096, workers, 0};
 	list_verdict v;

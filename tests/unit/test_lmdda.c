@@ -11,6 +11,7 @@
 
 #include "common/rng.h"
 #include "deadlock/rag.h"
+#include "tests/unit/entry.h"
 #include "tests/unit/rag_gpu_sim.h"
 #include "tests/unit/test.h"
 #include "workloads/deadlock/rag_oracle.h"
@@ -26,7 +27,7 @@ typedef struct stream_spec {
 
 static const rag_engine *engine(const char *name)
 {
-	const rag_engine *e = rag_engine_find("lmdda", name);
+	const rag_engine *e = tu_entry("detect", "lmdda", name);
 	if (!e || e->head.unavailable)
 		tu_fail(__FILE__, __LINE__, "lmdda engine %s is missing", name);
 	return e && !e->head.unavailable ? e : NULL;

@@ -9,6 +9,7 @@
 
 #include "common/rng.h"
 #include "deadlock/rag.h"
+#include "tests/unit/entry.h"
 #include "tests/unit/rag_gpu_sim.h"
 #include "tests/unit/test.h"
 #include "workloads/deadlock/rag_oracle.h"
@@ -311,8 +312,8 @@ TEST(osdda_refuses_multi_unit_systems)
 
 TEST(osdda_memory)
 {
-	const rag_engine *cpu = rag_engine_find("osdda", "cpu");
-	const rag_engine *bits = rag_engine_find("osdda", "cpu-bits");
+	const rag_engine *cpu = tu_entry("detect", "osdda", "cpu");
+	const rag_engine *bits = tu_entry("detect", "osdda", "cpu-bits");
 	static const uint32_t ones[] = {1, 1, 1, 1, 1, 1, 1};
 	void *ctx;
 

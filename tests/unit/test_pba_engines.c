@@ -12,6 +12,7 @@
 #include "common/rng.h"
 #include "deadlock/pba_bits.h"
 #include "deadlock/pba_engine.h"
+#include "tests/unit/entry.h"
 #include "tests/unit/pba_gpu_sim.h"
 #include "tests/unit/test.h"
 #include "workloads/deadlock/pba_gen.h"
@@ -19,6 +20,10 @@
 
 #define MAX_ENGINES 8
 
+static const pba_engine *entry(const char *name)
+{
+	return tu_entry("avoid", NULL, name);
+}
 
 /* The implementations that run here: the CPU ones and the GPU ones' kernels on the CPU driver. */
 static unsigned cpu_runnable(const pba_engine *out[MAX_ENGINES])
@@ -83,7 +88,7 @@ static const pba_engine *iterations_ref(const pba_engine *e)
 {
 	if (e == &pba_sim_gpu || e == &pba_sim_gpu_small || e == &pba_sim_gpu_global_state ||
 	    e == &pba_sim_gpu_thesis)
-		return pba_engine_find("cpu");
+		return entry("cpu");
 	return NULL;
 }
 
@@ -237,7 +242,7 @@ TEST(pba_engines_refuse_negative_amounts)
 TEST(pba_worst_case_needs_all_iterations)
 {
 	pba_gen_config cfg = {97, 5, 6, PBA_WORST_CASE, 1, 0};
-	const pba_engine *thesis = pba_engine_find("cpu");
+	const pba_engine *thesis = entry("cpu");
 	pba_system init;
 	pba_events ev;
 	char err[256];
@@ -260,7 +265,7 @@ TEST(pba_worst_case_needs_all_iterations)
 		}
 	}
 	thesis->close(ctx);
-	CHECK_EQ(replay(pba_engine_find("cpu-fast"), &init, &ev, NULL), 0u);
+	CHECK_EQ(replay(entry("cpu-fast"), &init, &ev, NULL), 0u);
 	pba_system_free(&init);
 	pba_events_free(&ev);
 }
@@ -278,7 +283,7 @@ TEST(pba_unsafe_mix_controls_the_unsafe_share)
 		char err[256];
 		double got;
 		REQUIRE(pba_generate(&cfg, &init, &ev, err, sizeof(err)) == 0);
-		CHECK_EQ(replay(pba_engine_find("cpu"), &init, &ev, counts), 0u);
+		CHECK_EQ(replay(entry("cpu"), &init, &ev, counts), 0u);
 		for (k = 0; pba_engines[k]; k++)
 			if ((pba_engines[k]->head.backends & GB_BACKEND_MASK(GB_BACKEND_CPU)))
 				CHECK_EQ(replay(pba_engines[k], &init, &ev, NULL), 0u);
@@ -316,7 +321,7 @@ TEST(pba_gpu_kernels_on_wide_rows)
 				pba_events ev;
 				char err[256];
 				REQUIRE(pba_generate(&cfg, &init, &ev, err, sizeof(err)) == 0);
-				CHECK_EQ(replay_iterations(e[k], pba_engine_find("cpu"), &init, &ev, counts), 0u);
+				CHECK_EQ(replay_iterations(e[k], entry("cpu"), &init, &ev, counts), 0u);
 				CHECK(counts[PBA_GRANTED] > 0);
 				CHECK(counts[PBA_DENIED_UNSAFE] > 0);
 				pba_system_free(&init);
@@ -470,12 +475,12 @@ TEST(pba_gpu_kernels_on_many_chunks)
 		pba_events ev;
 		char err[256];
 		REQUIRE(pba_generate(&worst, &init, &ev, err, sizeof(err)) == 0);
-		CHECK_EQ(replay_iterations(e[k], pba_engine_find("cpu"), &init, &ev, counts), 0u);
+		CHECK_EQ(replay_iterations(e[k], entry("cpu"), &init, &ev, counts), 0u);
 		CHECK_EQ(counts[PBA_GRANTED], 1u);
 		pba_system_free(&init);
 		pba_events_free(&ev);
 		REQUIRE(pba_generate(&random, &init, &ev, err, sizeof(err)) == 0);
-		CHECK_EQ(replay_iterations(e[k], pba_engine_find("cpu"), &init, &ev, counts), 0u);
+		CHECK_EQ(replay_iterations(e[k], entry("cpu"), &init, &ev, counts), 0u);
 		pba_system_free(&init);
 		pba_events_free(&ev);
 	}
@@ -496,7 +501,7 @@ TEST(pba_gpu_kernels_unsafe_mix)
 			pba_events ev;
 			char err[256];
 			REQUIRE(pba_generate(&cfg, &init, &ev, err, sizeof(err)) == 0);
-			CHECK_EQ(replay_iterations(e[k], pba_engine_find("cpu"), &init, &ev, counts), 0u);
+			CHECK_EQ(replay_iterations(e[k], entry("cpu"), &init, &ev, counts), 0u);
 			CHECK(counts[PBA_GRANTED] > 20);
 			CHECK(counts[PBA_DENIED_UNSAFE] > 20);
 			pba_system_free(&init);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "deadlock/rag_stream.h"
+#include "tests/unit/entry.h"
 #include "tests/unit/rag_gpu_sim.h"
 #include "tests/unit/test.h"
 #include "workloads/deadlock/rag_gen.h"
@@ -66,9 +67,9 @@ TEST(gpu_stream_windows_agree_with_oracle_on_generated_streams)
 		{64, 64, 1, 4, 0.02}, {200, 50, 1, 4, 0.1}, {50, 200, 3, 7, 0.1}, {129, 127, 1, 40, 0.2},
 	};
 	const rag_engine *os[] = {&rag_sim_osdda_gpu_stream, &rag_sim_osdda_gpu_stream_global,
-				  rag_engine_find("osdda", "cpu-stream")};
+				  tu_entry("detect", "osdda", "cpu-stream")};
 	const rag_engine *lm[] = {&rag_sim_lmdda_gpu_stream, &rag_sim_lmdda_gpu_stream_global,
-				  rag_engine_find("lmdda", "cpu-stream")};
+				  tu_entry("detect", "lmdda", "cpu-stream")};
 	unsigned c, k, seed;
 
 	REQUIRE(os[2] && lm[2]);

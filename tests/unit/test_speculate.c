@@ -45,7 +45,7 @@ static void figure3(sp_problem *p, uint32_t n, uint32_t size, const uint32_t *P,
 	memcpy(idx + n, Q, n * sizeof(uint32_t));
 	for (i = 0; i < size; i++)
 		A0[i] = 100 + i;
-	sp_problem_make(p, sp_loop_find("figure3"), n, size, idx, 2 * n, NULL, 0, A0);
+	sp_problem_make(p, spec_loop("figure3"), n, size, idx, 2 * n, NULL, 0, A0);
 	free(idx);
 	free(A0);
 }
@@ -211,7 +211,7 @@ static void flagged(sp_problem *p, const char *loop, uint32_t n, const uint32_t 
 {
 	sp_loop_gen g = {n, 0, 0, 3};
 	unsigned k;
-	REQUIRE(sp_problem_generate(sp_loop_find(loop), &g, p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop(loop), &g, p, NULL, 0) == 0);
 	for (k = 0; k < nat; k++) {
 		if (strcmp(loop, "gothic") == 0)
 			p->in[2 * at[k]] = 5e7f;
@@ -281,7 +281,7 @@ TEST(speculate_assignment_extremes)
 	sp_config c = config(SP_OPT_ALL, 2);
 
 	/* Assignments of one iteration: nothing can conflict (4 sweeps of 75 cells). */
-	REQUIRE(sp_problem_generate(sp_loop_find("ocean"), &g, &p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop("ocean"), &g, &p, NULL, 0) == 0);
 	c.max_assignment = 1;
 	CHECK(spec_equals_seq(&p, &c, &r));
 	CHECK_EQ(r.assignments, 300);
@@ -292,7 +292,7 @@ TEST(speculate_assignment_extremes)
 	/* A loop shorter than one assignment (one sweep of 3 cells): one assignment. */
 	g.iters = 3;
 	g.work = 1;
-	REQUIRE(sp_problem_generate(sp_loop_find("ocean"), &g, &p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop("ocean"), &g, &p, NULL, 0) == 0);
 	c.max_assignment = 0;
 	CHECK(spec_equals_seq(&p, &c, &r));
 	CHECK_EQ(r.assignments, 1);
@@ -307,7 +307,7 @@ TEST(speculate_dense_dependences)
 	sp_problem p;
 	sp_result r;
 	sp_config c = config(SP_OPT_NO_SCHED, 3);
-	REQUIRE(sp_problem_generate(sp_loop_find("figure3"), &g, &p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop("figure3"), &g, &p, NULL, 0) == 0);
 	c.max_assignment = 64;
 	CHECK(spec_equals_seq(&p, &c, &r));
 	CHECK_EQ(r.assignments, 64);
@@ -322,7 +322,7 @@ TEST(speculate_dense_dependences)
 	sp_problem_free(&p);
 	/* With the policy, the assignments shrink until they stop misspeculating. */
 	c = config(SP_OPT_ALL, 3);
-	REQUIRE(sp_problem_generate(sp_loop_find("figure3"), &g, &p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop("figure3"), &g, &p, NULL, 0) == 0);
 	CHECK(spec_equals_seq(&p, &c, &r));
 	CHECK_EQ(r.max_assignment, 256); /* n/m: 256 elements, one written per iteration */
 	CHECK(r.min_assignment < 16);
@@ -365,7 +365,7 @@ TEST(speculate_nospec_loops)
 		sp_config c = config(SP_OPT_ALL, 3);
 		uint32_t *a, *b;
 		float s[SP_NSCALARS];
-		REQUIRE(sp_problem_generate(sp_loop_find(names[k]), &g, &p, NULL, 0) == 0);
+		REQUIRE(sp_problem_generate(spec_loop(names[k]), &g, &p, NULL, 0) == 0);
 		CHECK(spec_equals_seq(&p, &c, &r));
 		CHECK_EQ(r.reexecuted, 0);
 		CHECK_EQ(r.detections, 0);
@@ -390,7 +390,7 @@ TEST(speculate_trfd_one_pair)
 	sp_problem p;
 	sp_result r;
 	sp_config c = config(SP_OPT_ALL, 2);
-	REQUIRE(sp_problem_generate(sp_loop_find("trfd"), &g, &p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop("trfd"), &g, &p, NULL, 0) == 0);
 	CHECK(spec_equals_seq(&p, &c, &r));
 	CHECK_EQ(r.reexecuted, 2);
 	CHECK_EQ(r.waw, 1);
@@ -408,7 +408,7 @@ TEST(speculate_contention_threads)
 	sp_result r;
 	sp_config c = config(SP_OPT_NO_SCHED, 8);
 	c.max_assignment = 8192;
-	REQUIRE(sp_problem_generate(sp_loop_find("figure3"), &g, &p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop("figure3"), &g, &p, NULL, 0) == 0);
 	CHECK(spec_equals_seq(&p, &c, &r));
 	CHECK_EQ(r.assignments, 5);
 	CHECK_EQ(r.assignments_misspeculated, 5);
@@ -419,7 +419,7 @@ TEST(speculate_contention_threads)
 	g.iters = 200000;
 	g.density = 0.5;
 	c = config(SP_OPT_ALL, 8);
-	REQUIRE(sp_problem_generate(sp_loop_find("ocean"), &g, &p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop("ocean"), &g, &p, NULL, 0) == 0);
 	CHECK(spec_equals_seq(&p, &c, &r));
 	CHECK(r.reexecuted > 0 && r.assignments > 1);
 	sp_problem_free(&p);
@@ -442,7 +442,7 @@ TEST(speculate_device_rounds_decide_as_the_host)
 		sp_result dev, host;
 		sp_config c = config(SP_OPT_ALL, 3);
 		c.schedule = k < 3 ? SP_SCHED_PAPER : SP_SCHED_WIDE;
-		REQUIRE(sp_problem_generate(sp_loop_find(loops[k % 3]), &g, &p, NULL, 0) == 0);
+		REQUIRE(sp_problem_generate(spec_loop(loops[k % 3]), &g, &p, NULL, 0) == 0);
 		REQUIRE(sp_clause_only_to_end(&p.clause));
 		CHECK(spec_equals_seq(&p, &c, &dev));
 		REQUIRE(sp_clause_parse("(+0:end,+1000000)", &p.clause, NULL, 0) == 0);
@@ -497,7 +497,7 @@ TEST(speculate_wide_schedule)
 		sp_problem p;
 		sp_result paper, wide;
 		sp_config c = config(SP_OPT_ALL, 2);
-		REQUIRE(sp_problem_generate(sp_loop_find(loops[k]), &g, &p, NULL, 0) == 0);
+		REQUIRE(sp_problem_generate(spec_loop(loops[k]), &g, &p, NULL, 0) == 0);
 		CHECK(spec_equals_seq(&p, &c, &paper));
 		c.schedule = SP_SCHED_WIDE;
 		CHECK(spec_equals_seq(&p, &c, &wide));
@@ -523,14 +523,14 @@ TEST(speculate_rounds_recover_in_place)
 	unsigned k;
 	CHECK(sp_clause_from_self(&(sp_clause){0}) == 0);
 	for (k = 0; k < 3; k++) {
-		sp_loop again = *sp_loop_find(loops[k]);
+		sp_loop again = *spec_loop(loops[k]);
 		sp_loop_gen g = {30000, k == 1 ? 0.0001 : 0.01, 0, 7};
 		sp_problem p;
 		sp_result in, re;
 		sp_config c = config(SP_OPT_ALL, 2);
 		c.schedule = SP_SCHED_WIDE;
 		CHECK(again.branch_sets_scalars);
-		REQUIRE(sp_problem_generate(sp_loop_find(loops[k]), &g, &p, NULL, 0) == 0);
+		REQUIRE(sp_problem_generate(spec_loop(loops[k]), &g, &p, NULL, 0) == 0);
 		CHECK(sp_clause_from_self(&p.clause));
 		CHECK(spec_equals_seq(&p, &c, &in));
 		again.branch_sets_scalars = 0;
@@ -541,7 +541,7 @@ TEST(speculate_rounds_recover_in_place)
 		CHECK_EQ(in.reexecuted, re.reexecuted);
 		CHECK_EQ(in.deferred, re.deferred);
 		CHECK_EQ(in.wrong_elements, re.wrong_elements);
-		p.loop = sp_loop_find(loops[k]);
+		p.loop = spec_loop(loops[k]);
 		REQUIRE(sp_clause_parse("(-1:end)", &p.clause, NULL, 0) == 0);
 		CHECK(!sp_clause_from_self(&p.clause));
 		CHECK(spec_equals_seq(&p, &c, &re));
@@ -579,7 +579,7 @@ TEST(speculate_rounds_lookahead)
 			sp_problem p;
 			sp_result wide, la;
 			sp_config c = config(SP_OPT_ALL, 2);
-			REQUIRE(sp_problem_generate(sp_loop_find("gothic"), &g, &p, NULL, 0) == 0);
+			REQUIRE(sp_problem_generate(spec_loop("gothic"), &g, &p, NULL, 0) == 0);
 			wide_and_lookahead(&p, &c, &wide, &la);
 			CHECK(la.assignments_misspeculated <= la.assignments);
 			if (k == 1)
@@ -593,7 +593,7 @@ TEST(speculate_rounds_lookahead)
 		sp_problem p;
 		sp_result wide, la;
 		sp_config c = config(SP_OPT_ALL, 2);
-		REQUIRE(sp_problem_generate(sp_loop_find(k ? "strcat" : "mdg"), &g, &p, NULL, 0) == 0);
+		REQUIRE(sp_problem_generate(spec_loop(k ? "strcat" : "mdg"), &g, &p, NULL, 0) == 0);
 		wide_and_lookahead(&p, &c, &wide, &la);
 		sp_problem_free(&p);
 	}
@@ -635,12 +635,12 @@ TEST(speculate_whole_array_writers)
 		sp_problem_free(&p);
 	}
 	{
-		sp_loop fake = *sp_loop_find("chain"); /* its carries are outside its first ranges */
+		sp_loop fake = *spec_loop("chain"); /* its carries are outside its first ranges */
 		sp_loop_gen g = {2000, 0.01, 0, 5};
 		sp_problem p;
 		sp_result r;
 		sp_config c = config(SP_OPT_ALL, 2);
-		REQUIRE(sp_problem_generate(sp_loop_find("chain"), &g, &p, NULL, 0) == 0);
+		REQUIRE(sp_problem_generate(spec_loop("chain"), &g, &p, NULL, 0) == 0);
 		CHECK(spec_equals_seq(&p, &c, &r));
 		fake.writes_whole_array = 1;
 		p.loop = &fake;
@@ -661,7 +661,7 @@ TEST(speculate_rounds_both_kernels)
 	sp_problem p;
 	sp_result dev, host;
 	sp_config c = config(SP_OPT_ALL, 2);
-	REQUIRE(sp_problem_generate(sp_loop_find("strcat"), &g, &p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop("strcat"), &g, &p, NULL, 0) == 0);
 	CHECK(spec_equals_seq(&p, &c, &dev));
 	CHECK(dev.max_assignment > SP_ROUND_MAX && dev.min_assignment <= SP_ROUND_MAX);
 	REQUIRE(sp_clause_parse("(+0:end,+1000000)", &p.clause, NULL, 0) == 0);
@@ -690,7 +690,7 @@ TEST(speculate_replay_levels)
 	sp_problem p;
 	sp_result r;
 	sp_config c = config(SP_OPT_NO_SCHED, 5);
-	REQUIRE(sp_problem_generate(sp_loop_find("ocean"), &g, &p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop("ocean"), &g, &p, NULL, 0) == 0);
 	CHECK(spec_equals_seq(&p, &c, &r));
 	CHECK_EQ(r.assignments, 1);
 	CHECK_EQ(r.reexecuted, 40000);
@@ -701,7 +701,7 @@ TEST(speculate_replay_levels)
 	sp_problem_free(&p);
 	c = config(SP_OPT_ALL, 3);
 	g.iters = 4000;
-	REQUIRE(sp_problem_generate(sp_loop_find("ocean"), &g, &p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop("ocean"), &g, &p, NULL, 0) == 0);
 	CHECK(spec_equals_seq(&p, &c, &r));
 	CHECK(r.reexecuted > 0);
 	sp_problem_free(&p);
@@ -745,7 +745,7 @@ TEST(speculate_inputs_read_spans)
 	sp_loop_gen g = {10000, 0.01, 4, 6};
 	sp_problem p;
 	unsigned r;
-	REQUIRE(sp_problem_generate(sp_loop_find("ocean"), &g, &p, NULL, 0) == 0);
+	REQUIRE(sp_problem_generate(spec_loop("ocean"), &g, &p, NULL, 0) == 0);
 	for (r = 0; r < 3; r++) {
 		sp_input_span s[SP_MAX_INPUT_SPANS];
 		uint32_t ns = sp_inputs_read(&p.args, ranges[r][0], ranges[r][1], s), k;

@@ -448,15 +448,6 @@ const sp_loop *const sp_loops[] = {&loop_ocean, &loop_trfd, &loop_fftbench, &loo
 				   &loop_strcat, &loop_gothic, &loop_alvinn, &loop_chain,
 				   &loop_figure3, NULL};
 
-const sp_loop *sp_loop_find(const char *name)
-{
-	int i;
-	for (i = 0; sp_loops[i]; i++)
-		if (strcmp(sp_loops[i]->head.name, name) == 0)
-			return sp_loops[i];
-	return NULL;
-}
-
 static void problem_init(sp_problem *p, const sp_loop *l)
 {
 	char err[128];

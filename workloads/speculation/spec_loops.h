@@ -12,7 +12,6 @@
 #include "api/loop.h"
 
 extern const sp_loop *const sp_loops[];
-const sp_loop *sp_loop_find(const char *name);
 
 /* Generate an instance of loop l; exits 1 when memory is short. */
 int sp_problem_generate(const sp_loop *l, const sp_loop_gen *g, sp_problem *p, char *err,
