@@ -16,23 +16,16 @@
 #include "common/backend.h"
 #include "common/device.h"
 #include "common/error.h"
+#include "common/impl.h"
 #include "common/measure.h"
 #include "common/options.h"
 #include "common/opts.h"
 #include "common/output.h"
 #include "common/report.h"
 #include "common/stats.h"
-#include "common/timer.h"
-#include "speculation/cpu_inspect.h"
-#include "speculation/cpu_spec.h"
+#include "speculation/baselines.h"
 #include "speculation/runtime.h"
 #include "workloads/speculation/spec_loops.h"
-
-enum baseline { BL_SEQ = 0, BL_CPU_SPEC, BL_CPU_INSPECT, BL_GPU_NOSPEC, NBASELINES };
-static const char *const baseline_names[] = {
-	[BL_SEQ] = "seq", [BL_CPU_SPEC] = "cpu-spec", [BL_CPU_INSPECT] = "cpu-inspect", [BL_GPU_NOSPEC] = "gpu-nospec",
-	[NBASELINES] = NULL,
-};
 
 typedef struct spec_opts {
 	gb_run_opts run; /* first: the shared rows write into it */
@@ -43,7 +36,7 @@ typedef struct spec_opts {
 	const sp_loop *loop;
 	sp_loop_gen gen;
 	sp_config cfg;
-	int compare[NBASELINES];
+	gb_impl_choice baselines;          /* what --compare named, in its order */
 } spec_opts;
 
 #define AT(field) offsetof(spec_opts, field)
@@ -96,6 +89,13 @@ static const gb_registry registry = {
 	.name_key = "loop",
 };
 
+/* The baselines --compare names, which the help lists after its sentence. */
+static const gb_registry baselines = {
+	.what = "baseline",
+	.picked_by = "--compare",
+	.entries = (const void *const *)sp_baselines,
+};
+
 static void list_loops(FILE *out)
 {
 	gb_registry_help(out, &registry);
@@ -111,12 +111,8 @@ static const gb_opt_spec spec = {
 	.nrows = NROWS,
 	.unit = "loop",
 	.check_unit = "timed repetition",
-	.compare_help = "baselines timed in the same process: seq (sequential host loop), cpu-spec "
-			"(speculation designed for the host's cores: chunks with private logs, checked "
-			"and committed in parallel), cpu-inspect (irregular-memory loops only: each iteration's elements "
-			"named ahead from the inputs, the iterations no other worker touches in conflict run in place "
-			"in parallel, the others in order), gpu-nospec (no tracking or check; fftbench and alvinn at "
-			"density 0 only)",
+	.compare_help = "baselines timed in the same process",
+	.compare_from = &baselines,
 	.extra_help = list_loops,
 	.example = "Example: gpubench speculate --loop ocean --iters 4000000 --compare seq,cpu-spec",
 };
@@ -130,6 +126,8 @@ static void parse(spec_opts *o, int argc, char **argv)
 {
 	unsigned char given[NROWS + GB_OPTS_SHARED];
 	const char *loop, *density, *work;
+	char why[256];
+	unsigned k;
 
 	memset(o, 0, sizeof(*o));
 	gb_opts_parse(&spec, o, given, argc, argv);
@@ -145,17 +143,7 @@ static void parse(spec_opts *o, int argc, char **argv)
 	o->cfg.workers = (unsigned)o->workers;
 	o->cfg.timeout_s = o->run.timeout;
 	o->cfg.schedule = (unsigned)o->schedule;
-	if (o->run.compare) {
-		char *names[NBASELINES];
-		unsigned k, n = gb_opt_list("compare", o->run.compare, names, NBASELINES);
-		for (k = 0; k < n; k++) {
-			int b = gb_opt_choice("compare", names[k], baseline_names);
-			if (o->compare[b])
-				gb_die(GB_EXIT_USAGE, "option --compare: %s is named twice", names[k]);
-			o->compare[b] = 1;
-		}
-		free(names[0]);
-	}
+	gb_impl_compare(&baselines, NULL, o->run.compare, &o->baselines);
 	{
 		const gb_path_use paths[] = {{.opt = "json", .path = o->run.json}};
 		gb_paths_check("speculate", paths, 1);
@@ -179,26 +167,21 @@ static void parse(spec_opts *o, int argc, char **argv)
 	if (o->clause && o->loop->kind != SP_CF)
 		gb_die(GB_EXIT_USAGE, "option --clause applies only to control-flow loops (mdg, strcat, "
 		       "gothic, alvinn, chain), not to %s", o->loop->head.name);
-	if (o->compare[BL_GPU_NOSPEC] && (!o->loop->nospec_ok || o->gen.density > 0))
-		gb_die(GB_EXIT_USAGE, "option --compare gpu-nospec: %s has runtime dependences at "
-		       "density %g (only fftbench and alvinn at density 0 have none)", o->loop->head.name,
-		       o->gen.density);
-	if (o->compare[BL_CPU_INSPECT] && !sp_cpu_inspect_ok(o->loop))
-		gb_die(GB_EXIT_USAGE, "option --compare cpu-inspect: %s is a control-flow loop; cpu-inspect "
-		       "runs the irregular-memory loops (ocean, trfd, fftbench, figure3)", o->loop->head.name);
+	for (k = 0; k < o->baselines.n; k++) {
+		const sp_baseline *bl = o->baselines.e[k];
+		if (bl->refuses && bl->refuses(o->loop, o->gen.density, why, sizeof(why)))
+			gb_die(GB_EXIT_USAGE, "option --compare %s: %s", bl->head.name, why);
+	}
 	if (!o->cfg.workers)
 		o->cfg.workers = (unsigned)gb_cpu_count();
 }
 
-/* How a run executes the loop: through the speculative runtime, sequentially, unchecked in
- * parallel, speculatively on the host's cores, or inspected and executed on them. */
-enum { RUN_SPEC, RUN_SEQ, RUN_NOSPEC, RUN_CPU_SPEC, RUN_CPU_INSPECT };
-
 _Static_assert(SP_NPHASES <= GB_MEASURE_MAX_TRACKS, "a track per phase");
 
-/* One way of running the loop: the --opt run (entry 0) or a baseline; its last repetition's counters. */
+/* One way of running the loop, the --opt run (entry 0: bl NULL) or a baseline, and its last
+ * repetition's counters. */
 typedef struct spec_mode {
-	int how;
+	const sp_baseline *bl;
 	gb_backend backend;
 	sp_result last;
 } spec_mode;
@@ -211,9 +194,18 @@ typedef struct spec_run {
 	const uint32_t *ref;          /* the sequential loop's array and scalars; NULL without verification */
 	const float *ref_s;
 	uint32_t *host;               /* the array a repetition works on */
-	spec_mode x[1 + NBASELINES];
+	spec_mode x[1 + GB_MAX_IMPLS];
 	char headline[640];
 } spec_run;
+
+/* Whether c holds e. */
+static int named(const gb_impl_choice *c, const void *e)
+{
+	unsigned k;
+	for (k = 0; k < c->n && c->e[k] != e; k++)
+		;
+	return k < c->n;
+}
 
 static const sp_backend *backend_ops(gb_backend b)
 {
@@ -260,21 +252,10 @@ static gb_rep_end spec_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep
 		return GB_REP_CUT;
 	memcpy(s->host, p->A0, (size_t)p->args.size * sizeof(uint32_t));
 	memcpy(scalars, p->args.s, sizeof(scalars));
-	if (x->how == RUN_SEQ) {
-		uint64_t t0 = gb_now_ns();
-		memset(&x->last, 0, sizeof(x->last));
-		sp_run_sequential(p, s->host, scalars, 0, p->args.n);
-		x->last.total_s = x->last.phase_s[SP_PH_COMPUTE] = gb_seconds_since(t0);
-		x->last.reexecuted = p->args.n;
-	} else if (x->how == RUN_NOSPEC) {
-		sp_run_nospec(backend_ops(x->backend), p, &c, s->host, &x->last);
-	} else if (x->how == RUN_CPU_SPEC) {
-		failed = sp_cpu_spec_run(p, &c, s->host, scalars, &x->last) != 0;
-	} else if (x->how == RUN_CPU_INSPECT) {
-		failed = sp_cpu_inspect_run(p, &c, s->host, &x->last) != 0;
-	} else {
+	if (x->bl)
+		failed = x->bl->run(backend_ops(x->backend), p, &c, s->host, scalars, &x->last) != 0;
+	else
 		failed = sp_run(backend_ops(x->backend), p, &c, s->host, scalars, &x->last) != 0;
-	}
 	if (failed)
 		gb_die(GB_EXIT_RUNTIME, "speculate: %s", x->last.error);
 	if (x->last.incomplete)
@@ -367,8 +348,6 @@ static void lines(FILE *out, const void *arg)
 
 static int run(int argc, char **argv)
 {
-	static const int how[NBASELINES] = {[BL_SEQ] = RUN_SEQ, [BL_CPU_SPEC] = RUN_CPU_SPEC,
-					    [BL_CPU_INSPECT] = RUN_CPU_INSPECT, [BL_GPU_NOSPEC] = RUN_NOSPEC};
 	spec_opts o;
 	spec_run *s = gb_xcalloc(1, sizeof(*s), "run state");
 	gb_measure ms;
@@ -406,11 +385,14 @@ static int run(int argc, char **argv)
 	s->ref = ref;
 	s->ref_s = ref_s;
 	s->host = gb_xmalloc((size_t)p.args.size * sizeof(uint32_t) + 1, "the host array");
-	s->x[gb_measure_add(&ms, "speculative")] = (spec_mode){.how = RUN_SPEC, .backend = b};
-	for (k = 0; k < NBASELINES; k++)
-		if (o.compare[k])
-			s->x[gb_measure_add(&ms, baseline_names[k])] = (spec_mode){
-				.how = how[k], .backend = k == BL_GPU_NOSPEC ? b : GB_BACKEND_CPU};
+	s->x[gb_measure_add(&ms, "speculative")] = (spec_mode){.bl = NULL, .backend = b};
+	/* the registry's order, whatever the order --compare names them in: one set of
+	 * baselines makes one config.compare, which `gpubench compare` matches reports by */
+	for (k = 0; sp_baselines[k]; k++)
+		if (named(&o.baselines, sp_baselines[k]))
+			s->x[gb_measure_add(&ms, sp_baselines[k]->head.name)] = (spec_mode){
+				.bl = sp_baselines[k],
+				.backend = sp_baselines[k]->head.backends & GB_BACKEND_MASK(b) ? b : GB_BACKEND_CPU};
 	for (k = 0; k < ms.n; k++)
 		gb_measure_run(&ms, k, spec_rep, s);
 

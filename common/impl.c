@@ -1,3 +1,4 @@
+/* --impl and --compare resolved once for every subcommand (common/impl.h). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -12,13 +13,71 @@ static const char *option_of(const gb_registry *r)
 	return r->option ? r->option : "impl";
 }
 
+/*
+ * Add the entries --compare names to c, after the --impl in c->e[0] if any
+ * (defaulted: that --impl was not given, and --compare naming it is skipped).
+ */
+static void add_compared(const gb_registry *r, const char *group, const char *compare, int defaulted,
+			 gb_impl_choice *c)
+{
+	char *names[GB_MAX_IMPLS - 1];
+	unsigned n, k, j, has_impl = c->n;
+
+	if (!compare)
+		return;
+	n = gb_opt_list("compare", compare, names, GB_MAX_IMPLS - 1);
+	for (k = 0; k < n; k++) {
+		const void *e = gb_registry_pick(r, group, "compare", names[k]);
+		for (j = 0; j < c->n && c->e[j] != e; j++)
+			;
+		if (j == 0 && has_impl && defaulted) {
+			/* the same command line serves machines with and without a GPU */
+			gb_note("note: --compare %s skipped: it is the default --%s here", names[k], option_of(r));
+			continue;
+		}
+		if (j == 0 && has_impl)
+			gb_die(GB_EXIT_USAGE, "option --compare: %s is the --%s itself: compare it with another",
+			       names[k], option_of(r));
+		if (j < c->n)
+			gb_die(GB_EXIT_USAGE, "option --compare: %s is named twice", names[k]);
+		c->e[c->n++] = e;
+	}
+	free(names[0]);
+}
+
+/*
+ * Refuse what cannot run here: an entry this build lacks (exit 2, whatever
+ * the machine, as --backend gpu is there), one that needs a GPU the machine
+ * lacks (exit 1). how names the options that chose them, for the messages.
+ * have_gpu: whether a GPU was found, or -1 when not asked yet (asking starts
+ * the CUDA runtime).
+ */
+static void check_runnable(const gb_registry *r, const char *how, int have_gpu, gb_impl_choice *c)
+{
+	char why[256] = "";
+	unsigned k;
+
+	for (k = 0; k < c->n; k++) {
+		gb_entry_head h = gb_registry_head(r, c->e[k]);
+		if (h.unavailable)
+			gb_die(GB_EXIT_USAGE, "%s %s is not built into this binary: %s", how, h.name, h.unavailable);
+		if (!gb_registry_on_gpu(r, c->e[k]))
+			continue;
+		if (have_gpu < 0)
+			have_gpu = gb_device_count(why, sizeof(why)) > 0;
+		if (!have_gpu)
+			gb_die(GB_EXIT_RUNTIME, "%s %s needs a GPU: %s", how, h.name, why);
+		c->gpu = 1;
+	}
+}
+
 void gb_impl_choose(const gb_registry *r, const char *group, const char *impl, const char *compare,
 		    gb_backend backend, gb_impl_choice *c)
 {
-	char why[256] = "";
-	int have_gpu = -1; /* not asked yet: asking starts the CUDA runtime */
-	unsigned k, j;
-	int defaulted = !impl, gpu;
+	char why[256] = "", how[64];
+	int have_gpu = -1;
+	int defaulted = !impl;
+	unsigned mask;
 
 	memset(c, 0, sizeof(*c));
 	if (!impl && backend == GB_BACKEND_CPU) {
@@ -32,48 +91,20 @@ void gb_impl_choose(const gb_registry *r, const char *group, const char *impl, c
 			gb_note("note: %s; running --impl %s", why, impl);
 	}
 	c->e[c->n++] = gb_registry_pick(r, group, option_of(r), impl);
-	gpu = gb_registry_on_gpu(r, c->e[0]);
-	if (backend != GB_BACKEND_AUTO && !defaulted && gb_registry_head(r, c->e[0]).backends &&
-	    !(gb_registry_head(r, c->e[0]).backends & GB_BACKEND_MASK(backend)))
+	mask = gb_registry_head(r, c->e[0]).backends;
+	if (backend != GB_BACKEND_AUTO && !defaulted && mask && !(mask & GB_BACKEND_MASK(backend)))
 		gb_die(GB_EXIT_USAGE, "--%s %s runs on the %s, not on --backend %s", option_of(r), impl,
-		       gpu ? "GPU" : "CPU", gb_backend_name(backend));
-	if (compare) {
-		char *names[GB_MAX_IMPLS - 1];
-		unsigned n = gb_opt_list("compare", compare, names, GB_MAX_IMPLS - 1);
-		for (k = 0; k < n; k++) {
-			const void *e = gb_registry_pick(r, group, "compare", names[k]);
-			for (j = 0; j < c->n && c->e[j] != e; j++)
-				;
-			if (j == 0 && defaulted) {
-				/* the same command line serves machines with and without a GPU */
-				gb_note("note: --compare %s skipped: it is the default --%s here", names[k],
-					option_of(r));
-				continue;
-			}
-			if (j == 0)
-				gb_die(GB_EXIT_USAGE, "option --compare: %s is the --%s itself: compare it with another",
-				       names[k], option_of(r));
-			if (j < c->n)
-				gb_die(GB_EXIT_USAGE, "option --compare: %s is named twice", names[k]);
-			c->e[c->n++] = e;
-		}
-		free(names[0]);
-	}
-	for (k = 0; k < c->n; k++) {
-		gb_entry_head h = gb_registry_head(r, c->e[k]);
-		const char *name = h.name, *no = h.unavailable;
-		/* what this binary lacks is a usage error whatever the machine, as --backend gpu's is */
-		if (no)
-			gb_die(GB_EXIT_USAGE, "--%s/--compare %s is not built into this binary: %s", option_of(r),
-			       name, no);
-		if (!gb_registry_on_gpu(r, c->e[k]))
-			continue;
-		if (have_gpu < 0)
-			have_gpu = gb_device_count(why, sizeof(why)) > 0;
-		if (!have_gpu)
-			gb_die(GB_EXIT_RUNTIME, "--%s/--compare %s needs a GPU: %s", option_of(r), name, why);
-		c->gpu = 1;
-	}
+		       gb_registry_on_gpu(r, c->e[0]) ? "GPU" : "CPU", gb_backend_name(backend));
+	add_compared(r, group, compare, defaulted, c);
+	snprintf(how, sizeof(how), "--%s/--compare", option_of(r));
+	check_runnable(r, how, have_gpu, c);
+}
+
+void gb_impl_compare(const gb_registry *r, const char *group, const char *compare, gb_impl_choice *c)
+{
+	memset(c, 0, sizeof(*c));
+	add_compared(r, group, compare, 0, c);
+	check_runnable(r, "--compare", -1, c);
 }
 
 const char *gb_speedup_text(char *buf, size_t len, const char *name, double impl_median,

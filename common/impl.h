@@ -1,8 +1,9 @@
 /*
  * --impl and --compare, written once for every subcommand that offers
- * several implementations of one algorithm (avoid, detect, list): the
- * default by device, lookup in the registry (common/registry.h) or exit 2
- * naming what is accepted, the needs-a-GPU check, and the wording of a
+ * several implementations of one algorithm (avoid, detect, list, stm) or
+ * runs baselines beside its own run (speculate): the default by device,
+ * lookup in the registry (common/registry.h) or exit 2 naming what is
+ * accepted, the not-built and needs-a-GPU checks, and the wording of a
  * speedup.
  */
 #ifndef GB_IMPL_H
@@ -15,7 +16,10 @@
 
 #define GB_MAX_IMPLS 8
 
-/* What --impl and --compare chose: e[0] is --impl, the rest --compare in order. */
+/*
+ * What --impl and --compare chose: e[0] is --impl, the rest --compare in
+ * order (from gb_impl_compare, --compare's only).
+ */
 typedef struct gb_impl_choice {
 	const void *e[GB_MAX_IMPLS];
 	unsigned n;
@@ -35,6 +39,15 @@ typedef struct gb_impl_choice {
  */
 void gb_impl_choose(const gb_registry *r, const char *group, const char *impl, const char *compare,
 		    gb_backend backend, gb_impl_choice *c);
+
+/*
+ * Resolve --compare alone (NULL or a comma-separated list), for a subcommand
+ * whose own run is no entry of r (speculate's --opt run beside its
+ * baselines): c->e holds the entries named, in the order given. Exits as
+ * gb_impl_choose does on an unknown name, a name given twice, an entry not
+ * built in or one that needs a GPU that is not there.
+ */
+void gb_impl_compare(const gb_registry *r, const char *group, const char *compare, gb_impl_choice *c);
 
 /*
  * "NAME is 2.5x faster" or "NAME is 1.04x slower": how the median time of

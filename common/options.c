@@ -8,6 +8,7 @@
 #include "common/json.h"
 #include "common/options.h"
 #include "common/opts.h"
+#include "common/registry.h"
 
 #define RUN(field) offsetof(gb_run_opts, field)
 
@@ -180,7 +181,7 @@ static void help_row(FILE *out, const gb_opt_spec *spec, size_t i)
 {
 	const gb_opt_row *r = row_at(spec, i);
 	const char *def = default_of(spec, i), *help = r->help, *unit;
-	char text[1024], line[64];
+	char text[1024], line[64], listed[768];
 	uint64_t lo, hi;
 	size_t k;
 	int col;
@@ -189,6 +190,11 @@ static void help_row(FILE *out, const gb_opt_spec *spec, size_t i)
 		help = spec->compare_help;
 	if (!help)
 		return;
+	if (i >= spec->nrows && strcmp(r->name, "compare") == 0 && spec->compare_from) {
+		k = (size_t)snprintf(listed, sizeof(listed), "%s: ", help);
+		gb_registry_words(spec->compare_from, listed + k, sizeof(listed) - k);
+		help = listed;
+	}
 	snprintf(line, sizeof(line), "  --%s%s%s", r->name, r->metavar ? " " : "", r->metavar ? r->metavar : "");
 	col = fprintf(out, "%-24s", line);
 	if (col > 24) {

@@ -16,6 +16,8 @@
 
 #include <cjson/cJSON.h>
 
+#include "common/registry.h"
+
 typedef enum gb_opt_kind {
 	GB_OPT_FLAG,   /* no value: stores set_to in an int */
 	GB_OPT_UINT,   /* integer in lo..hi: a uint64_t */
@@ -69,6 +71,9 @@ typedef struct gb_opt_spec {
 	const char *unit;                 /* what --reps and --warmup repeat: "stream" */
 	const char *check_unit;           /* what --verify-every counts: "decision" */
 	const char *compare_help;         /* what --compare runs; NULL: the subcommand has none yet */
+	/* The registry --compare names entries of, when the help lists them after compare_help,
+	 * each in words (gb_registry_words); NULL: compare_help says it all */
+	const gb_registry *compare_from;
 	void (*extra_help)(FILE *out);    /* printed after the rows (engine lists, notes); may be NULL */
 	const char *example;
 } gb_opt_spec;

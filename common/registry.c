@@ -106,6 +106,19 @@ void gb_registry_help(FILE *out, const gb_registry *r)
 	}
 }
 
+void gb_registry_words(const gb_registry *r, char *buf, size_t len)
+{
+	size_t used = 0;
+	int i;
+
+	buf[0] = '\0';
+	for (i = 0; r->entries[i] && used < len; i++) {
+		gb_entry_head h = gb_registry_head(r, r->entries[i]);
+		used += (size_t)snprintf(buf + used, len - used, "%s%s (%s%s%s)", i ? ", " : "", h.name, h.summary,
+					 h.unavailable ? "; not built: " : "", h.unavailable ? h.unavailable : "");
+	}
+}
+
 void gb_registry_info(const gb_registry *r, const char *cmd, cJSON *arr, FILE *out)
 {
 	int i;

@@ -106,6 +106,13 @@ const void *gb_registry_pick(const gb_registry *r, const char *group, const char
 void gb_registry_help(FILE *out, const gb_registry *r);
 
 /*
+ * The entries in words, for a sentence of the help (speculate's --compare):
+ * "NAME (SUMMARY), NAME (SUMMARY)", "; not built: REASON" inside the
+ * parentheses where it applies, cut at len.
+ */
+void gb_registry_words(const gb_registry *r, char *buf, size_t len);
+
+/*
  * `gpubench info` of one subcommand (cmd): into arr, one object per entry
  * (group, name, summary; for engines backends, gpu and built; unavailable,
  * the reason, for an entry this build cannot run; then its own fields); and

@@ -238,3 +238,39 @@ TEST(impl_choose_refuses_an_unavailable_entry_with_its_reason)
 	CHECK_EQ_I(tu_run_child(choose_unavailable, "anywhere-long", err, sizeof(err)), GB_EXIT_USAGE);
 	CHECK_CONTAINS(err, "--impl/--compare anywhere-long is not built into this binary: not compiled in");
 }
+
+static void compare_unavailable(void *arg)
+{
+	gb_impl_choice c;
+	(void)arg;
+	gb_impl_compare(&grouped, "y", "cpu,anywhere-long", &c);
+}
+
+TEST(impl_compare_alone_keeps_the_order_given)
+{
+	gb_impl_choice c;
+	char err[512];
+
+	gb_impl_compare(&workloads, NULL, "chained-long,plain", &c);
+	REQUIRE(c.n == 2);
+	CHECK(c.e[0] == &loop_b);
+	CHECK(c.e[1] == &loop_a);
+	CHECK(!c.gpu);
+	gb_impl_compare(&workloads, NULL, NULL, &c);
+	CHECK_EQ(c.n, 0);
+	CHECK_EQ_I(tu_run_child(compare_unavailable, NULL, err, sizeof(err)), GB_EXIT_USAGE);
+	CHECK_CONTAINS(err, "--compare anywhere-long is not built into this binary: not compiled in");
+}
+
+TEST(registry_words_name_each_entry_with_its_summary)
+{
+	char text[256];
+
+	gb_registry_words(&workloads, text, sizeof(text));
+	CHECK_STR_EQ(text, "plain (no dependence), chained-long (one dependence an iteration)");
+	gb_registry_words(&grouped, text, sizeof(text));
+	CHECK_STR_EQ(text, "cpu (serial), gpu (on the device), cpu (serial too), "
+			   "anywhere-long (both; not built: not compiled in)");
+	gb_registry_words(&grouped, text, 40);
+	CHECK_EQ(strlen(text), 39);
+}
