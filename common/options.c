@@ -1,3 +1,4 @@
+#include <ctype.h>
 #include <getopt.h>
 #include <inttypes.h>
 #include <stdlib.h>
@@ -14,30 +15,37 @@
 
 /* The shared rows; their help says what they count through %s: the spec's unit, or check_unit. */
 static const gb_opt_row shared_rows[] = {
-	{.name = "backend", .kind = GB_OPT_CHOICE, .metavar = "WHERE", .choices = gb_backend_names, .def = "auto",
-	 .help = "where to run (auto: the GPU when one is found); where there is an --impl, it picks the "
-		 "default one",
-	 .offset = RUN(backend)},
-	{.name = "compare", .kind = GB_OPT_TEXT, .metavar = "LIST", .help = NULL, .offset = RUN(compare)},
-	{.name = "reps", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 100000, .def = "3",
-	 .help = "timed repetitions of the whole %s", .offset = RUN(reps)},
-	{.name = "warmup", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = 1000, .def = "0",
-	 .help = "untimed repetitions of the whole %s before them", .offset = RUN(warmup)},
-	{.name = "seed", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = UINT64_MAX, .def = "1",
-	 .help = "seed of the generator", .offset = RUN(seed)},
-	{.name = "timeout", .kind = GB_OPT_REAL, .metavar = "S", .flo = 0.001, .fhi = 864000, .def = "600",
-	 .help = "give up after S seconds, generation and the oracle included (a generation or check "
-		 "already begun is seen through first): the report is marked incomplete and the exit status "
-		 "is 1",
-	 .offset = RUN(timeout)},
-	{.name = "verify-every", .kind = GB_OPT_UINT, .metavar = "K", .lo = 0, .hi = UINT64_MAX, .def = "1",
-	 .help = "check every K-th %s against the oracle", .offset = RUN(verify_every)},
-	{.name = "no-verify", .kind = GB_OPT_FLAG, .help = "check nothing; the report says \"verified\": null",
-	 .offset = RUN(verify), .set_to = 0},
-	{.name = "json", .kind = GB_OPT_TEXT, .metavar = "PATH",
-	 .help = "write the JSON report to PATH ('-': stdout; docs/report-schema.md)", .offset = RUN(json)},
-	{.name = "quiet", .kind = GB_OPT_FLAG, .help = "no summary, notes or progress", .offset = RUN(quiet),
-	 .set_to = 1},
+	[GB_SHARED_BACKEND] = {
+		.name = "backend", .kind = GB_OPT_CHOICE, .metavar = "WHERE", .choices = gb_backend_names,
+		.def = "auto", .offset = RUN(backend),
+		.help = "where to run (auto: the GPU when one is found); where there is an --impl, it picks the "
+			"default one"},
+	[GB_SHARED_COMPARE] = {.name = "compare", .kind = GB_OPT_TEXT, .metavar = "LIST", .help = NULL,
+			       .offset = RUN(compare)},
+	[GB_SHARED_REPS] = {.name = "reps", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 100000, .def = "3",
+			    .help = "timed repetitions of the whole %s", .offset = RUN(reps)},
+	[GB_SHARED_WARMUP] = {.name = "warmup", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = 1000,
+			      .def = "0", .help = "untimed repetitions of the whole %s before them",
+			      .offset = RUN(warmup)},
+	[GB_SHARED_SEED] = {.name = "seed", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = UINT64_MAX,
+			    .def = "1", .help = "seed of the generator", .offset = RUN(seed)},
+	[GB_SHARED_TIMEOUT] = {
+		.name = "timeout", .kind = GB_OPT_REAL, .metavar = "S", .flo = 0.001, .fhi = 864000, .def = "600",
+		.help = "give up after S seconds, generation and the oracle included (a generation or check "
+			"already begun is seen through first): the report is marked incomplete and the exit "
+			"status is 1",
+		.offset = RUN(timeout)},
+	[GB_SHARED_VERIFY_EVERY] = {.name = "verify-every", .kind = GB_OPT_UINT, .metavar = "K", .lo = 0,
+				    .hi = UINT64_MAX, .def = "1", .help = "check every K-th %s against the oracle",
+				    .offset = RUN(verify_every)},
+	[GB_SHARED_NO_VERIFY] = {.name = "no-verify", .kind = GB_OPT_FLAG,
+				 .help = "check nothing; the report says \"verified\": null", .offset = RUN(verify),
+				 .set_to = 0},
+	[GB_SHARED_JSON] = {.name = "json", .kind = GB_OPT_TEXT, .metavar = "PATH",
+			    .help = "write the JSON report to PATH ('-': stdout; docs/report-schema.md)",
+			    .offset = RUN(json)},
+	[GB_SHARED_QUIET] = {.name = "quiet", .kind = GB_OPT_FLAG, .help = "no summary, notes or progress",
+			     .offset = RUN(quiet), .set_to = 1},
 };
 #define NSHARED (sizeof(shared_rows) / sizeof(shared_rows[0]))
 _Static_assert(NSHARED == GB_OPTS_SHARED, "GB_OPTS_SHARED counts the shared rows");
@@ -45,6 +53,12 @@ _Static_assert(NSHARED == GB_OPTS_SHARED, "GB_OPTS_SHARED counts the shared rows
 static const gb_opt_row *row_at(const gb_opt_spec *s, size_t i)
 {
 	return i < s->nrows ? &s->rows[i] : &shared_rows[i - s->nrows];
+}
+
+/* Whether row i is one of the subcommand's: its own, or a shared row it has. */
+static int has_row(const gb_opt_spec *s, size_t i)
+{
+	return i < s->nrows || !s->shared || (s->shared & GB_SHARED(i - s->nrows));
 }
 
 /* The subcommand's setting of shared row i, or NULL. */
@@ -95,28 +109,45 @@ static void store(const gb_opt_spec *s, size_t i, void *dst, const char *text)
 	case GB_OPT_CHOICE:
 		*(int *)at = gb_opt_choice(r->name, text, r->choices);
 		break;
+	case GB_OPT_TEXTS: {
+		gb_opt_texts *t = (gb_opt_texts *)at;
+		if (!*text) {
+			char what[32];
+			size_t k;
+			for (k = 0; r->metavar[k] && k + 1 < sizeof(what); k++)
+				what[k] = (char)tolower((unsigned char)r->metavar[k]);
+			what[k] = '\0';
+			gb_die(GB_EXIT_USAGE, "option --%s: empty %s", r->name, what);
+		}
+		if (t->n == GB_OPT_TEXTS_MAX)
+			gb_die(GB_EXIT_USAGE, "option --%s: at most %d", r->name, GB_OPT_TEXTS_MAX);
+		t->v[t->n++] = text;
+		break;
+	}
 	}
 }
 
-void gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int argc, char **argv)
+int gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int argc, char **argv)
 {
-	size_t n = spec->nrows + NSHARED, i;
+	size_t n = spec->nrows + NSHARED, i, nlo = 0;
 	struct option *lo = gb_xcalloc(n + 2, sizeof(*lo), "options");
 	gb_run_opts *run = dst;
-	int c;
+	int c, first;
 
 	run->verify = 1;
 	for (i = 0; i < n; i++) {
 		const gb_opt_row *r = row_at(spec, i);
 		const char *def = default_of(spec, i);
+		if (!has_row(spec, i))
+			continue;
 		if (def)
 			store(spec, i, dst, def);
-		lo[i].name = r->name;
-		lo[i].has_arg = r->kind == GB_OPT_FLAG ? no_argument : required_argument;
-		lo[i].val = 256 + (int)i;
+		lo[nlo].name = r->name;
+		lo[nlo].has_arg = r->kind == GB_OPT_FLAG ? no_argument : required_argument;
+		lo[nlo++].val = 256 + (int)i;
 	}
-	lo[n].name = "help";
-	lo[n].val = 'h';
+	lo[nlo].name = "help";
+	lo[nlo].val = 'h';
 	if (given)
 		memset(given, 0, n);
 	opterr = 0;
@@ -133,7 +164,9 @@ void gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int
 		if (given)
 			given[i] = 1;
 	}
-	gb_opt_no_operands(spec->cmd, argc, argv);
+	first = optind;
+	if (!spec->operands)
+		gb_opt_no_operands(spec->cmd, argc, argv);
 	free(lo);
 	if (run->quiet)
 		gb_quiet = 1;
@@ -141,6 +174,7 @@ void gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int
 		run->verify_every = 0;
 	if (!run->verify_every)
 		run->verify = 0;
+	return first;
 }
 
 int gb_opts_given(const gb_opt_spec *spec, const unsigned char *given, const char *name)
@@ -181,6 +215,7 @@ static void help_row(FILE *out, const gb_opt_spec *spec, size_t i)
 {
 	const gb_opt_row *r = row_at(spec, i);
 	const char *def = default_of(spec, i), *help = r->help, *unit;
+	const gb_opt_wording *w;
 	char text[1024], line[64], listed[768];
 	uint64_t lo, hi;
 	size_t k;
@@ -188,7 +223,10 @@ static void help_row(FILE *out, const gb_opt_spec *spec, size_t i)
 
 	if (i >= spec->nrows && strcmp(r->name, "compare") == 0)
 		help = spec->compare_help;
-	if (!help)
+	for (w = spec->wording; i >= spec->nrows && w && w->name; w++)
+		if (strcmp(w->name, r->name) == 0)
+			help = w->help;
+	if (!help || !has_row(spec, i))
 		return;
 	if (i >= spec->nrows && strcmp(r->name, "compare") == 0 && spec->compare_from) {
 		k = (size_t)snprintf(listed, sizeof(listed), "%s: ", help);
@@ -210,6 +248,8 @@ static void help_row(FILE *out, const gb_opt_spec *spec, size_t i)
 		k += (size_t)snprintf(text + k, sizeof(text) - k, " (%" PRIu64 "..%" PRIu64, lo, hi);
 	else if (r->kind == GB_OPT_REAL)
 		k += (size_t)snprintf(text + k, sizeof(text) - k, " (%g..%g", r->flo, r->fhi);
+	else if (r->kind == GB_OPT_TEXTS)
+		k += (size_t)snprintf(text + k, sizeof(text) - k, " (repeatable, at most %d", GB_OPT_TEXTS_MAX);
 	else if (r->kind == GB_OPT_CHOICE) {
 		const char *const *ch;
 		for (ch = r->choices; *ch; ch++)
@@ -219,7 +259,8 @@ static void help_row(FILE *out, const gb_opt_spec *spec, size_t i)
 	if (def && r->kind != GB_OPT_FLAG)
 		k += (size_t)snprintf(text + k, sizeof(text) - k, "%sdefault %s)",
 				      r->kind == GB_OPT_TEXT ? " (" : ", ", def);
-	else if (r->kind == GB_OPT_UINT || r->kind == GB_OPT_REAL || r->kind == GB_OPT_CHOICE)
+	else if (r->kind == GB_OPT_UINT || r->kind == GB_OPT_REAL || r->kind == GB_OPT_CHOICE ||
+		 r->kind == GB_OPT_TEXTS)
 		snprintf(text + k, sizeof(text) - k, ")");
 	gb_help_wrap(out, col, 24, text);
 }
@@ -228,14 +269,18 @@ void gb_opts_help(FILE *out, const gb_opt_spec *spec)
 {
 	size_t i;
 
-	fprintf(out, "usage: gpubench %s [options]\n\n", spec->cmd);
+	fprintf(out, "usage: gpubench %s [options]%s%s\n\n", spec->cmd, spec->operands ? " " : "",
+		spec->operands ? spec->operands : "");
 	gb_help_wrap(out, 0, 0, spec->intro);
 	fputc('\n', out);
 	for (i = 0; i < spec->nrows; i++)
 		help_row(out, spec, i);
 	if (spec->extra_help)
 		spec->extra_help(out);
-	fputs("\nCommon options (the same meaning in every subcommand that has them):\n", out);
+	/* after a blank line, unless the intro's is the last line */
+	if (spec->nrows || spec->extra_help)
+		fputc('\n', out);
+	fputs("Common options (the same meaning in every subcommand that has them):\n", out);
 	for (i = spec->nrows; i < spec->nrows + NSHARED; i++)
 		help_row(out, spec, i);
 	fputs("  -h, --help            this text\n", out);

@@ -24,7 +24,15 @@ typedef enum gb_opt_kind {
 	GB_OPT_REAL,   /* number in flo..fhi: a double */
 	GB_OPT_TEXT,   /* any text: a const char * into argv */
 	GB_OPT_CHOICE, /* one of choices: its index, an int */
+	GB_OPT_TEXTS,  /* repeatable text, none empty: each value appended to a gb_opt_texts */
 } gb_opt_kind;
+
+/* The values of a GB_OPT_TEXTS row, in command-line order; more than GB_OPT_TEXTS_MAX exit 2. */
+#define GB_OPT_TEXTS_MAX 32
+typedef struct gb_opt_texts {
+	unsigned n;
+	const char *v[GB_OPT_TEXTS_MAX];
+} gb_opt_texts;
 
 typedef struct gb_opt_row {
 	const char *name;            /* the long option, without the dashes */
@@ -54,6 +62,18 @@ typedef struct gb_run_opts {
 } gb_run_opts;
 
 /*
+ * The shared rows, in the order the help lists them, for a subcommand that
+ * has only some (gb_opt_spec.shared): compare and info have --json and
+ * --quiet only.
+ */
+enum gb_shared_row {
+	GB_SHARED_BACKEND, GB_SHARED_COMPARE, GB_SHARED_REPS, GB_SHARED_WARMUP, GB_SHARED_SEED,
+	GB_SHARED_TIMEOUT, GB_SHARED_VERIFY_EVERY, GB_SHARED_NO_VERIFY, GB_SHARED_JSON, GB_SHARED_QUIET,
+	GB_OPTS_SHARED /* how many there are: given[] holds the own rows, then these */
+};
+#define GB_SHARED(row) (1u << (row))
+
+/*
  * A shared row that a subcommand gives another default, or (GB_OPT_UINT) a
  * narrower range: both lo and hi 0 keep the row's own.
  */
@@ -62,12 +82,24 @@ typedef struct gb_opt_default {
 	uint64_t lo, hi;
 } gb_opt_default;
 
+/*
+ * A shared row that a subcommand words otherwise, where what the option
+ * writes or leaves out is its own (compare's --json is a comparison, not a
+ * run report); the meaning stays the row's.
+ */
+typedef struct gb_opt_wording {
+	const char *name, *help;
+} gb_opt_wording;
+
 typedef struct gb_opt_spec {
 	const char *cmd;                  /* "avoid" */
+	const char *operands;             /* what follows the options, for the usage line ("BASE NEW"); NULL: none */
 	const char *intro;                /* the paragraph under the usage line */
 	const gb_opt_row *rows;           /* the subcommand's own rows */
 	size_t nrows;
+	unsigned shared;                  /* GB_SHARED()s of the shared rows it has; 0: every one */
 	const gb_opt_default *defaults;   /* shared rows' defaults and ranges set otherwise (NULL-name-terminated) */
+	const gb_opt_wording *wording;    /* shared rows worded otherwise (NULL-name-terminated); may be NULL */
 	const char *unit;                 /* what --reps and --warmup repeat: "stream" */
 	const char *check_unit;           /* what --verify-every counts: "decision" */
 	const char *compare_help;         /* what --compare runs; NULL: the subcommand has none yet */
@@ -78,16 +110,15 @@ typedef struct gb_opt_spec {
 	const char *example;
 } gb_opt_spec;
 
-/* How many shared rows there are: given[] holds the own rows, then these. */
-#define GB_OPTS_SHARED 10
-
 /*
  * Parse argv into dst (whose first member is a gb_run_opts): defaults first,
  * then the options. given[] (nrows + GB_OPTS_SHARED entries, may be NULL) says
  * which rows were on the command line. --help prints the help and exits 0; every error
- * exits 2 naming the option and what it accepts.
+ * exits 2 naming the option and what it accepts. Returns the index in argv of
+ * the first operand (argc when there is none); a spec without operands exits 2
+ * on one.
  */
-void gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int argc, char **argv);
+int gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int argc, char **argv);
 
 /* Whether the row called name, own or shared, was on the command line. */
 int gb_opts_given(const gb_opt_spec *spec, const unsigned char *given, const char *name);

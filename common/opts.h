@@ -1,7 +1,9 @@
 /*
- * Option value parsing for getopt_long front ends. Every parser names the
- * option and the accepted range in its message and exits 2 on bad input:
- * non-numbers, trailing junk, out-of-range and overflowing values.
+ * Option value parsing, for the option rows (common/options.h) and for the
+ * values a subcommand checks itself once it knows more (speculate's
+ * --density against its loop). Every parser names the option and the
+ * accepted range in its message and exits 2 on bad input: non-numbers,
+ * trailing junk, out-of-range and overflowing values.
  */
 #ifndef GB_OPTS_H
 #define GB_OPTS_H

@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/error.h"
 #include "common/impl.h"
 #include "common/options.h"
 #include "common/opts.h"
@@ -190,6 +191,95 @@ TEST(options_shared_row_narrowed_range)
 	REQUIRE(help != NULL);
 	CHECK_CONTAINS(help, "against the oracle; 0 checks none");
 	free(help);
+}
+
+/* A subcommand with operands, a repeatable row and only two shared rows, worded its own way (compare). */
+typedef struct few_opts {
+	gb_run_opts run;
+	gb_opt_texts tags;
+} few_opts;
+
+static const gb_opt_row few_rows[] = {
+	{.name = "tag", .kind = GB_OPT_TEXTS, .metavar = "NAME", .offset = offsetof(few_opts, tags),
+	 .help = "keep the ones tagged NAME"},
+};
+
+static const gb_opt_wording few_wording[] = {{"json", "write the list as JSON"}, {NULL, NULL}};
+
+static const gb_opt_spec few_spec = {
+	.cmd = "few",
+	.operands = "A B",
+	.intro = "A subcommand with operands.",
+	.rows = few_rows,
+	.nrows = 1,
+	.shared = GB_SHARED(GB_SHARED_JSON) | GB_SHARED(GB_SHARED_QUIET),
+	.wording = few_wording,
+};
+
+static void parse_few(void *arg)
+{
+	char *argv[] = {"few", (char *)arg, "a", "b", NULL};
+	few_opts o;
+	memset(&o, 0, sizeof(o));
+	gb_opts_parse(&few_spec, &o, NULL, 4, argv);
+}
+
+TEST(options_operands_repeated_rows_and_some_shared_rows)
+{
+	char *argv[] = {"few", "first", "--tag", "x", "--quiet", "--tag=y", "second", "--json", "out.json", NULL};
+	char err[256], *help;
+	unsigned char given[1 + GB_OPTS_SHARED];
+	few_opts o;
+	int first, quiet = gb_quiet;
+
+	memset(&o, 0, sizeof(o));
+	first = gb_opts_parse(&few_spec, &o, given, 9, argv);
+	gb_quiet = quiet;
+	REQUIRE(first == 7);              /* getopt moves the operands behind the options */
+	CHECK_STR_EQ(argv[first], "first");
+	CHECK_STR_EQ(argv[first + 1], "second");
+	REQUIRE(o.tags.n == 2);
+	CHECK_STR_EQ(o.tags.v[0], "x");
+	CHECK_STR_EQ(o.tags.v[1], "y");
+	CHECK_EQ(o.run.quiet, 1);
+	CHECK_STR_EQ(o.run.json, "out.json");
+	CHECK_EQ(o.run.reps, 0);          /* a shared row it does not have gets no default */
+	CHECK(gb_opts_given(&few_spec, given, "tag"));
+
+	CHECK_EQ_I(tu_run_child(parse_few, "--reps=2", err, sizeof(err)), 2);
+	CHECK_CONTAINS(err, "few: unknown option '--reps=2'");
+	CHECK_EQ_I(tu_run_child(parse_few, "--tag=", err, sizeof(err)), 2);
+	CHECK_CONTAINS(err, "option --tag: empty name");
+
+	help = help_of(&few_spec);
+	REQUIRE(help != NULL);
+	CHECK_CONTAINS(help, "usage: gpubench few [options] A B\n");
+	CHECK_CONTAINS(help, "--tag NAME            keep the ones tagged NAME (repeatable, at most 32)\n");
+	CHECK_CONTAINS(help, "A subcommand with operands.\n\n  --tag");
+	CHECK_CONTAINS(help, "--json PATH           write the list as JSON\n");
+	CHECK_CONTAINS(help, "--quiet               no summary, notes or progress\n");
+	CHECK(strstr(help, "--reps") == NULL && strstr(help, "--compare") == NULL);
+	free(help);
+}
+
+static void parse_too_many(void *arg)
+{
+	char *argv[GB_OPT_TEXTS_MAX + 5] = {"few"};
+	few_opts o;
+	int k;
+	(void)arg;
+	for (k = 1; k <= GB_OPT_TEXTS_MAX + 1; k++)
+		argv[k] = "--tag=t";
+	memset(&o, 0, sizeof(o));
+	gb_opts_parse(&few_spec, &o, NULL, k, argv);
+}
+
+TEST(options_repeated_row_has_a_limit)
+{
+	char err[256];
+
+	CHECK_EQ_I(tu_run_child(parse_too_many, NULL, err, sizeof(err)), 2);
+	CHECK_CONTAINS(err, "option --tag: at most 32");
 }
 
 TEST(help_wrap_breaks_between_words)
