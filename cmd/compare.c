@@ -5,8 +5,8 @@
  */
 #include <errno.h>
 #include <fnmatch.h>
-#include <getopt.h>
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,45 +14,11 @@
 
 #include "cmd/cmd.h"
 #include "common/error.h"
-#include "common/opts.h"
+#include "common/options.h"
 #include "common/output.h"
 #include "common/metric_diff.h"
 #include "common/report.h"
 #include "common/report_read.h"
-
-#define MAX_METRIC_ARGS 32
-
-static void help(FILE *out)
-{
-	fputs("usage: gpubench compare [options] BASE NEW\n"
-	      "\n"
-	      "Compares two reports, or every report of folder BASE with the report of\n"
-	      "folder NEW that has the same subcommand and configuration. One row per\n"
-	      "metric: base and new medians, the change, the two-sided Mann-Whitney U\n"
-	      "p-value over the per-repetition samples both reports carry, and a verdict.\n"
-	      "A change is a regression when it is worse, larger than the threshold and\n"
-	      "beyond noise (p < 0.05). See docs/compare.md.\n"
-	      "\n"
-	      "  --threshold PCT          smallest change that counts: the larger median\n"
-	      "                           over the smaller, minus 1 (default per metric:\n"
-	      "                           3 robust relative spreads of its samples, at\n"
-	      "                           least 5%)\n"
-	      "  --metric NAME            compare only metrics whose name is NAME, ends in\n"
-	      "                           .NAME or matches the glob NAME; 'all' adds the\n"
-	      "                           nested ones (phases, per-event times); repeatable\n"
-	      "  --allow-different-device compare reports made on different devices, with\n"
-	      "                           a warning row\n"
-	      "  --json PATH              write the comparison as JSON ('-' for stdout)\n"
-	      "  --markdown               print a markdown table instead of the text one\n"
-	      "  --quiet                  no table on stdout\n"
-	      "  -h, --help               this text\n"
-	      "\n"
-	      "Exit status: 0 no regression, 1 the JSON could not be written, 2 usage\n"
-	      "error or nothing comparable, 3 a report that did not verify or is\n"
-	      "incomplete, 4 a regression.\n"
-	      "Example: gpubench compare results/baseline-cpu results/local/suite-cpu\n",
-	      out);
-}
 
 static int is_dir(const char *path)
 {
@@ -63,12 +29,59 @@ static int is_dir(const char *path)
 }
 
 typedef struct options {
-	double threshold;  /* percent; < 0: from the noise */
-	const char *metric[MAX_METRIC_ARGS];
-	int nmetric, all;
-	int allow_device, markdown, quiet;
-	const char *json;
+	gb_run_opts run;     /* first: the shared rows (--json, --quiet) write into it */
+	double threshold;    /* percent; < 0: from the noise */
+	gb_opt_texts metric;
+	int all;             /* --metric all */
+	int allow_device, markdown;
 } options;
+
+#define AT(field) offsetof(options, field)
+
+enum { ROW_THRESHOLD, ROW_METRIC, ROW_ALLOW, ROW_MARKDOWN, NROWS };
+
+static const gb_opt_row rows[NROWS] = {
+	[ROW_THRESHOLD] = {.name = "threshold", .kind = GB_OPT_REAL, .metavar = "PCT", .flo = 0, .fhi = 1e6,
+			   .offset = AT(threshold),
+			   .help = "smallest change that counts: the larger median over the smaller, minus 1 "
+				   "(default per metric: 3 robust relative spreads of its samples, at least 5%)"},
+	[ROW_METRIC] = {.name = "metric", .kind = GB_OPT_TEXTS, .metavar = "NAME", .offset = AT(metric),
+			.help = "compare only metrics whose name is NAME, ends in .NAME or matches the glob NAME; "
+				"'all' adds the nested ones (phases, per-event times)"},
+	[ROW_ALLOW] = {.name = "allow-different-device", .kind = GB_OPT_FLAG, .offset = AT(allow_device),
+		       .set_to = 1, .help = "compare reports made on different devices, with a warning row"},
+	[ROW_MARKDOWN] = {.name = "markdown", .kind = GB_OPT_FLAG, .offset = AT(markdown), .set_to = 1,
+			  .help = "print a markdown table instead of the text one"},
+};
+
+static const gb_opt_wording wording[] = {
+	{"json", "write the comparison as JSON ('-' for stdout)"},
+	{"quiet", "no table on stdout"},
+	{NULL, NULL},
+};
+
+/* --json and --quiet of the shared rows: a comparison has no repetitions, checks or backend of its own. */
+static const gb_opt_spec spec = {
+	.cmd = "compare",
+	.operands = "BASE NEW",
+	.intro = "Compares two reports, or every report of folder BASE with the report of folder NEW that has "
+		 "the same subcommand and configuration. One row per metric: base and new medians, the change, "
+		 "the two-sided Mann-Whitney U p-value over the per-repetition samples both reports carry, and "
+		 "a verdict. A change is a regression when it is worse, larger than the threshold and beyond "
+		 "noise (p < 0.05). See docs/compare.md. Exit status: 0 no regression, 1 the JSON could not be "
+		 "written, 2 usage error or nothing comparable, 3 a report that did not verify or is "
+		 "incomplete, 4 a regression.",
+	.rows = rows,
+	.nrows = NROWS,
+	.shared = GB_SHARED(GB_SHARED_JSON) | GB_SHARED(GB_SHARED_QUIET),
+	.wording = wording,
+	.example = "Example: gpubench compare results/baseline-cpu results/local/suite-cpu",
+};
+
+static void help(FILE *out)
+{
+	gb_opts_help(out, &spec);
+}
 
 /* --metric NAME's match: the whole name, its last part, or a shell glob over the name. */
 static int metric_matches(const char *want, const char *name)
@@ -79,11 +92,11 @@ static int metric_matches(const char *want, const char *name)
 
 static int wanted(const options *o, const gb_metric *m)
 {
-	int i;
-	if (o->nmetric == 0 || o->all)
+	unsigned i;
+	if (o->metric.n == 0 || o->all)
 		return o->all || !m->nested;
-	for (i = 0; i < o->nmetric; i++)
-		if (metric_matches(o->metric[i], m->name))
+	for (i = 0; i < o->metric.n; i++)
+		if (metric_matches(o->metric.v[i], m->name))
 			return 1;
 	return 0;
 }
@@ -363,8 +376,8 @@ static int write_json(const options *o, const pair_list *l, const tally *t, int 
 	else
 		cJSON_AddNullToObject(rpt.config, "threshold_pct");
 	metrics = cJSON_AddArrayToObject(rpt.config, "metric");
-	for (i = 0; i < (size_t)o->nmetric; i++)
-		cJSON_AddItemToArray(metrics, cJSON_CreateString(o->metric[i]));
+	for (i = 0; i < o->metric.n; i++)
+		cJSON_AddItemToArray(metrics, cJSON_CreateString(o->metric.v[i]));
 	gb_json_str(rpt.config, "test", "mann-whitney-u");
 	gb_json_num(rpt.config, "alpha", GB_COMPARE_ALPHA);
 	gb_json_bool(rpt.config, "allow_different_device", o->allow_device);
@@ -419,7 +432,7 @@ static int write_json(const options *o, const pair_list *l, const tally *t, int 
 	gb_json_bool(rpt.verification, "verified", t->unverified == 0);
 	gb_json_u64(rpt.verification, "reports_not_verified", t->unverified);
 	gb_json_str(rpt.verification, "method", "every compared report complete and verified");
-	status = gb_report_write(&rpt, o->json);
+	status = gb_report_write(&rpt, o->run.json);
 	gb_report_free(&rpt);
 	return status;
 }
@@ -432,20 +445,21 @@ static int write_json(const options *o, const pair_list *l, const tally *t, int 
 static int unmatched_metrics(const options *o, const pair_list *l)
 {
 	size_t i, k;
-	int m, any = 0, bad = 0;
+	unsigned m;
+	int any = 0, bad = 0;
 
 	for (i = 0; i < l->n; i++)
 		any |= l->p[i].status == P_COMPARED;
 	if (!any || o->all)
 		return 0;
-	for (m = 0; m < o->nmetric; m++) {
+	for (m = 0; m < o->metric.n; m++) {
 		int hit = 0;
 		for (i = 0; i < l->n && !hit; i++)
 			for (k = 0; k < l->p[i].nrows && !hit; k++)
-				hit = metric_matches(o->metric[m], l->p[i].rows[k].name);
+				hit = metric_matches(o->metric.v[m], l->p[i].rows[k].name);
 		if (!hit) {
 			gb_warn("compare: option --metric: %s matches no metric of the compared reports "
-				"('gpubench compare --metric all' lists them)", o->metric[m]);
+				"('gpubench compare --metric all' lists them)", o->metric.v[m]);
 			bad = 1;
 		}
 	}
@@ -456,73 +470,32 @@ static int unmatched_metrics(const options *o, const pair_list *l)
 
 static int run(int argc, char **argv)
 {
-	enum { O_THRESHOLD = 256, O_METRIC, O_ALLOW, O_JSON, O_MARKDOWN, O_QUIET };
-	static const struct option opts[] = {
-		{"threshold", required_argument, NULL, O_THRESHOLD},
-		{"metric", required_argument, NULL, O_METRIC},
-		{"allow-different-device", no_argument, NULL, O_ALLOW},
-		{"json", required_argument, NULL, O_JSON},
-		{"markdown", no_argument, NULL, O_MARKDOWN},
-		{"quiet", no_argument, NULL, O_QUIET},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
 	options o;
 	gb_report_set sb = {0}, sn = {0};
 	pair_list l = {0};
 	tally t;
 	const char *base, *new_;
 	size_t i, k, few_reps = 0;
-	int c, dirs;
+	unsigned m;
+	int first, dirs;
 
 	memset(&o, 0, sizeof(o));
 	memset(&t, 0, sizeof(t));
 	o.threshold = -1;
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case O_THRESHOLD:
-			o.threshold = gb_opt_double("threshold", optarg, 0, 1e6);
-			break;
-		case O_METRIC:
-			if (o.nmetric == MAX_METRIC_ARGS)
-				gb_die(GB_EXIT_USAGE, "option --metric: at most %d", MAX_METRIC_ARGS);
-			if (!*optarg)
-				gb_die(GB_EXIT_USAGE, "option --metric: empty name");
-			if (strcmp(optarg, "all") == 0)
-				o.all = 1;
-			o.metric[o.nmetric++] = optarg;
-			break;
-		case O_ALLOW:
-			o.allow_device = 1;
-			break;
-		case O_JSON:
-			o.json = optarg;
-			break;
-		case O_MARKDOWN:
-			o.markdown = 1;
-			break;
-		case O_QUIET:
-			gb_quiet = o.quiet = 1;
-			break;
-		case 'h':
-			help(stdout);
-			return 0;
-		default:
-			gb_opt_fail("compare", c, argv, opts);
-		}
-	}
-	if (argc - optind != 2)
+	first = gb_opts_parse(&spec, &o, NULL, argc, argv);
+	for (m = 0; m < o.metric.n; m++)
+		o.all |= strcmp(o.metric.v[m], "all") == 0;
+	if (argc - first != 2)
 		gb_die(GB_EXIT_USAGE, "compare: needs two reports or two folders, BASE and NEW, got %d "
-		       "(see 'gpubench help compare')", argc - optind);
+		       "(see 'gpubench help compare')", argc - first);
 	{
-		const gb_path_use paths[] = {{"json", o.json, 0}};
+		const gb_path_use paths[] = {{"json", o.run.json, 0}};
 		gb_paths_check("compare", paths, 1);
 	}
-	if (o.json && strcmp(o.json, "-") == 0 && !o.quiet)
+	if (o.run.json && strcmp(o.run.json, "-") == 0 && !o.run.quiet)
 		gb_die(GB_EXIT_USAGE, "compare: --json - and the table would share stdout; add --quiet");
-	base = argv[optind];
-	new_ = argv[optind + 1];
+	base = argv[first];
+	new_ = argv[first + 1];
 	dirs = is_dir(base);
 	if (dirs != is_dir(new_))
 		gb_die(GB_EXIT_USAGE, "compare: %s and %s must be two reports or two folders", base, new_);
@@ -580,7 +553,7 @@ static int run(int argc, char **argv)
 		if (*q->warning)
 			gb_warn("warning: %s: %s", pair_label(q), q->warning);
 	}
-	if (!o.quiet) {
+	if (!o.run.quiet) {
 		if (o.markdown)
 			print_markdown(&l);
 		else
@@ -593,7 +566,7 @@ static int run(int argc, char **argv)
 		"%zu within noise, %zu untested), %zu not comparable, %zu only in base, %zu only in new",
 		t.compared, t.verdicts[GB_V_REGRESSION], t.verdicts[GB_V_IMPROVEMENT], t.verdicts[GB_V_UNCHANGED],
 		t.verdicts[GB_V_NOISE], t.verdicts[GB_V_UNTESTED], t.not_comparable, t.only_base, t.only_new);
-	if (o.json && write_json(&o, &l, &t, argc, argv, base, new_) != 0)
+	if (o.run.json && write_json(&o, &l, &t, argc, argv, base, new_) != 0)
 		return GB_EXIT_RUNTIME;
 	if (t.unverified)
 		return GB_EXIT_VERIFY;

@@ -1,5 +1,4 @@
 /* gpubench info: devices found, backends and engines compiled in. */
-#include <getopt.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
@@ -7,56 +6,44 @@
 #include "cmd/cmd.h"
 #include "common/device.h"
 #include "common/error.h"
-#include "common/opts.h"
+#include "common/options.h"
 #include "common/output.h"
 #include "common/report.h"
 #include "common/version.h"
 #include "common/registry.h"
 
+static const gb_opt_wording wording[] = {
+	{"json", "also write the same as a JSON document ('-' for stdout)"},
+	{"quiet", "no human-readable listing"},
+	{NULL, NULL},
+};
+
+/* Only the shared --json and --quiet: info runs nothing to repeat, check or compare. */
+static const gb_opt_spec spec = {
+	.cmd = "info",
+	.intro = "Lists the CUDA devices this machine has (name, SMs, memory, clocks, compute capability), the "
+		 "backends compiled into this binary and the engines each subcommand offers. Exits 0 even when "
+		 "no GPU is present.",
+	.shared = GB_SHARED(GB_SHARED_JSON) | GB_SHARED(GB_SHARED_QUIET),
+	.wording = wording,
+};
+
 static void help(FILE *out)
 {
-	fputs("usage: gpubench info [--json PATH] [--quiet]\n"
-	      "\n"
-	      "Lists the CUDA devices this machine has (name, SMs, memory, clocks, compute\n"
-	      "capability), the backends compiled into this binary and the engines each\n"
-	      "subcommand offers. Exits 0 even when no GPU is present.\n"
-	      "\n"
-	      "  --json PATH   also write the same as a JSON document ('-' for stdout)\n"
-	      "  --quiet       no human-readable listing\n"
-	      "  -h, --help    this text\n",
-	      out);
+	gb_opts_help(out, &spec);
 }
 
 static int run(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{"json", required_argument, NULL, 'j'},
-		{"quiet", no_argument, NULL, 'q'},
-		{"help", no_argument, NULL, 'h'},
-		{NULL, 0, NULL, 0},
-	};
-	const char *json = NULL;
+	gb_run_opts o;
+	const char *json;
 	char why[256] = "";
-	int c, i, n, drv, rt, listing;
+	int i, n, drv, rt, listing;
 	cJSON *root, *devs, *backends, *engines;
 
-	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":h", opts, NULL)) != -1) {
-		switch (c) {
-		case 'j':
-			json = optarg;
-			break;
-		case 'q':
-			gb_quiet = 1;
-			break;
-		case 'h':
-			help(stdout);
-			return 0;
-		default:
-			gb_opt_fail("info", c, argv, opts);
-		}
-	}
-	gb_opt_no_operands("info", argc, argv);
+	memset(&o, 0, sizeof(o));
+	gb_opts_parse(&spec, &o, NULL, argc, argv);
+	json = o.json;
 	{
 		const gb_path_use paths[] = {{.opt = "json", .path = json}};
 		gb_paths_check("info", paths, 1);
