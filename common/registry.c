@@ -11,21 +11,10 @@
 #define GPU GB_BACKEND_MASK(GB_BACKEND_GPU)
 #define CPU GB_BACKEND_MASK(GB_BACKEND_CPU)
 
-static const char *field(const void *e, size_t at)
-{
-	return *(const char *const *)((const char *)e + at);
-}
-
 gb_entry_head gb_registry_head(const gb_registry *r, const void *e)
 {
-	gb_entry_head h = {NULL, NULL, 0, NULL};
-
-	if (!r->summary_at)
-		return *(const gb_entry_head *)e;
-	h.name = field(e, r->name_at);
-	h.summary = field(e, r->summary_at);
-	h.backends = r->backends ? r->backends(e) : 0;
-	return h;
+	(void)r;
+	return *(const gb_entry_head *)e;
 }
 
 int gb_registry_on_gpu(const gb_registry *r, const void *e)

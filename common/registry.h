@@ -74,18 +74,9 @@ typedef struct gb_registry {
 	 * each (stm: the workloads an engine does not run); NULL: none */
 	const char *notes_key;
 	const char *gpu_default, *cpu_default; /* --impl when a GPU is found, and when not */
-	/*
-	 * stm's engines and workloads only, whose entry types have no head yet
-	 * (cmd/stm/stm.c): the offsets of the name and summary (a nonzero summary_at
-	 * says the entries have no head), and where an engine runs (NULL: a
-	 * workload). Such entries are always available. Every other registry
-	 * leaves these zero.
-	 */
-	size_t name_at, summary_at;
-	unsigned (*backends)(const void *e);
 } gb_registry;
 
-/* Entry e's head (for stm's entries, one made of what the offsets and backends give). */
+/* Entry e's head (every entry type of a registry starts with one). */
 gb_entry_head gb_registry_head(const gb_registry *r, const void *e);
 /* Whether e runs only on the GPU. */
 int gb_registry_on_gpu(const gb_registry *r, const void *e);

@@ -112,12 +112,4 @@ void gb_report_summary(FILE *out, const gb_measure *ms, const gb_result_view *v)
  */
 int gb_report_finish_to(gb_report *r, const char *json, const gb_measure *ms, const gb_result_view *v);
 
-/*
- * The same, to the --json of the options the measurement was opened with:
- * cmd/stm/report.c's call, until it passes its --json to gb_report_finish_to as the
- * other subcommands do (the report has no business reading its output path
- * out of the measurement).
- */
-int gb_report_finish(gb_report *r, const gb_measure *ms, const gb_result_view *v);
-
 #endif

@@ -241,8 +241,3 @@ int gb_report_finish_to(gb_report *r, const char *json, const gb_measure *ms, co
 	}
 	return GB_EXIT_OK;
 }
-
-int gb_report_finish(gb_report *r, const gb_measure *ms, const gb_result_view *v)
-{
-	return gb_report_finish_to(r, ms->run->json, ms, v);
-}

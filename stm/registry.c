@@ -40,8 +40,9 @@
 static const stm_engine_run prstm_runs[] = {STM_WORKLOADS(PRSTM_RUN){.workload = NULL}};
 
 static const stm_engine prstm = {
-	.name = "prstm",
-	.summary = "PR-STM: priority-rule lock stealing with the semantic contention manager (Shen et al. 2020)",
+	.head.name = "prstm",
+	.head.summary = "PR-STM: priority-rule lock stealing with the semantic contention manager (Shen et al. 2020)",
+	.head.backends = GB_BACKEND_MASK(GB_BACKEND_CPU) | GB_BACKEND_MASK(GB_BACKEND_GPU),
 	.max_threads = PRSTM_MAX_THREADS,
 	.max_set = PRSTM_WIDE_SET,
 	.timed_rounds = 1,
@@ -55,10 +56,11 @@ static const stm_engine prstm = {
 static const stm_engine_run gpustm_runs[] = {STM_WORKLOADS(GPUSTM_RUN){.workload = NULL}};
 
 static const stm_engine gpustm = {
-	.name = "gpustm",
-	.summary = "GPU-STM as PR-STM's paper compares against: locks sorted at every access and taken in "
+	.head.name = "gpustm",
+	.head.summary = "GPU-STM as PR-STM's paper compares against: locks sorted at every access and taken in "
 		   "order at commit, hierarchical validation (version, then value), --retry-limit attempts "
 		   "per transaction (Xu et al. 2014)",
+	.head.backends = GB_BACKEND_MASK(GB_BACKEND_CPU) | GB_BACKEND_MASK(GB_BACKEND_GPU),
 	.max_threads = GPUSTM_MAX_THREADS,
 	.max_set = GPUSTM_WIDE_SET,
 	.timed_rounds = 0,
@@ -77,10 +79,11 @@ static const stm_engine gpustm = {
 static const stm_engine_run csmv_runs[] = {CSMV_WORKLOADS(CSMV_RUN, csmv){.workload = NULL}};
 
 static const stm_engine csmv = {
-	.name = "csmv",
-	.summary = "CSMV: multi-versioned boxes, read-only transactions on their start snapshot with no "
+	.head.name = "csmv",
+	.head.summary = "CSMV: multi-versioned boxes, read-only transactions on their start snapshot with no "
 		   "read set, update transactions committed by a server warp: client pre-validation, "
 		   "batched ATR insert, collaborative validation, client write-back (Nunes et al.)",
+	.head.backends = GB_BACKEND_MASK(GB_BACKEND_CPU) | GB_BACKEND_MASK(GB_BACKEND_GPU),
 	.max_threads = CSMV_MAX_THREADS,
 	.max_set = CSMV_MAX_SET,
 	.timed_rounds = 0,
@@ -95,9 +98,10 @@ static const stm_engine csmv = {
 static const stm_engine_run csmv_nocv_runs[] = {CSMV_WORKLOADS(CSMV_RUN, csmv_nocv){.workload = NULL}};
 
 static const stm_engine csmv_nocv = {
-	.name = "csmv-nocv",
-	.summary = "CSMV without collaborative validation: each server lane validates a transaction of "
+	.head.name = "csmv-nocv",
+	.head.summary = "CSMV without collaborative validation: each server lane validates a transaction of "
 		   "its own (Nunes et al. section IV-C, Fig. 3)",
+	.head.backends = GB_BACKEND_MASK(GB_BACKEND_CPU) | GB_BACKEND_MASK(GB_BACKEND_GPU),
 	.max_threads = CSMV_MAX_THREADS,
 	.max_set = CSMV_MAX_SET,
 	.timed_rounds = 0,
@@ -112,10 +116,11 @@ static const stm_engine csmv_nocv = {
 static const stm_engine_run csmv_onlycs_runs[] = {CSMV_WORKLOADS(CSMV_RUN, csmv_onlycs){.workload = NULL}};
 
 static const stm_engine csmv_onlycs = {
-	.name = "csmv-onlycs",
-	.summary = "CSMV with only its client-server design: also no pre-validation, no batched ATR "
+	.head.name = "csmv-onlycs",
+	.head.summary = "CSMV with only its client-server design: also no pre-validation, no batched ATR "
 		   "insert, the server installs versions and advances the timestamp per transaction "
 		   "(Nunes et al. section IV-C, Fig. 3)",
+	.head.backends = GB_BACKEND_MASK(GB_BACKEND_CPU) | GB_BACKEND_MASK(GB_BACKEND_GPU),
 	.max_threads = CSMV_MAX_THREADS,
 	.max_set = CSMV_MAX_SET,
 	.timed_rounds = 0,
@@ -132,10 +137,11 @@ static const stm_engine csmv_onlycs = {
 static const stm_engine_run jvstm_runs[] = {CSMV_WORKLOADS(JVSTM_RUN, 0){.workload = NULL}};
 
 static const stm_engine jvstm = {
-	.name = "jvstm",
-	.summary = "JVSTM on CPU threads, the host baseline of Nunes et al.: CSMV's versioned boxes and "
+	.head.name = "jvstm",
+	.head.summary = "JVSTM on CPU threads, the host baseline of Nunes et al.: CSMV's versioned boxes and "
 		   "snapshot reads, update transactions validated against the ATR and committed under its "
 		   "lock with the global timestamp (section III-A)",
+	.head.backends = GB_BACKEND_MASK(GB_BACKEND_CPU),
 	.max_threads = CSMV_MAX_THREADS,
 	.max_set = CSMV_MAX_SET,
 	.timed_rounds = 0,
@@ -160,10 +166,11 @@ static const stm_engine jvstm = {
 static const stm_engine_run jvstm_gpu_runs[] = {CSMV_WORKLOADS(JVSTM_GPU_RUN, 0){.workload = NULL}};
 
 static const stm_engine jvstm_gpu = {
-	.name = "jvstm-gpu",
-	.summary = "JVSTM-GPU, JVSTM ported directly to the GPU (Nunes et al. section IV): CSMV with every "
+	.head.name = "jvstm-gpu",
+	.head.summary = "JVSTM-GPU, JVSTM ported directly to the GPU (Nunes et al. section IV): CSMV with every "
 		   "GPU-oriented optimization removed, each thread validating and committing its own update "
 		   "transactions under the ATR's lock; on --backend cpu the same algorithm as jvstm",
+	.head.backends = GB_BACKEND_MASK(GB_BACKEND_CPU) | GB_BACKEND_MASK(GB_BACKEND_GPU),
 	.max_threads = CSMV_MAX_THREADS,
 	.max_set = CSMV_MAX_SET,
 	.timed_rounds = 0,
@@ -177,15 +184,6 @@ static const stm_engine jvstm_gpu = {
 
 const stm_engine *const stm_engines[] = {&prstm, &gpustm, &csmv, &csmv_nocv, &csmv_onlycs, &jvstm,
 					 &jvstm_gpu, NULL};
-
-const stm_engine *stm_engine_find(const char *name)
-{
-	int i;
-	for (i = 0; stm_engines[i]; i++)
-		if (strcmp(stm_engines[i]->name, name) == 0)
-			return stm_engines[i];
-	return NULL;
-}
 
 const stm_engine_run *stm_engine_run_of(const stm_engine *e, const stm_workload *w)
 {
@@ -201,6 +199,6 @@ const char *stm_cannot_run(const stm_engine *e, const stm_workload *w, char *buf
 	if (stm_engine_run_of(e, w))
 		return NULL;
 	snprintf(buf, len, "%s does not run the %s workload: no %s transaction body is compiled into %s",
-		 e->name, w->name, w->name, e->name);
+		 e->head.name, w->head.name, w->head.name, e->head.name);
 	return buf;
 }

@@ -15,6 +15,7 @@
 #include <stdio.h>
 
 #include "api/tx_table.h"
+#include "common/registry.h"
 #include "workloads/stm/stm_workload.h"
 
 /* How a thread's run over its block ended. */
@@ -200,8 +201,9 @@ typedef struct stm_engine_options {
 		 "are abandoned"}
 
 typedef struct stm_engine {
-	const char *name;
-	const char *summary;
+	/* name, summary, backends (CPU and, where it has kernels, GPU: the same in every build);
+	 * never unavailable, since every engine runs on the CPU */
+	gb_entry_head head;
 	uint32_t max_threads;         /* --threads it can run */
 	uint32_t max_set;             /* the largest of its runs' max_set */
 	int timed_rounds;             /* a --duration run can be one run of rounds */
@@ -225,7 +227,6 @@ typedef struct stm_engine {
 } stm_engine;
 
 extern const stm_engine *const stm_engines[];
-const stm_engine *stm_engine_find(const char *name);
 
 /* What e runs w with, or NULL. */
 const stm_engine_run *stm_engine_run_of(const stm_engine *e, const stm_workload *w);

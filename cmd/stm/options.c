@@ -251,7 +251,7 @@ static void extra_help(FILE *out)
 		for (f = stm_workloads[j]->refuses; f && f->option; f++) {
 			char line[512];
 			snprintf(line, sizeof(line), "--%s does not apply to --workload %s: %s.", f->option,
-				 stm_workloads[j]->name, f->why);
+				 stm_workloads[j]->head.name, f->why);
 			gb_help_wrap(out, fprintf(out, "  "), 2, line);
 		}
 	}
@@ -306,7 +306,7 @@ static void check_engine_options(const stm_opts *o, const unsigned char *given)
 			if (!f || j == f->nrows)
 				continue;
 			snprintf(readers + strlen(readers), sizeof(readers) - strlen(readers), "%s%s",
-				 readers[0] ? ", " : "", stm_engines[i]->name);
+				 readers[0] ? ", " : "", stm_engines[i]->head.name);
 			for (k = 0; k < o->nengines; k++)
 				used |= o->engine[k] == stm_engines[i];
 		}
@@ -324,7 +324,7 @@ static void check_workload_options(const stm_opts *o, const unsigned char *given
 		for (r = wl_first[k]; r < wl_first[k + 1]; r++)
 			if (given[r] && stm_workloads[k] != o->workload)
 				gb_die(GB_EXIT_USAGE, "option --%s belongs to --workload %s, not to --workload %s",
-				       spec.rows[r].name, stm_workloads[k]->name, o->workload->name);
+				       spec.rows[r].name, stm_workloads[k]->head.name, o->workload->head.name);
 }
 
 /* One of stm's own table options given a value with a workload that has no use for it. */
@@ -349,7 +349,7 @@ static void check_refusals(const stm_opts *o, const unsigned char *given)
 			}
 			if (v)
 				gb_die(GB_EXIT_USAGE, "option --%s does not apply to --workload %s: %s", f->option,
-				       o->workload->name, f->why);
+				       o->workload->head.name, f->why);
 		}
 }
 
@@ -376,18 +376,18 @@ static void check_engines(const stm_opts *o)
 		if (run->long_reads && need > run->max_set && need - run->max_set > run->long_reads)
 			gb_die(GB_EXIT_USAGE, "%s runs %s read-only transactions of at most %u words, but %s "
 			       "transactions with these options (--%s) read up to %u",
-			       e->name, o->workload->name, run->max_set + run->long_reads, o->workload->name,
+			       e->head.name, o->workload->head.name, run->max_set + run->long_reads, o->workload->head.name,
 			       max_set_option, need);
 		/* before the backend is resolved, so a CPU-only build says the same */
 		if (o->run.backend == GB_BACKEND_GPU && e->no_gpu)
 			gb_die(GB_EXIT_USAGE, "--backend gpu: %s", e->no_gpu);
 		if (o->threads > e->max_threads)
 			gb_die(GB_EXIT_USAGE, "option --threads: %" PRIu64 " is above what %s runs (accepted: 1..%u)",
-			       o->threads, e->name, e->max_threads);
+			       o->threads, e->head.name, e->max_threads);
 		if (need_e > run->max_set)
 			gb_die(GB_EXIT_USAGE, "%s runs %s transactions of at most %u words, but %s transactions "
 			       "with these options (--%s) touch up to %u",
-			       e->name, o->workload->name, run->max_set, o->workload->name, max_set_option, need_e);
+			       e->head.name, o->workload->head.name, run->max_set, o->workload->head.name, max_set_option, need_e);
 	}
 }
 
@@ -420,7 +420,7 @@ void stm_cmd_parse(stm_opts *o, int argc, char **argv)
 	check_workload_options(o, given);
 	if (given[ROW_SEMANTIC] && !o->workload->semantic)
 		gb_die(GB_EXIT_USAGE, "option --semantic-ratio: --workload %s has no semantic transactions",
-		       o->workload->name);
+		       o->workload->head.name);
 	check_refusals(o, given);
 	/* An engine runs on either backend: --backend is resolved in run(), against the backends
 	 * the chosen engines were built with (a CPU-only build says it has no CUDA). */

@@ -34,7 +34,7 @@ static void fill_config(cJSON *cfg, const stm_run *r)
 	const stm_opts *o = &r->o;
 
 	gb_json_str(cfg, "algo", o->algo);
-	gb_json_str(cfg, "workload", o->workload->name);
+	gb_json_str(cfg, "workload", o->workload->head.name);
 	gb_json_str(cfg, "backend", gb_backend_name(r->backend));
 	gb_json_u64(cfg, "threads", o->p.threads);
 	gb_json_u64(cfg, "tx_per_thread", r->in.tx_per_thread); /* a staged workload's: its first stage's */
@@ -202,7 +202,7 @@ int stm_cmd_report(stm_run *r, gb_measure *ms, int argc, char **argv)
 	fill_config(rpt.config, r);
 	for (k = 0; k < o->nengines; k++) {
 		const engine_run *er = &r->er[k];
-		const char *name = k ? er->e->name : "", *sep = k ? ": " : "";
+		const char *name = k ? er->e->head.name : "", *sep = k ? ": " : "";
 		if (er->abandoned)
 			gb_report_warn(&rpt, "%s%s%" PRIu64 " transactions were abandoned (never committed%s): the "
 				       "throughput counts only the others", name, sep, er->abandoned,
@@ -212,7 +212,7 @@ int stm_cmd_report(stm_run *r, gb_measure *ms, int argc, char **argv)
 	}
 	w->describe(r->inst, what, sizeof(what));
 	snprintf(r->headline, sizeof(r->headline), "%s on %s, %s backend%s%s%s, %u threads, %s, hash %u", o->algo,
-		 w->name, gb_backend_name(r->backend), gpu ? " (" : "", gpu ? r->dev.name : "", gpu ? ")" : "",
+		 w->head.name, gb_backend_name(r->backend), gpu ? " (" : "", gpu ? r->dev.name : "", gpu ? ")" : "",
 		 o->p.threads, what, o->p.hash);
 	snprintf(r->checked_what, sizeof(r->checked_what), "%s%s%s%s", er0->one_run ? "runs: " : "batches ",
 		 er0->one_run ? w->checked_counts : w->checked_batch,
@@ -237,7 +237,7 @@ int stm_cmd_report(stm_run *r, gb_measure *ms, int argc, char **argv)
 			.verification_json = verification_json,
 			.arg = r,
 		};
-		rc = gb_report_finish(&rpt, ms, &view);
+		rc = gb_report_finish_to(&rpt, o->run.json, ms, &view);
 	}
 	gb_report_free(&rpt);
 	return rc;

@@ -91,8 +91,8 @@ static uint64_t count_batch(const stm_run *r, engine_run *er, const stm_batch_re
 
 	if (b->c.threads_failed)
 		gb_die(GB_EXIT_RUNTIME, "stm: a %s transaction touched more than %u distinct words, beyond %s's "
-		       "read/write set capacity", r->o.workload->name,
-		       stm_engine_run_of(er->e, r->o.workload)->max_set, er->e->name);
+		       "read/write set capacity", r->o.workload->head.name,
+		       stm_engine_run_of(er->e, r->o.workload)->max_set, er->e->head.name);
 	stm_counters_add(&er->c, &b->c);
 	er->seconds += b->seconds;
 	er->cycles_per_ns = b->cycles_per_ns;
@@ -156,7 +156,7 @@ static int verify_batch(gb_measure *ms, unsigned k, stm_run *r, const stm_batch_
 	}
 	if (!chk->ok) {
 		out->wrong++;
-		gb_measure_wrong(ms, k, "%s%srep %u batch %" PRIu64 ": %s", k ? er->e->name : "", k ? ": " : "",
+		gb_measure_wrong(ms, k, "%s%srep %u batch %" PRIu64 ": %s", k ? er->e->head.name : "", k ? ": " : "",
 				 rep->timed_index, batch, chk->message);
 	}
 	return chk->ok;
@@ -175,7 +175,7 @@ static void verify_pass(gb_measure *ms, unsigned k, stm_run *r, const gb_rep *re
 	memset(&pc, 0, sizeof(pc));
 	r->o.workload->verify_pass(r->inst, r->initial, r->after, &pc);
 	if (!pc.ok) {
-		gb_measure_wrong(ms, k, "%s%srep %u pass %" PRIu64 ": %s", k ? er->e->name : "", k ? ": " : "",
+		gb_measure_wrong(ms, k, "%s%srep %u pass %" PRIu64 ": %s", k ? er->e->head.name : "", k ? ": " : "",
 				 rep->timed_index, pass, pc.message);
 		er->chk.ok = 0;
 		snprintf(er->chk.message, sizeof(er->chk.message), "%s", pc.message);
@@ -326,7 +326,7 @@ void stm_cmd_run_engine(gb_measure *ms, unsigned k, stm_run *r)
 		int resident = er->ops->rounds_ok(er->ctx);
 		er->one_run = er->e->timed_rounds && resident && fit;
 		if (!er->one_run)
-			gb_note("note: %s: --duration runs as repeated batches: %s", er->e->name,
+			gb_note("note: %s: --duration runs as repeated batches: %s", er->e->head.name,
 				!er->e->timed_rounds ? er->e->no_rounds :
 				!resident ? "not every GPU block fits on the device at once" :
 				w->rounds_unfit);

@@ -19,17 +19,6 @@
 #include "common/report.h"
 #include "common/timer.h"
 
-/* Where an engine runs: on the CPU always, on the GPU when it has a kernel (CUDA builds). */
-static unsigned engine_backends(const void *e)
-{
-	const stm_engine_run *r;
-	unsigned mask = GB_BACKEND_MASK(GB_BACKEND_CPU);
-	for (r = ((const stm_engine *)e)->runs; r->workload; r++)
-		if (r->gpu)
-			mask |= GB_BACKEND_MASK(GB_BACKEND_GPU);
-	return mask;
-}
-
 /* info's fields of an engine: its limits, the workloads it runs and, a sentence each, those it does not. */
 static void describe_engine(const void *entry, cJSON *o)
 {
@@ -42,14 +31,14 @@ static void describe_engine(const void *entry, cJSON *o)
 	gb_json_u64(o, "max_threads", e->max_threads);
 	gb_json_u64(o, "max_words_per_transaction", e->max_set);
 	for (r = e->runs; r->workload; r++)
-		cJSON_AddItemToArray(runs, cJSON_CreateString(r->workload->name));
+		cJSON_AddItemToArray(runs, cJSON_CreateString(r->workload->head.name));
 	by = cJSON_AddObjectToObject(o, "max_words_by_workload");
 	for (r = e->runs; r->workload; r++)
-		gb_json_u64(by, r->workload->name, r->max_set);
+		gb_json_u64(by, r->workload->head.name, r->max_set);
 	by = cJSON_AddObjectToObject(o, "max_read_only_words_by_workload");
 	for (r = e->runs; r->workload; r++)
 		if (r->long_reads)
-			gb_json_u64(by, r->workload->name, (uint64_t)r->max_set + r->long_reads);
+			gb_json_u64(by, r->workload->head.name, (uint64_t)r->max_set + r->long_reads);
 	cJSON_AddBoolToObject(o, "cpu_only", e->no_gpu != NULL);
 	cannot = cJSON_AddArrayToObject(o, "cannot_run");
 	for (i = 0; stm_workloads[i]; i++)
@@ -62,9 +51,6 @@ const gb_registry stm_cmd_engines = {
 	.picked_by = "--algo, --compare",
 	.option = "algo",
 	.entries = (const void *const *)stm_engines,
-	.name_at = offsetof(stm_engine, name),
-	.summary_at = offsetof(stm_engine, summary),
-	.backends = engine_backends,
 	.show_backends = 1,
 	.describe = describe_engine,
 	.notes_key = "cannot_run",
@@ -74,8 +60,6 @@ const gb_registry stm_cmd_workloads = {
 	.what = "workload",
 	.picked_by = "--workload; their options are marked with their name above",
 	.entries = (const void *const *)stm_workloads,
-	.name_at = offsetof(stm_workload, name),
-	.summary_at = offsetof(stm_workload, summary),
 };
 
 /* What generation, an engine and the checks will allocate, estimated before any of it is. */
@@ -128,7 +112,7 @@ static int run(int argc, char **argv)
 	if (w->stage) /* the engines are opened with room for the largest stage */
 		r->in.ntx = w->capacity(r->inst);
 	r->cur = r->in;
-	gb_note("note: generated %" PRIu64 " %s transactions in %.2f s", r->in.ntx, w->name,
+	gb_note("note: generated %" PRIu64 " %s transactions in %.2f s", r->in.ntx, w->head.name,
 		gb_seconds_since(ms.t_start));
 	r->initial = gb_xmalloc((size_t)r->in.words * sizeof(uint32_t), "data words");
 	r->mirror = gb_xmalloc((size_t)r->in.words * sizeof(uint32_t), "replay data words");
@@ -142,7 +126,7 @@ static int run(int argc, char **argv)
 
 	for (k = 0; k < o->nengines; k++) {
 		r->er[k].e = o->engine[k];
-		gb_measure_add(&ms, o->engine[k]->name);
+		gb_measure_add(&ms, o->engine[k]->head.name);
 	}
 	for (k = 0; k < o->nengines; k++)
 		stm_cmd_run_engine(&ms, k, r);

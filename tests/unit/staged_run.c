@@ -14,7 +14,7 @@ static void set_row(const stm_workload *w, void *o, const char *name, const char
 			memcpy((char *)o + w->rows[r].offset, &v, sizeof(v));
 			return;
 		}
-	fprintf(stderr, "staged_run: %s has no option %s\n", w->name, name);
+	fprintf(stderr, "staged_run: %s has no option %s\n", w->head.name, name);
 	abort();
 }
 

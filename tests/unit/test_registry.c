@@ -62,33 +62,6 @@ static const gb_registry workloads = {
 	.name_key = "loop",
 };
 
-/* stm's entries, which have no head yet: read through offsets and a function. */
-typedef struct headless {
-	int weight;
-	const char *name, *summary;
-	int on_gpu_too;
-} headless;
-
-static const headless stm_a = {1, "one", "the first", 1};
-static const headless stm_b = {2, "two", "the second", 0};
-static const headless *const headlesses[] = {&stm_a, &stm_b, NULL};
-
-static unsigned headless_backends(const void *e)
-{
-	return CPU | (((const headless *)e)->on_gpu_too ? GPU : 0);
-}
-
-static const gb_registry by_offsets = {
-	.what = "engine",
-	.picked_by = "--algo, --compare",
-	.option = "algo",
-	.entries = (const void *const *)headlesses,
-	.show_backends = 1,
-	.name_at = offsetof(headless, name),
-	.summary_at = offsetof(headless, summary),
-	.backends = headless_backends,
-};
-
 static char *captured(void (*fn)(FILE *out, const void *arg), const void *arg)
 {
 	char *text = NULL;
@@ -122,29 +95,6 @@ TEST(registry_lookup_by_group_and_name)
 	CHECK(!gb_registry_on_gpu(&grouped, &cpu_a));
 	CHECK(gb_registry_find(&workloads, NULL, "chained-long") == &loop_b);
 	CHECK(!gb_registry_on_gpu(&workloads, &loop_a)); /* workloads run wherever their engine does */
-}
-
-TEST(registry_reads_headless_entries_through_offsets)
-{
-	gb_entry_head h = gb_registry_head(&by_offsets, &stm_b);
-	cJSON *arr = cJSON_CreateArray();
-	char *text, *json;
-
-	CHECK_STR_EQ(h.name, "two");
-	CHECK_STR_EQ(h.summary, "the second");
-	CHECK_EQ(h.backends, CPU);
-	CHECK(h.unavailable == NULL);
-	CHECK(gb_registry_find(&by_offsets, NULL, "one") == &stm_a);
-	text = captured(info_of, &by_offsets);
-	CHECK_STR_EQ(text, "cmd engine one (gpu, cpu): the first\n"
-			   "cmd engine two (cpu): the second\n");
-	free(text);
-	gb_registry_info(&by_offsets, "cmd", arr, NULL);
-	json = cJSON_PrintUnformatted(cJSON_GetArrayItem(arr, 0));
-	CHECK_STR_EQ(json, "{\"name\":\"one\",\"summary\":\"the first\",\"backends\":[\"gpu\",\"cpu\"],"
-			   "\"gpu\":false,\"built\":true}");
-	free(json);
-	cJSON_Delete(arr);
 }
 
 static void pick_unknown(void *arg)

@@ -14,6 +14,7 @@
 #include "stm/prstm/prstm_engines.h"
 #include "stm/stm.h"
 #include "tests/unit/engine_params.h"
+#include "tests/unit/entry.h"
 #include "tests/unit/test.h"
 #include "workloads/stm/skiplist.h"
 #include "workloads/stm/stm_workload.h"
@@ -616,9 +617,9 @@ TEST(skiplist_registered_with_wide_sets)
 {
 	static const char *const names[] = {"prstm", "gpustm", NULL};
 	int i;
-	REQUIRE(stm_workload_find("skiplist") == &stm_workload_skiplist);
+	REQUIRE(tu_stm_workload("skiplist") == &stm_workload_skiplist);
 	for (i = 0; names[i]; i++) {
-		const stm_engine *e = stm_engine_find(names[i]);
+		const stm_engine *e = tu_stm_engine(names[i]);
 		const stm_engine_run *r;
 		REQUIRE(e != NULL);
 		r = stm_engine_run_of(e, &stm_workload_skiplist);

@@ -11,6 +11,7 @@
 #include "stm/prstm/prstm_params.h"
 #include "stm/stm.h"
 #include "tests/unit/engine_params.h"
+#include "tests/unit/entry.h"
 #include "tests/unit/test.h"
 #include "workloads/stm/stm_workload.h"
 
@@ -22,16 +23,16 @@ TEST(stm_engines_carry_their_limits_and_runs)
 		const stm_engine *e = stm_engines[i];
 		const stm_engine_run *r;
 		int runs = 0;
-		CHECK(e->name && e->name[0] && e->summary && e->summary[0]);
+		CHECK(e->head.name && e->head.name[0] && e->head.summary && e->head.summary[0]);
 		CHECK(e->max_threads >= 1 && e->max_set >= 1);
 		CHECK(e->timed_rounds || (e->no_rounds && e->no_rounds[0]));
-		CHECK(stm_engine_find(e->name) == e);
+		CHECK(tu_stm_engine(e->head.name) == e);
 		for (r = e->runs; r->workload; r++, runs++) {
 			const stm_ops *o = r->cpu;
 			REQUIRE(o != NULL);
 			CHECK(o->open && o->load && o->run && o->rounds_ok && o->fetch && o->close);
 			CHECK(o->retable != NULL || r->workload->stage == NULL); /* staged workloads need it */
-			CHECK(stm_workload_find(r->workload->name) == r->workload);
+			CHECK(tu_stm_workload(r->workload->head.name) == r->workload);
 			CHECK(stm_engine_run_of(e, r->workload) == r);
 			CHECK(r->gpu == NULL); /* the unit tests are built without CUDA */
 			CHECK(r->max_set >= 1 && r->max_set <= e->max_set);
@@ -40,8 +41,8 @@ TEST(stm_engines_carry_their_limits_and_runs)
 		n++;
 	}
 	CHECK(n >= 1);
-	CHECK(stm_engine_find("prstm") != NULL);
-	CHECK(stm_engine_find("nosuch") == NULL);
+	CHECK(tu_stm_engine("prstm") != NULL);
+	CHECK(tu_stm_engine("nosuch") == NULL);
 }
 
 TEST(stm_workloads_have_options_generator_and_oracle)
@@ -51,7 +52,7 @@ TEST(stm_workloads_have_options_generator_and_oracle)
 	for (i = 0; stm_workloads[i]; i++) {
 		const stm_workload *w = stm_workloads[i];
 		size_t r;
-		CHECK(w->name && w->summary && w->rows && w->nrows > 0);
+		CHECK(w->head.name && w->head.summary && w->rows && w->nrows > 0);
 		CHECK(w->opts_size > 0 && w->opts_size <= STM_WORKLOAD_OPTS_MAX);
 		for (r = 0; r < w->nrows; r++)
 			CHECK(w->rows[r].offset < w->opts_size && w->rows[r].help);
@@ -62,17 +63,17 @@ TEST(stm_workloads_have_options_generator_and_oracle)
 		CHECK(!w->stage == !w->verify_pass && !w->stage == !w->stage_name && !w->stage == !w->capacity);
 		CHECK(!w->stage || !w->rounds_fit); /* a staged workload runs passes, not rounds */
 		CHECK(w->config && w->describe);
-		CHECK(stm_workload_find(w->name) == w);
+		CHECK(tu_stm_workload(w->head.name) == w);
 	}
-	CHECK(stm_workload_find("bank") == &stm_workload_bank);
-	CHECK(stm_workload_find("nosuch") == NULL);
+	CHECK(tu_stm_workload("bank") == &stm_workload_bank);
+	CHECK(tu_stm_workload("nosuch") == NULL);
 }
 
 /* An engine that has no body for a workload says so in one sentence that names both. */
 TEST(stm_cannot_run_names_engine_and_workload)
 {
-	const stm_engine *e = stm_engine_find("prstm");
-	stm_workload other = {.name = "othertx"};
+	const stm_engine *e = tu_stm_engine("prstm");
+	stm_workload other = {.head.name = "othertx"};
 	char why[256];
 
 	REQUIRE(e != NULL);
@@ -119,27 +120,27 @@ TEST(stm_engine_options_set_their_family_parameters)
 
 	memset(&p, 0, sizeof(p));
 	p.threads = 12;
-	tu_engine_params(&p, stm_engine_find("prstm"), NULL);
+	tu_engine_params(&p, tu_stm_engine("prstm"), NULL);
 	CHECK_EQ(prstm_params_of(&p)->max_passes, 1000000u);
 	CHECK_EQ(prstm_params_of(&p)->use_tags, 1u);
 	CHECK_EQ(prstm_params_of(&p)->stall_ns, 1000000000u);
 	CHECK_EQ(prstm_params_of(&p)->window_cycles, 0u);
-	tu_engine_params(&p, stm_engine_find("prstm"), given);
+	tu_engine_params(&p, tu_stm_engine("prstm"), given);
 	CHECK_EQ(prstm_params_of(&p)->max_passes, 7u);
 	CHECK_EQ(prstm_params_of(&p)->use_tags, 0u);
 	CHECK_EQ(prstm_params_of(&p)->stall_ns, 500000000u);
 	CHECK_EQ(p.threads, 12u);
 
 	memset(&p, 0, sizeof(p));
-	tu_engine_params(&p, stm_engine_find("gpustm"), NULL);
+	tu_engine_params(&p, tu_stm_engine("gpustm"), NULL);
 	CHECK_EQ(gpustm_params_of(&p)->retry_limit, 100u);
-	tu_engine_params(&p, stm_engine_find("gpustm"), given);
+	tu_engine_params(&p, tu_stm_engine("gpustm"), given);
 	CHECK_EQ(gpustm_params_of(&p)->retry_limit, 3u);
 
 	memset(&p, 0, sizeof(p));
-	tu_engine_params(&p, stm_engine_find("jvstm"), NULL);
+	tu_engine_params(&p, tu_stm_engine("jvstm"), NULL);
 	CHECK_EQ(csmv_params_of(&p)->stall_ns, 1000000000u);
-	tu_engine_params(&p, stm_engine_find("csmv-nocv"), given);
+	tu_engine_params(&p, tu_stm_engine("csmv-nocv"), given);
 	CHECK_EQ(csmv_params_of(&p)->stall_ns, 500000000u);
 }
 
@@ -147,7 +148,7 @@ TEST(stm_engine_options_set_their_family_parameters)
 TEST(stm_engine_options_in_the_config)
 {
 	static const unsigned char zero[STM_ENGINE_OPTS_MAX];
-	const stm_engine_options *f = stm_engine_find("prstm")->options;
+	const stm_engine_options *f = tu_stm_engine("prstm")->options;
 	cJSON *cfg = cJSON_CreateObject();
 	const cJSON *v;
 
@@ -156,7 +157,7 @@ TEST(stm_engine_options_in_the_config)
 	CHECK(cJSON_IsTrue(v)); /* no --no-tags */
 	CHECK(cJSON_GetObjectItemCaseSensitive(cfg, "max_passes") != NULL);
 	CHECK(cJSON_GetObjectItemCaseSensitive(cfg, "stall_timeout_s") != NULL);
-	stm_engine_find("gpustm")->options->config(zero, cfg);
+	tu_stm_engine("gpustm")->options->config(zero, cfg);
 	CHECK(cJSON_GetObjectItemCaseSensitive(cfg, "retry_limit") != NULL);
 	cJSON_Delete(cfg);
 }
@@ -177,25 +178,25 @@ TEST(stm_engines_report_their_own_counters)
 	c.cycles_diverge = 8000;
 	c.versions_kept_peak = 3;
 	c.reclaim_waits = 2;
-	stm_engine_find("csmv")->report_json(&c, 2.0, &p, csmv);
+	tu_stm_engine("csmv")->report_json(&c, 2.0, &p, csmv);
 	REQUIRE((phases = cJSON_GetObjectItemCaseSensitive(csmv, "commit_phases_ns")) != NULL);
 	CHECK_NEAR(cJSON_GetObjectItemCaseSensitive(phases, "divergence")->valuedouble, 1000.0, 1e-9);
 	REQUIRE((versions = cJSON_GetObjectItemCaseSensitive(csmv, "versions")) != NULL);
 	CHECK_STR_EQ(cJSON_GetObjectItemCaseSensitive(versions, "kept_peak")->valuestring, "3"); /* raw integers */
 	CHECK_STR_EQ(cJSON_GetObjectItemCaseSensitive(versions, "reclaim_waits")->valuestring, "2");
-	stm_engine_find("jvstm")->report_json(&c, 2.0, &p, jvstm);
+	tu_stm_engine("jvstm")->report_json(&c, 2.0, &p, jvstm);
 	CHECK(cJSON_GetObjectItemCaseSensitive(jvstm, "commit_phases_ns") == NULL); /* no server */
 	CHECK(cJSON_GetObjectItemCaseSensitive(jvstm, "versions") != NULL);
-	CHECK(stm_engine_find("prstm")->report_json == NULL && stm_engine_find("prstm")->report_lines == NULL);
+	CHECK(tu_stm_engine("prstm")->report_json == NULL && tu_stm_engine("prstm")->report_lines == NULL);
 	cJSON_Delete(csmv);
 	cJSON_Delete(jvstm);
 
 	gpustm_params_rw(&p)->retry_limit = 5;
 	c.retry_limit_reached = 3;
 	REQUIRE((out = tmpfile()) != NULL);
-	stm_engine_find("gpustm")->report_lines(&c, 2.0, &p, out);
+	tu_stm_engine("gpustm")->report_lines(&c, 2.0, &p, out);
 	c.retry_limit_reached = 0;
-	stm_engine_find("gpustm")->report_lines(&c, 2.0, &p, out); /* nothing given up: no line */
+	tu_stm_engine("gpustm")->report_lines(&c, 2.0, &p, out); /* nothing given up: no line */
 	rewind(out);
 	CHECK(fgets(line, sizeof(line), out) != NULL);
 	CHECK_CONTAINS(line, "3 transactions given up after --retry-limit 5 attempts");

@@ -226,8 +226,8 @@ static void describe(const void *inst, char *buf, size_t len)
 }
 
 const stm_workload stm_workload_bank = {
-	.name = "bank",
-	.summary = "accounts with deposit, withdraw, transfer and balance transactions; semantic "
+	.head.name = "bank",
+	.head.summary = "accounts with deposit, withdraw, transfer and balance transactions; semantic "
 		   "chains whose steps wait for money (Shen et al. section 4.1)",
 	.rows = rows,
 	.nrows = sizeof(rows) / sizeof(rows[0]),

@@ -190,8 +190,8 @@ static void describe(const void *inst, char *buf, size_t len)
 }
 
 const stm_workload stm_workload_graph = {
-	.name = "graph",
-	.summary = "min-label propagation on a CSR graph: a transaction sends a vertex's value to its "
+	.head.name = "graph",
+	.head.summary = "min-label propagation on a CSR graph: a transaction sends a vertex's value to its "
 		   "neighbours and lowers the larger ones, round after round until nothing changes "
 		   "(Shen et al. section 4.8)",
 	.rows = rows,

@@ -185,8 +185,8 @@ static void describe(const void *inst, char *buf, size_t len)
 }
 
 const stm_workload stm_workload_kmeans = {
-	.name = "kmeans",
-	.summary = "points are clustered by k-means; each update-stage transaction adds points to their "
+	.head.name = "kmeans",
+	.head.summary = "points are clustered by k-means; each update-stage transaction adds points to their "
 		   "cluster's count and sums, iterations are stages with the host's assignment between "
 		   "(Shen et al. section 4.6, after STAMP)",
 	.rows = rows,

@@ -189,8 +189,8 @@ static void describe(const void *inst, char *buf, size_t len)
 }
 
 const stm_workload stm_workload_memcached = {
-	.name = "memcached",
-	.summary = "an n-way set-associative cache with LRU kept by SETs: GETs are read-only transactions "
+	.head.name = "memcached",
+	.head.summary = "an n-way set-associative cache with LRU kept by SETs: GETs are read-only transactions "
 		   "that scan a set, SETs replace or evict (Nunes et al. section V, after MemcachedGPU)",
 	.rows = rows,
 	.nrows = sizeof(rows) / sizeof(rows[0]),

@@ -193,8 +193,8 @@ static void describe(const void *inst, char *buf, size_t len)
 }
 
 const stm_workload stm_workload_skiplist = {
-	.name = "skiplist",
-	.summary = "a skip list of keys in the shared words with insert, delete and lookup transactions; "
+	.head.name = "skiplist",
+	.head.summary = "a skip list of keys in the shared words with insert, delete and lookup transactions; "
 		   "each key has one owner thread, so no semantic conflict (Shen et al. sections 4.4-4.5)",
 	.rows = rows,
 	.nrows = sizeof(rows) / sizeof(rows[0]),

@@ -26,6 +26,7 @@
 #include "api/tx_table.h"
 #include "common/memory.h"
 #include "common/options.h"
+#include "common/registry.h"
 #include "workloads/stm/list.h"
 
 /* Bytes a workload's option struct may take (stm keeps one area per workload). */
@@ -72,8 +73,7 @@ typedef struct stm_refusal {
 } stm_refusal;
 
 typedef struct stm_workload {
-	const char *name;
-	const char *summary;
+	gb_entry_head head; /* name and summary; a workload runs wherever its engine does */
 	/* Its options; each row's offset is into its option struct of opts_size bytes. */
 	const gb_opt_row *rows;
 	size_t nrows;
@@ -168,7 +168,6 @@ typedef struct stm_workload {
 } stm_workload;
 
 extern const stm_workload *const stm_workloads[];
-const stm_workload *stm_workload_find(const char *name);
 
 /* The registry's entries (workloads/stm/NAME_stm.c), one per workload of workloads/stm/list.h. */
 #define STM_WORKLOAD_DECL(name, set, sizes, long_reads) extern const stm_workload stm_workload_##name;

@@ -6,12 +6,3 @@
 /* In the order of workloads/stm/list.h. */
 #define STM_WORKLOAD_ENTRY(name, set, sizes, long_reads) &stm_workload_##name,
 const stm_workload *const stm_workloads[] = {STM_WORKLOADS(STM_WORKLOAD_ENTRY) NULL};
-
-const stm_workload *stm_workload_find(const char *name)
-{
-	int i;
-	for (i = 0; stm_workloads[i]; i++)
-		if (strcmp(stm_workloads[i]->name, name) == 0)
-			return stm_workloads[i];
-	return NULL;
-}

@@ -154,8 +154,8 @@ static void describe(const void *inst, char *buf, size_t len)
 }
 
 const stm_workload stm_workload_vacation = {
-	.name = "vacation",
-	.summary = "customers book and cancel rooms of room types; a sold-out type or a cancellation "
+	.head.name = "vacation",
+	.head.summary = "customers book and cancel rooms of room types; a sold-out type or a cancellation "
 		   "before its booking is a semantic conflict (Shen et al. section 4.1, after STAMP)",
 	.rows = rows,
 	.nrows = sizeof(rows) / sizeof(rows[0]),
