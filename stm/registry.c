@@ -21,6 +21,13 @@
 #include "stm/prstm/prstm_options.h"
 #include "stm/stm.h"
 
+/* An engine with kernels runs on both backends in a CUDA build, and on the CPU alone in one without. */
+#ifdef GB_HAVE_CUDA
+#define CPU_AND_GPU (GB_BACKEND_MASK(GB_BACKEND_CPU) | GB_BACKEND_MASK(GB_BACKEND_GPU))
+#else
+#define CPU_AND_GPU GB_BACKEND_MASK(GB_BACKEND_CPU)
+#endif
+
 #ifdef GB_HAVE_CUDA
 #define GPU_OPS(x) (&(x))
 #else
@@ -42,7 +49,7 @@ static const stm_engine_run prstm_runs[] = {STM_WORKLOADS(PRSTM_RUN){.workload =
 static const stm_engine prstm = {
 	.head.name = "prstm",
 	.head.summary = "PR-STM: priority-rule lock stealing with the semantic contention manager (Shen et al. 2020)",
-	.head.backends = GB_BACKEND_MASK(GB_BACKEND_CPU) | GB_BACKEND_MASK(GB_BACKEND_GPU),
+	.head.backends = CPU_AND_GPU,
 	.max_threads = PRSTM_MAX_THREADS,
 	.max_set = PRSTM_WIDE_SET,
 	.timed_rounds = 1,
@@ -60,7 +67,7 @@ static const stm_engine gpustm = {
 	.head.summary = "GPU-STM as PR-STM's paper compares against: locks sorted at every access and taken in "
 		   "order at commit, hierarchical validation (version, then value), --retry-limit attempts "
 		   "per transaction (Xu et al. 2014)",
-	.head.backends = GB_BACKEND_MASK(GB_BACKEND_CPU) | GB_BACKEND_MASK(GB_BACKEND_GPU),
+	.head.backends = CPU_AND_GPU,
 	.max_threads = GPUSTM_MAX_THREADS,
 	.max_set = GPUSTM_WIDE_SET,
 	.timed_rounds = 0,
@@ -83,7 +90,7 @@ static const stm_engine csmv = {
 	.head.summary = "CSMV: multi-versioned boxes, read-only transactions on their start snapshot with no "
 		   "read set, update transactions committed by a server warp: client pre-validation, "
 		   "batched ATR insert, collaborative validation, client write-back (Nunes et al.)",
-	.head.backends = GB_BACKEND_MASK(GB_BACKEND_CPU) | GB_BACKEND_MASK(GB_BACKEND_GPU),
+	.head.backends = CPU_AND_GPU,
 	.max_threads = CSMV_MAX_THREADS,
 	.max_set = CSMV_MAX_SET,
 	.timed_rounds = 0,
@@ -101,7 +108,7 @@ static const stm_engine csmv_nocv = {
 	.head.name = "csmv-nocv",
 	.head.summary = "CSMV without collaborative validation: each server lane validates a transaction of "
 		   "its own (Nunes et al. section IV-C, Fig. 3)",
-	.head.backends = GB_BACKEND_MASK(GB_BACKEND_CPU) | GB_BACKEND_MASK(GB_BACKEND_GPU),
+	.head.backends = CPU_AND_GPU,
 	.max_threads = CSMV_MAX_THREADS,
 	.max_set = CSMV_MAX_SET,
 	.timed_rounds = 0,
@@ -120,7 +127,7 @@ static const stm_engine csmv_onlycs = {
 	.head.summary = "CSMV with only its client-server design: also no pre-validation, no batched ATR "
 		   "insert, the server installs versions and advances the timestamp per transaction "
 		   "(Nunes et al. section IV-C, Fig. 3)",
-	.head.backends = GB_BACKEND_MASK(GB_BACKEND_CPU) | GB_BACKEND_MASK(GB_BACKEND_GPU),
+	.head.backends = CPU_AND_GPU,
 	.max_threads = CSMV_MAX_THREADS,
 	.max_set = CSMV_MAX_SET,
 	.timed_rounds = 0,
@@ -170,7 +177,7 @@ static const stm_engine jvstm_gpu = {
 	.head.summary = "JVSTM-GPU, JVSTM ported directly to the GPU (Nunes et al. section IV): CSMV with every "
 		   "GPU-oriented optimization removed, each thread validating and committing its own update "
 		   "transactions under the ATR's lock; on --backend cpu the same algorithm as jvstm",
-	.head.backends = GB_BACKEND_MASK(GB_BACKEND_CPU) | GB_BACKEND_MASK(GB_BACKEND_GPU),
+	.head.backends = CPU_AND_GPU,
 	.max_threads = CSMV_MAX_THREADS,
 	.max_set = CSMV_MAX_SET,
 	.timed_rounds = 0,

@@ -201,7 +201,7 @@ typedef struct stm_engine_options {
 		 "are abandoned"}
 
 typedef struct stm_engine {
-	/* name, summary, backends (CPU and, where it has kernels, GPU: the same in every build);
+	/* name, summary, backends (CPU and, where it has kernels and the build has CUDA, GPU);
 	 * never unavailable, since every engine runs on the CPU */
 	gb_entry_head head;
 	uint32_t max_threads;         /* --threads it can run */
