@@ -83,61 +83,37 @@ static const stm_engine gpustm = {
 #define CSMV_RUN(wl, ahead, name)                                                                          \
 	{.workload = &stm_workload_##wl, .cpu = &name##_##wl##_cpu_ops, .gpu = GPU_OPS(name##_##wl##_gpu_ops),  \
 	 .max_set = CSMV_MAX_SET},
-static const stm_engine_run csmv_runs[] = {CSMV_WORKLOADS(CSMV_RUN, csmv){.workload = NULL}};
+/* CSMV and its ablations: one implementation (stm/csmv/), three names, each with its mode bits (CSMV_MODES). */
+#define CSMV_ENGINE(id, name_, summary_)                                                           \
+	static const stm_engine_run id##_runs[] = {CSMV_WORKLOADS(CSMV_RUN, id){.workload = NULL}}; \
+	static const stm_engine id = {                                                              \
+		.head.name = name_,                                                                 \
+		.head.summary = summary_,                                                           \
+		.head.backends = CPU_AND_GPU,                                                       \
+		.max_threads = CSMV_MAX_THREADS,                                                    \
+		.max_set = CSMV_MAX_SET,                                                            \
+		.timed_rounds = 0,                                                                  \
+		.no_rounds = CSMV_NO_ROUNDS,                                                        \
+		.options = &csmv_options,                                                           \
+		.runs = id##_runs,                                                                  \
+		.snapshot_reads = 1,                                                                \
+		.report_json = csmv_report_json,                                                    \
+		.report_lines = csmv_report_lines,                                                  \
+	}
 
-static const stm_engine csmv = {
-	.head.name = "csmv",
-	.head.summary = "CSMV: multi-versioned boxes, read-only transactions on their start snapshot with no "
-		   "read set, update transactions committed by a server warp: client pre-validation, "
-		   "batched ATR insert, collaborative validation, client write-back (Nunes et al.)",
-	.head.backends = CPU_AND_GPU,
-	.max_threads = CSMV_MAX_THREADS,
-	.max_set = CSMV_MAX_SET,
-	.timed_rounds = 0,
-	.no_rounds = CSMV_NO_ROUNDS,
-	.options = &csmv_options,
-	.runs = csmv_runs,
-	.snapshot_reads = 1,
-	.report_json = csmv_report_json,
-	.report_lines = csmv_report_lines,
-};
+CSMV_ENGINE(csmv, "csmv",
+	    "CSMV: multi-versioned boxes, read-only transactions on their start snapshot with no "
+	    "read set, update transactions committed by a server warp: client pre-validation, "
+	    "batched ATR insert, collaborative validation, client write-back (Nunes et al.)");
 
-static const stm_engine_run csmv_nocv_runs[] = {CSMV_WORKLOADS(CSMV_RUN, csmv_nocv){.workload = NULL}};
+CSMV_ENGINE(csmv_nocv, "csmv-nocv",
+	    "CSMV without collaborative validation: each server lane validates a transaction of "
+	    "its own (Nunes et al. section IV-C, Fig. 3)");
 
-static const stm_engine csmv_nocv = {
-	.head.name = "csmv-nocv",
-	.head.summary = "CSMV without collaborative validation: each server lane validates a transaction of "
-		   "its own (Nunes et al. section IV-C, Fig. 3)",
-	.head.backends = CPU_AND_GPU,
-	.max_threads = CSMV_MAX_THREADS,
-	.max_set = CSMV_MAX_SET,
-	.timed_rounds = 0,
-	.no_rounds = CSMV_NO_ROUNDS,
-	.options = &csmv_options,
-	.runs = csmv_nocv_runs,
-	.snapshot_reads = 1,
-	.report_json = csmv_report_json,
-	.report_lines = csmv_report_lines,
-};
-
-static const stm_engine_run csmv_onlycs_runs[] = {CSMV_WORKLOADS(CSMV_RUN, csmv_onlycs){.workload = NULL}};
-
-static const stm_engine csmv_onlycs = {
-	.head.name = "csmv-onlycs",
-	.head.summary = "CSMV with only its client-server design: also no pre-validation, no batched ATR "
-		   "insert, the server installs versions and advances the timestamp per transaction "
-		   "(Nunes et al. section IV-C, Fig. 3)",
-	.head.backends = CPU_AND_GPU,
-	.max_threads = CSMV_MAX_THREADS,
-	.max_set = CSMV_MAX_SET,
-	.timed_rounds = 0,
-	.no_rounds = CSMV_NO_ROUNDS,
-	.options = &csmv_options,
-	.runs = csmv_onlycs_runs,
-	.snapshot_reads = 1,
-	.report_json = csmv_report_json,
-	.report_lines = csmv_report_lines,
-};
+CSMV_ENGINE(csmv_onlycs, "csmv-onlycs",
+	    "CSMV with only its client-server design: also no pre-validation, no batched ATR "
+	    "insert, the server installs versions and advances the timestamp per transaction "
+	    "(Nunes et al. section IV-C, Fig. 3)");
 
 #define JVSTM_RUN(wl, ahead, ...) \
 	{.workload = &stm_workload_##wl, .cpu = &jvstm_##wl##_cpu_ops, .gpu = NULL, .max_set = CSMV_MAX_SET},
