@@ -58,15 +58,15 @@ static void check_runnable(const gb_registry *r, const char *how, int have_gpu, 
 	unsigned k;
 
 	for (k = 0; k < c->n; k++) {
-		gb_entry_head h = gb_registry_head(r, c->e[k]);
-		if (h.unavailable)
-			gb_die(GB_EXIT_USAGE, "%s %s is not built into this binary: %s", how, h.name, h.unavailable);
+		const gb_entry_head *h = gb_head(c->e[k]);
+		if (h->unavailable)
+			gb_die(GB_EXIT_USAGE, "%s %s is not built into this binary: %s", how, h->name, h->unavailable);
 		if (!gb_registry_on_gpu(r, c->e[k]))
 			continue;
 		if (have_gpu < 0)
 			have_gpu = gb_device_count(why, sizeof(why)) > 0;
 		if (!have_gpu)
-			gb_die(GB_EXIT_RUNTIME, "%s %s needs a GPU: %s", how, h.name, why);
+			gb_die(GB_EXIT_RUNTIME, "%s %s needs a GPU: %s", how, h->name, why);
 		c->gpu = 1;
 	}
 }
@@ -91,7 +91,7 @@ void gb_impl_choose(const gb_registry *r, const char *group, const char *impl, c
 			gb_note("note: %s; running --impl %s", why, impl);
 	}
 	c->e[c->n++] = gb_registry_pick(r, group, option_of(r), impl);
-	mask = gb_registry_head(r, c->e[0]).backends;
+	mask = gb_head(c->e[0])->backends;
 	if (backend != GB_BACKEND_AUTO && !defaulted && mask && !(mask & GB_BACKEND_MASK(backend)))
 		gb_die(GB_EXIT_USAGE, "--%s %s runs on the %s, not on --backend %s", option_of(r), impl,
 		       gb_registry_on_gpu(r, c->e[0]) ? "GPU" : "CPU", gb_backend_name(backend));

@@ -76,8 +76,11 @@ typedef struct gb_registry {
 	const char *gpu_default, *cpu_default; /* --impl when a GPU is found, and when not */
 } gb_registry;
 
-/* Entry e's head (every entry type of a registry starts with one). */
-gb_entry_head gb_registry_head(const gb_registry *r, const void *e);
+/* Entry e's head: every registry's entry type starts with one. */
+static inline const gb_entry_head *gb_head(const void *e)
+{
+	return (const gb_entry_head *)e;
+}
 /* Whether e runs only on the GPU. */
 int gb_registry_on_gpu(const gb_registry *r, const void *e);
 /* Whether e belongs to group (NULL: every entry does). */
