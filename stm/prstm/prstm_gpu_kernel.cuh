@@ -24,8 +24,10 @@
  * PRSTM_GPU_BUILDS(sizes, long_reads) is 1 for a workload built here.
  */
 #if defined(PRSTM_LONG_READS)
+#define PRSTM_GPU_LOG 1
 #define PRSTM_GPU_BUILDS(sizes, long_reads) long_reads
 #else
+#define PRSTM_GPU_LOG 0
 #define PRSTM_GPU_BUILDS(sizes, long_reads) GB_STM_CAT(PRSTM_GPU_SIZES_, sizes)
 #define PRSTM_GPU_SIZES_any 1
 #if PRSTM_MAX_SET <= 8
@@ -98,11 +100,6 @@ STM_WORKLOADS(PRSTM_GPU_DEFINE)
 #define PRSTM_GPU_ENTRY_0(name) {PRSTM_MAX_SET, PRSTM_GPU_LOG, NULL, NULL},
 #define PRSTM_GPU_ENTRY(name, set, sizes, long_reads) \
 	GB_STM_CAT(PRSTM_GPU_ENTRY_, PRSTM_GPU_BUILDS(sizes, long_reads))(name)
-#if defined(PRSTM_LONG_READS)
-#define PRSTM_GPU_LOG 1
-#else
-#define PRSTM_GPU_LOG 0
-#endif
 extern const prstm_gpu_kernel GB_STM_CAT(prstm_gpu_kernels_, PRSTM_GPU_KERNELS)[STM_NWORKLOADS] = {
 	STM_WORKLOADS(PRSTM_GPU_ENTRY)
 };
