@@ -59,7 +59,7 @@ static const gb_registry registry = {
 typedef struct list_opts {
 	gb_run_opts run; /* first: the shared rows write into it */
 	int kind;
-	const char *impl_name;
+	const char *impl_name, *opencl_platform;
 	uint64_t nodes, threads, ops, sb_count, sb_size, cpu_workers, opencl_device;
 	gb_impl_choice impl;               /* list_engines: [0] is --impl, the rest --compare */
 	list_config cfg;
@@ -68,7 +68,7 @@ typedef struct list_opts {
 
 #define AT(field) offsetof(list_opts, field)
 
-enum { ROW_OP, ROW_NODES, ROW_THREADS, ROW_OPS, ROW_IMPL, ROW_SBS, ROW_SBSIZE, ROW_WORKERS, ROW_CLDEV, NROWS };
+enum { ROW_OP, ROW_NODES, ROW_THREADS, ROW_OPS, ROW_IMPL, ROW_SBS, ROW_SBSIZE, ROW_WORKERS, ROW_CLPLAT, ROW_CLDEV, NROWS };
 
 static const gb_opt_row rows[NROWS] = {
 	[ROW_OP] = {.name = "op", .kind = GB_OPT_CHOICE, .metavar = "NAME", .choices = list_kind_names,
@@ -98,9 +98,13 @@ static const gb_opt_row rows[NROWS] = {
 	[ROW_WORKERS] = {.name = "cpu-workers", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 4096,
 			 .offset = AT(cpu_workers),
 			 .help = "OS threads of cpu-lockfree* (default: logical CPUs)"},
+	[ROW_CLPLAT] = {.name = "opencl-platform", .kind = GB_OPT_TEXT, .metavar = "P", .offset = AT(opencl_platform),
+			.help = "opencl, opencl-cpu: only the OpenCL platforms whose name or vendor contains P "
+				"(case ignored; e.g. NVIDIA, Portable), or the platform of index P (default: any)"},
 	[ROW_CLDEV] = {.name = "opencl-device", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = 1023,
 		       .def = "0", .offset = AT(opencl_device),
-		       .help = "opencl: device index over all platforms"},
+		       .help = "opencl, opencl-cpu: the N-th device of the implementation's type (GPU, CPU) over "
+			       "the platforms picked"},
 };
 
 static void list_impls(FILE *out)
@@ -188,6 +192,12 @@ static void parse(list_opts *o, int argc, char **argv)
 	o->params.sb_count = (uint32_t)o->sb_count;
 	o->params.cpu_workers = given[ROW_WORKERS] ? (uint32_t)o->cpu_workers : (uint32_t)gb_cpu_count();
 	o->params.opencl_device = (uint32_t)o->opencl_device;
+	if (o->opencl_platform) {
+		if (strlen(o->opencl_platform) >= sizeof(o->params.opencl_platform))
+			gb_die(GB_EXIT_USAGE, "option --opencl-platform: '%s' is longer than %zu characters",
+			       o->opencl_platform, sizeof(o->params.opencl_platform) - 1);
+		snprintf(o->params.opencl_platform, sizeof(o->params.opencl_platform), "%s", o->opencl_platform);
+	}
 	{
 		const gb_path_use paths[] = {{.opt = "json", .path = o->run.json}};
 		gb_paths_check("list", paths, 1);
@@ -310,6 +320,18 @@ static void impl_json(cJSON *j, unsigned k, const void *arg)
 
 	gb_json_str(j, "platform", platform_names[x->e->platform]);
 	gb_json_str(j, "where", r->where);
+	if (r->has_cl) {
+		cJSON *cl = cJSON_AddObjectToObject(j, "opencl");
+		gb_json_str(cl, "platform", r->cl.platform);
+		gb_json_str(cl, "platform_version", r->cl.platform_version);
+		gb_json_str(cl, "vendor", r->cl.vendor);
+		gb_json_str(cl, "device", r->cl.device);
+		gb_json_str(cl, "device_type", r->cl.device_type);
+		gb_json_str(cl, "device_version", r->cl.device_version);
+		gb_json_str(cl, "driver_version", r->cl.driver_version);
+	} else {
+		cJSON_AddNullToObject(j, "opencl");
+	}
 	ops = cJSON_AddObjectToObject(j, "op_seconds");
 	out = cJSON_AddObjectToObject(j, "outcomes");
 	for (op = 1; op < LIST_NOPCODES; op++) {
@@ -389,6 +411,7 @@ static void fill_config(cJSON *cfg, const list_opts *o, const list_workload *w)
 	gb_json_u64(cfg, "superblock_size", o->params.sb_size);
 	gb_json_u64(cfg, "heap_bytes", (uint64_t)o->params.sb_count * o->params.sb_size);
 	gb_json_u64(cfg, "cpu_workers", o->params.cpu_workers);
+	gb_json_str(cfg, "opencl_platform", o->params.opencl_platform);
 	gb_json_u64(cfg, "opencl_device", o->params.opencl_device);
 	gb_json_u64(cfg, "group", LIST_GROUP);
 	gb_opts_config(cfg, &o->run);

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Table 1 of Mulder 2015: the time to insert 128..4096 nodes into an empty
 # list, one logical thread (work-item) per node, for the paper's three
-# columns: OpenCL (on the CPU through PoCL, or whatever --opencl-device
-# picks), the GPU and the serial C list; then, with --extended, past the
+# columns: the OpenCL kernel on an OpenCL CPU device (opencl-cpu, PoCL) and
+# on the GPU (opencl), and the serial C list (cpu), with our CUDA list (gpu)
+# beside them; then, with --extended, past the
 # paper's 2304-node GPU limit. One JSON report per size, then
 # list-table1.csv, list-table1.md and (with gnuplot) list-table1.png. Any
 # failed or unverified run stops the script with status 1.
@@ -27,9 +28,14 @@ and, when gnuplot is installed, DIR/list-table1.png.
                       else ./gpubench)
   --out DIR           where reports and outputs go (default results/local/list-table1)
   --impls LIST        comma-separated implementations, the first is --impl
-                      (default opencl,gpu,cpu: Table 1's columns; any of
-                      opencl, gpu, gpu-tail, cpu, cpu-tail, cpu-lockfree,
-                      cpu-lockfree-tail)
+                      (default opencl-cpu,opencl,gpu,cpu: Table 1's columns
+                      and the CUDA list; any of opencl-cpu, opencl, gpu,
+                      gpu-tail, cpu, cpu-tail, cpu-lockfree,
+                      cpu-lockfree-tail). The default leaves out, with a
+                      warning, those this machine cannot run; named ones
+                      must run. opencl needs an OpenCL GPU: where
+                      OCL_ICD_VENDORS is unset, NVIDIA's OpenCL is
+                      registered for the run by scripts/opencl-icd.sh
   --nodes LIST        comma-separated sizes (default 128,256,...,4096 as Table 1)
   --reps N            repetitions per size (default 5, as the paper)
   --extended          then sizes past the paper: 8192..65536 nodes for the
@@ -38,7 +44,7 @@ and, when gnuplot is installed, DIR/list-table1.png.
                       and 131072..1048576 nodes for gpu-tail and cpu-tail,
                       whose add does not traverse
   --quick             tiny sizes for CI, no GPU needed: 128,256,384 nodes, 1
-                      repetition, implementations opencl (when built),
+                      repetition, implementations opencl-cpu (when built),
                       cpu-lockfree and cpu unless --impls is given
   --plot-only         run nothing: rebuild CSV, markdown and PNG from the
                       reports already in DIR/reports
@@ -58,7 +64,7 @@ check_impls() {
 	IFS=, read -r -a names <<<"$2"
 	for name in "${names[@]}"; do
 		case $name in
-		opencl | gpu | gpu-tail | cpu | cpu-tail | cpu-lockfree | cpu-lockfree-tail) ;;
+		opencl | opencl-cpu | gpu | gpu-tail | cpu | cpu-tail | cpu-lockfree | cpu-lockfree-tail) ;;
 		*) die_usage "$1: unknown implementation '$name'" ;;
 		esac
 	done
@@ -126,11 +132,29 @@ if [[ $plot_only == 0 ]]; then
 		[[ $reps_set == 1 ]] || reps=1
 		if [[ -z $impls ]]; then
 			impls="cpu-lockfree,cpu"
-			! grep -q '^list implementation opencl:' <<<"$("$gpubench" info)" || impls="opencl,$impls"
+			! grep -q '^list implementation opencl-cpu:' <<<"$("$gpubench" info)" || impls="opencl-cpu,$impls"
 		fi
 	fi
-	impls=${impls:-opencl,gpu,cpu}
+	impls_given=${impls:+1}
+	impls=${impls:-opencl-cpu,opencl,gpu,cpu}
 	check_impls --impls "$impls"
+	# NVIDIA's OpenCL, installed with the driver, is often not registered with the ICD loader.
+	if [[ ,$impls, == *,opencl,* && -z ${OCL_ICD_VENDORS:-} ]]; then
+		icd=$("$here/opencl-icd.sh" 2>/dev/null) || icd=""
+		eval "$icd"
+	fi
+	# The default columns drop, with a warning, what this machine cannot run; named ones fail.
+	if [[ -z $impls_given ]]; then
+		probe_err=$(mktemp)
+		for probe in opencl-cpu opencl gpu; do
+			if ! "$gpubench" list --impl "$probe" --nodes 1 --reps 1 --warmup 0 --no-verify --quiet \
+				>/dev/null 2>"$probe_err"; then
+				echo "list-table1.sh: leaving out $probe: $(tail -n 1 "$probe_err")" >&2
+				impls=$(tr , '\n' <<<"$impls" | grep -vx "$probe" | paste -sd,)
+			fi
+		done
+		rm -f "$probe_err"
+	fi
 	mkdir -p "$reports"
 	rm -f "$reports"/table1-N*.json
 	run_sweep table1 "$impls" "$nodes"

@@ -20,8 +20,15 @@ enum list_platform { LIST_ON_CPU = 0, LIST_ON_GPU, LIST_ON_OPENCL };
 typedef struct list_params {
 	uint32_t sb_count, sb_size;   /* the heap (implementations on the KMA-style heap) */
 	uint32_t cpu_workers;         /* OS threads of the multi-threaded CPU implementations */
-	uint32_t opencl_device;       /* index among all OpenCL devices of all platforms */
+	uint32_t opencl_device;       /* index among the OpenCL devices of the engine's type on the platforms picked */
+	char opencl_platform[64];     /* "": any platform; digits: a platform's index; else part of its name or vendor */
 } list_params;
+
+/* The OpenCL platform and device an opencl implementation ran on, as their driver names them. */
+typedef struct list_cl_info {
+	char platform[128], platform_version[128], vendor[128];
+	char device[128], device_type[12], device_version[128], driver_version[64];
+} list_cl_info;
 
 /* One repetition, as an implementation reports it. */
 typedef struct list_run {
@@ -33,6 +40,8 @@ typedef struct list_run {
 	int has_heap;                 /* on the KMA-style heap: heap below is filled */
 	kma_usage heap;
 	char where[256];              /* the OpenCL platform and device, else empty */
+	int has_cl;                   /* an opencl implementation: cl below is filled */
+	list_cl_info cl;
 	char broken[256];             /* the heap or list found broken after the run (fails verification) */
 } list_run;
 
@@ -60,11 +69,21 @@ typedef struct list_engine {
 #else
 #define LIST_NEEDS_OPENCL "needs the OpenCL headers and ICD loader at build time"
 #endif
-/* An OpenCL implementation runs on whatever device its platform offers. */
+/*
+ * The OpenCL implementations: one kernel, run through the ICD loader on an
+ * OpenCL GPU (Table 1's "OpenCL GPU" column, the paper's subject) or an
+ * OpenCL CPU device (its "OpenCL CPU" column, PoCL here). Neither needs CUDA:
+ * the GPU one runs on any vendor's OpenCL GPU, so both list both backends.
+ */
 #define LIST_OPENCL_HEAD \
 	{ .name = "opencl", \
-	  .summary = "the lock-free list as an OpenCL C kernel through the ICD loader (PoCL, or a GPU's ICD)", \
+	  .summary = "the lock-free list as an OpenCL C kernel on an OpenCL GPU device (Table 1's OpenCL GPU)", \
 	  .backends = GB_BACKEND_MASK(GB_BACKEND_GPU) | GB_BACKEND_MASK(GB_BACKEND_CPU), \
+	  .unavailable = LIST_NEEDS_OPENCL }
+#define LIST_OPENCL_CPU_HEAD \
+	{ .name = "opencl-cpu", \
+	  .summary = "the same OpenCL C kernel on an OpenCL CPU device, e.g. PoCL (Table 1's OpenCL CPU)", \
+	  .backends = GB_BACKEND_MASK(GB_BACKEND_CPU), \
 	  .unavailable = LIST_NEEDS_OPENCL }
 
 extern const list_engine *const list_engines[];

@@ -15,13 +15,15 @@ static const list_engine list_engine_gpu_tail = {.head = LIST_GPU_TAIL_HEAD, .pl
 #endif
 
 #ifdef GB_HAVE_OPENCL
-extern const list_engine list_engine_opencl;
+extern const list_engine list_engine_opencl, list_engine_opencl_cpu;
 #else
 static const list_engine list_engine_opencl = {.head = LIST_OPENCL_HEAD, .platform = LIST_ON_OPENCL};
+static const list_engine list_engine_opencl_cpu = {.head = LIST_OPENCL_CPU_HEAD, .platform = LIST_ON_OPENCL};
 #endif
 
 const list_engine *const list_engines[] = {
-	&list_engine_gpu, &list_engine_gpu_tail, &list_engine_opencl, &list_engine_cpu,
+	&list_engine_gpu, &list_engine_gpu_tail, &list_engine_opencl, &list_engine_opencl_cpu,
+	&list_engine_cpu,
 	&list_engine_cpu_tail, &list_engine_cpu_lockfree, &list_engine_cpu_lockfree_tail, NULL,
 };
 

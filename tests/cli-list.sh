@@ -23,8 +23,8 @@ CPU_IMPLS=cpu,cpu-tail,cpu-lockfree-tail
 
 expect_rc "help list exits 0" 0 "$G" help list
 expect_out "help list documents every option" "usage: gpubench list" --op --nodes --threads --ops \
-	--impl --compare --superblocks --superblock-size --cpu-workers --opencl-device --reps --seed \
-	--no-verify --json --quiet cpu-lockfree-tail gpu-tail opencl
+	--impl --compare --superblocks --superblock-size --cpu-workers --opencl-platform --opencl-device --reps --seed \
+	--no-verify --json --quiet cpu-lockfree-tail gpu-tail opencl opencl-cpu
 cp "$T_OUT" "$T_TMP/help-list.txt"
 expect_rc "list --help exits 0" 0 "$G" list --help
 check "list --help prints the same as help list" cmp -s "$T_OUT" "$T_TMP/help-list.txt"
@@ -140,20 +140,51 @@ else
 	expect_rc "list --impl gpu without a GPU exits 1" 1 "$G" list --impl gpu --nodes 10
 	expect_err "list --impl gpu says why" "needs a GPU"
 fi
-if grep -q '^list implementation opencl:' <<<"$("$G" info)"; then
-	expect_rc "list --impl opencl on every workload" 0 "$G" list --impl opencl --op mixed --nodes 300 \
+if grep -q '^list implementation opencl-cpu:' <<<"$("$G" info)"; then
+	expect_rc "list --impl opencl-cpu on every workload" 0 "$G" list --impl opencl-cpu --op mixed --nodes 300 \
 		--threads 256 --ops 3000 --reps 2 --quiet --json "$R/opencl.json"
-	json_check "list opencl report names platform and device and verifies" "$R/opencl.json" '
+	json_check "list opencl-cpu report names platform, CPU device and driver, and verifies" "$R/opencl.json" '
 x = d["results"]["impls"][0]
 assert x["platform"] == "opencl" and " / " in x["where"], x["where"]
+cl = x["opencl"]
+assert cl["device_type"] == "cpu" and cl["platform"] and cl["device"] and cl["driver_version"], cl
+assert x["where"] == cl["platform"] + " / " + cl["device"], (x["where"], cl)
+assert d["config"]["opencl_platform"] == "" and d["config"]["opencl_device"] == 0
 assert d["verification"]["verified"] is True'
-	expect_rc "list --opencl-device past the last device exits 1" 1 "$G" list --impl opencl --opencl-device 999 --nodes 10
-	expect_err "list --opencl-device says how many there are" "OpenCL devices found"
+	expect_rc "list --opencl-device past the last device exits 1" 1 "$G" list --impl opencl-cpu --opencl-device 999 --nodes 10
+	expect_err "list --opencl-device says how many there are" "OpenCL CPU devices found"
 	for op in insert delete; do
-		expect_rc "list --impl opencl --op $op" 0 "$G" list --impl opencl --op "$op" --nodes 1000 \
+		expect_rc "list --impl opencl-cpu --op $op" 0 "$G" list --impl opencl-cpu --op "$op" --nodes 1000 \
 			--threads 1000 --reps 1 --quiet
 	done
+	# The platform by part of its name, by index, and one that matches nothing.
+	plat=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["results"]["impls"][0]["opencl"]["platform"])' "$R/opencl.json")
+	word=$(awk '{print tolower($1)}' <<<"$plat")
+	expect_rc "list --opencl-platform by part of the name (any case)" 0 "$G" list --impl opencl-cpu \
+		--opencl-platform "$word" --nodes 64 --reps 1 --quiet --json "$R/opencl-plat.json"
+	json_check "list --opencl-platform is recorded and ran on that platform" "$R/opencl-plat.json" "
+x = d['results']['impls'][0]
+assert d['config']['opencl_platform'] == '$word', d['config']
+assert x['opencl']['platform'] == '$plat', x['opencl']"
+	expect_rc "list --opencl-platform matching nothing exits 1" 1 "$G" list --impl opencl-cpu \
+		--opencl-platform no-such-platform --nodes 10
+	expect_err "list --opencl-platform matching nothing lists the platforms" "no OpenCL CPU device found" \
+		"matching --opencl-platform no-such-platform" "$plat"
+	# opencl wants an OpenCL GPU and never falls back to the CPU: with the loader shown only
+	# this machine's CPU platforms (OCL_ICD_VENDORS), it refuses and says how to get one.
+	mkdir -p "$T_TMP/cpu-vendors"
+	for f in /etc/OpenCL/vendors/*.icd; do
+		[ -e "$f" ] && ! grep -q nvidia "$f" && cp "$f" "$T_TMP/cpu-vendors/"
+	done
+	expect_rc "list --impl opencl without an OpenCL GPU exits 1" 1 env OCL_ICD_VENDORS="$T_TMP/cpu-vendors" \
+		"$G" list --impl opencl --nodes 10
+	expect_err "list --impl opencl without a GPU says so, what there is and how to add NVIDIA's" \
+		"no OpenCL GPU device found" "1 cpu" "opencl-cpu runs the kernel on an OpenCL CPU device" \
+		"scripts/opencl-icd.sh"
 fi
+expect_rc "opencl-icd.sh --help exits 0" 0 bash scripts/opencl-icd.sh --help
+expect_out "opencl-icd.sh --help says what it prints" "OCL_ICD_VENDORS"
+expect_rc "opencl-icd.sh rejects an unknown option" 2 bash scripts/opencl-icd.sh --bogus
 
 # --timeout: a run cut short reports only the repetitions that finished, marked incomplete.
 expect_rc "list --timeout before the first repetition ends exits 1" 1 "$G" list --impl cpu --op insert \

@@ -385,10 +385,28 @@ if [ -s "$out/list-table1.csv" ]; then
 	check "list-table1.csv: positive times, the paper's C column at 256 nodes" \
 		awk -F, 'NR > 1 && !($3 > 0 && $6 > 0 && ($1 != 256 || $11 == 375)) {bad=1} END {exit bad}' \
 		"$out/list-table1.csv"
-	if grep -q '^list implementation opencl:' <<<"$("$G" info)"; then
-		check "list-table1.csv has opencl rows (built with OpenCL)" grep -q '^128,opencl,' "$out/list-table1.csv"
-		check "list-table1.md names the OpenCL platform" grep -q '^- OpenCL: .* / ' "$out/list-table1.md"
+	if grep -q '^list implementation opencl-cpu:' <<<"$("$G" info)"; then
+		check "list-table1.csv has opencl-cpu rows (built with OpenCL)" grep -q '^128,opencl-cpu,' "$out/list-table1.csv"
+		check "list-table1.md names the OpenCL platform, device type and driver" \
+			grep -q '^- OpenCL: opencl-cpu: .* / .* (cpu device, driver ' "$out/list-table1.md"
 	fi
+fi
+if grep -q '^list implementation opencl-cpu:' <<<"$("$G" info)"; then
+	# The default columns leave out what cannot run here, saying why: no OpenCL GPU when the
+	# loader is shown only the CPU platforms.
+	mkdir -p "$T_TMP/cpu-vendors"
+	for f in /etc/OpenCL/vendors/*.icd; do
+		[ -e "$f" ] && ! grep -q nvidia "$f" && cp "$f" "$T_TMP/cpu-vendors/"
+	done
+	expect_rc "list-table1.sh by default runs what it can" 0 env OCL_ICD_VENDORS="$T_TMP/cpu-vendors" \
+		bash scripts/list-table1.sh --gpubench "$G" --nodes 128 --reps 1 --out "$T_TMP/list-table1-default"
+	expect_err "list-table1.sh says which default column it leaves out and why" \
+		"leaving out opencl: " "no OpenCL GPU device found"
+	check "list-table1.sh by default keeps opencl-cpu and cpu" \
+		grep -q '^128,opencl-cpu,' "$T_TMP/list-table1-default/list-table1.csv"
+	expect_rc "list-table1.sh --impls opencl without an OpenCL GPU fails" 1 env \
+		OCL_ICD_VENDORS="$T_TMP/cpu-vendors" bash scripts/list-table1.sh --gpubench "$G" --nodes 128 \
+		--reps 1 --impls opencl,cpu --out "$T_TMP/list-table1-named"
 fi
 cp "$out/list-table1.csv" "$T_TMP/table1-first.csv" 2>/dev/null
 expect_rc "list-table1.sh --plot-only exits 0" 0 bash scripts/list-table1.sh --plot-only --out "$out"

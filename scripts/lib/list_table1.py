@@ -44,7 +44,7 @@ CSV_FIELDS = [
     "nodes", "impl", "insert_median_us", "insert_min_us", "insert_max_us", "inserts_per_s",
     "threads", "heap_bytes", "paper_opencl_cpu_us", "paper_opencl_gpu_us", "paper_c_us",
 ]
-IMPL_ORDER = ("opencl", "gpu", "gpu-tail", "cpu", "cpu-tail", "cpu-lockfree", "cpu-lockfree-tail")
+IMPL_ORDER = ("opencl-cpu", "opencl", "gpu", "gpu-tail", "cpu", "cpu-tail", "cpu-lockfree", "cpu-lockfree-tail")
 NAME_RE = re.compile(r"^table1-N(?P<nodes>[0-9]+)\.json$")
 
 # Table 1 of the paper: nodes -> (OpenCL CPU, OpenCL GPU, C), microseconds; GPU 0 = failed.
@@ -139,14 +139,17 @@ def cmd_table(args):
     at = {(r["nodes"], r["impl"]): r for r in rows}
     devices = sorted({"%s (%s)" % (d["device"].get("name") or d["device"].get("cpu_model", "?"),
                                    d["device"].get("backend")) for d in docs})
-    wheres = sorted({e["where"] for d in docs for e in d["results"]["impls"] if e.get("where")})
+    wheres = sorted({"%s: %s (%s device, driver %s)" % (
+        e["impl"], e["where"], e["opencl"]["device_type"], e["opencl"]["driver_version"]) if e.get("opencl")
+        else "%s: %s" % (e["impl"], e["where"])
+        for d in docs for e in d["results"]["impls"] if e.get("where")})
     lines = [
         "# Table 1: inserting nodes into an empty list",
         "",
         "Median time to insert all nodes (one logical thread per node up to 65536), over "
         "repetitions; every run verified (count, every key reachable once, allocator blocks). "
-        "The paper's columns are its Table 1 (Intel i3 M 370 with OpenCL, GeForce 310M, the "
-        "serial C list).",
+        "The paper's columns are its Table 1 (OpenCL on the Intel i3 M 370 and on the GeForce "
+        "310M, the serial C list); ours for them are opencl-cpu, opencl and cpu.",
         "",
         "- device: " + "; ".join(devices),
         "- OpenCL: " + ("; ".join(wheres) if wheres else "not run"),
