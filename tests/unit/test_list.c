@@ -23,7 +23,7 @@ static list_verdict run_engine(const char *name, const list_workload *w, uint32_
 {
 	const list_engine *e = tu_entry("list", NULL, name);
 	uint64_t cells = (uint64_t)w->steps * w->threads;
-	list_params p = {sb_count, 4096, workers, 0};
+	list_params p = {.sb_count = sb_count, .sb_size = 4096, .cpu_workers = workers};
 	list_verdict v;
 	char err[256];
 
