@@ -282,6 +282,18 @@ GB_HD uint64_t gb_ld_relaxed_u64(const uint64_t *p)
 #endif
 }
 
+GB_HD uint64_t gb_ld_acquire_u64(const uint64_t *p)
+{
+#if defined(__CUDA_ARCH__)
+	uint64_t v;
+	asm volatile("ld.acquire.gpu.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
+	return v;
+#else
+	GB_PORT_STEP();
+	return __atomic_load_n(p, __ATOMIC_ACQUIRE);
+#endif
+}
+
 GB_HD void gb_st_relaxed_u64(uint64_t *p, uint64_t v)
 {
 #if defined(__CUDA_ARCH__)

@@ -26,22 +26,24 @@ GB_HD uint8_t list_apply_add(kma_heap h, uint32_t key, int tail)
 	return LIST_DONE;
 }
 
+/*
+ * Get and delete share their search, one call site for both: on a GPU the
+ * lanes of a warp that get and those that delete at the same step walk the
+ * list together instead of one group after the other.
+ */
 GB_HD uint8_t list_apply(kma_heap h, uint32_t op, int tail)
 {
-	uint32_t key = LIST_KEY_OF(op), node, pred;
-	switch (LIST_OP_OF(op)) {
-	case LIST_ADD:
+	uint32_t key = LIST_KEY_OF(op), kind = LIST_OP_OF(op), node, pred = 0;
+	if (kind == LIST_ADD)
 		return list_apply_add(h, key, tail);
-	case LIST_GET:
-		return sl_get(h, key) ? LIST_DONE : LIST_MISS;
-	case LIST_DEL:
-		node = sl_find(h, key, &pred);
-		if (!node)
-			return LIST_MISS;
-		return (tail ? sl_tail_delete(h, pred, node) : sl_delete(h, pred, node)) ? LIST_DONE : LIST_MISS;
-	default:
+	if (kind != LIST_GET && kind != LIST_DEL)
 		return LIST_NOT_RUN;
-	}
+	node = sl_find(h, key, &pred);
+	if (!node)
+		return LIST_MISS;
+	if (kind == LIST_GET)
+		return LIST_DONE;
+	return (tail ? sl_tail_delete(h, pred, node) : sl_delete(h, pred, node)) ? LIST_DONE : LIST_MISS;
 }
 
 #endif

@@ -52,6 +52,13 @@ GB_HD uint64_t gb_ld_relaxed_u64(const __global uint64_t *p)
 	return *(const volatile __global uint64_t *)p;
 }
 
+GB_HD uint64_t gb_ld_acquire_u64(const __global uint64_t *p)
+{
+	uint64_t v = *(const volatile __global uint64_t *)p;
+	mem_fence(CLK_GLOBAL_MEM_FENCE);
+	return v;
+}
+
 GB_HD uint64_t gb_cas_u64(__global uint64_t *p, uint64_t expected, uint64_t desired)
 {
 	uint64_t v = atom_cmpxchg((volatile __global uint64_t *)p, expected, desired);

@@ -2,9 +2,11 @@
  * The semi-linked list of Mulder 2015, section 6.1, written once for every
  * backend (CUDA kernels, the CPU backend's threads, host-side set-up). Nodes
  * come from the KMA-style heap (structures/kma.h) and are named by their
- * byte offset in it: word 1 is the next offset (0 ends the list), word 2 the
- * key, word 3 the generation; word 0 is the allocator's link while the block
- * is free, so a stale read of a freed node never takes that link for a key.
+ * byte offset in it: word 1 is the key, word 2 the next offset (0 ends the
+ * list), word 3 the generation, so next and generation form one aligned 64-bit
+ * word that a traversal reads at once; word 0 is the allocator's link while
+ * the block is free, so a stale read of a freed node never takes that link for
+ * a key.
  * A node's key is written before its next word, and traversals read the next
  * word before the key: a node whose next word is unmarked shows its own key. The list's entry point is an anchor node in the heap's bookkeeping
  * whose next word is the head, so every cursor is a node offset.
@@ -74,17 +76,28 @@
 
 GB_HD GB_GLOBAL uint32_t *sl_key(kma_heap h, uint32_t node)
 {
-	return kma_word(h, node + 8);
+	return kma_word(h, node + 4);
 }
 
 GB_HD GB_GLOBAL uint32_t *sl_next(kma_heap h, uint32_t node)
 {
-	return kma_word(h, node + 4);
+	return kma_word(h, node + 8);
 }
 
 GB_HD GB_GLOBAL uint32_t *sl_gen(kma_heap h, uint32_t node)
 {
 	return kma_word(h, node + 12);
+}
+
+/* A node's next word (low half) and generation (high half), read at one moment. */
+GB_HD uint64_t sl_next_gen(kma_heap h, uint32_t node)
+{
+	return gb_ld_acquire_u64((GB_GLOBAL uint64_t *)sl_next(h, node));
+}
+
+GB_HD uint64_t sl_pair(uint32_t next, uint32_t gen)
+{
+	return (uint64_t)gen << 32 | next;
 }
 
 /* Back to the heap: the generation moves first, so a validated traversal sees the reuse. */
@@ -221,15 +234,21 @@ GB_HD uint32_t sl_get_fast(kma_heap h, uint32_t key, uint32_t *pred)
 {
 	uint32_t p = SL_ANCHOR, v = gb_ld_acquire_u32(sl_next(h, SL_ANCHOR));
 	for (;;) {
-		uint32_t n;
+		uint32_t n, k;
 		v &= ~SL_MARK;
 		if (sl_end(v))
 			return 0;
-		n = gb_ld_acquire_u32(sl_next(h, v));
+		/* Both words at once (one round trip a node): a walk that may be wrong anyway. */
+		n = gb_ld_relaxed_u32(sl_next(h, v));
+		k = gb_ld_relaxed_u32(sl_key(h, v));
 		/* A node in deletion (or left deleted at the end) no longer holds its key. */
-		if (!(n & SL_MARK) && gb_ld_relaxed_u32(sl_key(h, v)) == key) {
-			*pred = p;
-			return v;
+		if (k == key && !(n & SL_MARK)) {
+			/* A hit is read again in order, the next word before the key. */
+			n = gb_ld_acquire_u32(sl_next(h, v));
+			if (!(n & SL_MARK) && gb_ld_relaxed_u32(sl_key(h, v)) == key) {
+				*pred = p;
+				return v;
+			}
 		}
 		p = v;
 		v = n;
@@ -245,8 +264,9 @@ GB_HD uint32_t sl_get_fast(kma_heap h, uint32_t key, uint32_t *pred)
 GB_HD void sl_reread(kma_heap h, sl_trail *t, uint32_t *p, uint32_t *gp, uint32_t *c)
 {
 	for (;;) {
-		*c = gb_ld_acquire_u32(sl_next(h, *p));
-		if (gb_ld_acquire_u32(sl_gen(h, *p)) == *gp)
+		uint64_t x = sl_next_gen(h, *p);
+		*c = (uint32_t)x;
+		if ((uint32_t)(x >> 32) == *gp)
 			return;
 		*p = sl_back(h, t, gp);
 	}
@@ -255,16 +275,25 @@ GB_HD void sl_reread(kma_heap h, sl_trail *t, uint32_t *p, uint32_t *gp, uint32_
 /*
  * The same search, reading each node's next word only while the node is
  * provably linked: its predecessor, itself linked, still points at it after
- * its generation was read, and that generation is unchanged after the read.
- * An unmarked node of unchanged generation is linked (unlinking marks first),
- * so every step is a step of the list as it was at that moment. When a check
- * fails, the walk reads again at the last node it validated (sl_reread)
- * rather than at the head: a search from the head that starts over at every
- * change on its way does not end while thousands of threads change the list.
+ * its generation was read, and that generation is unchanged after its key
+ * was read. An unmarked node of unchanged generation is linked (unlinking
+ * marks first), so every step is a step of the list as it was at that
+ * moment. Next word and generation are one 64-bit word, read at once: a step
+ * reads c's (next, generation), then c's key and p's (next, generation)
+ * together, which must still be (c, gp): c was linked then, and had
+ * generation gc throughout, so its next word was read while it was linked
+ * (a node is never linked again without being freed). That c's key was read
+ * while c had generation gc is checked by the next step, which reads c's
+ * (next, generation) again, or before a hit or a miss is returned. When a
+ * check fails, the walk reads again at the last node it validated
+ * (sl_reread) rather than at the head: a search from the head that starts
+ * over at every change on its way does not end while thousands of threads
+ * change the list.
  */
 GB_HD uint32_t sl_get_validated(kma_heap h, uint32_t key, uint32_t *pred)
 {
 	uint32_t p = SL_ANCHOR, gp = 0, c, gc, k, n; /* the anchor is never freed */
+	uint64_t x;
 	sl_trail trail;
 	sl_trail_start(&trail);
 	c = gb_ld_acquire_u32(sl_next(h, p));
@@ -277,18 +306,22 @@ GB_HD uint32_t sl_get_validated(kma_heap h, uint32_t key, uint32_t *pred)
 			sl_reread(h, &trail, &p, &gp, &c);
 			continue;
 		}
-		gc = gb_ld_acquire_u32(sl_gen(h, c));
-		if (gb_ld_acquire_u32(sl_next(h, p)) != c || gb_ld_acquire_u32(sl_gen(h, p)) != gp) {
+		x = sl_next_gen(h, c);
+		k = gb_ld_relaxed_u32(sl_key(h, c)); /* in flight with the check of p */
+		if (sl_next_gen(h, p) != sl_pair(c, gp)) {
 			sl_reread(h, &trail, &p, &gp, &c);
 			continue;
 		}
-		n = gb_ld_acquire_u32(sl_next(h, c));
-		k = gb_ld_relaxed_u32(sl_key(h, c));
-		if (gb_ld_acquire_u32(sl_gen(h, c)) != gc) {
-			sl_reread(h, &trail, &p, &gp, &c);
-			continue;
-		}
-		if (k == key && !(n & SL_MARK)) {
+		n = (uint32_t)x;
+		gc = (uint32_t)(x >> 32);
+		if ((k == key && !(n & SL_MARK)) || sl_end(n)) {
+			/* A hit, or the end: c's key and next word were c's own (generation gc). */
+			if (gb_ld_acquire_u32(sl_gen(h, c)) != gc) {
+				sl_reread(h, &trail, &p, &gp, &c);
+				continue;
+			}
+			if (k != key || (n & SL_MARK))
+				return 0;
 			*pred = p;
 			return c;
 		}
