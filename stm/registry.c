@@ -57,6 +57,20 @@ static const stm_engine prstm = {
 	.runs = prstm_runs,
 };
 
+/* The same kernels and CPU backends as prstm: its options turn the manager off (prstm_params.semantic_retry). */
+static const stm_engine prstm_nocm = {
+	.head.name = "prstm-nocm",
+	.head.summary = "PR-STM without its semantic contention manager, the paper's baseline for the manager's "
+		   "overhead (Shen et al. 2020, section 3.4, Fig. 5A): a semantic conflict retries the "
+		   "transaction in place instead of postponing it, no priority tags",
+	.head.backends = CPU_AND_GPU,
+	.max_threads = PRSTM_MAX_THREADS,
+	.max_set = PRSTM_WIDE_SET,
+	.timed_rounds = 1,
+	.options = &prstm_nocm_options,
+	.runs = prstm_runs,
+};
+
 #define GPUSTM_RUN(name, set, sizes, long_reads)                                                           \
 	{.workload = &stm_workload_##name, .cpu = &gpustm_##name##_cpu_ops,                                \
 	 .gpu = GPU_OPS(gpustm_##name##_gpu_ops), .max_set = set},
@@ -165,7 +179,7 @@ static const stm_engine jvstm_gpu = {
 	.report_lines = csmv_versions_lines,
 };
 
-const stm_engine *const stm_engines[] = {&prstm, &gpustm, &csmv, &csmv_nocv, &csmv_onlycs, &jvstm,
+const stm_engine *const stm_engines[] = {&prstm, &prstm_nocm, &gpustm, &csmv, &csmv_nocv, &csmv_onlycs, &jvstm,
 					 &jvstm_gpu, NULL};
 
 const stm_engine_run *stm_engine_run_of(const stm_engine *e, const stm_workload *w)

@@ -191,14 +191,15 @@ typedef struct stm_engine_options {
 
 /*
  * --stall-timeout, which the families with semantic postponement read (prstm's
- * and csmv's), each into a double of its option struct at offset.
+ * and csmv's) and prstm-nocm, which retries semantic conflicts in place, each
+ * into a double of its option struct at offset.
  */
 #define STM_STALL_TIMEOUT_ROW(at)                                                                              \
 	{.name = "stall-timeout", .kind = GB_OPT_REAL, .metavar = "S", .flo = 0.001, .fhi = 86400, .def = "1",     \
 	 .offset = (at),                                                                                           \
-	 .help = "prstm, csmv and jvstm: a thread with postponed work gives up when no update transaction has "    \
-		 "committed anywhere for S seconds: nothing left can then resolve its conflict; its transactions " \
-		 "are abandoned"}
+	 .help = "prstm, csmv and jvstm: a thread with postponed work (prstm-nocm: retrying a semantic "          \
+		 "conflict) gives up when no update transaction has committed anywhere for S seconds: nothing "    \
+		 "left can then resolve its conflict; its transactions are abandoned"}
 
 typedef struct stm_engine {
 	/* name, summary, backends (CPU and, where it has kernels and the build has CUDA, GPU);

@@ -34,7 +34,7 @@ expect_out "help stm documents every option" "usage: gpubench stm" --algo --work
 	--tx-per-thread --semantic-ratio --read-only --transfers-per-tx --read-only-size --initial-balance \
 	--presort --seed --reps --duration --warmup --paper --timeout --verify-every \
 	--no-verify --json --quiet --compare --retry-limit --customers --room-types --rooms \
-	--room-interval --initial-keys --key-range --capacity --levels prstm gpustm bank vacation skiplist \
+	--room-interval --initial-keys --key-range --capacity --levels prstm prstm-nocm gpustm bank vacation skiplist \
 	--points --clusters --iterations --points-per-tx kmeans --vertices --edges --edges-per-tx --max-label graph \
 	--items --ways --keys --zipf --set-permille memcached "does not apply to --workload memcached" \
 	"does not apply to --workload kmeans" "Staged workloads"
@@ -167,7 +167,7 @@ expect_rc "--hash equal to --accounts is accepted" 0 "$G" stm "${TINY[@]}" --acc
 expect_rc "threads x tx-per-thread over the limit exits 2" 2 "$G" stm --backend cpu --threads 524288 --tx-per-thread 4097
 expect_err "threads x tx-per-thread message" "--threads 524288" "--tx-per-thread 4097" "table limit"
 expect_rc "--algo nosuch exits 2" 2 "$G" stm "${TINY[@]}" --algo nosuch
-expect_err "--algo nosuch lists the engines" "--algo" "nosuch" "accepted: prstm|gpustm"
+expect_err "--algo nosuch lists the engines" "--algo" "nosuch" "accepted: prstm|prstm-nocm|gpustm"
 expect_rc "--workload nosuch exits 2" 2 "$G" stm "${TINY[@]}" --workload nosuch
 expect_err "--workload nosuch lists the workloads" "--workload" "accepted: bank"
 expect_rc "--compare naming the --algo exits 2" 2 "$G" stm "${TINY[@]}" --compare prstm
@@ -970,6 +970,39 @@ expect_rc "a memcached option with the bank exits 2" 2 "$G" stm "${TINY[@]}" --w
 expect_err "a memcached option with the bank names both" "option --ways belongs to --workload memcached, not to --workload bank"
 expect_rc "memcached --items below --ways exits 2" 2 "$G" stm "${MEMC[@]}" --items 4 --ways 8
 expect_err "memcached --items below --ways says so" "--items 4 is fewer than one set of --ways 8"
+
+# prstm-nocm, PR-STM without its semantic contention manager: every workload prstm runs, verified beside
+# prstm. Where no transaction meets a semantic conflict, nothing is abandoned; vacation's bookings of sold-out
+# rooms retry in place until --stall-timeout, and what they leave is abandoned, never wrong.
+nocm_check() { # a name, a python condition on r (results), then stm's arguments
+	local name=$1 cond=$2
+	shift 2
+	expect_rc "prstm-nocm on $name, compared with prstm" 0 "$G" stm "$@" --algo prstm-nocm --compare prstm \
+		--stall-timeout 0.05 --quiet --json "$R/nocm-$name.json"
+	json_check "prstm-nocm on $name verifies, as prstm does" "$R/nocm-$name.json" '
+r = d["results"]; p = r["compare"][0]
+assert d["config"]["algo"] == "prstm-nocm" and d["verification"]["verified"] is True, d["verification"]
+assert p["algo"] == "prstm" and p["verified"] is True and p["abandoned"] == 0, p
+assert r["commits"] + r["abandoned"] == p["commits"] or d["config"]["workload"] in ("kmeans", "graph"), (r, p)
+assert '"$cond"', r'
+}
+nocm_check bank-presorted 'r["abandoned"] == 0 and r["commits"] == 48' "${TINY[@]}" --semantic-ratio 100 --presort
+nocm_check vacation 'r["commits"] > 0' "${VAC[@]}"
+nocm_check skiplist 'r["abandoned"] == 0 and r["aborts"]["semantic"] == 0' "${SKL[@]}"
+nocm_check kmeans 'r["abandoned"] == 0 and r["aborts"]["semantic"] == 0' "${KM[@]}"
+nocm_check graph 'r["abandoned"] == 0 and r["aborts"]["semantic"] == 0' "${GR[@]}"
+nocm_check memcached 'r["abandoned"] == 0 and r["aborts"]["semantic"] == 0' "${MEMC[@]}"
+expect_rc "prstm-nocm on an unsorted semantic bank table" 0 "$G" stm "${TINY[@]}" --semantic-ratio 100 \
+	--algo prstm-nocm --compare prstm --stall-timeout 0.05 --json "$R/nocm-bank.json"
+expect_out "prstm-nocm names what abandons its work" "prstm-nocm " "(see --stall-timeout)"
+json_check "prstm-nocm retries semantic conflicts and stalls where prstm postpones them" "$R/nocm-bank.json" '
+r = d["results"]; p = r["compare"][0]
+assert d["verification"]["verified"] is True and p["verified"] is True, (d["verification"], p)
+assert r["abandoned"] > 0 and r["aborts"]["semantic"] > r["abandoned"], r
+assert p["abandoned"] == 0 and p["commits"] == 48, p
+assert "max_passes" in d["config"] and "stall_timeout_s" in d["config"], d["config"]'
+expect_rc "a prstm-only option with --algo prstm-nocm exits 2" 2 "$G" stm "${TINY[@]}" --algo prstm-nocm --no-tags
+expect_err "a prstm-only option with --algo prstm-nocm names prstm" "option --no-tags applies to prstm only, not to --algo prstm-nocm"
 
 # --semantic-ratio is stm's: vacation's non-semantic updates are price changes
 expect_rc "vacation --semantic-ratio 40 runs" 0 "$G" stm "${VAC[@]}" --semantic-ratio 40 --quiet --json "$R/vac-sem.json"

@@ -86,6 +86,7 @@ for fig in fig7 fig8 fig9 fig10 fig11 fig12a fig12b fig13a fig13b csmv-fig1 csmv
 	csmv-fig1) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm,jvstm-gpu,prstm ;;
 	csmv-fig2) wls=memcached panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm,jvstm-gpu,prstm ;;
 	csmv-fig3) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs ;;
+	fig9) wls=bank,vacation algos=prstm,prstm-nocm,gpustm ;;
 	*) wls=bank,vacation ;;
 	esac
 	echo "== $fig: scripts/$fig.sh --quick"

@@ -1,7 +1,8 @@
 /*
  * PR-STM's own parameters: its part of stm_params (stm_params.engine), set
- * from its options (stm/prstm/prstm_options.c) and, for the attempt window,
- * by its CPU backend (stm/prstm/prstm_cpu.h); its scheduler reads them.
+ * from its options (stm/prstm/prstm_options.c: prstm's, and prstm-nocm's,
+ * which turns the semantic contention manager off) and, for the attempt
+ * window, by its CPU backend (stm/prstm/prstm_cpu.h); its scheduler reads them.
  */
 #ifndef GB_PRSTM_PARAMS_H
 #define GB_PRSTM_PARAMS_H
@@ -16,6 +17,8 @@ typedef struct prstm_params {
 	uint64_t window_cycles; /* an attempt older than this at validation aborts (0: no limit) */
 	uint32_t max_passes;    /* sweeps over a block before its postponed work is abandoned */
 	uint32_t use_tags;      /* run higher priority tags first within a pass */
+	uint32_t semantic_retry; /* no semantic contention manager (prstm-nocm): a semantic conflict
+				  * retries its entry, as a concurrent one does, instead of postponing it */
 } prstm_params;
 
 GB_HD const prstm_params *prstm_params_of(const stm_params *p)

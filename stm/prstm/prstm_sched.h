@@ -21,6 +21,12 @@
  * help. A shuffled table of semantic chains over few shared accounts can get
  * there when one chain's withdrawal spends money another chain deposited.
  *
+ * Without the manager (prstm-nocm, prstm_params.semantic_retry: the paper's
+ * baseline for its overhead, section 3.4 and Fig. 5A) a thread runs its block
+ * in table order, tags ignored, and retries an entry that meets a semantic
+ * conflict in place, backing off as after a concurrent conflict, until it
+ * commits or --stall-timeout passes with no commit anywhere.
+ *
  * The per-thread loop is a resumable step (one transaction attempt per call)
  * so the CPU backend can interleave many logical threads on one worker; the
  * GPU kernel simply calls it until the thread is done.
@@ -203,6 +209,31 @@ GB_HD uint32_t prstm_sched_end(prstm_sched *s, stm_shared *sh, uint32_t state)
 	if (s->stop_ns != UINT64_MAX)
 		gb_st_relaxed_u32(&sh->halt, 1);
 	return s->state = state;
+}
+
+/*
+ * A thread waiting on semantic conflicts (work postponed, or prstm-nocm's
+ * retry in place): ends it as timed out past --timeout, or as stalled when
+ * the stamp counter, which counts update commits everywhere, has stood still
+ * for --stall-timeout, since then nobody can resolve its conflict. Returns
+ * s->state, STM_RUNNING to go on. now: the clock if already read, else 0.
+ */
+GB_HD uint32_t prstm_stalled(prstm_sched *s, const prstm_params *pr, stm_shared *sh, uint64_t now)
+{
+	uint32_t seen;
+
+	if (!now)
+		now = gb_clock_ns();
+	if (now >= s->deadline_ns)
+		return s->state = STM_TIMED_OUT;
+	seen = gb_ld_relaxed_u32(&sh->stamp);
+	if (seen != s->progress_seen) {
+		s->progress_seen = seen;
+		s->progress_ns = now;
+	} else if (now - s->progress_ns > pr->stall_ns) {
+		return prstm_sched_end(s, sh, STM_STALLED);
+	}
+	return s->state;
 }
 
 /* After a concurrent conflict: retry at once the first time, then back off. */

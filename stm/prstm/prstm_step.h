@@ -75,7 +75,7 @@ GB_HD_FLAT uint32_t prstm_step(uint32_t wl, prstm_sched *s, const prstm_mem *m, 
 		s->gated = 0;
 	}
 	for (;;) {
-		uint32_t i, status, r, tag, seen;
+		uint32_t i, status, r, tag;
 		uint64_t t0, t1, t2, t3;
 		tx_entry e;
 		prstm_tx tx;
@@ -102,19 +102,8 @@ GB_HD_FLAT uint32_t prstm_step(uint32_t wl, prstm_sched *s, const prstm_mem *m, 
 			s->passes++;
 			if (s->passes >= pr->max_passes)
 				return prstm_sched_end(s, sh, STM_GAVE_UP);
-			/* The stamp counter counts update commits everywhere: when it
-			 * stands still while this thread waits, nobody can help it. */
-			if (!now)
-				now = gb_clock_ns();
-			if (now >= s->deadline_ns)
-				return s->state = STM_TIMED_OUT;
-			seen = gb_ld_relaxed_u32(&sh->stamp);
-			if (seen != s->progress_seen) {
-				s->progress_seen = seen;
-				s->progress_ns = now;
-			} else if (now - s->progress_ns > pr->stall_ns) {
-				return prstm_sched_end(s, sh, STM_STALLED);
-			}
+			if (prstm_stalled(s, pr, sh, now) != STM_RUNNING)
+				return s->state;
 			s->tag = pr->use_tags ? v->max_tag : 0;
 			s->pos = s->first;
 			s->pending = 0;
@@ -159,6 +148,13 @@ GB_HD_FLAT uint32_t prstm_step(uint32_t wl, prstm_sched *s, const prstm_mem *m, 
 		if (r == TX_BODY_SEMANTIC) {
 			s->c.aborts_semantic++;
 			s->c.cycles_wasted += gb_cycles() - t0;
+			if (pr->semantic_retry) {
+				/* prstm-nocm: retry the same entry, backing off as after a
+				 * concurrent conflict, until it commits or nothing commits
+				 * anywhere for --stall-timeout */
+				prstm_backoff(s);
+				return prstm_stalled(s, pr, sh, 0);
+			}
 			s->conflicts = 0;
 			s->pending = 1;
 			s->pos++;

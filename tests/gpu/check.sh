@@ -134,6 +134,11 @@ gpu_bank "threads 6720 semantic 100 read-only 20" 2 --threads 6720 --accounts 65
 gpu_bank "threads 6720 semantic 100 presort read-only 20" 2 --threads 6720 --accounts 65536 --tx-per-thread 100 --read-only 20 --presort
 gpu_bank "threads 6720 semantic 0 K=2" 2 --threads 6720 --accounts 65536 --tx-per-thread 100 --semantic-ratio 0 --transfers-per-tx 2
 gpu_bank "threads 960 block size 64, no tags" 1 --threads 960 --block-size 64 --no-tags --accounts 4096 --tx-per-thread 40 --semantic-ratio 50 --presort
+# prstm-nocm, PR-STM without its semantic contention manager: presorted chains and no semantic work commit in
+# full; shuffled chains retry in place and stall (no inquiries: a stalled thread abandons what follows)
+gpu_bank "prstm-nocm threads 6720 semantic 100 presort read-only 20" 2 --algo prstm-nocm --threads 6720 --accounts 65536 --tx-per-thread 100 --read-only 20 --presort
+gpu_bank "prstm-nocm threads 6720 semantic 0" 2 --algo prstm-nocm --threads 6720 --accounts 65536 --tx-per-thread 100 --semantic-ratio 0
+gpu_bank "prstm-nocm threads 960 semantic 100 shuffled" 1 --algo prstm-nocm --threads 960 --accounts 4096 --tx-per-thread 40 --stall-timeout 0.1
 
 # ---- high contention: 64 accounts, 8 per lock, 2048 threads
 for sem in 0 50 100; do

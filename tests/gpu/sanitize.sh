@@ -89,6 +89,9 @@ sanitize stm --backend gpu --algo gpustm --threads 512 --accounts 64 --hash 8 --
 	--tx-per-thread 4 --reps 1 --warmup 0 --semantic-ratio 0 --read-only 20 --transfers-per-tx 2
 sanitize stm --backend gpu --algo gpustm --threads 256 --accounts 1024 --tx-per-thread 8 --reps 1 --warmup 0 \
 	--semantic-ratio 100
+# prstm-nocm: the semantic retry in place and its stall, on prstm's bank kernel
+sanitize stm --backend gpu --algo prstm-nocm --threads 256 --accounts 1024 --tx-per-thread 8 --reps 1 --warmup 0 \
+	--semantic-ratio 100 --stall-timeout 0.05
 # vacation's kernels, both engines, with queries and sold-out room types
 for algo in prstm gpustm; do
 	sanitize stm --backend gpu --algo "$algo" --workload vacation --threads 512 --tx-per-thread 6 \

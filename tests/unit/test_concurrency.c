@@ -13,6 +13,7 @@
 #include "stm/prstm/prstm_params.h"
 #include "stm/stm.h"
 #include "tests/unit/engine_params.h"
+#include "tests/unit/entry.h"
 #include "tests/unit/test.h"
 #include "workloads/stm/bank.h"
 
@@ -21,6 +22,7 @@ typedef struct conc_case {
 	uint32_t semantic, read_only, transfers, presort, use_tags, max_passes;
 	uint32_t retry_limit; /* gpustm; 0: its default */
 	uint32_t read_only_size; /* accounts a balance inquiry reads; 0: 2 x transfers */
+	const char *engine; /* the engine whose options set the parameters; NULL: the one that runs ops */
 } conc_case;
 
 typedef struct conc_result {
@@ -79,7 +81,7 @@ static void run_case(const stm_ops *ops, const conc_case *k, int batches, conc_r
 	p.timeout_ns = 120ull * 1000000000ull;
 	snprintf(passes, sizeof(passes), "max-passes=%u", k->max_passes);
 	snprintf(retry, sizeof(retry), "retry-limit=%u", k->retry_limit ? k->retry_limit : 100);
-	tu_engine_params(&p, tu_engine_of(ops), engine_opts);
+	tu_engine_params(&p, k->engine ? tu_stm_engine(k->engine) : tu_engine_of(ops), engine_opts);
 
 	initial = malloc(bc.accounts * sizeof(int32_t));
 	mirror = malloc(bc.accounts * sizeof(int32_t));
@@ -204,7 +206,7 @@ static void expect_all_committed(const conc_case *k, int batches, const char *la
 
 TEST(cpu_backend_oversubscribed_no_semantic)
 {
-	conc_case k = {2000, 32, 8, 4, 8, 0, 20, 2, 0, 1, 1000000, 0, 0};
+	conc_case k = {2000, 32, 8, 4, 8, 0, 20, 2, 0, 1, 1000000, 0, 0, NULL};
 	expect_all_committed(&k, 3, "8 accounts hash 4 semantic 0");
 	k.accounts = 64;
 	k.hash = 16;
@@ -214,7 +216,7 @@ TEST(cpu_backend_oversubscribed_no_semantic)
 
 TEST(cpu_backend_oversubscribed_semantic_50)
 {
-	conc_case k = {2000, 64, 16, 8, 8, 50, 20, 1, 0, 1, 1000000, 0, 0};
+	conc_case k = {2000, 64, 16, 8, 8, 50, 20, 1, 0, 1, 1000000, 0, 0, NULL};
 	expect_verified_few_abandoned(&k, 3, "16 accounts hash 8 semantic 50");
 	k.presort = 1;
 	expect_all_committed(&k, 1, "16 accounts hash 8 semantic 50 presort");
@@ -222,7 +224,7 @@ TEST(cpu_backend_oversubscribed_semantic_50)
 
 TEST(cpu_backend_oversubscribed_semantic_100)
 {
-	conc_case k = {2000, 32, 64, 4, 6, 100, 0, 1, 1, 1, 1000000, 0, 0};
+	conc_case k = {2000, 32, 64, 4, 6, 100, 0, 1, 1, 1, 1000000, 0, 0, NULL};
 	expect_all_committed(&k, 3, "64 accounts hash 4 semantic 100 presort");
 	k.accounts = 32;
 	k.hash = 16;
@@ -235,13 +237,33 @@ TEST(cpu_backend_oversubscribed_semantic_100)
 }
 
 /*
+ * PR-STM without its semantic contention manager (prstm-nocm) on the same
+ * oversubscribed, contended tables: with nothing semantic, and with semantic
+ * chains presorted so that each withdrawal follows the deposit it needs in
+ * its thread's block, everything commits and every batch replays.
+ */
+TEST(prstm_nocm_cpu_backend_oversubscribed)
+{
+	conc_case k = {2000, 32, 8, 4, 8, 0, 20, 2, 0, 1, 1000000, 0, 0, "prstm-nocm"};
+	expect_all_committed_by(&prstm_bank_cpu_ops, &k, 2, "prstm-nocm 8 accounts hash 4 semantic 0");
+	k.accounts = 64;
+	k.hash = 4;
+	k.tx_per_thread = 6;
+	k.semantic = 100;
+	k.read_only = 0;
+	k.transfers = 1;
+	k.presort = 1;
+	expect_all_committed_by(&prstm_bank_cpu_ops, &k, 2, "prstm-nocm 64 accounts hash 4 semantic 100 presort");
+}
+
+/*
  * Balance inquiries as large as the engines' read sets (8 words), half the
  * table, on a few hot accounts: each engine commits everything and every batch
  * verifies, and a read set that is full does not spill.
  */
 TEST(cpu_backend_read_only_size_at_capacity)
 {
-	conc_case k = {1000, 32, 16, 2, 8, 0, 50, 1, 0, 1, 1000000, 1000000000, 8};
+	conc_case k = {1000, 32, 16, 2, 8, 0, 50, 1, 0, 1, 1000000, 1000000000, 8, NULL};
 	expect_all_committed_by(&prstm_bank_cpu_ops, &k, 2, "prstm: inquiries of 8 accounts");
 	expect_all_committed_by(&gpustm_bank_cpu_ops, &k, 2, "gpustm: inquiries of 8 accounts");
 	k.semantic = 100;
@@ -252,7 +274,7 @@ TEST(cpu_backend_read_only_size_at_capacity)
 
 TEST(cpu_backend_max_passes_abandons_but_verifies)
 {
-	conc_case k = {256, 8, 16, 2, 6, 100, 0, 1, 0, 1, 1, 0, 0};
+	conc_case k = {256, 8, 16, 2, 6, 100, 0, 1, 0, 1, 1, 0, 0, NULL};
 	conc_result res;
 	run_case(&prstm_bank_cpu_ops, &k, 1, &res, "max passes 1");
 	REQUIRE(res.generated);
@@ -266,7 +288,7 @@ TEST(cpu_backend_max_passes_abandons_but_verifies)
 TEST(cpu_backend_single_thread_matches_serial_state)
 {
 	/* one logical thread on one worker: no conflicts at all */
-	conc_case k = {1, 1, 10, 1, 60, 50, 20, 2, 0, 1, 1000000, 0, 0};
+	conc_case k = {1, 1, 10, 1, 60, 50, 20, 2, 0, 1, 1000000, 0, 0, NULL};
 	conc_result res;
 	run_case(&prstm_bank_cpu_ops, &k, 1, &res, "single thread");
 	REQUIRE(res.generated);
@@ -284,7 +306,7 @@ TEST(cpu_backend_single_thread_matches_serial_state)
  */
 TEST(gpustm_cpu_backend_oversubscribed)
 {
-	conc_case k = {2000, 32, 8, 4, 8, 0, 20, 2, 0, 1, 1000000, 1000000000, 0};
+	conc_case k = {2000, 32, 8, 4, 8, 0, 20, 2, 0, 1, 1000000, 1000000000, 0, NULL};
 	conc_result res;
 
 	expect_all_committed_by(&gpustm_bank_cpu_ops, &k, 2, "gpustm 8 accounts hash 4 semantic 0");
@@ -379,6 +401,124 @@ TEST(cpu_backend_stall_abandons_unfundable_withdrawal)
 	CHECK_EQ_I(chk.ok, 1);
 	CHECK_EQ(chk.abandoned, 1u);
 	free(w.tx);
+}
+
+/*
+ * A hand-made bank table of two accounts at 1000 on PR-STM's CPU backend,
+ * with the parameters engine's options (opts) set and a 50 ms stall timeout;
+ * checks the outcome with the bank's oracle and returns the counters.
+ */
+static stm_counters run_hand_table(const bank_entry *tx, uint32_t ntx, uint32_t threads, const char *engine,
+				   const char *const *opts, uint32_t *status, int32_t *after)
+{
+	bank_workload w;
+	stm_params p;
+	stm_batch_result r;
+	bank_check chk;
+	int32_t initial[2] = {1000, 1000}, mirror[2] = {1000, 1000};
+	void *ctx;
+
+	memset(&w, 0, sizeof(w));
+	w.cfg.accounts = 2;
+	w.cfg.threads = threads;
+	w.cfg.tx_per_thread = ntx / threads;
+	w.cfg.transfers_per_tx = 1;
+	w.cfg.initial_balance = 1000;
+	w.ntx = ntx;
+	w.tx = (bank_entry *)tx;
+	w.max_tag = 2;
+	memset(&p, 0, sizeof(p));
+	p.threads = threads;
+	p.hash = 1;
+	p.cpu_workers = threads;
+	p.timeout_ns = 60ull * 1000000000ull;
+	tu_engine_params(&p, tu_stm_engine(engine), opts);
+	ctx = open_bank(&prstm_bank_cpu_ops, &w, &p);
+	prstm_bank_cpu_ops.load(ctx, (const uint32_t *)initial);
+	prstm_bank_cpu_ops.run(ctx, p.timeout_ns, 0, &r);
+	prstm_bank_cpu_ops.fetch(ctx, (uint32_t *)after, status);
+	prstm_bank_cpu_ops.close(ctx);
+	bank_verify_batch(&w, mirror, status, after, &chk);
+	if (!chk.ok)
+		tu_fail(__FILE__, __LINE__, "%s: verification failed: %s", engine, chk.message);
+	CHECK(r.seconds < 5.0);
+	CHECK_EQ(r.c.threads_timed_out, 0u);
+	CHECK_EQ(r.c.threads_failed, 0u);
+	return r.c;
+}
+
+/*
+ * What the semantic contention manager changes. One thread's block: a
+ * withdrawal of 1500 from account 0 (1000 there), then the deposit of 1000
+ * that funds it, then a deposit to account 1. prstm sweeps its tags (deposits
+ * first) and meets no conflict; with --no-tags it postpones the withdrawal
+ * once, commits the deposits and the withdrawal on its next pass.
+ * prstm-nocm retries the withdrawal in place: the deposit behind it never
+ * runs, nothing commits, and the stall timeout abandons the whole block
+ * after many semantic aborts. With the funding deposit in another thread's
+ * block, prstm-nocm's retries wait for it and everything commits.
+ */
+TEST(prstm_nocm_retries_a_semantic_conflict_in_place)
+{
+	static const char *const stall[] = {"stall-timeout=0.05", NULL};
+	static const char *const no_tags[] = {"stall-timeout=0.05", "no-tags=1", NULL};
+	bank_entry tx[4];
+	uint32_t status[4];
+	int32_t after[2];
+	stm_counters c;
+
+	memset(tx, 0, sizeof(tx));
+	tx[0].meta = BANK_META(BANK_WITHDRAW, 0, 1, 0);
+	tx[0].amount = 1500;
+	tx[0].a = 0;
+	tx[1].meta = BANK_META(BANK_DEPOSIT, 2, 1, 0);
+	tx[1].amount = 1000;
+	tx[1].a = 0;
+	tx[2].meta = BANK_META(BANK_DEPOSIT, 2, 1, 0);
+	tx[2].amount = 5;
+	tx[2].a = 1;
+
+	c = run_hand_table(tx, 3, 1, "prstm", stall, status, after);
+	CHECK_EQ(c.commits_update, 3u);
+	CHECK_EQ(c.aborts_semantic, 0u);
+	CHECK_EQ(status[1], 1u); /* the deposits' tag first: stamps 0 and 1, then the withdrawal */
+	CHECK_EQ(status[2], 2u);
+	CHECK_EQ(status[0], 3u);
+
+	c = run_hand_table(tx, 3, 1, "prstm", no_tags, status, after);
+	CHECK_EQ(c.commits_update, 3u);
+	CHECK_EQ(c.aborts_semantic, 1u); /* postponed once */
+	CHECK_EQ(c.passes_max, 1u);
+	CHECK_EQ(c.threads_stalled, 0u);
+	CHECK_EQ(status[0], 3u); /* committed on the second pass */
+	CHECK_EQ_I(after[0], 500);
+	CHECK_EQ_I(after[1], 1005);
+
+	c = run_hand_table(tx, 3, 1, "prstm-nocm", stall, status, after);
+	CHECK_EQ(c.commits_update, 0u);
+	CHECK(c.aborts_semantic >= 2u); /* retried, never postponed */
+	CHECK_EQ(c.passes_max, 0u);
+	CHECK_EQ(c.threads_stalled, 1u);
+	CHECK_EQ(c.threads_gave_up, 0u);
+	CHECK_EQ(status[0], TX_STATUS_PENDING);
+	CHECK_EQ(status[1], TX_STATUS_PENDING);
+	CHECK_EQ(status[2], TX_STATUS_PENDING);
+	CHECK_EQ_I(after[0], 1000);
+	CHECK_EQ_I(after[1], 1000);
+
+	/* thread 0: the withdrawal, a deposit to account 1; thread 1: the funding deposit, another */
+	tx[1].amount = 5;
+	tx[1].a = 1;
+	tx[2].amount = 1000;
+	tx[2].a = 0;
+	tx[3] = tx[1];
+	c = run_hand_table(tx, 4, 2, "prstm-nocm", stall, status, after);
+	CHECK_EQ(c.commits_update, 4u);
+	CHECK_EQ(c.threads_stalled, 0u);
+	CHECK(status[0] > status[2]); /* the withdrawal after its deposit */
+	CHECK(status[1] > status[0]); /* and thread 0's deposit after its withdrawal, in table order */
+	CHECK_EQ_I(after[0], 500);
+	CHECK_EQ_I(after[1], 1010);
 }
 
 /* Generate a table, open the CPU backend on it and load the initial balances. */

@@ -129,7 +129,20 @@ TEST(stm_engine_options_set_their_family_parameters)
 	CHECK_EQ(prstm_params_of(&p)->max_passes, 7u);
 	CHECK_EQ(prstm_params_of(&p)->use_tags, 0u);
 	CHECK_EQ(prstm_params_of(&p)->stall_ns, 500000000u);
+	CHECK_EQ(prstm_params_of(&p)->semantic_retry, 0u);
 	CHECK_EQ(p.threads, 12u);
+
+	/* prstm-nocm: the manager off whatever prstm's options say; --stall-timeout is its own too */
+	memset(&p, 0, sizeof(p));
+	tu_engine_params(&p, tu_stm_engine("prstm-nocm"), NULL);
+	CHECK_EQ(prstm_params_of(&p)->semantic_retry, 1u);
+	CHECK_EQ(prstm_params_of(&p)->use_tags, 0u);
+	CHECK_EQ(prstm_params_of(&p)->stall_ns, 1000000000u);
+	tu_engine_params(&p, tu_stm_engine("prstm-nocm"), given);
+	CHECK_EQ(prstm_params_of(&p)->semantic_retry, 1u);
+	CHECK_EQ(prstm_params_of(&p)->use_tags, 0u);
+	CHECK_EQ(prstm_params_of(&p)->stall_ns, 500000000u);
+	CHECK(tu_stm_engine("prstm-nocm")->runs == tu_stm_engine("prstm")->runs); /* the same kernels */
 
 	memset(&p, 0, sizeof(p));
 	tu_engine_params(&p, tu_stm_engine("gpustm"), NULL);
