@@ -17,6 +17,7 @@
 typedef struct fixture {
 	uint32_t locks[NWORDS];
 	uint32_t data[NWORDS];
+	gpustm_log logs[2]; /* the pool of logs, a record per transaction, as gpustm keeps it */
 	gpustm_mem m;
 } fixture;
 
@@ -29,6 +30,7 @@ static void fixture_init(fixture *f, uint32_t hash)
 	f->m.locks = f->locks;
 	f->m.data = f->data;
 	f->m.hash = hash;
+	f->m.logs = f->logs;
 }
 
 TEST(gpustm_lock_word)
@@ -50,7 +52,7 @@ TEST(gpustm_lock_log_is_sorted_at_every_access)
 	gpustm_tx tx;
 
 	fixture_init(&f, 1);
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	CHECK_EQ(gpustm_tx_read(&tx, &f.m, 9), 109u);
 	gpustm_tx_write(&tx, &f.m, 3, 1);
 	CHECK_EQ(gpustm_tx_read(&tx, &f.m, 7), 107u);
@@ -59,24 +61,24 @@ TEST(gpustm_lock_log_is_sorted_at_every_access)
 	gpustm_tx_write(&tx, &f.m, 0, 5);
 	CHECK_EQ(tx.abort, GPUSTM_OK);
 	CHECK_EQ(tx.nl, 4u);
-	CHECK_EQ(tx.l_idx[0], 0u);
-	CHECK_EQ(tx.l_idx[1], 3u);
-	CHECK_EQ(tx.l_idx[2], 7u);
-	CHECK_EQ(tx.l_idx[3], 9u);
+	CHECK_EQ(f.logs[0].l_idx[0], 0u);
+	CHECK_EQ(f.logs[0].l_idx[1], 3u);
+	CHECK_EQ(f.logs[0].l_idx[2], 7u);
+	CHECK_EQ(f.logs[0].l_idx[3], 9u);
 	CHECK_EQ(tx.nr, 2u);
 	CHECK_EQ(tx.nw, 3u);
 
 	/* --hash 4: words 13, 1, 6, 2 are locks 3, 0, 1, 0 */
 	fixture_init(&f, 4);
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	gpustm_tx_read(&tx, &f.m, 13);
 	gpustm_tx_write(&tx, &f.m, 1, 0);
 	gpustm_tx_read(&tx, &f.m, 6);
 	gpustm_tx_write(&tx, &f.m, 2, 0);
 	CHECK_EQ(tx.nl, 3u);
-	CHECK_EQ(tx.l_idx[0], 0u);
-	CHECK_EQ(tx.l_idx[1], 1u);
-	CHECK_EQ(tx.l_idx[2], 3u);
+	CHECK_EQ(f.logs[0].l_idx[0], 0u);
+	CHECK_EQ(f.logs[0].l_idx[1], 1u);
+	CHECK_EQ(f.logs[0].l_idx[2], 3u);
 }
 
 TEST(gpustm_commit_publishes_and_bumps_every_version)
@@ -88,7 +90,7 @@ TEST(gpustm_commit_publishes_and_bumps_every_version)
 	fixture_init(&f, 1);
 	f.locks[4] = 11;
 	f.locks[6] = 20;
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	gpustm_tx_write(&tx, &f.m, 4, gpustm_tx_read(&tx, &f.m, 4) + 1);
 	CHECK_EQ(gpustm_tx_read(&tx, &f.m, 6), 106u); /* read only */
 	gpustm_tx_write(&tx, &f.m, 2, 42);             /* written only, never read */
@@ -112,7 +114,7 @@ TEST(gpustm_commit_publishes_and_bumps_every_version)
 	CHECK_EQ(f.locks[5], 0u);
 
 	/* a read-only transaction locks and bumps too, and takes no stamp */
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	gpustm_tx_read(&tx, &f.m, 6);
 	gpustm_tx_read(&tx, &f.m, 8);
 	REQUIRE(gpustm_tx_validate(&tx, &f.m));
@@ -130,13 +132,13 @@ TEST(gpustm_locked_word_aborts_the_read)
 
 	fixture_init(&f, 1);
 	f.locks[3] = GPUSTM_LOCK_BIT | 4u;
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	CHECK_EQ(gpustm_tx_read(&tx, &f.m, 3), 0u);
 	CHECK_EQ(tx.abort, GPUSTM_ABORT_LOCKED);
 	CHECK_EQ(gpustm_tx_validate(&tx, &f.m), 0);
 	CHECK_EQ(f.locks[3], GPUSTM_LOCK_BIT | 4u);
 
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	gpustm_tx_write(&tx, &f.m, 3, 1);
 	CHECK_EQ(tx.abort, GPUSTM_OK);
 	CHECK_EQ(gpustm_tx_validate(&tx, &f.m), 0); /* at commit it is still held */
@@ -145,7 +147,7 @@ TEST(gpustm_locked_word_aborts_the_read)
 	/* prefetch is reads in order: it stops at the locked one */
 	{
 		uint32_t addrs[3] = {1, 3, 5};
-		gpustm_tx_start(&tx);
+		gpustm_tx_start(&tx, &f.logs[0]);
 		gpustm_tx_prefetch(&tx, &f.m, addrs, 3);
 		CHECK_EQ(tx.abort, GPUSTM_ABORT_LOCKED);
 		CHECK_EQ(tx.nr, 1u);
@@ -166,7 +168,7 @@ TEST(gpustm_commit_locks_in_order_and_gives_back_on_failure)
 	f.locks[2] = 30;
 	f.locks[5] = GPUSTM_LOCK_BIT | 8u; /* someone else is committing it */
 	f.locks[9] = GPUSTM_LOCK_BIT | 1u; /* and this one: never reached */
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	gpustm_tx_write(&tx, &f.m, 9, 1);
 	gpustm_tx_write(&tx, &f.m, 2, 1);
 	gpustm_tx_write(&tx, &f.m, 5, 1);
@@ -175,20 +177,20 @@ TEST(gpustm_commit_locks_in_order_and_gives_back_on_failure)
 	CHECK_EQ(f.locks[2], 30u); /* taken, then restored unchanged */
 	CHECK_EQ(f.locks[5], GPUSTM_LOCK_BIT | 8u);
 	CHECK_EQ(f.locks[9], GPUSTM_LOCK_BIT | 1u);
-	CHECK_EQ(tx.l_word[0], 30u); /* the word it took lock 2 at */
+	CHECK_EQ(f.logs[0].l_word[0], 30u); /* the word it took lock 2 at */
 	CHECK_EQ(f.data[2], 102u);
 
 	/* freed: the retry takes all three, in order */
 	f.locks[5] = 9;
 	f.locks[9] = 2;
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	gpustm_tx_write(&tx, &f.m, 9, 1);
 	gpustm_tx_write(&tx, &f.m, 5, 1);
 	gpustm_tx_write(&tx, &f.m, 2, 1);
 	REQUIRE(gpustm_tx_validate(&tx, &f.m));
-	CHECK_EQ(tx.l_word[0], 30u);
-	CHECK_EQ(tx.l_word[1], 9u);
-	CHECK_EQ(tx.l_word[2], 2u);
+	CHECK_EQ(f.logs[0].l_word[0], 30u);
+	CHECK_EQ(f.logs[0].l_word[1], 9u);
+	CHECK_EQ(f.logs[0].l_word[2], 2u);
 	gpustm_tx_commit(&tx, &f.m, NULL);
 	CHECK_EQ(f.locks[2], 31u);
 	CHECK_EQ(f.locks[5], 10u);
@@ -205,7 +207,7 @@ TEST(gpustm_hierarchical_validation)
 	/* the version agrees: valid, the value is not looked at */
 	fixture_init(&f, 1);
 	f.locks[4] = 6;
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	CHECK_EQ(gpustm_tx_read(&tx, &f.m, 4), 104u);
 	gpustm_tx_write(&tx, &f.m, 10, 1);
 	f.data[4] = 999; /* behind the versions' back: shows which check decides */
@@ -214,7 +216,7 @@ TEST(gpustm_hierarchical_validation)
 
 	/* the version moved but the value is the one read: valid by value */
 	fixture_init(&f, 1);
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	CHECK_EQ(gpustm_tx_read(&tx, &f.m, 4), 104u);
 	gpustm_tx_write(&tx, &f.m, 10, 1);
 	f.locks[4] = 3; /* three releases, say readers' */
@@ -226,7 +228,7 @@ TEST(gpustm_hierarchical_validation)
 
 	/* the version moved and so did the value: abort, every lock given back unchanged */
 	fixture_init(&f, 1);
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	gpustm_tx_read(&tx, &f.m, 4);
 	gpustm_tx_read(&tx, &f.m, 1);
 	gpustm_tx_write(&tx, &f.m, 10, 1);
@@ -250,11 +252,11 @@ TEST(gpustm_value_validation_absorbs_a_false_conflict)
 	gpustm_tx tx, other;
 
 	fixture_init(&f, 4);
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	CHECK_EQ(gpustm_tx_read(&tx, &f.m, 4), 104u); /* lock 1 */
 	gpustm_tx_write(&tx, &f.m, 8, 7);             /* lock 2 */
 
-	gpustm_tx_start(&other);
+	gpustm_tx_start(&other, &f.logs[1]);
 	gpustm_tx_write(&other, &f.m, 5, 55);         /* lock 1 too */
 	REQUIRE(gpustm_tx_validate(&other, &f.m));
 	gpustm_tx_commit(&other, &f.m, NULL);
@@ -276,7 +278,7 @@ TEST(gpustm_capacity_overflow)
 
 	fixture_init(&f, 1);
 	CHECK_EQ(GPUSTM_MAX_SET, 8);
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	for (i = 0; i < GPUSTM_MAX_SET; i++)
 		gpustm_tx_write(&tx, &f.m, i, i);
 	CHECK_EQ(tx.abort, GPUSTM_OK);
@@ -284,7 +286,7 @@ TEST(gpustm_capacity_overflow)
 	CHECK_EQ(tx.abort, GPUSTM_ABORT_CAPACITY);
 
 	/* four reads and five other writes: nine locks for an eight-lock log */
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	for (i = 0; i < 4; i++)
 		gpustm_tx_read(&tx, &f.m, 20 + i);
 	for (i = 0; i < 5; i++)
