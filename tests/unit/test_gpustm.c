@@ -9,6 +9,8 @@
 #include "stm/gpustm/gpustm.h"
 #include "stm/gpustm/gpustm_engines.h"
 #include "stm/gpustm/gpustm_sched.h"
+#include "stm/backend/stm_cpu.h"
+#include "tests/unit/entry.h"
 #include "tests/unit/test.h"
 #include "workloads/stm/bank.h"
 
@@ -325,15 +327,20 @@ TEST(gpustm_sched_gives_up_at_the_retry_limit)
 	CHECK_EQ(s.c.retry_limit_reached, 1u);
 }
 
-/* A bank table on the CPU backend (four accounts of 1000), run once. */
-static void run_bank(const bank_entry *tx, uint32_t ntx, uint32_t threads, uint32_t retry_limit,
-		     stm_batch_result *r, uint32_t *status, int32_t *after)
+/*
+ * A bank table on the CPU backend of ops (four accounts of 1000), run once.
+ * With pool, the first `threads` records of the engine's pool of logs are
+ * copied there before it closes; returns whether it had a pool.
+ */
+static int run_bank_on(const stm_ops *ops, const bank_entry *tx, uint32_t ntx, uint32_t threads,
+		       uint32_t retry_limit, stm_batch_result *r, uint32_t *status, int32_t *after, gpustm_log *pool)
 {
 	bank_workload w;
 	stm_params p;
 	tx_input in;
 	int32_t initial[4] = {1000, 1000, 1000, 1000};
 	void *ctx;
+	int had_pool;
 
 	memset(&w, 0, sizeof(w));
 	w.cfg.accounts = 4;
@@ -349,11 +356,21 @@ static void run_bank(const bank_entry *tx, uint32_t ntx, uint32_t threads, uint3
 	gpustm_params_rw(&p)->retry_limit = retry_limit;
 	p.cpu_workers = threads;
 	in = bank_input_of(&w);
-	ctx = gpustm_bank_cpu_ops.open(&in, &p);
-	gpustm_bank_cpu_ops.load(ctx, (const uint32_t *)initial);
-	gpustm_bank_cpu_ops.run(ctx, 60ull * 1000000000ull, 0, r);
-	gpustm_bank_cpu_ops.fetch(ctx, (uint32_t *)after, status);
-	gpustm_bank_cpu_ops.close(ctx);
+	ctx = ops->open(&in, &p);
+	ops->load(ctx, (const uint32_t *)initial);
+	ops->run(ctx, 60ull * 1000000000ull, 0, r);
+	ops->fetch(ctx, (uint32_t *)after, status);
+	had_pool = ((stm_cpu *)ctx)->engine != NULL;
+	if (pool && had_pool)
+		memcpy(pool, ((stm_cpu *)ctx)->engine, threads * sizeof(gpustm_log));
+	ops->close(ctx);
+	return had_pool;
+}
+
+static void run_bank(const bank_entry *tx, uint32_t ntx, uint32_t threads, uint32_t retry_limit,
+		     stm_batch_result *r, uint32_t *status, int32_t *after)
+{
+	run_bank_on(&gpustm_bank_cpu_ops, tx, ntx, threads, retry_limit, r, status, after, NULL);
 }
 
 /*
@@ -398,5 +415,68 @@ TEST(gpustm_cpu_backend_gives_up_an_unfundable_withdrawal)
 		CHECK_EQ_I(chk.ok, 1);
 		CHECK_EQ(chk.abandoned, 1u);
 		CHECK_EQ(chk.committed_update, 7u);
+	}
+}
+
+/*
+ * gpustm and gpustm-local: two engines of the registry, with backends of their
+ * own and GPU-STM's option, that both commit and verify a bank table. gpustm's
+ * metadata is in its pool, a record per thread: after the batch each thread's
+ * record holds its last transaction, a deposit (read and write of its account,
+ * its lock in the lock log); gpustm-local has no pool, its logs being the
+ * step's own.
+ */
+TEST(gpustm_and_gpustm_local_are_distinct_engines_that_both_verify)
+{
+	const stm_engine *g = tu_stm_engine("gpustm"), *l = tu_stm_engine("gpustm-local");
+	const stm_ops *const ops[2] = {&gpustm_bank_cpu_ops, &gpustm_local_bank_cpu_ops};
+	bank_entry tx[8];
+	stm_batch_result r;
+	uint32_t status[8], k, i, t;
+	int32_t after[4], mirror[4];
+	gpustm_log pool[2];
+	bank_check chk;
+	bank_workload w;
+
+	REQUIRE(g != NULL && l != NULL);
+	CHECK(g != l);
+	CHECK_STR_EQ(l->head.name, "gpustm-local");
+	CHECK(g->options == l->options); /* --retry-limit means the same for both */
+	CHECK(stm_engine_run_of(g, &stm_workload_bank)->cpu == &gpustm_bank_cpu_ops);
+	CHECK(stm_engine_run_of(l, &stm_workload_bank)->cpu == &gpustm_local_bank_cpu_ops);
+	CHECK(ops[0] != ops[1] && ops[0]->open != ops[1]->open);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < 8; i++) {
+			tx[i].meta = BANK_META(BANK_DEPOSIT, 2, 1, 0);
+			tx[i].amount = 10 + i;
+			tx[i].a = (i / 2) % 4; /* thread 0 ends on account 1, thread 1 on account 3 */
+			tx[i].b = 0;
+		}
+		memset(pool, 0xFF, sizeof(pool));
+		CHECK_EQ_I(run_bank_on(ops[k], tx, 8, 2, GPUSTM_RETRY_LIMIT, &r, status, after, pool), k == 0);
+		CHECK_EQ(r.c.commits_update, 8u);
+		CHECK_EQ(r.c.retry_limit_reached, 0u);
+		memset(&w, 0, sizeof(w));
+		w.cfg.accounts = 4;
+		w.ntx = 8;
+		w.tx = tx;
+		for (i = 0; i < 4; i++)
+			mirror[i] = 1000;
+		bank_verify_batch(&w, mirror, status, after, &chk);
+		CHECK_EQ_I(chk.ok, 1);
+		CHECK_EQ(chk.abandoned, 0u);
+		CHECK_EQ(chk.committed_update, 8u);
+		CHECK_EQ_I(after[0] + after[1] + after[2] + after[3], 4000 + 8 * 10 + 28);
+		if (k != 0)
+			continue;
+		for (t = 0; t < 2; t++) {
+			uint32_t acct = tx[4 * t + 3].a;
+			CHECK_EQ(pool[t].r_addr[0], acct);
+			CHECK_EQ(pool[t].w_addr[0], acct);
+			CHECK_EQ(pool[t].l_idx[0], acct); /* --hash 1: the account's own lock */
+			CHECK_EQ(pool[t].w_val[0], pool[t].r_val[0] + tx[4 * t + 3].amount);
+			CHECK(!gpustm_is_locked(pool[t].l_word[0]));
+		}
+		CHECK(pool[0].w_addr[0] != pool[1].w_addr[0]); /* each thread its own record */
 	}
 }
