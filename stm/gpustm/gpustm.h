@@ -59,7 +59,8 @@
  *   stm/gpustm/gpustm_step.h), so neither build carries the other's code.
  * Where the papers are silent, the reading kept: a thread's record is
  * contiguous (the original's threads hold pointers to their own logs), so
- * the lanes of a warp that log their j-th read store to 32 records apart.
+ * the lanes of a warp that log their j-th read store a record apart (224
+ * bytes with sets of 8 words).
  *
  * Deviations, each keeping the algorithm correct:
  * - Versions have 31 bits: 2^31 releases of one lock between a read and its
