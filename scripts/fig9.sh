@@ -25,12 +25,12 @@ fig_quick_fixed=(--threads 96 --hash 1)
 fig_logx=0
 fig_about="Figure 9 of Shen et al. 2020 (PR-STM): bank and vacation throughput as the
 share of semantic transactions grows, PR-STM and GPU-STM side by side."
-fig_algos=prstm,prstm-nocm,gpustm
+fig_algos=prstm,prstm-nocm,gpustm,gpustm-local
 fig_algos_about="prstm-nocm is PR-STM without its semantic contention manager, the version
 the paper measures the manager's 15% overhead against (section 3.4, Fig. 5A):
 a semantic conflict retries in place. At 0% semantic the two PR-STMs differ
 by the manager's cost alone; with semantic transactions and no presort, a
 withdrawal whose deposit comes later in its own block never commits, and
 --stall-timeout (1 s) abandons the rest of that block. Leave it out with
---algos prstm,gpustm."
+--algos prstm,gpustm,gpustm-local."
 stmfig_main "$@"

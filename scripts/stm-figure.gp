@@ -4,7 +4,7 @@
 # per engine (median, bars min..max). scripts/lib/stmfig.sh calls it:
 #
 #   gnuplot -e "csv='DIR/fig7.csv'; out='DIR/fig7.png'; title='...'; xlabel='threads'" \
-#           -e "logx=0; algos='gpustm prstm'; workloads='bank vacation'; panels='A B C D'" \
+#           -e "logx=0; algos='gpustm gpustm-local prstm'; workloads='bank vacation'; panels='A B C D'" \
 #           scripts/stm-figure.gp
 #
 # algos, workloads and panels name what the CSV holds; a panel without rows

@@ -71,26 +71,41 @@ static const stm_engine prstm_nocm = {
 	.runs = prstm_runs,
 };
 
-#define GPUSTM_RUN(name, set, sizes, long_reads)                                                           \
-	{.workload = &stm_workload_##name, .cpu = &gpustm_##name##_cpu_ops,                                \
-	 .gpu = GPU_OPS(gpustm_##name##_gpu_ops), .max_set = set},
-static const stm_engine_run gpustm_runs[] = {STM_WORKLOADS(GPUSTM_RUN){.workload = NULL}};
+/*
+ * GPU-STM and its variant: one implementation (stm/gpustm/), two names, gpustm with each thread's log
+ * (read set, write set, lock log) in global memory as the original keeps it, gpustm-local with it in
+ * thread-local memory (stm/gpustm/gpustm.h).
+ */
+#define GPUSTM_RUN(name, set, id)                                                                          \
+	{.workload = &stm_workload_##name, .cpu = &id##_##name##_cpu_ops, .gpu = GPU_OPS(id##_##name##_gpu_ops), \
+	 .max_set = set},
+#define GPUSTM_RUN_GLOBAL(name, set, sizes, long_reads) GPUSTM_RUN(name, set, gpustm)
+#define GPUSTM_RUN_LOCAL(name, set, sizes, long_reads) GPUSTM_RUN(name, set, gpustm_local)
+#define GPUSTM_ENGINE(id, name_, summary_)                                                                \
+	static const stm_engine id = {                                                                     \
+		.head.name = name_,                                                                        \
+		.head.summary = summary_,                                                                  \
+		.head.backends = CPU_AND_GPU,                                                              \
+		.max_threads = GPUSTM_MAX_THREADS,                                                         \
+		.max_set = GPUSTM_WIDE_SET,                                                                \
+		.timed_rounds = 0,                                                                         \
+		.no_rounds = name_ " gives transactions up after --retry-limit attempts, so rounds over "  \
+			     "the table could drift apart without bound",                                  \
+		.options = &gpustm_options,                                                                \
+		.runs = id##_runs,                                                                         \
+		.report_lines = gpustm_report_lines,                                                       \
+	}
 
-static const stm_engine gpustm = {
-	.head.name = "gpustm",
-	.head.summary = "GPU-STM as PR-STM's paper compares against: locks sorted at every access and taken in "
-		   "order at commit, hierarchical validation (version, then value), --retry-limit attempts "
-		   "per transaction (Xu et al. 2014)",
-	.head.backends = CPU_AND_GPU,
-	.max_threads = GPUSTM_MAX_THREADS,
-	.max_set = GPUSTM_WIDE_SET,
-	.timed_rounds = 0,
-	.no_rounds = "gpustm gives transactions up after --retry-limit attempts, so rounds over the table "
-		     "could drift apart without bound",
-	.options = &gpustm_options,
-	.runs = gpustm_runs,
-	.report_lines = gpustm_report_lines,
-};
+static const stm_engine_run gpustm_runs[] = {STM_WORKLOADS(GPUSTM_RUN_GLOBAL){.workload = NULL}};
+GPUSTM_ENGINE(gpustm, "gpustm",
+	      "GPU-STM as PR-STM's paper compares against: locks sorted at every access and taken in order "
+	      "at commit, hierarchical validation (version, then value), --retry-limit attempts per "
+	      "transaction, each thread's read set, write set and lock log in global memory (Xu et al. 2014)");
+
+static const stm_engine_run gpustm_local_runs[] = {STM_WORKLOADS(GPUSTM_RUN_LOCAL){.workload = NULL}};
+GPUSTM_ENGINE(gpustm_local, "gpustm-local",
+	      "GPU-STM with each transaction's read set, write set and lock log in thread-local memory, as "
+	      "PR-STM keeps its own, rather than in global memory: our variant");
 
 #define CSMV_NO_ROUNDS "CSMV's commit timestamps order one pass over the table, which the oracle replays"
 
@@ -179,8 +194,8 @@ static const stm_engine jvstm_gpu = {
 	.report_lines = csmv_versions_lines,
 };
 
-const stm_engine *const stm_engines[] = {&prstm, &prstm_nocm, &gpustm, &csmv, &csmv_nocv, &csmv_onlycs, &jvstm,
-					 &jvstm_gpu, NULL};
+const stm_engine *const stm_engines[] = {&prstm, &prstm_nocm, &gpustm, &gpustm_local, &csmv, &csmv_nocv,
+					 &csmv_onlycs, &jvstm, &jvstm_gpu, NULL};
 
 const stm_engine_run *stm_engine_run_of(const stm_engine *e, const stm_workload *w)
 {

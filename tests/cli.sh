@@ -181,7 +181,8 @@ expect_err "--compare naming an engine twice says so" "option --compare: gpustm 
 expect_rc "a prstm option with --algo gpustm exits 2" 2 "$G" stm "${TINY[@]}" --algo gpustm --max-passes 5
 expect_err "a prstm option with --algo gpustm names both" "option --max-passes applies to prstm only, not to --algo gpustm"
 expect_rc "a gpustm option with --algo prstm exits 2" 2 "$G" stm "${TINY[@]}" --retry-limit 5
-expect_err "a gpustm option with --algo prstm names both" "option --retry-limit applies to gpustm only, not to --algo prstm"
+expect_err "a gpustm option with --algo prstm names both" \
+	"option --retry-limit applies to gpustm, gpustm-local only, not to --algo prstm"
 expect_rc "a gpustm option is accepted when gpustm is compared" 0 "$G" stm "${TINY[@]}" --compare gpustm \
 	--retry-limit 5 --no-tags --quiet
 expect_rc "--backend nosuch exits 2" 2 "$G" stm --backend nosuch
@@ -1003,6 +1004,34 @@ assert p["abandoned"] == 0 and p["commits"] == 48, p
 assert "max_passes" in d["config"] and "stall_timeout_s" in d["config"], d["config"]'
 expect_rc "a prstm-only option with --algo prstm-nocm exits 2" 2 "$G" stm "${TINY[@]}" --algo prstm-nocm --no-tags
 expect_err "a prstm-only option with --algo prstm-nocm names prstm" "option --no-tags applies to prstm only, not to --algo prstm-nocm"
+# gpustm-local: GPU-STM with its logs thread-local, beside gpustm (logs in global memory, the original's):
+# both on the same table of every workload GPU-STM runs, each verified; without a reachable retry
+# limit, so that every transaction commits on both and their commit counts agree (but on the graph,
+# whose rounds until the fixpoint depend on the order transactions commit in)
+gl_check='
+c = d["config"]; r = d["results"]; v = d["verification"]
+assert c["algo"] == "gpustm-local" and c["compare"] == ["gpustm"], c
+assert v["verified"] is True and r["abandoned"] == 0 and r["commits"] > 0, (r, v)
+(g,) = r["compare"]
+assert g["algo"] == "gpustm" and g["verified"] is True and g["abandoned"] == 0 and g["commits"] > 0, g
+assert g["reps_completed"] == r["reps_completed"] and g["batches_verified"] == g["batches"], (g, r)
+assert c["workload"] == "graph" or g["commits"] == r["commits"], (g["commits"], r["commits"])'
+for wl in bank vacation skiplist kmeans graph memcached; do
+	case $wl in
+	bank) args=("${TINY[@]}" --semantic-ratio 0 --reps 2) ;;
+	vacation) args=("${VAC[@]}" --read-only 20 --presort) ;; # presorted: no booking meets a sold-out type
+	skiplist) args=("${SKL[@]}" --read-only 20 --levels 8) ;;
+	kmeans) args=("${KM[@]}") ;;
+	graph) args=("${GR[@]}") ;;
+	memcached) args=("${MEMC[@]}") ;;
+	esac
+	expect_rc "$wl on gpustm-local, compared with gpustm" 0 "$G" stm "${args[@]}" --algo gpustm-local \
+		--compare gpustm --retry-limit 1000000000 --quiet --json "$R/gl-$wl.json"
+	json_check "$wl on gpustm-local and gpustm: both verified, the same commits" "$R/gl-$wl.json" "$gl_check"
+done
+expect_rc "info lists gpustm-local" 0 "$G" info
+expect_out "info: gpustm keeps its logs in global memory, gpustm-local thread-local" \
+	"stm engine gpustm (" "lock log in global memory" "stm engine gpustm-local (" "in thread-local memory"
 
 # --semantic-ratio is stm's: vacation's non-semantic updates are price changes
 expect_rc "vacation --semantic-ratio 40 runs" 0 "$G" stm "${VAC[@]}" --semantic-ratio 40 --quiet --json "$R/vac-sem.json"

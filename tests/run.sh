@@ -78,7 +78,7 @@ run_suite cli-harness env GPUBENCH="$G" "$here/cli-harness.sh"
 # verified; --plot-only rebuilds the same CSV; an unverified run or a report
 # from another sweep is refused (csmv-fig2's x, the ways, is no column of its own)
 for fig in fig7 fig8 fig9 fig10 fig11 fig12a fig12b fig13a fig13b csmv-fig1 csmv-fig2 csmv-fig3; do
-	panels=4 algos=prstm,gpustm
+	panels=4 algos=prstm,gpustm,gpustm-local
 	case $fig in
 	fig10 | fig11) wls=skiplist ;;
 	fig12*) wls=kmeans panels=1 ;;
@@ -86,7 +86,7 @@ for fig in fig7 fig8 fig9 fig10 fig11 fig12a fig12b fig13a fig13b csmv-fig1 csmv
 	csmv-fig1) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm,jvstm-gpu,prstm ;;
 	csmv-fig2) wls=memcached panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm,jvstm-gpu,prstm ;;
 	csmv-fig3) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs ;;
-	fig9) wls=bank,vacation algos=prstm,prstm-nocm,gpustm ;;
+	fig9) wls=bank,vacation algos=prstm,prstm-nocm,gpustm,gpustm-local ;;
 	*) wls=bank,vacation ;;
 	esac
 	echo "== $fig: scripts/$fig.sh --quick"

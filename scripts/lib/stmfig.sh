@@ -19,7 +19,9 @@
 #   fig_logx          1 for a log2 x axis
 #   fig_about         a paragraph of what the figure shows, for --help
 #   fig_workloads     optional: default workloads, comma-separated (bank,vacation)
-#   fig_algos         optional: default engines, comma-separated (prstm,gpustm)
+#   fig_algos         optional: default engines, comma-separated (prstm,gpustm,gpustm-local:
+#                     GPU-STM as the original keeps its logs, in global memory, and our
+#                     variant with them thread-local, so a plot tells the two apart)
 #   fig_algos_about   optional: a paragraph for --help on the engines (why some are left out)
 #   fig_quick_sizes   optional: the sizes of --quick for every workload, replacing
 #                     stmfig_quick_sizes (when the fixed options tie sizes together)
@@ -75,13 +77,15 @@ Runs gpubench stm for every engine, workload, panel and --$fig_axis point
 when gnuplot is installed, DIR/$fig_name.png (one row of panels per
 workload, log y). ${fig_panels_about:-Panels: A no presort, 0% read-only; B no presort, 20%
 read-only; C presort, 0% read-only; D presort, 20% read-only.}
-${fig_algos_about:-}
+${fig_algos_about:-Engines: PR-STM (prstm); GPU-STM (gpustm), its transaction logs in global
+memory as the original keeps them; and gpustm-local, our variant of GPU-STM with
+its logs in thread-local memory, as PR-STM keeps its own.}
 
   --gpubench PATH     binary to run (default: dist/bin/gpubench if present,
                       else ./gpubench)
   --out DIR           where reports and outputs go (default results/local/$fig_name)
   --backend B         gpu, cpu or auto (default auto; --quick: cpu)
-  --algos LIST        comma-separated engines (default ${fig_algos:-prstm,gpustm}); an
+  --algos LIST        comma-separated engines (default ${fig_algos:-prstm,gpustm,gpustm-local}); an
                       engine with no GPU backend (jvstm) runs on the CPU under
                       --backend gpu
   --workloads LIST    comma-separated workloads (default ${fig_workloads:-bank,vacation})
@@ -106,7 +110,7 @@ EOF
 }
 
 stmfig_main() {
-	local gpubench="" out="results/local/$fig_name" backend="" algos=${fig_algos:-prstm,gpustm}
+	local gpubench="" out="results/local/$fig_name" backend="" algos=${fig_algos:-prstm,gpustm,gpustm-local}
 	local workloads=${fig_workloads:-bank,vacation} points=$fig_points points_set=0
 	local only_panels
 	only_panels=$(stmfig_letters)

@@ -39,10 +39,30 @@
  *   all its locks, so ticket order is a valid serial order (the oracle's
  *   replay), exactly as in PR-STM.
  *
+ * Where a transaction's metadata lives. The lock table (one versioned lock
+ * word per `hash` data words) is in global memory, shared by every thread.
+ * A transaction's own metadata, its log (gpustm_log: the read set with each
+ * read's version and value, the write set, and the sorted lock log with each
+ * lock's word as taken at commit), is reached through the descriptor's `log`
+ * pointer, so the same code runs wherever the log is:
+ * - gpustm, as the original: "for GPU-STM, metadata is stored in global
+ *   memory but the pointers to the data are in local memory" (Shen et al.
+ *   section 4, after Xu et al.). Each thread's log is its record in a pool
+ *   in global memory (gpustm_mem.logs, a record per thread, indexed by the
+ *   thread); the descriptor (the pointer and the three counts) is the
+ *   thread's own.
+ * - gpustm-local, our variant: the log is a variable of the thread's step,
+ *   in thread-local memory (registers and local memory on the GPU, the
+ *   worker's stack on the CPU), as PR-STM keeps its sets, so that a
+ *   comparison of the two engines measures their protocols and not where
+ *   their logs live. The step chooses at compile time (GPUSTM_LOCAL_LOGS,
+ *   stm/gpustm/gpustm_step.h), so neither build carries the other's code.
+ * Where the papers are silent, the reading kept: a thread's record is
+ * contiguous (the original's threads hold pointers to their own logs), so
+ * the lanes of a warp that log their j-th read store a record apart (224
+ * bytes with sets of 8 words).
+ *
  * Deviations, each keeping the algorithm correct:
- * - The original keeps its logs in global memory with pointers to them in
- *   local memory (section 4); here they are thread-local, as PR-STM's, so the
- *   comparison measures the algorithms and not where their logs live.
  * - Versions have 31 bits: 2^31 releases of one lock between a read and its
  *   validation would be needed to mistake a version, so no time limit is
  *   needed (PR-STM's 11-bit versions need one on the CPU).
@@ -75,19 +95,26 @@ enum gpustm_abort {
 	GPUSTM_ABORT_CAPACITY,   /* more distinct words than GPUSTM_MAX_SET: a workload bug */
 };
 
-typedef struct gpustm_mem {
-	uint32_t *locks;
-	uint32_t *data;
-	uint32_t hash; /* data words per lock */
-} gpustm_mem;
-
-typedef struct gpustm_tx {
-	uint32_t abort;
-	uint32_t nr, nw, nl;
+/* A transaction's metadata: its entries below the descriptor's counts are the ones in use. */
+typedef struct gpustm_log {
 	uint32_t r_addr[GPUSTM_MAX_SET], r_ver[GPUSTM_MAX_SET], r_val[GPUSTM_MAX_SET];
 	uint32_t w_addr[GPUSTM_MAX_SET], w_val[GPUSTM_MAX_SET];
 	uint32_t l_idx[GPUSTM_MAX_SET];  /* the lock log: distinct locks touched, ascending */
 	uint32_t l_word[GPUSTM_MAX_SET]; /* at commit: each lock's word when this transaction took it */
+} gpustm_log;
+
+typedef struct gpustm_mem {
+	uint32_t *locks;
+	uint32_t *data;
+	uint32_t hash;     /* data words per lock */
+	gpustm_log *logs;  /* gpustm's pool of logs, a record per thread; gpustm-local has none (NULL) */
+} gpustm_mem;
+
+/* The descriptor a thread keeps: where its log is, and how much of it is in use. */
+typedef struct gpustm_tx {
+	uint32_t abort;
+	uint32_t nr, nw, nl;
+	gpustm_log *log;
 } gpustm_tx;
 
 GB_HD uint32_t gpustm_version(uint32_t w) { return w & GPUSTM_VERSION_MASK; }
@@ -98,8 +125,10 @@ GB_HD uint32_t gpustm_lock_of(const gpustm_mem *m, uint32_t addr)
 	return m->hash == 1 ? addr : addr / m->hash;
 }
 
-GB_HD void gpustm_tx_start(gpustm_tx *tx)
+/* Begin an attempt whose metadata goes to log. */
+GB_HD void gpustm_tx_start(gpustm_tx *tx, gpustm_log *log)
 {
+	tx->log = log;
 	tx->abort = GPUSTM_OK;
 	tx->nr = tx->nw = tx->nl = 0;
 }
@@ -109,17 +138,17 @@ GB_HD void gpustm_log_lock(gpustm_tx *tx, uint32_t idx)
 {
 	uint32_t j = tx->nl, k;
 
-	while (j > 0 && tx->l_idx[j - 1] > idx)
+	while (j > 0 && tx->log->l_idx[j - 1] > idx)
 		j--;
-	if (j > 0 && tx->l_idx[j - 1] == idx)
+	if (j > 0 && tx->log->l_idx[j - 1] == idx)
 		return;
 	if (tx->nl == GPUSTM_MAX_SET) {
 		tx->abort = GPUSTM_ABORT_CAPACITY;
 		return;
 	}
 	for (k = tx->nl; k > j; k--)
-		tx->l_idx[k] = tx->l_idx[k - 1];
-	tx->l_idx[j] = idx;
+		tx->log->l_idx[k] = tx->log->l_idx[k - 1];
+	tx->log->l_idx[j] = idx;
 	tx->nl++;
 }
 
@@ -127,7 +156,7 @@ GB_HD void gpustm_log_lock(gpustm_tx *tx, uint32_t idx)
 GB_HD uint32_t gpustm_log_find(const gpustm_tx *tx, uint32_t idx)
 {
 	uint32_t j = 0;
-	while (j + 1 < tx->nl && tx->l_idx[j] != idx)
+	while (j + 1 < tx->nl && tx->log->l_idx[j] != idx)
 		j++;
 	return j;
 }
@@ -139,11 +168,11 @@ GB_HD uint32_t gpustm_tx_read(gpustm_tx *tx, const gpustm_mem *m, uint32_t addr)
 	if (tx->abort)
 		return 0;
 	for (j = 0; j < tx->nw; j++)
-		if (tx->w_addr[j] == addr)
-			return tx->w_val[j];
+		if (tx->log->w_addr[j] == addr)
+			return tx->log->w_val[j];
 	for (j = 0; j < tx->nr; j++)
-		if (tx->r_addr[j] == addr)
-			return tx->r_val[j];
+		if (tx->log->r_addr[j] == addr)
+			return tx->log->r_val[j];
 	if (tx->nr == GPUSTM_MAX_SET) {
 		tx->abort = GPUSTM_ABORT_CAPACITY;
 		return 0;
@@ -155,9 +184,9 @@ GB_HD uint32_t gpustm_tx_read(gpustm_tx *tx, const gpustm_mem *m, uint32_t addr)
 		return 0;
 	}
 	v = gb_ld_relaxed_u32(m->data + addr);
-	tx->r_addr[tx->nr] = addr;
-	tx->r_ver[tx->nr] = gpustm_version(w);
-	tx->r_val[tx->nr] = v;
+	tx->log->r_addr[tx->nr] = addr;
+	tx->log->r_ver[tx->nr] = gpustm_version(w);
+	tx->log->r_val[tx->nr] = v;
 	tx->nr++;
 	gpustm_log_lock(tx, idx);
 	return v;
@@ -178,16 +207,16 @@ GB_HD void gpustm_tx_write(gpustm_tx *tx, const gpustm_mem *m, uint32_t addr, ui
 	if (tx->abort)
 		return;
 	for (j = 0; j < tx->nw; j++)
-		if (tx->w_addr[j] == addr) {
-			tx->w_val[j] = val;
+		if (tx->log->w_addr[j] == addr) {
+			tx->log->w_val[j] = val;
 			return;
 		}
 	if (tx->nw == GPUSTM_MAX_SET) {
 		tx->abort = GPUSTM_ABORT_CAPACITY;
 		return;
 	}
-	tx->w_addr[tx->nw] = addr;
-	tx->w_val[tx->nw] = val;
+	tx->log->w_addr[tx->nw] = addr;
+	tx->log->w_val[tx->nw] = val;
 	tx->nw++;
 	gpustm_log_lock(tx, gpustm_lock_of(m, addr));
 }
@@ -197,7 +226,7 @@ GB_HD void gpustm_restore_locks(const gpustm_tx *tx, const gpustm_mem *m, uint32
 {
 	uint32_t j;
 	for (j = 0; j < n; j++)
-		gb_st_relaxed_u32(m->locks + tx->l_idx[j], tx->l_word[j]);
+		gb_st_relaxed_u32(m->locks + tx->log->l_idx[j], tx->log->l_word[j]);
 }
 
 /* Lock the whole log in ascending order; a lock held by another aborts the attempt. */
@@ -206,7 +235,7 @@ GB_HD int gpustm_lock_all(gpustm_tx *tx, const gpustm_mem *m)
 	uint32_t j;
 
 	for (j = 0; j < tx->nl; j++) {
-		uint32_t *lock = m->locks + tx->l_idx[j];
+		uint32_t *lock = m->locks + tx->log->l_idx[j];
 		uint32_t expect = gb_ld_relaxed_u32(lock), got;
 		for (;;) {
 			if (gpustm_is_locked(expect)) {
@@ -219,7 +248,7 @@ GB_HD int gpustm_lock_all(gpustm_tx *tx, const gpustm_mem *m)
 				break;
 			expect = got; /* someone released it meanwhile: try its new word */
 		}
-		tx->l_word[j] = expect;
+		tx->log->l_word[j] = expect;
 	}
 	return 1;
 }
@@ -233,14 +262,14 @@ GB_HD int gpustm_validate(gpustm_tx *tx, const gpustm_mem *m)
 	uint32_t j, fenced = 0;
 
 	for (j = 0; j < tx->nr; j++) {
-		uint32_t k = gpustm_log_find(tx, gpustm_lock_of(m, tx->r_addr[j]));
-		if (gpustm_version(tx->l_word[k]) == tx->r_ver[j])
+		uint32_t k = gpustm_log_find(tx, gpustm_lock_of(m, tx->log->r_addr[j]));
+		if (gpustm_version(tx->log->l_word[k]) == tx->log->r_ver[j])
 			continue;
 		if (!fenced) {
 			gb_fence(); /* the loads below see what the lock's last holder wrote */
 			fenced = 1;
 		}
-		if (gb_ld_relaxed_u32(m->data + tx->r_addr[j]) != tx->r_val[j]) {
+		if (gb_ld_relaxed_u32(m->data + tx->log->r_addr[j]) != tx->log->r_val[j]) {
 			tx->abort = GPUSTM_ABORT_VALIDATION;
 			gpustm_restore_locks(tx, m, tx->nl);
 			return 0;
@@ -271,12 +300,12 @@ GB_HD uint32_t gpustm_tx_commit(gpustm_tx *tx, const gpustm_mem *m, uint32_t *st
 	if (stamped)
 		t = gb_ticket_begin(stamp_counter);
 	for (j = 0; j < tx->nw; j++)
-		gb_st_relaxed_u32(m->data + tx->w_addr[j], tx->w_val[j]);
+		gb_st_relaxed_u32(m->data + tx->log->w_addr[j], tx->log->w_val[j]);
 	gb_fence(); /* the values are visible before the locks open */
 	if (stamped)
 		stamp = gb_ticket_end(&t);
 	for (j = 0; j < tx->nl; j++)
-		gb_st_relaxed_u32(m->locks + tx->l_idx[j], gpustm_next_version(tx->l_word[j]));
+		gb_st_relaxed_u32(m->locks + tx->log->l_idx[j], gpustm_next_version(tx->log->l_word[j]));
 	return stamp;
 }
 

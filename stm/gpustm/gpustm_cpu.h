@@ -1,14 +1,18 @@
 /*
  * What GPU-STM's CPU backend gives the CPU backend every engine shares
  * (stm/backend/stm_cpu.h) for each of its logical threads: the scheduler's init,
- * wait and totals. Included by each translation unit of GPU-STM's CPU
- * backend (stm/gpustm/gpustm_cpu.c for sets of 8 words, stm/gpustm/gpustm_cpu_set16.c for
- * GPUSTM_WIDE_SET); GPUSTM_CPU_UNIT then makes the ops of the workloads of
- * workloads/stm/list.h whose set is the unit's.
+ * wait and totals, and for gpustm the pool of logs, a record per logical
+ * thread (stm/gpustm/gpustm.h). Included by each translation unit of the CPU
+ * backends of gpustm (stm/gpustm/gpustm_cpu.c for sets of 8 words,
+ * stm/gpustm/gpustm_cpu_set16.c for GPUSTM_WIDE_SET) and gpustm-local
+ * (stm/gpustm/gpustm_local_cpu.c, stm/gpustm/gpustm_local_cpu_set16.c, which
+ * define GPUSTM_LOCAL_LOGS as 1 first); GPUSTM_CPU_UNIT then makes the ops of
+ * the workloads of workloads/stm/list.h whose set is the unit's.
  */
 #ifndef GB_GPUSTM_CPU_H
 #define GB_GPUSTM_CPU_H
 
+#include "common/error.h"
 #include "stm/gpustm/gpustm_engines.h"
 #include "stm/gpustm/gpustm_step.h"
 #include "stm/backend/stm_cpu.h"
@@ -29,18 +33,42 @@ static stm_counters thread_totals(const void *t)
 	return gpustm_thread_totals(t);
 }
 
-static inline void *open_plain(uint32_t wl, const tx_input *in, const stm_params *p, const stm_cpu_threads *threads)
+/* gpustm's threads keep their logs in the pool the backend holds for the engine; gpustm-local's keep none there. */
+static void logs_mem(gpustm_mem *m, stm_cpu *c)
 {
-	(void)wl;
-	return stm_cpu_open(in, p, threads);
+	STM_CPU_MEM_PLAIN(m, c);
+	m->logs = (gpustm_log *)c->engine;
+}
+
+static void *open_with_logs(const tx_input *in, const stm_params *p, const stm_cpu_threads *threads)
+{
+	stm_cpu *c = stm_cpu_open(in, p, threads);
+	if (!GPUSTM_LOCAL_LOGS)
+		c->engine = gb_xcalloc(p->threads, sizeof(gpustm_log), "GPU-STM's logs, a record per thread");
+	return c;
 }
 
 /*
  * The ops of every workload whose set is this unit's capacity: a unit defines
  * GPUSTM_CPU_SET_8 and GPUSTM_CPU_SET_16 as 1 for its capacity and 0 for the other.
  */
+#define GPUSTM_CPU_WORKLOAD(name)                                                  \
+	STM_CPU_THREADS(gpustm, name, name##_threads, logs_mem);                   \
+	static void *name##_open(const tx_input *in, const stm_params *p)          \
+	{                                                                          \
+		return open_with_logs(in, p, &name##_threads);                     \
+	}                                                                          \
+	const stm_ops GPUSTM_UNIT_ID(name##_cpu_ops) = {                           \
+		.open = name##_open,                                               \
+		.load = stm_cpu_load,                                              \
+		.run = stm_cpu_run,                                                \
+		.rounds_ok = stm_cpu_rounds_ok,                                    \
+		.fetch = stm_cpu_fetch,                                            \
+		.close = stm_cpu_close,                                            \
+		.retable = stm_cpu_retable,                                        \
+	};
 #define GPUSTM_CPU_OPS(name, set, sizes, long_reads) \
-	GB_STM_IF(GB_STM_CAT(GPUSTM_CPU_SET_, set))(STM_CPU_WORKLOAD(gpustm, name, open_plain);)
+	GB_STM_IF(GB_STM_CAT(GPUSTM_CPU_SET_, set))(GPUSTM_CPU_WORKLOAD(name))
 #define GPUSTM_CPU_UNIT() STM_WORKLOADS(GPUSTM_CPU_OPS)
 
 #endif

@@ -19,7 +19,7 @@ _Static_assert(sizeof(gpustm_params) <= STM_ENGINE_PARAMS_MAX, "gpustm_params fi
 static const gb_opt_row rows[] = {
 	{.name = "retry-limit", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 1000000000, .def = "100",
 	 .offset = offsetof(gpustm_opts, retry_limit),
-	 .help = "gpustm: attempts of one transaction before it is given up, counted in "
+	 .help = "gpustm, gpustm-local: attempts of one transaction before it is given up, counted in "
 		 "results.retry_limit_reached and as abandoned (the paper: 100)"},
 };
 

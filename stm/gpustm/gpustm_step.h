@@ -3,11 +3,28 @@
  * workloads/stm/list.h: their bodies compiled against GPU-STM's transactional
  * API (stm/gpustm/gpustm_api.h), gpustm_body that runs workload wl's, and the
  * step. A translation unit includes this once, after defining GPUSTM_MAX_SET
- * when it builds another capacity than 8; its callers (a kernel, a CPU
- * thread) pass the workload as a constant, so each keeps only its own body.
+ * when it builds another capacity than 8, and GPUSTM_LOCAL_LOGS as 1 when it
+ * builds gpustm-local (each attempt's log a variable of the step, in
+ * thread-local memory) rather than gpustm (each thread's log its record of
+ * the pool in global memory, gpustm_mem.logs: stm/gpustm/gpustm.h); its
+ * callers (a kernel, a CPU thread) pass the workload as a constant, so each
+ * keeps only its own body.
  */
 #ifndef GB_GPUSTM_STEP_H
 #define GB_GPUSTM_STEP_H
+
+#ifndef GPUSTM_LOCAL_LOGS
+#define GPUSTM_LOCAL_LOGS 0
+#endif
+
+/* What the unit's backends are named after: gpustm_bank_cpu_ops, or gpustm_local_bank_cpu_ops. */
+#if GPUSTM_LOCAL_LOGS
+#define GPUSTM_UNIT_ID(x) gpustm_local_##x
+#define GPUSTM_UNIT_PREFIX "gpustm_local_"
+#else
+#define GPUSTM_UNIT_ID(x) gpustm_##x
+#define GPUSTM_UNIT_PREFIX "gpustm_"
+#endif
 
 #include "stm/gpustm/gpustm_sched.h"
 #include "workloads/stm/list.h"
@@ -40,6 +57,9 @@ GB_HD_FLAT uint32_t gpustm_step(uint32_t wl, gpustm_sched *s, const gpustm_mem *
 	uint32_t i = s->pos, r, status;
 	uint64_t t0, t1, t2, t3;
 	gpustm_tx tx;
+#if GPUSTM_LOCAL_LOGS
+	gpustm_log log;
+#endif
 
 	if ((++s->polls & (GPUSTM_POLL_EVERY - 1u)) == 0 && gb_clock_ns() >= s->deadline_ns)
 		return s->state = STM_TIMED_OUT;
@@ -58,7 +78,11 @@ GB_HD_FLAT uint32_t gpustm_step(uint32_t wl, gpustm_sched *s, const gpustm_mem *
 		}
 	}
 	t0 = gb_cycles();
-	gpustm_tx_start(&tx);
+#if GPUSTM_LOCAL_LOGS
+	gpustm_tx_start(&tx, &log);
+#else
+	gpustm_tx_start(&tx, m->logs + s->tid);
+#endif
 	r = gpustm_body(wl, &tx, m, v, i, &s->cur);
 	t1 = gb_cycles();
 	if (r == TX_BODY_SEMANTIC) {

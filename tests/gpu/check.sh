@@ -3,9 +3,9 @@
 # PR-STM bank on the GPU backend over thread counts, lock coverage (hash),
 # semantic ratios, presort, read-only and multi-leg transfers, every run
 # verified by the serial replay; a high-contention configuration; and cross
-# checks against the CPU backend; GPU-STM on the bank, beside PR-STM; vacation,
-# skiplist, kmeans and graph on both engines; memcached on prstm, gpustm,
-# csmv and jvstm-gpu; CSMV, its ablations, JVSTM-GPU and PR-STM's read log on the bank; the
+# checks against the CPU backend; GPU-STM (gpustm, and gpustm-local, its logs
+# thread-local) on the bank, beside PR-STM; vacation, skiplist, kmeans and graph
+# on all three; memcached on prstm, gpustm, gpustm-local, csmv and jvstm-gpu; CSMV, its ablations, JVSTM-GPU and PR-STM's read log on the bank; the
 # banker's algorithm (avoid) on the GPU
 # against the oracle and the CPU implementations; the deadlock detectors
 # (detect) on the GPU against the oracle and cpu-bits; speculate's loops on
@@ -290,19 +290,25 @@ cross "256 threads, hash 4, semantic 0, K=2" 1 --threads 256 --accounts 512 --ha
 # semantic conflicts (none, or presorted) nothing is given up; with shuffled
 # semantic chains every transaction given up at the retry limit is counted
 # and is exactly what the oracle finds abandoned.
+# Both GPU-STM engines: gpustm (logs in global memory) and gpustm-local (logs thread-local).
 gpustm_bank() {
-	local name=$1 f
+	local name=$1 f algo
 	shift
-	n=$((n + 1))
-	f=$R/run$n.json
-	run "$G" stm --backend gpu --algo gpustm --reps 2 --warmup 1 --quiet --json "$f" "$@"
-	if [ "$RC" != 0 ]; then
-		fail "gpustm $name: exit 0" "$G stm --backend gpu --algo gpustm $*" "$(t_context)"
-		return
-	fi
-	json_check "gpustm $name" "$f" '
+	for algo in gpustm gpustm-local; do
+		n=$((n + 1))
+		f=$R/run$n.json
+		run "$G" stm --backend gpu --algo "$algo" --reps 2 --warmup 1 --quiet --json "$f" "$@"
+		if [ "$RC" != 0 ]; then
+			fail "$algo $name: exit 0" "$G stm --backend gpu --algo $algo $*" "$(t_context)"
+			continue
+		fi
+		gpustm_bank_check "$algo $name" "$f" "$algo"
+	done
+}
+gpustm_bank_check() {
+	json_check "$1" "$2" '
 r = d["results"]; v = d["verification"]; b = d["config"]["bank"]
-assert d["meta"]["complete"] is True and d["device"]["backend"] == "gpu" and d["config"]["algo"] == "gpustm"
+assert d["meta"]["complete"] is True and d["device"]["backend"] == "gpu" and d["config"]["algo"] == "'"$3"'"
 assert v["verified"] is True, v["message"]
 assert v["batches_verified"] == r["batches"] == 2
 assert r["abandoned"] == r["retry_limit_reached"], (r["abandoned"], r["retry_limit_reached"])
@@ -329,6 +335,14 @@ done
 # transactions reach --retry-limit: they are given up and reported, and the rest verifies.
 gpustm_bank "high contention, 8 locks, K=2" --threads 2048 --accounts 64 --hash 8 --initial-balance 100000 \
 	--tx-per-thread 20 --semantic-ratio 0 --transfers-per-tx 2
+# GPU-STM's two layouts on one table, on the GPU: the same commits (nothing given up), both verified
+expect_rc "stm --algo gpustm --compare gpustm-local on the GPU" 0 "$G" stm --backend gpu --algo gpustm \
+	--compare gpustm-local --threads 6720 --accounts 65536 --tx-per-thread 100 --semantic-ratio 0 \
+	--retry-limit 1000000000 --reps 2 --quiet --json "$R/compare-gpustm-local.json"
+json_check "--compare gpustm-local on the GPU: both verified, the same commits" "$R/compare-gpustm-local.json" '
+r = d["results"]; (g,) = r["compare"]
+assert d["verification"]["verified"] is True and g["verified"] is True and g["algo"] == "gpustm-local"
+assert r["abandoned"] == g["abandoned"] == 0 and r["commits"] == g["commits"], (r["commits"], g["commits"])'
 # both engines on one table, on the GPU
 expect_rc "stm --compare gpustm on the GPU" 0 "$G" stm --backend gpu --threads 6720 --accounts 65536 \
 	--tx-per-thread 100 --semantic-ratio 0 --compare gpustm --reps 2 --quiet --json "$R/compare.json"
@@ -343,6 +357,10 @@ json_check "gpustm's cross check gave transactions up" "$R/cross-gpu.json" '
 assert d["results"]["retry_limit_reached"] > 0'
 cross "gpustm 960 threads, hash 4, semantic 0, K=2" 0 --algo gpustm --threads 960 --accounts 2048 --hash 4 \
 	--tx-per-thread 20 --semantic-ratio 0 --transfers-per-tx 2
+cross_same "gpustm-local 1 thread, semantic chains given up" --algo gpustm-local --accounts 50 \
+	--tx-per-thread 500 --semantic-ratio 60 --read-only 20 --seed 6
+cross "gpustm-local 960 threads, hash 4, semantic 0, K=2" 0 --algo gpustm-local --threads 960 --accounts 2048 \
+	--hash 4 --tx-per-thread 20 --semantic-ratio 0 --transfers-per-tx 2
 
 # ---- vacation on the GPU, both engines, verified by the replay and STAMP's rules
 gpu_vacation() {
@@ -367,7 +385,7 @@ assert r["commits_read_only"] <= 2 * w["queries"] <= r["commits_read_only"] + r[
 if r["abandoned"] == 0:
     assert v["reservations"] == 0 and v["rooms_free"] == w["room_types"] * w["rooms"], v'
 }
-for algo in prstm gpustm; do
+for algo in prstm gpustm gpustm-local; do
 	gpu_vacation "$algo, 6720 threads, the paper's sizes" --algo "$algo" --threads 6720 --tx-per-thread 100
 	gpu_vacation "$algo, 6720 threads, presort, read-only 20" --algo "$algo" --threads 6720 --tx-per-thread 100 \
 		--presort --read-only 20
@@ -401,12 +419,12 @@ if r["abandoned"] == 0:
     if r["timed_run"] == "batches":
         assert v["keys"] == w["initial_keys"], v'
 }
-for algo in prstm gpustm; do
+for algo in prstm gpustm gpustm-local; do
 	gpu_skiplist "$algo, 6720 threads, the paper's sizes" --algo "$algo" --threads 6720 --tx-per-thread 100
 	gpu_skiplist "$algo, 1536 threads, read-only 20, hash 4" --algo "$algo" --threads 1536 --tx-per-thread 100 \
 		--read-only 20 --hash 4
 	limit=()
-	[ "$algo" = gpustm ] && limit=(--retry-limit 1000000000)
+	[ "$algo" != prstm ] && limit=(--retry-limit 1000000000)
 	for levels in 1 2 4 8; do
 		gpu_skiplist "$algo, 2048 threads on 64 keys, $levels levels" --algo "$algo" --threads 2048 \
 			--tx-per-thread 20 --initial-keys 32 --key-range 64 --capacity 100000 --levels "$levels" \
@@ -441,8 +459,10 @@ if d["config"]["algo"].startswith(("csmv", "jvstm")):
 }
 for ways in 4 8; do
 	gpu_memcached "prstm, $ways ways, 6720 threads" --algo prstm --ways "$ways" --threads 6720 --tx-per-thread 100
-	gpu_memcached "gpustm, $ways ways, 6720 threads" --algo gpustm --ways "$ways" --threads 6720 --tx-per-thread 100 \
-		--retry-limit 1000000000
+	for algo in gpustm gpustm-local; do
+		gpu_memcached "$algo, $ways ways, 6720 threads" --algo "$algo" --ways "$ways" --threads 6720 \
+			--tx-per-thread 100 --retry-limit 1000000000
+	done
 done
 for algo in csmv csmv-nocv csmv-onlycs jvstm-gpu prstm; do # prstm: its kernel with the read log
 	gpu_memcached "$algo, 256 ways, 1792 threads" --algo "$algo" --ways 256 --threads 1792 --block-size 64 \
@@ -547,7 +567,7 @@ if c["workload"] == "kmeans":
 else:
     assert v["components"] == c["graph"]["components"] and v["rounds"] >= 2, v'
 }
-for algo in prstm gpustm; do
+for algo in prstm gpustm gpustm-local; do
 	gpu_staged kmeans "$algo, 6720 threads, the paper's sizes" --algo "$algo" --threads 6720
 	gpu_staged kmeans "$algo, 2048 threads, 2 clusters, hash 3" --algo "$algo" --threads 2048 --points 100000 \
 		--clusters 2 --hash 3

@@ -83,23 +83,25 @@ sanitize stm --backend gpu --threads 256 --accounts 1024 --tx-per-thread 8 --rep
 	--semantic-ratio 50 --presort --read-only 20 --duration 0.2
 sanitize --rc 1 stm --backend gpu --threads 512 --accounts 64 --hash 64 --transfers-per-tx 4 \
 	--initial-balance 1000000 --tx-per-thread 2000 --semantic-ratio 0 --reps 1 --warmup 0 --timeout 8
-# GPU-STM's kernel: high contention with value validation (hash 8), and
-# shuffled semantic chains given up at the retry limit.
-sanitize stm --backend gpu --algo gpustm --threads 512 --accounts 64 --hash 8 --initial-balance 100000 \
-	--tx-per-thread 4 --reps 1 --warmup 0 --semantic-ratio 0 --read-only 20 --transfers-per-tx 2
-sanitize stm --backend gpu --algo gpustm --threads 256 --accounts 1024 --tx-per-thread 8 --reps 1 --warmup 0 \
-	--semantic-ratio 100
+# GPU-STM's kernels, its logs in global memory (gpustm) and thread-local (gpustm-local): high
+# contention with value validation (hash 8), and shuffled semantic chains given up at the retry limit.
+for algo in gpustm gpustm-local; do
+	sanitize stm --backend gpu --algo "$algo" --threads 512 --accounts 64 --hash 8 --initial-balance 100000 \
+		--tx-per-thread 4 --reps 1 --warmup 0 --semantic-ratio 0 --read-only 20 --transfers-per-tx 2
+	sanitize stm --backend gpu --algo "$algo" --threads 256 --accounts 1024 --tx-per-thread 8 --reps 1 \
+		--warmup 0 --semantic-ratio 100
+done
 # prstm-nocm: the semantic retry in place and its stall, on prstm's bank kernel
 sanitize stm --backend gpu --algo prstm-nocm --threads 256 --accounts 1024 --tx-per-thread 8 --reps 1 --warmup 0 \
 	--semantic-ratio 100 --stall-timeout 0.05
-# vacation's kernels, both engines, with queries and sold-out room types
-for algo in prstm gpustm; do
+# vacation's kernels, every engine that runs it but csmv's, with queries and sold-out room types
+for algo in prstm gpustm gpustm-local; do
 	sanitize stm --backend gpu --algo "$algo" --workload vacation --threads 512 --tx-per-thread 6 \
 		--customers 100 --room-types 8 --rooms 4 --read-only 20 --reps 1 --warmup 0
 done
 
 # skiplist's kernels, both engines, the 16-word sets and a narrow one, at high contention; prstm's rounds
-for algo in prstm gpustm; do
+for algo in prstm gpustm gpustm-local; do
 	sanitize stm --backend gpu --algo "$algo" --workload skiplist --threads 512 --tx-per-thread 6 \
 		--initial-keys 16 --key-range 32 --capacity 10000 --read-only 20 --reps 1 --warmup 0
 	sanitize stm --backend gpu --algo "$algo" --workload skiplist --threads 256 --tx-per-thread 6 \
@@ -108,7 +110,7 @@ done
 sanitize stm --backend gpu --workload skiplist --threads 256 --tx-per-thread 6 --initial-keys 16 \
 	--key-range 64 --capacity 10000 --reps 1 --warmup 0 --duration 0.2
 # kmeans' and graph's kernels, both engines, stage after stage (retable between)
-for algo in prstm gpustm; do
+for algo in prstm gpustm gpustm-local; do
 	sanitize stm --backend gpu --algo "$algo" --workload kmeans --threads 512 --points 4000 --clusters 4 \
 		--iterations 3 --reps 1 --warmup 0
 	sanitize stm --backend gpu --algo "$algo" --workload graph --threads 512 --vertices 500 --edges 3000 \
@@ -122,7 +124,7 @@ for algo in csmv csmv-nocv csmv-onlycs jvstm-gpu; do
 	sanitize stm --backend gpu --algo "$algo" --threads 256 --block-size 64 --accounts 300 --semantic-ratio 0 \
 		--read-only 20 --read-only-size 300 --tx-per-thread 4 --reps 1 --warmup 0
 done
-for algo in prstm gpustm csmv jvstm-gpu; do
+for algo in prstm gpustm gpustm-local csmv jvstm-gpu; do
 	sanitize stm --backend gpu --algo "$algo" --workload memcached --threads 256 --block-size 64 --items 4096 \
 		--ways 8 --tx-per-thread 6 --reps 1 --warmup 0
 done

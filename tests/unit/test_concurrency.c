@@ -310,6 +310,7 @@ TEST(gpustm_cpu_backend_oversubscribed)
 	conc_result res;
 
 	expect_all_committed_by(&gpustm_bank_cpu_ops, &k, 2, "gpustm 8 accounts hash 4 semantic 0");
+	expect_all_committed_by(&gpustm_local_bank_cpu_ops, &k, 2, "gpustm-local 8 accounts hash 4 semantic 0");
 	k.accounts = 64;
 	k.hash = 16;
 	k.transfers = 4;

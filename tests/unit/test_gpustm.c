@@ -9,6 +9,8 @@
 #include "stm/gpustm/gpustm.h"
 #include "stm/gpustm/gpustm_engines.h"
 #include "stm/gpustm/gpustm_sched.h"
+#include "stm/backend/stm_cpu.h"
+#include "tests/unit/entry.h"
 #include "tests/unit/test.h"
 #include "workloads/stm/bank.h"
 
@@ -17,6 +19,7 @@
 typedef struct fixture {
 	uint32_t locks[NWORDS];
 	uint32_t data[NWORDS];
+	gpustm_log logs[2]; /* the pool of logs, a record per transaction, as gpustm keeps it */
 	gpustm_mem m;
 } fixture;
 
@@ -29,6 +32,7 @@ static void fixture_init(fixture *f, uint32_t hash)
 	f->m.locks = f->locks;
 	f->m.data = f->data;
 	f->m.hash = hash;
+	f->m.logs = f->logs;
 }
 
 TEST(gpustm_lock_word)
@@ -50,7 +54,7 @@ TEST(gpustm_lock_log_is_sorted_at_every_access)
 	gpustm_tx tx;
 
 	fixture_init(&f, 1);
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	CHECK_EQ(gpustm_tx_read(&tx, &f.m, 9), 109u);
 	gpustm_tx_write(&tx, &f.m, 3, 1);
 	CHECK_EQ(gpustm_tx_read(&tx, &f.m, 7), 107u);
@@ -59,24 +63,24 @@ TEST(gpustm_lock_log_is_sorted_at_every_access)
 	gpustm_tx_write(&tx, &f.m, 0, 5);
 	CHECK_EQ(tx.abort, GPUSTM_OK);
 	CHECK_EQ(tx.nl, 4u);
-	CHECK_EQ(tx.l_idx[0], 0u);
-	CHECK_EQ(tx.l_idx[1], 3u);
-	CHECK_EQ(tx.l_idx[2], 7u);
-	CHECK_EQ(tx.l_idx[3], 9u);
+	CHECK_EQ(f.logs[0].l_idx[0], 0u);
+	CHECK_EQ(f.logs[0].l_idx[1], 3u);
+	CHECK_EQ(f.logs[0].l_idx[2], 7u);
+	CHECK_EQ(f.logs[0].l_idx[3], 9u);
 	CHECK_EQ(tx.nr, 2u);
 	CHECK_EQ(tx.nw, 3u);
 
 	/* --hash 4: words 13, 1, 6, 2 are locks 3, 0, 1, 0 */
 	fixture_init(&f, 4);
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	gpustm_tx_read(&tx, &f.m, 13);
 	gpustm_tx_write(&tx, &f.m, 1, 0);
 	gpustm_tx_read(&tx, &f.m, 6);
 	gpustm_tx_write(&tx, &f.m, 2, 0);
 	CHECK_EQ(tx.nl, 3u);
-	CHECK_EQ(tx.l_idx[0], 0u);
-	CHECK_EQ(tx.l_idx[1], 1u);
-	CHECK_EQ(tx.l_idx[2], 3u);
+	CHECK_EQ(f.logs[0].l_idx[0], 0u);
+	CHECK_EQ(f.logs[0].l_idx[1], 1u);
+	CHECK_EQ(f.logs[0].l_idx[2], 3u);
 }
 
 TEST(gpustm_commit_publishes_and_bumps_every_version)
@@ -88,7 +92,7 @@ TEST(gpustm_commit_publishes_and_bumps_every_version)
 	fixture_init(&f, 1);
 	f.locks[4] = 11;
 	f.locks[6] = 20;
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	gpustm_tx_write(&tx, &f.m, 4, gpustm_tx_read(&tx, &f.m, 4) + 1);
 	CHECK_EQ(gpustm_tx_read(&tx, &f.m, 6), 106u); /* read only */
 	gpustm_tx_write(&tx, &f.m, 2, 42);             /* written only, never read */
@@ -112,7 +116,7 @@ TEST(gpustm_commit_publishes_and_bumps_every_version)
 	CHECK_EQ(f.locks[5], 0u);
 
 	/* a read-only transaction locks and bumps too, and takes no stamp */
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	gpustm_tx_read(&tx, &f.m, 6);
 	gpustm_tx_read(&tx, &f.m, 8);
 	REQUIRE(gpustm_tx_validate(&tx, &f.m));
@@ -130,13 +134,13 @@ TEST(gpustm_locked_word_aborts_the_read)
 
 	fixture_init(&f, 1);
 	f.locks[3] = GPUSTM_LOCK_BIT | 4u;
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	CHECK_EQ(gpustm_tx_read(&tx, &f.m, 3), 0u);
 	CHECK_EQ(tx.abort, GPUSTM_ABORT_LOCKED);
 	CHECK_EQ(gpustm_tx_validate(&tx, &f.m), 0);
 	CHECK_EQ(f.locks[3], GPUSTM_LOCK_BIT | 4u);
 
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	gpustm_tx_write(&tx, &f.m, 3, 1);
 	CHECK_EQ(tx.abort, GPUSTM_OK);
 	CHECK_EQ(gpustm_tx_validate(&tx, &f.m), 0); /* at commit it is still held */
@@ -145,7 +149,7 @@ TEST(gpustm_locked_word_aborts_the_read)
 	/* prefetch is reads in order: it stops at the locked one */
 	{
 		uint32_t addrs[3] = {1, 3, 5};
-		gpustm_tx_start(&tx);
+		gpustm_tx_start(&tx, &f.logs[0]);
 		gpustm_tx_prefetch(&tx, &f.m, addrs, 3);
 		CHECK_EQ(tx.abort, GPUSTM_ABORT_LOCKED);
 		CHECK_EQ(tx.nr, 1u);
@@ -166,7 +170,7 @@ TEST(gpustm_commit_locks_in_order_and_gives_back_on_failure)
 	f.locks[2] = 30;
 	f.locks[5] = GPUSTM_LOCK_BIT | 8u; /* someone else is committing it */
 	f.locks[9] = GPUSTM_LOCK_BIT | 1u; /* and this one: never reached */
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	gpustm_tx_write(&tx, &f.m, 9, 1);
 	gpustm_tx_write(&tx, &f.m, 2, 1);
 	gpustm_tx_write(&tx, &f.m, 5, 1);
@@ -175,20 +179,20 @@ TEST(gpustm_commit_locks_in_order_and_gives_back_on_failure)
 	CHECK_EQ(f.locks[2], 30u); /* taken, then restored unchanged */
 	CHECK_EQ(f.locks[5], GPUSTM_LOCK_BIT | 8u);
 	CHECK_EQ(f.locks[9], GPUSTM_LOCK_BIT | 1u);
-	CHECK_EQ(tx.l_word[0], 30u); /* the word it took lock 2 at */
+	CHECK_EQ(f.logs[0].l_word[0], 30u); /* the word it took lock 2 at */
 	CHECK_EQ(f.data[2], 102u);
 
 	/* freed: the retry takes all three, in order */
 	f.locks[5] = 9;
 	f.locks[9] = 2;
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	gpustm_tx_write(&tx, &f.m, 9, 1);
 	gpustm_tx_write(&tx, &f.m, 5, 1);
 	gpustm_tx_write(&tx, &f.m, 2, 1);
 	REQUIRE(gpustm_tx_validate(&tx, &f.m));
-	CHECK_EQ(tx.l_word[0], 30u);
-	CHECK_EQ(tx.l_word[1], 9u);
-	CHECK_EQ(tx.l_word[2], 2u);
+	CHECK_EQ(f.logs[0].l_word[0], 30u);
+	CHECK_EQ(f.logs[0].l_word[1], 9u);
+	CHECK_EQ(f.logs[0].l_word[2], 2u);
 	gpustm_tx_commit(&tx, &f.m, NULL);
 	CHECK_EQ(f.locks[2], 31u);
 	CHECK_EQ(f.locks[5], 10u);
@@ -205,7 +209,7 @@ TEST(gpustm_hierarchical_validation)
 	/* the version agrees: valid, the value is not looked at */
 	fixture_init(&f, 1);
 	f.locks[4] = 6;
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	CHECK_EQ(gpustm_tx_read(&tx, &f.m, 4), 104u);
 	gpustm_tx_write(&tx, &f.m, 10, 1);
 	f.data[4] = 999; /* behind the versions' back: shows which check decides */
@@ -214,7 +218,7 @@ TEST(gpustm_hierarchical_validation)
 
 	/* the version moved but the value is the one read: valid by value */
 	fixture_init(&f, 1);
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	CHECK_EQ(gpustm_tx_read(&tx, &f.m, 4), 104u);
 	gpustm_tx_write(&tx, &f.m, 10, 1);
 	f.locks[4] = 3; /* three releases, say readers' */
@@ -226,7 +230,7 @@ TEST(gpustm_hierarchical_validation)
 
 	/* the version moved and so did the value: abort, every lock given back unchanged */
 	fixture_init(&f, 1);
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	gpustm_tx_read(&tx, &f.m, 4);
 	gpustm_tx_read(&tx, &f.m, 1);
 	gpustm_tx_write(&tx, &f.m, 10, 1);
@@ -250,11 +254,11 @@ TEST(gpustm_value_validation_absorbs_a_false_conflict)
 	gpustm_tx tx, other;
 
 	fixture_init(&f, 4);
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	CHECK_EQ(gpustm_tx_read(&tx, &f.m, 4), 104u); /* lock 1 */
 	gpustm_tx_write(&tx, &f.m, 8, 7);             /* lock 2 */
 
-	gpustm_tx_start(&other);
+	gpustm_tx_start(&other, &f.logs[1]);
 	gpustm_tx_write(&other, &f.m, 5, 55);         /* lock 1 too */
 	REQUIRE(gpustm_tx_validate(&other, &f.m));
 	gpustm_tx_commit(&other, &f.m, NULL);
@@ -276,7 +280,7 @@ TEST(gpustm_capacity_overflow)
 
 	fixture_init(&f, 1);
 	CHECK_EQ(GPUSTM_MAX_SET, 8);
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	for (i = 0; i < GPUSTM_MAX_SET; i++)
 		gpustm_tx_write(&tx, &f.m, i, i);
 	CHECK_EQ(tx.abort, GPUSTM_OK);
@@ -284,7 +288,7 @@ TEST(gpustm_capacity_overflow)
 	CHECK_EQ(tx.abort, GPUSTM_ABORT_CAPACITY);
 
 	/* four reads and five other writes: nine locks for an eight-lock log */
-	gpustm_tx_start(&tx);
+	gpustm_tx_start(&tx, &f.logs[0]);
 	for (i = 0; i < 4; i++)
 		gpustm_tx_read(&tx, &f.m, 20 + i);
 	for (i = 0; i < 5; i++)
@@ -323,15 +327,20 @@ TEST(gpustm_sched_gives_up_at_the_retry_limit)
 	CHECK_EQ(s.c.retry_limit_reached, 1u);
 }
 
-/* A bank table on the CPU backend (four accounts of 1000), run once. */
-static void run_bank(const bank_entry *tx, uint32_t ntx, uint32_t threads, uint32_t retry_limit,
-		     stm_batch_result *r, uint32_t *status, int32_t *after)
+/*
+ * A bank table on the CPU backend of ops (four accounts of 1000), run once.
+ * With pool, the first `threads` records of the engine's pool of logs are
+ * copied there before it closes; returns whether it had a pool.
+ */
+static int run_bank_on(const stm_ops *ops, const bank_entry *tx, uint32_t ntx, uint32_t threads,
+		       uint32_t retry_limit, stm_batch_result *r, uint32_t *status, int32_t *after, gpustm_log *pool)
 {
 	bank_workload w;
 	stm_params p;
 	tx_input in;
 	int32_t initial[4] = {1000, 1000, 1000, 1000};
 	void *ctx;
+	int had_pool;
 
 	memset(&w, 0, sizeof(w));
 	w.cfg.accounts = 4;
@@ -347,11 +356,21 @@ static void run_bank(const bank_entry *tx, uint32_t ntx, uint32_t threads, uint3
 	gpustm_params_rw(&p)->retry_limit = retry_limit;
 	p.cpu_workers = threads;
 	in = bank_input_of(&w);
-	ctx = gpustm_bank_cpu_ops.open(&in, &p);
-	gpustm_bank_cpu_ops.load(ctx, (const uint32_t *)initial);
-	gpustm_bank_cpu_ops.run(ctx, 60ull * 1000000000ull, 0, r);
-	gpustm_bank_cpu_ops.fetch(ctx, (uint32_t *)after, status);
-	gpustm_bank_cpu_ops.close(ctx);
+	ctx = ops->open(&in, &p);
+	ops->load(ctx, (const uint32_t *)initial);
+	ops->run(ctx, 60ull * 1000000000ull, 0, r);
+	ops->fetch(ctx, (uint32_t *)after, status);
+	had_pool = ((stm_cpu *)ctx)->engine != NULL;
+	if (pool && had_pool)
+		memcpy(pool, ((stm_cpu *)ctx)->engine, threads * sizeof(gpustm_log));
+	ops->close(ctx);
+	return had_pool;
+}
+
+static void run_bank(const bank_entry *tx, uint32_t ntx, uint32_t threads, uint32_t retry_limit,
+		     stm_batch_result *r, uint32_t *status, int32_t *after)
+{
+	run_bank_on(&gpustm_bank_cpu_ops, tx, ntx, threads, retry_limit, r, status, after, NULL);
 }
 
 /*
@@ -396,5 +415,68 @@ TEST(gpustm_cpu_backend_gives_up_an_unfundable_withdrawal)
 		CHECK_EQ_I(chk.ok, 1);
 		CHECK_EQ(chk.abandoned, 1u);
 		CHECK_EQ(chk.committed_update, 7u);
+	}
+}
+
+/*
+ * gpustm and gpustm-local: two engines of the registry, with backends of their
+ * own and GPU-STM's option, that both commit and verify a bank table. gpustm's
+ * metadata is in its pool, a record per thread: after the batch each thread's
+ * record holds its last transaction, a deposit (read and write of its account,
+ * its lock in the lock log); gpustm-local has no pool, its logs being the
+ * step's own.
+ */
+TEST(gpustm_and_gpustm_local_are_distinct_engines_that_both_verify)
+{
+	const stm_engine *g = tu_stm_engine("gpustm"), *l = tu_stm_engine("gpustm-local");
+	const stm_ops *const ops[2] = {&gpustm_bank_cpu_ops, &gpustm_local_bank_cpu_ops};
+	bank_entry tx[8];
+	stm_batch_result r;
+	uint32_t status[8], k, i, t;
+	int32_t after[4], mirror[4];
+	gpustm_log pool[2];
+	bank_check chk;
+	bank_workload w;
+
+	REQUIRE(g != NULL && l != NULL);
+	CHECK(g != l);
+	CHECK_STR_EQ(l->head.name, "gpustm-local");
+	CHECK(g->options == l->options); /* --retry-limit means the same for both */
+	CHECK(stm_engine_run_of(g, &stm_workload_bank)->cpu == &gpustm_bank_cpu_ops);
+	CHECK(stm_engine_run_of(l, &stm_workload_bank)->cpu == &gpustm_local_bank_cpu_ops);
+	CHECK(ops[0] != ops[1] && ops[0]->open != ops[1]->open);
+	for (k = 0; k < 2; k++) {
+		for (i = 0; i < 8; i++) {
+			tx[i].meta = BANK_META(BANK_DEPOSIT, 2, 1, 0);
+			tx[i].amount = 10 + i;
+			tx[i].a = (i / 2) % 4; /* thread 0 ends on account 1, thread 1 on account 3 */
+			tx[i].b = 0;
+		}
+		memset(pool, 0xFF, sizeof(pool));
+		CHECK_EQ_I(run_bank_on(ops[k], tx, 8, 2, GPUSTM_RETRY_LIMIT, &r, status, after, pool), k == 0);
+		CHECK_EQ(r.c.commits_update, 8u);
+		CHECK_EQ(r.c.retry_limit_reached, 0u);
+		memset(&w, 0, sizeof(w));
+		w.cfg.accounts = 4;
+		w.ntx = 8;
+		w.tx = tx;
+		for (i = 0; i < 4; i++)
+			mirror[i] = 1000;
+		bank_verify_batch(&w, mirror, status, after, &chk);
+		CHECK_EQ_I(chk.ok, 1);
+		CHECK_EQ(chk.abandoned, 0u);
+		CHECK_EQ(chk.committed_update, 8u);
+		CHECK_EQ_I(after[0] + after[1] + after[2] + after[3], 4000 + 8 * 10 + 28);
+		if (k != 0)
+			continue;
+		for (t = 0; t < 2; t++) {
+			uint32_t acct = tx[4 * t + 3].a;
+			CHECK_EQ(pool[t].r_addr[0], acct);
+			CHECK_EQ(pool[t].w_addr[0], acct);
+			CHECK_EQ(pool[t].l_idx[0], acct); /* --hash 1: the account's own lock */
+			CHECK_EQ(pool[t].w_val[0], pool[t].r_val[0] + tx[4 * t + 3].amount);
+			CHECK(!gpustm_is_locked(pool[t].l_word[0]));
+		}
+		CHECK(pool[0].w_addr[0] != pool[1].w_addr[0]); /* each thread its own record */
 	}
 }

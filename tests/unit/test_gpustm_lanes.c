@@ -26,6 +26,7 @@ typedef struct transfer_log {
 
 typedef struct bank_job {
 	uint32_t locks[MAX_ACCOUNTS], data[MAX_ACCOUNTS], initial[MAX_ACCOUNTS];
+	gpustm_log logs[MAX_LANES]; /* the pool of logs, a record per lane, as gpustm keeps it */
 	gpustm_mem m;
 	uint32_t accounts, per_lane, total;
 	uint32_t stamp;
@@ -55,7 +56,7 @@ static void bank_lane(uint32_t lane, void *arg)
 		if (k % 3 == 2) {
 			uint32_t sum, a;
 			do {
-				gpustm_tx_start(&tx);
+				gpustm_tx_start(&tx, &j->m.logs[lane]);
 				for (sum = 0, a = 0; a < j->accounts; a++)
 					sum += gpustm_tx_read(&tx, &j->m, a);
 				j->attempts[lane]++;
@@ -68,7 +69,7 @@ static void bank_lane(uint32_t lane, void *arg)
 			uint32_t amount = 1 + next_rand(&rng) % 5, stamp;
 			to += to >= from;
 			do {
-				gpustm_tx_start(&tx);
+				gpustm_tx_start(&tx, &j->m.logs[lane]);
 				gpustm_tx_write(&tx, &j->m, from, gpustm_tx_read(&tx, &j->m, from) - amount);
 				gpustm_tx_write(&tx, &j->m, to, gpustm_tx_read(&tx, &j->m, to) + amount);
 				j->attempts[lane]++;
@@ -93,6 +94,7 @@ static void run_bank(uint32_t lanes, uint32_t accounts, uint32_t hash, uint32_t 
 	j->m.locks = j->locks;
 	j->m.data = j->data;
 	j->m.hash = hash;
+	j->m.logs = j->logs;
 	for (a = 0; a < accounts; a++) {
 		j->data[a] = j->initial[a] = 1000 + 7 * a;
 		j->total += j->data[a];
@@ -146,6 +148,7 @@ TEST(gpustm_lanes_transfers_serialize_in_random_orders)
 /* Two lanes that touch the same two words in opposite orders. */
 typedef struct pair_job {
 	uint32_t locks[2], data[2];
+	gpustm_log logs[2];
 	gpustm_mem m;
 	uint32_t attempts[2];
 } pair_job;
@@ -157,7 +160,7 @@ static void pair_lane(uint32_t lane, void *arg)
 	uint32_t first = lane, second = 1 - lane;
 
 	do {
-		gpustm_tx_start(&tx);
+		gpustm_tx_start(&tx, &j->m.logs[lane]);
 		gpustm_tx_write(&tx, &j->m, first, gpustm_tx_read(&tx, &j->m, first) + 1);
 		gpustm_tx_write(&tx, &j->m, second, gpustm_tx_read(&tx, &j->m, second) + 1);
 		j->attempts[lane]++;
@@ -180,6 +183,7 @@ TEST(gpustm_lanes_opposite_orders_do_not_livelock_in_lockstep)
 	j.m.locks = j.locks;
 	j.m.data = j.data;
 	j.m.hash = 1;
+	j.m.logs = j.logs;
 	REQUIRE(lanes_run(2, pair_lane, &j, LANES_LOCKSTEP, 0, MAX_STEPS) != 0);
 	CHECK_EQ(j.data[0], 2u);
 	CHECK_EQ(j.data[1], 2u);

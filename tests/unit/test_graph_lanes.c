@@ -27,6 +27,7 @@ typedef struct graph_job {
 	uint32_t *locks, *data, *status;
 	uint32_t hash, lanes, stamp;
 	int gpustm;
+	gpustm_log logs[16]; /* gpustm's pool of logs, a record per lane */
 } graph_job;
 
 /* Lane l runs entries l, l + lanes, ... of the round, each until it commits. */
@@ -39,11 +40,11 @@ static void graph_lane(uint32_t lane, void *arg)
 		tx_entry e;
 		graph_load_entry(&j->t, (uint32_t)i, &e);
 		if (j->gpustm) {
-			gpustm_mem m = {j->locks, j->data, j->hash};
+			gpustm_mem m = {j->locks, j->data, j->hash, j->logs};
 			gpustm_tx tx;
 			int r;
 			do {
-				gpustm_tx_start(&tx);
+				gpustm_tx_start(&tx, &m.logs[lane]);
 				r = gpustm_graph_body(&tx, &m, &j->t, (uint32_t)i, &e);
 			} while (r != TX_BODY_OK || !gpustm_tx_validate(&tx, &m));
 			if (tx.nw == 0) {

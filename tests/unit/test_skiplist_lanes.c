@@ -35,6 +35,7 @@ typedef struct sl_job {
 	stm_shared sh;
 	int engine; /* 0: prstm, 1: gpustm */
 	uint32_t states[64];
+	gpustm_log logs[64]; /* gpustm's pool of logs, a record per lane */
 	uint64_t aborts; /* concurrent conflicts over all lanes */
 } sl_job;
 
@@ -53,7 +54,7 @@ static void sl_lane(uint32_t lane, void *arg)
 		j->states[lane] = s.state;
 		j->aborts += s.c.aborts_locked + s.c.aborts_priority + s.c.aborts_validation;
 	} else {
-		gpustm_mem m = {j->locks, j->data, j->p.hash};
+		gpustm_mem m = {j->locks, j->data, j->p.hash, j->logs};
 		gpustm_sched s;
 		gpustm_sched_init(&s, lane, &j->table, timeout, &j->sh, gb_clock_ns());
 		while (gpustm_step(STM_WORKLOAD_skiplist, &s, &m, &j->table, &j->p, &j->sh) == STM_RUNNING)
