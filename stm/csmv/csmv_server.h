@@ -74,16 +74,6 @@ GB_HD csmv_record *csmv_ring_slot(const csmv_ring *r, uint32_t cts)
 	return r->rec + cts % r->size;
 }
 
-/* The ring before a run: no record, every stamp 0 (record 0 complete: it is never read). */
-GB_HD void csmv_ring_clear(csmv_ring *r, uint32_t first, uint32_t step)
-{
-	uint32_t k;
-	for (k = first; k < r->size; k += step)
-		gb_st_relaxed_u32(&r->rec[k].stamp, 0);
-	if (first == 0)
-		gb_st_relaxed_u32(&r->tail, 0);
-}
-
 /*
  * Whether record cts writes a word of set[0..n) (n may be 0: only whether
  * the record can be read). Reads the stamp with acquire, the write set, then
