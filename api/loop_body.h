@@ -81,6 +81,19 @@ typedef struct sp_view {
 } sp_view;
 
 /*
+ * A transaction's accesses of A, host only: speculation with transactional
+ * memory on the host's cores (speculation/cpu_tm.c) runs each iteration as a
+ * transaction, and every access of A the body makes, tracked or regular,
+ * goes through these two calls, as a TM library's read and write barriers.
+ * The transaction embeds this pair and gets itself back from it; rd may
+ * abandon the iteration (the TM's abort) and never return.
+ */
+typedef struct sp_txn {
+	uint32_t (*rd)(struct sp_txn *x, uint32_t e);
+	void (*wr)(struct sp_txn *x, uint32_t e, uint32_t v);
+} sp_txn;
+
+/*
  * The instrumentation of one iteration. spec = 0 is plain sequential
  * execution (the baselines and recovery): nothing is recorded and every
  * branch runs its statements.
@@ -97,6 +110,7 @@ typedef struct sp_track {
 	uint32_t start, count; /* the assignment */
 	const sp_clause *clause;
 	sp_view *view;         /* CPU speculation's view of A (SP_MEM, host only), or NULL */
+	sp_txn *tx;            /* the transaction the iteration runs in (host only), or NULL */
 	int inplace;           /* a (+0:end) branch runs its statements here (speculation/check.h) */
 	int took;              /* set when such a branch ran */
 } sp_track;
@@ -353,6 +367,8 @@ GB_HD uint32_t sp_rd(const sp_args *a, sp_track *t, uint32_t e)
 #if !defined(__CUDA_ARCH__)
 	if (t->view)
 		return sp_view_rd(a, t, e);
+	if (t->tx)
+		return t->tx->rd(t->tx, e);
 #endif
 	if (t->spec && !sp_trace_add(t->rd, &t->nrd, t->maxrd, e))
 		t->overflow = 1;
@@ -366,9 +382,40 @@ GB_HD void sp_wr(const sp_args *a, sp_track *t, uint32_t e, uint32_t v)
 		sp_view_wr(a, t, e, v);
 		return;
 	}
+	if (t->tx) {
+		t->tx->wr(t->tx, e, v);
+		return;
+	}
 #endif
 	if (t->spec && !sp_trace_add(t->wr, &t->nwr, t->maxwr, e))
 		t->overflow = 1;
+	sp_st(&a->A[e], v);
+}
+
+/*
+ * A regular (untracked) load or store of A[e], as the control-flow loops make
+ * them (section 3.2: their accesses follow a regular mapping): sp_ld / sp_st,
+ * except inside a transaction, which sees every access (host only).
+ */
+GB_HD uint32_t sp_get(const sp_args *a, const sp_track *t, uint32_t e)
+{
+#if !defined(__CUDA_ARCH__)
+	if (t->tx)
+		return t->tx->rd(t->tx, e);
+#endif
+	(void)t;
+	return sp_ld(&a->A[e]);
+}
+
+GB_HD void sp_put(const sp_args *a, const sp_track *t, uint32_t e, uint32_t v)
+{
+#if !defined(__CUDA_ARCH__)
+	if (t->tx) {
+		t->tx->wr(t->tx, e, v);
+		return;
+	}
+#endif
+	(void)t;
 	sp_st(&a->A[e], v);
 }
 

@@ -20,6 +20,9 @@ typedef struct gb_command {
 	const gb_registry *registry;
 	/* The workloads those engines run, where they are a second choice (stm's --workload); NULL: none */
 	const gb_registry *workloads;
+	/* The baselines it times beside its run, where they are a choice of their own (speculate's
+	 * --compare); NULL: none */
+	const gb_registry *baselines;
 } gb_command;
 
 extern const gb_command gb_cmd_stm;

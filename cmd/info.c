@@ -115,6 +115,11 @@ static int run(int argc, char **argv)
 			gb_registry_info(c->workloads, c->name, cJSON_AddArrayToObject(engines, key),
 					 listing ? stdout : NULL);
 		}
+		if (c->baselines) {
+			snprintf(key, sizeof(key), "%s_baselines", c->name);
+			gb_registry_info(c->baselines, c->name, cJSON_AddArrayToObject(engines, key),
+					 listing ? stdout : NULL);
+		}
 	}
 	if (json) {
 		gb_report r = {root, NULL, NULL, NULL, NULL};

@@ -64,7 +64,8 @@ static const gb_opt_row rows[NROWS] = {
 			     "no-sched (all remaining iterations in every assignment): Figure 8"},
 	[ROW_WORKERS] = {.name = "cpu-workers", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 4096,
 			 .offset = AT(workers),
-			 .help = "host threads of the CPU backend and of cpu-spec (default: all cores)"},
+			 .help = "host threads of the CPU backend and of cpu-spec, cpu-tm and cpu-inspect "
+				 "(default: all cores)"},
 	[ROW_THRESHOLD] = {.name = "threshold", .kind = GB_OPT_REAL, .metavar = "F", .flo = 0, .fhi = 1,
 			   .def = "0.01", .offset = AT(threshold),
 			   .help = "halve the assignment above this misspeculation rate (irregular memory)"},
@@ -438,4 +439,5 @@ const gb_command gb_cmd_speculate = {
 	.run = run,
 	.help = help,
 	.registry = &registry,
+	.baselines = &baselines,
 };

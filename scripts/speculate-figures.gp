@@ -1,6 +1,7 @@
 # Figures 8-11 of "Optimistic Parallelism on GPUs" from the CSVs of
 # scripts/lib/speculate_figures.py, as four panels: speedups over seq with
-# each optimization left out (8), against cpu-spec, gpu-nospec and cpu-inspect (9),
+# each optimization left out (8), against cpu-spec, gpu-nospec, cpu-inspect and the
+# paper's CPU speculation, cpu-tm (9),
 # misspeculation rates (10, log scale) and the phase shares of the loop time
 # (11, stacked).
 #
@@ -27,8 +28,8 @@ set ylabel "speedup (x)"
 set logscale y
 plot for [c=2:5] dir.'/fig8.csv' using c:xtic(1)
 
-set title "Figure 9: speculative run, cpu-spec, gpu-nospec and cpu-inspect, over seq"
-plot for [c=2:5] dir.'/fig9.csv' using c:xtic(1)
+set title "Figure 9: speculative run, cpu-spec, gpu-nospec, cpu-inspect and cpu-tm, over seq"
+plot for [c=2:6] dir.'/fig9.csv' using c:xtic(1)
 
 set title "Figure 10: misspeculation rate"
 set ylabel "iterations re-executed on the CPU (%)"

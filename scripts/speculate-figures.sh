@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Figures 8-11 of Feng, Gupta and Bhuyan, "Optimistic Parallelism on GPUs",
 # with gpubench speculate: every loop under every --opt (Figure 8's bars and
-# Figure 10's rates), the --opt all run with the seq, cpu-spec, (ocean, trfd,
-# fftbench) cpu-inspect and (fftbench, alvinn) gpu-nospec baselines (Figure 9)
-# and its phase times (Figure 11).
+# Figure 10's rates), the --opt all run with the seq, cpu-tm (the paper's CPU
+# speculation), cpu-spec, (ocean, trfd, fftbench) cpu-inspect and (fftbench,
+# alvinn) gpu-nospec baselines (Figure 9) and its phase times (Figure 11).
 # One JSON report per run, then fig8..fig11.csv, figures.md and (with
 # gnuplot) speculate-figures.png. Any failed or unverified run stops the
 # script with status 1.
@@ -21,8 +21,8 @@ usage: scripts/speculate-figures.sh [options] [-- extra gpubench speculate optio
 
 Runs gpubench speculate for every loop and every --opt (all, no-mo, no-co,
 no-sched) at the loop's default size, the --opt all run with
---compare seq,cpu-spec (and cpu-inspect for ocean, trfd and fftbench, and
-gpu-nospec for fftbench and alvinn), writes
+--compare seq,cpu-tm,cpu-spec (and cpu-inspect for ocean, trfd and fftbench,
+and gpu-nospec for fftbench and alvinn), writes
 DIR/reports/spec-<loop>-<opt>.json, then DIR/fig8.csv, fig9.csv, fig10.csv,
 fig11.csv, DIR/figures.md and, when gnuplot is installed,
 DIR/speculate-figures.png.
@@ -105,10 +105,10 @@ if [[ $plot_only == 0 ]]; then
 			compare=()
 			if [[ $opt == all ]]; then
 				case $loop in
-				fftbench) compare=(--compare seq,cpu-spec,cpu-inspect,gpu-nospec) ;;
-				alvinn) compare=(--compare seq,cpu-spec,gpu-nospec) ;;
-				ocean | trfd) compare=(--compare seq,cpu-spec,cpu-inspect) ;;
-				*) compare=(--compare seq,cpu-spec) ;;
+				fftbench) compare=(--compare seq,cpu-tm,cpu-spec,cpu-inspect,gpu-nospec) ;;
+				alvinn) compare=(--compare seq,cpu-tm,cpu-spec,gpu-nospec) ;;
+				ocean | trfd) compare=(--compare seq,cpu-tm,cpu-spec,cpu-inspect) ;;
+				*) compare=(--compare seq,cpu-tm,cpu-spec) ;;
 				esac
 			fi
 			sweep_run "[$n/$total]" "$reports" "$name" python3 "$helper" check -- \

@@ -6,6 +6,7 @@
 #include "speculation/baselines.h"
 #include "speculation/cpu_inspect.h"
 #include "speculation/cpu_spec.h"
+#include "speculation/cpu_tm.h"
 
 #define CPU GB_BACKEND_MASK(GB_BACKEND_CPU)
 #define GPU GB_BACKEND_MASK(GB_BACKEND_GPU)
@@ -30,6 +31,13 @@ static int run_cpu_spec(const sp_backend *be, const sp_problem *p, const sp_conf
 {
 	(void)be;
 	return sp_cpu_spec_run(p, c, host, scalars, r);
+}
+
+static int run_cpu_tm(const sp_backend *be, const sp_problem *p, const sp_config *c, uint32_t *host,
+		      float scalars[SP_NSCALARS], sp_result *r)
+{
+	(void)be;
+	return sp_cpu_tm_run(p, c, host, scalars, r);
 }
 
 static int refuses_cpu_inspect(const sp_loop *loop, double density, char *why, size_t len)
@@ -79,6 +87,14 @@ static const sp_baseline cpu_spec = {
 	.run = run_cpu_spec,
 };
 
+static const sp_baseline cpu_tm = {
+	.head = {.name = "cpu-tm",
+		 .summary = "the paper's CPU speculation: each iteration a transaction of a word-based STM "
+			    "(TL2's clock and versioned locks) on the host's cores, committed in loop order",
+		 .backends = CPU},
+	.run = run_cpu_tm,
+};
+
 static const sp_baseline cpu_inspect = {
 	.head = {.name = "cpu-inspect",
 		 .summary = "irregular-memory loops only: each iteration's elements named ahead from the inputs, "
@@ -97,4 +113,4 @@ static const sp_baseline gpu_nospec = {
 	.run = run_nospec,
 };
 
-const sp_baseline *const sp_baselines[] = {&seq, &cpu_spec, &cpu_inspect, &gpu_nospec, NULL};
+const sp_baseline *const sp_baselines[] = {&seq, &cpu_tm, &cpu_spec, &cpu_inspect, &gpu_nospec, NULL};

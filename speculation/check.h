@@ -232,6 +232,7 @@ GB_HD void sp_k_compute(const sp_dev *d, uint32_t i)
 	t.count = d->count;
 	t.clause = &d->clause;
 	t.view = NULL;
+	t.tx = NULL;
 	sp_body(&a, &t, d->start + i);
 	if (d->kind == SP_MEM) {
 		d->nrd[i] = t.nrd;

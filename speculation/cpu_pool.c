@@ -60,7 +60,7 @@ static void wake_all(uint32_t *p)
 
 /* Wait until *p == v: poll, yield for yield_ns, then block on p, counted in *blocked
  * (whoever changes *p then wakes p's waiters: store, then read *blocked, both
- * sequentially consistent, so that one of the two sides sees the other). */
+ * sequentially consistent, so that one of the two sides sees the other; sp_wake_word). */
 static void wait_word(uint32_t *p, uint32_t v, uint32_t *blocked, uint64_t yield_ns)
 {
 	uint64_t t0 = 0;
@@ -208,4 +208,16 @@ void sp_pool_raise(sp_pool *p, unsigned w, unsigned f, uint32_t r)
 void sp_pool_wait(sp_pool *p, unsigned w, unsigned f, uint32_t r)
 {
 	wait_word(&p->slot[w].flag[f], r, &p->slot[w].blocked, FLAG_YIELD_NS);
+}
+
+void sp_wait_word(uint32_t *p, uint32_t v, uint32_t *blocked)
+{
+	wait_word(p, v, blocked, FLAG_YIELD_NS);
+}
+
+void sp_wake_word(uint32_t *p, uint32_t v, uint32_t *blocked)
+{
+	__atomic_store_n(p, v, __ATOMIC_SEQ_CST);
+	if (__atomic_load_n(blocked, __ATOMIC_SEQ_CST))
+		wake_all(p);
 }

@@ -62,4 +62,12 @@ void sp_pool_raise(sp_pool *p, unsigned w, unsigned f, uint32_t r);
 /* Wait until worker w has raised flag f for round r: poll, yield, then block. */
 void sp_pool_wait(sp_pool *p, unsigned w, unsigned f, uint32_t r);
 
+/*
+ * The same waiting on a word of the caller's: until *p == v, blocked counting the threads
+ * blocked on p. sp_wake_word stores v into *p and wakes them (speculation/cpu_tm.c: an
+ * iteration's turn to commit).
+ */
+void sp_wait_word(uint32_t *p, uint32_t v, uint32_t *blocked);
+void sp_wake_word(uint32_t *p, uint32_t v, uint32_t *blocked);
+
 #endif

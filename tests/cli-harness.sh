@@ -146,12 +146,14 @@ check "info's first line is the --version line" test "$(head -n 1 "$T_OUT")" = "
 expect_rc "info --quiet --json exits 0" 0 "$G" info --quiet --json "$R/info.json"
 json_check "info: every registry in one shape" "$R/info.json" '
 e = d["engines"]
-assert list(e) == ["stm", "stm_workloads", "avoid", "detect", "speculate", "list"], list(e)
+assert list(e) == ["stm", "stm_workloads", "avoid", "detect", "speculate", "speculate_baselines", "list"], list(e)
 for cmd in ("stm", "avoid", "detect", "list"):
     for x in e[cmd]:
         assert {"name", "summary", "backends", "gpu", "built"} <= set(x), (cmd, x)
         assert x["gpu"] == (x["backends"] == ["gpu"]), (cmd, x)
 assert all(set(x) == {"loop", "summary"} for x in e["speculate"]), e["speculate"]
+for x in e["speculate_baselines"]:
+    assert {"name", "summary", "backends", "gpu", "built"} <= set(x), x
 assert all(x["algo"] in ("osdda", "lmdda") for x in e["detect"])
 assert all(x["platform"] in ("cpu", "gpu", "opencl") for x in e["list"])
 lines = open("'"$R/info.txt"'").read().splitlines()

@@ -432,6 +432,8 @@ check "speculate-figures: gpu-nospec only for fftbench and alvinn" \
 check "speculate-figures: cpu-inspect for ocean, trfd and fftbench only, with a positive speedup" \
 	awk -F, 'NR > 1 && (($5 != "") != ($1 == "ocean" || $1 == "trfd" || $1 == "fftbench") || ($5 != "" && !($5 > 0))) {bad=1} END {exit bad}' \
 	"$out/fig9.csv"
+check "speculate-figures: fig9.csv has a cpu-tm column, with a positive speedup for every loop" \
+	awk -F, 'NR == 1 && $6 != "cpu-tm" {bad=1} NR > 1 && !($6 > 0) {bad=1} END {exit bad}' "$out/fig9.csv"
 check "speculate-figures: trfd redoes everything without localization" \
 	awk -F, '$1 == "trfd" && $3 == 100.0 {ok=1} END {exit !ok}' "$out/fig10.csv"
 check "speculate-figures: the phases add up to the loop time" \

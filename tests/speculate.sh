@@ -33,6 +33,15 @@ expect_rc "info lists the loops" 0 "$G" info --quiet --json "$R/info.json"
 json_check "info JSON lists every loop" "$R/info.json" '
 assert [e["loop"] for e in d["engines"]["speculate"]] == ["ocean", "trfd", "fftbench", "mdg",
     "strcat", "gothic", "alvinn", "chain", "figure3"]'
+json_check "info JSON lists every baseline --compare takes, in the order they run" "$R/info.json" '
+b = d["engines"]["speculate_baselines"]
+assert [e["name"] for e in b] == ["seq", "cpu-tm", "cpu-spec", "cpu-inspect", "gpu-nospec"], b
+assert {e["name"]: e["backends"] for e in b}["cpu-tm"] == ["cpu"], b
+assert "transaction" in {e["name"]: e["summary"] for e in b}["cpu-tm"], b'
+expect_rc "info lists the baselines" 0 "$G" info
+expect_out "info lists cpu-tm" "speculate baseline cpu-tm: the paper's CPU speculation"
+expect_rc "speculate --help lists cpu-tm" 0 "$G" speculate --help
+expect_out "speculate --help lists cpu-tm" "cpu-tm (the paper's CPU speculation"
 
 # ---- usage errors: exit 2, naming the option
 bad() {
@@ -53,7 +62,7 @@ expect_rc "--density 1e-310, a subnormal, is a value in range" 0 "$G" speculate 
 	--density 1e-310 --iters 50 --reps 1 --quiet
 bad "--work for a loop without one" "no work knob" --loop fftbench --work 3
 bad "--opt nosuch" "all|no-mo|no-co|no-sched" --opt nosuch
-bad "--compare nosuch" "seq|cpu-spec|cpu-inspect|gpu-nospec" --compare seq,nosuch
+bad "--compare nosuch" "seq|cpu-tm|cpu-spec|cpu-inspect|gpu-nospec" --compare seq,nosuch
 bad "--compare cpu-inspect on a control-flow loop" "cpu-inspect runs the irregular-memory loops" --loop mdg \
 	--compare cpu-inspect
 bad "--compare with an empty name" "empty name" --compare seq,
@@ -203,6 +212,40 @@ json_check "cpu-spec on ocean: reads across chunks re-executed in order, one wri
 assert x["iterations_reexecuted"] > 0 and x["raw_war_assignments"] > 0
 assert x["wrong_elements"] == x["iterations_reexecuted"] == x["iterations_misspeculated"]
 assert x["waw_assignments"] == 0 and x["iterations_deferred"] == 0 and d["config"]["cpu_workers"] == 6'
+
+# ---- cpu-tm: the paper's CPU speculation, each iteration a transaction committed in loop order
+cpu_tm_common='
+x = {b["name"]: b for b in d["results"]["baselines"]}["cpu-tm"]; n = d["config"]["iters"]
+assert x["verified"] is True and x["backend"] == "cpu", x
+assert x["bytes_to_device"] == 0 and x["bytes_from_device"] == 0   # nothing is copied
+# every iteration runs once, and once more per abort; an aborted iteration aborts at least once
+assert x["iterations_speculated"] == n + x["iterations_reexecuted"], x
+assert x["iterations_misspeculated"] <= x["iterations_reexecuted"], x
+assert x["iterations_deferred"] == 0 and x["wrong_elements"] == 0 and x["waw_assignments"] == 0, x
+assert x["detections"] == x["assignments_misspeculated"] <= x["assignments"], x
+assert 1 <= x["assignment_min"] <= x["assignment_max"] <= n
+assert x["misspeculation_rate"] == x["iterations_reexecuted"] / float(n)
+ph = x["phase_seconds"]
+assert ph["inputs"]["median"] == 0 and ph["setup"]["median"] == 0 and ph["computation"]["median"] > 0
+assert abs(sum(ph[k]["median"] for k in ph) - x["loop_seconds"]["median"]) <= 1e-9 + 1e-6 * x["loop_seconds"]["median"]
+'
+for L in ocean trfd fftbench figure3 mdg strcat gothic alvinn chain; do
+	expect_rc "cpu-tm on $L, three workers" 0 "${S[@]}" --loop "$L" --iters 6000 --cpu-workers 3 \
+		--reps 2 --compare seq,cpu-tm --json "$R/cputm-$L.json"
+	json_check "cpu-tm on $L: verified, every abort one more run" "$R/cputm-$L.json" "$cpu_tm_common"
+done
+expect_rc "cpu-tm on one worker" 0 "${S[@]}" --loop figure3 --density 8 --iters 20000 --cpu-workers 1 \
+	--compare cpu-tm --json "$R/cputm-one.json"
+json_check "cpu-tm on one worker: nothing commits between a transaction's begin and its commit" \
+	"$R/cputm-one.json" "$cpu_tm_common"'
+assert x["iterations_reexecuted"] == 0 and x["detections"] == 0 and d["config"]["cpu_workers"] == 1'
+expect_rc "cpu-tm on dense dependences, more workers than cores (figure3)" 0 "${S[@]}" --loop figure3 \
+	--density 8 --iters 20000 --cpu-workers 6 --compare cpu-tm --json "$R/cputm-dense.json"
+json_check "cpu-tm on dense dependences: verified" "$R/cputm-dense.json" "$cpu_tm_common"'
+assert d["config"]["cpu_workers"] == 6'
+expect_rc "cpu-tm and a branch that rescales every later iteration (mdg, dense)" 0 "${S[@]}" --loop mdg \
+	--density 0.05 --iters 4000 --cpu-workers 4 --compare cpu-tm --json "$R/cputm-mdg.json"
+json_check "cpu-tm on mdg: scalars and array equal the sequential loop's" "$R/cputm-mdg.json" "$cpu_tm_common"
 
 # ---- the runs are reproducible
 expect_rc "a seeded run" 0 "${S[@]}" --loop ocean --iters 20000 --seed 9 --json "$R/s1.json"

@@ -9,7 +9,7 @@
         Read every DIR/spec-<loop>-<opt>.json, check each one as above, and
         write OUTDIR/fig8.csv ... fig11.csv and OUTDIR/figures.md. Every loop
         needs its --opt all report, which carries the baselines (seq,
-        cpu-spec, gpu-nospec, cpu-inspect); the other --opt reports of a loop must be runs
+        cpu-spec, gpu-nospec, cpu-inspect, cpu-tm); the other --opt reports of a loop must be runs
         of the same loop instance (iterations, density, work, seed) on the same
         backend. Any failed check writes nothing.
 
@@ -17,10 +17,11 @@ The CSVs are wide (one row per loop, in the paper's order), for gnuplot's
 clustered histograms (scripts/speculate-figures.gp):
   fig8.csv   loop, all, no-mo, no-co, no-sched: speedup over seq (the seq
              median of the loop's --opt all run over each run's median)
-  fig9.csv   loop, gpu-spec, cpu-spec, gpu-nospec, cpu-inspect: speedups
-             over seq (gpu-spec is the --opt all run on its backend; empty
-             when a baseline was not run: cpu-inspect runs the memory loops
-             only, gpu-nospec fftbench and alvinn)
+  fig9.csv   loop, gpu-spec, cpu-spec, gpu-nospec, cpu-inspect, cpu-tm:
+             speedups over seq (gpu-spec is the --opt all run on its backend;
+             cpu-tm is the paper's CPU speculation, with transactional memory;
+             empty when a baseline was not run: cpu-inspect runs the memory
+             loops only, gpu-nospec fftbench and alvinn)
   fig10.csv  loop, all, no-mo, no-co, no-sched: misspeculation rate in
              percent (iterations re-executed on the CPU over iterations)
   fig11.csv  loop, inputs, setup, scheduling, computation, check, commit, recovery:
@@ -118,7 +119,7 @@ def tables(runs, loops):
         f8.append(r8)
         f10.append(r10)
         r9 = {"loop": loop, "gpu-spec": r8["all"]}
-        for name in ("cpu-spec", "gpu-nospec", "cpu-inspect"):
+        for name in ("cpu-spec", "gpu-nospec", "cpu-inspect", "cpu-tm"):
             b = baseline(doc, path, name)
             r9[name] = ratio(seq_t, b["loop_seconds"]["median"]) if b else None
         f9.append(r9)
@@ -148,7 +149,7 @@ def cmd_table(args):
     os.makedirs(args.out, exist_ok=True)
     write_csv(f8, os.path.join(args.out, "fig8.csv"), ["loop"] + OPTS)
     write_csv(f9, os.path.join(args.out, "fig9.csv"),
-              ["loop", "gpu-spec", "cpu-spec", "gpu-nospec", "cpu-inspect"])
+              ["loop", "gpu-spec", "cpu-spec", "gpu-nospec", "cpu-inspect", "cpu-tm"])
     write_csv(f10, os.path.join(args.out, "fig10.csv"), ["loop"] + OPTS)
     write_csv(f11, os.path.join(args.out, "fig11.csv"), ["loop"] + PHASES)
     doc = runs[(loops[0], "all")][0]
@@ -165,8 +166,8 @@ def cmd_table(args):
             md_table(["loop", "all", "w/o MO", "w/o CO", "w/o SCHED"], f8, OPTS, fmt_speedup),
             "## Figure 9: against CPU speculation and the non-speculative parallel loop\n",
             md_table(["loop", "speculative (" + dev.get("backend", "?") + ")", "cpu-spec",
-                      "gpu-nospec", "cpu-inspect"], f9, ["gpu-spec", "cpu-spec", "gpu-nospec", "cpu-inspect"],
-                     fmt_speedup),
+                      "gpu-nospec", "cpu-inspect", "cpu-tm"], f9,
+                     ["gpu-spec", "cpu-spec", "gpu-nospec", "cpu-inspect", "cpu-tm"], fmt_speedup),
             "## Figure 10: misspeculation rate\n",
             md_table(["loop", "all", "w/o MO", "w/o CO", "w/o SCHED"], f10, OPTS, fmt_pct),
             "## Figure 11: share of the loop time per phase (--opt all)\n",

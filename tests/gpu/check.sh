@@ -778,6 +778,18 @@ expect_rc "speculate: fftbench against gpu-nospec and cpu-spec" 0 \
 json_check "speculate: every baseline verified" "$R/spec-cmp.json" '
 assert all(b["verified"] is True for b in d["results"]["baselines"])
 assert d["results"]["baselines"][2]["backend"] == "gpu"'
+# The paper's CPU baseline beside a GPU run, on a memory and a control-flow loop: cpu-tm runs on
+# the host's cores whatever the backend, and is verified like the GPU run.
+for loop in ocean gothic; do
+	expect_rc "speculate: $loop against cpu-tm and cpu-spec" 0 \
+		"$G" speculate --backend gpu --loop "$loop" --iters 100000 --compare seq,cpu-tm,cpu-spec --reps 2 \
+		--quiet --json "$R/spec-tm-$loop.json"
+	json_check "speculate: $loop's cpu-tm verified, on the CPU, every abort one more run" "$R/spec-tm-$loop.json" '
+b = {x["name"]: x for x in d["results"]["baselines"]}
+assert all(x["verified"] is True for x in b.values()) and d["verification"]["verified"] is True
+t = b["cpu-tm"]
+assert t["backend"] == "cpu" and t["iterations_speculated"] == d["config"]["iters"] + t["iterations_reexecuted"]'
+done
 
 # ---- gpubench list: both GPU lists on every workload, each repetition
 # verified by the per-thread replay, beside the CPU lock-free lists.

@@ -76,8 +76,8 @@ GB_HD void sp_mdg(sp_args *a, sp_track *t, uint32_t i)
 	}
 	if (e > a->s[1] && sp_branch(t, i, a->n)) /* misspeculate(+0:end) */
 		a->s[0] = sp_fadd(sp_fmul(a->s[0], 0.5f), 0.25f);
-	sp_st(&a->A[2 * i], sp_f2u(e));
-	sp_st(&a->A[2 * i + 1], sp_f2u(sp_fmul(e, a->s[0])));
+	sp_put(a, t, 2 * i, sp_f2u(e));
+	sp_put(a, t, 2 * i + 1, sp_f2u(sp_fmul(e, a->s[0])));
 }
 
 /* strcat: append piece i (upper-cased, tagged with the buffer's generation) at
@@ -91,7 +91,7 @@ GB_HD void sp_strcat(sp_args *a, sp_track *t, uint32_t i)
 	if ((uint64_t)off[i] + len[i] > cap && sp_branch(t, i, a->n)) /* misspeculate(+0:end) */
 		a->s[0] = (float)(++gen);
 	for (k = 0; k < len[i]; k++)
-		sp_st(&a->A[off[i] + k], (text[off[i] + k] - 32u) | (gen << 8));
+		sp_put(a, t, off[i] + k, (text[off[i] + k] - 32u) | (gen << 8));
 }
 
 /* gothic: push a particle p[0] steps; one that leaves the domain widens the
@@ -106,8 +106,8 @@ GB_HD void sp_gothic(sp_args *a, sp_track *t, uint32_t i)
 	}
 	if ((x > a->s[0] || x < -a->s[0]) && sp_branch(t, i, a->n)) /* misspeculate(+0:end) */
 		a->s[0] = sp_fadd(a->s[0], 1.0f);
-	sp_st(&a->A[2 * i], sp_f2u(sp_fdiv(x, a->s[0])));
-	sp_st(&a->A[2 * i + 1], sp_f2u(v));
+	sp_put(a, t, 2 * i, sp_f2u(sp_fdiv(x, a->s[0])));
+	sp_put(a, t, 2 * i + 1, sp_f2u(v));
 }
 
 /* alvinn: hidden unit i's activation over p[0] weights reached by a pointer
@@ -122,17 +122,17 @@ GB_HD void sp_alvinn(sp_args *a, sp_track *t, uint32_t i)
 		sum = sp_fadd(sum, sp_fmul(w[k], x[k]));
 	out = sp_fdiv(sum, sp_fadd(1.0f, sum < 0 ? -sum : sum));
 	if (a->idx[i] && sp_branch(t, i, a->n)) /* misspeculate(+0) */
-		out = sp_fmul(sp_u2f(sp_ld(&a->A[i - 1])), 0.5f);
-	sp_st(&a->A[i], sp_f2u(out));
+		out = sp_fmul(sp_u2f(sp_get(a, t, i - 1)), 0.5f);
+	sp_put(a, t, i, sp_f2u(out));
 }
 
 /* chain (Figure 6(a)): a flagged iteration hands a carry to the next one. */
 GB_HD void sp_chain(sp_args *a, sp_track *t, uint32_t i)
 {
-	float y = sp_fadd(sp_fmul(a->in[i], 0.75f), sp_u2f(sp_ld(&a->A[2 * i])));
-	sp_st(&a->A[2 * i + 1], sp_f2u(y));
+	float y = sp_fadd(sp_fmul(a->in[i], 0.75f), sp_u2f(sp_get(a, t, 2 * i)));
+	sp_put(a, t, 2 * i + 1, sp_f2u(y));
 	if (a->idx[i] && sp_branch(t, i, a->n)) /* misspeculate(+1) */
-		sp_st(&a->A[2 * i + 2], sp_f2u(sp_fmul(y, 0.5f)));
+		sp_put(a, t, 2 * i + 2, sp_f2u(sp_fmul(y, 0.5f)));
 }
 
 /* figure3: A[P[i]] = f(A[Q[i]]), the loop of Figures 1(a) and 3. */
