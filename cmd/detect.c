@@ -118,9 +118,12 @@ static void list_impls(FILE *out)
 	gb_registry_help(out, &registry);
 	gb_help_wrap(out, 0, 0, "gpu and gpu-graph run the same kernels: the thesis's launches with host "
 		     "reads between them, or one CUDA graph per event; gpu-stream decides windows of "
-		     "events a launch and has no time per event (docs/detect.md). lmdda's cpu "
-		     "recomputes reachability in O(N^2 M^2) per release, as the thesis: keep it to about "
-		     "128 x 128.");
+		     "events a launch and has no time per event (docs/detect.md). cpu-serial is the "
+		     "thesis's CPU-OSDDA and CPU-LMDDA, every GPU kernel a loop over its grid; cpu makes "
+		     "the same per-event steps on byte matrices without the GPU-only passes. lmdda's "
+		     "cpu and cpu-serial recompute reachability in O(N^2 M^2) per release, as the "
+		     "thesis: keep streams of them to about 128 x 128 (--protocol thesis times one "
+		     "such release).");
 }
 
 static const gb_opt_spec spec = {
@@ -137,7 +140,7 @@ static const gb_opt_spec spec = {
 	.compare_help = "other detectors run on the same events in the same process, e.g. cpu; the "
 			"report gives the speedup of --impl over each",
 	.extra_help = list_impls,
-	.example = "Example: gpubench detect --algo osdda --procs 4096 --res 4096 --compare cpu",
+	.example = "Example: gpubench detect --algo osdda --procs 2048 --res 2048 --compare cpu-serial",
 };
 
 static void help(FILE *out)
