@@ -4,6 +4,7 @@
 extern const rag_engine rag_engine_osdda_cpu, rag_engine_osdda_cpu_bits;
 extern const rag_engine rag_engine_lmdda_cpu, rag_engine_lmdda_cpu_bits;
 extern const rag_engine rag_engine_osdda_cpu_stream, rag_engine_lmdda_cpu_stream;
+extern const rag_engine rag_engine_osdda_cpu_serial, rag_engine_lmdda_cpu_serial;
 
 #ifdef GB_HAVE_CUDA
 extern const rag_engine rag_engine_osdda_gpu, rag_engine_osdda_gpu_graph, rag_engine_osdda_gpu_initial;
@@ -26,10 +27,10 @@ STAND_IN(rag_engine_lmdda_gpu_event, "lmdda", RAG_GPU_EVENT_HEAD);
 #endif
 
 const rag_engine *const rag_engines[] = {
-	&rag_engine_osdda_cpu, &rag_engine_osdda_cpu_bits,
+	&rag_engine_osdda_cpu_serial, &rag_engine_osdda_cpu, &rag_engine_osdda_cpu_bits,
 	&rag_engine_osdda_gpu, &rag_engine_osdda_gpu_graph, &rag_engine_osdda_gpu_initial,
 	&rag_engine_osdda_gpu_stream, &rag_engine_osdda_gpu_event, &rag_engine_osdda_cpu_stream,
-	&rag_engine_lmdda_cpu, &rag_engine_lmdda_cpu_bits,
+	&rag_engine_lmdda_cpu_serial, &rag_engine_lmdda_cpu, &rag_engine_lmdda_cpu_bits,
 	&rag_engine_lmdda_gpu, &rag_engine_lmdda_gpu_graph, &rag_engine_lmdda_gpu_initial,
 	&rag_engine_lmdda_gpu_stream, &rag_engine_lmdda_gpu_event, &rag_engine_lmdda_cpu_stream,
 	NULL,

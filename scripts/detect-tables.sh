@@ -28,9 +28,13 @@ then builds DIR/detect-tables.csv, DIR/detect-tables.md (one table per
 algorithm: Tables 3.2-3.3 for osdda, 4.3-4.4 for lmdda) and, when gnuplot is
 installed, DIR/detect-speedup.png.
 
-The thesis does not say which event stream its tables were timed on. Ours is
+--protocol thesis (the default) times what the thesis's tables time
+(docs/detect.md): for osdda the procs + res events that build the generated
+RAG, for lmdda the first release after that build that recomputes
+reachability. --protocol stream (the default with --events or --quick) times
+a whole stream of --events events instead. Either way the events come from
 gpubench's generator with a fixed seed and its default shares (release 0.4,
-deadlock 0.02), the same stream settings at every size.
+deadlock 0.02), the same settings at every size.
 
   --gpubench PATH     binary to run (default: dist/bin/gpubench if present,
                       else ./gpubench)
@@ -51,7 +55,10 @@ deadlock 0.02), the same stream settings at every size.
                       about 8 minutes for 2000 events at 128 x 128 on one
                       core, some 16 times longer for each doubling of N
                       (hours at 256 x 256). osdda's cpu runs at every size.
-  --events N          events per stream (default 2000; --quick 200)
+  --protocol NAME     thesis or stream (default thesis; stream with --events
+                      or --quick)
+  --events N          events per stream, --protocol stream only (default 2000;
+                      --quick 200)
   --seed N            seed of the generator (default 1)
   --reps N            repetitions of the stream (default 1)
   --extended          then a second sweep past the thesis: osdda at 16384,
@@ -142,6 +149,7 @@ units="1-4"
 lmdda_cpu_max=128
 events=2000
 events_set=0
+protocol=""
 seed=1
 reps=1
 extended=0
@@ -161,6 +169,7 @@ while [[ $# -gt 0 ]]; do
 	--units) need_value "$@"; units=$2; shift 2 ;;
 	--lmdda-cpu-max) need_value "$@"; lmdda_cpu_max=$2; shift 2 ;;
 	--events) need_value "$@"; events=$2; events_set=1; shift 2 ;;
+	--protocol) need_value "$@"; protocol=$2; shift 2 ;;
 	--seed) need_value "$@"; seed=$2; shift 2 ;;
 	--reps) need_value "$@"; reps=$2; shift 2 ;;
 	--extended) extended=1; shift ;;
@@ -184,6 +193,13 @@ check_names --extended-impls "$extended_impls"
 [[ $lmdda_cpu_max =~ ^(0|[1-9][0-9]*)$ ]] || die_usage "--lmdda-cpu-max: '$lmdda_cpu_max' is not a number"
 [[ $events =~ ^[1-9][0-9]*$ ]] || die_usage "--events: '$events' is not a positive number"
 [[ $seed =~ ^[0-9]+$ ]] || die_usage "--seed: '$seed' is not a number"
+[[ -z $protocol || $protocol == thesis || $protocol == stream ]] ||
+	die_usage "--protocol: '$protocol' is not thesis or stream"
+if [[ -z $protocol ]]; then
+	protocol=thesis
+	[[ $events_set == 0 && $quick == 0 ]] || protocol=stream
+fi
+[[ $protocol == stream || $events_set == 0 ]] || die_usage "--events applies only to --protocol stream"
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die_usage "--reps: '$reps' is not a positive number"
 [[ $extended == 1 || -z $extended_impls ]] || die_usage "--extended-impls applies only with --extended"
 
@@ -239,8 +255,10 @@ run_sweep() {
 	IFS=, read -r -a sizes <<<"$4"
 	total=${#sizes[@]}
 	[[ $algo != lmdda ]] || units_opt=(--units "$units")
+	local -a length=(--protocol thesis)
+	[[ $protocol == thesis ]] || length=(--protocol stream --events "$events")
 	echo "detect-tables.sh: $label $algo: $total runs of $("$gpubench" --version) ($gpubench)," \
-		"detectors $all, $events events, seed $seed, reports in $reports" >&2
+		"detectors $all, ${length[*]}, seed $seed, reports in $reports" >&2
 	for size in "${sizes[@]}"; do
 		n=$((n + 1))
 		here_list=$all
@@ -260,7 +278,7 @@ run_sweep() {
 		name="detect-$algo-$size"
 		sweep_run "[$label $algo $n/$total]" "$reports" "$name" \
 			python3 "$helper" check --algo "$algo" --impls "$here_list" -- \
-			detect --algo "$algo" --procs "$size" --res "$size" "${units_opt[@]}" --events "$events" \
+			detect --algo "$algo" --procs "$size" --res "$size" "${units_opt[@]}" "${length[@]}" \
 			--seed "$seed" --reps "$reps" --impl "$first" "${compare[@]}" "${extra[@]}"
 	done
 }

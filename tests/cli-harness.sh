@@ -283,7 +283,8 @@ assert d["verification"]["verified"] is None, d["verification"]'
 expect_rc "help detect exits 0" 0 "$G" help detect
 tr '\n' ' ' <"$T_OUT" | tr -s ' ' >"$R/help-detect.txt"
 for want in "--procs N processes (1..1048576, default 1024)" "--res M resources (1..1048576, default 1024)" \
-	"--events E events in the generated stream (1..100000000, default 2000)" \
+	"--events E events in the generated stream (--protocol stream; thesis: procs + res) (1..100000000, default 2000)" \
+	"--protocol NAME what one run-time covers" \
 	"--release-share F share of events that release a held unit (0..1, default 0.4)" \
 	"--timeout S" "--no-verify" "--warmup N" "--backend WHERE"; do
 	if grep -qF -- "$want" "$R/help-detect.txt"; then pass "help detect: $want"; else

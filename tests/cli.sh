@@ -1229,6 +1229,43 @@ c = d["config"]; r = d["results"]
 assert c["algo"] == "lmdda" and c["units_min"] >= 1 and c["units_max"] <= 3 and c["units_max"] > 1
 assert d["verification"]["verified"] is True
 assert r["decisions"]["blocked"] > 0 and r["decisions"]["regranted"] > 0'
+# --protocol thesis (the default without --events or --trace): what Tables 3.2-4.4 time.
+expect_rc "detect osdda --protocol thesis: the build of a 40 x 24 RAG, every CPU detector" 0 "$G" detect \
+	--procs 40 --res 24 --impl cpu-serial --compare cpu,cpu-bits,cpu-stream --reps 2 --quiet \
+	--json "$R/detect-th.json"
+json_check "detect osdda thesis: procs + res events, all timed, verified" "$R/detect-th.json" '
+c = d["config"]; r = d["results"]
+assert c["protocol"] == "thesis" and c["events"] == 64 and c["timed_from"] == 0 and c["timed_events"] == 64
+assert d["verification"]["verified"] is True and d["verification"]["events_checked"] == 64
+assert sum(r["decisions"].values()) == 64 and r["decisions"]["blocked"] > 0
+impls = {x["impl"]: x for x in r["impls"]}
+assert set(impls) == {"cpu-serial", "cpu", "cpu-bits", "cpu-stream"}
+for x in impls.values():
+    assert x["mismatches"] == 0 and x["stream_seconds"]["n"] == 2
+    assert abs(x["events_per_s"] * x["stream_seconds"]["median"] - 64) < 1e-6 * 64'
+expect_rc "detect lmdda --protocol thesis: one release after the build" 0 "$G" detect --algo lmdda \
+	--procs 20 --res 12 --units 1-3 --impl cpu-serial --compare cpu,cpu-bits,cpu-stream --reps 2 --quiet \
+	--json "$R/detect-thl.json" --decisions "$R/detect-thl.dec"
+json_check "detect lmdda thesis: the timed event follows the build, verified" "$R/detect-thl.json" '
+c = d["config"]; r = d["results"]
+assert c["protocol"] == "thesis" and c["timed_from"] >= 32 and c["timed_events"] == 1
+assert c["events"] == c["timed_from"] + 1
+assert d["verification"]["verified"] is True and d["verification"]["events_checked"] == c["events"]
+for x in r["impls"]:
+    assert x["mismatches"] == 0 and x["stream_seconds"]["n"] == 2, x["impl"]
+    assert abs(x["events_per_s"] * x["stream_seconds"]["median"] - 1) < 1e-6, x["impl"]'
+check "detect lmdda thesis: the timed event is a release that moves an edge" \
+	sh -c 'tail -n 1 "$1" | grep -Eq " release .* (released|regranted)"' sh "$R/detect-thl.dec"
+expect_rc "detect --protocol thesis with --events exits 2" 2 "$G" detect --protocol thesis --events 50
+expect_err "detect --protocol thesis --events names --protocol stream" "--protocol stream"
+expect_rc "detect --protocol thesis with --trace exits 2" 2 "$G" detect --protocol thesis --trace "$R/detect.trace"
+expect_rc "detect --protocol stream: the 2000-event default stream" 0 "$G" detect --protocol stream \
+	--procs 30 --res 30 --reps 1 --quiet --json "$R/detect-st.json"
+json_check "detect --protocol stream report" "$R/detect-st.json" '
+c = d["config"]
+assert c["protocol"] == "stream" and c["events"] == 2000 and c["timed_from"] == 0'
+json_check "detect --events alone selects the stream protocol" "$R/detect.json" '
+assert d["config"]["protocol"] == "stream" and d["config"]["timed_events"] == 3000'
 expect_rc "detect --deadlock-share 0 has no deadlocks" 0 "$G" detect --procs 40 --res 40 --events 2000 \
 	--deadlock-share 0 --quiet --json "$R/detect-0.json"
 json_check "detect --deadlock-share 0 report" "$R/detect-0.json" '

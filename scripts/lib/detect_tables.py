@@ -246,7 +246,10 @@ def collect(folder):
         paths.append(path)
     if not docs:
         raise ReportError("%s: no detect-<algo>-<N>.json reports found" % folder)
-    agree(docs, paths, "stream lengths (--events)", lambda d: d["config"]["events"])
+    agree(docs, paths, "protocols (--protocol)", lambda d: d["config"].get("protocol", "stream"))
+    # the thesis protocol's length follows the size (procs + res events to build the RAG)
+    if docs[0]["config"].get("protocol", "stream") == "stream":
+        agree(docs, paths, "stream lengths (--events)", lambda d: d["config"]["events"])
     agree(docs, paths, "generator seeds (--seed)", lambda d: d["config"]["seed"])
     agree(docs, paths, "release shares (--release-share)",
           lambda d: d["config"]["release_share"])
@@ -292,7 +295,7 @@ def md_text(rows, docs):
         "*X over Y* is Y's median stream time divided by X's, from the same run on the same "
         "events. The thesis does not say which event stream its tables were timed on; these "
         "are gpubench's generated streams with the fixed settings below, the same at every "
-        "size. Its CPU detectors are `cpu`, its initial GPU designs `gpu-initial` and its "
+        "size. Its CPU detectors are `cpu-serial` (serial runs of its GPU kernels; `cpu` makes its per-event steps without the GPU-only passes), its initial GPU designs `gpu-initial` and its "
         "bit-packed ones `gpu`. `-`: not run at that size, or a size the thesis has no number "
         "for. Every run was verified against the graph-search oracle.",
         "",

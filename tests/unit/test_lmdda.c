@@ -170,6 +170,21 @@ TEST(lmdda_cpu_agrees_with_oracle_on_random_streams)
 }
 
 /*
+ * cpu-serial (deadlock/rag_serial.c): the GPU detectors' kernels run serially
+ * with Algorithm 21's node hopping, every iteration, at sizes on both sides
+ * of 32 (padding, the last word of a row, RP's tiled transpose).
+ */
+TEST(lmdda_cpu_serial_agrees_with_oracle_on_random_streams)
+{
+	static const uint32_t small[][2] = {{1, 1}, {2, 3}, {5, 7}, {7, 5}, {13, 11}};
+	static const uint32_t odd[][2] = {{31, 33}, {33, 31}, {40, 40}};
+	const rag_engine *e = engine("cpu-serial");
+	REQUIRE(e);
+	agree_on_sizes(e, small, sizeof(small) / sizeof(small[0]), 60, 300);
+	agree_on_sizes(e, odd, sizeof(odd) / sizeof(odd[0]), 3, 300);
+}
+
+/*
  * The GPU detectors' kernels (deadlock/lmdda_bits.h) run by the CPU driver,
  * bit-packed with both flows and one int a cell: sizes on both sides of 32
  * and of every power of two up to 128, so padding and the last word of a
@@ -248,11 +263,11 @@ static void replay_steps(const rag_engine *e, const uint32_t *units, uint32_t pr
 	rag_oracle_free(&o);
 }
 
-/* The same steps through cpu, cpu-bits and the GPU kernels on the CPU driver. */
+/* The same steps through cpu, cpu-serial, cpu-bits and the GPU kernels on the CPU driver. */
 static void replay_on_all(const uint32_t *units, uint32_t procs, uint32_t res, const step *steps,
 			  unsigned nsteps)
 {
-	const rag_engine *e[] = {engine("cpu"), engine("cpu-bits"), &rag_sim_lmdda_gpu,
+	const rag_engine *e[] = {engine("cpu"), engine("cpu-serial"), engine("cpu-bits"), &rag_sim_lmdda_gpu,
 				 &rag_sim_lmdda_gpu_graph, &rag_sim_lmdda_gpu_initial};
 	unsigned k;
 	for (k = 0; k < sizeof(e) / sizeof(e[0]); k++)
