@@ -679,6 +679,21 @@ expect_rc "detect lmdda 1025x1100 (beyond the thesis's 1024): gpu and gpu-graph 
 json_check "detect lmdda 1025x1100: no mismatch" "$R/detect-big.json" '
 assert d["verification"]["verified"] is True
 assert all(x["mismatches"] == 0 for x in d["results"]["impls"])'
+# The thesis's protocol (the default without --events): OSDDA times the build of the RAG, LMDDA one
+# release that recomputes reachability after it; every GPU detector beside the serial CPU ones.
+for a in "osdda --procs 512 --res 512" "lmdda --procs 64 --res 64 --units 1-4"; do
+	read -r -a targs <<<"$a"
+	expect_rc "detect ${targs[0]} thesis protocol: the GPU detectors and cpu-serial, verified" 0 \
+		"$G" detect --algo "${targs[@]}" --impl gpu --compare gpu-graph,gpu-initial,gpu-stream,cpu-serial,cpu-bits \
+		--reps 2 --quiet --json "$R/detect-thesis.json"
+	json_check "detect ${targs[0]} thesis protocol: every detector verified, the timed events as documented" \
+		"$R/detect-thesis.json" '
+c = d["config"]
+assert c["protocol"] == "thesis" and d["verification"]["verified"] is True, (c, d["verification"])
+assert all(x["mismatches"] == 0 for x in d["results"]["impls"])
+assert (c["algo"] == "osdda" and c["timed_events"] == c["procs"] + c["res"]) or \
+    (c["algo"] == "lmdda" and c["timed_events"] == 1), c'
+done
 # gpu-stream: state in shared memory up to its limit and in global memory past it, windows of
 # events beyond one launch, and the decisions equal cpu-bits' line by line.
 detect_stream() {
