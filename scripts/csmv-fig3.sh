@@ -4,8 +4,7 @@
 # accounts, 28 blocks of 64 threads, read-only transactions that sum every
 # account), throughput as the share of read-only transactions grows: CSMV,
 # CSMV-NoCV (no collaborative validation) and CSMV-onlyCS (only the client-server
-# design), and csmv-index (CSMV on a server whose ATR is indexed by word).
-# Everything else is in scripts/lib/stmfig.sh.
+# design). Everything else is in scripts/lib/stmfig.sh.
 set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib/stmfig.sh
@@ -26,14 +25,12 @@ fig_quick_fixed=(--accounts 300 --threads 96 --block-size 32 --semantic-ratio 0 
 fig_quick_sizes="--tx-per-thread 20"
 fig_logx=0
 fig_workloads=bank
-fig_algos=csmv,csmv-nocv,csmv-onlycs,csmv-index
+fig_algos=csmv,csmv-nocv,csmv-onlycs
 fig_panel_title="every inquiry sums every account"
 stmfig_panels=("A")
 fig_panels_about="One panel, A: no presort, the read-only share swept (the paper's bank has no
 semantic chains to presort)."
-fig_algos_about="Engines: CSMV, CSMV-NoCV and CSMV-onlyCS (section IV-C) on the paper's server,
-and csmv-index, CSMV on the server with the ATR indexed by word (--algos with
-csmv-index-nocv,csmv-index-onlycs adds its ablations). The paper also draws
+fig_algos_about="Engines: CSMV, CSMV-NoCV and CSMV-onlyCS (section IV-C). The paper also draws
 JVSTM-GPU: --algos csmv,csmv-nocv,csmv-onlycs,jvstm-gpu adds it (Figure 1 runs
 it by default), and jvstm adds JVSTM on CPU threads. The abort rates are
 Figure 1's (the paper omits them)."

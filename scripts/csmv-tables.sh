@@ -15,7 +15,7 @@ usage() {
 usage: scripts/csmv-tables.sh [options] [-- extra gpubench stm options]
 
 Runs scripts/csmv-fig1.sh into DIR/fig1 and scripts/csmv-fig2.sh into
-DIR/fig2 (every engine of those figures: csmv, csmv-nocv, csmv-onlycs, csmv-index, jvstm,
+DIR/fig2 (every engine of those figures: csmv, csmv-nocv, csmv-onlycs, jvstm,
 jvstm-gpu and prstm), then builds DIR/csmv-tables.md and DIR/csmv-tables.csv
 from their reports:
   Table I   (bank) and Table III (memcached): an update transaction's commit

@@ -15,7 +15,7 @@ import sys
 PHASES = ["divergence", "pre_validation", "wait_server", "server_validation", "server_insert", "write_back"]
 # Total: the client's phases in sequence; the server's two overlap wait_server.
 CLIENT = ["divergence", "pre_validation", "wait_server", "write_back"]
-ORDER = ["csmv", "csmv-nocv", "csmv-onlycs", "csmv-index", "csmv-index-nocv", "csmv-index-onlycs", "jvstm", "jvstm-gpu", "prstm", "prstm-nocm", "gpustm", "gpustm-local"]
+ORDER = ["csmv", "csmv-nocv", "csmv-onlycs", "jvstm", "jvstm-gpu", "prstm", "gpustm", "gpustm-local"]
 
 
 def us(ns):

@@ -464,7 +464,7 @@ for ways in 4 8; do
 			--tx-per-thread 100 --retry-limit 1000000000
 	done
 done
-for algo in csmv csmv-nocv csmv-onlycs csmv-index jvstm-gpu prstm; do # prstm: its kernel with the read log
+for algo in csmv csmv-nocv csmv-onlycs jvstm-gpu prstm; do # prstm: its kernel with the read log
 	gpu_memcached "$algo, 256 ways, 1792 threads" --algo "$algo" --ways 256 --threads 1792 --block-size 64 \
 		--tx-per-thread 100
 done
@@ -508,7 +508,7 @@ elif d["config"]["algo"].startswith("csmv"):
 else:
     assert "commit_phases_ns" not in r, r  # jvstm-gpu: every thread commits by itself, no server'
 }
-for algo in csmv csmv-nocv csmv-onlycs csmv-index csmv-index-nocv csmv-index-onlycs jvstm-gpu prstm; do
+for algo in csmv csmv-nocv csmv-onlycs jvstm-gpu prstm; do
 	for ro in 10 50 90; do # exact shares of 10 transactions a thread
 		gpu_csmv "$algo, 1792 clients, $ro% read-only of 6000 accounts" --algo "$algo" --threads 1792 \
 			--block-size 64 --accounts 6000 --semantic-ratio 0 --read-only "$ro" --read-only-size 6000 \

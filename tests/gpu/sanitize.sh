@@ -117,15 +117,14 @@ for algo in prstm gpustm gpustm-local; do
 		--reps 1 --warmup 0
 done
 
-# CSMV's cooperative kernel (clients and the server block: the paper's receiver
-# and worker warps, and csmv-index's single server warp), each variant, and
+# CSMV's cooperative kernel (clients and the server block), each variant, and
 # JVSTM-GPU's kernel (every thread committing by itself), with read-only
 # transactions over every account; memcached on prstm's wide kernel, csmv and jvstm-gpu
-for algo in csmv csmv-nocv csmv-onlycs csmv-index csmv-index-nocv csmv-index-onlycs jvstm-gpu; do
+for algo in csmv csmv-nocv csmv-onlycs jvstm-gpu; do
 	sanitize stm --backend gpu --algo "$algo" --threads 256 --block-size 64 --accounts 300 --semantic-ratio 0 \
 		--read-only 20 --read-only-size 300 --tx-per-thread 4 --reps 1 --warmup 0
 done
-for algo in prstm gpustm gpustm-local csmv csmv-index jvstm-gpu; do
+for algo in prstm gpustm gpustm-local csmv jvstm-gpu; do
 	sanitize stm --backend gpu --algo "$algo" --workload memcached --threads 256 --block-size 64 --items 4096 \
 		--ways 8 --tx-per-thread 6 --reps 1 --warmup 0
 done
