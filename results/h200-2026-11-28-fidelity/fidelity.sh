@@ -1,5 +1,5 @@
 #!/bin/bash
-# The faithful engines and baselines before and after, on one GPU machine: each line runs the
+# The faithful engines and baselines before and after (CSMV's server aside: see README.md), on one GPU machine: each line runs the
 # previous build (dist-base) with the command of its time, then this build (dist) with the paper's
 # design and our variant side by side. Run from the repository root with OUT set; the reports go
 # to $OUT/reports.tgz and the summary to $OUT/summary.md (summarize.py).
@@ -10,9 +10,10 @@ nvidia-smi -L > $O/gpu.txt 2>&1
 run() { # label, binary, arguments...
 	local label=$1 bin=$2
 	shift 2
-	local t0=$(date +%s.%N)
+	local t0=$(date +%s%N) rc
 	timeout 150 "$bin" "$@" --quiet --json /tmp/fid/$label.json > /tmp/fid/$label.out 2>&1
-	echo "$label rc=$? $(echo "$(date +%s.%N) - $t0" | bc) s: $*" >> $O/log.txt
+	rc=$?
+	echo "$label rc=$rc $((($(date +%s%N) - t0) / 1000000)) ms: $*" >> $O/log.txt
 }
 S0=(--threads 6720 --hash 1 --semantic-ratio 0 --reps 5)
 # PR-STM without its contention manager (seed 000, 3.4): the manager's cost, and its gain
@@ -27,17 +28,6 @@ for wl in skiplist memcached; do
 	extra=(); [ $wl = memcached ] && extra=(--ways 8 --retry-limit 1000000000)
 	run gpustm-$wl-before $OLD stm --workload $wl --algo gpustm --compare prstm --threads 6720 --reps 3 "${extra[@]}"
 	run gpustm-$wl-after $NEW stm --workload $wl --algo gpustm --compare gpustm-local,prstm --threads 6720 --reps 3 "${extra[@]}"
-done
-# CSMV on the paper's server (seed 001, III) against the per-word index (before: csmv)
-for ways in 4 256; do
-	M=(--backend gpu --workload memcached --ways $ways --threads 1792 --block-size 64 --tx-per-thread 100 --reps 3)
-	run csmv-memc$ways-before $OLD stm "${M[@]}" --algo csmv --compare csmv-nocv,csmv-onlycs
-	run csmv-memc$ways-after $NEW stm "${M[@]}" --algo csmv --compare csmv-nocv,csmv-onlycs,csmv-index
-done
-B=(--backend gpu --accounts 6000 --threads 1792 --block-size 64 --semantic-ratio 0 --transfers-per-tx 1 --read-only-size 6000 --initial-balance 1000000 --tx-per-thread 20 --reps 2)
-for ro in 0 1 50; do
-	run csmv-bank$ro-before $OLD stm "${B[@]}" --read-only $ro --algo csmv --compare csmv-nocv,csmv-onlycs,jvstm-gpu
-	run csmv-bank$ro-after $NEW stm "${B[@]}" --read-only $ro --algo csmv --compare csmv-nocv,csmv-onlycs,csmv-index,jvstm-gpu
 done
 # detect under the thesis's protocol (seed 004): the GPU detectors beside the serial CPU ones
 for n in 512 1024 2048; do
