@@ -98,9 +98,10 @@ static const gb_opt_row rows[NROWS] = {
 	[ROW_WORKERS] = {.name = "cpu-workers", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 4096,
 			 .offset = AT(cpu_workers),
 			 .help = "OS threads of cpu-lockfree* (default: logical CPUs)"},
-	[ROW_CLPLAT] = {.name = "opencl-platform", .kind = GB_OPT_TEXT, .metavar = "P", .offset = AT(opencl_platform),
-			.help = "opencl, opencl-cpu: only the OpenCL platforms whose name or vendor contains P "
-				"(case ignored; e.g. NVIDIA, Portable), or the platform of index P (default: any)"},
+	[ROW_CLPLAT] = {.name = "opencl-platform", .kind = GB_OPT_TEXT, .metavar = "PLATFORM",
+			.offset = AT(opencl_platform),
+			.help = "opencl, opencl-cpu: only the OpenCL platforms whose name or vendor contains PLATFORM "
+				"(case ignored; e.g. NVIDIA, Portable), or the platform of index PLATFORM (default: any)"},
 	[ROW_CLDEV] = {.name = "opencl-device", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = 1023,
 		       .def = "0", .offset = AT(opencl_device),
 		       .help = "opencl, opencl-cpu: the N-th device of the implementation's type (GPU, CPU) over "
