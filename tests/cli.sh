@@ -124,7 +124,7 @@ numeric_opts=(
 	"points-per-tx 0 4000000"
 	"vertices 2 134217728"
 	"edges 1 1073741824"
-	"edges-per-tx 1 15"
+	"edges-per-tx 0 15"
 	"max-label 1 1000000000"
 	"reps 1 100000"
 	"duration 0 86400"
@@ -222,7 +222,7 @@ e = {x["name"]: x for x in d["engines"]["stm"]}
 for name in ("prstm", "gpustm"):
     p = e[name]
     assert p["max_threads"] == 524288 and p["max_words_per_transaction"] == 16, p
-    assert p["max_words_by_workload"] == {"bank": 8, "vacation": 8, "skiplist": 16, "kmeans": 8, "graph": 8,
+    assert p["max_words_by_workload"] == {"bank": 8, "vacation": 8, "skiplist": 16, "kmeans": 8, "graph": 16,
                                           "memcached": 16}, p
     assert p["workloads"] == ["bank", "vacation", "skiplist", "kmeans", "graph", "memcached"] and p["cannot_run"] == [], p
 # prstm logs read-only transactions past its sets on the bank and memcached (its read log); gpustm does not
@@ -750,14 +750,38 @@ expect_err "more clusters than points says so" "--clusters 11 exceeds --points 1
 expect_rc "--hash above kmeans's data words exits 2" 2 "$G" stm "${KM[@]}" --hash 13
 expect_err "--hash above kmeans's data words says what they are" "option --hash: 13 exceeds --clusters x 3 12"
 
-GR=(--backend cpu --workload graph --threads 32 --vertices 2000 --edges 8000 --reps 2 --warmup 0)
+# graph: GRA runs the paper's transaction (all of a vertex's neighbours: the default) on a graph whose
+# largest degree prstm's and gpustm's 16-word sets hold; GR the bounded variant, --edges-per-tx 7, on a
+# denser graph whose largest degree they do not
+GRA=(--backend cpu --workload graph --threads 32 --vertices 2000 --edges 3000 --reps 2 --warmup 0)
+expect_rc "graph with all neighbours on prstm, compared with gpustm and gpustm-local" 0 "$G" stm "${GRA[@]}" \
+	--compare gpustm,gpustm-local --json "$R/graph-all.json"
+expect_out "the graph summary says the transaction is the paper's" \
+	"prstm on graph, cpu backend, 32 threads, 2000 vertices, 3000 edges, all neighbours per transaction (the paper's; largest degree"
+json_check "graph with all neighbours: one transaction per vertex, 1 + the largest degree words, all verified" "$R/graph-all.json" '
+c = d["config"]; r = d["results"]; v = d["verification"]; g = c["graph"]
+assert g["edges_per_tx"] == 0 and g["all_neighbours"] is True and g["vertices_split"] == 0, g
+assert 8 <= g["max_degree"] <= 15 and g["neighbours_per_transaction"] == g["max_degree"], g
+assert g["max_words_per_transaction"] == g["max_degree"] + 1, g
+# one transaction per vertex with a neighbour: all but the isolated vertices, each a component of its own
+assert 2000 - g["components"] + 1 <= g["round0_transactions"] < 2000 and g["largest_component"] > 1000, g
+assert v["verified"] is True and r["passes"] == 2 and r["abandoned"] == 0, (r, v)
+assert [x["algo"] for x in r["compare"]] == ["gpustm", "gpustm-local"], r["compare"]
+assert all(x["verified"] is True and x["passes"] == 2 for x in r["compare"]), r["compare"]'
+expect_rc "graph with all neighbours past the 16-word sets exits 2" 2 "$G" stm --backend cpu --workload graph \
+	--threads 32 --vertices 2000 --edges 8000 --reps 1 --warmup 0
+expect_err "graph with all neighbours past the sets names the degree, the engine and --edges-per-tx" \
+	"graph: --edges-per-tx 0 (all, the paper's transaction) sends a vertex's value to all its neighbours, and this graph's largest degree is " \
+	"but prstm runs graph transactions of at most 16: set --edges-per-tx 1..15 to split"
+GR=(--backend cpu --workload graph --threads 32 --vertices 2000 --edges 8000 --edges-per-tx 7 --reps 2 --warmup 0)
 expect_rc "graph on prstm, compared with gpustm" 0 "$G" stm "${GR[@]}" --compare gpustm --json "$R/graph.json"
-expect_out "the graph summary" "prstm on graph, cpu backend, 32 threads, 2000 vertices, 8000 edges, up to 7 per transaction" \
+expect_out "the graph summary" "prstm on graph, cpu backend, 32 threads, 2000 vertices, 8000 edges, up to 7 neighbours per transaction (split, not the paper's: " \
 	"  passes       2 complete" "rounds in them" "connected component" "  gpustm       "
 json_check "graph report: config, rounds, both engines verified against the components' minima" "$R/graph.json" '
 c = d["config"]; r = d["results"]; v = d["verification"]; g = c["graph"]
 assert c["workload"] == "graph" and g["vertices"] == 2000 and g["edges"] == 8000 and g["csr_entries"] == 16000, g
 assert g["edges_per_tx"] == 7 and g["max_label"] == 10000 and g["max_words_per_transaction"] == 8, g
+assert g["all_neighbours"] is False and g["neighbours_per_transaction"] == 7 and 0 < g["vertices_split"] < 2000, g
 assert g["round0_transactions"] >= 16000 / 7 and g["components"] >= 1 and g["data_words"] == 2000, g
 assert r["passes"] == 2 and r["stages"] == r["batches"] >= 4, r
 assert r["transactions_per_batch"] == g["round0_transactions"] and r["abandoned"] == 0, r
@@ -777,9 +801,12 @@ expect_rc "graph --duration runs passes" 0 "$G" stm "${GR[@]}" --duration 0.05 -
 json_check "graph --duration: passes back to back, verified" "$R/graph-d.json" '
 r = d["results"]
 assert r["timed_run"] == "batches" and r["passes"] >= 2 and d["verification"]["verified"] is True, r'
-expect_rc "graph --edges-per-tx 8 exits 2" 2 "$G" stm "${GR[@]}" --edges-per-tx 8
-expect_err "graph --edges-per-tx 8 exceeds the engines' sets" \
-	"prstm runs graph transactions of at most 8 words, but graph transactions with these options (--edges-per-tx) touch up to 9"
+expect_rc "graph --edges-per-tx 15 on prstm's 16-word sets" 0 "$G" stm "${GR[@]}" --edges-per-tx 15 --quiet \
+	--json "$R/graph-15.json"
+json_check "graph at --edges-per-tx 15: 16-word transactions, verified" "$R/graph-15.json" '
+g = d["config"]["graph"]
+assert g["max_words_per_transaction"] == 16 and g["neighbours_per_transaction"] == 15, g
+assert d["verification"]["verified"] is True'
 expect_rc "graph --read-only 20 exits 2" 2 "$G" stm "${GR[@]}" --read-only 20
 expect_err "graph --read-only 20 names graph" "option --read-only does not apply to --workload graph"
 expect_rc "a graph option with vacation exits 2" 2 "$G" stm "${VAC[@]}" --vertices 10

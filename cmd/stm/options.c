@@ -452,6 +452,13 @@ void stm_cmd_parse(stm_opts *o, int argc, char **argv)
 	o->table.semantic_ratio = (uint32_t)o->semantic_ratio;
 	o->table.presort = o->presort;
 	o->table.seed = o->run.seed;
+	for (k = 0; k < o->nengines; k++) {
+		const stm_engine_run *run = stm_engine_run_of(o->engine[k], o->workload);
+		if (!o->table.max_set || run->max_set < o->table.max_set) {
+			o->table.max_set = run->max_set;
+			o->table.max_set_engine = o->engine[k]->head.name;
+		}
+	}
 }
 
 void stm_cmd_params(const stm_opts *o, const stm_engine *e, stm_params *p)

@@ -573,9 +573,14 @@ for algo in prstm gpustm gpustm-local; do
 		--clusters 2 --hash 3
 	gpu_staged kmeans "$algo, 6720 threads, a point per transaction" --algo "$algo" --threads 6720 \
 		--points 100000 --points-per-tx 1 --iterations 3
-	gpu_staged graph "$algo, 6720 threads, the paper's sizes" --algo "$algo" --threads 6720
+	gpu_staged graph "$algo, 6720 threads, the paper's sizes, 15 edges per transaction" --algo "$algo" \
+		--threads 6720 --edges-per-tx 15
+	gpu_staged graph "$algo, 6720 threads, 1M vertices, all neighbours per transaction" --algo "$algo" \
+		--threads 6720 --edges 1500000
 	gpu_staged graph "$algo, 1536 threads, 2000 dense vertices, hash 4" --algo "$algo" --threads 1536 \
-		--vertices 2000 --edges 50000 --hash 4
+		--vertices 2000 --edges 50000 --edges-per-tx 7 --hash 4
+	gpu_staged graph "$algo, 1536 threads, 2000 vertices, all neighbours, hash 4" --algo "$algo" --threads 1536 \
+		--vertices 2000 --edges 3000 --hash 4
 	gpu_staged graph "$algo, 6720 threads, 3 edges per transaction" --algo "$algo" --threads 6720 \
 		--vertices 100000 --edges 1000000 --edges-per-tx 3
 done

@@ -114,6 +114,9 @@ for algo in prstm gpustm gpustm-local; do
 	sanitize stm --backend gpu --algo "$algo" --workload kmeans --threads 512 --points 4000 --clusters 4 \
 		--iterations 3 --reps 1 --warmup 0
 	sanitize stm --backend gpu --algo "$algo" --workload graph --threads 512 --vertices 500 --edges 3000 \
+		--edges-per-tx 7 --reps 1 --warmup 0
+	# all of a vertex's neighbours (largest degree 13): the 16-word kernels
+	sanitize stm --backend gpu --algo "$algo" --workload graph --threads 512 --vertices 500 --edges 1200 \
 		--reps 1 --warmup 0
 done
 

@@ -137,9 +137,119 @@ TEST(graph_generate_csr_values_components_and_table)
 	free(arcs_seen);
 	graph_free(&w);
 
-	c.edges_per_tx = 0;
+	c.edges_per_tx = GRAPH_MAX_EDGES_PER_TX + 1;
 	CHECK(graph_generate(&w, &c, err, sizeof(err)) == -1);
-	CHECK_CONTAINS(err, "--edges-per-tx 0");
+	CHECK_CONTAINS(err, "--edges-per-tx 16");
+}
+
+/* The largest degree of c's graph and how many vertices have more than k neighbours, from the CSR of a split
+ * generation (k = 1: every edge its own transaction). */
+static uint32_t degrees_of(graph_config c, uint32_t k, uint32_t *over_k)
+{
+	graph_workload w;
+	char err[256];
+	uint32_t v, max = 0;
+
+	c.edges_per_tx = 1;
+	*over_k = 0;
+	if (graph_generate(&w, &c, err, sizeof(err)) != 0)
+		return UINT32_MAX;
+	for (v = 0; v < c.vertices; v++) {
+		uint32_t d = w.offset[v + 1] - w.offset[v];
+		max = d > max ? d : max;
+		*over_k += d > k;
+	}
+	graph_free(&w);
+	return max;
+}
+
+/*
+ * --edges-per-tx 0, the paper's transaction: one per vertex with a neighbour, holding all of them in CSR
+ * order, 1 + the largest degree words at most; a split run counts the vertices it splits.
+ */
+TEST(graph_all_neighbours_is_one_transaction_per_vertex)
+{
+	graph_config c = small_config();
+	graph_workload w;
+	tx_input in;
+	char err[256];
+	uint32_t v, over3, maxdeg, with_nb = 0;
+	uint64_t i;
+
+	c.edges = 120; /* degrees of 4 on average: some past 3, none past 15 */
+	maxdeg = degrees_of(c, 3, &over3);
+	REQUIRE(maxdeg >= 4 && maxdeg <= GRAPH_MAX_EDGES_PER_TX && over3 > 0);
+	c.edges_per_tx = 0;
+	REQUIRE(graph_generate(&w, &c, err, sizeof(err)) == 0);
+	for (v = 0; v < c.vertices; v++)
+		with_nb += w.offset[v + 1] > w.offset[v];
+	in = graph_input_of(&w);
+	CHECK_EQ(w.max_degree, maxdeg);
+	CHECK_EQ(w.epx, maxdeg);
+	CHECK_EQ(w.split, 0u);
+	CHECK_EQ(in.ntx, (uint64_t)with_nb);
+	CHECK_EQ(w.round0_tx, (uint64_t)with_nb);
+	CHECK_EQ(in.max_words, 1 + maxdeg);
+	CHECK_EQ(in.aux_stride, maxdeg - GRAPH_ENTRY_NEIGHBOURS);
+	for (i = 0; i < w.ntx; i++) {
+		const graph_entry *e = &w.tx[i];
+		uint32_t n = GRAPH_COUNT(e->meta), j;
+		CHECK(i == 0 || w.tx[i - 1].src < e->src); /* one transaction per vertex */
+		CHECK_EQ(n, w.offset[e->src + 1] - w.offset[e->src]);
+		for (j = 0; j < n; j++)
+			CHECK_EQ(graph_neighbour(e, w.aux, w.aux_stride, (uint32_t)i, j), w.target[w.offset[e->src] + j]);
+	}
+	graph_free(&w);
+
+	/* the bounded variant splits exactly the vertices of more than --edges-per-tx neighbours */
+	c.edges_per_tx = 3;
+	REQUIRE(graph_generate(&w, &c, err, sizeof(err)) == 0);
+	CHECK_EQ(w.split, over3);
+	CHECK_EQ(w.epx, 3u);
+	CHECK(w.ntx > (uint64_t)with_nb);
+	graph_free(&w);
+}
+
+/* All neighbours on a graph whose largest degree is past the engines' sets: refused, naming --edges-per-tx. */
+TEST(graph_all_neighbours_past_the_sets_is_refused)
+{
+	graph_config c = small_config();
+	graph_workload w;
+	char err[512], want[128];
+	uint32_t over, maxdeg;
+
+	c.vertices = 40;
+	c.edges = 600; /* degrees of 30 on average */
+	maxdeg = degrees_of(c, 0, &over);
+	REQUIRE(maxdeg > GRAPH_MAX_EDGES_PER_TX && maxdeg != UINT32_MAX);
+	c.edges_per_tx = 0;
+	c.max_words = 16;
+	c.engine = "prstm";
+	CHECK(graph_generate(&w, &c, err, sizeof(err)) == -1);
+	snprintf(want, sizeof(want), "this graph's largest degree is %u, so a transaction touches up to %u words",
+		 maxdeg, maxdeg + 1);
+	CHECK_CONTAINS(err, want);
+	CHECK_CONTAINS(err, "but prstm runs graph transactions of at most 16: set --edges-per-tx 1..15");
+	/* no engine: the entry's count field bounds it */
+	c.max_words = 0;
+	c.engine = NULL;
+	CHECK(graph_generate(&w, &c, err, sizeof(err)) == -1);
+	CHECK_CONTAINS(err, "past the 16 that the entry's count field hold");
+	/* an engine of narrower sets than the degree: named with its capacity */
+	c.edges = 120;
+	c.vertices = 60;
+	maxdeg = degrees_of(c, 0, &over);
+	REQUIRE(maxdeg >= 4 && maxdeg <= GRAPH_MAX_EDGES_PER_TX);
+	c.max_words = maxdeg; /* one word short */
+	c.engine = "narrow";
+	CHECK(graph_generate(&w, &c, err, sizeof(err)) == -1);
+	snprintf(want, sizeof(want), "narrow runs graph transactions of at most %u: set --edges-per-tx 1..%u", maxdeg,
+		 maxdeg - 1);
+	CHECK_CONTAINS(err, want);
+	c.max_words = maxdeg + 1; /* exactly enough */
+	REQUIRE(graph_generate(&w, &c, err, sizeof(err)) == 0);
+	CHECK_EQ(graph_input_of(&w).max_words, maxdeg + 1);
+	graph_free(&w);
 }
 
 /* Rounds: the vertices a round lowered send next round; the fixpoint is every component's minimum. */
@@ -308,9 +418,9 @@ TEST(graph_oracle_names_what_is_wrong)
 }
 
 /* Both engines' CPU backends, a whole pass at high contention: 40 dense vertices, 600 threads on 32 workers. */
-static void run_hot(const stm_ops *ops, uint32_t retry_limit, uint32_t hash, const char *label)
+static void run_hot_with(const char *const *opts, const stm_ops *ops, uint32_t retry_limit, uint32_t hash,
+			 const char *label)
 {
-	static const char *const opts[] = {"vertices=40", "edges=600", "edges-per-tx=7", "max-label=1000000", NULL};
 	stm_table_cfg tc = {.threads = 600, .seed = 13};
 	char retry[32];
 	const char *const engine_opts[] = {"max-passes=1000000000", "stall-timeout=10", retry, NULL};
@@ -332,6 +442,19 @@ static void run_hot(const stm_ops *ops, uint32_t retry_limit, uint32_t hash, con
 	CHECK_EQ((uint64_t)res.pass.facts[1].value, 1u); /* one component */
 }
 
+static void run_hot(const stm_ops *ops, uint32_t retry_limit, uint32_t hash, const char *label)
+{
+	static const char *const opts[] = {"vertices=40", "edges=600", "edges-per-tx=7", "max-label=1000000", NULL};
+	run_hot_with(opts, ops, retry_limit, hash, label);
+}
+
+/* The paper's transaction, all of a vertex's neighbours at once: 40 vertices of degree 7 on average. */
+static void run_hot_all(const stm_ops *ops, uint32_t retry_limit, uint32_t hash, const char *label)
+{
+	static const char *const opts[] = {"vertices=40", "edges=140", "edges-per-tx=0", "max-label=1000000", NULL};
+	run_hot_with(opts, ops, retry_limit, hash, label);
+}
+
 TEST(graph_cpu_backends_at_high_contention)
 {
 	run_hot(&prstm_graph_cpu_ops, 0, 1, "prstm");
@@ -339,4 +462,7 @@ TEST(graph_cpu_backends_at_high_contention)
 	run_hot(&gpustm_graph_cpu_ops, 100, 1, "gpustm");
 	/* a retry limit of 1 gives many transactions up: their vertices send again next round */
 	run_hot(&gpustm_graph_cpu_ops, 1, 2, "gpustm, retry limit 1, hash 2");
+	run_hot_all(&prstm_graph_cpu_ops, 0, 1, "prstm, all neighbours");
+	run_hot_all(&gpustm_graph_cpu_ops, 100, 1, "gpustm, all neighbours");
+	run_hot_all(&gpustm_graph_cpu_ops, 1, 2, "gpustm, all neighbours, retry limit 1, hash 2");
 }

@@ -30,7 +30,7 @@ static uint32_t find_root(uint32_t *parent, uint32_t x)
 /* After entry `n`: the transactions of the marked vertices (all when mark is NULL), in vertex order. */
 static void build_table(graph_workload *w, const unsigned char *mark, uint64_t n)
 {
-	uint32_t epx = w->cfg.edges_per_tx, v;
+	uint32_t epx = w->epx, v;
 	uint64_t queued = 0;
 
 	for (v = 0; v < w->cfg.vertices; v++) {
@@ -73,10 +73,9 @@ int graph_generate(graph_workload *w, const graph_config *cfg, char *err, size_t
 			 "1..%u edges", n, cfg->edges, GRAPH_MAX_EDGES);
 		return -1;
 	}
-	if (cfg->edges_per_tx < 1 || cfg->edges_per_tx > GRAPH_MAX_EDGES_PER_TX || cfg->max_label < 1 ||
-	    cfg->threads < 1) {
-		snprintf(err, errlen, "--edges-per-tx %u: a transaction lowers 1..%u neighbours", cfg->edges_per_tx,
-			 GRAPH_MAX_EDGES_PER_TX);
+	if (cfg->edges_per_tx > GRAPH_MAX_EDGES_PER_TX || cfg->max_label < 1 || cfg->threads < 1) {
+		snprintf(err, errlen, "--edges-per-tx %u: a transaction lowers 1..%u neighbours (0: all)",
+			 cfg->edges_per_tx, GRAPH_MAX_EDGES_PER_TX);
 		return -1;
 	}
 	w->offset = gb_xcalloc((size_t)n + 1, sizeof(uint32_t), "CSR offsets");
@@ -108,11 +107,44 @@ int graph_generate(graph_workload *w, const graph_config *cfg, char *err, size_t
 				parent[a] = b;
 		}
 	}
+	for (v = 0; v < n; v++)
+		if (w->offset[v + 1] > w->max_degree)
+			w->max_degree = w->offset[v + 1];
+	w->epx = cfg->edges_per_tx;
+	if (w->epx == 0) {
+		/* all neighbours: one transaction per vertex, if the engines' sets hold the largest */
+		uint32_t cap = cfg->max_words ? cfg->max_words : 1 + GRAPH_MAX_EDGES_PER_TX;
+		const char *why = cfg->max_words ? "the engines' read and write sets" : "the entry's count field";
+		if (cap > 1 + GRAPH_MAX_EDGES_PER_TX) {
+			cap = 1 + GRAPH_MAX_EDGES_PER_TX;
+			why = "the entry's count field";
+		}
+		if (1 + (uint64_t)w->max_degree > cap) {
+			if (cfg->max_words && cfg->engine && cap == cfg->max_words)
+				snprintf(err, errlen, "graph: --edges-per-tx 0 (all, the paper's transaction) sends a "
+					 "vertex's value to all its neighbours, and this graph's largest degree is %u, "
+					 "so a transaction touches up to %u words, but %s runs graph transactions of "
+					 "at most %u: set --edges-per-tx 1..%u to split a vertex's neighbours over "
+					 "transactions of at most that many (our bounded variant), or a graph of "
+					 "smaller degrees (--edges)", w->max_degree, 1 + w->max_degree, cfg->engine,
+					 cap, cap - 1);
+			else
+				snprintf(err, errlen, "graph: --edges-per-tx 0 (all, the paper's transaction) sends a "
+					 "vertex's value to all its neighbours, and this graph's largest degree is %u, "
+					 "so a transaction touches up to %u words, past the %u that %s hold: set "
+					 "--edges-per-tx 1..%u to split a vertex's neighbours over transactions of at "
+					 "most that many (our bounded variant), or a graph of smaller degrees (--edges)",
+					 w->max_degree, 1 + w->max_degree, cap, why, cap - 1);
+			free(parent);
+			graph_free(w);
+			return -1;
+		}
+		w->epx = w->max_degree ? w->max_degree : 1;
+	}
 	for (v = 0; v < n; v++) {
 		uint32_t d = w->offset[v + 1];
-		if (d > w->max_degree)
-			w->max_degree = d;
-		chunks += (d + cfg->edges_per_tx - 1) / cfg->edges_per_tx;
+		chunks += (d + w->epx - 1) / w->epx;
+		w->split += d > w->epx;
 		w->offset[v + 1] += w->offset[v];
 	}
 	/* Second walk: the neighbour ids, both directions, in edge order. */
@@ -150,11 +182,11 @@ int graph_generate(graph_workload *w, const graph_config *cfg, char *err, size_t
 	free(parent);
 
 	w->round0_tx = chunks;
-	w->max_words = 1 + (w->max_degree < cfg->edges_per_tx ? w->max_degree : cfg->edges_per_tx);
-	w->aux_stride = cfg->edges_per_tx > GRAPH_ENTRY_NEIGHBOURS ? cfg->edges_per_tx - GRAPH_ENTRY_NEIGHBOURS : 0;
+	w->max_words = 1 + (w->max_degree < w->epx ? w->max_degree : w->epx);
+	w->aux_stride = w->epx > GRAPH_ENTRY_NEIGHBOURS ? w->epx - GRAPH_ENTRY_NEIGHBOURS : 0;
 	if (chunks > (1ull << 31)) {
 		snprintf(err, errlen, "--edges %" PRIu64 " at --edges-per-tx %u makes %" PRIu64 " transactions in "
-			 "a round, beyond the table limit of 2^31", cfg->edges, cfg->edges_per_tx, chunks);
+			 "a round, beyond the table limit of 2^31", cfg->edges, w->epx, chunks);
 		graph_free(w);
 		return -1;
 	}

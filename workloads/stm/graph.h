@@ -17,21 +17,30 @@
  * one measured).
  *
  * Data words: vertex v's value at word v. A transaction of source vertex v
- * reads v's value and up to --edges-per-tx neighbours' values, and lowers
- * each neighbour whose value is larger to v's: its read set is 1 + n words
- * and its write set at most 1 + n. A transaction that lowers a neighbour
- * also writes v's value back, unchanged. PR-STM validates the reads an
- * update transaction does not write before it takes its locks, and takes its
- * commit stamp after (stm/prstm/prstm.h), so a source read that is not written
- * could be overtaken by a commit that stamps earlier, and the stamp order
- * would not replay; written back, the source is locked at the value sent.
- * A neighbour read and left alone needs no such care: it was at most the
- * source's value when read, and values only fall. A vertex of higher degree has its neighbours
- * split, in CSR order, over several transactions of at most --edges-per-tx
- * each, so every transaction fits the engines' sets (8 words: --edges-per-tx
- * up to 7; more exits 2 before running). The split changes nothing in the
- * outcome: a vertex's transactions each send the value the vertex has when
- * they run.
+ * reads v's value and its neighbours' values, and lowers each neighbour whose
+ * value is larger to v's: its read set is 1 + n words and its write set at
+ * most 1 + n. A transaction that lowers a neighbour also writes v's value
+ * back, unchanged. PR-STM validates the reads an update transaction does not
+ * write before it takes its locks, and takes its commit stamp after
+ * (stm/prstm/prstm.h), so a source read that is not written could be
+ * overtaken by a commit that stamps earlier, and the stamp order would not
+ * replay; written back, the source is locked at the value sent. A neighbour
+ * read and left alone needs no such care: it was at most the source's value
+ * when read, and values only fall.
+ *
+ * By default (--edges-per-tx 0, "all") a transaction sends to all its
+ * source's neighbours, as the paper's does: one transaction per vertex, of 1
+ * + its degree words. That needs sets of 1 + the graph's largest degree words,
+ * which only generation tells: a graph whose largest degree is past what the
+ * chosen engines' sets hold (graph_config.max_words; 16 on prstm and gpustm,
+ * and the entry's count field holds 15 neighbours) is refused with a message
+ * that names --edges-per-tx (the paper's 1 million vertices and 10 million
+ * edges have degrees past 40). --edges-per-tx N, our bounded variant, splits
+ * a vertex's neighbours, in CSR order, over several transactions of at most N
+ * each, so any graph runs. The split changes nothing in the outcome: a
+ * vertex's transactions each send the value the vertex has when they run;
+ * it changes the transaction (more, smaller ones: fewer conflicts each, less
+ * work lost per abort).
  *
  * Rounds on the table model (workloads/stm/stm_workload.h, a staged workload):
  * one pass is the propagation to its fixpoint, each stage one round, a batch
@@ -74,8 +83,8 @@
 
 /*
  * A transaction of vertex `src`: neighbours 0 and 1 are nb[0], nb[1];
- * neighbour j >= 2 is aux[i * aux_stride + j - 2] (aux_stride =
- * --edges-per-tx - 2 when that is positive).
+ * neighbour j >= 2 is aux[i * aux_stride + j - 2] (aux_stride = the most
+ * neighbours of a transaction - 2 when that is positive).
  */
 typedef struct graph_entry {
 	uint32_t meta;
@@ -86,10 +95,14 @@ typedef struct graph_entry {
 typedef struct graph_config {
 	uint32_t vertices;
 	uint64_t edges;        /* undirected; the CSR holds each twice */
-	uint32_t edges_per_tx;
+	uint32_t edges_per_tx; /* 0: all of the source's neighbours (the paper); N: at most N (split) */
 	uint32_t max_label;    /* values are drawn from 1..max_label */
 	uint32_t threads;
 	uint64_t seed;
+	/* with edges_per_tx 0: the most words one transaction may touch on the engines that run it, and
+	 * the engine (for the refusal); 0: 1 + GRAPH_MAX_EDGES_PER_TX */
+	uint32_t max_words;
+	const char *engine;
 } graph_config;
 
 typedef struct graph_workload {
@@ -103,6 +116,9 @@ typedef struct graph_workload {
 	uint32_t max_degree;
 	uint64_t round0_tx;     /* transactions of round 0: the table's capacity */
 	uint32_t max_words;     /* 1 + the most neighbours of one transaction */
+	uint32_t epx;           /* neighbours one transaction lowers at most: --edges-per-tx, or with 0
+				 * (all) the largest degree */
+	uint32_t split;         /* vertices whose neighbours span several transactions (0 with all) */
 	uint32_t aux_stride;
 	/* the pass in progress (stage) */
 	uint32_t round;         /* the current round, from 0 */

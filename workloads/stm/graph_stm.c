@@ -28,10 +28,12 @@ static const gb_opt_row rows[] = {
 	 .offset = AT(edges),
 	 .help = "graph: undirected edges between random vertices, each in the CSR in both directions "
 		 "(the paper: 10 million)"},
-	{.name = "edges-per-tx", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = GRAPH_MAX_EDGES_PER_TX,
-	 .def = "7", .offset = AT(edges_per_tx),
-	 .help = "graph: neighbours one transaction lowers at most; a vertex of higher degree has its edges "
-		 "split over several transactions of 1 + N words (the engines hold 8: N up to 7)"},
+	{.name = "edges-per-tx", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = GRAPH_MAX_EDGES_PER_TX,
+	 .def = "0", .offset = AT(edges_per_tx),
+	 .help = "graph: 0 (all): a transaction sends its vertex's value to all its neighbours, as the paper's "
+		 "does, on a graph whose largest degree the engines' sets hold (1 + degree words; prstm and "
+		 "gpustm hold 16), else exits 2; N: our bounded variant, a vertex's neighbours split over "
+		 "transactions of at most N, for any graph (the paper's sizes: N up to 15)"},
 	{.name = "max-label", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 1000000000, .def = "10000",
 	 .offset = AT(max_label), .help = "graph: vertex values are drawn from 1..N (the paper: 10000)"},
 };
@@ -50,10 +52,12 @@ static uint32_t words(const void *opts)
 	return (uint32_t)((const graph_opts *)opts)->vertices;
 }
 
-/* The source vertex and its neighbours. */
+/* The source vertex and its neighbours: with all of them (0), at most what the entry holds; generation
+ * refuses a graph whose largest degree is past the engines' sets (graph_generate). */
 static uint32_t max_set(const void *opts)
 {
-	return 1 + (uint32_t)((const graph_opts *)opts)->edges_per_tx;
+	uint64_t n = ((const graph_opts *)opts)->edges_per_tx;
+	return 1 + (uint32_t)(n ? n : GRAPH_MAX_EDGES_PER_TX);
 }
 
 /*
@@ -67,16 +71,20 @@ static unsigned memory(const void *opts, const stm_table_cfg *c, gb_memory_term 
 		       gb_memory_term device[STM_MEMORY_TERMS])
 {
 	const graph_opts *o = opts;
-	uint64_t stride = o->edges_per_tx > GRAPH_ENTRY_NEIGHBOURS ? o->edges_per_tx - GRAPH_ENTRY_NEIGHBOURS : 0;
+	uint64_t epx = o->edges_per_tx ? o->edges_per_tx : GRAPH_MAX_EDGES_PER_TX; /* all: at most 15 */
+	uint64_t stride = epx > GRAPH_ENTRY_NEIGHBOURS ? epx - GRAPH_ENTRY_NEIGHBOURS : 0;
 	uint64_t tx_host = sizeof(graph_entry) + 4 * stride + 2 * sizeof(uint32_t) + sizeof(uint64_t);
 	uint64_t tx_dev = sizeof(graph_entry) + 4 * stride + sizeof(uint32_t);
+	/* split: a transaction per --edges-per-tx arcs besides the partial one of each vertex; all: one
+	 * transaction per vertex, counted with the vertices */
+	uint64_t split = o->edges_per_tx ? o->edges_per_tx : 0;
 
 	(void)c;
 	host[0] = (gb_memory_term){"vertices", o->vertices, 14 * sizeof(uint32_t) + 1 + tx_host};
-	host[1] = (gb_memory_term){"edges", o->edges, 2 * sizeof(uint32_t) + (2 * tx_host + o->edges_per_tx - 1) /
-									     o->edges_per_tx};
+	host[1] = (gb_memory_term){"edges", o->edges,
+				   2 * sizeof(uint32_t) + (split ? (2 * tx_host + split - 1) / split : 0)};
 	device[0] = (gb_memory_term){"vertices", o->vertices, 2 * sizeof(uint32_t) + tx_dev};
-	device[1] = (gb_memory_term){"edges", o->edges, (2 * tx_dev + o->edges_per_tx - 1) / o->edges_per_tx};
+	device[1] = (gb_memory_term){"edges", o->edges, split ? (2 * tx_dev + split - 1) / split : 0};
 	return 2;
 }
 
@@ -91,6 +99,8 @@ static void *generate(const void *opts, const stm_table_cfg *c, char *err, size_
 		.max_label = (uint32_t)o->max_label,
 		.threads = c->threads,
 		.seed = c->seed,
+		.max_words = c->max_set,
+		.engine = c->max_set_engine,
 	};
 
 	if (graph_generate(w, &gc, err, errlen) != 0) {
@@ -172,6 +182,9 @@ static void config(const void *inst, cJSON *cfg)
 	gb_json_u64(v, "edges", w->cfg.edges);
 	gb_json_u64(v, "csr_entries", 2 * w->cfg.edges);
 	gb_json_u64(v, "edges_per_tx", w->cfg.edges_per_tx);
+	gb_json_bool(v, "all_neighbours", w->cfg.edges_per_tx == 0);
+	gb_json_u64(v, "neighbours_per_transaction", w->epx);
+	gb_json_u64(v, "vertices_split", w->split);
 	gb_json_u64(v, "max_label", w->cfg.max_label);
 	gb_json_u64(v, "seed", w->cfg.seed);
 	gb_json_u64(v, "max_degree", w->max_degree);
@@ -185,8 +198,13 @@ static void config(const void *inst, cJSON *cfg)
 static void describe(const void *inst, char *buf, size_t len)
 {
 	const graph_workload *w = inst;
-	snprintf(buf, len, "%u vertices, %llu edges, up to %u per transaction", w->cfg.vertices,
-		 (unsigned long long)w->cfg.edges, w->cfg.edges_per_tx);
+	if (w->cfg.edges_per_tx == 0)
+		snprintf(buf, len, "%u vertices, %llu edges, all neighbours per transaction (the paper's; largest "
+			 "degree %u)", w->cfg.vertices, (unsigned long long)w->cfg.edges, w->max_degree);
+	else
+		snprintf(buf, len, "%u vertices, %llu edges, up to %u neighbours per transaction (split, not the "
+			 "paper's: %u vertices over several)", w->cfg.vertices, (unsigned long long)w->cfg.edges,
+			 w->cfg.edges_per_tx, w->split);
 }
 
 const stm_workload stm_workload_graph = {

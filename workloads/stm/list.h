@@ -14,8 +14,9 @@
  *             is stm_workload_NAME
  * set         the most distinct words one transaction may touch in the builds
  *             of PR-STM and GPU-STM that run it: 8, or 16 for workloads whose
- *             transactions grow with an option (skiplist: 2 x --levels;
- *             memcached: --ways + 1); the CPU backends build exactly this
+ *             transactions grow with an option or the data (skiplist: 2 x
+ *             --levels; memcached: --ways + 1; graph: 1 + the largest degree,
+ *             all of a vertex's neighbours); the CPU backends build exactly this
  *             capacity and the registry reports it
  * sizes       which of PR-STM's GPU capacities (2, 4, 8, 16: the smallest that
  *             holds the table's largest transaction runs, stm/prstm/prstm_gpu.cuh)
@@ -48,7 +49,7 @@
 	X(vacation, 8, narrow, 0)         \
 	X(skiplist, 16, any, 0)           \
 	X(kmeans, 8, narrow, 0)           \
-	X(graph, 8, narrow, 0)            \
+	X(graph, 16, any, 0)              \
 	X(memcached, 16, wide, 1)
 
 /* A workload's index in the list: STM_WORKLOAD_bank, ... */

@@ -40,6 +40,11 @@ typedef struct stm_table_cfg {
 	uint32_t semantic_ratio; /* --semantic-ratio: percent of update transactions that can meet a semantic conflict */
 	int presort;        /* --presort: the table is pre-ordered so program order resolves its semantic dependences */
 	uint64_t seed;
+	/* the most distinct words one transaction may touch on every engine chosen (the smallest of their
+	 * runs' sets, stm/stm.h), and the engine of that smallest set, for a workload whose transactions'
+	 * size only generation tells (graph: all of a vertex's neighbours); 0 and NULL: no engine (tests) */
+	uint32_t max_set;
+	const char *max_set_engine;
 } stm_table_cfg;
 
 /* A quantity the oracle measured, for the report's verification block (bank: money). */
