@@ -1,7 +1,7 @@
 # Tables 3.2-3.3 (OSDDA) and 4.3-4.4 (LMDDA) of Abell's thesis as a figure,
 # from detect-tables.csv: one row of panels per algorithm; left, the median
 # time to replay the stream per detector; right, the speedups of the first
-# detector and of the GPU ones over cpu and cpu-bits. Size N (an N x N system)
+# detector and of the GPU ones over cpu, cpu-bits and cpu-serial. Size N (an N x N system)
 # on a log x axis.
 #
 #   gnuplot -e "csv='DIR/detect-tables.csv'; out='DIR/detect-speedup.png'; \
@@ -18,7 +18,7 @@
 #                                      the faster one's rows), colour index (the
 #                                      faster one's) and base index (dash, point)
 # CSV columns: 1 algo, 2 procs, 3 res, 4 impl, 5 events, 6 stream_median_s,
-# ..., 14 speedup_over_cpu, 15 speedup_over_cpu_bits. Rows are sorted by algo,
+# ..., 14 speedup_over_cpu, 15 speedup_over_cpu_bits, 16 speedup_over_cpu_serial. Rows are sorted by algo,
 # impl and size, so the points of one line are consecutive rows.
 
 if (!exists("csv")) csv = 'detect-tables.csv'
