@@ -95,6 +95,8 @@ algo, impl and size:
                           run's --impl and of GPU detectors (gpu, gpu-*), and
                           only when cpu ran at that size
   speedup_over_cpu_bits   the same over cpu-bits
+  speedup_over_cpu_serial the same over cpu-serial (the thesis's serial
+                          CPU detectors, as its Tables 3.3 and 4.4 compare)
 
 detect-tables.md has the same times and speedups, then, at the sizes the
 thesis has (`-` elsewhere), its own numbers as printed
