@@ -46,30 +46,25 @@
 	 .max_set = set, .long_reads = LONG_READS_##logged},
 static const stm_engine_run prstm_runs[] = {STM_WORKLOADS(PRSTM_RUN){.workload = NULL}};
 
-static const stm_engine prstm = {
-	.head.name = "prstm",
-	.head.summary = "PR-STM: priority-rule lock stealing with the semantic contention manager (Shen et al. 2020)",
-	.head.backends = CPU_AND_GPU,
-	.max_threads = PRSTM_MAX_THREADS,
-	.max_set = PRSTM_WIDE_SET,
-	.timed_rounds = 1,
-	.options = &prstm_options,
-	.runs = prstm_runs,
-};
-
-/* The same kernels and CPU backends as prstm: its options turn the manager off (prstm_params.semantic_retry). */
-static const stm_engine prstm_nocm = {
-	.head.name = "prstm-nocm",
-	.head.summary = "PR-STM without its semantic contention manager, the paper's baseline for the manager's "
-		   "overhead (Shen et al. 2020, section 3.4, Fig. 5A): a semantic conflict retries the "
-		   "transaction in place instead of postponing it, no priority tags",
-	.head.backends = CPU_AND_GPU,
-	.max_threads = PRSTM_MAX_THREADS,
-	.max_set = PRSTM_WIDE_SET,
-	.timed_rounds = 1,
-	.options = &prstm_nocm_options,
-	.runs = prstm_runs,
-};
+/* prstm and prstm-nocm: the same kernels and CPU backends; prstm-nocm's options turn the manager off. */
+#define PRSTM_ENGINE(id, name_, summary_)                                                                  \
+	static const stm_engine id = {                                                                     \
+		.head.name = name_,                                                                        \
+		.head.summary = summary_,                                                                  \
+		.head.backends = CPU_AND_GPU,                                                              \
+		.max_threads = PRSTM_MAX_THREADS,                                                          \
+		.max_set = PRSTM_WIDE_SET,                                                                 \
+		.timed_rounds = 1,                                                                         \
+		.options = &id##_options,                                                                  \
+		.runs = prstm_runs,                                                                        \
+	}
+PRSTM_ENGINE(prstm, "prstm",
+	     "PR-STM: priority-rule lock stealing with the semantic contention manager (Shen et al. 2020)");
+/* prstm_nocm_options set prstm_params.semantic_retry. */
+PRSTM_ENGINE(prstm_nocm, "prstm-nocm",
+	     "PR-STM without its semantic contention manager, the paper's baseline for the manager's "
+	     "overhead (Shen et al. 2020, section 3.4, Fig. 5A): a semantic conflict retries the "
+	     "transaction in place instead of postponing it, no priority tags");
 
 /*
  * GPU-STM and its variant: one implementation (stm/gpustm/), two names, gpustm with each thread's log

@@ -111,17 +111,17 @@ void stm_cpu_workers_run(uint32_t count, void (*fn)(stm_cpu_worker *w), void *ct
 
 /*
  * One workload's CPU backend for one engine: its logical threads
- * (STM_CPU_THREADS) and the stm_ops the registry lists
- * (eng##_##wl##_cpu_ops). It opens with open_fn(workload, in, p, threads):
+ * (STM_CPU_THREADS, over mem_init's memory) and the stm_ops the registry
+ * lists, named ops. It opens with open_fn(workload, in, p, threads):
  * stm_cpu_open or an engine's wrapper of it.
  */
-#define STM_CPU_WORKLOAD(eng, wl, open_fn)                                             \
-	STM_CPU_THREADS(eng, wl, wl##_threads, STM_CPU_MEM_PLAIN);                    \
+#define STM_CPU_OPS(eng, wl, ops, mem_init, open_fn)                                   \
+	STM_CPU_THREADS(eng, wl, wl##_threads, mem_init);                             \
 	static void *wl##_open(const tx_input *in, const stm_params *p)              \
 	{                                                                             \
 		return open_fn(STM_WORKLOAD_##wl, in, p, &wl##_threads);              \
 	}                                                                             \
-	const stm_ops eng##_##wl##_cpu_ops = {                                        \
+	const stm_ops ops = {                                                         \
 		.open = wl##_open,                                                    \
 		.load = stm_cpu_load,                                                 \
 		.run = stm_cpu_run,                                                   \
@@ -130,5 +130,9 @@ void stm_cpu_workers_run(uint32_t count, void (*fn)(stm_cpu_worker *w), void *ct
 		.close = stm_cpu_close,                                               \
 		.retable = stm_cpu_retable,                                           \
 	}
+
+/* The same over the plain memory descriptor, the ops named eng##_##wl##_cpu_ops. */
+#define STM_CPU_WORKLOAD(eng, wl, open_fn) \
+	STM_CPU_OPS(eng, wl, eng##_##wl##_cpu_ops, STM_CPU_MEM_PLAIN, open_fn)
 
 #endif

@@ -40,9 +40,12 @@ static void logs_mem(gpustm_mem *m, stm_cpu *c)
 	m->logs = (gpustm_log *)c->engine;
 }
 
-static void *open_with_logs(const tx_input *in, const stm_params *p, const stm_cpu_threads *threads)
+static void *open_with_logs(unsigned workload, const tx_input *in, const stm_params *p,
+			    const stm_cpu_threads *threads)
 {
 	stm_cpu *c = stm_cpu_open(in, p, threads);
+
+	(void)workload;
 	if (!GPUSTM_LOCAL_LOGS)
 		c->engine = gb_xcalloc(p->threads, sizeof(gpustm_log), "GPU-STM's logs, a record per thread");
 	return c;
@@ -52,21 +55,8 @@ static void *open_with_logs(const tx_input *in, const stm_params *p, const stm_c
  * The ops of every workload whose set is this unit's capacity: a unit defines
  * GPUSTM_CPU_SET_8 and GPUSTM_CPU_SET_16 as 1 for its capacity and 0 for the other.
  */
-#define GPUSTM_CPU_WORKLOAD(name)                                                  \
-	STM_CPU_THREADS(gpustm, name, name##_threads, logs_mem);                   \
-	static void *name##_open(const tx_input *in, const stm_params *p)          \
-	{                                                                          \
-		return open_with_logs(in, p, &name##_threads);                     \
-	}                                                                          \
-	const stm_ops GPUSTM_UNIT_ID(name##_cpu_ops) = {                           \
-		.open = name##_open,                                               \
-		.load = stm_cpu_load,                                              \
-		.run = stm_cpu_run,                                                \
-		.rounds_ok = stm_cpu_rounds_ok,                                    \
-		.fetch = stm_cpu_fetch,                                            \
-		.close = stm_cpu_close,                                            \
-		.retable = stm_cpu_retable,                                        \
-	};
+#define GPUSTM_CPU_WORKLOAD(name) \
+	STM_CPU_OPS(gpustm, name, GPUSTM_UNIT_ID(name##_cpu_ops), logs_mem, open_with_logs);
 #define GPUSTM_CPU_OPS(name, set, sizes, long_reads) \
 	GB_STM_IF(GB_STM_CAT(GPUSTM_CPU_SET_, set))(GPUSTM_CPU_WORKLOAD(name))
 #define GPUSTM_CPU_UNIT() STM_WORKLOADS(GPUSTM_CPU_OPS)
