@@ -172,10 +172,7 @@ assert x['opencl']['platform'] == '$plat', x['opencl']"
 		"matching --opencl-platform no-such-platform" "$plat"
 	# opencl wants an OpenCL GPU and never falls back to the CPU: with the loader shown only
 	# this machine's CPU platforms (OCL_ICD_VENDORS), it refuses and says how to get one.
-	mkdir -p "$T_TMP/cpu-vendors"
-	for f in /etc/OpenCL/vendors/*.icd; do
-		[ -e "$f" ] && ! grep -q nvidia "$f" && cp "$f" "$T_TMP/cpu-vendors/"
-	done
+	icd_cpu_only "$T_TMP/cpu-vendors"
 	expect_rc "list --impl opencl without an OpenCL GPU exits 1" 1 env OCL_ICD_VENDORS="$T_TMP/cpu-vendors" \
 		"$G" list --impl opencl --nodes 10
 	expect_err "list --impl opencl without a GPU says so, what there is and how to add NVIDIA's" \

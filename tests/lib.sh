@@ -195,3 +195,15 @@ pba_fan_trace() {
 		done
 	} >"$file"
 }
+
+# icd_cpu_only DIR: DIR holds the system's OpenCL .icd files but NVIDIA's, for OCL_ICD_VENDORS:
+# the ICD loader then shows only the machine's other (CPU) platforms.
+icd_cpu_only() {
+	local f
+	mkdir -p "$1"
+	for f in /etc/OpenCL/vendors/*.icd; do
+		if [ -e "$f" ] && ! grep -q nvidia "$f"; then
+			cp "$f" "$1/"
+		fi
+	done
+}

@@ -395,10 +395,7 @@ fi
 if grep -q '^list implementation opencl-cpu:' <<<"$("$G" info)"; then
 	# The default columns leave out what cannot run here, saying why: no OpenCL GPU when the
 	# loader is shown only the CPU platforms.
-	mkdir -p "$T_TMP/cpu-vendors"
-	for f in /etc/OpenCL/vendors/*.icd; do
-		[ -e "$f" ] && ! grep -q nvidia "$f" && cp "$f" "$T_TMP/cpu-vendors/"
-	done
+	icd_cpu_only "$T_TMP/cpu-vendors"
 	expect_rc "list-table1.sh by default runs what it can" 0 env OCL_ICD_VENDORS="$T_TMP/cpu-vendors" \
 		bash scripts/list-table1.sh --gpubench "$G" --nodes 128 --reps 1 --out "$T_TMP/list-table1-default"
 	expect_err "list-table1.sh says which default column it leaves out and why" \
