@@ -411,9 +411,19 @@ GB_HD int prstm_try_prelock(prstm_tx *tx, const prstm_mem *m)
 		if (j < n)
 			seen[j] = gb_cas_u32(m->locks + tx->l_idx[j], prstm_free_word(tx->l_ver[j]),
 					     prstm_prelocked_word(tx->l_ver[j], tx->prio));
-	for (j = 0; j < n; j++) {
-		uint32_t ver = tx->l_ver[j], mine = prstm_prelocked_word(ver, tx->prio);
-		uint32_t expect = prstm_free_word(ver), got = seen[j];
+	/* Unrolled like the loop above, so that seen[] stays in registers: indexed at run time
+	 * it lived in local memory, and storing each CAS result there made the warp wait for
+	 * that CAS before issuing the next, n round trips instead of one (docs/stm.md, "The
+	 * floor of a transaction"). */
+	GB_UNROLL
+	for (j = 0; j < PRSTM_MAX_SET; j++) {
+		uint32_t ver, mine, expect, got;
+		if (j >= n)
+			break;
+		ver = tx->l_ver[j];
+		mine = prstm_prelocked_word(ver, tx->prio);
+		expect = prstm_free_word(ver);
+		got = seen[j];
 		while (got != expect && !tx->abort) {
 			if (prstm_version(got) != ver) {
 				tx->abort = PRSTM_ABORT_VALIDATION;
