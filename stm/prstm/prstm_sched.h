@@ -101,6 +101,8 @@ typedef struct prstm_sched {
 	uint32_t state;  /* enum stm_thread_state */
 	uint32_t ahead;  /* index of the entry loaded into `next`, or end */
 	tx_entry next;   /* the entry after the one being attempted, loaded early */
+	uint32_t held;   /* index of the entry in `cur`, or end */
+	tx_entry cur;    /* the entry last attempted, kept for its retry after an abort */
 	uint32_t round;    /* rounds of the block completed (timed runs) */
 	uint32_t gated;    /* a new round waits for the slowest thread */
 	uint32_t conflicts; /* concurrent conflicts in a row on the current entry */
@@ -131,6 +133,7 @@ GB_HD void prstm_sched_init(prstm_sched *s, uint32_t tid, const tx_table *v,
 	s->passes = 0;
 	s->state = STM_RUNNING;
 	s->ahead = s->end;
+	s->held = s->end;
 	s->round = 0;
 	s->gated = 0;
 	s->conflicts = 0;

@@ -110,8 +110,14 @@ GB_HD_FLAT uint32_t prstm_step(uint32_t wl, prstm_sched *s, const prstm_mem *m, 
 			continue;
 		}
 		i = s->pos;
+		/* An entry comes from the one loaded ahead, or is the one last
+		 * attempted (a retry after an abort): only other entries are loaded
+		 * here, where the warp waits for them. A retry that loaded its entry
+		 * again made the whole warp wait one trip to memory for that lane. */
 		if (i == s->ahead)
 			e = s->next;
+		else if (i == s->held)
+			e = s->cur;
 		else
 			stm_load_entry(wl, v, i, &e);
 		tag = pr->use_tags ? TX_ENTRY_TAG(e.w[0]) : 0;
@@ -131,6 +137,8 @@ GB_HD_FLAT uint32_t prstm_step(uint32_t wl, prstm_sched *s, const prstm_mem *m, 
 			return STM_RUNNING;
 		}
 
+		s->cur = e;
+		s->held = i;
 		/* Load the next entry now: its latency hides behind this attempt. */
 		if (i + 1 < s->end) {
 			stm_load_entry(wl, v, i + 1, &s->next);
