@@ -55,9 +55,13 @@ enum bank_type {
 
 /* meta word: type (bits 0-3), priority tag (4-7, where api/tx_table.h has it), accounts touched
  * (8-15), semantic chain step (16), a balance inquiry over a run of accounts (17: it reads
- * `amount` accounts from `a` on, wrapping at `b` = the number of accounts; bits 8-15 are 0) */
-#define BANK_META(type, tag, nacct, chain) \
-	((uint32_t)(type) | ((uint32_t)(tag) << 4) | ((uint32_t)(nacct) << 8) | ((uint32_t)(chain) << 16))
+ * `amount` accounts from `a` on, wrapping at `b` = the number of accounts; bits 8-15 are 0),
+ * and TX_ENTRY_READONLY (31) on a balance inquiry, set here so that loading an entry is a plain
+ * copy: an engine loads the next entry ahead of time, and deriving the flag from the loaded
+ * word as it arrives would make the thread wait for that load at once */
+#define BANK_META(type, tag, nacct, chain)                                                                 \
+	((uint32_t)(type) | ((uint32_t)(tag) << 4) | ((uint32_t)(nacct) << 8) | ((uint32_t)(chain) << 16) | \
+	 ((type) == BANK_BALANCE ? TX_ENTRY_READONLY : 0u))
 #define BANK_RANGE_BIT (1u << 17)
 #define BANK_IS_RANGE(meta) (((meta) >> 17) & 1u)
 #define BANK_TYPE(meta) ((meta) & 0xFu)
@@ -118,12 +122,12 @@ GB_HD uint32_t bank_entry_account(const bank_entry *e, const uint32_t *extra, ui
 	return extra[i * stride + j - 2];
 }
 
-/* The scheduler's copy of entry i (api/tx_table.h; an inquiry is declared read-only), and the
+/* The scheduler's copy of entry i (api/tx_table.h), and the
  * entry back from it. */
 GB_HD void bank_load_entry(const tx_table *t, uint32_t i, tx_entry *out)
 {
 	bank_entry e = ((const bank_entry *)t->entries)[i];
-	out->w[0] = e.meta | (BANK_TYPE(e.meta) == BANK_BALANCE ? TX_ENTRY_READONLY : 0u);
+	out->w[0] = e.meta; /* TX_ENTRY_READONLY already set on an inquiry (BANK_META) */
 	out->w[1] = (uint32_t)e.amount;
 	out->w[2] = e.a;
 	out->w[3] = e.b;
