@@ -1298,4 +1298,15 @@ if [ "$ndevices" = 0 ]; then
 assert d["config"]["impl"] == "cpu-bits" and d["device"]["backend"] == "cpu"'
 fi
 
+# scripts/lib/rag_window.py: the longest prefix of disjoint footprints commits a round
+printf 'processes 4\nresources 4\nunits 1\nrequest 0 0\nrequest 1 1\nrequest 2 2\nrequest 3 3\n' >"$R/win-apart.trace"
+printf 'processes 4\nresources 4\nunits 1\nrequest 0 0\nrequest 1 0\nrequest 2 0\nrelease 0 0\n' >"$R/win-one.trace"
+expect_rc "rag_window.py runs on a trace" 0 python3 scripts/lib/rag_window.py "$R/win-apart.trace" --window 8 --window 2
+expect_out "rag_window.py: four events on four resources are one round of a window of 8" \
+	"window 8: 4 events in 1 rounds, 4.0 events a round"
+expect_out "rag_window.py: and two rounds of a window of 2" "window 2: 4 events in 2 rounds"
+expect_rc "rag_window.py runs on a contended trace" 0 python3 scripts/lib/rag_window.py "$R/win-one.trace" --window 8
+expect_out "rag_window.py: events on one resource commit one a round" "window 8: 4 events in 4 rounds, 1.0 events a round"
+expect_rc "rag_window.py refuses multi-unit traces" 1 python3 scripts/lib/rag_window.py <(printf 'processes 1\nresources 1\nunits 0 2\n')
+
 summary cli
