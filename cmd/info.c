@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cmd/cmd.h"
+#include "common/cpus.h"
 #include "common/device.h"
 #include "common/error.h"
 #include "common/options.h"
@@ -28,6 +29,16 @@ static const gb_opt_spec spec = {
 	.wording = wording,
 };
 
+/* The cgroup quota in words, for the host line. */
+static const char *quota_words(const gb_cpu_limits *c, char *buf, size_t len)
+{
+	if (c->quota > 0)
+		snprintf(buf, len, "cgroup quota %.2f CPUs", c->quota);
+	else
+		snprintf(buf, len, "no cgroup CPU quota");
+	return buf;
+}
+
 static void help(FILE *out)
 {
 	gb_opts_help(out, &spec);
@@ -37,8 +48,9 @@ static int run(int argc, char **argv)
 {
 	gb_run_opts o;
 	const char *json;
-	char why[256] = "";
+	char why[256] = "", quota[64];
 	int i, n, drv, rt, listing;
+	gb_cpu_limits cpus;
 	cJSON *root, *devs, *backends, *engines;
 
 	memset(&o, 0, sizeof(o));
@@ -63,14 +75,16 @@ static int run(int argc, char **argv)
 	gb_json_u64(root, "cuda_driver_version", (uint64_t)drv);
 	gb_json_u64(root, "cuda_runtime_version", (uint64_t)rt);
 	gb_describe_host_cpu(root);
+	gb_cpu_limits_get(&cpus);
 
 	if (listing) {
 		puts(GB_VERSION_LINE);
 		printf("backends compiled in: cpu%s\n", gb_cuda_compiled() ? ", gpu" : "");
 		if (gb_cuda_compiled())
 			printf("CUDA kernels for: %s; driver %d, runtime %d\n", gb_cuda_archs(), drv, rt);
-		printf("host CPU: %s, %d logical cores\n",
-		       cJSON_GetObjectItem(root, "cpu_model")->valuestring, gb_cpu_count());
+		printf("host CPU: %s, %d logical cores; this process may use %d (affinity %s, %s)\n",
+		       cJSON_GetObjectItem(root, "cpu_model")->valuestring, cpus.online, cpus.usable,
+		       cpus.affinity_list, quota_words(&cpus, quota, sizeof(quota)));
 	}
 	devs = cJSON_AddArrayToObject(root, "devices");
 	n = gb_device_count(why, sizeof(why));

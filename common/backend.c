@@ -1,5 +1,4 @@
 #include <string.h>
-#include <unistd.h>
 
 #include "common/backend.h"
 #include "common/error.h"
@@ -50,10 +49,4 @@ gb_backend gb_backend_resolve(gb_backend requested, unsigned supported, const ch
 	if (requested == GB_BACKEND_GPU && dev && gb_device_query(0, dev) != 0)
 		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
 	return requested;
-}
-
-int gb_cpu_count(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (int)n : 1;
 }

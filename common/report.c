@@ -51,6 +51,7 @@ void gb_describe_host_cpu(cJSON *obj)
 {
 	char line[512], model[256] = "unknown";
 	FILE *f = fopen("/proc/cpuinfo", "r");
+	gb_cpu_limits l;
 
 	if (f) {
 		while (fgets(line, sizeof(line), f)) {
@@ -67,7 +68,14 @@ void gb_describe_host_cpu(cJSON *obj)
 		fclose(f);
 	}
 	gb_json_str(obj, "cpu_model", model);
-	gb_json_u64(obj, "cpu_logical_cores", (uint64_t)gb_cpu_count());
+	gb_cpu_limits_get(&l);
+	gb_json_u64(obj, "cpu_logical_cores", (uint64_t)l.online);
+	gb_json_u64(obj, "cpus_usable", (uint64_t)l.usable);
+	gb_json_str(obj, "cpu_affinity", l.affinity_list);
+	if (l.quota > 0)
+		gb_json_num(obj, "cgroup_cpu_quota", l.quota);
+	else
+		cJSON_AddNullToObject(obj, "cgroup_cpu_quota");
 }
 
 void gb_report_set_device(gb_report *r, gb_backend backend, const gb_device_info *dev,

@@ -43,7 +43,8 @@ void gb_report_warn(gb_report *r, const char *fmt, ...);
 /* Write to path ("-" for stdout). Returns 0, or -1 with errno-style message printed. */
 int gb_report_write(const gb_report *r, const char *path);
 
-/* Fill the device block for the host CPU (model name, logical CPUs). */
+/* Fill the device block for the host CPU: model name, the machine's logical CPUs, those this
+ * process may use (common/cpus.h), its affinity and cgroup quota. */
 void gb_describe_host_cpu(cJSON *obj);
 
 /*
