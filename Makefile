@@ -34,7 +34,7 @@ BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -I. $(WARN) -pthread $(CJSON_CFLAGS)
 NVCCFLAGS ?= -O3 -lineinfo
 BASE_NVCCFLAGS := -std=c++17 -I. $(GENCODE) -Xcompiler "-Wall -Wextra -Werror" -Werror all-warnings \
 	$(CJSON_CFLAGS) -DGB_CUDA_ARCHS='"$(CUDA_ARCH) compute_$(CUDA_CC)"'
-LDLIBS := $(CJSON_LIBS) -lm -pthread
+LDLIBS := $(CJSON_LIBS) -lm -pthread -ldl
 
 BUILD := build/$(if $(filter 1,$(CUDA)),cuda,cpu)
 
@@ -128,7 +128,7 @@ $(BUILD)/%.o: %.cu Makefile
 
 # The CPU-only binary, built beside the CUDA one so `make test` covers both builds.
 build/nocuda/gpubench: build/nocuda/main.o $(NOCUDA_LIB) | need-cjson
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(CJSON_LIBS) $(OPENCL_LIBS) -lm -pthread
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(CJSON_LIBS) $(OPENCL_LIBS) -lm -pthread -ldl
 
 $(NOCUDA_LIB): $(NOCUDA_OBJ)
 	rm -f $@
@@ -139,7 +139,7 @@ build/nocuda/%.o: %.c Makefile
 	$(CC) $(NOCUDA_CFLAGS) -DGB_BUILD_FLAGS='"cpu-only $(CFLAGS)"' $(CFLAGS) -MMD -MP -c -o $@ $<
 
 build/unit_tests: $(UNIT_OBJ) $(NOCUDA_LIB) | need-cjson
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(CJSON_LIBS) $(OPENCL_LIBS) -lm -pthread
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(CJSON_LIBS) $(OPENCL_LIBS) -lm -pthread -ldl
 
 test: all build/nocuda/gpubench build/unit_tests
 	GPUBENCH=./gpubench GPUBENCH_NOCUDA=build/nocuda/gpubench tests/run.sh

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/backend.h"
+#include "common/device.h"
 #include "common/error.h"
 #include "common/json.h"
 #include "common/options.h"
@@ -20,6 +21,10 @@ static const gb_opt_row shared_rows[] = {
 		.def = "auto", .offset = RUN(backend),
 		.help = "where to run (auto: the GPU when one is found); where there is an --impl, it picks the "
 			"default one"},
+	[GB_SHARED_DEVICE] = {
+		.name = "device", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = 1023, .offset = RUN(device),
+		.help = "the CUDA device to run on (by default the first): its index among those "
+			"CUDA_VISIBLE_DEVICES leaves visible, as gpubench info lists them; the report names the card"},
 	[GB_SHARED_COMPARE] = {.name = "compare", .kind = GB_OPT_TEXT, .metavar = "LIST", .help = NULL,
 			       .offset = RUN(compare)},
 	[GB_SHARED_REPS] = {.name = "reps", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 100000, .def = "3",
@@ -135,6 +140,7 @@ int gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int 
 	int c, first;
 
 	run->verify = 1;
+	run->device = GB_DEVICE_UNSET;
 	for (i = 0; i < n; i++) {
 		const gb_opt_row *r = row_at(spec, i);
 		const char *def = default_of(spec, i);
@@ -170,6 +176,8 @@ int gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int 
 	free(lo);
 	if (run->quiet)
 		gb_quiet = 1;
+	if (run->device != GB_DEVICE_UNSET)
+		gb_device_select(run->device);
 	if (!run->verify)
 		run->verify_every = 0;
 	if (!run->verify_every)

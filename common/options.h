@@ -59,7 +59,10 @@ typedef struct gb_run_opts {
 	uint64_t verify_every; /* --verify-every K: check every K-th unit (0: none) */
 	const char *compare;   /* --compare LIST: others run on the same input */
 	int backend;           /* --backend: gb_backend */
+	uint64_t device;       /* --device N: the CUDA device (GB_DEVICE_UNSET: not given, the first) */
 } gb_run_opts;
+
+#define GB_DEVICE_UNSET UINT64_MAX
 
 /*
  * The shared rows, in the order the help lists them, for a subcommand that
@@ -67,7 +70,7 @@ typedef struct gb_run_opts {
  * --quiet only.
  */
 enum gb_shared_row {
-	GB_SHARED_BACKEND, GB_SHARED_COMPARE, GB_SHARED_REPS, GB_SHARED_WARMUP, GB_SHARED_SEED,
+	GB_SHARED_BACKEND, GB_SHARED_DEVICE, GB_SHARED_COMPARE, GB_SHARED_REPS, GB_SHARED_WARMUP, GB_SHARED_SEED,
 	GB_SHARED_TIMEOUT, GB_SHARED_VERIFY_EVERY, GB_SHARED_NO_VERIFY, GB_SHARED_JSON, GB_SHARED_QUIET,
 	GB_OPTS_SHARED /* how many there are: given[] holds the own rows, then these */
 };

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/gpu_monitor.h"
 #include "common/output.h"
 #include "common/report.h"
 #include "common/timer.h"
@@ -78,6 +79,16 @@ void gb_describe_host_cpu(cJSON *obj)
 		cJSON_AddNullToObject(obj, "cgroup_cpu_quota");
 }
 
+void gb_json_visible_devices(cJSON *obj)
+{
+	const char *v = getenv("CUDA_VISIBLE_DEVICES");
+
+	if (v)
+		gb_json_str(obj, "cuda_visible_devices", v);
+	else
+		cJSON_AddNullToObject(obj, "cuda_visible_devices");
+}
+
 void gb_report_set_device(gb_report *r, gb_backend backend, const gb_device_info *dev,
 			  int cpu_workers)
 {
@@ -99,6 +110,15 @@ void gb_report_set_device(gb_report *r, gb_backend backend, const gb_device_info
 		gb_json_u64(d, "memory_clock_khz", (uint64_t)dev->mem_clock_khz);
 		gb_json_u64(d, "cuda_driver_version", (uint64_t)drv);
 		gb_json_u64(d, "cuda_runtime_version", (uint64_t)rt);
+		gb_json_str(d, "uuid", dev->uuid);
+		gb_json_str(d, "pci_bus_id", dev->pci_bus_id);
+		gb_gpu_monitor_json(d);
+	}
+	if (backend == GB_BACKEND_GPU)
+		gb_json_visible_devices(d);
+	else if (gb_device_chosen()) {
+		gb_note("note: --device %d is not used: the run is on the CPU", gb_device_current());
+		gb_report_warn(r, "--device %d was not used: the run is on the CPU", gb_device_current());
 	}
 	gb_describe_host_cpu(d);
 	if (backend == GB_BACKEND_CPU)
@@ -130,8 +150,8 @@ void gb_report_set_machine(gb_report *r, int gpu, int cpu_workers)
 		gb_report_set_device(r, GB_BACKEND_CPU, NULL, cpu_workers);
 		return;
 	}
-	if (gb_device_query(0, &dev) != 0)
-		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
+	if (gb_device_query(gb_device_current(), &dev) != 0)
+		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device %d", gb_device_current());
 	gb_report_set_device(r, GB_BACKEND_GPU, &dev, cpu_workers);
 }
 
