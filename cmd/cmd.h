@@ -32,6 +32,7 @@ extern const gb_command gb_cmd_info;
 extern const gb_command gb_cmd_speculate;
 extern const gb_command gb_cmd_list;
 extern const gb_command gb_cmd_compare;
+extern const gb_command gb_cmd_export;
 
 /* Every subcommand, in the order --help lists them; NULL-terminated. */
 extern const gb_command *const gb_commands[];

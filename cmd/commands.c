@@ -4,7 +4,8 @@
 #include "cmd/cmd.h"
 
 const gb_command *const gb_commands[] = {&gb_cmd_stm, &gb_cmd_avoid, &gb_cmd_detect, &gb_cmd_speculate,
-					 &gb_cmd_list, &gb_cmd_compare, &gb_cmd_info, NULL};
+					 &gb_cmd_list, &gb_cmd_compare, &gb_cmd_export, &gb_cmd_info,
+					 NULL};
 
 const gb_command *gb_command_find(const char *name)
 {
