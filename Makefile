@@ -7,6 +7,15 @@ CC ?= gcc
 NVCC ?= nvcc
 PKG_CONFIG ?= pkg-config
 PREFIX ?= /usr/local
+# Where make install puts each part (DESTDIR, when set, is prepended to every one).
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+# An installed gpubench finds its documentation at ../share/doc/gpubench beside its bin/ (common/docs.h).
+DOCDIR ?= $(DATADIR)/doc/gpubench
+MANDIR ?= $(DATADIR)/man/man1
+SCRIPTDIR ?= $(DATADIR)/gpubench/scripts
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 CUDA_ARCH ?= sm_90
 GPUBENCH ?= ./gpubench
 
@@ -96,7 +105,7 @@ build/gen/list_kernel_source.h: $(OPENCL_KERNEL_SRC) Makefile
 	sed -e '/^#include/d' -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(OPENCL_KERNEL_SRC) >$@
 $(BUILD)/structures/list_opencl.o build/nocuda/structures/list_opencl.o: build/gen/list_kernel_source.h
 
-.PHONY: all deps test check-gpu sanitize-gpu dist install clean need-cjson
+.PHONY: all deps test check-gpu sanitize-gpu dist install uninstall clean need-cjson
 
 all: need-cjson gpubench
 
@@ -164,9 +173,25 @@ dist: all
 	cp tests/gpu/*.sh tests/lib.sh dist/tests/gpu/ 2>/dev/null || true
 	@echo "dist/ is self-contained: dist/bin/gpubench finds dist/lib/libcjson.so.1 through its RUNPATH"
 
+# The binary, the figure scripts, the documentation, the manual page (written by the binary from its
+# option rows, naming the documentation where it is installed) and the bash and zsh completion.
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 gpubench $(DESTDIR)$(PREFIX)/bin/gpubench
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(SCRIPTDIR) \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 755 gpubench $(DESTDIR)$(BINDIR)/gpubench
+	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
+	cp -R scripts/. $(DESTDIR)$(SCRIPTDIR)/
+	find $(DESTDIR)$(SCRIPTDIR) -name __pycache__ -type d -prune -exec rm -rf {} +
+	./gpubench help --man $(DOCDIR) >$(DESTDIR)$(MANDIR)/gpubench.1
+	./gpubench help --completion bash >$(DESTDIR)$(BASHCOMPDIR)/gpubench
+	./gpubench help --completion zsh >$(DESTDIR)$(ZSHCOMPDIR)/_gpubench
+
+# What install put there, and the folders of gpubench's own.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/gpubench $(DESTDIR)$(MANDIR)/gpubench.1 $(DESTDIR)$(BASHCOMPDIR)/gpubench \
+		$(DESTDIR)$(ZSHCOMPDIR)/_gpubench
+	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SCRIPTDIR)
+	rmdir $(DESTDIR)$(DATADIR)/gpubench 2>/dev/null || true
 
 clean:
 	rm -rf build dist gpubench

@@ -3,7 +3,9 @@
 # (tests/layers.sh), the unit tests, the CLI tests on the CUDA build and on
 # the CPU-only build, the speculate CLI tests, the harness tests
 # (tests/cli-harness.sh, on both builds), the device and CPU tests
-# (tests/cli-devices.sh), export (tests/cli-export.sh), the compare and benchmark-suite tests, the figure
+# (tests/cli-devices.sh), export (tests/cli-export.sh), make install and
+# uninstall with the manual page and completion (tests/install.sh), the
+# compare and benchmark-suite tests, the figure
 # and table scripts in --quick mode (fig7, fig8, fig9, pba-tables, detect-tables,
 # speculate-figures) and the thesis's numbers beside them, a parse of the GPU
 # scripts, and a smoke test of the CPU-only binary. Run from the repository
@@ -78,6 +80,7 @@ if [ -x "$GN" ]; then
 fi
 run_suite cli-devices env GPUBENCH="$G" GPUBENCH_NOCUDA="$GN" "$here/cli-devices.sh"
 run_suite cli-export env GPUBENCH="$G" "$here/cli-export.sh"
+run_suite install "$here/install.sh"
 
 # ---- the STM figures (scripts/fig7.sh to fig13b.sh, csmv-fig1.sh,
 # csmv-fig2.sh and csmv-fig3.sh) --quick: a row per workload, engine, panel and point, every one
