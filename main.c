@@ -23,7 +23,7 @@ static void usage(FILE *out)
 	for (i = 0; gb_commands[i]; i++)
 		fprintf(out, "  %-10s %s\n", gb_commands[i]->name, gb_commands[i]->summary);
 	fputs("\nEveryday command: gpubench stm --algo prstm --threads 6720\n", out);
-	gb_help_wrap(out, 0, 0, gb_exit_statuses);
+	fprintf(out, "%s\n", gb_exit_statuses);
 }
 
 int main(int argc, char **argv)

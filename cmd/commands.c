@@ -10,7 +10,8 @@ const gb_command *const gb_commands[] = {&gb_cmd_stm, &gb_cmd_avoid, &gb_cmd_det
 const char gb_about[] = "A benchmark harness for synchronization on GPUs: each subcommand runs a workload through "
 			"a CUDA engine (or its CPU counterpart), verifies the result and reports timings as JSON.";
 
-const char gb_exit_statuses[] = "Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 verification failed, "
+/* broken where --help breaks it */
+const char gb_exit_statuses[] = "Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 verification failed,\n"
 				"4 regression found by compare.";
 
 const gb_command *gb_command_find(const char *name)
