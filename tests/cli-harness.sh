@@ -477,6 +477,8 @@ if script -qec true /dev/null >/dev/null 2>&1; then
 	script -qec "$G speculate --backend cpu --loop ocean --iters 4000000 --reps 3 --no-verify" \
 		"$R/tty-spec.log" >/dev/null 2>&1
 	check "speculate shows a progress line on a terminal" grep -q 'speculative [12]/3 (' "$R/tty-spec.log"
+	check "the progress line estimates the time left once a repetition is done" \
+		grep -qE 'speculative [12]/3 \([0-9]+%, about [0-9]+ (s|min [0-9]+ s) left\)' "$R/tty-spec.log"
 	# stm's --duration repetitions count milliseconds of device time
 	script -qec "$G stm --backend cpu --threads 8 --accounts 200 --tx-per-thread 6 --semantic-ratio 0 \
 		--duration 0.6 --reps 2 --warmup 0 --no-verify" "$R/tty-stm.log" >/dev/null 2>&1
