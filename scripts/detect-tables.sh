@@ -16,6 +16,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/lib/sweep.sh"
 # shellcheck source=scripts/lib/plot.sh
 . "$here/lib/plot.sh"
+# shellcheck source=scripts/lib/slurm.sh
+. "$here/lib/slurm.sh"
 helper="$here/lib/detect_tables.py"
 plot_script="$here/detect-tables.gp"
 

@@ -15,6 +15,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/lib/sweep.sh"
 # shellcheck source=scripts/lib/plot.sh
 . "$here/lib/plot.sh"
+# shellcheck source=scripts/lib/slurm.sh
+. "$here/lib/slurm.sh"
 helper="$here/lib/pba_tables.py"
 plot_script="$here/pba-tables.gp"
 

@@ -14,6 +14,8 @@ here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$here/lib/sweep.sh"
 # shellcheck source=scripts/lib/plot.sh
 . "$here/lib/plot.sh"
+# shellcheck source=scripts/lib/slurm.sh
+. "$here/lib/slurm.sh"
 helper="$here/lib/speculate_figures.py"
 plot_script="$here/speculate-figures.gp"
 

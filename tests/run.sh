@@ -4,8 +4,8 @@
 # the CPU-only build, the speculate CLI tests, the harness tests
 # (tests/cli-harness.sh, on both builds), the device and CPU tests
 # (tests/cli-devices.sh), export (tests/cli-export.sh), make install and
-# uninstall with the manual page and completion (tests/install.sh), the
-# compare and benchmark-suite tests, the figure
+# uninstall with the manual page and completion (tests/install.sh),
+# --emit-slurm's job arrays (tests/slurm.sh), the compare and benchmark-suite tests, the figure
 # and table scripts in --quick mode (fig7, fig8, fig9, pba-tables, detect-tables,
 # speculate-figures) and the thesis's numbers beside them, a parse of the GPU
 # scripts, and a smoke test of the CPU-only binary. Run from the repository
@@ -81,6 +81,7 @@ fi
 run_suite cli-devices env GPUBENCH="$G" GPUBENCH_NOCUDA="$GN" "$here/cli-devices.sh"
 run_suite cli-export env GPUBENCH="$G" "$here/cli-export.sh"
 run_suite install "$here/install.sh"
+run_suite slurm env GPUBENCH="$G" "$here/slurm.sh"
 
 # ---- the STM figures (scripts/fig7.sh to fig13b.sh, csmv-fig1.sh,
 # csmv-fig2.sh and csmv-fig3.sh) --quick: a row per workload, engine, panel and point, every one
@@ -542,11 +543,12 @@ check "submit-all.sh submits 16 job arrays" test "$(grep -c '^sbatch .*\.slurm$'
 for d in "$rs"/jobs/*/; do
 	name=$(basename "$d")
 	check "$name.slurm parses (bash -n)" bash -n "$d/$name.slurm"
-	njobs=$(wc -l <"$d/jobs.txt")
-	if grep -q "^#SBATCH --array=1-$njobs\$" "$d/$name.slurm" && [ "$njobs" -gt 0 ]; then
-		pass "$name.slurm has one array task per line of jobs.txt ($njobs)"
+	njobs=$(wc -l <"$d/tasks.txt")
+	if grep -q "^#SBATCH --array=1-$njobs\$" "$d/$name.slurm" && [ "$njobs" -gt 0 ] &&
+		[ "$(awk '{ for (i = $1; i <= $2; i++) print i }' "$d/tasks.txt" | paste -sd' ')" = "$(seq 1 "$(wc -l <"$d/jobs.txt")" | paste -sd' ')" ]; then
+		pass "$name.slurm has one array task per task of tasks.txt ($njobs), which run every line of jobs.txt once"
 	else
-		fail "$name.slurm has one array task per line of jobs.txt" "$(grep array "$d/$name.slurm")"
+		fail "$name.slurm has one array task per task of tasks.txt" "$(grep array "$d/$name.slurm")" "$(cat "$d/tasks.txt")"
 	fi
 	bad=0
 	for i in $(seq 1 "$njobs"); do
@@ -555,7 +557,7 @@ for d in "$rs"/jobs/*/; do
 	check "$name: every array task ran and exited 0" test "$bad" = 0
 done
 expect_rc "a task past the array exits 2" 2 env SLURM_ARRAY_TASK_ID=999 bash "$rs/jobs/pba-tables/pba-tables.slurm"
-expect_err "a task past the array says so" "no line 999"
+expect_err "a task past the array says so" "no task 999"
 expect_rc "reproduce-all.sh --plot-only gathers the cluster's reports" 0 \
 	bash scripts/reproduce-all.sh --plot-only --out "$rs/out"
 check "the gathered index has every section and no failure" \

@@ -48,6 +48,8 @@ stmfig_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$stmfig_here/sweep.sh"
 # shellcheck source=scripts/lib/plot.sh
 . "$stmfig_here/plot.sh"
+# shellcheck source=scripts/lib/slurm.sh
+. "$stmfig_here/slurm.sh"
 
 # Panel letter, then the gpubench stm options that make it.
 stmfig_panels=(
@@ -162,6 +164,8 @@ stmfig_main() {
 		fixed=("${fig_quick_fixed[@]}")
 		protocol+=(--reps 1)
 	fi
+	# a job array is for GPU nodes: one without a GPU must fail, not run on the CPU
+	[[ -n $backend || -z $sweep_emit_dir ]] || backend=gpu
 	backend=${backend:-auto}
 
 	command -v python3 >/dev/null || { echo "$sweep_name: python3 is required" >&2; exit 1; }
