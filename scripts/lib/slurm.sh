@@ -234,6 +234,10 @@ gather=\$(sbatch --parsable "\$@" --dependency=afterany:\${array%%;*} "$dir/gath
 echo "submitted the array \$array and the gather job \$gather"
 EOF
 	chmod +x "$dir/submit.sh"
+	[[ $gres == 1 ]] ||
+		echo "$sweep_name: note: no run of the array needs a GPU; a script that picks its implementations" \
+			"by what runs here picks CPU ones on a machine without a GPU: name them (--impls), or emit" \
+			"on a GPU node, for an array of GPU runs" >&2
 	echo "$sweep_name: $sweep_emit_jobs runs in $tasks tasks of at most $hms, $cpus CPU$([[ $cpus == 1 ]] || echo s) and" \
 		"$([[ $gres == 1 ]] && echo "a GPU" || echo "no GPU") each: $dir/jobs.txt, $dir/tasks.txt;" \
 		"submit the array and the gather job with" >&2
