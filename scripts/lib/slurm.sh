@@ -234,7 +234,7 @@ gather=\$(sbatch --parsable "\$@" --dependency=afterany:\${array%%;*} "$dir/gath
 echo "submitted the array \$array and the gather job \$gather"
 EOF
 	chmod +x "$dir/submit.sh"
-	[[ $gres == 1 ]] ||
+	[[ $gres == 1 ]] || ! grep -qv -- ' --backend cpu ' "$dir/jobs.txt" ||
 		echo "$sweep_name: note: no run of the array needs a GPU; a script that picks its implementations" \
 			"by what runs here picks CPU ones on a machine without a GPU: name them (--impls), or emit" \
 			"on a GPU node, for an array of GPU runs" >&2
