@@ -7,6 +7,15 @@ CC ?= gcc
 NVCC ?= nvcc
 PKG_CONFIG ?= pkg-config
 PREFIX ?= /usr/local
+# Where make install puts each part (DESTDIR, when set, is prepended to every one).
+BINDIR ?= $(PREFIX)/bin
+DATADIR ?= $(PREFIX)/share
+# An installed gpubench finds its documentation at ../share/doc/gpubench beside its bin/ (common/docs.h).
+DOCDIR ?= $(DATADIR)/doc/gpubench
+MANDIR ?= $(DATADIR)/man/man1
+SCRIPTDIR ?= $(DATADIR)/gpubench/scripts
+BASHCOMPDIR ?= $(DATADIR)/bash-completion/completions
+ZSHCOMPDIR ?= $(DATADIR)/zsh/site-functions
 CUDA_ARCH ?= sm_90
 GPUBENCH ?= ./gpubench
 
@@ -34,7 +43,7 @@ BASE_CFLAGS := -std=c11 -D_GNU_SOURCE -I. $(WARN) -pthread $(CJSON_CFLAGS)
 NVCCFLAGS ?= -O3 -lineinfo
 BASE_NVCCFLAGS := -std=c++17 -I. $(GENCODE) -Xcompiler "-Wall -Wextra -Werror" -Werror all-warnings \
 	$(CJSON_CFLAGS) -DGB_CUDA_ARCHS='"$(CUDA_ARCH) compute_$(CUDA_CC)"'
-LDLIBS := $(CJSON_LIBS) -lm -pthread
+LDLIBS := $(CJSON_LIBS) -lm -pthread -ldl
 
 BUILD := build/$(if $(filter 1,$(CUDA)),cuda,cpu)
 
@@ -96,7 +105,7 @@ build/gen/list_kernel_source.h: $(OPENCL_KERNEL_SRC) Makefile
 	sed -e '/^#include/d' -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $(OPENCL_KERNEL_SRC) >$@
 $(BUILD)/structures/list_opencl.o build/nocuda/structures/list_opencl.o: build/gen/list_kernel_source.h
 
-.PHONY: all deps test check-gpu sanitize-gpu dist install clean need-cjson
+.PHONY: all deps test check-gpu sanitize-gpu dist install uninstall clean need-cjson
 
 all: need-cjson gpubench
 
@@ -128,7 +137,7 @@ $(BUILD)/%.o: %.cu Makefile
 
 # The CPU-only binary, built beside the CUDA one so `make test` covers both builds.
 build/nocuda/gpubench: build/nocuda/main.o $(NOCUDA_LIB) | need-cjson
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(CJSON_LIBS) $(OPENCL_LIBS) -lm -pthread
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(CJSON_LIBS) $(OPENCL_LIBS) -lm -pthread -ldl
 
 $(NOCUDA_LIB): $(NOCUDA_OBJ)
 	rm -f $@
@@ -139,7 +148,7 @@ build/nocuda/%.o: %.c Makefile
 	$(CC) $(NOCUDA_CFLAGS) -DGB_BUILD_FLAGS='"cpu-only $(CFLAGS)"' $(CFLAGS) -MMD -MP -c -o $@ $<
 
 build/unit_tests: $(UNIT_OBJ) $(NOCUDA_LIB) | need-cjson
-	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(CJSON_LIBS) $(OPENCL_LIBS) -lm -pthread
+	$(CC) $(CFLAGS) -o $@ $^ $(LDFLAGS) $(CJSON_LIBS) $(OPENCL_LIBS) -lm -pthread -ldl
 
 test: all build/nocuda/gpubench build/unit_tests
 	GPUBENCH=./gpubench GPUBENCH_NOCUDA=build/nocuda/gpubench tests/run.sh
@@ -164,9 +173,25 @@ dist: all
 	cp tests/gpu/*.sh tests/lib.sh dist/tests/gpu/ 2>/dev/null || true
 	@echo "dist/ is self-contained: dist/bin/gpubench finds dist/lib/libcjson.so.1 through its RUNPATH"
 
+# The binary, the figure scripts, the documentation, the manual page (written by the binary from its
+# option rows, naming the documentation where it is installed) and the bash and zsh completion.
 install: all
-	install -d $(DESTDIR)$(PREFIX)/bin
-	install -m 755 gpubench $(DESTDIR)$(PREFIX)/bin/gpubench
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DOCDIR) $(DESTDIR)$(MANDIR) $(DESTDIR)$(SCRIPTDIR) \
+		$(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 755 gpubench $(DESTDIR)$(BINDIR)/gpubench
+	install -m 644 README.md docs/*.md $(DESTDIR)$(DOCDIR)/
+	cp -R scripts/. $(DESTDIR)$(SCRIPTDIR)/
+	find $(DESTDIR)$(SCRIPTDIR) -name __pycache__ -type d -prune -exec rm -rf {} +
+	./gpubench help --man $(DOCDIR) >$(DESTDIR)$(MANDIR)/gpubench.1
+	./gpubench help --completion bash >$(DESTDIR)$(BASHCOMPDIR)/gpubench
+	./gpubench help --completion zsh >$(DESTDIR)$(ZSHCOMPDIR)/_gpubench
+
+# What install put there, and the folders of gpubench's own.
+uninstall:
+	rm -f $(DESTDIR)$(BINDIR)/gpubench $(DESTDIR)$(MANDIR)/gpubench.1 $(DESTDIR)$(BASHCOMPDIR)/gpubench \
+		$(DESTDIR)$(ZSHCOMPDIR)/_gpubench
+	rm -rf $(DESTDIR)$(DOCDIR) $(DESTDIR)$(SCRIPTDIR)
+	rmdir $(DESTDIR)$(DATADIR)/gpubench 2>/dev/null || true
 
 clean:
 	rm -rf build dist gpubench

@@ -4,6 +4,7 @@
 
 #include "cmd/cmd.h"
 #include "common/error.h"
+#include "common/opts.h"
 #include "common/version.h"
 
 static void usage(FILE *out)
@@ -12,21 +13,17 @@ static void usage(FILE *out)
 	fputs("usage: gpubench <subcommand> [options]\n"
 	      "       gpubench help <subcommand>\n"
 	      "       gpubench <subcommand> --help\n"
+	      "       gpubench help --man [DOCDIR]     (the manual page, gpubench.1)\n"
+	      "       gpubench help --completion bash|zsh\n"
 	      "       gpubench --version\n"
-	      "\n"
-	      "A benchmark harness for synchronization on GPUs: each subcommand runs a\n"
-	      "workload through a CUDA engine (or its CPU counterpart), verifies the result\n"
-	      "and reports timings as JSON.\n"
-	      "\n"
-	      "subcommands:\n",
+	      "\n",
 	      out);
+	gb_help_wrap(out, 0, 0, gb_about);
+	fputs("\nsubcommands:\n", out);
 	for (i = 0; gb_commands[i]; i++)
 		fprintf(out, "  %-10s %s\n", gb_commands[i]->name, gb_commands[i]->summary);
-	fputs("\n"
-	      "Everyday command: gpubench stm --algo prstm --threads 6720\n"
-	      "Exit status: 0 ok, 1 runtime failure, 2 usage error, 3 verification failed,\n"
-	      "4 regression found by compare.\n",
-	      out);
+	fputs("\nEveryday command: gpubench stm --algo prstm --threads 6720\n", out);
+	fprintf(out, "%s\n", gb_exit_statuses);
 }
 
 int main(int argc, char **argv)
@@ -46,6 +43,17 @@ int main(int argc, char **argv)
 		if (argc < 3) {
 			usage(stdout);
 			return 0;
+		}
+		if (strcmp(argv[2], "--man") == 0) {
+			if (argc > 4)
+				gb_die(GB_EXIT_USAGE, "help --man takes at most one folder, the installed documentation's");
+			gb_write_man(stdout, argc == 4 ? argv[3] : NULL);
+			return fflush(stdout) == 0 ? 0 : GB_EXIT_RUNTIME;
+		}
+		if (strcmp(argv[2], "--completion") == 0) {
+			if (argc != 4 || gb_write_completion(stdout, argv[3]) != 0)
+				gb_die(GB_EXIT_USAGE, "help --completion: name the shell, bash or zsh");
+			return fflush(stdout) == 0 ? 0 : GB_EXIT_RUNTIME;
 		}
 		cmd = gb_command_find(argv[2]);
 		if (!cmd)

@@ -305,7 +305,7 @@ static void check_memory(const avoid_opts *o)
 		gb_memory_term device[] = {
 			{.opt = "procs", .value = o->gen.procs, .bytes_each = (uint64_t)o->gen.res * 3 * sizeof(int32_t)},
 		};
-		if (gb_device_query(0, &dev) == 0)
+		if (gb_device_query(gb_device_current(), &dev) == 0)
 			gb_memory_fit("avoid", "device", dev.global_mem_bytes, 0, device, 1);
 	}
 }

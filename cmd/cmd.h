@@ -32,9 +32,23 @@ extern const gb_command gb_cmd_info;
 extern const gb_command gb_cmd_speculate;
 extern const gb_command gb_cmd_list;
 extern const gb_command gb_cmd_compare;
+extern const gb_command gb_cmd_export;
 
 /* Every subcommand, in the order --help lists them; NULL-terminated. */
 extern const gb_command *const gb_commands[];
 const gb_command *gb_command_find(const char *name);
+
+/* What gpubench is and its exit statuses, in words: for --help and the manual page. */
+extern const char gb_about[];
+extern const char gb_exit_statuses[];
+
+/*
+ * The manual page (roff), from the subcommand table and every subcommand's
+ * option rows; docdir, when not NULL, is where the documentation the help
+ * texts name is installed (cmd/docgen.c).
+ */
+void gb_write_man(FILE *out, const char *docdir);
+/* A completion script for shell ("bash", "zsh") from the same; -1 for another shell. */
+int gb_write_completion(FILE *out, const char *shell);
 
 #endif

@@ -308,11 +308,78 @@ static void print_text(const pair_list *l)
 	}
 }
 
-static void print_markdown(const pair_list *l)
+typedef struct tally {
+	size_t compared, not_comparable, only_base, only_new, unverified;
+	size_t verdicts[GB_V_ONLY_NEW + 1];
+} tally;
+
+/* The counts of a comparison in one line: the note on stderr, the markdown's last line. */
+static void tally_line(char *buf, size_t len, const tally *t)
+{
+	snprintf(buf, len,
+		 "compare: %zu pairs compared (%zu regressions, %zu improvements, %zu unchanged, %zu within noise, "
+		 "%zu untested), %zu not comparable, %zu only in base, %zu only in new",
+		 t->compared, t->verdicts[GB_V_REGRESSION], t->verdicts[GB_V_IMPROVEMENT], t->verdicts[GB_V_UNCHANGED],
+		 t->verdicts[GB_V_NOISE], t->verdicts[GB_V_UNTESTED], t->not_comparable, t->only_base, t->only_new);
+}
+
+/* The distinct values one side's reports give (device, revision), joined into out; side 0 base, 1 new. */
+static void side_values(const pair_list *l, int side, int revision, char *out, size_t len)
+{
+	char seen[8][384], one[384];
+	size_t i, k, n = 0, more = 0, used = 0;
+
+	for (i = 0; i < l->n; i++) {
+		const gb_run_report *r = side ? l->p[i].new_ : l->p[i].base;
+		if (!r)
+			continue;
+		if (revision)
+			snprintf(one, sizeof(one), "%s", gb_json_str_of(r->meta, "git_revision"));
+		else
+			gb_run_report_device(r, one, sizeof(one));
+		for (k = 0; k < n && strcmp(seen[k], one) != 0; k++)
+			;
+		if (k < n)
+			continue;
+		if (n == 8) {
+			more++;
+			continue;
+		}
+		memcpy(seen[n++], one, sizeof(one));
+	}
+	out[0] = '\0';
+	for (k = 0; k < n; k++)
+		used += (size_t)snprintf(out + used, used < len ? len - used : 0, "%s%s", k ? ", " : "", seen[k]);
+	if (more)
+		snprintf(out + used, used < len ? len - used : 0, " and %zu more", more);
+}
+
+/* What a reader of the markdown needs before the rows: what was compared, where, at which revisions, in what units. */
+static void print_markdown_header(const pair_list *l, const char *base, const char *new_)
+{
+	char b[3200], n[3200];
+
+	printf("**gpubench compare**: base `%s`, new `%s`\n\n", base, new_);
+	puts("| | base | new |");
+	puts("| --- | --- | --- |");
+	side_values(l, 0, 0, b, sizeof(b));
+	side_values(l, 1, 0, n, sizeof(n));
+	printf("| devices | %s | %s |\n", b, n);
+	side_values(l, 0, 1, b, sizeof(b));
+	side_values(l, 1, 1, n, sizeof(n));
+	printf("| revisions | %s | %s |\n\n", b, n);
+	puts("Units: a metric's unit ends its name: `_seconds` seconds (lower is better), `_per_s` per second "
+	     "(higher is better). base and new are medians over the repetitions, change is (new - base) / base, "
+	     "p the two-sided Mann-Whitney U p-value of the repetitions, threshold the change a regression "
+	     "must pass.\n");
+}
+
+static void print_markdown(const pair_list *l, const tally *tl, const char *base, const char *new_)
 {
 	size_t i, k;
-	char b[32], n[32], c[32], p[32], t[32];
+	char b[32], n[32], c[32], p[32], t[32], line[512];
 
+	print_markdown_header(l, base, new_);
 	puts("| report | metric | base | new | change | p | threshold | verdict |");
 	puts("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |");
 	for (i = 0; i < l->n; i++) {
@@ -333,6 +400,8 @@ static void print_markdown(const pair_list *l)
 			       r->v == GB_V_UNTESTED ? r->why : "");
 		}
 	}
+	tally_line(line, sizeof(line), tl);
+	printf("\n**%s**\n", line);
 }
 
 static void json_report_ref(cJSON *o, const char *key, const gb_run_report *r)
@@ -353,11 +422,6 @@ static void json_report_ref(cJSON *o, const char *key, const gb_run_report *r)
 	gb_json_bool(x, "complete", r->complete);
 	cJSON_AddItemToObject(x, "device", cJSON_Duplicate(r->device, 1));
 }
-
-typedef struct tally {
-	size_t compared, not_comparable, only_base, only_new, unverified;
-	size_t verdicts[GB_V_ONLY_NEW + 1];
-} tally;
 
 static int write_json(const options *o, const pair_list *l, const tally *t, int argc, char **argv,
 		      const char *base, const char *new_)
@@ -478,6 +542,7 @@ static int run(int argc, char **argv)
 	size_t i, k, few_reps = 0;
 	unsigned m;
 	int first, dirs;
+	char summary[512];
 
 	memset(&o, 0, sizeof(o));
 	memset(&t, 0, sizeof(t));
@@ -555,17 +620,15 @@ static int run(int argc, char **argv)
 	}
 	if (!o.run.quiet) {
 		if (o.markdown)
-			print_markdown(&l);
+			print_markdown(&l, &t, base, new_);
 		else
 			print_text(&l);
 	}
 	if (few_reps)
 		gb_note("note: %zu metrics have too few repetitions for the test to tell any change "
 			"from noise (4 on each side are enough)", few_reps);
-	gb_note("compare: %zu pairs compared (%zu regressions, %zu improvements, %zu unchanged, "
-		"%zu within noise, %zu untested), %zu not comparable, %zu only in base, %zu only in new",
-		t.compared, t.verdicts[GB_V_REGRESSION], t.verdicts[GB_V_IMPROVEMENT], t.verdicts[GB_V_UNCHANGED],
-		t.verdicts[GB_V_NOISE], t.verdicts[GB_V_UNTESTED], t.not_comparable, t.only_base, t.only_new);
+	tally_line(summary, sizeof(summary), &t);
+	gb_note("%s", summary);
 	if (o.run.json && write_json(&o, &l, &t, argc, argv, base, new_) != 0)
 		return GB_EXIT_RUNTIME;
 	if (t.unverified)

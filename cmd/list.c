@@ -97,7 +97,8 @@ static const gb_opt_row rows[NROWS] = {
 				"that holds them in 1024)"},
 	[ROW_WORKERS] = {.name = "cpu-workers", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 4096,
 			 .offset = AT(cpu_workers),
-			 .help = "OS threads of cpu-lockfree* (default: logical CPUs)"},
+			 .help = "OS threads of cpu-lockfree* (default: the CPUs this process may use: its "
+				 "affinity and cgroup quota)"},
 	[ROW_CLPLAT] = {.name = "opencl-platform", .kind = GB_OPT_TEXT, .metavar = "NAME", .offset = AT(opencl_platform),
 			.help = "opencl, opencl-cpu: only the OpenCL platforms whose name or vendor contains NAME "
 				"(case ignored; e.g. NVIDIA, Portable), or the platform of that index (default: any)"},

@@ -65,7 +65,7 @@ static const gb_opt_row rows[NROWS] = {
 	[ROW_WORKERS] = {.name = "cpu-workers", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 4096,
 			 .offset = AT(workers),
 			 .help = "host threads of the CPU backend and of cpu-spec, cpu-tm and cpu-inspect "
-				 "(default: all cores)"},
+				 "(default: the CPUs this process may use: its affinity and cgroup quota)"},
 	[ROW_THRESHOLD] = {.name = "threshold", .kind = GB_OPT_REAL, .metavar = "F", .flo = 0, .fhi = 1,
 			   .def = "0.01", .offset = AT(threshold),
 			   .help = "halve the assignment above this misspeculation rate (irregular memory)"},

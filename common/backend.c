@@ -1,5 +1,4 @@
 #include <string.h>
-#include <unistd.h>
 
 #include "common/backend.h"
 #include "common/error.h"
@@ -47,13 +46,7 @@ gb_backend gb_backend_resolve(gb_backend requested, unsigned supported, const ch
 	}
 	if (requested == GB_BACKEND_CPU && !(supported & GB_BACKEND_MASK(GB_BACKEND_CPU)))
 		gb_die(GB_EXIT_USAGE, "%s has no CPU backend", what);
-	if (requested == GB_BACKEND_GPU && dev && gb_device_query(0, dev) != 0)
-		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
+	if (requested == GB_BACKEND_GPU && dev && gb_device_query(gb_device_current(), dev) != 0)
+		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device %d", gb_device_current());
 	return requested;
-}
-
-int gb_cpu_count(void)
-{
-	long n = sysconf(_SC_NPROCESSORS_ONLN);
-	return n > 0 ? (int)n : 1;
 }

@@ -2,6 +2,7 @@
 #ifndef GB_BACKEND_H
 #define GB_BACKEND_H
 
+#include "common/cpus.h" /* gb_cpu_count: what a CPU backend runs on */
 #include "common/device.h"
 
 typedef enum gb_backend {
@@ -25,8 +26,5 @@ gb_backend gb_backend_parse(const char *opt, const char *text);
  */
 gb_backend gb_backend_resolve(gb_backend requested, unsigned supported, const char *what,
 			      gb_device_info *dev);
-
-/* Number of online CPUs (at least 1). */
-int gb_cpu_count(void);
 
 #endif

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/gpu_monitor.h"
 #include "common/measure.h"
 #include "common/timer.h"
 
@@ -103,7 +104,11 @@ void gb_measure_run(gb_measure *ms, unsigned k, gb_rep_fn fn, void *arg)
 			    (ms->policy == GB_CHECK_LAST ? rep.last :
 			     ms->policy == GB_CHECK_UNITS || rep.timed_index % o->verify_every == 0);
 		ms->rep_bad = 0;
+		if (rep.timed)
+			gb_gpu_monitor_timing(1);
 		end = fn(ms, k, &rep, &out, arg);
+		if (rep.timed)
+			gb_gpu_monitor_timing(0);
 		if (rep.check)
 			keep_checks(ms, m, &out, end == GB_REP_DONE);
 		if (end == GB_REP_CUT) {

@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "common/backend.h"
+#include "common/device.h"
 #include "common/error.h"
 #include "common/json.h"
 #include "common/options.h"
@@ -20,6 +21,10 @@ static const gb_opt_row shared_rows[] = {
 		.def = "auto", .offset = RUN(backend),
 		.help = "where to run (auto: the GPU when one is found); where there is an --impl, it picks the "
 			"default one"},
+	[GB_SHARED_DEVICE] = {
+		.name = "device", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = 1023, .offset = RUN(device),
+		.help = "the CUDA device to run on (by default the first): its index among those "
+			"CUDA_VISIBLE_DEVICES leaves visible, as gpubench info lists them; the report names the card"},
 	[GB_SHARED_COMPARE] = {.name = "compare", .kind = GB_OPT_TEXT, .metavar = "LIST", .help = NULL,
 			       .offset = RUN(compare)},
 	[GB_SHARED_REPS] = {.name = "reps", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 100000, .def = "3",
@@ -135,6 +140,7 @@ int gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int 
 	int c, first;
 
 	run->verify = 1;
+	run->device = GB_DEVICE_UNSET;
 	for (i = 0; i < n; i++) {
 		const gb_opt_row *r = row_at(spec, i);
 		const char *def = default_of(spec, i);
@@ -170,6 +176,8 @@ int gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int 
 	free(lo);
 	if (run->quiet)
 		gb_quiet = 1;
+	if (run->device != GB_DEVICE_UNSET)
+		gb_device_select(run->device);
 	if (!run->verify)
 		run->verify_every = 0;
 	if (!run->verify_every)
@@ -210,16 +218,24 @@ static size_t help_text(char *text, size_t len, const char *help, const char *un
 	return k;
 }
 
-/* "  --name META" and the help text with its range and default, wrapped at the help column. */
-static void help_row(FILE *out, const gb_opt_spec *spec, size_t i)
+size_t gb_opts_count(const gb_opt_spec *spec)
+{
+	return spec->nrows + NSHARED;
+}
+
+const gb_opt_row *gb_opts_row(const gb_opt_spec *spec, size_t i)
+{
+	return row_at(spec, i);
+}
+
+size_t gb_opts_row_help(const gb_opt_spec *spec, size_t i, char *text, size_t len)
 {
 	const gb_opt_row *r = row_at(spec, i);
 	const char *def = default_of(spec, i), *help = r->help, *unit;
 	const gb_opt_wording *w;
-	char text[1024], line[64], listed[768];
+	char listed[768];
 	uint64_t lo, hi;
 	size_t k;
-	int col;
 
 	if (i >= spec->nrows && strcmp(r->name, "compare") == 0)
 		help = spec->compare_help;
@@ -227,48 +243,65 @@ static void help_row(FILE *out, const gb_opt_spec *spec, size_t i)
 		if (strcmp(w->name, r->name) == 0)
 			help = w->help;
 	if (!help || !has_row(spec, i))
-		return;
+		return 0;
 	if (i >= spec->nrows && strcmp(r->name, "compare") == 0 && spec->compare_from) {
 		k = (size_t)snprintf(listed, sizeof(listed), "%s: ", help);
 		gb_registry_words(spec->compare_from, listed + k, sizeof(listed) - k);
 		help = listed;
 	}
+	unit = strcmp(r->name, "verify-every") == 0 ? spec->check_unit : spec->unit;
+	k = help_text(text, len, help, unit ? unit : "run");
+	range_of(spec, i, &lo, &hi);
+	if (i >= spec->nrows && strcmp(r->name, "verify-every") == 0 && lo == 0)
+		k += (size_t)snprintf(text + k, len - k, "; 0 checks none");
+	if (r->kind == GB_OPT_UINT)
+		k += (size_t)snprintf(text + k, len - k, " (%" PRIu64 "..%" PRIu64, lo, hi);
+	else if (r->kind == GB_OPT_REAL)
+		k += (size_t)snprintf(text + k, len - k, " (%g..%g", r->flo, r->fhi);
+	else if (r->kind == GB_OPT_TEXTS)
+		k += (size_t)snprintf(text + k, len - k, " (repeatable, at most %d", GB_OPT_TEXTS_MAX);
+	else if (r->kind == GB_OPT_CHOICE) {
+		const char *const *ch;
+		for (ch = r->choices; *ch; ch++)
+			k += (size_t)snprintf(text + k, len - k, "%s%s", ch == r->choices ? " (" : "|", *ch);
+	}
+	if (def && r->kind != GB_OPT_FLAG)
+		k += (size_t)snprintf(text + k, len - k, "%sdefault %s)", r->kind == GB_OPT_TEXT ? " (" : ", ", def);
+	else if (r->kind == GB_OPT_UINT || r->kind == GB_OPT_REAL || r->kind == GB_OPT_CHOICE ||
+		 r->kind == GB_OPT_TEXTS)
+		k += (size_t)snprintf(text + k, len - k, ")");
+	return k < len ? k : len - 1;
+}
+
+/* "  --name META" and the help text with its range and default, wrapped at the help column. */
+static void help_row(FILE *out, const gb_opt_spec *spec, size_t i)
+{
+	const gb_opt_row *r = row_at(spec, i);
+	char text[1024], line[64];
+	int col;
+
+	if (!gb_opts_row_help(spec, i, text, sizeof(text)))
+		return;
 	snprintf(line, sizeof(line), "  --%s%s%s", r->name, r->metavar ? " " : "", r->metavar ? r->metavar : "");
 	col = fprintf(out, "%-24s", line);
 	if (col > 24) {
 		fprintf(out, "\n%24s", "");
 		col = 24;
 	}
-	unit = strcmp(r->name, "verify-every") == 0 ? spec->check_unit : spec->unit;
-	k = help_text(text, sizeof(text), help, unit ? unit : "run");
-	range_of(spec, i, &lo, &hi);
-	if (i >= spec->nrows && strcmp(r->name, "verify-every") == 0 && lo == 0)
-		k += (size_t)snprintf(text + k, sizeof(text) - k, "; 0 checks none");
-	if (r->kind == GB_OPT_UINT)
-		k += (size_t)snprintf(text + k, sizeof(text) - k, " (%" PRIu64 "..%" PRIu64, lo, hi);
-	else if (r->kind == GB_OPT_REAL)
-		k += (size_t)snprintf(text + k, sizeof(text) - k, " (%g..%g", r->flo, r->fhi);
-	else if (r->kind == GB_OPT_TEXTS)
-		k += (size_t)snprintf(text + k, sizeof(text) - k, " (repeatable, at most %d", GB_OPT_TEXTS_MAX);
-	else if (r->kind == GB_OPT_CHOICE) {
-		const char *const *ch;
-		for (ch = r->choices; *ch; ch++)
-			k += (size_t)snprintf(text + k, sizeof(text) - k, "%s%s", ch == r->choices ? " (" : "|",
-					      *ch);
-	}
-	if (def && r->kind != GB_OPT_FLAG)
-		k += (size_t)snprintf(text + k, sizeof(text) - k, "%sdefault %s)",
-				      r->kind == GB_OPT_TEXT ? " (" : ", ", def);
-	else if (r->kind == GB_OPT_UINT || r->kind == GB_OPT_REAL || r->kind == GB_OPT_CHOICE ||
-		 r->kind == GB_OPT_TEXTS)
-		snprintf(text + k, sizeof(text) - k, ")");
 	gb_help_wrap(out, col, 24, text);
 }
+
+void (*gb_opts_help_hook)(const gb_opt_spec *spec, void *arg);
+void *gb_opts_help_hook_arg;
 
 void gb_opts_help(FILE *out, const gb_opt_spec *spec)
 {
 	size_t i;
 
+	if (gb_opts_help_hook) {
+		gb_opts_help_hook(spec, gb_opts_help_hook_arg);
+		return;
+	}
 	fprintf(out, "usage: gpubench %s [options]%s%s\n\n", spec->cmd, spec->operands ? " " : "",
 		spec->operands ? spec->operands : "");
 	gb_help_wrap(out, 0, 0, spec->intro);

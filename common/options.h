@@ -59,7 +59,10 @@ typedef struct gb_run_opts {
 	uint64_t verify_every; /* --verify-every K: check every K-th unit (0: none) */
 	const char *compare;   /* --compare LIST: others run on the same input */
 	int backend;           /* --backend: gb_backend */
+	uint64_t device;       /* --device N: the CUDA device (GB_DEVICE_UNSET: not given, the first) */
 } gb_run_opts;
+
+#define GB_DEVICE_UNSET UINT64_MAX
 
 /*
  * The shared rows, in the order the help lists them, for a subcommand that
@@ -67,7 +70,7 @@ typedef struct gb_run_opts {
  * --quiet only.
  */
 enum gb_shared_row {
-	GB_SHARED_BACKEND, GB_SHARED_COMPARE, GB_SHARED_REPS, GB_SHARED_WARMUP, GB_SHARED_SEED,
+	GB_SHARED_BACKEND, GB_SHARED_DEVICE, GB_SHARED_COMPARE, GB_SHARED_REPS, GB_SHARED_WARMUP, GB_SHARED_SEED,
 	GB_SHARED_TIMEOUT, GB_SHARED_VERIFY_EVERY, GB_SHARED_NO_VERIFY, GB_SHARED_JSON, GB_SHARED_QUIET,
 	GB_OPTS_SHARED /* how many there are: given[] holds the own rows, then these */
 };
@@ -125,6 +128,25 @@ int gb_opts_given(const gb_opt_spec *spec, const unsigned char *given, const cha
 
 /* The help of a subcommand: usage, intro, its rows, the shared rows, within 80 columns. */
 void gb_opts_help(FILE *out, const gb_opt_spec *spec);
+
+/*
+ * The rows as the help shows them, for what else is written from them (the
+ * manual page, shell completion: cmd/docgen.c): row i of gb_opts_count, its
+ * own rows then the shared ones, and its help text with the range and
+ * default added, into text (len bytes). gb_opts_row_help returns the text's
+ * length, 0 for a row the subcommand does not have (or does not show).
+ */
+size_t gb_opts_count(const gb_opt_spec *spec);
+const gb_opt_row *gb_opts_row(const gb_opt_spec *spec, size_t i);
+size_t gb_opts_row_help(const gb_opt_spec *spec, size_t i, char *text, size_t len);
+
+/*
+ * While set, gb_opts_help hands the spec to this function (with
+ * gb_opts_help_hook_arg) instead of printing it: every subcommand's help
+ * function shows its spec, so the generators reach each spec through it.
+ */
+extern void (*gb_opts_help_hook)(const gb_opt_spec *spec, void *arg);
+extern void *gb_opts_help_hook_arg;
 
 /* The shared options' effective values into a report's config block. */
 void gb_opts_config(cJSON *config, const gb_run_opts *run);

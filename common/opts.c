@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/docs.h"
 #include "common/error.h"
 #include "common/opts.h"
 
@@ -147,7 +148,8 @@ unsigned gb_opt_list(const char *opt, const char *text, char **names, unsigned m
 
 void gb_help_wrap(FILE *out, int col, int indent, const char *text)
 {
-	const char *p = text;
+	char docs[4096];
+	const char *p = gb_docs_text(text, docs, sizeof(docs));
 	int first = 1;
 
 	while (*p == ' ')

@@ -31,7 +31,8 @@ unsigned gb_opt_list(const char *opt, const char *text, char **names, unsigned m
 /*
  * Print text from column col (what the line already holds), breaking it
  * between words before GB_HELP_COLUMNS; continuation lines start at column
- * indent. Ends with a newline.
+ * indent. Ends with a newline. A "docs/" path in it names the installed
+ * documentation where there is one (common/docs.h).
  */
 void gb_help_wrap(FILE *out, int col, int indent, const char *text);
 

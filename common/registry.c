@@ -140,13 +140,16 @@ void gb_registry_info(const gb_registry *r, const char *cmd, cJSON *arr, FILE *o
 				 h->backends == (GPU | CPU) ? ", " : "", h->backends & CPU ? "cpu" : "");
 		if (h->unavailable)
 			snprintf(why, sizeof(why), " (not built: %s)", h->unavailable);
-		fprintf(out, "%s %s%s%s %s%s%s: %s\n", cmd, group ? group : "", group ? " " : "", r->what, h->name, where,
+		fprintf(out, "%s %s%s%s %s%s%s: %s", cmd, group ? group : "", group ? " " : "", r->what, h->name, where,
 			why, h->summary);
-		if (r->notes_key) {
-			const cJSON *note;
-			cJSON_ArrayForEach(note, cJSON_GetObjectItem(o, r->notes_key))
-				fprintf(out, "%s %s%s%s %s: %s\n", cmd, group ? group : "", group ? " " : "", r->what,
-					h->name, note->valuestring);
+		if (r->runs_key) {
+			const cJSON *name;
+			const char *sep = "; runs ";
+			cJSON_ArrayForEach(name, cJSON_GetObjectItem(o, r->runs_key)) {
+				fprintf(out, "%s%s", sep, name->valuestring);
+				sep = ", ";
+			}
 		}
+		fputc('\n', out);
 	}
 }

@@ -70,9 +70,9 @@ typedef struct gb_registry {
 	const char *group_key;      /* the group's key in info's JSON ("algo") */
 	/* info's JSON: fields of e's own beyond its head's; may be NULL */
 	void (*describe)(const void *e, cJSON *o);
-	/* The key of an array of sentences describe adds that info's listing shows too, a line
-	 * each (stm: the workloads an engine does not run); NULL: none */
-	const char *notes_key;
+	/* The key of an array of names describe adds that info's listing shows after the
+	 * summary, "; runs A, B" (stm: the workloads an engine runs); NULL: none */
+	const char *runs_key;
 	const char *gpu_default, *cpu_default; /* --impl when a GPU is found, and when not */
 } gb_registry;
 
@@ -111,8 +111,7 @@ void gb_registry_words(const gb_registry *r, char *buf, size_t len);
  * (group, name, summary; for engines backends, gpu and built; unavailable,
  * the reason, for an entry this build cannot run; then its own fields); and
  * when out is not NULL one line per entry: "CMD [GROUP ]WHAT NAME[
- * (BACKENDS)][ (not built: REASON)]: SUMMARY", then one "CMD [GROUP ]WHAT
- * NAME: NOTE" per note.
+ * (BACKENDS)][ (not built: REASON)]: SUMMARY[; runs A, B]".
  */
 void gb_registry_info(const gb_registry *r, const char *cmd, cJSON *arr, FILE *out);
 

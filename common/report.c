@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include "common/error.h"
+#include "common/gpu_monitor.h"
 #include "common/output.h"
 #include "common/report.h"
 #include "common/timer.h"
@@ -51,6 +52,7 @@ void gb_describe_host_cpu(cJSON *obj)
 {
 	char line[512], model[256] = "unknown";
 	FILE *f = fopen("/proc/cpuinfo", "r");
+	gb_cpu_limits l;
 
 	if (f) {
 		while (fgets(line, sizeof(line), f)) {
@@ -67,7 +69,24 @@ void gb_describe_host_cpu(cJSON *obj)
 		fclose(f);
 	}
 	gb_json_str(obj, "cpu_model", model);
-	gb_json_u64(obj, "cpu_logical_cores", (uint64_t)gb_cpu_count());
+	gb_cpu_limits_get(&l);
+	gb_json_u64(obj, "cpu_logical_cores", (uint64_t)l.online);
+	gb_json_u64(obj, "cpus_usable", (uint64_t)l.usable);
+	gb_json_str(obj, "cpu_affinity", l.affinity_list);
+	if (l.quota > 0)
+		gb_json_num(obj, "cgroup_cpu_quota", l.quota);
+	else
+		cJSON_AddNullToObject(obj, "cgroup_cpu_quota");
+}
+
+void gb_json_visible_devices(cJSON *obj)
+{
+	const char *v = getenv("CUDA_VISIBLE_DEVICES");
+
+	if (v)
+		gb_json_str(obj, "cuda_visible_devices", v);
+	else
+		cJSON_AddNullToObject(obj, "cuda_visible_devices");
 }
 
 void gb_report_set_device(gb_report *r, gb_backend backend, const gb_device_info *dev,
@@ -91,6 +110,15 @@ void gb_report_set_device(gb_report *r, gb_backend backend, const gb_device_info
 		gb_json_u64(d, "memory_clock_khz", (uint64_t)dev->mem_clock_khz);
 		gb_json_u64(d, "cuda_driver_version", (uint64_t)drv);
 		gb_json_u64(d, "cuda_runtime_version", (uint64_t)rt);
+		gb_json_str(d, "uuid", dev->uuid);
+		gb_json_str(d, "pci_bus_id", dev->pci_bus_id);
+		gb_gpu_monitor_json(d);
+	}
+	if (backend == GB_BACKEND_GPU)
+		gb_json_visible_devices(d);
+	else if (gb_device_chosen()) {
+		gb_note("note: --device %d is not used: the run is on the CPU", gb_device_current());
+		gb_report_warn(r, "--device %d was not used: the run is on the CPU", gb_device_current());
 	}
 	gb_describe_host_cpu(d);
 	if (backend == GB_BACKEND_CPU)
@@ -122,8 +150,8 @@ void gb_report_set_machine(gb_report *r, int gpu, int cpu_workers)
 		gb_report_set_device(r, GB_BACKEND_CPU, NULL, cpu_workers);
 		return;
 	}
-	if (gb_device_query(0, &dev) != 0)
-		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
+	if (gb_device_query(gb_device_current(), &dev) != 0)
+		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device %d", gb_device_current());
 	gb_report_set_device(r, GB_BACKEND_GPU, &dev, cpu_workers);
 }
 

@@ -26,10 +26,15 @@ typedef struct gb_report {
 
 /* A report with meta filled in from the subcommand and its argv. */
 void gb_report_init(gb_report *r, const char *subcommand, int argc, char **argv);
-/* Describe the backend the run used; dev is the GPU (NULL for the CPU backend). */
+/*
+ * Describe the backend the run used; dev is the GPU (NULL for the CPU
+ * backend): the card (name, UUID, PCI bus id, driver), its clocks while timed,
+ * CUDA_VISIBLE_DEVICES, and the host's CPUs. A CPU run given --device says on
+ * stderr and in meta.warnings that it did not use it.
+ */
 void gb_report_set_device(gb_report *r, gb_backend backend, const gb_device_info *dev,
 			  int cpu_workers);
-/* The same for a run whose implementations chose the device: gpu says one ran on device 0. */
+/* The same for a run whose implementations chose the device: gpu says one ran on --device's. */
 void gb_report_set_machine(gb_report *r, int gpu, int cpu_workers);
 void gb_report_free(gb_report *r);
 
@@ -43,7 +48,11 @@ void gb_report_warn(gb_report *r, const char *fmt, ...);
 /* Write to path ("-" for stdout). Returns 0, or -1 with errno-style message printed. */
 int gb_report_write(const gb_report *r, const char *path);
 
-/* Fill the device block for the host CPU (model name, logical CPUs). */
+/* "cuda_visible_devices": the variable as the run saw it, null when unset. */
+void gb_json_visible_devices(cJSON *obj);
+
+/* Fill the device block for the host CPU: model name, the machine's logical CPUs, those this
+ * process may use (common/cpus.h), its affinity and cgroup quota. */
 void gb_describe_host_cpu(cJSON *obj);
 
 /*

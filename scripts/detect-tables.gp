@@ -4,7 +4,7 @@
 # detector and of the GPU ones over cpu, cpu-bits and cpu-serial. Size N (an N x N system)
 # on a log x axis.
 #
-#   gnuplot -e "csv='DIR/detect-tables.csv'; out='DIR/detect-speedup.png'; \
+#   gnuplot -e "set loadpath 'scripts/lib'; csv='DIR/detect-tables.csv'; out='DIR/detect-speedup.png'; \
 #               $(python3 scripts/lib/detect_tables.py plot-vars DIR/detect-tables.csv)" \
 #           scripts/detect-tables.gp
 #
@@ -25,8 +25,11 @@ if (!exists("csv")) csv = 'detect-tables.csv'
 if (!exists("out")) out = 'detect-speedup.png'
 if (!exists("algos")) { print "detect-tables.gp: give the plot-vars of detect_tables.py"; exit status 1 }
 
-set terminal pngcairo size 1600, 640 * words(algos) + 60 font ",11"
-set output out
+if (!exists("about")) about = ''
+width = 1600
+height = 640 * words(algos) + 80
+fontsize = 11
+load 'terminal.gp'
 set datafile separator ","
 set logscale x 2
 set format x "%.0f"
@@ -41,7 +44,8 @@ base_dash(k) = k
 base_point(k) = 5 + 2 * k
 
 set multiplot layout words(algos), 2 \
-    title "Deadlock detection on one generated event stream per size (Tables 3.2-3.3, 4.3-4.4)"
+    title "Deadlock detection on one generated event stream per size (Tables 3.2-3.3, 4.3-4.4)". \
+          (about ne "" ? "\n".about : "")
 
 do for [k = 1:words(algos)] {
     a = word(algos, k)

@@ -14,6 +14,10 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib/sweep.sh
 . "$here/lib/sweep.sh"
+# shellcheck source=scripts/lib/plot.sh
+. "$here/lib/plot.sh"
+# shellcheck source=scripts/lib/slurm.sh
+. "$here/lib/slurm.sh"
 helper="$here/lib/detect_tables.py"
 plot_script="$here/detect-tables.gp"
 
@@ -72,6 +76,8 @@ deadlock 0.02), the same settings at every size.
   --quick             tiny sizes for CI, no GPU needed: osdda 64,128, lmdda
                       16,32 (extended: osdda 256,512, lmdda 64,128), 200
                       events, detectors cpu-bits,cpu unless --impls is given
+  --format LIST       the plot's formats, comma-separated: png, svg, pdf
+                      (default png)
   --plot-only         run nothing: rebuild CSV, markdown and PNG from the
                       reports already in DIR/reports (e.g. fetched from a GPU
                       machine)
@@ -157,6 +163,7 @@ reps=1
 extended=0
 quick=0
 plot_only=0
+formats=png
 extra=()
 
 while [[ $# -gt 0 ]]; do
@@ -177,6 +184,7 @@ while [[ $# -gt 0 ]]; do
 	--extended) extended=1; shift ;;
 	--quick) quick=1; shift ;;
 	--plot-only) plot_only=1; shift ;;
+	--format) need_value "$@"; plot_formats "$2"; formats=$2; shift 2 ;;
 	--emit-slurm) need_value "$@"; sweep_emit_dir=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
@@ -286,7 +294,8 @@ run_sweep() {
 }
 
 # Outputs of an earlier sweep must not survive a failed one.
-rm -f "$out/detect-tables.csv" "$out/detect-tables.md" "$out/detect-speedup.png"
+rm -f "$out/detect-tables.csv" "$out/detect-tables.md"
+plot_files "$out/detect-speedup" png,svg,pdf | xargs rm -f
 
 if [[ $plot_only == 0 ]]; then
 	sweep_gpubench
@@ -327,5 +336,5 @@ sweep_emit_done
 python3 "$helper" table "$reports" --csv "$out/detect-tables.csv" --md "$out/detect-tables.md" >&2
 
 vars=$(python3 "$helper" plot-vars "$out/detect-tables.csv")
-sweep_plot "$out/detect-speedup.png" -e "csv='$out/detect-tables.csv'; out='$out/detect-speedup.png'; $vars" \
+plot_draw "$out/detect-speedup" "$formats" "$reports" -e "csv='$out/detect-tables.csv'; $vars" \
 	"$plot_script"

@@ -2,7 +2,7 @@
 # all nodes into an empty list per implementation, with the paper's three
 # columns for comparison; nodes and time on log axes.
 #
-#   gnuplot -e "csv='DIR/list-table1.csv'; out='DIR/list-table1.png'; \
+#   gnuplot -e "set loadpath 'scripts/lib'; csv='DIR/list-table1.csv'; out='DIR/list-table1.png'; \
 #               $(python3 scripts/lib/list_table1.py plot-vars DIR/list-table1.csv)" \
 #           scripts/list-table1.gp
 #
@@ -13,8 +13,11 @@ if (!exists("csv")) csv = 'list-table1.csv'
 if (!exists("out")) out = 'list-table1.png'
 if (!exists("impls")) { print "list-table1.gp: give the plot-vars of list_table1.py"; exit status 1 }
 
-set terminal pngcairo size 1100,760 font ",11"
-set output out
+if (!exists("about")) about = ''
+width = 1100
+height = 780
+fontsize = 11
+load 'terminal.gp'
 set datafile separator ","
 set logscale x 2
 set logscale y
@@ -24,8 +27,10 @@ set format y "10^{%L}"
 set xlabel "nodes inserted into an empty list"
 set ylabel "microseconds"
 set grid xtics ytics mytics
-set key top left font ",9"
-set title "Table 1: inserting nodes into an empty list (median)"
+# the key under the plot, where no line of any size runs
+set key below left horizontal Left reverse font ",9" width 2 height 1
+set bmargin 7
+set title "Table 1: inserting nodes into an empty list (median)".(about ne "" ? "\n".about : "")
 
 pick(i, col) = strcol(2) eq i ? column(col) : NaN
 paper(col) = strcol(2) eq word(impls, 1) && column(col) > 0 ? column(col) : NaN

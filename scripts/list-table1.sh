@@ -12,6 +12,10 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib/sweep.sh
 . "$here/lib/sweep.sh"
+# shellcheck source=scripts/lib/plot.sh
+. "$here/lib/plot.sh"
+# shellcheck source=scripts/lib/slurm.sh
+. "$here/lib/slurm.sh"
 helper="$here/lib/list_table1.py"
 plot_script="$here/list-table1.gp"
 
@@ -46,6 +50,8 @@ and, when gnuplot is installed, DIR/list-table1.png.
   --quick             tiny sizes for CI, no GPU needed: 128,256,384 nodes, 1
                       repetition, implementations opencl-cpu (when built),
                       cpu-lockfree and cpu unless --impls is given
+  --format LIST       the plot's formats, comma-separated: png, svg, pdf
+                      (default png)
   --plot-only         run nothing: rebuild CSV, markdown and PNG from the
                       reports already in DIR/reports
   --emit-slurm DIR    run nothing: write the runs to DIR/jobs.txt and a Slurm
@@ -80,6 +86,7 @@ reps_set=0
 extended=0
 quick=0
 plot_only=0
+formats=png
 extra=()
 
 while [[ $# -gt 0 ]]; do
@@ -92,6 +99,7 @@ while [[ $# -gt 0 ]]; do
 	--extended) extended=1; shift ;;
 	--quick) quick=1; shift ;;
 	--plot-only) plot_only=1; shift ;;
+	--format) need_value "$@"; plot_formats "$2"; formats=$2; shift 2 ;;
 	--emit-slurm) need_value "$@"; sweep_emit_dir=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
@@ -104,7 +112,8 @@ done
 command -v python3 >/dev/null || { echo "list-table1.sh: python3 is required" >&2; exit 1; }
 
 reports="$out/reports"
-rm -f "$out/list-table1.csv" "$out/list-table1.md" "$out/list-table1.png"
+rm -f "$out/list-table1.csv" "$out/list-table1.md"
+plot_files "$out/list-table1" png,svg,pdf | xargs rm -f
 
 # run_sweep LABEL IMPLS NODES: one gpubench list run per size.
 run_sweep() {
@@ -170,5 +179,5 @@ sweep_emit_done
 
 python3 "$helper" table "$reports" --csv "$out/list-table1.csv" --md "$out/list-table1.md" >&2
 vars=$(python3 "$helper" plot-vars "$out/list-table1.csv")
-sweep_plot "$out/list-table1.png" -e "csv='$out/list-table1.csv'; out='$out/list-table1.png'; $vars" \
+plot_draw "$out/list-table1" "$formats" "$reports" -e "csv='$out/list-table1.csv'; $vars" \
 	"$plot_script"

@@ -4,7 +4,7 @@
 # cpu-fast. Processes on a log x axis, one line per resource count and
 # implementation (left) or comparison (right).
 #
-#   gnuplot -e "csv='DIR/pba-tables.csv'; out='DIR/pba-speedup.png'; \
+#   gnuplot -e "set loadpath 'scripts/lib'; csv='DIR/pba-tables.csv'; out='DIR/pba-speedup.png'; \
 #               $(python3 scripts/lib/pba_tables.py plot-vars DIR/pba-tables.csv)" \
 #           scripts/pba-tables.gp
 #
@@ -25,8 +25,11 @@ if (!exists("csv")) csv = 'pba-tables.csv'
 if (!exists("out")) out = 'pba-speedup.png'
 if (!exists("t_impl")) { print "pba-tables.gp: give the plot-vars of pba_tables.py"; exit status 1 }
 
-set terminal pngcairo size 1600,820 font ",11"
-set output out
+if (!exists("about")) about = ''
+width = 1600
+height = 840
+fontsize = 11
+load 'terminal.gp'
 set datafile separator ","
 set logscale x 2
 set xrange [pmin / 1.3 : pmax * 1.3]
@@ -41,7 +44,8 @@ pick(r, i, col) = (column(1) == r && strcol(3) eq i) ? column(col) : NaN
 res_dash(k) = k
 res_point(k) = 5 + 2 * k
 
-set multiplot layout 1,2 title "GPU-PBA, worst case (Tables 5.2-5.4): one request decided"
+set multiplot layout 1,2 title "GPU-PBA, worst case (Tables 5.2-5.4): one request decided". \
+    (about ne "" ? "\n".about : "")
 
 set title "median time per request"
 set ylabel "seconds"

@@ -13,6 +13,10 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib/sweep.sh
 . "$here/lib/sweep.sh"
+# shellcheck source=scripts/lib/plot.sh
+. "$here/lib/plot.sh"
+# shellcheck source=scripts/lib/slurm.sh
+. "$here/lib/slurm.sh"
 helper="$here/lib/pba_tables.py"
 plot_script="$here/pba-tables.gp"
 
@@ -51,6 +55,8 @@ and 1024) and, when gnuplot is installed, DIR/pba-speedup.png.
   --quick             tiny sizes for CI, no GPU needed: resources 16,32,
                       processes 64,128 (extended: 256,512), implementations
                       cpu,cpu-fast unless --impls is given
+  --format LIST       the plot's formats, comma-separated: png, svg, pdf
+                      (default png)
   --plot-only         run nothing: rebuild CSV, markdown and PNG from the
                       reports already in DIR/reports (e.g. fetched from a GPU
                       machine)
@@ -115,6 +121,7 @@ reps=1
 extended=0
 quick=0
 plot_only=0
+formats=png
 extra=()
 
 while [[ $# -gt 0 ]]; do
@@ -130,6 +137,7 @@ while [[ $# -gt 0 ]]; do
 	--extended) extended=1; shift ;;
 	--quick) quick=1; shift ;;
 	--plot-only) plot_only=1; shift ;;
+	--format) need_value "$@"; plot_formats "$2"; formats=$2; shift 2 ;;
 	--emit-slurm) need_value "$@"; sweep_emit_dir=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
@@ -197,7 +205,8 @@ run_sweep() {
 }
 
 # Outputs of an earlier sweep must not survive a failed one.
-rm -f "$out/pba-tables.csv" "$out/pba-tables.md" "$out/pba-speedup.png"
+rm -f "$out/pba-tables.csv" "$out/pba-tables.md"
+plot_files "$out/pba-speedup" png,svg,pdf | xargs rm -f
 
 if [[ $plot_only == 0 ]]; then
 	sweep_gpubench
@@ -212,5 +221,5 @@ sweep_emit_done
 python3 "$helper" table "$reports" --csv "$out/pba-tables.csv" --md "$out/pba-tables.md" >&2
 
 vars=$(python3 "$helper" plot-vars "$out/pba-tables.csv")
-sweep_plot "$out/pba-speedup.png" -e "csv='$out/pba-tables.csv'; out='$out/pba-speedup.png'; $vars" \
+plot_draw "$out/pba-speedup" "$formats" "$reports" -e "csv='$out/pba-tables.csv'; $vars" \
 	"$plot_script"

@@ -12,6 +12,10 @@ set -euo pipefail
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib/sweep.sh
 . "$here/lib/sweep.sh"
+# shellcheck source=scripts/lib/plot.sh
+. "$here/lib/plot.sh"
+# shellcheck source=scripts/lib/slurm.sh
+. "$here/lib/slurm.sh"
 helper="$here/lib/speculate_figures.py"
 plot_script="$here/speculate-figures.gp"
 
@@ -37,6 +41,8 @@ DIR/speculate-figures.png.
   --reps N            repetitions of every run (default 3)
   --quick             tiny loops on the CPU backend for CI: 2000 iterations,
                       1 repetition
+  --format LIST       the plot's formats, comma-separated: png, svg, pdf
+                      (default png)
   --plot-only         run nothing: rebuild the CSVs, markdown and PNG from the
                       reports already in DIR/reports
   --emit-slurm DIR    run nothing: write the runs to DIR/jobs.txt and a Slurm
@@ -56,6 +62,7 @@ iters=""
 reps=3
 quick=0
 plot_only=0
+formats=png
 extra=()
 
 while [[ $# -gt 0 ]]; do
@@ -67,6 +74,7 @@ while [[ $# -gt 0 ]]; do
 	--reps) need_value "$@"; reps=$2; shift 2 ;;
 	--quick) quick=1; shift ;;
 	--plot-only) plot_only=1; shift ;;
+	--format) need_value "$@"; plot_formats "$2"; formats=$2; shift 2 ;;
 	--emit-slurm) need_value "$@"; sweep_emit_dir=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
@@ -88,8 +96,8 @@ fi
 
 command -v python3 >/dev/null || { echo "speculate-figures.sh: python3 is required" >&2; exit 1; }
 reports="$out/reports"
-rm -f "$out"/fig8.csv "$out"/fig9.csv "$out"/fig10.csv "$out"/fig11.csv "$out/figures.md" \
-	"$out/speculate-figures.png"
+rm -f "$out"/fig8.csv "$out"/fig9.csv "$out"/fig10.csv "$out"/fig11.csv "$out/figures.md"
+plot_files "$out/speculate-figures" png,svg,pdf | xargs rm -f
 
 if [[ $plot_only == 0 ]]; then
 	sweep_gpubench
@@ -123,5 +131,4 @@ sweep_emit_done
 
 python3 "$helper" table "$reports" --out "$out"
 
-sweep_plot "$out/speculate-figures.png" -e "dir='$out'; out='$out/speculate-figures.png'" \
-	"$plot_script"
+plot_draw "$out/speculate-figures" "$formats" "$reports" -e "dir='$out'" "$plot_script"

@@ -165,8 +165,8 @@ static int gpu_run(const list_workload *w, const list_params *p, list_run *r, in
 	uint8_t *d_out;
 	float cpn;
 
-	if (gb_device_query(0, &dev) != 0)
-		return gb_errmsg(err, errlen, "cannot query CUDA device 0");
+	if (gb_device_query(gb_device_current(), &dev) != 0)
+		return gb_errmsg(err, errlen, "cannot query CUDA device %d", gb_device_current());
 	cpn = dev.sm_clock_khz > 0 ? dev.sm_clock_khz / 1e6f : 1.0f;
 	if (list_heap_build(w, p, tail, &img, err, errlen) != 0)
 		return -1;

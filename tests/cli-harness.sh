@@ -143,6 +143,7 @@ expect_rc "info exits 0" 0 "$G" info
 check "info's first line is the --version line" test "$(head -n 1 "$T_OUT")" = "$(cat "$R/v.txt")"
 # info walks every subcommand's registry through one shape.
 "$G" info >"$R/info.txt"
+"$G" --help >"$R/help.txt"
 expect_rc "info --quiet --json exits 0" 0 "$G" info --quiet --json "$R/info.json"
 json_check "info: every registry in one shape" "$R/info.json" '
 e = d["engines"]
@@ -157,13 +158,20 @@ for x in e["speculate_baselines"]:
 assert all(x["algo"] in ("osdda", "lmdda") for x in e["detect"])
 assert all(x["platform"] in ("cpu", "gpu", "opencl") for x in e["list"])
 lines = open("'"$R/info.txt"'").read().splitlines()
+def not_built(x):
+    return " (not built: %s)" % x["unavailable"] if "unavailable" in x else ""
+# one line per entry: an entry this build lacks says why, an stm engine ends with the workloads it runs
 for cmd, what in (("stm", "engine"), ("avoid", "implementation"), ("speculate", "loop"), ("list", "implementation")):
     for x in e[cmd]:
         name = x.get("name", x.get("loop"))
-        assert sum(l.startswith("%s %s %s" % (cmd, what, name)) and l.endswith(": " + x["summary"])
-                   for l in lines) == 1, (cmd, name)
+        end = ": " + x["summary"] + ("; runs " + ", ".join(x["workloads"]) if cmd == "stm" else "")
+        mine = [l for l in lines if l.startswith("%s %s %s " % (cmd, what, name)) or l.startswith("%s %s %s:" % (cmd, what, name))]
+        assert len(mine) == 1 and mine[0].endswith(end) and not_built(x) in mine[0], (cmd, name, mine)
 for x in e["detect"]:
-    assert ("detect %s detector %s: %s" % (x["algo"], x["name"], x["summary"])) in lines, x'
+    assert ("detect %s detector %s%s: %s" % (x["algo"], x["name"], not_built(x), x["summary"])) in lines, x
+assert not any("does not run" in l for l in lines), "info lists what an engine does not run"
+stm_help = [l for l in open("'"$R/help.txt"'").read().splitlines() if l.startswith("  stm ")]
+assert len(stm_help) == 1 and ("on %d workloads" % len(e["stm_workloads"])) in stm_help[0], stm_help'
 expect_rc "gpubench --help stm exits 0" 0 "$G" --help stm
 cp "$T_OUT" "$R/help-stm.txt"
 expect_rc "gpubench help stm exits 0" 0 "$G" help stm
@@ -469,6 +477,8 @@ if script -qec true /dev/null >/dev/null 2>&1; then
 	script -qec "$G speculate --backend cpu --loop ocean --iters 4000000 --reps 3 --no-verify" \
 		"$R/tty-spec.log" >/dev/null 2>&1
 	check "speculate shows a progress line on a terminal" grep -q 'speculative [12]/3 (' "$R/tty-spec.log"
+	check "the progress line estimates the time left once a repetition is done" \
+		grep -qE 'speculative [12]/3 \([0-9]+%, about [0-9]+ (s|min [0-9]+ s) left\)' "$R/tty-spec.log"
 	# stm's --duration repetitions count milliseconds of device time
 	script -qec "$G stm --backend cpu --threads 8 --accounts 200 --tx-per-thread 6 --semantic-ratio 0 \
 		--duration 0.6 --reps 2 --warmup 0 --no-verify" "$R/tty-stm.log" >/dev/null 2>&1

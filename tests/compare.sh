@@ -134,6 +134,19 @@ expect_err "another configuration: nothing to compare" "nothing to compare"
 expect_rc "--markdown: exit 4" 4 "$G" compare --markdown "$D/base.json" "$D/slower.json"
 expect_out "--markdown prints a table" "| report | metric | base | new | change | p | threshold | verdict |" \
 	"| base.json ~ slower.json | throughput_tx_per_s | 100 | 80 | -20.0% | 0.008 |" "**regression**"
+check "--markdown starts with what was compared, the devices, revisions and units" python3 - "$T_OUT" \
+	"$(json_get "$D/base.json" meta.git_revision)" "$(json_get "$D/slower.json" meta.git_revision)" <<'PY'
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+assert lines[0].startswith("**gpubench compare**: base `") and "base.json`, new `" in lines[0], lines[0]
+dev = [l for l in lines if l.startswith("| devices | ")]
+rev = [l for l in lines if l.startswith("| revisions | ")]
+assert len(dev) == 1 and dev[0].count(" | ") == 2, dev
+assert rev == ["| revisions | %s | %s |" % (sys.argv[2], sys.argv[3])], (rev, sys.argv[2:])
+assert any(l.startswith("Units: ") and "`_seconds` seconds" in l for l in lines), lines
+assert lines.index([l for l in lines if l.startswith("Units: ")][0]) < lines.index("| report | metric | base | new | change | p | threshold | verdict |")
+PY
+check "--markdown ends with the summary line stderr has" test "$(tail -n 1 "$T_OUT")" = "**$(grep '^gpubench: compare: ' "$T_ERR" | sed 's/^gpubench: //')**"
 expect_rc "--json PATH: exit 4" 4 "$G" compare --json "$D/cmp.json" "$D/base.json" "$D/slower.json"
 json_check "--json: the comparison as a document" "$D/cmp.json" '
 assert d["meta"]["subcommand"] == "compare" and d["meta"]["schema_version"] == 1

@@ -2,7 +2,10 @@
 # gpubench's test driver (make test): the layering of the includes
 # (tests/layers.sh), the unit tests, the CLI tests on the CUDA build and on
 # the CPU-only build, the speculate CLI tests, the harness tests
-# (tests/cli-harness.sh), the compare and benchmark-suite tests, the figure
+# (tests/cli-harness.sh, on both builds), the device and CPU tests
+# (tests/cli-devices.sh), export (tests/cli-export.sh), make install and
+# uninstall with the manual page and completion (tests/install.sh),
+# --emit-slurm's job arrays (tests/slurm.sh), the compare and benchmark-suite tests, the figure
 # and table scripts in --quick mode (fig7, fig8, fig9, pba-tables, detect-tables,
 # speculate-figures) and the thesis's numbers beside them, a parse of the GPU
 # scripts, and a smoke test of the CPU-only binary. Run from the repository
@@ -72,6 +75,13 @@ if [ -x "$GN" ]; then
 fi
 run_suite compare env GPUBENCH="$G" "$here/compare.sh"
 run_suite cli-harness env GPUBENCH="$G" "$here/cli-harness.sh"
+if [ -x "$GN" ]; then
+	run_suite cli-harness env GPUBENCH="$GN" "$here/cli-harness.sh"
+fi
+run_suite cli-devices env GPUBENCH="$G" GPUBENCH_NOCUDA="$GN" "$here/cli-devices.sh"
+run_suite cli-export env GPUBENCH="$G" "$here/cli-export.sh"
+run_suite install "$here/install.sh"
+run_suite slurm env GPUBENCH="$G" "$here/slurm.sh"
 
 # ---- the STM figures (scripts/fig7.sh to fig13b.sh, csmv-fig1.sh,
 # csmv-fig2.sh and csmv-fig3.sh) --quick: a row per workload, engine, panel and point, every one
@@ -442,6 +452,53 @@ fi
 cp "$out/fig10.csv" "$T_TMP/specfig-first.csv" 2>/dev/null
 expect_rc "speculate-figures.sh --plot-only exits 0" 0 bash scripts/speculate-figures.sh --plot-only --out "$out"
 check "speculate-figures.sh --plot-only rebuilds the same CSV" cmp "$T_TMP/specfig-first.csv" "$out/fig10.csv"
+# ---- the plots: every format, the reports' device and revision in the title, missing bars
+# and zero rates marked (what gnuplot wrote, read back from the SVG)
+if command -v gnuplot >/dev/null 2>&1; then
+	echo "== plots: --format png,svg,pdf"
+	rev=$(json_get "$T_TMP/fig9/bank-prstm-A-x0.json" meta.git_revision)
+	expect_rc "fig9.sh --plot-only --format png,svg,pdf exits 0" 0 bash scripts/fig9.sh --plot-only \
+		--format png,svg,pdf --out "$T_TMP/fig9"
+	check "fig9: a PNG, an SVG and a PDF" test -s "$T_TMP/fig9/fig9.png" -a -s "$T_TMP/fig9/fig9.svg" -a -s "$T_TMP/fig9/fig9.pdf"
+	check "fig9.pdf is a PDF" test "$(head -c 4 "$T_TMP/fig9/fig9.pdf")" = "%PDF"
+	check "fig9.svg is an SVG" grep -q '<svg' "$T_TMP/fig9/fig9.svg"
+	check "fig9's title names the device and the revision of its reports" \
+		grep -q "CPU .* CPUs); gpubench $rev" "$T_TMP/fig9/fig9.svg"
+	expect_rc "fig9.sh --format gif exits 2" 2 bash scripts/fig9.sh --plot-only --format png,gif --out "$T_TMP/fig9"
+	expect_err "--format names what it takes" "--format: 'png,gif' is not a comma-separated list of png, svg, pdf"
+	check "a new --plot-only removes the formats not asked for" bash -c \
+		'bash scripts/fig9.sh --plot-only --out "$1" 2>/dev/null && test -s "$1/fig9.png" -a ! -e "$1/fig9.svg"' _ "$T_TMP/fig9"
+	# a median of 0 on a log axis is drawn low and said so
+	mkdir -p "$T_TMP/fig9-zero"
+	cp "$T_TMP/fig9"/*.json "$T_TMP/fig9-zero/"
+	python3 - "$T_TMP/fig9-zero/bank-prstm-A-x100.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+t = d["results"]["throughput_tx_per_s"]
+t["median"] = t["min"] = 0
+json.dump(d, open(sys.argv[1], "w"))
+PY
+	expect_rc "fig9.sh --plot-only with a zero throughput exits 0" 0 bash scripts/fig9.sh --plot-only --format svg \
+		--out "$T_TMP/fig9-zero"
+	check "a zero throughput is marked on the log axis" grep -q '0 (none committed), drawn low' "$T_TMP/fig9-zero/fig9.svg"
+	check "no zero, no such mark" test -z "$(bash scripts/fig9.sh --plot-only --format svg --out "$T_TMP/fig9" 2>/dev/null; grep 'none committed' "$T_TMP/fig9/fig9.svg")"
+	expect_rc "speculate-figures.sh --plot-only --format svg exits 0" 0 bash scripts/speculate-figures.sh --plot-only \
+		--format svg --out "$out"
+	check "speculate-figures: a bar a loop does not have is marked n/a (as many as the CSVs lack)" python3 - "$out" <<'PY'
+import csv, re, sys
+d = sys.argv[1]
+empty = sum(1 for f in ("fig8.csv", "fig9.csv", "fig10.csv") for r in csv.reader(open("%s/%s" % (d, f))) for c in r[1:] if c == "")
+svg = open(d + "/speculate-figures.svg").read()
+assert empty > 0 and len(re.findall(r">n/a<", svg)) == empty, (empty, len(re.findall(r">n/a<", svg)))
+zeros = sum(1 for r in list(csv.reader(open(d + "/fig10.csv")))[1:] for c in r[1:] if c != "" and float(c) == 0)
+assert zeros > 0 and len(re.findall(r">0<", svg)) >= zeros, (zeros, len(re.findall(r">0<", svg)))
+PY
+	for gp in scripts/*.gp; do
+		check "$(basename "$gp") puts its keys outside the data" \
+			test -z "$(grep -E '^ *set key' "$gp" | grep -vE 'outside|below|above')"
+		check "$(basename "$gp") opens its output through terminal.gp (every format)" grep -q "^load 'terminal.gp'" "$gp"
+	done
+fi
 rm "$out/reports/spec-ocean-all.json"
 expect_rc "speculate-figures.sh refuses a loop without its --opt all report" 1 \
 	bash scripts/speculate-figures.sh --plot-only --out "$out"
@@ -486,11 +543,12 @@ check "submit-all.sh submits 16 job arrays" test "$(grep -c '^sbatch .*\.slurm$'
 for d in "$rs"/jobs/*/; do
 	name=$(basename "$d")
 	check "$name.slurm parses (bash -n)" bash -n "$d/$name.slurm"
-	njobs=$(wc -l <"$d/jobs.txt")
-	if grep -q "^#SBATCH --array=1-$njobs\$" "$d/$name.slurm" && [ "$njobs" -gt 0 ]; then
-		pass "$name.slurm has one array task per line of jobs.txt ($njobs)"
+	njobs=$(wc -l <"$d/tasks.txt")
+	if grep -q "^#SBATCH --array=1-$njobs\$" "$d/$name.slurm" && [ "$njobs" -gt 0 ] &&
+		[ "$(awk '{ for (i = $1; i <= $2; i++) print i }' "$d/tasks.txt" | paste -sd' ')" = "$(seq 1 "$(wc -l <"$d/jobs.txt")" | paste -sd' ')" ]; then
+		pass "$name.slurm has one array task per task of tasks.txt ($njobs), which run every line of jobs.txt once"
 	else
-		fail "$name.slurm has one array task per line of jobs.txt" "$(grep array "$d/$name.slurm")"
+		fail "$name.slurm has one array task per task of tasks.txt" "$(grep array "$d/$name.slurm")" "$(cat "$d/tasks.txt")"
 	fi
 	bad=0
 	for i in $(seq 1 "$njobs"); do
@@ -499,7 +557,7 @@ for d in "$rs"/jobs/*/; do
 	check "$name: every array task ran and exited 0" test "$bad" = 0
 done
 expect_rc "a task past the array exits 2" 2 env SLURM_ARRAY_TASK_ID=999 bash "$rs/jobs/pba-tables/pba-tables.slurm"
-expect_err "a task past the array says so" "no line 999"
+expect_err "a task past the array says so" "no task 999"
 expect_rc "reproduce-all.sh --plot-only gathers the cluster's reports" 0 \
 	bash scripts/reproduce-all.sh --plot-only --out "$rs/out"
 check "the gathered index has every section and no failure" \

@@ -62,7 +62,8 @@ static const gb_opt_row table_rows[NTABLE] = {
 		       .help = "GPU threads per block, a multiple of 32; 0 spreads warps over all SMs"},
 	[ROW_WORKERS] = {.name = "cpu-workers", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 4096,
 			 .offset = AT(cpu_workers),
-			 .help = "OS threads of the CPU backend (default: all cores); the logical threads are "
+			 .help = "OS threads of the CPU backend (default: the CPUs this process may use: its "
+				 "affinity and cgroup quota); the logical threads are "
 				 "interleaved over them"},
 };
 

@@ -19,7 +19,8 @@
 #include "common/report.h"
 #include "common/timer.h"
 
-/* info's fields of an engine: its limits, the workloads it runs and, a sentence each, those it does not. */
+/* info's fields of an engine: its limits, the workloads it runs (its listing names them) and, a
+ * sentence each, those it does not. */
 static void describe_engine(const void *entry, cJSON *o)
 {
 	const stm_engine *e = entry;
@@ -53,7 +54,7 @@ const gb_registry stm_cmd_engines = {
 	.entries = (const void *const *)stm_engines,
 	.show_backends = 1,
 	.describe = describe_engine,
-	.notes_key = "cannot_run",
+	.runs_key = "workloads",
 };
 
 const gb_registry stm_cmd_workloads = {
@@ -146,7 +147,7 @@ static int run(int argc, char **argv)
 
 const gb_command gb_cmd_stm = {
 	.name = "stm",
-	.summary = "transactional memory: PR-STM, GPU-STM, CSMV on 5 workloads",
+	.summary = "transactional memory: PR-STM, GPU-STM, CSMV, JVSTM on 6 workloads",
 	.run = run,
 	.help = stm_cmd_help,
 	.registry = &stm_cmd_engines,

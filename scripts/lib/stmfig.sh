@@ -7,7 +7,8 @@
 #   C: presort,    0% read-only     D: presort,    20% read-only
 # A figure script sets the variables below and calls `stmfig_main "$@"`:
 #
-#   fig_name          outputs DIR/<fig_name>.{csv,md,png}; default DIR results/local/<fig_name>
+#   fig_name          outputs DIR/<fig_name>.{csv,md,png} (and .svg, .pdf with --format); default DIR
+#                     results/local/<fig_name>
 #   fig_title         the table's and plot's title
 #   fig_axis          the gpubench stm option swept, without dashes (threads, hash,
 #                     semantic-ratio, read-only); also the script's option that lists its points
@@ -45,6 +46,10 @@
 stmfig_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 # shellcheck source=scripts/lib/sweep.sh
 . "$stmfig_here/sweep.sh"
+# shellcheck source=scripts/lib/plot.sh
+. "$stmfig_here/plot.sh"
+# shellcheck source=scripts/lib/slurm.sh
+. "$stmfig_here/slurm.sh"
 
 # Panel letter, then the gpubench stm options that make it.
 stmfig_panels=(
@@ -75,7 +80,7 @@ $fig_about
 Runs gpubench stm for every engine, workload, panel and --$fig_axis point
 (fixed: ${fig_fixed[*]}), then builds DIR/$fig_name.csv, DIR/$fig_name.md and,
 when gnuplot is installed, DIR/$fig_name.png (one row of panels per
-workload, log y). ${fig_panels_about:-Panels: A no presort, 0% read-only; B no presort, 20%
+workload, log y; --format for SVG and PDF too). ${fig_panels_about:-Panels: A no presort, 0% read-only; B no presort, 20%
 read-only; C presort, 0% read-only; D presort, 20% read-only.}
 ${fig_algos_about:-Engines: PR-STM (prstm); GPU-STM (gpustm), its transaction logs in global
 memory as the original keeps them; and gpustm-local, our variant of GPU-STM with
@@ -95,6 +100,8 @@ its logs in thread-local memory, as PR-STM keeps its own.}
   --paper             the paper's protocol on every run: 5 s x 10 repetitions
   --quick             tiny sizes for CI: --$fig_axis $fig_quick_points, ${fig_quick_fixed[*]},
                       20 transactions per thread, 1 repetition, CPU backend
+  --format LIST       the plot's formats, comma-separated: png, svg, pdf
+                      (default png)
   --plot-only         run nothing: rebuild CSV, markdown and PNG from the
                       reports already in --out (e.g. fetched from a GPU machine)
   --emit-slurm DIR    run nothing: write the runs to DIR/jobs.txt and a Slurm
@@ -114,7 +121,7 @@ stmfig_main() {
 	local workloads=${fig_workloads:-bank,vacation} points=$fig_points points_set=0
 	local only_panels
 	only_panels=$(stmfig_letters)
-	local paper=0 quick=0 plot_only=0 csv md png
+	local paper=0 quick=0 plot_only=0 csv md formats=png
 	local -a extra=() protocol=() fixed=("${fig_fixed[@]}")
 
 	while [[ $# -gt 0 ]]; do
@@ -129,6 +136,7 @@ stmfig_main() {
 		--paper) paper=1; shift ;;
 		--quick) quick=1; shift ;;
 		--plot-only) plot_only=1; shift ;;
+		--format) need_value "$@"; plot_formats "$2"; formats=$2; shift 2 ;;
 		--emit-slurm) need_value "$@"; sweep_emit_dir=$2; shift 2 ;;
 		-h | --help) stmfig_usage; exit 0 ;;
 		--) shift; extra=("$@"); break ;;
@@ -156,15 +164,17 @@ stmfig_main() {
 		fixed=("${fig_quick_fixed[@]}")
 		protocol+=(--reps 1)
 	fi
+	# a job array is for GPU nodes: one without a GPU must fail, not run on the CPU
+	[[ -n $backend || -z $sweep_emit_dir ]] || backend=gpu
 	backend=${backend:-auto}
 
 	command -v python3 >/dev/null || { echo "$sweep_name: python3 is required" >&2; exit 1; }
 
 	csv=$out/$fig_name.csv
 	md=$out/$fig_name.md
-	png=$out/$fig_name.png
 	# Outputs of an earlier sweep must not survive a failed one.
-	rm -f "$csv" "$md" "$png"
+	rm -f "$csv" "$md"
+	plot_files "$out/$fig_name" png,svg,pdf | xargs rm -f
 
 	if [[ $plot_only == 0 ]]; then
 		sweep_gpubench
@@ -177,7 +187,7 @@ stmfig_main() {
 
 	python3 "$stmfig_here/report2csv.py" table "$out" --axis "$fig_axis" --csv "$csv" --md "$md" \
 		--title "$fig_title" >&2
-	sweep_plot "$png" -e "csv='$(stmfig_gp "$csv")'; out='$(stmfig_gp "$png")'; title='$(stmfig_gp "$fig_title")'" \
+	plot_draw "$out/$fig_name" "$formats" "$out" -e "csv='$(stmfig_gp "$csv")'; title='$(stmfig_gp "$fig_title")'" \
 		-e "xlabel='$(stmfig_gp "$fig_axis_label")'" \
 		-e "logx=$fig_logx; algos='$(stmfig_column 2)'; workloads='$(stmfig_column 1)'" \
 		-e "panels='$(stmfig_column 3)'; metrics='${fig_metrics:-throughput}'" \

@@ -31,8 +31,8 @@ stm_gpu *stm_gpu_open(const tx_input *in, const stm_params *p, const void *kerne
 
 	if (!g)
 		gb_die(GB_EXIT_RUNTIME, "out of host memory for the GPU backend state");
-	if (gb_device_query(0, &dev) != 0)
-		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
+	if (gb_device_query(gb_device_current(), &dev) != 0)
+		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device %d", gb_device_current());
 	g->kernel = kernel;
 	g->kernel_name = kernel_name;
 	g->in = *in;

@@ -394,8 +394,8 @@ static void *csmv_gpu_open(const tx_input *in, const stm_params *p, uint32_t mod
 	c->mode = mode;
 	c->kernel = kernel;
 	c->kernel_name = kernel_name;
-	if (gb_device_query(0, &dev) != 0)
-		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device 0");
+	if (gb_device_query(gb_device_current(), &dev) != 0)
+		gb_die(GB_EXIT_RUNTIME, "cannot query CUDA device %d", gb_device_current());
 	GB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)c->g->block_size, 0),
 		"querying the occupancy of %s at %u threads per block", kernel_name, c->g->block_size);
 	if ((uint64_t)per_sm * (uint64_t)dev.sm_count < (uint64_t)c->g->blocks + 1)

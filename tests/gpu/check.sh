@@ -10,8 +10,10 @@
 # against the oracle and the CPU implementations; the deadlock detectors
 # (detect) on the GPU against the oracle and cpu-bits; speculate's loops on
 # the GPU against the sequential loop and the CPU backend's decisions; the
-# lock-free lists (list) on the GPU, verified on every workload. Needs bash
-# and python3, no compiler.
+# lock-free lists (list) on the GPU, verified on every workload; and which
+# card ran: --device on every subcommand, CUDA_VISIBLE_DEVICES, the UUID, PCI
+# bus id, driver version and clocks while timed that reports record (against
+# nvidia-smi where it is installed). Needs bash and python3, no compiler.
 #
 #   GPUBENCH=dist/bin/gpubench tests/gpu/check.sh
 #
@@ -53,6 +55,69 @@ assert any("gpu" in e["backends"] for e in d["engines"]["stm"])' || {
 	exit 1
 }
 echo "device: $(json_get "$T_TMP/info.json" devices.0.name) (compute capability $(json_get "$T_TMP/info.json" devices.0.compute_capability))"
+
+# ---- which card ran: --device on every subcommand, CUDA_VISIBLE_DEVICES, the
+# device block's UUID, PCI bus id, driver version (NVML) and clocks while timed
+ndev=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["devices"]))' "$T_TMP/info.json")
+last=$((ndev - 1))
+json_check "info: each GPU's UUID, PCI bus id and NVML clocks, the driver version as the driver prints it" "$T_TMP/info.json" '
+import re
+assert re.fullmatch(r"\d+\.\d+(\.\d+)?", d["driver_version"] or ""), (d["driver_version"], d.get("nvml_error"))
+for x in d["devices"]:
+    assert re.fullmatch(r"GPU-[0-9a-f]{8}(-[0-9a-f]{4}){3}-[0-9a-f]{12}", x["uuid"]), x
+    assert re.fullmatch(r"[0-9a-fA-F]{4,8}:[0-9a-fA-F]{2}:[0-9a-fA-F]{2}\.[0-9a-fA-F]", x["pci_bus_id"]), x
+    n = x["nvml"]
+    assert n and n["sm_clock_mhz"] > 0 and n["max_sm_clock_mhz"] >= n["sm_clock_mhz"] > 0, n
+    assert n["max_memory_clock_mhz"] > 0 and isinstance(n["throttled"], bool), n'
+if command -v nvidia-smi >/dev/null 2>&1; then
+	nvidia-smi --query-gpu=uuid,pci.bus_id,driver_version --format=csv,noheader >"$T_TMP/smi.csv" 2>/dev/null
+	json_check "info's UUIDs, PCI bus ids and driver version are nvidia-smi's" "$T_TMP/info.json" '
+rows = [[c.strip() for c in l.split(",")] for l in open("'"$T_TMP/smi.csv"'") if l.strip()]
+for x in d["devices"]:
+    mine = [r for r in rows if r[0] == x["uuid"]]
+    assert len(mine) == 1, (x["uuid"], rows)
+    assert mine[0][1].lower().endswith(x["pci_bus_id"].lower()[-12:]), (mine[0], x["pci_bus_id"])
+    assert mine[0][2] == d["driver_version"], (mine[0], d["driver_version"])'
+fi
+uuid_last=$(json_get "$T_TMP/info.json" "devices.$last.uuid")
+# CUDA_VISIBLE_DEVICES as the reports must record it: a Python literal
+if [ -n "${CUDA_VISIBLE_DEVICES+set}" ]; then vis_py="\"$CUDA_VISIBLE_DEVICES\""; else vis_py=None; fi
+# device_check NAME FILE INDEX UUID VISIBLE [BUSY]: the report names the card and its clocks while
+# timed (BUSY 1: a repetition long enough for the 100 ms sampler to find the GPU at work).
+device_check() {
+	json_check "$1" "$2" '
+dev = d["device"]
+assert dev["backend"] == "gpu" and dev["index"] == '"$3"' and dev["uuid"] == "'"$4"'", dev
+assert dev["cuda_visible_devices"] == ('"$5"'), dev["cuda_visible_devices"]
+assert dev["driver_version"] and dev["pci_bus_id"], dev
+t = dev["during_timing"]
+assert t["samples"] >= 2 * d["config"].get("reps", 1), t
+assert t["busy_samples"] >= '"${6:-0}"', t
+assert t["sm_clock_mhz"]["min"] > 0 and t["sm_clock_mhz"]["max"] >= t["sm_clock_mhz"]["min"], t
+assert t["memory_clock_mhz"]["min"] > 0 and isinstance(t["throttled"], bool), t
+assert d["verification"]["verified"] is True'
+}
+for spec in "stm --backend gpu --threads 2048 --accounts 4096 --tx-per-thread 50 --duration 0.5 --reps 3" \
+	"avoid --impl gpu --procs 256 --res 64 --events 200 --reps 2" \
+	"detect --impl gpu-stream --procs 256 --res 256 --events 2000 --reps 2" \
+	"speculate --backend gpu --loop ocean --iters 200000 --reps 2" \
+	"list --impl gpu-tail --nodes 4096 --reps 2"; do
+	read -r -a words <<<"$spec"
+	expect_rc "${words[0]} --device $last exits 0" 0 "$G" "${words[@]}" --device "$last" --quiet --json "$R/dev-${words[0]}.json"
+	device_check "${words[0]} --device $last: the report names device $last ($uuid_last)" "$R/dev-${words[0]}.json" \
+		"$last" "$uuid_last" "$vis_py" "$([ "${words[0]}" = stm ] && echo 1 || echo 0)"
+done
+expect_rc "stm --device $ndev (one past the last) exits 2" 2 "$G" stm --backend gpu --device "$ndev" --threads 64
+expect_err "the message names the devices there are" "option --device: there is no CUDA device $ndev here: $ndev visible"
+expect_rc "CUDA_VISIBLE_DEVICES=<the last GPU's UUID> stm --device 0 exits 0" 0 env CUDA_VISIBLE_DEVICES="$uuid_last" \
+	"$G" stm --backend gpu --device 0 --threads 256 --accounts 4096 --tx-per-thread 20 --reps 1 --quiet --json "$R/dev-vis.json"
+device_check "CUDA_VISIBLE_DEVICES: device 0 is the card it names, and the report records the variable" "$R/dev-vis.json" \
+	0 "$uuid_last" "\"$uuid_last\""
+expect_rc "stm --device $last --backend cpu on a GPU machine exits 0" 0 "$G" stm --backend cpu --device "$last" \
+	--threads 64 --accounts 4096 --tx-per-thread 10 --reps 1 --quiet --json "$R/dev-cpu.json"
+json_check "a CPU run records that --device was not used" "$R/dev-cpu.json" '
+assert any("--device '"$last"' was not used" in w for w in d["meta"]["warnings"]), d["meta"]["warnings"]
+assert "uuid" not in d["device"], d["device"]'
 
 n=0
 # gpu_bank NAME REPS ARGS...: a verified GPU run that must commit every transaction.

@@ -740,3 +740,19 @@ TEST(measure_watchdog_reports_what_finished)
 	CHECK_EQ_I(tu_run_child(watched_in_time, NULL, err, sizeof(err)), 0);
 	CHECK_STR_EQ(err, "in time, reps 3");
 }
+
+TEST(progress_line_estimates_the_time_left_from_the_rate_so_far)
+{
+	char line[256];
+
+	gb_progress_text(line, sizeof(line), "cpu", 0, 400, 2.0);
+	CHECK_STR_EQ(line, "cpu 0/400 (0%)");
+	gb_progress_text(line, sizeof(line), "cpu", 100, 400, 3.0);
+	CHECK_STR_EQ(line, "cpu 100/400 (25%, about 9 s left)");
+	gb_progress_text(line, sizeof(line), "prstm", 1, 3, 62.5);
+	CHECK_STR_EQ(line, "prstm 1/3 (33%, about 2 min 5 s left)");
+	gb_progress_text(line, sizeof(line), "seq", 1, 100, 80.0);
+	CHECK_STR_EQ(line, "seq 1/100 (1%, about 2 h 12 min left)");
+	gb_progress_text(line, sizeof(line), "cpu", 400, 400, 9.0);
+	CHECK_STR_EQ(line, "cpu 400/400 (100%)");
+}
