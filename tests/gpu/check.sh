@@ -765,7 +765,7 @@ for k in ("assignments", "assignments_misspeculated", "iterations_reexecuted", "
     assert d["results"][k] == c["results"][k], (k, d["results"][k], c["results"][k])'
 }
 for loop in ocean trfd fftbench mdg strcat gothic alvinn chain figure3; do
-	for opt in all no-mo no-co no-sched; do
+	for opt in all no-mo no-co no-sched none; do
 		spec_same "$loop $opt" --loop "$loop" --opt "$opt" --iters 30000 --density 0.01 --seed 4
 	done
 done
