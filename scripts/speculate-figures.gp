@@ -2,8 +2,8 @@
 # scripts/lib/speculate_figures.py, as four panels: speedups over seq with
 # each optimization left out (8), against cpu-spec, gpu-nospec, cpu-inspect and the
 # paper's CPU speculation, cpu-tm (9),
-# misspeculation rates (10, log scale) and the phase shares of the loop time
-# (11, stacked).
+# misspeculation rates with each optimization and with all of them left out
+# (10, log scale) and the phase shares of the loop time (11, stacked).
 #
 #   gnuplot -e "dir='DIR'; out='DIR/speculate-figures.png'" scripts/speculate-figures.gp
 
@@ -33,7 +33,7 @@ plot for [c=2:6] dir.'/fig9.csv' using c:xtic(1)
 
 set title "Figure 10: misspeculation rate"
 set ylabel "iterations re-executed on the CPU (%)"
-plot for [c=2:5] dir.'/fig10.csv' using (column(c) > 0 ? column(c) : 1e-4):xtic(1)
+plot for [c=2:6] dir.'/fig10.csv' using (column(c) > 0 ? column(c) : 1e-4):xtic(1)
 
 set title "Figure 11: share of the loop time (--opt all)"
 unset logscale y

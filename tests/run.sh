@@ -433,6 +433,26 @@ check "speculate-figures: fig9.csv has a cpu-tm column, with a positive speedup 
 	awk -F, 'NR == 1 && $6 != "cpu-tm" {bad=1} NR > 1 && !($6 > 0) {bad=1} END {exit bad}' "$out/fig9.csv"
 check "speculate-figures: trfd redoes everything without localization" \
 	awk -F, '$1 == "trfd" && $3 == 100.0 {ok=1} END {exit !ok}' "$out/fig10.csv"
+check "speculate-figures: fig10.csv has the w/o opts column (none) and the paper's two" python3 -c '
+import csv, sys
+rows = {r["loop"]: r for r in csv.DictReader(open(sys.argv[1]))}
+assert list(rows["ocean"])[-3:] == ["none", "paper_all", "paper_none"], list(rows["ocean"])
+assert float(rows["trfd"]["none"]) == 100.0 and float(rows["trfd"]["paper_none"]) == 100.0, rows["trfd"]
+assert float(rows["strcat"]["paper_all"]) == 2.1 and float(rows["fftbench"]["none"]) == 0.0, rows
+for r in rows.values():  # one assignment, no localization: a misspeculation redoes everything
+    assert float(r["none"]) in (0.0, 100.0), r
+' "$out/fig10.csv"
+check "speculate-figures: table1.csv has each loop's kind, clause and size beside the paper's row" python3 -c '
+import csv, sys
+rows = {r["loop"]: r for r in csv.DictReader(open(sys.argv[1]))}
+assert list(rows) == ["ocean", "trfd", "fftbench", "mdg", "strcat", "gothic", "alvinn"], list(rows)
+for loop, r in rows.items():
+    mem = r["paper_irregularity"] == "irregular memory accesses"
+    assert r["kind"] == ("irregular-memory" if mem else "irregular-control-flow"), r
+    assert (r["clause"] == "") == mem and int(r["iters"]) == 2000 and int(r["elements"]) > 0, r
+    assert r["paper_time_share"].endswith("%") and int(r["paper_pragmas"]) >= 1 and r["stands_for"], r
+' "$out/table1.csv"
+check "speculate-figures.md has Table 1" grep -q '^## Table 1: the loops' "$out/figures.md"
 check "speculate-figures: the phases add up to the loop time" \
 	awk -F, 'NR > 1 {s=$2+$3+$4+$5+$6+$7+$8; if (s < 99.9 || s > 100.1) bad=1} END {exit bad}' "$out/fig11.csv"
 check "speculate-figures.md has the four figures" grep -q '^## Figure 11' "$out/figures.md"
