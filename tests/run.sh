@@ -85,7 +85,7 @@ for fig in fig7 fig8 fig9 fig10 fig11 fig12a fig12b fig13a fig13b csmv-fig1 csmv
 	fig13*) wls=graph panels=1 ;;
 	csmv-fig1) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm,jvstm-gpu,prstm ;;
 	csmv-fig2) wls=memcached panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm,jvstm-gpu,prstm ;;
-	csmv-fig3) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs ;;
+	csmv-fig3) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm-gpu ;;
 	fig9) wls=bank,vacation algos=prstm,prstm-nocm,gpustm,gpustm-local ;;
 	*) wls=bank,vacation ;;
 	esac
