@@ -530,6 +530,82 @@ expect_rc "--emit-slurm with --plot-only exits 2" 2 bash scripts/pba-tables.sh -
 	--emit-slurm "$rs/x"
 expect_err "--emit-slurm with --plot-only says why" "do not go together"
 
+# ---- scripts/lib/sweep.sh: resume. A second sweep keeps every report; a changed
+# configuration, revision or machine, or a report not complete and verified, is made again.
+echo "== sweep: resume"
+rm -rf "$T_TMP/resume"
+rsw() {
+	GPUBENCH_SWEEP_TALLY="$T_TMP/tally" bash scripts/pba-tables.sh --quick --gpubench "$G" --out "$T_TMP/resume" "$@"
+}
+: >"$T_TMP/tally"
+expect_rc "resume: a first sweep exits 0" 0 rsw
+check "resume: the first sweep ran its 4 points" test "$(grep -c '^ran [0-9]*$' "$T_TMP/tally")" = 4
+cp -r "$T_TMP/resume/reports" "$T_TMP/resume-first"
+: >"$T_TMP/tally"
+expect_rc "resume: the same sweep again exits 0" 0 rsw
+check "resume: the second sweep kept all 4 and ran none" test "$(sort "$T_TMP/tally" | uniq -c | awk '{print $1, $2}')" = "4 kept"
+expect_err "resume: it says which points it kept" "[tables 1/4] pba-R16-P64: kept, request median"
+check "resume: the kept reports are unchanged" diff -r "$T_TMP/resume-first" "$T_TMP/resume/reports"
+check "resume: the table is built again from them" test -s "$T_TMP/resume/pba-tables.csv"
+: >"$T_TMP/tally"
+expect_rc "resume: a changed configuration exits 0" 0 rsw -- --seed 7
+check "resume: a changed configuration runs every point again" test "$(grep -c '^ran ' "$T_TMP/tally")" = 4
+expect_err "resume: it says why" "pba-R16-P64: made again: its report was made with other options"
+rep=$T_TMP/resume/reports
+python3 -c '
+import json, sys
+def edit(name, fn):
+    p = sys.argv[1] + "/" + name
+    d = json.load(open(p)); fn(d); json.dump(d, open(p, "w"))
+edit("pba-R16-P64.json", lambda d: d["meta"].update(git_revision="0123456789ab"))
+edit("pba-R16-P128.json", lambda d: d["verification"].update(verified=None))
+edit("pba-R32-P64.json", lambda d: d["meta"].update(complete=False))
+' "$rep"
+: >"$T_TMP/tally"
+expect_rc "resume: a sweep over edited reports exits 0" 0 rsw -- --seed 7
+check "resume: another revision's, an unverified and an incomplete report are made again, the fourth kept" \
+	test "$(sort "$T_TMP/tally" | sed 's/^ran [0-9]*$/ran/' | uniq -c | awk '{print $1, $2}' | paste -sd,)" = "1 kept,3 ran"
+expect_err "resume: it names the other revision and the report that did not verify" \
+	"pba-R16-P64: made again: its report was made by revision 0123456789ab; this binary is" \
+	"pba-R16-P128: made again: its report is not complete and verified" \
+	"pba-R32-P64: made again: its report is not complete and verified"
+check "resume: the points made again have reports of this revision, verified" python3 -c '
+import glob, json, sys
+for p in glob.glob(sys.argv[1] + "/*.json"):
+    d = json.load(open(p))
+    assert d["meta"]["git_revision"] != "0123456789ab" and d["meta"]["complete"] is True, p
+    assert d["verification"]["verified"] is True, p
+' "$rep"
+# resume.py alone: the machine, and a -dirty revision's report older than the binary
+info=$("$G" info --quiet --json -)
+rj=$rep/pba-R16-P64.json
+args=$(python3 -c 'import json, sys; a = json.load(open(sys.argv[1]))["meta"]["argv"]; i = a.index("--json"); print(" ".join(a[:i] + a[i + 2:]))' "$rj")
+# shellcheck disable=SC2086 # $args is the report's own argument list
+expect_rc "resume.py keeps a report of this binary, options and machine" 0 \
+	python3 scripts/lib/resume.py "$rj" "$G" -- $args <<<"$info"
+other_host=$(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); d["cpu_model"] = "another CPU"; print(json.dumps(d))' "$info")
+# shellcheck disable=SC2086
+expect_rc "resume.py refuses a report of another host" 1 python3 scripts/lib/resume.py "$rj" "$G" -- $args <<<"$other_host"
+expect_out "resume.py says so" "made on another host (cpu_model"
+with_gpu=$(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); d["devices"] = [{"name": "Some GPU"}]; print(json.dumps(d))' "$info")
+if ! grep -q -- '--backend' <<<"$args"; then
+	# shellcheck disable=SC2086
+	expect_rc "resume.py refuses a CPU report of a run that could now go to a GPU" 1 \
+		python3 scripts/lib/resume.py "$rj" "$G" -- $args <<<"$with_gpu"
+fi
+dirty=$(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); d["git_revision"] = "0123456789ab-dirty"; print(json.dumps(d))' "$info")
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["meta"]["git_revision"] = "0123456789ab-dirty"; json.dump(d, open(sys.argv[1], "w"))' "$rj"
+cp "$G" "$T_TMP/resume-bin"
+touch -d '1 hour ago' "$T_TMP/resume-bin"
+# shellcheck disable=SC2086
+expect_rc "resume.py keeps a -dirty revision's report newer than the binary" 0 \
+	python3 scripts/lib/resume.py "$rj" "$T_TMP/resume-bin" -- $args <<<"$dirty"
+touch "$T_TMP/resume-bin"
+touch -d '1 hour ago' "$rj"
+# shellcheck disable=SC2086
+expect_rc "resume.py refuses a -dirty revision's report older than the binary" 1 \
+	python3 scripts/lib/resume.py "$rj" "$T_TMP/resume-bin" -- $args <<<"$dirty"
+
 # ---- scripts/lib/sweep.sh: a script that defaults to a dist/ older than
 # ./gpubench says so; a failed run stops a sweep
 echo "== sweep: a stale dist/"
