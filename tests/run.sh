@@ -530,6 +530,103 @@ expect_rc "--emit-slurm with --plot-only exits 2" 2 bash scripts/pba-tables.sh -
 	--emit-slurm "$rs/x"
 expect_err "--emit-slurm with --plot-only says why" "do not go together"
 
+# ---- the claims (docs/claims.md, scripts/claims.sh): every claim has a rule, and a
+# run's reports give each a verdict; values set in copied reports give known verdicts
+echo "== claims: docs/claims.md and scripts/claims.sh"
+expect_rc "claims.py lint: docs/claims.md and claims_rules.py name the same claims" 0 \
+	python3 scripts/lib/claims.py lint
+nclaims=$(sed -n '/^## Claims$/,/^## Why a claim differs$/p' docs/claims.md | grep -cE '^\| [a-z0-9]+(-[a-z0-9]+)+ \|')
+check "docs/claims.md has at least 30 claims ($nclaims)" test "$nclaims" -ge 30
+expect_rc "claims.sh judges the gathered quick run" 0 bash scripts/claims.sh --run "$rs/out"
+expect_err "claims.sh says how many claims got each verdict" "claims.py: $nclaims claims: " " not run -> "
+check "claims.md has a table per document" test "$(grep -c '^## ' "$rs/out/claims.md")" = 5
+check "claims.csv: a row per claim, a verdict each, ours and a reason where the verdict needs them" python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == int(sys.argv[2]), len(rows)
+verdicts = {"reproduced", "reproduced in direction only", "differs", "not run"}
+for r in rows:
+    assert r["verdict"] in verdicts, r
+    assert (r["ours"] == "") == (r["verdict"] == "not run"), r
+    assert r["detail"], r
+    if r["verdict"] == "differs":
+        assert r["reason"], r
+        assert (r["reason"] == "reason not measured") == (r["reason_link"] == ""), r
+judged = [r for r in rows if r["verdict"] != "not run"]
+assert len(judged) >= 30, len(judged)
+# the quick run has no 6720-thread, 1% or 99% ROTs or thesis-sized point
+for i in ("csmv-fig1-prstm-99", "csmv-table1-commit", "osdda-bitpacked-8192", "prstm-fig9-gpustm-5pct"):
+    assert [r["verdict"] for r in rows if r["id"] == i] == ["not run"], i
+' "$rs/out/claims.csv" "$nclaims"
+mkdir -p "$T_TMP/claims-none"
+expect_rc "claims.sh over an empty run exits 0" 0 bash scripts/claims.sh --run "$T_TMP/claims-none"
+check "an empty run: every claim not run" test "$(grep -c ',not run,' "$T_TMP/claims-none/claims.csv")" = "$nclaims"
+expect_rc "claims.sh over a missing folder exits 1" 1 bash scripts/claims.sh --run "$T_TMP/claims-nosuch"
+expect_rc "claims.sh --bogus exits 2" 2 bash scripts/claims.sh --bogus
+# csmv-fig2-prstm-4: PR-STM 1.6x CSMV at 4 ways (a ratio claim)
+cr=$T_TMP/claims-set
+mkdir -p "$cr/csmv-fig2" "$cr/list-table1/reports"
+cp "$T_TMP/csmv-fig2/memcached-csmv-A-x4.json" "$T_TMP/csmv-fig2/memcached-prstm-A-x4.json" "$cr/csmv-fig2/"
+cp "$T_TMP/list-table1/reports"/table1-N*.json "$cr/list-table1/reports/"
+# set_prstm F: PR-STM's median throughput F times CSMV's in the copied reports
+set_prstm() {
+	python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))
+p = json.load(open(sys.argv[2]))
+p["results"]["throughput_tx_per_s"]["median"] = float(sys.argv[3]) * c["results"]["throughput_tx_per_s"]["median"]
+json.dump(p, open(sys.argv[2], "w"))' "$cr/csmv-fig2/memcached-csmv-A-x4.json" "$cr/csmv-fig2/memcached-prstm-A-x4.json" "$1"
+}
+# verdict_of ID: the verdict, ratio and reason of one claim in the last judged run
+verdict_of() {
+	python3 -c '
+import csv, sys
+r = [r for r in csv.DictReader(open(sys.argv[1])) if r["id"] == sys.argv[2]][0]
+print("%s|%s|%s" % (r["verdict"], r["ratio"] and "%.3g" % float(r["ratio"]), r["reason"]))' "$cr/claims.csv" "$1"
+}
+for want in "1.6|reproduced|1|" "1.2|reproduced|0.75|" "4|reproduced in direction only|2.5|" \
+	"0.5|differs|0.312|reason not measured"; do
+	set_prstm "${want%%|*}"
+	bash scripts/claims.sh --run "$cr" 2>/dev/null
+	check "PR-STM at ${want%%|*}x CSMV (paper 1.6x): ${want#*|}" test "$(verdict_of csmv-fig2-prstm-4)" = "${want#*|}"
+done
+check "a claim whose reports are there only in part is not run (csmv-fig2-jvstmgpu-4)" \
+	test "$(verdict_of csmv-fig2-jvstmgpu-4)" = "not run||"
+# list-c-fastest: the serial C list faster than OpenCL at every size ("in all cases")
+set_opencl() {
+	python3 -c '
+import json, sys
+for path in sys.argv[2:]:
+    d = json.load(open(path))
+    t = {e["impl"]: e for e in d["results"]["impls"]}
+    t["opencl-cpu"]["run_seconds"]["median"] = float(sys.argv[1]) * t["cpu"]["run_seconds"]["median"]
+    json.dump(d, open(path, "w"))' "$@"
+}
+if grep -q '"opencl-cpu"' "$cr/list-table1/reports/table1-N128.json"; then
+	set_opencl 2 "$cr/list-table1/reports"/table1-N*.json
+	bash scripts/claims.sh --run "$cr" 2>/dev/null
+	check "OpenCL 2x the C list at every size: reproduced" test "$(verdict_of list-c-fastest)" = "reproduced||"
+	set_opencl 0.5 "$cr/list-table1/reports/table1-N128.json"
+	bash scripts/claims.sh --run "$cr" 2>/dev/null
+	check "OpenCL faster at one size of three: in direction only" \
+		test "$(verdict_of list-c-fastest | cut -d'|' -f1)" = "reproduced in direction only"
+	set_opencl 0.5 "$cr/list-table1/reports"/table1-N*.json
+	bash scripts/claims.sh --run "$cr" 2>/dev/null
+	check "OpenCL faster at every size: differs, with the reason docs/claims.md measured" \
+		grep -q '^list-c-fastest,.*,differs,.*PoCL runs the OpenCL list on every host core.*,docs/fidelity.md#' "$cr/claims.csv"
+	check "claims.md links the section where the reason was measured, from the run's folder" python3 -c '
+import os, re, sys
+links = re.findall(r"\[measured\]\(([^)#]*)#([^)]*)\)", open(os.path.join(sys.argv[1], "claims.md")).read())
+assert links, "no link"
+for path, anchor in links:
+    assert os.path.isfile(os.path.join(sys.argv[1], path)), path
+assert ("lock-free-list-opencl-on-the-gpu-seed-002" in [a for _, a in links]), links
+' "$cr"
+fi
+sed -i 's/"verified":[[:space:]]*true/"verified": false/' "$cr/csmv-fig2/memcached-prstm-A-x4.json"
+bash scripts/claims.sh --run "$cr" 2>/dev/null
+check "a report that did not verify does not count: not run" test "$(verdict_of csmv-fig2-prstm-4)" = "not run||"
+
 # ---- scripts/lib/sweep.sh: resume. A second sweep keeps every report; a changed
 # configuration, revision or machine, or a report not complete and verified, is made again.
 echo "== sweep: resume"
