@@ -4,7 +4,8 @@
 # the CPU-only build, the speculate CLI tests, the harness tests
 # (tests/cli-harness.sh), the compare and benchmark-suite tests, the figure
 # and table scripts in --quick mode (fig7, fig8, fig9, pba-tables, detect-tables,
-# speculate-figures) and the thesis's numbers beside them, a parse of the GPU
+# speculate-figures) and the thesis's numbers beside them, the claims script
+# (scripts/claims.sh) and the resumable sweeps (sweep.sh, reproduce-all.sh), a parse of the GPU
 # scripts, and a smoke test of the CPU-only binary. Run from the repository
 # root. GPUBENCH (default ./gpubench), GPUBENCH_NOCUDA (default
 # build/nocuda/gpubench) and UNIT_TESTS (default build/unit_tests) name the
@@ -485,11 +486,12 @@ expect_rc "reproduce-all.sh --plot-only with one script failing exits 1" 1 \
 	bash scripts/reproduce-all.sh --plot-only --out "$ra"
 expect_err "reproduce-all.sh names the failed script" "speculate-figures FAILED"
 check "reproduce-all.sh writes index.md" test -s "$ra/index.md"
-check "the index has a section per script" test "$(grep -c '^## [a-z0-9-]*: ' "$ra/index.md")" = 16
+# a section per script (17), and the claims'
+check "the index has a section per script and the claims" test "$(grep -c '^## [a-z0-9-]*: ' "$ra/index.md")" = 18
 check "the index marks the failed script" grep -q '^\*\*FAILED\*\*' "$ra/index.md"
 check "the index links the tables and plots" grep -qF '[pba-tables/pba-tables.csv](pba-tables/pba-tables.csv)' "$ra/index.md"
 check "the index shows the paper's numbers beside ours (Table 1)" grep -q '| paper OpenCL CPU | paper OpenCL GPU | paper C |' "$ra/index.md"
-missing=$(grep -o '](\([^)]*\))' "$ra/index.md" | sed 's/^](\(.*\))$/\1/' | while read -r f; do [ -e "$ra/$f" ] || echo "$f"; done)
+missing=$(grep -o '](\([^)]*\))' "$ra/index.md" | sed 's/^](\(.*\))$/\1/' | while read -r f; do [ -e "$ra/${f%%#*}" ] || echo "$f"; done)
 check "every file the index links exists" test -z "$missing"
 for f in scripts/*.sh; do
 	name=$(basename "$f" .sh)
@@ -523,7 +525,12 @@ expect_err "a task past the array says so" "no line 999"
 expect_rc "reproduce-all.sh --plot-only gathers the cluster's reports" 0 \
 	bash scripts/reproduce-all.sh --plot-only --out "$rs/out"
 check "the gathered index has every section and no failure" \
-	test "$(grep -c '^## [a-z0-9-]*: ' "$rs/out/index.md")" = 16 -a -z "$(grep FAILED "$rs/out/index.md")"
+	test "$(grep -c '^## [a-z0-9-]*: ' "$rs/out/index.md")" = 18 -a -z "$(grep FAILED "$rs/out/index.md")"
+check "the gathered run has CSMV's Tables I-IV from csmv-fig1's and csmv-fig2's reports" \
+	test "$(grep -c '^## Table I*V*:' "$rs/out/csmv-tables/csmv-tables.md")" = 4
+check "the gathered index shows the claims" grep -q '^## claims: ' "$rs/out/index.md"
+check "the gathered index shows the time per script" grep -q '^## time per script' "$rs/out/index.md"
+check "reproduce-all.sh judged the claims of the gathered run" test -s "$rs/out/claims.csv"
 check "the gathered pba table has a row per size and implementation (8)" \
 	test "$(($(wc -l <"$rs/out/pba-tables/pba-tables.csv") - 1))" = 8
 expect_rc "--emit-slurm with --plot-only exits 2" 2 bash scripts/pba-tables.sh --plot-only --out "$ra/pba-tables" \
@@ -702,6 +709,21 @@ touch -d '1 hour ago' "$rj"
 # shellcheck disable=SC2086
 expect_rc "resume.py refuses a -dirty revision's report older than the binary" 1 \
 	python3 scripts/lib/resume.py "$rj" "$T_TMP/resume-bin" -- $args <<<"$dirty"
+# reproduce-all: resumable, and the time per script measured and kept
+rr=$T_TMP/reproduce-resume
+expect_rc "reproduce-all.sh --quick --only pba-tables,detect-tables exits 0" 0 \
+	bash scripts/reproduce-all.sh --quick --gpubench "$G" --only pba-tables,detect-tables --out "$rr"
+expect_err "reproduce-all.sh prints how long each script took" "reproduce-all.sh: pba-tables took " \
+	"reproduce-all.sh: detect-tables took " "4 points run"
+expect_rc "reproduce-all.sh --quick again exits 0" 0 \
+	bash scripts/reproduce-all.sh --quick --gpubench "$G" --only pba-tables,detect-tables --out "$rr"
+expect_err "reproduce-all.sh again runs nothing and keeps every point" \
+	"pba-tables took " ": 0 points run (0 s in gpubench), 4 kept"
+check "timing.csv has a row per script and session" test "$(tail -n +2 "$rr/timing.csv" | wc -l)" = 4
+check "timing.md sums the two sessions: 4 points run each, in 2 sessions" \
+	test "$(grep -c '^| \(pba\|detect\)-tables | 2 | [0-9:]* | 4 | ' "$rr/timing.md")" = 2
+check "the second run still writes the claims" test -s "$rr/claims.csv"
+expect_rc "reproduce-all.sh --quick --paper exits 2" 2 bash scripts/reproduce-all.sh --quick --paper --out "$rr"
 
 # ---- scripts/lib/sweep.sh: a script that defaults to a dist/ older than
 # ./gpubench says so; a failed run stops a sweep
