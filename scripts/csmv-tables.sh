@@ -20,15 +20,17 @@ figures: csmv, csmv-nocv, csmv-onlycs, jvstm, jvstm-gpu and prstm; a point
 whose verified report is already there is kept), then builds
 DIR/csmv-tables.md and DIR/csmv-tables.csv from their reports:
   Table I   (bank) and Table III (memcached): an update transaction's commit
-            for the engines that commit through a server, in microseconds per
-            committed update: waiting for the other lanes of its group
+            for the multi-versioned engines, in microseconds per committed
+            update: for CSMV's, waiting for the other lanes of its group
             (divergence), pre-validation, waiting for the server's answer (the
-            server's validation and ATR insert happen then), write-back
+            server's validation and record insert happen then), write-back;
+            for jvstm and jvstm-gpu, which commit without a server,
+            validation, record insert and write-back (their divergence is not
+            measured)
   Table II  (bank) and Table IV (memcached): total and wasted time per
             committed transaction for every engine
-jvstm is JVSTM on CPU threads; jvstm-gpu, the paper's JVSTM-GPU, and prstm
-commit each thread's updates by itself (no server), so they have Table II and
-IV rows only.
+jvstm is JVSTM on CPU threads; jvstm-gpu is the paper's JVSTM-GPU; prstm, which
+keeps no versions, has Table II and IV rows only.
 
   --gpubench PATH   binary to run (default: dist/bin/gpubench if present, else
                     ./gpubench)
