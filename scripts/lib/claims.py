@@ -62,8 +62,11 @@ def table_rows(lines, header):
 
 
 def read_docs(path):
-    with open(path, encoding="utf-8") as f:
-        lines = f.read().split("\n")
+    try:
+        with open(path, encoding="utf-8") as f:
+            lines = f.read().split("\n")
+    except OSError as e:
+        sys.exit("claims.py: cannot read the claims (%s): run it from a checkout or dist/, or pass --docs" % e)
     claims = table_rows(lines, ["id", "section", "claim", "the paper's number"])
     reasons = {r["id"]: r for r in table_rows(lines, ["id", "why it differs", "measured in"])}
     return claims, reasons
