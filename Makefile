@@ -170,6 +170,7 @@ dist: all
 	cp -L "$$(ldd dist/bin/gpubench | awk '/libcjson\.so/ {print $$3}')" dist/lib/libcjson.so.1
 	if [ "$(OPENCL)" = 1 ]; then cp -L "$$(ldd dist/bin/gpubench | awk '/libOpenCL\.so/ {print $$3}')" dist/lib/libOpenCL.so.1; fi
 	cp -r scripts/. dist/scripts/
+	cp -r docs dist/  # scripts/claims.sh reads docs/claims.md
 	cp tests/gpu/*.sh tests/lib.sh dist/tests/gpu/ 2>/dev/null || true
 	@echo "dist/ is self-contained: dist/bin/gpubench finds dist/lib/libcjson.so.1 through its RUNPATH"
 

@@ -61,7 +61,8 @@ static const gb_opt_row rows[NROWS] = {
 	[ROW_OPT] = {.name = "opt", .kind = GB_OPT_CHOICE, .metavar = "MODE", .choices = sp_opt_names,
 		     .def = "all", .offset = AT(opt),
 		     .help = "all, no-mo (no misspeculation localization), no-co (no copy optimization), "
-			     "no-sched (all remaining iterations in every assignment): Figure 8"},
+			     "no-sched (all remaining iterations in every assignment): Figure 8; none "
+			     "(all three left out): Figure 10's w/o opts"},
 	[ROW_WORKERS] = {.name = "cpu-workers", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 4096,
 			 .offset = AT(workers),
 			 .help = "host threads of the CPU backend and of cpu-spec, cpu-tm and cpu-inspect "

@@ -15,19 +15,22 @@ usage() {
 usage: scripts/csmv-tables.sh [options] [-- extra gpubench stm options]
 
 Runs scripts/csmv-fig1.sh into DIR/fig1 and scripts/csmv-fig2.sh into
-DIR/fig2 (every engine of those figures: csmv, csmv-nocv, csmv-onlycs, jvstm,
-jvstm-gpu and prstm), then builds DIR/csmv-tables.md and DIR/csmv-tables.csv
-from their reports:
+DIR/fig2, or the folders --fig1 and --fig2 name (every engine of those
+figures: csmv, csmv-nocv, csmv-onlycs, jvstm, jvstm-gpu and prstm; a point
+whose verified report is already there is kept), then builds
+DIR/csmv-tables.md and DIR/csmv-tables.csv from their reports:
   Table I   (bank) and Table III (memcached): an update transaction's commit
-            for the engines that commit through a server, in microseconds per
-            committed update: waiting for the other lanes of its group
+            for the multi-versioned engines, in microseconds per committed
+            update: for CSMV's, waiting for the other lanes of its group
             (divergence), pre-validation, waiting for the server's answer (the
-            server's validation and ATR insert happen then), write-back
+            server's validation and record insert happen then), write-back;
+            for jvstm and jvstm-gpu, which commit without a server,
+            validation, record insert and write-back (their divergence is not
+            measured)
   Table II  (bank) and Table IV (memcached): total and wasted time per
             committed transaction for every engine
-jvstm is JVSTM on CPU threads; jvstm-gpu, the paper's JVSTM-GPU, and prstm
-commit each thread's updates by itself (no server), so they have Table II and
-IV rows only.
+jvstm is JVSTM on CPU threads; jvstm-gpu is the paper's JVSTM-GPU; prstm, which
+keeps no versions, has Table II and IV rows only.
 
   --gpubench PATH   binary to run (default: dist/bin/gpubench if present, else
                     ./gpubench)
@@ -36,8 +39,10 @@ IV rows only.
   --backend B       gpu, cpu or auto, for both figures (default auto; --quick:
                     cpu)
   --quick           the figures' tiny sizes, for CI
+  --fig1 DIR1       Figure 1's folder (default DIR/fig1)
+  --fig2 DIR2       Figure 2's folder (default DIR/fig2)
   --tables-only     run nothing: build the tables from the reports already in
-                    DIR/fig1 and DIR/fig2 (e.g. fetched from a GPU machine)
+                    the figures' folders (e.g. fetched from a GPU machine)
   -h, --help        this text
 
 Options after -- go to every gpubench stm run of both figures. Every run must
@@ -51,6 +56,8 @@ out="results/local/csmv-tables"
 backend=""
 quick=0
 tables_only=0
+fig1=""
+fig2=""
 extra=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -62,6 +69,8 @@ while [[ $# -gt 0 ]]; do
 		shift 2
 		;;
 	--quick) quick=1; shift ;;
+	--fig1) need_value "$@"; fig1=$2; shift 2 ;;
+	--fig2) need_value "$@"; fig2=$2; shift 2 ;;
 	--tables-only) tables_only=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
@@ -69,15 +78,17 @@ while [[ $# -gt 0 ]]; do
 	esac
 done
 
+fig1=${fig1:-$out/fig1}
+fig2=${fig2:-$out/fig2}
 mkdir -p "$out"
 if [[ $tables_only == 0 ]]; then
 	sweep_gpubench
 	args=(--gpubench "$gpubench")
 	[[ -n $backend ]] && args+=(--backend "$backend")
 	[[ $quick == 1 ]] && args+=(--quick)
-	for fig in 1 2; do
-		echo "$sweep_name: Figure $fig: scripts/csmv-fig$fig.sh --out $out/fig$fig ${args[*]}"
-		bash "$here/csmv-fig$fig.sh" "${args[@]}" --out "$out/fig$fig" -- "${extra[@]}"
-	done
+	echo "$sweep_name: Figure 1: scripts/csmv-fig1.sh --out $fig1 ${args[*]}"
+	bash "$here/csmv-fig1.sh" "${args[@]}" --out "$fig1" -- "${extra[@]}"
+	echo "$sweep_name: Figure 2: scripts/csmv-fig2.sh --out $fig2 ${args[*]}"
+	bash "$here/csmv-fig2.sh" "${args[@]}" --out "$fig2" -- "${extra[@]}"
 fi
-python3 "$here/lib/csmv_tables.py" "$out" "$out/fig1" "$out/fig2"
+python3 "$here/lib/csmv_tables.py" "$out" "$fig1" "$fig2"

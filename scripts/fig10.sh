@@ -18,6 +18,8 @@ fig_quick_points=96,192
 fig_fixed=(--hash 1)
 fig_quick_fixed=("${fig_fixed[@]}")
 fig_logx=0
+# each point at least 1 s of device time a repetition, 5 repetitions (--paper: 5 s x 10)
+fig_protocol=(--duration 1 --reps 5)
 fig_workloads=skiplist
 fig_about="Figure 10 of Shen et al. 2020 (PR-STM): skiplist throughput as the number of
 threads grows, PR-STM and GPU-STM side by side."

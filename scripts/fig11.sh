@@ -17,6 +17,8 @@ fig_quick_points=1,8
 fig_fixed=(--threads 1536)
 fig_quick_fixed=(--threads 96)
 fig_logx=1
+# each point at least 1 s of device time a repetition, 5 repetitions (--paper: 5 s x 10)
+fig_protocol=(--duration 1 --reps 5)
 fig_workloads=skiplist
 fig_about="Figure 11 of Shen et al. 2020 (PR-STM): skiplist throughput as one lock covers
 more data words (--hash) at 1536 threads, PR-STM and GPU-STM side by side."

@@ -17,6 +17,8 @@ fig_quick_points=96,192
 fig_fixed=(--hash 1)
 fig_quick_fixed=("${fig_fixed[@]}")
 fig_logx=0
+# each point at least 1 s of device time a repetition, 5 repetitions (--paper: 5 s x 10)
+fig_protocol=(--duration 1 --reps 5)
 fig_workloads=kmeans
 stmfig_panels=("A")
 fig_panels_about="One panel, A: no presort, no read-only transactions (kmeans has neither)."

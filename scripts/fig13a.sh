@@ -24,6 +24,8 @@ fig_quick_points=96,192
 fig_fixed=(--hash 1 --edges-per-tx 15)
 fig_quick_fixed=("${fig_fixed[@]}")
 fig_logx=0
+# each point at least 1 s of device time a repetition, 5 repetitions (--paper: 5 s x 10)
+fig_protocol=(--duration 1 --reps 5)
 fig_workloads=graph
 stmfig_panels=("A")
 fig_panels_about="One panel, A: no presort, no read-only transactions (graph has neither)."

@@ -25,6 +25,8 @@ fig_quick_points=1,8
 fig_fixed=(--threads 1536 --edges-per-tx 15)
 fig_quick_fixed=(--threads 96 --edges-per-tx 15)
 fig_logx=1
+# each point at least 1 s of device time a repetition, 5 repetitions (--paper: 5 s x 10)
+fig_protocol=(--duration 1 --reps 5)
 fig_workloads=graph
 stmfig_panels=("A")
 fig_panels_about="One panel, A: no presort, no read-only transactions (graph has neither)."

@@ -18,6 +18,8 @@ fig_quick_points=1,8
 fig_fixed=(--threads 6720 --semantic-ratio 100)
 fig_quick_fixed=(--threads 96 --semantic-ratio 100)
 fig_logx=1
+# each point at least 1 s of device time a repetition, 5 repetitions (--paper: 5 s x 10)
+fig_protocol=(--duration 1 --reps 5)
 fig_about="Figure 8 of Shen et al. 2020 (PR-STM): bank and vacation throughput as one
 lock covers more data words (--hash), PR-STM and GPU-STM side by side."
 stmfig_main "$@"

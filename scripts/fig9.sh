@@ -23,6 +23,8 @@ fig_quick_points=0,100
 fig_fixed=(--threads 6720 --hash 1)
 fig_quick_fixed=(--threads 96 --hash 1)
 fig_logx=0
+# each point at least 1 s of device time a repetition, 5 repetitions (--paper: 5 s x 10)
+fig_protocol=(--duration 1 --reps 5)
 fig_about="Figure 9 of Shen et al. 2020 (PR-STM): bank and vacation throughput as the
 share of semantic transactions grows, PR-STM and GPU-STM side by side."
 fig_algos=prstm,prstm-nocm,gpustm,gpustm-local

@@ -165,7 +165,6 @@ if [[ $plot_only == 0 ]]; then
 		rm -f "$probe_err"
 	fi
 	mkdir -p "$reports"
-	rm -f "$reports"/table1-N*.json
 	run_sweep table1 "$impls" "$nodes"
 	if [[ $extended == 1 ]]; then
 		trav=$(tr , '\n' <<<"$impls" | grep -vx -e gpu-tail -e cpu-tail | paste -sd, || true)

@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Every figure and table script in turn, into one results folder with an index
 # page (index.md) that links every table and plot and shows the tables, the
-# paper's numbers beside ours where the script has them. A script that fails
-# is marked FAILED in the index and the others still run; the exit status is
-# then 1.
+# paper's numbers beside ours where the script has them, then the verdict on
+# every claim of the papers (scripts/claims.sh: claims.md, claims.csv). A
+# script that fails is marked FAILED in the index and the others still run;
+# the exit status is then 1. A point whose verified report of this revision
+# and configuration is already there is kept (scripts/lib/sweep.sh), so the
+# run can be spread over several sessions; the time each script took is
+# printed and kept in timing.md and timing.csv.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -18,15 +22,16 @@ scripts=(
 	"fig10 | PR-STM (Shen et al. 2020), Figure 10, skiplist: throughput against threads"
 	"fig11 | PR-STM (Shen et al. 2020), Figure 11, skiplist: throughput against lock coverage at 1536 threads"
 	"fig12a | PR-STM (Shen et al. 2020), Figure 12 A, kmeans: throughput against threads"
-	"fig12b | PR-STM (Shen et al. 2020), Figure 12 B, kmeans: throughput against lock coverage at 1536 threads"
+	"fig12b | PR-STM (Shen et al. 2020), Figure 12 B, kmeans: throughput against lock coverage at 6720 threads"
 	"fig13a | PR-STM (Shen et al. 2020), Figure 13 A, graph: throughput against threads"
 	"fig13b | PR-STM (Shen et al. 2020), Figure 13 B, graph: throughput against lock coverage at 1536 threads"
 	"csmv-fig1 | CSMV (Nunes et al.), Figure 1, bank: throughput and abort rate against the read-only share"
 	"csmv-fig2 | CSMV (Nunes et al.), Figure 2, memcached: throughput and abort rate against the associativity"
 	"csmv-fig3 | CSMV (Nunes et al.), Figure 3, bank: throughput of the ablations against the read-only share"
+	"csmv-tables | CSMV (Nunes et al.), Tables I-IV: commit phases and time per transaction, from csmv-fig1's and csmv-fig2's reports"
 	"pba-tables | GPU-PBA thesis chapter, Tables 5.2-5.4: worst-case request time"
 	"detect-tables | OSDDA and LMDDA, Tables 3.2-3.3 and 4.3-4.4: detection time and speedups"
-	"speculate-figures | speculative loop parallelization (Feng, Gupta and Bhuyan), Figures 8-11"
+	"speculate-figures | speculative loop parallelization (Feng, Gupta and Bhuyan), Table 1 and Figures 8-11"
 	"list-table1 | lock-free semi-linked list (Mulder 2015), Table 1: inserting 128..4096 nodes"
 )
 
@@ -35,14 +40,25 @@ usage() {
 usage: scripts/reproduce-all.sh [options]
 
 Runs every figure and table script (fig7 to fig13b, csmv-fig1 to csmv-fig3, pba-tables,
-detect-tables, speculate-figures, list-table1) with its outputs in OUT/<script>/, then
-writes OUT/index.md linking every table and plot.
+detect-tables, speculate-figures, list-table1) with its outputs in OUT/<script>/, builds
+CSMV's Tables I-IV from csmv-fig1's and csmv-fig2's reports (OUT/csmv-tables/), judges
+every claim of docs/claims.md on the reports (scripts/claims.sh: OUT/claims.md and
+OUT/claims.csv), then writes OUT/index.md linking every table and plot.
+
+Resumable: a point whose report is already in OUT, made by this binary's revision with
+the same options on this machine, complete and verified, is kept, not run again; run the
+same command again after an interruption, or spread the run over several sessions.
+Delete a report to make its point again. Each script's time is printed when it ends
+and added to OUT/timing.csv; OUT/timing.md sums the sessions of this revision.
 
   --gpubench PATH     binary to run (default: dist/bin/gpubench if present,
                       else ./gpubench)
   --out OUT           results folder (default results/local/reproduce-all)
   --only LIST         comma-separated scripts to run (default: all)
   --quick             each script's --quick: tiny sizes on the CPU backend
+  --paper             the STM figures (fig7 to csmv-fig3) under the paper's
+                      protocol, 5 s x 10 repetitions a point (about a minute
+                      each), instead of their default of 1 s x 5 (PR-STM's)
   --plot-only         run nothing: rebuild every table, plot and the index
                       from the reports already in OUT
   --emit-slurm DIR    run nothing: each script's runs as a Slurm job array in
@@ -58,6 +74,7 @@ gpubench=""
 out=results/local/reproduce-all
 only=""
 quick=0
+paper=0
 plot_only=0
 emit=""
 
@@ -67,6 +84,7 @@ while [[ $# -gt 0 ]]; do
 	--out) need_value "$@"; out=$2; shift 2 ;;
 	--only) need_value "$@"; only=$2; shift 2 ;;
 	--quick) quick=1; shift ;;
+	--paper) paper=1; shift ;;
 	--plot-only) plot_only=1; shift ;;
 	--emit-slurm) need_value "$@"; emit=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
@@ -87,28 +105,73 @@ if [[ -n $only ]]; then
 	names=("${chosen[@]}")
 fi
 
+[[ $quick == 0 || $paper == 0 ]] || die_usage "--quick and --paper do not go together"
 common=()
 [[ -z $gpubench ]] || common+=(--gpubench "$gpubench")
 [[ $quick == 0 ]] || common+=(--quick)
 [[ $plot_only == 0 ]] || common+=(--plot-only)
 
+# script_args NAME: the options reproduce-all gives script NAME, in $args.
+script_args() {
+	args=()
+	case $1 in
+	csmv-tables)
+		# its runs are csmv-fig1's and csmv-fig2's: it builds the tables from their folders
+		args=(--tables-only --fig1 "$out/csmv-fig1" --fig2 "$out/csmv-fig2" --out "$out/$1")
+		return
+		;;
+	fig* | csmv-fig*) [[ $paper == 0 ]] || args+=(--paper) ;;
+	esac
+	args+=("${common[@]}" --out "$out/$1")
+	[[ -z $emit ]] || args+=(--emit-slurm "$emit/$1")
+}
+
+mode=full
+[[ $paper == 0 ]] || mode=paper
+[[ $quick == 0 ]] || mode=quick
+revision=-
+if [[ $plot_only == 0 && -z $emit ]]; then
+	# every script runs the binary whose revision the timing table names
+	had_gpubench=$gpubench
+	sweep_gpubench
+	[[ -n $had_gpubench ]] || common=(--gpubench "$gpubench" "${common[@]}")
+	revision=$("$gpubench" info --quiet --json - | python3 -c 'import json, sys; print(json.load(sys.stdin)["git_revision"])') ||
+		{ echo "reproduce-all.sh: '$gpubench info' failed" >&2; exit 1; }
+fi
+
 mkdir -p "$out"
 failed=()
+declare -A ran_with
 if [[ -n $emit ]]; then
 	mkdir -p "$emit"
 	submit=$emit/submit-all.sh
 	printf '#!/usr/bin/env bash\n# Submits every job array of scripts/reproduce-all.sh --emit-slurm.\nset -e\n' >"$submit"
 fi
+tally=$(mktemp)
+trap 'rm -f "$tally"' EXIT
 for name in "${names[@]}"; do
+	if [[ -n $emit && $name == csmv-tables ]]; then
+		echo "reproduce-all.sh: == $name: no runs of its own (csmv-fig1's and csmv-fig2's); gathered by --plot-only" >&2
+		continue
+	fi
 	echo "reproduce-all.sh: == $name" >&2
-	args=("${common[@]}" --out "$out/$name")
-	[[ -z $emit ]] || args+=(--emit-slurm "$emit/$name")
-	if bash "$here/$name.sh" "${args[@]}"; then
-		[[ -z $emit ]] || echo "sbatch $(cd "$emit/$name" && pwd)/$name.slurm" >>"$submit"
+	script_args "$name"
+	ran_with[$name]="scripts/$name.sh ${args[*]}"
+	: >"$tally"
+	started=$SECONDS
+	status=ok
+	if GPUBENCH_SWEEP_TALLY=$tally bash "$here/$name.sh" "${args[@]}"; then
+		[[ -z $emit || ! -e $emit/$name/$name.slurm ]] || echo "sbatch $(cd "$emit/$name" && pwd)/$name.slurm" >>"$submit"
 	else
+		status=FAILED
 		failed+=("$name")
 		echo "reproduce-all.sh: $name FAILED" >&2
 	fi
+	[[ -z $emit ]] || continue
+	took=$((SECONDS - started))
+	counts=$(python3 "$here/lib/timing.py" add "$out/timing.csv" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$revision" \
+		"$([[ $plot_only == 0 ]] && echo "$mode" || echo plot-only)" "$name" "$status" "$took" "$tally")
+	echo "reproduce-all.sh: $name took $took s: $counts" >&2
 done
 
 if [[ -n $emit ]]; then
@@ -118,6 +181,14 @@ if [[ -n $emit ]]; then
 	[[ ${#failed[@]} == 0 ]] || exit 1
 	exit 0
 fi
+python3 "$here/lib/timing.py" table "$out/timing.csv" "$out/timing.md" "$revision" \
+	"$([[ $plot_only == 0 ]] && echo "$mode" || echo plot-only)"
+echo "reproduce-all.sh: time per script in $out/timing.md" >&2
+
+# The verdict on every claim, from the reports of every script (those that failed too:
+# what they left is judged, what they lack is "not run").
+claims_ok=1
+bash "$here/claims.sh" --run "$out" || { claims_ok=0; failed+=(claims); echo "reproduce-all.sh: claims FAILED" >&2; }
 
 # The index: one section per script, its files linked, its tables shown.
 index=$out/index.md
@@ -138,7 +209,7 @@ index=$out/index.md
 			echo
 			continue
 		fi
-		echo "\`scripts/$name.sh ${common[*]} --out $out/$name\`"
+		echo "\`${ran_with[$name]}\`"
 		echo
 		for f in "$out/$name"/*.md "$out/$name"/*.csv "$out/$name"/*.png; do
 			[[ -e $f ]] || continue
@@ -157,6 +228,21 @@ index=$out/index.md
 			echo
 		done
 	done
+	echo "## claims: every quantitative claim of the five documents against this run"
+	echo
+	if [[ $claims_ok == 1 ]]; then
+		echo "- [claims.md](claims.md), [claims.csv](claims.csv): made by \`scripts/claims.sh --run $out\`"
+		echo
+		sed -e 's/^#/###/' "$out/claims.md"
+	else
+		echo "**FAILED**: see the messages of scripts/claims.sh."
+	fi
+	echo
+	echo "## time per script"
+	echo
+	echo "- [timing.md](timing.md), [timing.csv](timing.csv)"
+	echo
+	sed -e 's/^#/###/' "$out/timing.md"
 } >"$index"
 echo "reproduce-all.sh: index in $index" >&2
 [[ ${#failed[@]} == 0 ]] || { echo "reproduce-all.sh: failed: ${failed[*]}" >&2; exit 1; }

@@ -2,10 +2,11 @@
 # scripts/lib/speculate_figures.py, as four panels: speedups over seq with
 # each optimization left out (8), against cpu-spec, gpu-nospec, cpu-inspect and the
 # paper's CPU speculation, cpu-tm (9),
-# misspeculation rates (10, log scale) and the phase shares of the loop time
-# (11, stacked). A bar the reports lack (gpu-nospec and cpu-inspect run on some
-# loops only) is marked n/a; a rate of 0, which a log axis cannot show, is a
-# stub marked 0. The keys stand beside the panels, clear of the bars.
+# misspeculation rates with each optimization and with all of them left out
+# (10, log scale) and the phase shares of the loop time (11, stacked). A bar the
+# reports lack (gpu-nospec and cpu-inspect run on some loops only) is marked n/a;
+# a rate of 0, which a log axis cannot show, is a stub marked 0. The keys stand
+# beside the panels, clear of the bars.
 #
 #   gnuplot -e "set loadpath 'scripts/lib'; dir='DIR'; out='DIR/speculate-figures.png'" \
 #           scripts/speculate-figures.gp
@@ -63,7 +64,7 @@ plot for [c=2:6] dir.'/fig9.csv' using c:xtic(1), \
      with labels rotate by 90 left font ",8" notitle
 
 lo = 1e300
-do for [c = 2:5] {
+do for [c = 2:6] {
     stats dir.'/fig10.csv' skip 1 using (valid(c) && column(c) > 0 ? column(c) : 1e300) nooutput
     lo = STATS_min < lo ? STATS_min : lo
 }
@@ -71,9 +72,9 @@ lo = lo < 1e300 ? lo : 1
 set title "Figure 10: misspeculation rate (0: no iteration re-executed)"
 set ylabel "iterations re-executed on the CPU (%)"
 set yrange [lo / 10 : *]
-plot for [c=2:5] dir.'/fig10.csv' using (valid(c) && column(c) > 0 ? column(c) : lo / 5):xtic(1), \
-     for [c=2:5] dir.'/fig10.csv' \
-     using (bar_x($0, c, 4)):(lo / 4):(!valid(c) ? "n/a" : column(c) > 0 ? "" : "0") \
+plot for [c=2:6] dir.'/fig10.csv' using (valid(c) && column(c) > 0 ? column(c) : lo / 5):xtic(1), \
+     for [c=2:6] dir.'/fig10.csv' \
+     using (bar_x($0, c, 5)):(lo / 4):(!valid(c) ? "n/a" : column(c) > 0 ? "" : "0") \
      with labels font ",8" notitle
 
 set title "Figure 11: share of the loop time (--opt all)"

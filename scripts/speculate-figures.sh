@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# Figures 8-11 of Feng, Gupta and Bhuyan, "Optimistic Parallelism on GPUs",
-# with gpubench speculate: every loop under every --opt (Figure 8's bars and
-# Figure 10's rates), the --opt all run with the seq, cpu-tm (the paper's CPU
+# Figures 8-11 and Table 1 of Feng, Gupta and Bhuyan, "Optimistic Parallelism
+# on GPUs", with gpubench speculate: every loop under every --opt (Figure 8's
+# bars; Figure 10's rates with and without the optimizations, --opt none), the
+# --opt all run with the seq, cpu-tm (the paper's CPU
 # speculation), cpu-spec, (ocean, trfd, fftbench) cpu-inspect and (fftbench,
 # alvinn) gpu-nospec baselines (Figure 9) and its phase times (Figure 11).
-# One JSON report per run, then fig8..fig11.csv, figures.md and (with
-# gnuplot) speculate-figures.png. Any failed or unverified run stops the
+# One JSON report per run, then table1.csv, fig8..fig11.csv, figures.md and
+# (with gnuplot) speculate-figures.png. Any failed or unverified run stops the
 # script with status 1.
 set -euo pipefail
 
@@ -24,12 +25,14 @@ usage() {
 usage: scripts/speculate-figures.sh [options] [-- extra gpubench speculate options]
 
 Runs gpubench speculate for every loop and every --opt (all, no-mo, no-co,
-no-sched) at the loop's default size, the --opt all run with
+no-sched, and none: the three left out at once, Figure 10's "w/o opts") at
+the loop's default size, the --opt all run with
 --compare seq,cpu-tm,cpu-spec (and cpu-inspect for ocean, trfd and fftbench,
 and gpu-nospec for fftbench and alvinn), writes
-DIR/reports/spec-<loop>-<opt>.json, then DIR/fig8.csv, fig9.csv, fig10.csv,
-fig11.csv, DIR/figures.md and, when gnuplot is installed,
-DIR/speculate-figures.png.
+DIR/reports/spec-<loop>-<opt>.json, then DIR/table1.csv (Table 1: each
+loop's irregularity, clause and size beside the paper's row), DIR/fig8.csv,
+fig9.csv, fig10.csv, fig11.csv, DIR/figures.md and, when gnuplot is
+installed, DIR/speculate-figures.png.
 
   --gpubench PATH     binary to run (default: dist/bin/gpubench if present,
                       else ./gpubench)
@@ -96,18 +99,18 @@ fi
 
 command -v python3 >/dev/null || { echo "speculate-figures.sh: python3 is required" >&2; exit 1; }
 reports="$out/reports"
-rm -f "$out"/fig8.csv "$out"/fig9.csv "$out"/fig10.csv "$out"/fig11.csv "$out/figures.md"
+rm -f "$out"/table1.csv "$out"/fig8.csv "$out"/fig9.csv "$out"/fig10.csv "$out"/fig11.csv "$out/figures.md"
 plot_files "$out/speculate-figures" png,svg,pdf | xargs rm -f
 
 if [[ $plot_only == 0 ]]; then
 	sweep_gpubench
 	mkdir -p "$reports"
 	IFS=, read -r -a loop_list <<<"$loops"
-	total=$((${#loop_list[@]} * 4))
+	total=$((${#loop_list[@]} * 5))
 	n=0
 	echo "speculate-figures.sh: $total runs of $("$gpubench" --version) ($gpubench), reports in $reports" >&2
 	for loop in "${loop_list[@]}"; do
-		for opt in all no-mo no-co no-sched; do
+		for opt in all no-mo no-co no-sched none; do
 			n=$((n + 1))
 			name="spec-$loop-$opt"
 			compare=()

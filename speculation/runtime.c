@@ -12,7 +12,8 @@
  *                the elements recovery changed.
  * --opt no-mo re-executes the whole assignment on the CPU when detection
  * fires (no localization), no-co copies the whole array both ways every
- * assignment, no-sched gives every assignment all remaining iterations.
+ * assignment, no-sched gives every assignment all remaining iterations;
+ * none does all three.
  *
  * Deviations: commit copies only what the assignment wrote, not the whole
  * array between wrong elements: a memory loop's written elements are
@@ -38,7 +39,7 @@
 
 const char *const sp_opt_names[] = {
 	[SP_OPT_ALL] = "all", [SP_OPT_NO_MO] = "no-mo", [SP_OPT_NO_CO] = "no-co", [SP_OPT_NO_SCHED] = "no-sched",
-	[SP_NOPTS] = NULL,
+	[SP_OPT_NONE] = "none", [SP_NOPTS] = NULL,
 };
 const char *const sp_schedule_names[] = {
 	[SP_SCHED_PAPER] = "paper", [SP_SCHED_WIDE] = "wide", [SP_SCHED_LOOKAHEAD] = "lookahead",
@@ -305,7 +306,7 @@ static void commit(run *u, range region, uint32_t start, uint32_t count, const v
 {
 	const sp_loop *l = u->p->loop;
 	uint32_t k, maxwr = l->max_writes;
-	int all = u->c->opt == SP_OPT_NO_CO;
+	int all = !sp_opt_copies_less(u->c->opt);
 	int gather = !all && l->kind == SP_MEM && 2 * (uint64_t)count * maxwr < u->p->args.size;
 
 	if (l->kind == SP_MEM) {
@@ -402,7 +403,7 @@ void sp_sched_init(sp_sched *sc, uint32_t cap)
 void sp_sched_after(sp_sched *sc, const sp_problem *p, const sp_config *c, uint32_t count,
 		    uint64_t miss, uint32_t all_from)
 {
-	if (c->opt == SP_OPT_NO_SCHED)
+	if (!sp_opt_schedules(c->opt))
 		return;
 	if (p->loop->kind == SP_MEM) {
 		if ((double)miss > c->threshold * count) {
@@ -471,7 +472,7 @@ static int check_phase(run *u, uint32_t start, uint32_t count, verdict *v)
 	u->r->waw += counters[SP_C_WAW];
 	u->r->detections += v->detected;
 	u->nranges = 0;
-	if (!v->detected || u->c->opt == SP_OPT_NO_MO)
+	if (!v->detected || !sp_opt_localizes(u->c->opt))
 		return 0;
 	/* A control-flow loop whose only marks are a range to the end has no list to make,
 	 * and Read-min matters only where a RAW/WAR was seen. */
@@ -549,7 +550,7 @@ static uint32_t commit_and_recover(run *u, uint32_t start, uint32_t count, const
 		*miss = v->nm;
 		return end;
 	}
-	if (v->detected && u->c->opt == SP_OPT_NO_MO) {
+	if (v->detected && !sp_opt_localizes(u->c->opt)) {
 		/* Nothing is committed: the CPU redoes the assignment and the device gets it back. */
 		clear_check(u, start, count);
 		phase_end(u, SP_PH_COMMIT);
@@ -573,7 +574,7 @@ static uint32_t commit_and_recover(run *u, uint32_t start, uint32_t count, const
 		u->r->deferred += end - v->all_from - 1;
 		next = v->all_from + 1;
 	}
-	if (u->c->opt == SP_OPT_NO_CO) {
+	if (!sp_opt_copies_less(u->c->opt)) {
 		upload(u, SP_BUF_A, 0, u->host, size);
 	} else if (v->detected && p->loop->kind == SP_MEM) {
 		/* The elements recovery changed: the wrong ones, which it rewrote. */
@@ -706,11 +707,11 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 
 	/* no-sched ignores n/m: every assignment takes all that remains (up to --max-assignment). */
 	limit = sc.cap;
-	if (c->opt == SP_OPT_NO_SCHED)
+	if (!sp_opt_schedules(c->opt))
 		limit = c->max_assignment && c->max_assignment < n ? c->max_assignment : n;
 	/* A memory loop stays on the device but for the ablations of localization and of the
 	 * copy optimization, which keep the paper's commit to the host and recovery on it. */
-	u.resident = l->kind == SP_MEM && (c->opt == SP_OPT_ALL || c->opt == SP_OPT_NO_SCHED);
+	u.resident = l->kind == SP_MEM && sp_opt_localizes(c->opt) && sp_opt_copies_less(c->opt);
 	/* Allocation is not timed: a runtime that runs many loops keeps its memory. */
 	u.inplace = l->branch_sets_scalars && sp_clause_from_self(&p->clause);
 	u.lookahead = rounds && u.inplace && l->reads_no_array && c->schedule == SP_SCHED_LOOKAHEAD;
@@ -728,10 +729,10 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 	u.wlist = gb_xzalloc(size, sizeof(uint32_t), "the Wrong list");
 	u.sidx = gb_xzalloc(staging, sizeof(uint32_t), "commit and copy-in staging");
 	u.sval = gb_xzalloc(staging, sizeof(uint32_t), "commit and copy-in staging");
-	u.stage = gb_xzalloc(c->opt == SP_OPT_NO_CO ? size : 0, sizeof(uint32_t), "copy-out staging");
+	u.stage = gb_xzalloc(!sp_opt_copies_less(c->opt) ? size : 0, sizeof(uint32_t), "copy-out staging");
 
 	u.t_phase = t0 = gb_now_ns();
-	r->bytes_in += upload_inputs(b, u.ctx, p, c->opt == SP_OPT_NO_SCHED ? limit : sc.size,
+	r->bytes_in += upload_inputs(b, u.ctx, p, !sp_opt_schedules(c->opt) ? limit : sc.size,
 				     &u.inputs_later);
 	phase_end(&u, SP_PH_INPUTS);
 	r->bytes_in += upload_array(b, u.ctx, p, host);
@@ -764,7 +765,7 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 			continue;
 		}
 		/* scheduling */
-		count = c->opt == SP_OPT_NO_SCHED ? limit : sc.size;
+		count = !sp_opt_schedules(c->opt) ? limit : sc.size;
 		if (count > n - start)
 			count = n - start;
 		r->assignments++;

@@ -57,9 +57,24 @@ extern const sp_backend sp_backend_cpu;
 extern const sp_backend sp_backend_gpu;
 #endif
 
-/* The ablations of Figure 8. */
-enum sp_opt { SP_OPT_ALL = 0, SP_OPT_NO_MO, SP_OPT_NO_CO, SP_OPT_NO_SCHED, SP_NOPTS };
-extern const char *const sp_opt_names[]; /* "all", "no-mo", "no-co", "no-sched" */
+/* The ablations of Figure 8, one optimization left out each, and none: all three left out,
+ * Figure 10's "w/o opts". */
+enum sp_opt { SP_OPT_ALL = 0, SP_OPT_NO_MO, SP_OPT_NO_CO, SP_OPT_NO_SCHED, SP_OPT_NONE, SP_NOPTS };
+extern const char *const sp_opt_names[]; /* "all", "no-mo", "no-co", "no-sched", "none" */
+
+/* Whether --opt keeps misspeculation localization, the copy optimization, the schedule. */
+static inline int sp_opt_localizes(unsigned opt)
+{
+	return opt != SP_OPT_NO_MO && opt != SP_OPT_NONE;
+}
+static inline int sp_opt_copies_less(unsigned opt)
+{
+	return opt != SP_OPT_NO_CO && opt != SP_OPT_NONE;
+}
+static inline int sp_opt_schedules(unsigned opt)
+{
+	return opt != SP_OPT_NO_SCHED && opt != SP_OPT_NONE;
+}
 
 /* The runtime's interval schedule for Figure 6(c) loops: the paper's, or wide (speculation/check.h). */
 enum sp_schedule { SP_SCHED_PAPER = 0, SP_SCHED_WIDE, SP_SCHED_LOOKAHEAD, SP_NSCHEDULES };

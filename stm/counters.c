@@ -29,4 +29,5 @@ void stm_counters_add(stm_counters *into, const stm_counters *c)
 	into->cycles_wait_server += c->cycles_wait_server;
 	into->server_cycles_validate += c->server_cycles_validate;
 	into->server_cycles_insert += c->server_cycles_insert;
+	into->cycles_record += c->cycles_record;
 }

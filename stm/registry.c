@@ -156,8 +156,8 @@ static const stm_engine jvstm = {
 	.options = &csmv_options,
 	.runs = jvstm_runs,
 	.snapshot_reads = 1,
-	.report_json = csmv_versions_json,
-	.report_lines = csmv_versions_lines,
+	.report_json = jvstm_report_json,
+	.report_lines = jvstm_report_lines,
 	.no_gpu = "jvstm is JVSTM on CPU threads, the host baseline, and has no GPU backend "
 		  "(jvstm-gpu is its GPU port): use --backend cpu",
 };
@@ -185,8 +185,8 @@ static const stm_engine jvstm_gpu = {
 	.options = &csmv_options,
 	.runs = jvstm_gpu_runs,
 	.snapshot_reads = 1,
-	.report_json = csmv_versions_json,
-	.report_lines = csmv_versions_lines,
+	.report_json = jvstm_report_json,
+	.report_lines = jvstm_report_lines,
 };
 
 const stm_engine *const stm_engines[] = {&prstm, &prstm_nocm, &gpustm, &gpustm_local, &csmv, &csmv_nocv,

@@ -108,10 +108,12 @@ typedef struct stm_counters {
 	/* csmv's server: deciding requests (validation), then inserting into the ATR and answering
 	 * (for csmv-onlycs also installing the versions and storing GTS) */
 	uint64_t server_cycles_validate, server_cycles_insert;
+	/* jvstm, committed updates: of cycles_commit, writing the write set into the ATR's record */
+	uint64_t cycles_record;
 } stm_counters;
 
 /* The counters as an array of 64-bit words (the GPU kernels sum them so); the *_MAX_WORDs are maxima. */
-#define STM_NCOUNTERS 24
+#define STM_NCOUNTERS 25
 #define STM_PASSES_MAX_WORD (offsetof(stm_counters, passes_max) / sizeof(uint64_t))
 #define STM_VERSIONS_MAX_WORD (offsetof(stm_counters, versions_kept_peak) / sizeof(uint64_t))
 #ifdef __cplusplus

@@ -7,7 +7,8 @@
 # uninstall with the manual page and completion (tests/install.sh),
 # --emit-slurm's job arrays (tests/slurm.sh), the compare and benchmark-suite tests, the figure
 # and table scripts in --quick mode (fig7, fig8, fig9, pba-tables, detect-tables,
-# speculate-figures) and the thesis's numbers beside them, a parse of the GPU
+# speculate-figures) and the thesis's numbers beside them, the claims script
+# (scripts/claims.sh) and the resumable sweeps (sweep.sh, reproduce-all.sh), a parse of the GPU
 # scripts, and a smoke test of the CPU-only binary. Run from the repository
 # root. GPUBENCH (default ./gpubench), GPUBENCH_NOCUDA (default
 # build/nocuda/gpubench) and UNIT_TESTS (default build/unit_tests) name the
@@ -95,7 +96,7 @@ for fig in fig7 fig8 fig9 fig10 fig11 fig12a fig12b fig13a fig13b csmv-fig1 csmv
 	fig13*) wls=graph panels=1 ;;
 	csmv-fig1) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm,jvstm-gpu,prstm ;;
 	csmv-fig2) wls=memcached panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm,jvstm-gpu,prstm ;;
-	csmv-fig3) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs ;;
+	csmv-fig3) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm-gpu ;;
 	fig9) wls=bank,vacation algos=prstm,prstm-nocm,gpustm,gpustm-local ;;
 	*) wls=bank,vacation ;;
 	esac
@@ -132,18 +133,23 @@ ln -s "$T_TMP/csmv-fig1" "$ct/fig1"
 ln -s "$T_TMP/csmv-fig2" "$ct/fig2"
 expect_rc "csmv-tables.sh --tables-only exits 0" 0 bash scripts/csmv-tables.sh --tables-only --out "$ct"
 check "csmv-tables.md has Tables I to IV" test "$(grep -c '^## Table I*V*:' "$ct/csmv-tables.md")" = 4
-check "csmv-tables.csv: a row per report, commit phases for the server engines only, totals adding up" python3 -c '
+check "csmv-tables.csv: a row per report, commit phases for the multi-versioned engines, totals adding up" python3 -c '
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
 assert len(rows) == 24, len(rows)  # 6 engines x 2 points x 2 figures
 assert {r["algo"] for r in rows} == {"csmv", "csmv-nocv", "csmv-onlycs", "jvstm", "jvstm-gpu", "prstm"}, rows
 for r in rows:
     server = r["algo"].startswith("csmv")
-    assert (r["commit_total_us"] != "") == server, r
+    assert (r["commit_total_us"] != "") == (r["algo"] != "prstm"), r
     assert float(r["time_per_tx_us"]) > 0 and float(r["wasted_per_tx_us"]) >= 0, r
     if server and int(r["commits_update"]):
         parts = sum(float(r[p + "_us"]) for p in ("divergence", "pre_validation", "wait_server", "write_back"))
         assert abs(parts - float(r["commit_total_us"])) <= 1e-6 * parts and float(r["wait_server_us"]) > 0, r
+    if r["algo"].startswith("jvstm") and int(r["commits_update"]):
+        # JVSTM commits without a server: validation, the record, the write-back; divergence not measured
+        parts = sum(float(r[p + "_us"]) for p in ("validation", "record_insert", "write_back"))
+        assert abs(parts - float(r["commit_total_us"])) <= 1e-6 * parts and float(r["validation_us"]) > 0, r
+        assert r["divergence_us"] == r["wait_server_us"] == r["server_validation_us"] == "", r
 ' "$ct/csmv-tables.csv"
 expect_rc "csmv-tables.sh --tables-only over folders with no reports exits 1" 1 \
 	bash scripts/csmv-tables.sh --tables-only --out "$T_TMP/csmv-tables-none"
@@ -443,6 +449,26 @@ check "speculate-figures: fig9.csv has a cpu-tm column, with a positive speedup 
 	awk -F, 'NR == 1 && $6 != "cpu-tm" {bad=1} NR > 1 && !($6 > 0) {bad=1} END {exit bad}' "$out/fig9.csv"
 check "speculate-figures: trfd redoes everything without localization" \
 	awk -F, '$1 == "trfd" && $3 == 100.0 {ok=1} END {exit !ok}' "$out/fig10.csv"
+check "speculate-figures: fig10.csv has the w/o opts column (none) and the paper's two" python3 -c '
+import csv, sys
+rows = {r["loop"]: r for r in csv.DictReader(open(sys.argv[1]))}
+assert list(rows["ocean"])[-3:] == ["none", "paper_all", "paper_none"], list(rows["ocean"])
+assert float(rows["trfd"]["none"]) == 100.0 and float(rows["trfd"]["paper_none"]) == 100.0, rows["trfd"]
+assert float(rows["strcat"]["paper_all"]) == 2.1 and float(rows["fftbench"]["none"]) == 0.0, rows
+for r in rows.values():  # one assignment, no localization: a misspeculation redoes everything
+    assert float(r["none"]) in (0.0, 100.0), r
+' "$out/fig10.csv"
+check "speculate-figures: table1.csv has each loop's kind, clause and size beside the paper's row" python3 -c '
+import csv, sys
+rows = {r["loop"]: r for r in csv.DictReader(open(sys.argv[1]))}
+assert list(rows) == ["ocean", "trfd", "fftbench", "mdg", "strcat", "gothic", "alvinn"], list(rows)
+for loop, r in rows.items():
+    mem = r["paper_irregularity"] == "irregular memory accesses"
+    assert r["kind"] == ("irregular-memory" if mem else "irregular-control-flow"), r
+    assert (r["clause"] == "") == mem and int(r["iters"]) == 2000 and int(r["elements"]) > 0, r
+    assert r["paper_time_share"].endswith("%") and int(r["paper_pragmas"]) >= 1 and r["stands_for"], r
+' "$out/table1.csv"
+check "speculate-figures.md has Table 1" grep -q '^## Table 1: the loops' "$out/figures.md"
 check "speculate-figures: the phases add up to the loop time" \
 	awk -F, 'NR > 1 {s=$2+$3+$4+$5+$6+$7+$8; if (s < 99.9 || s > 100.1) bad=1} END {exit bad}' "$out/fig11.csv"
 check "speculate-figures.md has the four figures" grep -q '^## Figure 11' "$out/figures.md"
@@ -522,11 +548,12 @@ expect_rc "reproduce-all.sh --plot-only with one script failing exits 1" 1 \
 	bash scripts/reproduce-all.sh --plot-only --out "$ra"
 expect_err "reproduce-all.sh names the failed script" "speculate-figures FAILED"
 check "reproduce-all.sh writes index.md" test -s "$ra/index.md"
-check "the index has a section per script" test "$(grep -c '^## [a-z0-9-]*: ' "$ra/index.md")" = 16
+# a section per script (17), and the claims'
+check "the index has a section per script and the claims" test "$(grep -c '^## [a-z0-9-]*: ' "$ra/index.md")" = 18
 check "the index marks the failed script" grep -q '^\*\*FAILED\*\*' "$ra/index.md"
 check "the index links the tables and plots" grep -qF '[pba-tables/pba-tables.csv](pba-tables/pba-tables.csv)' "$ra/index.md"
 check "the index shows the paper's numbers beside ours (Table 1)" grep -q '| paper OpenCL CPU | paper OpenCL GPU | paper C |' "$ra/index.md"
-missing=$(grep -o '](\([^)]*\))' "$ra/index.md" | sed 's/^](\(.*\))$/\1/' | while read -r f; do [ -e "$ra/$f" ] || echo "$f"; done)
+missing=$(grep -o '](\([^)]*\))' "$ra/index.md" | sed 's/^](\(.*\))$/\1/' | while read -r f; do [ -e "$ra/${f%%#*}" ] || echo "$f"; done)
 check "every file the index links exists" test -z "$missing"
 for f in scripts/*.sh; do
 	name=$(basename "$f" .sh)
@@ -561,12 +588,205 @@ expect_err "a task past the array says so" "no task 999"
 expect_rc "reproduce-all.sh --plot-only gathers the cluster's reports" 0 \
 	bash scripts/reproduce-all.sh --plot-only --out "$rs/out"
 check "the gathered index has every section and no failure" \
-	test "$(grep -c '^## [a-z0-9-]*: ' "$rs/out/index.md")" = 16 -a -z "$(grep FAILED "$rs/out/index.md")"
+	test "$(grep -c '^## [a-z0-9-]*: ' "$rs/out/index.md")" = 18 -a -z "$(grep FAILED "$rs/out/index.md")"
+check "the gathered run has CSMV's Tables I-IV from csmv-fig1's and csmv-fig2's reports" \
+	test "$(grep -c '^## Table I*V*:' "$rs/out/csmv-tables/csmv-tables.md")" = 4
+check "the gathered index shows the claims" grep -q '^## claims: ' "$rs/out/index.md"
+check "the gathered index shows the time per script" grep -q '^## time per script' "$rs/out/index.md"
+check "reproduce-all.sh judged the claims of the gathered run" test -s "$rs/out/claims.csv"
 check "the gathered pba table has a row per size and implementation (8)" \
 	test "$(($(wc -l <"$rs/out/pba-tables/pba-tables.csv") - 1))" = 8
 expect_rc "--emit-slurm with --plot-only exits 2" 2 bash scripts/pba-tables.sh --plot-only --out "$ra/pba-tables" \
 	--emit-slurm "$rs/x"
 expect_err "--emit-slurm with --plot-only says why" "do not go together"
+
+# ---- the claims (docs/claims.md, scripts/claims.sh): every claim has a rule, and a
+# run's reports give each a verdict; values set in copied reports give known verdicts
+echo "== claims: docs/claims.md and scripts/claims.sh"
+expect_rc "claims.py lint: docs/claims.md and claims_rules.py name the same claims" 0 \
+	python3 scripts/lib/claims.py lint
+nclaims=$(sed -n '/^## Claims$/,/^## Why a claim differs$/p' docs/claims.md | grep -cE '^\| [a-z0-9]+(-[a-z0-9]+)+ \|')
+check "docs/claims.md has at least 30 claims ($nclaims)" test "$nclaims" -ge 30
+expect_rc "claims.sh judges the gathered quick run" 0 bash scripts/claims.sh --run "$rs/out"
+expect_err "claims.sh says how many claims got each verdict" "claims.py: $nclaims claims: " " not run -> "
+check "claims.md has a table per document" test "$(grep -c '^## ' "$rs/out/claims.md")" = 5
+check "claims.csv: a row per claim, a verdict each, ours and a reason where the verdict needs them" python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert len(rows) == int(sys.argv[2]), len(rows)
+verdicts = {"reproduced", "reproduced in direction only", "differs", "not run"}
+for r in rows:
+    assert r["verdict"] in verdicts, r
+    assert (r["ours"] == "") == (r["verdict"] == "not run"), r
+    assert r["detail"], r
+    if r["verdict"] == "differs":
+        assert r["reason"], r
+        assert (r["reason"] == "reason not measured") == (r["reason_link"] == ""), r
+judged = [r for r in rows if r["verdict"] != "not run"]
+assert len(judged) >= 30, len(judged)
+# the quick run has no 6720-thread, 1% or 99% ROTs or thesis-sized point
+for i in ("csmv-fig1-prstm-99", "csmv-table1-commit", "osdda-bitpacked-8192", "prstm-fig9-gpustm-5pct"):
+    assert [r["verdict"] for r in rows if r["id"] == i] == ["not run"], i
+' "$rs/out/claims.csv" "$nclaims"
+mkdir -p "$T_TMP/claims-none"
+expect_rc "claims.sh over an empty run exits 0" 0 bash scripts/claims.sh --run "$T_TMP/claims-none"
+check "an empty run: every claim not run" test "$(grep -c ',not run,' "$T_TMP/claims-none/claims.csv")" = "$nclaims"
+expect_rc "claims.sh over a missing folder exits 1" 1 bash scripts/claims.sh --run "$T_TMP/claims-nosuch"
+expect_rc "claims.sh --bogus exits 2" 2 bash scripts/claims.sh --bogus
+# csmv-fig2-prstm-4: PR-STM 1.6x CSMV at 4 ways (a ratio claim)
+cr=$T_TMP/claims-set
+mkdir -p "$cr/csmv-fig2" "$cr/list-table1/reports"
+cp "$T_TMP/csmv-fig2/memcached-csmv-A-x4.json" "$T_TMP/csmv-fig2/memcached-prstm-A-x4.json" "$cr/csmv-fig2/"
+cp "$T_TMP/list-table1/reports"/table1-N*.json "$cr/list-table1/reports/"
+# set_prstm F: PR-STM's median throughput F times CSMV's in the copied reports
+set_prstm() {
+	python3 -c '
+import json, sys
+c = json.load(open(sys.argv[1]))
+p = json.load(open(sys.argv[2]))
+p["results"]["throughput_tx_per_s"]["median"] = float(sys.argv[3]) * c["results"]["throughput_tx_per_s"]["median"]
+json.dump(p, open(sys.argv[2], "w"))' "$cr/csmv-fig2/memcached-csmv-A-x4.json" "$cr/csmv-fig2/memcached-prstm-A-x4.json" "$1"
+}
+# verdict_of ID: the verdict, ratio and reason of one claim in the last judged run
+verdict_of() {
+	python3 -c '
+import csv, sys
+r = [r for r in csv.DictReader(open(sys.argv[1])) if r["id"] == sys.argv[2]][0]
+print("%s|%s|%s" % (r["verdict"], r["ratio"] and "%.3g" % float(r["ratio"]), r["reason"]))' "$cr/claims.csv" "$1"
+}
+for want in "1.6|reproduced|1|" "1.2|reproduced|0.75|" "4|reproduced in direction only|2.5|" \
+	"0.5|differs|0.312|reason not measured"; do
+	set_prstm "${want%%|*}"
+	bash scripts/claims.sh --run "$cr" 2>/dev/null
+	check "PR-STM at ${want%%|*}x CSMV (paper 1.6x): ${want#*|}" test "$(verdict_of csmv-fig2-prstm-4)" = "${want#*|}"
+done
+check "a claim whose reports are there only in part is not run (csmv-fig2-jvstmgpu-4)" \
+	test "$(verdict_of csmv-fig2-jvstmgpu-4)" = "not run||"
+# list-c-fastest: the serial C list faster than OpenCL at every size ("in all cases")
+set_opencl() {
+	python3 -c '
+import json, sys
+for path in sys.argv[2:]:
+    d = json.load(open(path))
+    t = {e["impl"]: e for e in d["results"]["impls"]}
+    t["opencl-cpu"]["run_seconds"]["median"] = float(sys.argv[1]) * t["cpu"]["run_seconds"]["median"]
+    json.dump(d, open(path, "w"))' "$@"
+}
+if grep -q '"opencl-cpu"' "$cr/list-table1/reports/table1-N128.json"; then
+	set_opencl 2 "$cr/list-table1/reports"/table1-N*.json
+	bash scripts/claims.sh --run "$cr" 2>/dev/null
+	check "OpenCL 2x the C list at every size: reproduced" test "$(verdict_of list-c-fastest)" = "reproduced||"
+	set_opencl 0.5 "$cr/list-table1/reports/table1-N128.json"
+	bash scripts/claims.sh --run "$cr" 2>/dev/null
+	check "OpenCL faster at one size of three: in direction only" \
+		test "$(verdict_of list-c-fastest | cut -d'|' -f1)" = "reproduced in direction only"
+	set_opencl 0.5 "$cr/list-table1/reports"/table1-N*.json
+	bash scripts/claims.sh --run "$cr" 2>/dev/null
+	check "OpenCL faster at every size: differs, with the reason docs/claims.md measured" \
+		grep -q '^list-c-fastest,.*,differs,.*PoCL runs the OpenCL list on every host core.*,docs/fidelity.md#' "$cr/claims.csv"
+	check "claims.md links the section where the reason was measured, from the run's folder" python3 -c '
+import os, re, sys
+links = re.findall(r"\[measured\]\(([^)#]*)#([^)]*)\)", open(os.path.join(sys.argv[1], "claims.md")).read())
+assert links, "no link"
+for path, anchor in links:
+    assert os.path.isfile(os.path.join(sys.argv[1], path)), path
+assert ("lock-free-list-opencl-on-the-gpu-seed-002" in [a for _, a in links]), links
+' "$cr"
+fi
+sed -i 's/"verified":[[:space:]]*true/"verified": false/' "$cr/csmv-fig2/memcached-prstm-A-x4.json"
+bash scripts/claims.sh --run "$cr" 2>/dev/null
+check "a report that did not verify does not count: not run" test "$(verdict_of csmv-fig2-prstm-4)" = "not run||"
+
+# ---- scripts/lib/sweep.sh: resume. A second sweep keeps every report; a changed
+# configuration, revision or machine, or a report not complete and verified, is made again.
+echo "== sweep: resume"
+rm -rf "$T_TMP/resume"
+rsw() {
+	GPUBENCH_SWEEP_TALLY="$T_TMP/tally" bash scripts/pba-tables.sh --quick --gpubench "$G" --out "$T_TMP/resume" "$@"
+}
+: >"$T_TMP/tally"
+expect_rc "resume: a first sweep exits 0" 0 rsw
+check "resume: the first sweep ran its 4 points" test "$(grep -c '^ran [0-9]*$' "$T_TMP/tally")" = 4
+cp -r "$T_TMP/resume/reports" "$T_TMP/resume-first"
+: >"$T_TMP/tally"
+expect_rc "resume: the same sweep again exits 0" 0 rsw
+check "resume: the second sweep kept all 4 and ran none" test "$(sort "$T_TMP/tally" | uniq -c | awk '{print $1, $2}')" = "4 kept"
+expect_err "resume: it says which points it kept" "[tables 1/4] pba-R16-P64: kept, request median"
+check "resume: the kept reports are unchanged" diff -r "$T_TMP/resume-first" "$T_TMP/resume/reports"
+check "resume: the table is built again from them" test -s "$T_TMP/resume/pba-tables.csv"
+: >"$T_TMP/tally"
+expect_rc "resume: a changed configuration exits 0" 0 rsw -- --seed 7
+check "resume: a changed configuration runs every point again" test "$(grep -c '^ran ' "$T_TMP/tally")" = 4
+expect_err "resume: it says why" "pba-R16-P64: made again: its report was made with other options"
+rep=$T_TMP/resume/reports
+python3 -c '
+import json, sys
+def edit(name, fn):
+    p = sys.argv[1] + "/" + name
+    d = json.load(open(p)); fn(d); json.dump(d, open(p, "w"))
+edit("pba-R16-P64.json", lambda d: d["meta"].update(git_revision="0123456789ab"))
+edit("pba-R16-P128.json", lambda d: d["verification"].update(verified=None))
+edit("pba-R32-P64.json", lambda d: d["meta"].update(complete=False))
+' "$rep"
+: >"$T_TMP/tally"
+expect_rc "resume: a sweep over edited reports exits 0" 0 rsw -- --seed 7
+check "resume: another revision's, an unverified and an incomplete report are made again, the fourth kept" \
+	test "$(sort "$T_TMP/tally" | sed 's/^ran [0-9]*$/ran/' | uniq -c | awk '{print $1, $2}' | paste -sd,)" = "1 kept,3 ran"
+expect_err "resume: it names the other revision and the report that did not verify" \
+	"pba-R16-P64: made again: its report was made by revision 0123456789ab; this binary is" \
+	"pba-R16-P128: made again: its report is not complete and verified" \
+	"pba-R32-P64: made again: its report is not complete and verified"
+check "resume: the points made again have reports of this revision, verified" python3 -c '
+import glob, json, sys
+for p in glob.glob(sys.argv[1] + "/*.json"):
+    d = json.load(open(p))
+    assert d["meta"]["git_revision"] != "0123456789ab" and d["meta"]["complete"] is True, p
+    assert d["verification"]["verified"] is True, p
+' "$rep"
+# resume.py alone: the machine, and a -dirty revision's report older than the binary
+info=$("$G" info --quiet --json -)
+rj=$rep/pba-R16-P64.json
+args=$(python3 -c 'import json, sys; a = json.load(open(sys.argv[1]))["meta"]["argv"]; i = a.index("--json"); print(" ".join(a[:i] + a[i + 2:]))' "$rj")
+# shellcheck disable=SC2086 # $args is the report's own argument list
+expect_rc "resume.py keeps a report of this binary, options and machine" 0 \
+	python3 scripts/lib/resume.py "$rj" "$G" -- $args <<<"$info"
+other_host=$(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); d["cpu_model"] = "another CPU"; print(json.dumps(d))' "$info")
+# shellcheck disable=SC2086
+expect_rc "resume.py refuses a report of another host" 1 python3 scripts/lib/resume.py "$rj" "$G" -- $args <<<"$other_host"
+expect_out "resume.py says so" "made on another host (cpu_model"
+with_gpu=$(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); d["devices"] = [{"name": "Some GPU"}]; print(json.dumps(d))' "$info")
+if ! grep -q -- '--backend' <<<"$args"; then
+	# shellcheck disable=SC2086
+	expect_rc "resume.py refuses a CPU report of a run that could now go to a GPU" 1 \
+		python3 scripts/lib/resume.py "$rj" "$G" -- $args <<<"$with_gpu"
+fi
+dirty=$(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); d["git_revision"] = "0123456789ab-dirty"; print(json.dumps(d))' "$info")
+python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["meta"]["git_revision"] = "0123456789ab-dirty"; json.dump(d, open(sys.argv[1], "w"))' "$rj"
+cp "$G" "$T_TMP/resume-bin"
+touch -d '1 hour ago' "$T_TMP/resume-bin"
+# shellcheck disable=SC2086
+expect_rc "resume.py keeps a -dirty revision's report newer than the binary" 0 \
+	python3 scripts/lib/resume.py "$rj" "$T_TMP/resume-bin" -- $args <<<"$dirty"
+touch "$T_TMP/resume-bin"
+touch -d '1 hour ago' "$rj"
+# shellcheck disable=SC2086
+expect_rc "resume.py refuses a -dirty revision's report older than the binary" 1 \
+	python3 scripts/lib/resume.py "$rj" "$T_TMP/resume-bin" -- $args <<<"$dirty"
+# reproduce-all: resumable, and the time per script measured and kept
+rr=$T_TMP/reproduce-resume
+expect_rc "reproduce-all.sh --quick --only pba-tables,detect-tables exits 0" 0 \
+	bash scripts/reproduce-all.sh --quick --gpubench "$G" --only pba-tables,detect-tables --out "$rr"
+expect_err "reproduce-all.sh prints how long each script took" "reproduce-all.sh: pba-tables took " \
+	"reproduce-all.sh: detect-tables took " "4 points run"
+expect_rc "reproduce-all.sh --quick again exits 0" 0 \
+	bash scripts/reproduce-all.sh --quick --gpubench "$G" --only pba-tables,detect-tables --out "$rr"
+expect_err "reproduce-all.sh again runs nothing and keeps every point" \
+	"pba-tables took " ": 0 points run (0 s in gpubench), 4 kept"
+check "timing.csv has a row per script and session" test "$(tail -n +2 "$rr/timing.csv" | wc -l)" = 4
+check "timing.md sums the two sessions: 4 points run each, in 2 sessions" \
+	test "$(grep -c '^| \(pba\|detect\)-tables | 2 | [0-9:]* | 4 | ' "$rr/timing.md")" = 2
+check "the second run still writes the claims" test -s "$rr/claims.csv"
+expect_rc "reproduce-all.sh --quick --paper exits 2" 2 bash scripts/reproduce-all.sh --quick --paper --out "$rr"
 
 # ---- scripts/lib/sweep.sh: a script that defaults to a dist/ older than
 # ./gpubench says so; a failed run stops a sweep

@@ -23,7 +23,7 @@ expect_rc "help speculate exits 0" 0 "$G" help speculate
 expect_out "help speculate documents every option and loop" "usage: gpubench speculate" --loop \
 	--iters --density --work --clause --opt --compare --backend --cpu-workers --threshold \
 	--clean-run --max-assignment --schedule --reps --seed --timeout --no-verify --json --quiet \
-	ocean trfd fftbench mdg strcat gothic alvinn chain figure3 no-mo no-co no-sched gpu-nospec
+	ocean trfd fftbench mdg strcat gothic alvinn chain figure3 no-mo no-co no-sched none gpu-nospec
 cp "$T_OUT" "$T_TMP/help.txt"
 expect_rc "speculate --help exits 0" 0 "$G" speculate --help
 check "speculate --help prints the same as help speculate" cmp -s "$T_OUT" "$T_TMP/help.txt"
@@ -61,7 +61,7 @@ bad "--density that underflows to 0" "too close to 0 for a double" --loop mdg --
 expect_rc "--density 1e-310, a subnormal, is a value in range" 0 "$G" speculate --backend cpu --loop mdg \
 	--density 1e-310 --iters 50 --reps 1 --quiet
 bad "--work for a loop without one" "no work knob" --loop fftbench --work 3
-bad "--opt nosuch" "all|no-mo|no-co|no-sched" --opt nosuch
+bad "--opt nosuch" "all|no-mo|no-co|no-sched|none" --opt nosuch
 bad "--compare nosuch" "seq|cpu-tm|cpu-spec|cpu-inspect|gpu-nospec" --compare seq,nosuch
 bad "--compare cpu-inspect on a control-flow loop" "cpu-inspect runs the irregular-memory loops" --loop mdg \
 	--compare cpu-inspect
@@ -80,7 +80,7 @@ bad "--json without a value" "needs a value" --json
 
 # ---- a run of every loop under every --opt: verified, with a consistent report
 for loop in ocean trfd fftbench mdg strcat gothic alvinn chain figure3; do
-	for opt in all no-mo no-co no-sched; do
+	for opt in all no-mo no-co no-sched none; do
 		f=$R/$loop-$opt.json
 		expect_rc "$loop --opt $opt verifies" 0 "${S[@]}" --loop "$loop" --iters 3000 --opt "$opt" \
 			--density 0.01 --seed 3 --json "$f"
@@ -108,9 +108,9 @@ assert sorted(ph) == sorted(["inputs", "setup", "scheduling", "computation", "ch
 assert all(ph[k]["n"] == 1 and ph[k]["median"] >= 0 for k in ph)
 assert abs(sum(ph[k]["median"] for k in ph) - r["loop_seconds"]["median"]) <= 1e-9 + 1e-6 * r["loop_seconds"]["median"]
 assert (c["kind"] == "irregular-control-flow") == (c["clause"] is not None)
-if "'"$opt"'" == "no-sched":
+if "'"$opt"'" in ("no-sched", "none"):
     assert r["assignments"] == 1 or c["clause"] == "(+0:end)", r["assignments"]
-if "'"$opt"'" == "no-mo":
+if "'"$opt"'" in ("no-mo", "none"):
     assert r["iterations_reexecuted"] % 1 == 0 and r["iterations_deferred"] == 0'
 	done
 done
@@ -123,6 +123,14 @@ json_check "figure3: no-mo re-executes at least what all does" "$R/figure3-no-mo
 import json
 a = json.load(open("'"$R"'/figure3-all.json"))["results"]
 assert d["results"]["iterations_reexecuted"] >= a["iterations_reexecuted"] > 0'
+json_check "figure3: none runs one assignment and, once detection fires, redoes all of it" \
+	"$R/figure3-none.json" '
+import json
+r = d["results"]
+assert r["assignments"] == 1 and r["detections"] == 1 and r["iterations_reexecuted"] == 3000, r
+assert r["misspeculation_rate"] == 1.0
+a = json.load(open("'"$R"'/figure3-no-co.json"))["results"]
+assert r["bytes_to_device"] >= a["bytes_to_device"] // a["assignments"]'
 json_check "gothic: the all-subsequent branch defers iterations" "$R/gothic-all.json" '
 r = d["results"]
 assert r["iterations_deferred"] > 0 and r["assignments"] > 1 and r["iterations_reexecuted"] > 0'

@@ -29,6 +29,9 @@
 #   fig_metrics       optional: what the plot shows, a row of panels each per workload:
 #                     "throughput" (default), "throughput abort_rate" adds the abort rate
 #   fig_panel_title   optional: the plot's title of a one-panel figure's panel
+#   fig_protocol      optional array: the measurement options of every run but under
+#                     --paper and --quick (default: none, gpubench's 5 repetitions of one
+#                     pass over the table); PR-STM's figures set a time-based one
 #
 # An engine with no GPU backend in any build (`gpubench info`: cpu_only, the host
 # baseline jvstm) runs on the CPU backend when --backend gpu is asked, with a note.
@@ -50,6 +53,8 @@ stmfig_here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 . "$stmfig_here/plot.sh"
 # shellcheck source=scripts/lib/slurm.sh
 . "$stmfig_here/slurm.sh"
+
+fig_protocol=()
 
 # Panel letter, then the gpubench stm options that make it.
 stmfig_panels=(
@@ -98,6 +103,7 @@ its logs in thread-local memory, as PR-STM keeps its own.}
   --panels LIST       comma-separated panels to run (default $(stmfig_letters)); the
                       table and plot cover every report in --out
   --paper             the paper's protocol on every run: 5 s x 10 repetitions
+                      (default: $(stmfig_protocol_about))
   --quick             tiny sizes for CI: --$fig_axis $fig_quick_points, ${fig_quick_fixed[*]},
                       20 transactions per thread, 1 repetition, CPU backend
   --format LIST       the plot's formats, comma-separated: png, svg, pdf
@@ -122,7 +128,7 @@ stmfig_main() {
 	local only_panels
 	only_panels=$(stmfig_letters)
 	local paper=0 quick=0 plot_only=0 csv md formats=png
-	local -a extra=() protocol=() fixed=("${fig_fixed[@]}")
+	local -a extra=() protocol=("${fig_protocol[@]}") fixed=("${fig_fixed[@]}")
 
 	while [[ $# -gt 0 ]]; do
 		case $1 in
@@ -157,12 +163,13 @@ stmfig_main() {
 	[[ $points =~ ^[0-9]+(,[0-9]+)*$ ]] ||
 		die_usage "--$fig_axis: '$points' is not a comma-separated list of numbers"
 
-	[[ $paper == 0 ]] || protocol+=(--paper)
+	[[ $paper == 0 ]] || protocol=(--paper)
 	if [[ $quick == 1 ]]; then
 		[[ $points_set == 1 ]] || points=$fig_quick_points
 		[[ -n $backend ]] || backend=cpu
 		fixed=("${fig_quick_fixed[@]}")
-		protocol+=(--reps 1)
+		protocol=(--reps 1)
+		[[ $paper == 0 ]] || protocol=(--paper --reps 1)
 	fi
 	# a job array is for GPU nodes: one without a GPU must fail, not run on the CPU
 	[[ -n $backend || -z $sweep_emit_dir ]] || backend=gpu
@@ -192,6 +199,15 @@ stmfig_main() {
 		-e "logx=$fig_logx; algos='$(stmfig_column 2)'; workloads='$(stmfig_column 1)'" \
 		-e "panels='$(stmfig_column 3)'; metrics='${fig_metrics:-throughput}'" \
 		-e "panel_title_all='$(stmfig_gp "${fig_panel_title:-}")'" "$stmfig_here/../stm-figure.gp"
+}
+
+# What a run measures without --paper, for --help.
+stmfig_protocol_about() {
+	if [[ ${#fig_protocol[@]} == 0 ]]; then
+		echo "5 repetitions of one pass over the table"
+	else
+		echo "${fig_protocol[*]}"
+	fi
 }
 
 # A string for a single-quoted gnuplot string: each apostrophe doubled.

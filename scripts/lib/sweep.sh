@@ -5,7 +5,8 @@
 #   die_usage MESSAGE...   print MESSAGE and where the help is, exit 2
 #   need_value "$@"        exit 2 unless option $1 has a value in $2
 #   sweep_gpubench         settle $gpubench (see below), exit 1 if it is not there
-#   sweep_run ...          one run of a sweep (with --emit-slurm, one job of it)
+#   sweep_run ...          one run of a sweep (with --emit-slurm, one job of it);
+#                          a point whose report is already there is kept (resume)
 #   sweep_emit_done        after the runs: with --emit-slurm, write the job array and exit
 #   sweep_plot PNG ARGS    gnuplot, or say where to plot
 #
@@ -14,8 +15,18 @@
 # DIR/<script>.slurm is a Slurm job array with one task per line. Once
 # `sbatch DIR/<script>.slurm` has finished on the cluster, the script's
 # --plot-only --out OUT gathers the reports into its tables and plots.
+#
+# Resume: a point whose report is already at its path is not run again (nor
+# emitted) when scripts/lib/resume.py finds it made by this binary's revision
+# with the same arguments on this machine and the point's CHECK accepts it
+# (complete, verified). So a sweep cut short, run again, makes only the points
+# it lacks, and a long one can be spread over several sessions. Delete a report
+# to make its point again. Where GPUBENCH_SWEEP_TALLY names a file, each point
+# appends a line to it: "ran SECONDS" or "kept" (scripts/reproduce-all.sh's
+# timing table).
 
 sweep_name=$(basename "$0")
+sweep_lib=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 
 die_usage() {
 	echo "$sweep_name: $*" >&2
@@ -66,6 +77,9 @@ sweep_run() {
 	shift
 	json=$dir/$name.json
 	log=$dir/$name.log
+	if sweep_kept "$tag $name" "$json" "${check[@]}" -- "$@"; then
+		return
+	fi
 	rm -f "$json"
 	if [[ -n $sweep_emit_dir ]]; then
 		sweep_emit_job "$json" "$@"
@@ -83,6 +97,45 @@ sweep_run() {
 		exit 1
 	fi
 	echo "$tag $name: $line, $((SECONDS - started)) s" >&2
+	sweep_tally "ran $((SECONDS - started))"
+}
+
+sweep_info=""
+sweep_kept_points=0
+
+# sweep_kept LABEL JSON CHECK... -- ARGS...: true, having said so, when the
+# report JSON of the run `gpubench ARGS` can be kept (see Resume above); when
+# a report there cannot, says why it is made again.
+sweep_kept() {
+	local label=$1 json=$2 why line
+	local -a check=()
+	shift 2
+	while [[ $1 != -- ]]; do
+		check+=("$1")
+		shift
+	done
+	shift
+	[[ -e $json ]] || return 1
+	if [[ -z $sweep_info ]]; then
+		sweep_info=$("$gpubench" info --quiet --json -) || return 1
+	fi
+	if ! why=$(python3 "$sweep_lib/resume.py" "$json" "$gpubench" -- "$@" <<<"$sweep_info"); then
+		echo "$label: made again: its report was $why" >&2
+		return 1
+	fi
+	if ! line=$("${check[@]}" "$json" 2>/dev/null); then
+		echo "$label: made again: its report is not complete and verified" >&2
+		return 1
+	fi
+	echo "$label: kept, $line (a report of this revision and configuration)" >&2
+	sweep_kept_points=$((sweep_kept_points + 1))
+	sweep_tally kept
+	return 0
+}
+
+# sweep_tally LINE: append LINE to $GPUBENCH_SWEEP_TALLY when it is set.
+sweep_tally() {
+	[[ -z ${GPUBENCH_SWEEP_TALLY:-} ]] || echo "$1" >>"$GPUBENCH_SWEEP_TALLY"
 }
 
 # sweep_plot PNG GNUPLOT_ARGS...: draw PNG with `gnuplot GNUPLOT_ARGS`, or, where
@@ -133,6 +186,11 @@ sweep_emit_done() {
 	local dir base script
 	[[ -n $sweep_emit_dir ]] || return 0
 	[[ $plot_only == 0 ]] || die_usage "--emit-slurm and --plot-only do not go together"
+	if [[ $sweep_emit_jobs == 0 && $sweep_kept_points -gt 0 ]]; then
+		echo "$sweep_name: every report is already there, no runs to emit; gather them with" >&2
+		echo "  scripts/$sweep_name --plot-only --out $out" >&2
+		exit 0
+	fi
 	[[ $sweep_emit_jobs -gt 0 ]] || { echo "$sweep_name: no runs to emit" >&2; exit 1; }
 	dir=$(cd "$sweep_emit_dir" && pwd)
 	base=${sweep_name%.sh}

@@ -37,6 +37,7 @@ typedef struct csmv_lane_counters {
 	uint64_t cycles_committed, cycles_wasted;
 	uint64_t cycles_read, cycles_validate, cycles_commit;
 	uint64_t cycles_diverge, cycles_prevalidate, cycles_wait_server;
+	uint64_t cycles_record; /* jvstm: writing the ATR's record, inside cycles_commit */
 } csmv_lane_counters;
 
 typedef struct csmv_lane {
@@ -175,6 +176,7 @@ GB_HD stm_counters csmv_lane_totals(const csmv_lane *l)
 	c.cycles_diverge = l->c.cycles_diverge;
 	c.cycles_prevalidate = l->c.cycles_prevalidate;
 	c.cycles_wait_server = l->c.cycles_wait_server;
+	c.cycles_record = l->c.cycles_record;
 	return c;
 }
 

@@ -49,6 +49,7 @@
 
 #include "common/port.h"
 #include "stm/csmv/csmv.h"
+#include "stm/csmv/csmv_sched.h"
 
 #define JVSTM_ATR 4096
 
@@ -139,6 +140,22 @@ GB_HD void jvstm_publish(jvstm_atr *a, const csmv_mem *m, uint32_t cts)
 	gb_fence(); /* the versions and the record before what makes them visible */
 	gb_st_relaxed_u32(&m->g->gts, cts);
 	gb_st_relaxed_u32(&a->commit, 2u * cts);
+}
+
+/*
+ * The end of lane l's commit as record cts, once its versions are installed:
+ * the record, timed as the paper's "record insert" (Tables I and III), then
+ * the publication. The commit's phases of a lane (csmv_lane_outcome): from the
+ * end of execution to the insertion its validation, waits for the ATR
+ * included (cycles_validate); from there the write-back and the record
+ * (cycles_commit, of which cycles_record).
+ */
+GB_HD void jvstm_record_publish(jvstm_atr *a, const csmv_mem *m, csmv_lane *l, uint32_t cts)
+{
+	uint64_t t = gb_cycles();
+	jvstm_record_fill(a, cts, &l->tx);
+	l->c.cycles_record += gb_cycles() - t;
+	jvstm_publish(a, m, cts);
 }
 
 #endif

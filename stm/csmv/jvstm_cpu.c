@@ -65,8 +65,7 @@ static void write_back(jvstm_cpu *c, csmv_lane *l, uint32_t cts)
 		sched_yield(); /* the workers still reading the oldest version finish their attempts */
 		csmv_refresh_safe(&c->s.m);
 	}
-	jvstm_record_fill(c->atr, cts, &l->tx);
-	jvstm_publish(c->atr, &c->s.m, cts);
+	jvstm_record_publish(c->atr, &c->s.m, l, cts);
 }
 
 /* One attempt of lane l's current entry on worker w. */
@@ -83,6 +82,7 @@ static void attempt(jvstm_cpu *c, uint32_t w, csmv_lane *l)
 	csmv_retire(&c->s.m, w);
 	if (out != CSMV_LANE_SUBMIT)
 		return; /* read-only committed, postponed, or failed (threads_failed ends the run) */
+	l->tq = l->tr = l->t1; /* no group to wait for and no server: until insertion it is all validation */
 	valid = snap;
 	while ((st = jvstm_insert(c->atr, &l->tx, &valid)) == JVSTM_BUSY)
 		sched_yield(); /* a write-back on another worker: it waits only for reclamation */

@@ -81,8 +81,7 @@ __device__ void jvgpu_write_back(const csmv_mem *m, jvstm_atr *atr, csmv_lane *l
 			break;
 		jvgpu_backoff(&ns);
 	}
-	jvstm_record_fill(atr, cts, &l->tx);
-	jvstm_publish(atr, m, cts);
+	jvstm_record_publish(atr, m, l, cts);
 }
 
 /* One attempt of the lane's current entry (the lane is thread `slot`). */
@@ -100,7 +99,7 @@ __device__ void jvgpu_attempt(int workload, const csmv_mem *m, jvstm_atr *atr, c
 	csmv_retire(m, slot);
 	if (out != CSMV_LANE_SUBMIT)
 		return; /* read-only committed, postponed, or failed (threads_failed ends the run) */
-	l->tq = l->tr = l->t1; /* no group to wait for and no server: the commit's time is all validation */
+	l->tq = l->tr = l->t1; /* no group to wait for and no server: until insertion it is all validation */
 	valid = snap;
 	while ((st = jvstm_insert(atr, &l->tx, &valid)) == JVSTM_BUSY)
 		jvgpu_backoff(&ns); /* another lane's write-back: it waits only for reclamation */

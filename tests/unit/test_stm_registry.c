@@ -197,9 +197,19 @@ TEST(stm_engines_report_their_own_counters)
 	REQUIRE((versions = cJSON_GetObjectItemCaseSensitive(csmv, "versions")) != NULL);
 	CHECK_STR_EQ(cJSON_GetObjectItemCaseSensitive(versions, "kept_peak")->valuestring, "3"); /* raw integers */
 	CHECK_STR_EQ(cJSON_GetObjectItemCaseSensitive(versions, "reclaim_waits")->valuestring, "2");
+	/* jvstm: validation, the record and the write-back of its own commit; no divergence measured */
+	c.cycles_validate = 8000;
+	c.cycles_commit = 4000;
+	c.cycles_record = 1600;
 	tu_stm_engine("jvstm")->report_json(&c, 2.0, &p, jvstm);
-	CHECK(cJSON_GetObjectItemCaseSensitive(jvstm, "commit_phases_ns") == NULL); /* no server */
+	REQUIRE((phases = cJSON_GetObjectItemCaseSensitive(jvstm, "commit_phases_ns")) != NULL);
+	CHECK(cJSON_IsNull(cJSON_GetObjectItemCaseSensitive(phases, "divergence")));
+	CHECK_NEAR(cJSON_GetObjectItemCaseSensitive(phases, "validation")->valuedouble, 1000.0, 1e-9);
+	CHECK_NEAR(cJSON_GetObjectItemCaseSensitive(phases, "record_insert")->valuedouble, 200.0, 1e-9);
+	CHECK_NEAR(cJSON_GetObjectItemCaseSensitive(phases, "write_back")->valuedouble, 300.0, 1e-9);
+	CHECK(cJSON_GetObjectItemCaseSensitive(phases, "wait_server") == NULL); /* no server */
 	CHECK(cJSON_GetObjectItemCaseSensitive(jvstm, "versions") != NULL);
+	CHECK(tu_stm_engine("jvstm-gpu")->report_json == tu_stm_engine("jvstm")->report_json);
 	CHECK(tu_stm_engine("prstm")->report_json == NULL && tu_stm_engine("prstm")->report_lines == NULL);
 	cJSON_Delete(csmv);
 	cJSON_Delete(jvstm);

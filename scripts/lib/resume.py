@@ -1,0 +1,90 @@
+#!/usr/bin/env python3
+"""Whether a sweep's point can keep the report it already has (scripts/lib/sweep.sh).
+
+    resume.py REPORT.json GPUBENCH -- ARGS...      (gpubench info --json on stdin)
+
+Exit 0 when REPORT.json was made by the same run this sweep is about to make:
+  - the same build: meta.git_revision is the revision `gpubench info` reports
+    for GPUBENCH; a revision marked -dirty (uncommitted sources) names no one
+    build, so its report must also be newer than the binary;
+  - the same configuration: meta.argv, less its --json PATH, is ARGS;
+  - the same machine: the report's CPU model and logical cores are this
+    host's; a GPU report names a device this host has, and a CPU report of a
+    run that did not ask for --backend cpu was made where no GPU was found,
+    as here (else this run could go to the GPU).
+Whether the report is complete and verified is the sweep's own check, run
+after this one. Exit 1 otherwise, printing why: "made by revision ...",
+"made with other options", ... (sweep.sh prints "its report was " before it). Only the
+standard library is used.
+"""
+
+import json
+import os
+import sys
+
+
+def without_json(argv):
+    out, skip = [], False
+    for a in argv:
+        if skip:
+            skip = False
+        elif a == "--json":
+            skip = True
+        elif not a.startswith("--json="):
+            out.append(a)
+    return out
+
+
+def asked_cpu(argv):
+    for i, a in enumerate(argv):
+        if a == "--backend" and i + 1 < len(argv):
+            return argv[i + 1] == "cpu"
+        if a == "--backend=cpu":
+            return True
+    return False
+
+
+def why_not(report_path, binary, args, info):
+    try:
+        with open(report_path, encoding="utf-8") as f:
+            doc = json.load(f)
+    except (OSError, ValueError) as e:
+        return "unreadable (%s)" % e
+    meta, dev = doc.get("meta"), doc.get("device")
+    if not isinstance(meta, dict) or not isinstance(dev, dict):
+        return "not a gpubench report"
+    rev = info.get("git_revision")
+    if meta.get("git_revision") != rev:
+        return "made by revision %s; this binary is %s" % (meta.get("git_revision"), rev)
+    if str(rev).endswith("-dirty") and os.path.getmtime(report_path) <= os.path.getmtime(binary):
+        return "made by the -dirty revision %s before this binary was built" % rev
+    argv = meta.get("argv")
+    if not isinstance(argv, list) or without_json(argv) != args:
+        return "made with other options"
+    for key in ("cpu_model", "cpu_logical_cores"):
+        if key in dev and dev[key] != info.get(key):
+            return "made on another host (%s %s)" % (key, dev[key])
+    names = [d.get("name") for d in info.get("devices") or []]
+    if dev.get("backend") == "gpu" and dev.get("name") not in names:
+        return "made on a GPU this host does not have (%s)" % dev.get("name")
+    if dev.get("backend") == "cpu" and names and not asked_cpu(args):
+        return "made on the CPU where no GPU was found; this host has one"
+    return None
+
+
+def main():
+    if len(sys.argv) < 4 or sys.argv[3] != "--":
+        sys.exit(__doc__.strip())
+    try:
+        info = json.load(sys.stdin)
+    except ValueError as e:
+        print("gpubench info printed no JSON (%s)" % e)
+        sys.exit(1)
+    why = why_not(sys.argv[1], sys.argv[2], sys.argv[4:], info)
+    if why:
+        print(why)
+        sys.exit(1)
+
+
+if __name__ == "__main__":
+    main()
