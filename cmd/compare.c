@@ -20,6 +20,53 @@
 #include "common/report.h"
 #include "common/report_read.h"
 
+/*
+ * The absolute path a write to path would replace: an existing file's (a
+ * symlink followed), else its nearest existing folder's with the rest of path
+ * after it. NULL when no folder on the way exists.
+ */
+static char *resolved_out(const char *path)
+{
+	char *real = realpath(path, NULL), *dir, *up, *out;
+	const char *slash = strrchr(path, '/');
+
+	if (real || !*path)
+		return real;
+	if (slash == path)
+		dir = strdup("/");
+	else
+		dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+	up = dir ? resolved_out(dir) : NULL;
+	free(dir);
+	if (!up)
+		return NULL;
+	out = gb_xmalloc(strlen(up) + strlen(path) + 2, "a path");
+	sprintf(out, "%s%s%s", up, up[strlen(up) - 1] == '/' ? "" : "/", slash ? slash + 1 : path);
+	free(up);
+	return out;
+}
+
+/*
+ * A comparison written over its base or new report, or into one of their
+ * folders, would replace or join what it reads (a baseline lost, or a
+ * comparison paired as a report next time): refused before anything is written.
+ */
+static void refuse_output_over_input(const char *json, const char *input, const char *role, int dir)
+{
+	char *out = resolved_out(json), *in = realpath(input, NULL);
+	size_t len = in ? strlen(in) : 0;
+	int hit = out && in &&
+		  (dir ? strncmp(out, in, len) == 0 && (out[len] == '/' || out[len] == 0 || in[len - 1] == '/')
+		       : strcmp(out, in) == 0);
+
+	free(out);
+	free(in);
+	if (hit)
+		gb_die(GB_EXIT_USAGE, "compare: option --json: %s %s the %s %s %s; compare never writes over "
+		       "what it reads: write the comparison elsewhere", json, dir ? "is inside" : "is",
+		       role, dir ? "folder" : "report", input);
+}
+
 static int is_dir(const char *path)
 {
 	struct stat st;
@@ -274,7 +321,7 @@ static const char *verified_word(const gb_run_report *r)
 static void print_text(const pair_list *l)
 {
 	size_t i, k;
-	char b[32], n[32], c[32], p[32], t[32], dev[384];
+	char b[32], n[32], c[32], p[32], t[32], cb[32], cn[32], dev[384];
 
 	for (i = 0; i < l->n; i++) {
 		const pair *q = &l->p[i];
@@ -296,43 +343,62 @@ static void print_text(const pair_list *l)
 		}
 		if (*q->warning)
 			printf("  WARNING: %s\n", q->warning);
-		printf("  %-34s %10s %10s %8s %6s %6s  %s\n", "metric", "base", "new", "change", "p",
-		       "thres.", "verdict");
+		printf("  %-34s %10s %10s %8s %6s %7s %7s %6s  %s\n", "metric", "base", "new", "change", "p",
+		       "cv base", "cv new", "thres.", "verdict");
 		for (k = 0; k < q->nrows; k++) {
 			const gb_metric_row *r = &q->rows[k];
 			row_cells(r, b, n, c, p, t, sizeof(b));
-			printf("  %-34s %10s %10s %8s %6s %6s  %s%s%s\n", r->name, b, n, c, p, t,
+			fmt_pct(cb, sizeof(cb), r->cv_base, 0);
+			fmt_pct(cn, sizeof(cn), r->cv_new, 0);
+			printf("  %-34s %10s %10s %8s %6s %7s %7s %6s  %s%s%s%s\n", r->name, b, n, c, p, cb, cn, t,
 			       r->v == GB_V_REGRESSION ? "REGRESSION" : gb_verdict_names[r->v],
-			       r->v == GB_V_UNTESTED ? ": " : "", r->v == GB_V_UNTESTED ? r->why : "");
+			       r->v == GB_V_UNTESTED ? ": " : "", r->v == GB_V_UNTESTED ? r->why : "",
+			       r->noisy ? " (NOISY: cv above the threshold)" : "");
 		}
 	}
 }
 
-static void print_markdown(const pair_list *l)
+/* The threshold compare used, in words, for the summary line and under the markdown table. */
+static const char *threshold_words(const options *o)
+{
+	static char text[128];
+	if (o->threshold >= 0)
+		snprintf(text, sizeof(text), "%g%% (--threshold)", o->threshold);
+	else
+		snprintf(text, sizeof(text), "per metric from its noise (3 robust spreads, at least 5%%)");
+	return text;
+}
+
+static void print_markdown(const options *o, const pair_list *l)
 {
 	size_t i, k;
-	char b[32], n[32], c[32], p[32], t[32];
+	char b[32], n[32], c[32], p[32], t[32], cb[32], cn[32];
 
-	puts("| report | metric | base | new | change | p | threshold | verdict |");
-	puts("| --- | --- | ---: | ---: | ---: | ---: | ---: | --- |");
+	puts("| report | metric | base | new | change | p | cv base | cv new | threshold | verdict |");
+	puts("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
 	for (i = 0; i < l->n; i++) {
 		const pair *q = &l->p[i];
 		if (q->status != P_COMPARED) {
-			printf("| %s | | | | | | | %s%s%s |\n", pair_label(q), pair_status_names[q->status],
+			printf("| %s | | | | | | | | | %s%s%s |\n", pair_label(q), pair_status_names[q->status],
 			       *q->reason ? ": " : "", q->reason);
 			continue;
 		}
 		if (*q->warning)
-			printf("| %s | | | | | | | warning: %s |\n", pair_label(q), q->warning);
+			printf("| %s | | | | | | | | | warning: %s |\n", pair_label(q), q->warning);
 		for (k = 0; k < q->nrows; k++) {
 			const gb_metric_row *r = &q->rows[k];
 			row_cells(r, b, n, c, p, t, sizeof(b));
-			printf("| %s | %s | %s | %s | %s | %s | %s | %s%s%s%s%s |\n", pair_label(q), r->name,
-			       b, n, c, p, t, r->v == GB_V_REGRESSION ? "**" : "", gb_verdict_names[r->v],
-			       r->v == GB_V_REGRESSION ? "**" : "", r->v == GB_V_UNTESTED ? ": " : "",
-			       r->v == GB_V_UNTESTED ? r->why : "");
+			fmt_pct(cb, sizeof(cb), r->cv_base, 0);
+			fmt_pct(cn, sizeof(cn), r->cv_new, 0);
+			printf("| %s | %s | %s | %s | %s | %s | %s | %s | %s | %s%s%s%s%s%s |\n", pair_label(q),
+			       r->name, b, n, c, p, cb, cn, t, r->v == GB_V_REGRESSION ? "**" : "",
+			       gb_verdict_names[r->v], r->v == GB_V_REGRESSION ? "**" : "",
+			       r->v == GB_V_UNTESTED ? ": " : "", r->v == GB_V_UNTESTED ? r->why : "",
+			       r->noisy ? ", noisy: cv above the threshold" : "");
 		}
 	}
+	printf("\nA regression is worse than the threshold and beyond noise (two-sided Mann-Whitney U, "
+	       "p < %g); threshold %s.\n", GB_COMPARE_ALPHA, threshold_words(o));
 }
 
 static void json_report_ref(cJSON *o, const char *key, const gb_run_report *r)
@@ -411,7 +477,10 @@ static int write_json(const options *o, const pair_list *l, const tally *t, int 
 				cJSON_AddNullToObject(x, "beyond_noise");
 			else
 				gb_json_bool(x, "beyond_noise", r->beyond_noise);
+			gb_json_num(x, "base_cv_pct", r->cv_base);
+			gb_json_num(x, "new_cv_pct", r->cv_new);
 			gb_json_num(x, "threshold_pct", r->threshold);
+			gb_json_bool(x, "noisy", r->noisy);
 			gb_json_str(x, "verdict", gb_verdict_names[r->v]);
 			gb_json_str(x, "reason", r->why);
 		}
@@ -466,6 +535,65 @@ static int unmatched_metrics(const options *o, const pair_list *l)
 	return bad;
 }
 
+/*
+ * What the gate could not judge, each said on stderr: a base report without a
+ * report of its configuration in NEW, a pair that is not comparable, a base
+ * metric that the new report lacks. A gate that passed them by would pass
+ * what it never saw. Returns their number; *tested counts the rows judged.
+ */
+static size_t not_compared(const pair_list *l, size_t *tested)
+{
+	size_t i, k, missing = 0;
+
+	*tested = 0;
+	for (i = 0; i < l->n; i++) {
+		const pair *q = &l->p[i];
+		if (q->status == P_ONLY_BASE) {
+			gb_warn("compare: %s: no report in the new %s has its subcommand and configuration "
+				"(did that run fail, or was it left out?)", q->base->rel,
+				q->base->rel == q->base->path ? "side" : "folder");
+			missing++;
+		} else if (q->status == P_NOT_COMPARABLE) {
+			gb_warn("compare: %s: not comparable: %s", pair_label(q), q->reason);
+			missing++;
+		}
+		for (k = 0; k < q->nrows; k++) {
+			enum gb_verdict v = q->rows[k].v;
+			if (v == GB_V_ONLY_BASE) {
+				gb_warn("compare: %s: metric %s is not in the new report", pair_label(q),
+					q->rows[k].name);
+				missing++;
+			}
+			*tested += v == GB_V_REGRESSION || v == GB_V_IMPROVEMENT || v == GB_V_UNCHANGED ||
+				   v == GB_V_NOISE;
+		}
+	}
+	return missing;
+}
+
+/* Metrics whose repetitions vary (cv) more than the threshold: a change of its size can hide there. */
+static void warn_noisy(const pair_list *l)
+{
+	size_t i, k, n = 0;
+	char names[512] = "";
+
+	for (i = 0; i < l->n; i++)
+		for (k = 0; k < l->p[i].nrows; k++) {
+			const gb_metric_row *r = &l->p[i].rows[k];
+			size_t used = strlen(names);
+			if (!r->noisy)
+				continue;
+			if (n++ < 4)
+				snprintf(names + used, sizeof(names) - used, "%s%s %s (cv %.1f%% > %.1f%%)",
+					 used ? ", " : "", pair_label(&l->p[i]), r->name,
+					 fmax(isfinite(r->cv_base) ? r->cv_base : 0, isfinite(r->cv_new) ? r->cv_new : 0),
+					 r->threshold);
+		}
+	if (n)
+		gb_warn("compare: warning: %zu metrics vary between repetitions more than their threshold, so a "
+			"change of that size can hide in their noise: %s%s", n, names, n > 4 ? ", ..." : "");
+}
+
 /* --------------------------------------------------------------------- run */
 
 static int run(int argc, char **argv)
@@ -475,7 +603,7 @@ static int run(int argc, char **argv)
 	pair_list l = {0};
 	tally t;
 	const char *base, *new_;
-	size_t i, k, few_reps = 0;
+	size_t i, k, few_reps = 0, missing, tested;
 	unsigned m;
 	int first, dirs;
 
@@ -488,17 +616,21 @@ static int run(int argc, char **argv)
 	if (argc - first != 2)
 		gb_die(GB_EXIT_USAGE, "compare: needs two reports or two folders, BASE and NEW, got %d "
 		       "(see 'gpubench help compare')", argc - first);
+	base = argv[first];
+	new_ = argv[first + 1];
+	dirs = is_dir(base);
+	if (dirs != is_dir(new_))
+		gb_die(GB_EXIT_USAGE, "compare: %s and %s must be two reports or two folders", base, new_);
+	if (o.run.json && *o.run.json && strcmp(o.run.json, "-") != 0) {
+		refuse_output_over_input(o.run.json, base, "base", dirs);
+		refuse_output_over_input(o.run.json, new_, "new", dirs);
+	}
 	{
 		const gb_path_use paths[] = {{"json", o.run.json, 0}};
 		gb_paths_check("compare", paths, 1);
 	}
 	if (o.run.json && strcmp(o.run.json, "-") == 0 && !o.run.quiet)
 		gb_die(GB_EXIT_USAGE, "compare: --json - and the table would share stdout; add --quiet");
-	base = argv[first];
-	new_ = argv[first + 1];
-	dirs = is_dir(base);
-	if (dirs != is_dir(new_))
-		gb_die(GB_EXIT_USAGE, "compare: %s and %s must be two reports or two folders", base, new_);
 	if (dirs) {
 		gb_report_set_scan(&sb, base, strlen(base) + 1);
 		gb_report_set_scan(&sn, new_, strlen(new_) + 1);
@@ -555,25 +687,36 @@ static int run(int argc, char **argv)
 	}
 	if (!o.run.quiet) {
 		if (o.markdown)
-			print_markdown(&l);
+			print_markdown(&o, &l);
 		else
 			print_text(&l);
 	}
 	if (few_reps)
 		gb_note("note: %zu metrics have too few repetitions for the test to tell any change "
 			"from noise (4 on each side are enough)", few_reps);
+	warn_noisy(&l);
+	missing = not_compared(&l, &tested);
 	gb_note("compare: %zu pairs compared (%zu regressions, %zu improvements, %zu unchanged, "
-		"%zu within noise, %zu untested), %zu not comparable, %zu only in base, %zu only in new",
+		"%zu within noise, %zu untested), %zu not comparable, %zu only in base, %zu only in new; "
+		"threshold %s",
 		t.compared, t.verdicts[GB_V_REGRESSION], t.verdicts[GB_V_IMPROVEMENT], t.verdicts[GB_V_UNCHANGED],
-		t.verdicts[GB_V_NOISE], t.verdicts[GB_V_UNTESTED], t.not_comparable, t.only_base, t.only_new);
+		t.verdicts[GB_V_NOISE], t.verdicts[GB_V_UNTESTED], t.not_comparable, t.only_base, t.only_new,
+		threshold_words(&o));
 	if (o.run.json && write_json(&o, &l, &t, argc, argv, base, new_) != 0)
 		return GB_EXIT_RUNTIME;
 	if (t.unverified)
 		return GB_EXIT_VERIFY;
 	if (t.verdicts[GB_V_REGRESSION])
 		return GB_EXIT_REGRESSION;
-	if (t.compared == 0) {
-		gb_warn("compare: nothing to compare: no pair of reports with the same configuration");
+	if (t.compared == 0 || tested == 0) {
+		gb_warn("compare: nothing to compare: %s", t.compared == 0 ?
+			"no pair of reports with the same configuration" :
+			"no metric of the base had samples on both sides and a median to compare");
+		return GB_EXIT_USAGE;
+	}
+	if (missing) {
+		gb_warn("compare: %zu of the base's reports or metrics were not compared, so the comparison "
+			"cannot pass", missing);
 		return GB_EXIT_USAGE;
 	}
 	return GB_EXIT_OK;

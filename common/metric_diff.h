@@ -47,10 +47,12 @@ typedef struct gb_metric_row {
 	const char *name;
 	double base, change, p, threshold; /* NAN where undefined */
 	double newv;
+	double cv_base, cv_new;            /* percent: stdev over |mean| of each side; NAN under 2 values */
 	int dir, beyond_noise;             /* beyond_noise: -1 not tested */
+	int noisy;                         /* a side's cv is above the threshold */
 	size_t nb, nn;
 	enum gb_verdict v;
-	const char *why;                   /* for untested rows */
+	char why[160];                     /* for untested rows, in words */
 } gb_metric_row;
 
 extern const char *const gb_verdict_names[];

@@ -108,8 +108,9 @@ expect_rc "three repetitions a side cannot show a regression" 0 "$G" compare "$D
 expect_out "three against three: p is 0.1 at best" "0.100" "within-noise"
 expect_err "three repetitions: a note says they are too few" "too few repetitions"
 expect_rc "five against three can" 4 "$G" compare "$D/base.json" "$D/three.json"
-expect_rc "no samples: untested, exit 0" 0 "$G" compare "$D/base.json" "$D/nosamples.json"
-expect_out "no samples is said" "untested: no per-repetition samples"
+expect_rc "no samples: untested, so nothing compared: exit 2" 2 "$G" compare "$D/base.json" "$D/nosamples.json"
+expect_out "no samples is said, with the side" "untested: no per-repetition samples in the new report"
+expect_err "nothing tested is said" "nothing to compare: no metric of the base had samples on both sides"
 
 # ---------------------------------------------------------------- refusals
 
@@ -129,11 +130,103 @@ expect_rc "another configuration: nothing comparable, exit 2" 2 "$G" compare "$D
 expect_out "another configuration is said, with the difference" "not comparable: config.threads 8 vs 16"
 expect_err "another configuration: nothing to compare" "nothing to compare"
 
+# compare never writes over what it reads: --json on an input, or into an input folder
+cp "$D/base.json" "$D/keep.json"
+sum_before=$(cksum <"$D/keep.json")
+expect_rc "--json equal to the base report: exit 2" 2 "$G" compare --json "$D/keep.json" "$D/keep.json" "$D/slower.json"
+expect_err "--json over the base report is refused, naming it" "option --json: $D/keep.json is the base report"
+check "--json over the base report: the base is untouched" test "$(cksum <"$D/keep.json")" = "$sum_before"
+expect_rc "--json equal to the new report: exit 2" 2 "$G" compare --json "$D/keep.json" "$D/slower.json" "$D/keep.json"
+expect_err "--json over the new report is refused" "is the new report"
+ln -s keep.json "$D/keep-link.json"
+expect_rc "--json through a symlink to the base: exit 2" 2 "$G" compare --json "$D/keep-link.json" \
+	"$D/keep.json" "$D/slower.json"
+mkdir -p "$D/ra" "$D/rb"
+expect_rc "--json spelled with ./ and ..: exit 2" 2 "$G" compare --json "$D/ra/.././keep.json" \
+	"$D/keep.json" "$D/slower.json"
+check "--json refusals: the base is still the same report" test "$(cksum <"$D/keep.json")" = "$sum_before"
+cp "$D/base.json" "$D/ra/bank.json"
+cp "$D/slower.json" "$D/rb/bank.json"
+expect_rc "--json inside the base folder: exit 2" 2 "$G" compare --json "$D/ra/cmp.json" "$D/ra" "$D/rb"
+expect_err "--json inside the base folder is refused, naming it" "option --json: $D/ra/cmp.json is inside the base folder $D/ra"
+check "--json inside the base folder: nothing written there" test ! -e "$D/ra/cmp.json"
+expect_rc "--json in a new subfolder of the new folder: exit 2" 2 "$G" compare --json "$D/rb/sub/cmp.json" "$D/ra" "$D/rb"
+expect_err "--json inside the new folder is refused" "is inside the new folder"
+expect_rc "--json over a report of the new folder: exit 2" 2 "$G" compare --json "$D/rb/bank.json" "$D/ra" "$D/rb"
+expect_rc "--json beside the folders is written: exit 4" 4 "$G" compare --json "$D/ra-rb.json" "$D/ra" "$D/rb"
+check "--json beside the folders: the comparison is there" test -s "$D/ra-rb.json"
+
+# nothing compared is never a pass
+mk "$D/renamed-metric.json" 't = d["results"].pop("throughput_tx_per_s"); d["results"]["other_tx_per_s"] = t'
+expect_rc "a new report with none of the base's metrics: exit 2" 2 "$G" compare "$D/base.json" "$D/renamed-metric.json"
+expect_out "the missing metric is shown on both sides" "only-in-base" "only-in-new"
+expect_err "the missing metric is named" "metric throughput_tx_per_s is not in the new report" "nothing to compare"
+mkdir -p "$D/na" "$D/nb"
+cp "$D/base.json" "$D/na/bank.json"
+cp "$D/otherconf.json" "$D/nb/other.json"
+expect_rc "folders with no common report: exit 2" 2 "$G" compare "$D/na" "$D/nb"
+expect_err "folders with no common report: nothing to compare" "bank.json: no report in the new folder" \
+	"nothing to compare: no pair of reports with the same configuration"
+mk "$D/zero.json" 's([0.0, 0.0, 0.0, 0.0, 0.0])'
+mk "$D/widgets.json" 'd["results"]["widgets"] = dict(d["results"]["throughput_tx_per_s"])'
+expect_rc "a median of 0: nothing tested, exit 2" 2 "$G" compare "$D/zero.json" "$D/base.json"
+expect_out "a median of 0 says why in words" "untested: the base median is 0, so a change has no size"
+expect_rc "a metric that is neither time nor rate beside a tested one: exit 0" 0 "$G" compare \
+	"$D/widgets.json" "$D/widgets.json"
+expect_out "neither time nor rate says why in words" "widgets" "untested: neither a time nor a rate"
+
+# a report's shape is checked before it is trusted
+mk "$D/nocomplete.json" 'del d["meta"]["complete"]'
+mk "$D/strcomplete.json" 'd["meta"]["complete"] = "yes"'
+mk "$D/noverified.json" 'del d["verification"]["verified"]'
+mk "$D/strverified.json" 'd["verification"]["verified"] = "true"'
+mk "$D/noverification.json" 'del d["verification"]'
+mk "$D/nullverified.json" 'd["verification"]["verified"] = None'
+expect_rc "meta.complete missing: exit 2" 2 "$G" compare "$D/base.json" "$D/nocomplete.json"
+expect_err "meta.complete missing: the file and the field are named" \
+	"nocomplete.json: meta.complete is missing; a run report has true or false there"
+expect_rc "meta.complete a string: exit 2" 2 "$G" compare "$D/strcomplete.json" "$D/base.json"
+expect_err "meta.complete a string: its value is shown" 'strcomplete.json: meta.complete is "yes"'
+expect_rc "verification.verified missing: exit 2" 2 "$G" compare "$D/base.json" "$D/noverified.json"
+expect_err "verification.verified missing: named" "noverified.json: verification.verified is missing"
+expect_rc "verification.verified a string: exit 2" 2 "$G" compare "$D/base.json" "$D/strverified.json"
+expect_err "verification.verified a string: its value is shown" 'strverified.json: verification.verified is "true"'
+expect_rc "no verification block: exit 2" 2 "$G" compare "$D/base.json" "$D/noverification.json"
+expect_rc "verification.verified null (--no-verify) is compared: exit 0" 0 "$G" compare "$D/base.json" \
+	"$D/nullverified.json"
+expect_out "verified null reads as not checked" "(not checked)"
+mkdir -p "$D/shape"
+cp "$D/base.json" "$D/shape/a.json"
+cp "$D/nocomplete.json" "$D/shape/b.json"
+expect_rc "a malformed report inside a folder: exit 2" 2 "$G" compare "$D/shape" "$D/shape"
+expect_err "a malformed report inside a folder is named" "shape/b.json: meta.complete is missing"
+
+# ---------------------------------------------------------------- noise
+
+expect_rc "noise: cv of each side" 4 "$G" compare "$D/base.json" "$D/slower.json"
+expect_out "noise: the table shows each side's cv" "cv base" "cv new" "0.8%"
+expect_err "noise: the summary says the threshold used" \
+	"threshold per metric from its noise (3 robust spreads, at least 5%)"
+expect_rc "noise: cv above an explicit threshold" 0 "$G" compare --threshold 1 "$D/noisy-base.json" "$D/noisy-new.json"
+expect_out "noise: the row says it is noisy" "29.2%" "within-noise (NOISY: cv above the threshold)"
+expect_err "noise: a warning names the noisy metric, and the threshold is said" \
+	"1 metrics vary between repetitions more than their threshold" "throughput_tx_per_s (cv 29.2% > 1.0%)" \
+	"threshold 1% (--threshold)"
+expect_rc "noise: --json carries both cvs and the flag" 0 "$G" compare --threshold 1 --json "$D/noisy.json" \
+	"$D/noisy-base.json" "$D/noisy-new.json"
+json_check "noise: cv in the comparison document" "$D/noisy.json" '
+m = d["results"]["pairs"][0]["metrics"][0]
+assert abs(m["base_cv_pct"] - 29.15) < 0.01 and m["noisy"] is True, m
+assert m["new_cv_pct"] > 20 and m["threshold_pct"] == 1, m'
+
 # ---------------------------------------------------------------- outputs
 
 expect_rc "--markdown: exit 4" 4 "$G" compare --markdown "$D/base.json" "$D/slower.json"
-expect_out "--markdown prints a table" "| report | metric | base | new | change | p | threshold | verdict |" \
-	"| base.json ~ slower.json | throughput_tx_per_s | 100 | 80 | -20.0% | 0.008 |" "**regression**"
+expect_out "--markdown prints a table" \
+	"| report | metric | base | new | change | p | cv base | cv new | threshold | verdict |" \
+	"| base.json ~ slower.json | throughput_tx_per_s | 100 | 80 | -20.0% | 0.008 | 0.8% | 0.8% | 5.0% | **regression** |"
+expect_out "--markdown says the threshold and the test under the table" \
+	"threshold per metric from its noise (3 robust spreads, at least 5%)" "Mann-Whitney U, p < 0.05"
 expect_rc "--json PATH: exit 4" 4 "$G" compare --json "$D/cmp.json" "$D/base.json" "$D/slower.json"
 json_check "--json: the comparison as a document" "$D/cmp.json" '
 assert d["meta"]["subcommand"] == "compare" and d["meta"]["schema_version"] == 1
@@ -191,9 +284,15 @@ mkdir -p "$D/fc"
 cp "$D/avoid.json" "$D/fc/avoid.json"
 cp "$D/faster.json" "$D/fc/bank.json"
 cp "$D/noisy-new.json" "$D/fc/extra.json"
-expect_rc "folders without a regression: exit 0" 0 "$G" compare "$D/fa" "$D/fc"
+expect_rc "folders: a base report missing from new: exit 2" 2 "$G" compare "$D/fa" "$D/fc"
 expect_out "folders: a report only on one side is said" "spec.json: speculate" "only-in-base" \
 	"extra.json: stm" "only-in-new"
+expect_err "folders: the missing report is named, and why the comparison fails" \
+	"spec.json: no report in the new folder has its subcommand and configuration" \
+	"1 of the base's reports or metrics were not compared"
+cp "$D/spec.json" "$D/fc/spec-renamed.json"
+expect_rc "folders without a regression, a report only in new: exit 0" 0 "$G" compare "$D/fa" "$D/fc"
+expect_err "folders: every base report compared" "3 pairs compared" "0 only in base, 1 only in new"
 mkdir -p "$D/empty"
 expect_rc "an empty folder: exit 2" 2 "$G" compare "$D/fa" "$D/empty"
 expect_err "an empty folder is named" "no run reports in"
