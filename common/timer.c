@@ -41,13 +41,31 @@ uint64_t gb_now_ns(void)
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }
 
-double gb_seconds_since(uint64_t start_ns)
+/*
+ * Exactly delay_us, so that a run can be slowed by a known share: a sleep
+ * wakes up to 50 us late (the default timer slack), which alone would be many
+ * times a short interval, so it stops short and the rest is spun.
+ */
+#define SPIN_NS 200000ull
+
+static void test_delay(uint64_t delay)
 {
-	uint64_t delay = gb_test_delay_us();
-	if (delay) {
-		struct timespec d = {(time_t)(delay / 1000000), (long)(delay % 1000000) * 1000};
+	uint64_t until = gb_now_ns() + delay * 1000;
+
+	if (delay * 1000 > SPIN_NS) {
+		uint64_t ns = delay * 1000 - SPIN_NS;
+		struct timespec d = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
 		while (nanosleep(&d, &d) != 0 && errno == EINTR)
 			;
 	}
+	while (gb_now_ns() < until)
+		;
+}
+
+double gb_seconds_since(uint64_t start_ns)
+{
+	uint64_t delay = gb_test_delay_us();
+	if (delay)
+		test_delay(delay);
 	return (double)(gb_now_ns() - start_ns) / 1e9;
 }
