@@ -160,6 +160,7 @@ static const char *const pair_status_names[] = {
 typedef struct pair {
 	gb_run_report *base, *new_;
 	enum pair_status status;
+	int interleaved;    /* the two sides of one A/B session (meta.interleaved) */
 	char reason[768];   /* why not comparable */
 	char warning[832];  /* compared anyway */
 	gb_metric_list mb, mn;
@@ -198,11 +199,42 @@ static int same_config(const gb_run_report *a, const gb_run_report *b)
 	return strcmp(a->subcommand, b->subcommand) == 0 && cJSON_Compare(a->config, b->config, 1);
 }
 
+/*
+ * Whether a and b are the two sides of one A/B session of scripts/bench-suite.sh:
+ * each sample one process, the processes of both sides alternated.
+ */
+static int interleaved(const gb_run_report *a, const gb_run_report *b)
+{
+	const cJSON *ia = cJSON_GetObjectItemCaseSensitive(a->meta, "interleaved"),
+		    *ib = cJSON_GetObjectItemCaseSensitive(b->meta, "interleaved");
+	const char *sa = gb_json_str_of(ia, "session");
+	return *sa && strcmp(sa, gb_json_str_of(ib, "session")) == 0 &&
+	       strcmp(gb_json_str_of(ia, "side"), gb_json_str_of(ib, "side")) != 0;
+}
+
+/* The rows of a compared pair, under its rule. */
+static void fill_rows(const options *o, pair *p, double alpha)
+{
+	gb_compare_rule rule = {o->threshold, p->interleaved, alpha};
+	size_t i;
+
+	p->nrows = 0;
+	for (i = 0; i < p->mb.n; i++)
+		if (wanted(o, &p->mb.m[i])) {
+			const gb_metric *n = gb_metrics_find(&p->mn, p->mb.m[i].name);
+			p->rows[p->nrows++] = gb_metric_compare(p->mb.m[i].name, p->mb.m[i].stats,
+								n ? n->stats : NULL, &rule);
+		}
+	for (i = 0; i < p->mn.n; i++)
+		if (wanted(o, &p->mn.m[i]) && !gb_metrics_find(&p->mb, p->mn.m[i].name))
+			p->rows[p->nrows++] = gb_metric_compare(p->mn.m[i].name, NULL, p->mn.m[i].stats, &rule);
+}
+
 /* Check devices and fill the rows of a pair whose configurations match. */
 static void compare_pair(const options *o, pair *p)
 {
 	char db[384], dn[384];
-	size_t i, cap;
+	size_t cap;
 
 	gb_run_report_device(p->base, db, sizeof(db));
 	gb_run_report_device(p->new_, dn, sizeof(dn));
@@ -214,20 +246,36 @@ static void compare_pair(const options *o, pair *p)
 			       p->base->path, db, p->new_->path, dn);
 		snprintf(p->warning, sizeof(p->warning), "different devices: base %s, new %s", db, dn);
 	}
+	p->interleaved = interleaved(p->base, p->new_);
 	gb_metrics_collect(&p->mb, p->base->results, "", 0);
 	gb_metrics_collect(&p->mn, p->new_->results, "", 0);
 	cap = p->mb.n + p->mn.n;
 	p->rows = gb_xcalloc(cap ? cap : 1, sizeof(gb_metric_row), "comparison rows");
-	for (i = 0; i < p->mb.n; i++)
-		if (wanted(o, &p->mb.m[i])) {
-			const gb_metric *n = gb_metrics_find(&p->mn, p->mb.m[i].name);
-			p->rows[p->nrows++] = gb_metric_compare(p->mb.m[i].name, p->mb.m[i].stats,
-								n ? n->stats : NULL, o->threshold);
-		}
-	for (i = 0; i < p->mn.n; i++)
-		if (wanted(o, &p->mn.m[i]) && !gb_metrics_find(&p->mb, p->mn.m[i].name))
-			p->rows[p->nrows++] = gb_metric_compare(p->mn.m[i].name, NULL, p->mn.m[i].stats,
-								o->threshold);
+	fill_rows(o, p, GB_COMPARE_ALPHA);
+}
+
+static int tested(enum gb_verdict v)
+{
+	return v == GB_V_REGRESSION || v == GB_V_IMPROVEMENT || v == GB_V_UNCHANGED || v == GB_V_NOISE;
+}
+
+/*
+ * An A/B comparison fails when any of its metrics regresses, so each is tested
+ * at GB_COMPARE_ALPHA over their number (Bonferroni): with the two sides
+ * interleaved, the whole gate then cries wolf at most that often. Returns the
+ * number of interleaved metrics tested.
+ */
+static size_t share_alpha(const options *o, pair_list *l)
+{
+	size_t i, k, m = 0;
+
+	for (i = 0; i < l->n; i++)
+		for (k = 0; l->p[i].interleaved && k < l->p[i].nrows; k++)
+			m += tested(l->p[i].rows[k].v);
+	for (i = 0; m > 1 && i < l->n; i++)
+		if (l->p[i].interleaved)
+			fill_rows(o, &l->p[i], GB_COMPARE_ALPHA / (double)m);
+	return m;
 }
 
 /* Pair two folders: same relative path and configuration first, then any same configuration. */
@@ -343,6 +391,10 @@ static void print_text(const pair_list *l)
 		}
 		if (*q->warning)
 			printf("  WARNING: %s\n", q->warning);
+		if (q->interleaved)
+			printf("  interleaved (A/B session %s): a sample per process, the sides alternated\n",
+			       gb_json_str_of(cJSON_GetObjectItemCaseSensitive(q->base->meta, "interleaved"),
+					      "session"));
 		printf("  %-34s %10s %10s %8s %6s %7s %7s %6s  %s\n", "metric", "base", "new", "change", "p",
 		       "cv base", "cv new", "thres.", "verdict");
 		for (k = 0; k < q->nrows; k++) {
@@ -358,18 +410,37 @@ static void print_text(const pair_list *l)
 	}
 }
 
-/* The threshold compare used, in words, for the summary line and under the markdown table. */
-static const char *threshold_words(const options *o)
+/*
+ * The rule compare used, in words, for the summary line and under the
+ * markdown table: the threshold, and the p a change had to be under. ab: the
+ * interleaved metrics tested (share_alpha).
+ */
+static const char *rule_words(const options *o, const pair_list *l, size_t ab)
 {
-	static char text[128];
+	static char text[320];
+	size_t i, other = 0, used;
+
+	for (i = 0; i < l->n; i++)
+		other += l->p[i].status == P_COMPARED && !l->p[i].interleaved;
 	if (o->threshold >= 0)
-		snprintf(text, sizeof(text), "%g%% (--threshold)", o->threshold);
+		used = (size_t)snprintf(text, sizeof(text), "threshold %g%% (--threshold)", o->threshold);
+	else if (!ab)
+		used = (size_t)snprintf(text, sizeof(text),
+					"threshold per metric from its noise (3 robust spreads, at least 5%%)");
 	else
-		snprintf(text, sizeof(text), "per metric from its noise (3 robust spreads, at least 5%%)");
+		used = (size_t)snprintf(text, sizeof(text), "threshold %g%% on the interleaved (A/B) pairs%s",
+					GB_COMPARE_FLOOR, other ? ", from each metric's noise (3 robust spreads, at "
+					"least 5%) on the others" : "");
+	if (ab > 1)
+		snprintf(text + used, sizeof(text) - used, "; beyond noise: p < %.2g (%g over the %zu "
+			 "interleaved metrics)%s", GB_COMPARE_ALPHA / (double)ab, GB_COMPARE_ALPHA, ab,
+			 other ? ", p < 0.05 on the others" : "");
+	else
+		snprintf(text + used, sizeof(text) - used, "; beyond noise: p < %g", GB_COMPARE_ALPHA);
 	return text;
 }
 
-static void print_markdown(const options *o, const pair_list *l)
+static void print_markdown(const options *o, const pair_list *l, size_t ab)
 {
 	size_t i, k;
 	char b[32], n[32], c[32], p[32], t[32], cb[32], cn[32];
@@ -397,8 +468,8 @@ static void print_markdown(const options *o, const pair_list *l)
 			       r->noisy ? ", noisy: cv above the threshold" : "");
 		}
 	}
-	printf("\nA regression is worse than the threshold and beyond noise (two-sided Mann-Whitney U, "
-	       "p < %g); threshold %s.\n", GB_COMPARE_ALPHA, threshold_words(o));
+	printf("\nA regression is worse than the threshold and beyond noise (two-sided Mann-Whitney U "
+	       "test): %s.\n", rule_words(o, l, ab));
 }
 
 static void json_report_ref(cJSON *o, const char *key, const gb_run_report *r)
@@ -458,6 +529,7 @@ static int write_json(const options *o, const pair_list *l, const tally *t, int 
 		gb_json_str(j, "status", pair_status_names[q->status]);
 		gb_json_str(j, "reason", q->reason);
 		gb_json_str(j, "warning", q->warning);
+		gb_json_bool(j, "interleaved", q->interleaved);
 		json_report_ref(j, "base", q->base);
 		json_report_ref(j, "new", q->new_);
 		rows = cJSON_AddArrayToObject(j, "metrics");
@@ -480,6 +552,7 @@ static int write_json(const options *o, const pair_list *l, const tally *t, int 
 			gb_json_num(x, "base_cv_pct", r->cv_base);
 			gb_json_num(x, "new_cv_pct", r->cv_new);
 			gb_json_num(x, "threshold_pct", r->threshold);
+			gb_json_num(x, "alpha", r->alpha);
 			gb_json_bool(x, "noisy", r->noisy);
 			gb_json_str(x, "verdict", gb_verdict_names[r->v]);
 			gb_json_str(x, "reason", r->why);
@@ -539,13 +612,13 @@ static int unmatched_metrics(const options *o, const pair_list *l)
  * What the gate could not judge, each said on stderr: a base report without a
  * report of its configuration in NEW, a pair that is not comparable, a base
  * metric that the new report lacks. A gate that passed them by would pass
- * what it never saw. Returns their number; *tested counts the rows judged.
+ * what it never saw. Returns their number; *ntested counts the rows judged.
  */
-static size_t not_compared(const pair_list *l, size_t *tested)
+static size_t not_compared(const pair_list *l, size_t *ntested)
 {
 	size_t i, k, missing = 0;
 
-	*tested = 0;
+	*ntested = 0;
 	for (i = 0; i < l->n; i++) {
 		const pair *q = &l->p[i];
 		if (q->status == P_ONLY_BASE) {
@@ -564,8 +637,7 @@ static size_t not_compared(const pair_list *l, size_t *tested)
 					q->rows[k].name);
 				missing++;
 			}
-			*tested += v == GB_V_REGRESSION || v == GB_V_IMPROVEMENT || v == GB_V_UNCHANGED ||
-				   v == GB_V_NOISE;
+			*ntested += tested(v);
 		}
 	}
 	return missing;
@@ -603,7 +675,7 @@ static int run(int argc, char **argv)
 	pair_list l = {0};
 	tally t;
 	const char *base, *new_;
-	size_t i, k, few_reps = 0, missing, tested;
+	size_t i, k, few_reps = 0, missing, tested, ab;
 	unsigned m;
 	int first, dirs;
 
@@ -663,6 +735,7 @@ static int run(int argc, char **argv)
 	/* A --metric that names nothing of the compared reports would turn a CI gate off unseen. */
 	if (unmatched_metrics(&o, &l) != 0)
 		return GB_EXIT_USAGE;
+	ab = share_alpha(&o, &l);
 	for (i = 0; i < l.n; i++) {
 		const pair *q = &l.p[i];
 		const gb_run_report *side[2] = {q->base, q->new_};
@@ -679,7 +752,8 @@ static int run(int argc, char **argv)
 			}
 		for (k = 0; k < q->nrows; k++) {
 			t.verdicts[q->rows[k].v]++;
-			if (q->rows[k].nb && q->rows[k].nn && gb_smallest_p(q->rows[k].nb, q->rows[k].nn) >= GB_COMPARE_ALPHA)
+			if (q->rows[k].nb && q->rows[k].nn &&
+			    gb_smallest_p(q->rows[k].nb, q->rows[k].nn) >= q->rows[k].alpha)
 				few_reps++;
 		}
 		if (*q->warning)
@@ -687,21 +761,22 @@ static int run(int argc, char **argv)
 	}
 	if (!o.run.quiet) {
 		if (o.markdown)
-			print_markdown(&o, &l);
+			print_markdown(&o, &l, ab);
 		else
 			print_text(&l);
 	}
 	if (few_reps)
 		gb_note("note: %zu metrics have too few repetitions for the test to tell any change "
-			"from noise (4 on each side are enough)", few_reps);
+			"from noise (4 on each side are enough; an A/B comparison of M metrics needs more "
+			"rounds: 6 for up to 20)", few_reps);
 	warn_noisy(&l);
 	missing = not_compared(&l, &tested);
 	gb_note("compare: %zu pairs compared (%zu regressions, %zu improvements, %zu unchanged, "
 		"%zu within noise, %zu untested), %zu not comparable, %zu only in base, %zu only in new; "
-		"threshold %s",
+		"%s",
 		t.compared, t.verdicts[GB_V_REGRESSION], t.verdicts[GB_V_IMPROVEMENT], t.verdicts[GB_V_UNCHANGED],
 		t.verdicts[GB_V_NOISE], t.verdicts[GB_V_UNTESTED], t.not_comparable, t.only_base, t.only_new,
-		threshold_words(&o));
+		rule_words(&o, &l, ab));
 	if (o.run.json && write_json(&o, &l, &t, argc, argv, base, new_) != 0)
 		return GB_EXIT_RUNTIME;
 	if (t.unverified)

@@ -10,7 +10,6 @@
 #include "common/report_read.h"
 #include "common/stats.h"
 
-#define THRESHOLD_FLOOR 5.0   /* percent: the smallest default threshold */
 #define THRESHOLD_SPREADS 3.0 /* default threshold: this many robust relative spreads */
 
 const char *const gb_verdict_names[] = {
@@ -193,11 +192,11 @@ static void untested_reason(gb_metric_row *r)
 			 "from before samples)", side, GB_STATS_MAX_SAMPLES);
 }
 
-gb_metric_row gb_metric_compare(const char *name, const cJSON *bs, const cJSON *ns, double threshold)
+gb_metric_row gb_metric_compare(const char *name, const cJSON *bs, const cJSON *ns, const gb_compare_rule *rule)
 {
 	gb_metric_row r = {.name = name, .base = NAN, .change = NAN, .p = NAN, .threshold = NAN, .newv = NAN,
-			   .cv_base = NAN, .cv_new = NAN, .dir = direction(name), .beyond_noise = -1,
-			   .v = GB_V_UNTESTED};
+			   .cv_base = NAN, .cv_new = NAN, .alpha = rule->alpha, .dir = direction(name),
+			   .beyond_noise = -1, .v = GB_V_UNTESTED};
 	double *sb = NULL, *sn = NULL;
 
 	if (!bs || !ns) {
@@ -217,15 +216,20 @@ gb_metric_row gb_metric_compare(const char *name, const cJSON *bs, const cJSON *
 	if (r.nb && r.nn) {
 		gb_ranktest t = gb_mann_whitney(sb, r.nb, sn, r.nn);
 		r.p = t.p;
-		r.beyond_noise = t.p < GB_COMPARE_ALPHA;
+		r.beyond_noise = t.p < rule->alpha;
 	}
-	if (threshold >= 0)
-		r.threshold = threshold;
-	else if (r.nb && r.nn)
-		r.threshold = fmax(THRESHOLD_FLOOR, THRESHOLD_SPREADS * 100 *
+	/*
+	 * Samples of one process each hold the drift between processes only when
+	 * the sides were interleaved; repetitions of one process do not, so there
+	 * the change must also clear their spread.
+	 */
+	if (rule->threshold >= 0)
+		r.threshold = rule->threshold;
+	else if (r.nb && r.nn && !rule->interleaved)
+		r.threshold = fmax(GB_COMPARE_FLOOR, THRESHOLD_SPREADS * 100 *
 							fmax(robust_rel_spread(sb, r.nb), robust_rel_spread(sn, r.nn)));
 	else
-		r.threshold = THRESHOLD_FLOOR;
+		r.threshold = GB_COMPARE_FLOOR;
 	free(sb);
 	free(sn);
 	untested_reason(&r);
