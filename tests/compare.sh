@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # CLI tests of gpubench compare and scripts/bench-suite.sh on the CPU backend:
 # the verdicts on reports with known samples, the refusals (schema version,
-# device, configuration), the exit statuses, the JSON and markdown outputs,
-# folders matched by configuration, and real runs: two of the same build do not
-# differ, a run slowed with GPUBENCH_TEST_DELAY_US is a regression. GPUBENCH
-# names the binary. Last line: "compare: N passed, N failed".
+# device, configuration, report shape, an output over an input, nothing
+# compared), the exit statuses, the cv and threshold shown, the JSON and
+# markdown outputs, folders matched by configuration, real runs (two of the
+# same build do not differ, a run slowed with GPUBENCH_TEST_DELAY_US is a
+# regression), the suite and its A/B mode (alternated processes, merged
+# samples, the interleaved rule). GPUBENCH names the binary. Last line:
+# "compare: N passed, N failed".
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -225,8 +228,8 @@ expect_rc "--markdown: exit 4" 4 "$G" compare --markdown "$D/base.json" "$D/slow
 expect_out "--markdown prints a table" \
 	"| report | metric | base | new | change | p | cv base | cv new | threshold | verdict |" \
 	"| base.json ~ slower.json | throughput_tx_per_s | 100 | 80 | -20.0% | 0.008 | 0.8% | 0.8% | 5.0% | **regression** |"
-expect_out "--markdown says the threshold and the test under the table" \
-	"threshold per metric from its noise (3 robust spreads, at least 5%)" "Mann-Whitney U, p < 0.05"
+expect_out "--markdown says the threshold and the test under the table" "Mann-Whitney U test" \
+	"threshold per metric from its noise (3 robust spreads, at least 5%); beyond noise: p < 0.05."
 expect_rc "--json PATH: exit 4" 4 "$G" compare --json "$D/cmp.json" "$D/base.json" "$D/slower.json"
 json_check "--json: the comparison as a document" "$D/cmp.json" '
 assert d["meta"]["subcommand"] == "compare" and d["meta"]["schema_version"] == 1
@@ -339,19 +342,95 @@ expect_out "slowed stm: throughput is the regression" "throughput_tx_per_s" "REG
 
 expect_rc "bench-suite.sh --list --cpu" 0 bash "$root/scripts/bench-suite.sh" --cpu --list
 expect_out "the suite covers every subcommand" "suite version" " stm " " avoid " " detect " " speculate " " list "
+nruns=$(bash "$root/scripts/bench-suite.sh" --cpu --list | grep -c '^  ')
 expect_rc "bench-suite.sh --cpu runs" 0 bash "$root/scripts/bench-suite.sh" --cpu --gpubench "$G" --out "$D/suite"
-check "the suite wrote 8 reports" test "$(find "$D/suite" -name '*.json' | wc -l)" = 8
+check "the suite wrote a report per run ($nruns)" test "$(find "$D/suite" -name '*.json' | wc -l)" = "$nruns"
 check "the suite wrote its version and command lines" grep -q "^gpubench benchmark suite version" "$D/suite/SUITE"
+check "the suite's progress gives each run's cv" grep -q "stm-bank: stm, verified, cpu backend, cv [0-9.]*%" "$T_ERR"
 mkdir -p "$D/suite-renamed"
 for f in "$D"/suite/*.json; do cp "$f" "$D/suite-renamed/x-$(basename "$f")"; done
 expect_rc "the suite against itself, renamed: exit 0" 0 "$G" compare "$D/suite" "$D/suite-renamed"
-expect_err "every suite report is paired" "8 pairs compared" "0 only in base, 0 only in new"
-cp "$D/slow-stm.json" "$D/suite-renamed/x-stm-bank.json"
+expect_err "every suite report is paired" "$nruns pairs compared" "0 only in base, 0 only in new"
 expect_rc "bench-suite.sh --compare exits with compare's status" 2 bash "$root/scripts/bench-suite.sh" --cpu \
 	--gpubench "$G" --out "$D/suite2" --compare "$D/nosuch"
 expect_rc "bench-suite.sh --out and --update-baseline exit 2" 2 bash "$root/scripts/bench-suite.sh" --cpu \
 	--update-baseline --out "$D/x"
 expect_rc "bench-suite.sh --bogus exits 2" 2 bash "$root/scripts/bench-suite.sh" --bogus
+expect_rc "bench-suite.sh --only two runs" 0 bash "$root/scripts/bench-suite.sh" --cpu --list --only list-insert,stm-bank
+check "--only keeps the named runs, in the suite's order" test "$(grep '^  ' "$T_OUT" | awk '{print $1}' | xargs)" = \
+	"stm-bank list-insert"
+expect_rc "bench-suite.sh --only an unknown name: exit 2" 2 bash "$root/scripts/bench-suite.sh" --cpu --only nosuch
+expect_err "--only names the unknown run" "no run named 'nosuch'"
+expect_rc "bench-suite.sh --only runs only those" 0 bash "$root/scripts/bench-suite.sh" --cpu --gpubench "$G" \
+	--only list-insert --out "$D/only"
+check "--only: one report" test "$(find "$D/only" -name '*.json' | wc -l)" = 1
+# the GPU variant's command lines are valid: without a GPU each one stops for the GPU (1), never as a usage error (2)
+bash "$root/scripts/bench-suite.sh" --list | grep '^  ' >"$D/gpu-runs"
+while read -r name _ args; do
+	# shellcheck disable=SC2086 # the run's options are words
+	expect_rc "the GPU run $name parses its options" 1 "$G" $args --backend gpu --json "$D/gpu-run.json"
+done <"$D/gpu-runs"
+check "the GPU suite runs detect's gpu-stream and list's gpu-tail" grep -q "gpu-stream.*gpu-tail" \
+	<(tr '\n' ' ' <"$D/gpu-runs")
+
+# ---------------------------------------------------------------- the A/B mode
+
+expect_rc "--ab with --rounds 3: exit 2" 2 bash "$root/scripts/bench-suite.sh" --cpu --ab "$G" --rounds 3
+expect_err "--rounds 3 is refused, saying why" "option --rounds: '3'" "the rank test needs 4 a side"
+expect_rc "--rounds without --ab: exit 2" 2 bash "$root/scripts/bench-suite.sh" --cpu --rounds 4
+expect_rc "--ab with --compare: exit 2" 2 bash "$root/scripts/bench-suite.sh" --cpu --ab "$G" --compare "$D/suite"
+expect_rc "--ab with no binary there: exit 2" 2 bash "$root/scripts/bench-suite.sh" --cpu --ab "$D/nosuch" \
+	--gpubench "$G" --out "$D/ab-none"
+AB=(bash "$root/scripts/bench-suite.sh" --cpu --gpubench "$G" --rounds 4)
+run "${AB[@]}" --ab "$G" --only stm-bank,list-insert --out "$D/ab"
+check "A/B of one binary: compare's status, 0 or 4 (measured, not asserted: docs/ci.md)" test "$RC" = 0 -o "$RC" = 4
+check "A/B: a merged report per run on each side" test "$(ls "$D/ab/base" "$D/ab/new" | grep -c json)" = 4
+check "A/B: the comparison as markdown and JSON" test -s "$D/ab/compare.md" -a -s "$D/ab/compare.json"
+check "A/B: SUITE names both binaries, the rounds and their order" grep -q "4 processes of each binary a run, in the order ABBAABBA" "$D/ab/SUITE"
+json_check "A/B: each side's sample i is the median of its process i, the sides of one session" "$D/ab/base/list-insert.json" '
+import json, os
+root = "'"$D/ab"'"
+new = json.load(open(os.path.join(root, "new", "list-insert.json")))
+for side, doc in (("base", d), ("new", new)):
+    i = doc["meta"]["interleaved"]
+    assert i["side"] == side and i["processes"] == 4 and i["order"] == "ABBAABBA", i
+    m = doc["results"]["impls"][0]["run_seconds"]
+    raw = [json.load(open(os.path.join(root, "runs", side, "r%d" % r, "list-insert.json")))
+           for r in range(1, 5)]
+    assert m["samples"] == [x["results"]["impls"][0]["run_seconds"]["median"] for x in raw], (m, side)
+    assert m["n"] == 4 and m["median"] == sorted(m["samples"])[1] / 2 + sorted(m["samples"])[2] / 2, m
+    assert doc["meta"]["complete"] is True and doc["verification"]["verified"] is True
+assert d["meta"]["interleaved"]["session"] == new["meta"]["interleaved"]["session"]
+assert d["config"] == new["config"]'
+check "A/B: the processes ran in the order ABBAABBA" test "$(ls -tr --time=ctime "$D"/ab/runs/*/r*/list-insert.json |
+	sed 's|.*/runs/\([a-z]*\)/.*|\1|' | sed 's/base/A/; s/new/B/' | tr -d '\n')" = ABBAABBA
+json_check "A/B: compare reads the pairs as interleaved" "$D/ab/compare.json" '
+p = d["results"]["pairs"]
+assert len(p) == 2 and all(x["interleaved"] is True and x["status"] == "compared" for x in p), p
+m = [r for x in p for r in x["metrics"] if r["verdict"] != "untested"]
+assert m and all(r["threshold_pct"] == 5 and abs(r["alpha"] - 0.05 / len(m)) < 1e-12 for r in m), m'
+expect_rc "A/B folders compared again, with --threshold 300: exit 0" 0 "$G" compare --threshold 300 \
+	"$D/ab/base" "$D/ab/new"
+expect_out "A/B: the table says the pair is interleaved" "interleaved (A/B session"
+expect_err "A/B: the rule is said, alpha shared over the metrics" "beyond noise: p < 0.025 (0.05 over the 2 interleaved metrics)"
+# the new binary slowed on purpose, each repetition 100 ms longer: a regression however loaded the machine
+printf '#!/bin/sh\nGPUBENCH_TEST_DELAY_US=100000 exec %s "$@"\n' "$(cd "$(dirname "$G")" && pwd)/$(basename "$G")" \
+	>"$D/slow-gpubench"
+chmod +x "$D/slow-gpubench"
+expect_rc "A/B with the new binary slowed: exit 4" 4 bash "$root/scripts/bench-suite.sh" --cpu --ab "$G" \
+	--gpubench "$D/slow-gpubench" --rounds 4 --only list-insert --out "$D/ab-slow"
+expect_out "A/B slowed: the regression row" "interleaved (A/B session" "impls.cpu-lockfree.run_seconds" "REGRESSION"
+check "A/B slowed: the markdown table has it" grep -q "regression" "$D/ab-slow/compare.md"
+# synthetic A/B reports: interleaved samples get the 5% threshold, others three spreads
+spread="[100.0, 110.0, 90.0, 105.0, 95.0, 102.0, 98.0, 108.0]"
+mk "$D/ab-base.json" "s($spread); d['meta']['interleaved'] = {'session': 'S1', 'side': 'base'}"
+mk "$D/ab-new.json" "s([v * 0.82 for v in $spread]); d['meta']['interleaved'] = {'session': 'S1', 'side': 'new'}"
+mk "$D/ab-other.json" "s([v * 0.82 for v in $spread]); d['meta']['interleaved'] = {'session': 'S2', 'side': 'new'}"
+expect_rc "interleaved sides of one session, 18% slower: a regression at the 5% threshold" 4 "$G" compare \
+	"$D/ab-base.json" "$D/ab-new.json"
+expect_out "interleaved: the 5% threshold" "interleaved (A/B session S1)" "5.0%  REGRESSION"
+expect_rc "sides of two sessions: the spread's threshold, unchanged" 0 "$G" compare "$D/ab-base.json" "$D/ab-other.json"
+check "two sessions: not read as interleaved" test -z "$(grep interleaved "$T_OUT")"
 
 # the recorded baseline is of this suite version and reads as a set of verified reports
 version=$(sed -n 's/^suite_version=//p' "$root/scripts/bench-suite.sh")
@@ -359,6 +438,6 @@ check "results/baseline-cpu is of the suite's version ($version)" \
 	grep -q "^gpubench benchmark suite version $version (cpu)\$" "$root/results/baseline-cpu/SUITE"
 expect_rc "results/baseline-cpu against itself: exit 0" 0 "$G" compare "$root/results/baseline-cpu" \
 	"$root/results/baseline-cpu"
-expect_err "results/baseline-cpu: one verified report per suite run" "8 pairs compared"
+expect_err "results/baseline-cpu: one verified report per suite run" "$nruns pairs compared"
 
 summary compare
