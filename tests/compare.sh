@@ -432,6 +432,36 @@ expect_out "interleaved: the 5% threshold" "interleaved (A/B session S1)" "5.0% 
 expect_rc "sides of two sessions: the spread's threshold, unchanged" 0 "$G" compare "$D/ab-base.json" "$D/ab-other.json"
 check "two sessions: not read as interleaved" test -z "$(grep interleaved "$T_OUT")"
 
+# ---------------------------------------------------------------- gate quality
+
+expect_rc "gate-quality.sh --help" 0 bash "$root/scripts/gate-quality.sh" --help
+expect_out "gate-quality.sh --help says what it measures" "false-alarm and detection rates" "--resume"
+expect_rc "gate-quality.sh --modes x: exit 2" 2 bash "$root/scripts/gate-quality.sh" --modes x
+expect_rc "gate-quality.sh --pairs 0: exit 2" 2 bash "$root/scripts/gate-quality.sh" --pairs 0
+expect_rc "gate-quality.sh --resume without a measurement: exit 2" 2 bash "$root/scripts/gate-quality.sh" --cpu \
+	--gpubench "$G" --resume --out "$D/no-gate"
+expect_rc "gate-quality.sh: one A/B pair of each kind" 0 bash "$root/scripts/gate-quality.sh" --cpu --gpubench "$G" \
+	--pairs 1 --modes ab --only list-insert --rounds 4 --out "$D/gate"
+json_check "gate-quality.sh: a delay sized for the run, one same and one slow pair, a summary" "$D/ab/compare.json" '
+import csv
+gate = "'"$D/gate"'"
+rows = lambda f: list(csv.DictReader(open(gate + "/" + f), delimiter="\t"))
+d = rows("delays.tsv")
+assert len(d) == 1 and d[0]["run"] == "list-insert" and d[0]["metric"] == "impls.cpu-lockfree.run_seconds", d
+assert int(d[0]["delay_us"]) >= 1, d
+p = rows("pairs.tsv")
+assert [(x["mode"], x["kind"], x["pair"]) for x in p] == [("ab", "same", "1"), ("ab", "slow", "1")], p
+assert all(x["status"] in ("0", "4") for x in p), p
+m = rows("metrics.tsv")
+assert any(x["sized"] == "1" and x["kind"] == "slow" and x["report"] == "list-insert" for x in m), m
+s = open(gate + "/summary.md").read()
+assert "| A/B, interleaved | " in s and " of 1 (" in s and "| list-insert | impls.cpu-lockfree.run_seconds |" in s, s'
+check "gate-quality.sh: its working reports are gone" test ! -e "$D/gate/work"
+expect_rc "gate-quality.sh --resume adds a pair" 0 bash "$root/scripts/gate-quality.sh" --cpu --gpubench "$G" \
+	--pairs 1 --modes ab --only list-insert --rounds 4 --out "$D/gate" --resume
+check "gate-quality.sh --resume: pair 2 added, the delay kept" test "$(cut -f3 "$D/gate/pairs.tsv" | xargs)" = \
+	"pair 1 1 2 2" -a "$(wc -l <"$D/gate/delays.tsv")" = 2
+
 # the recorded baseline is of this suite version and reads as a set of verified reports
 version=$(sed -n 's/^suite_version=//p' "$root/scripts/bench-suite.sh")
 check "results/baseline-cpu is of the suite's version ($version)" \
