@@ -42,23 +42,23 @@ uint64_t gb_now_ns(void)
 }
 
 /*
- * Exactly delay_us, so that a run can be slowed by a known share: a sleep
- * wakes up to 50 us late (the default timer slack), which alone would be many
- * times a short interval, so it stops short and the rest is spun.
+ * delay_us more work: the calling thread spins until it has used delay_us of
+ * CPU time. A regression is more work, and work stretches with the machine's
+ * load; so does this, where a sleep or a wall-clock deadline would not, and a
+ * slowdown sized as a share of a run stays that share on a loaded machine.
  */
-#define SPIN_NS 200000ull
+static uint64_t thread_cpu_ns(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
 
 static void test_delay(uint64_t delay)
 {
-	uint64_t until = gb_now_ns() + delay * 1000;
+	uint64_t start = thread_cpu_ns();
 
-	if (delay * 1000 > SPIN_NS) {
-		uint64_t ns = delay * 1000 - SPIN_NS;
-		struct timespec d = {(time_t)(ns / 1000000000ull), (long)(ns % 1000000000ull)};
-		while (nanosleep(&d, &d) != 0 && errno == EINTR)
-			;
-	}
-	while (gb_now_ns() < until)
+	while (thread_cpu_ns() - start < delay * 1000)
 		;
 }
 

@@ -81,8 +81,9 @@ def cmd_calibrate(args):
     """Size the delay that slows one run's first measure by --slowdown percent. The delay is added
     to every timed interval, and a run's measure may span many (one per event), so it is measured:
     a trial delay is raised tenfold until it at least doubles the measure, where the measure's
-    noise is small beside the delay's effect, and scaled down from there (the effect is linear in
-    the delay, the delay being exact)."""
+    noise is small beside the delay's effect; there three runs with it, each after one without,
+    give the growth (their median ratio), and the delay is scaled down from it (the growth is
+    linear in the delay, which is work of a known length)."""
     name, base = measure(args.gpubench, args.run_args, 0)
     trial, grown = 1, 0.0
     while True:
@@ -92,10 +93,15 @@ def cmd_calibrate(args):
             break
         trial *= 10 if grown < 0.1 else max(2, math.ceil(2 / grown))
         trial = min(trial, 1000000)
+    ratios = []
+    for _ in range(3):
+        base = measure(args.gpubench, args.run_args, 0)[1]
+        ratios.append(measure(args.gpubench, args.run_args, trial)[1] / base)
+    grown = statistics.median(ratios) - 1
     delay = max(1, round(args.slowdown / 100 * trial / grown)) if grown > 0 else 1
     append_tsv(os.path.join(args.dir, "delays.tsv"), ["run", "metric", "delay_us", "trial_us", "note"], [{
         "run": args.run, "metric": name, "delay_us": delay, "trial_us": trial,
-        "note": "%+.0f%%" % (100 * grown)}])
+        "note": " ".join("%+.0f%%" % (100 * (r - 1)) for r in ratios)}])
     print("%s: %s %+.0f%% at %d us: %d us for %g%%" % (args.run, name, 100 * grown, trial, delay, args.slowdown))
 
 
@@ -217,7 +223,7 @@ def cmd_summary(args):
                 MODE_NAMES[mode], len(other), ", ".join("pair %s %s: %s" % (p["pair"], p["kind"], p["status"])
                                                        for p in other)))
     out += ["", "Delays (GPUBENCH_TEST_DELAY_US, each sized to the slowdown on its run's first measure):", "",
-            "| run | measure | delay us | calibrated at | measured slowdown there |",
+            "| run | measure | delay us | calibrated at | slowdowns measured there |",
             "| --- | --- | ---: | --- | ---: |"]
     for d in delays:
         out.append("| %s | %s | %s | %s us | %s |" % (d["run"], d["metric"], d["delay_us"], d["trial_us"], d["note"]))
