@@ -384,7 +384,7 @@ expect_rc "--ab with no binary there: exit 2" 2 bash "$root/scripts/bench-suite.
 AB=(bash "$root/scripts/bench-suite.sh" --cpu --gpubench "$G" --rounds 4)
 run "${AB[@]}" --ab "$G" --only stm-bank,list-insert --out "$D/ab"
 check "A/B of one binary: compare's status, 0 or 4 (measured, not asserted: docs/ci.md)" test "$RC" = 0 -o "$RC" = 4
-check "A/B: a merged report per run on each side" test "$(ls "$D/ab/base" "$D/ab/new" | grep -c json)" = 4
+check "A/B: a merged report per run on each side" test "$(find "$D/ab/base" "$D/ab/new" -name "*.json" | wc -l)" = 4
 check "A/B: the comparison as markdown and JSON" test -s "$D/ab/compare.md" -a -s "$D/ab/compare.json"
 check "A/B: SUITE names both binaries, the rounds and their order" grep -q "4 processes of each binary a run, in the order ABBAABBA" "$D/ab/SUITE"
 json_check "A/B: each side's sample i is the median of its process i, the sides of one session" "$D/ab/base/list-insert.json" '
@@ -421,6 +421,10 @@ expect_rc "A/B with the new binary slowed: exit 4" 4 bash "$root/scripts/bench-s
 	--gpubench "$D/slow-gpubench" --rounds 4 --only list-insert --out "$D/ab-slow"
 expect_out "A/B slowed: the regression row" "interleaved (A/B session" "impls.cpu-lockfree.run_seconds" "REGRESSION"
 check "A/B slowed: the markdown table has it" grep -q "regression" "$D/ab-slow/compare.md"
+expect_rc "suite_merge.py refuses reports of two configurations" 1 python3 "$root/scripts/lib/suite_merge.py" \
+	--session S --side base --order ABBA --out "$D/merged.json" "$D/base.json" "$D/otherconf.json"
+expect_err "suite_merge.py names the two reports and the block" "base.json and" "otherconf.json differ in config"
+check "suite_merge.py: nothing written" test ! -e "$D/merged.json"
 # synthetic A/B reports: interleaved samples get the 5% threshold, others three spreads
 spread="[100.0, 110.0, 90.0, 105.0, 95.0, 102.0, 98.0, 108.0]"
 mk "$D/ab-base.json" "s($spread); d['meta']['interleaved'] = {'session': 'S1', 'side': 'base'}"
