@@ -8,8 +8,8 @@
 #include "common/metric_diff.h"
 #include "common/ranktest.h"
 #include "common/report_read.h"
+#include "common/stats.h"
 
-#define THRESHOLD_FLOOR 5.0   /* percent: the smallest default threshold */
 #define THRESHOLD_SPREADS 3.0 /* default threshold: this many robust relative spreads */
 
 const char *const gb_verdict_names[] = {
@@ -148,55 +148,99 @@ double gb_smallest_p(size_t na, size_t nb)
 	return fmin(1, 2 / c);
 }
 
-static double median_field(const cJSON *stats)
+static double number_field(const cJSON *stats, const char *key)
 {
-	const cJSON *m = cJSON_GetObjectItemCaseSensitive(stats, "median");
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(stats, key);
 	return cJSON_IsNumber(m) ? m->valuedouble : NAN;
 }
 
-gb_metric_row gb_metric_compare(const char *name, const cJSON *bs, const cJSON *ns, double threshold)
+/* Percent: the sample stdev over |mean| of v, or of the block's own fields without samples. */
+static double cv_pct(const cJSON *stats, const double *v, size_t n)
+{
+	double mean = 0, ss = 0;
+	size_t i;
+
+	if (n < 2) {
+		double sd = number_field(stats, "stdev"), mu = number_field(stats, "mean");
+		return n == 0 && number_field(stats, "n") >= 2 && mu != 0 ? 100 * sd / fabs(mu) : NAN;
+	}
+	for (i = 0; i < n; i++)
+		mean += v[i] / (double)n;
+	for (i = 0; i < n; i++)
+		ss += (v[i] - mean) * (v[i] - mean);
+	return mean != 0 ? 100 * sqrt(ss / (double)(n - 1)) / fabs(mean) : NAN;
+}
+
+/* Why a row of two medians and maybe samples cannot be judged, in words; "" when it can. */
+static void untested_reason(gb_metric_row *r)
+{
+	const char *side = !r->nb && !r->nn ? "either report" : !r->nb ? "the base report" : "the new report";
+
+	if (!isfinite(r->base) || !isfinite(r->newv))
+		snprintf(r->why, sizeof(r->why), "the %s report has no median for it",
+			 !isfinite(r->base) ? "base" : "new");
+	else if (r->base == 0)
+		snprintf(r->why, sizeof(r->why), "the base median is 0, so a change has no size");
+	else if (r->newv / r->base <= 0)
+		snprintf(r->why, sizeof(r->why), "the medians have opposite signs");
+	else if (r->dir == 0)
+		snprintf(r->why, sizeof(r->why),
+			 "neither a time nor a rate (its name has no 'seconds' and no '_per_s' end)");
+	else if (!r->nb || !r->nn)
+		snprintf(r->why, sizeof(r->why),
+			 "no per-repetition samples in %s (a block over more than %d values, or a report "
+			 "from before samples)", side, GB_STATS_MAX_SAMPLES);
+}
+
+gb_metric_row gb_metric_compare(const char *name, const cJSON *bs, const cJSON *ns, const gb_compare_rule *rule)
 {
 	gb_metric_row r = {.name = name, .base = NAN, .change = NAN, .p = NAN, .threshold = NAN, .newv = NAN,
-			   .dir = direction(name), .beyond_noise = -1, .v = GB_V_UNTESTED, .why = ""};
+			   .cv_base = NAN, .cv_new = NAN, .alpha = rule->alpha, .dir = direction(name),
+			   .beyond_noise = -1, .v = GB_V_UNTESTED};
 	double *sb = NULL, *sn = NULL;
 
 	if (!bs || !ns) {
 		r.v = bs ? GB_V_ONLY_BASE : GB_V_ONLY_NEW;
-		r.base = bs ? median_field(bs) : NAN;
-		r.newv = ns ? median_field(ns) : NAN;
+		r.base = bs ? number_field(bs, "median") : NAN;
+		r.newv = ns ? number_field(ns, "median") : NAN;
 		return r;
 	}
-	r.base = median_field(bs);
-	r.newv = median_field(ns);
+	r.base = number_field(bs, "median");
+	r.newv = number_field(ns, "median");
 	r.nb = samples_of(bs, &sb);
 	r.nn = samples_of(ns, &sn);
+	r.cv_base = cv_pct(bs, sb, r.nb);
+	r.cv_new = cv_pct(ns, sn, r.nn);
 	if (isfinite(r.base) && isfinite(r.newv) && r.base != 0)
 		r.change = (r.newv - r.base) / fabs(r.base) * 100;
 	if (r.nb && r.nn) {
 		gb_ranktest t = gb_mann_whitney(sb, r.nb, sn, r.nn);
 		r.p = t.p;
-		r.beyond_noise = t.p < GB_COMPARE_ALPHA;
+		r.beyond_noise = t.p < rule->alpha;
 	}
-	if (threshold >= 0)
-		r.threshold = threshold;
-	else if (r.nb && r.nn)
-		r.threshold = fmax(THRESHOLD_FLOOR, THRESHOLD_SPREADS * 100 *
+	/*
+	 * Samples of one process each hold the drift between processes only when
+	 * the sides were interleaved; repetitions of one process do not, so there
+	 * the change must also clear their spread.
+	 */
+	if (rule->threshold >= 0)
+		r.threshold = rule->threshold;
+	else if (r.nb && r.nn && !rule->interleaved)
+		r.threshold = fmax(GB_COMPARE_FLOOR, THRESHOLD_SPREADS * 100 *
 							fmax(robust_rel_spread(sb, r.nb), robust_rel_spread(sn, r.nn)));
 	else
-		r.threshold = THRESHOLD_FLOOR;
+		r.threshold = GB_COMPARE_FLOOR;
 	free(sb);
 	free(sn);
-	if (!isfinite(r.change) || r.newv / r.base <= 0)
-		r.why = "no median, a median of 0, or medians of opposite signs";
-	else if (r.dir == 0)
-		r.why = "neither a time nor a rate";
-	else if (r.beyond_noise < 0)
-		r.why = "no per-repetition samples";
-	else if (fabs(log(r.newv / r.base)) <= log1p(r.threshold / 100))
+	untested_reason(&r);
+	if (r.why[0])
+		return r;
+	if (fabs(log(r.newv / r.base)) <= log1p(r.threshold / 100))
 		r.v = GB_V_UNCHANGED; /* on the ratio, so halving a rate weighs as doubling a time */
 	else if (!r.beyond_noise)
 		r.v = GB_V_NOISE;
 	else
 		r.v = r.change * r.dir < 0 ? GB_V_REGRESSION : GB_V_IMPROVEMENT;
+	r.noisy = r.cv_base > r.threshold || r.cv_new > r.threshold; /* false for NAN */
 	return r;
 }

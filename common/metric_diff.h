@@ -11,7 +11,8 @@
 
 #include <cjson/cJSON.h>
 
-#define GB_COMPARE_ALPHA 0.05 /* a change is beyond noise when p < this */
+#define GB_COMPARE_ALPHA 0.05 /* a change is beyond noise when p < this (for a whole A/B comparison) */
+#define GB_COMPARE_FLOOR 5.0  /* percent: the smallest default threshold */
 
 typedef struct gb_metric {
 	char name[192];
@@ -47,10 +48,13 @@ typedef struct gb_metric_row {
 	const char *name;
 	double base, change, p, threshold; /* NAN where undefined */
 	double newv;
+	double cv_base, cv_new;            /* percent: stdev over |mean| of each side; NAN under 2 values */
+	double alpha;                      /* the rule's */
 	int dir, beyond_noise;             /* beyond_noise: -1 not tested */
+	int noisy;                         /* a side's cv is above the threshold */
 	size_t nb, nn;
 	enum gb_verdict v;
-	const char *why;                   /* for untested rows */
+	char why[160];                     /* for untested rows, in words */
 } gb_metric_row;
 
 extern const char *const gb_verdict_names[];
@@ -59,10 +63,22 @@ extern const char *const gb_verdict_names[];
 double gb_smallest_p(size_t na, size_t nb);
 
 /*
- * Compare the stats blocks bs (base) and ns (new) of one metric; either may be
- * NULL (the metric is on one side only). threshold is in percent, or < 0 to
- * take it from the samples' noise.
+ * How a metric is judged. threshold is in percent, or < 0 for the default:
+ * three robust relative spreads of the samples and at least 5%, or for
+ * interleaved samples (the A/B mode: one sample per process, the two sides
+ * alternated, so drift between processes is in the samples of both) the 5%
+ * alone. A change is beyond noise when the rank test's p < alpha.
  */
-gb_metric_row gb_metric_compare(const char *name, const cJSON *bs, const cJSON *ns, double threshold);
+typedef struct gb_compare_rule {
+	double threshold;
+	int interleaved;
+	double alpha;
+} gb_compare_rule;
+
+/*
+ * Compare the stats blocks bs (base) and ns (new) of one metric; either may be
+ * NULL (the metric is on one side only).
+ */
+gb_metric_row gb_metric_compare(const char *name, const cJSON *bs, const cJSON *ns, const gb_compare_rule *rule);
 
 #endif

@@ -33,10 +33,29 @@ static char *slurp(const char *path)
 	return buf;
 }
 
+/* A field's value for a message: "missing", or its JSON text, cut short. */
+static const char *shown(const cJSON *x, char *out, size_t len)
+{
+	char *text;
+
+	if (!x)
+		return "missing";
+	text = cJSON_PrintUnformatted(x);
+	if (!text)
+		return "not printable";
+	if (strlen(text) < len)
+		snprintf(out, len, "%s", text);
+	else
+		snprintf(out, len, "%.*s...", (int)len - 4, text);
+	free(text);
+	return out;
+}
+
 int gb_run_report_load(gb_run_report *r, const char *path, size_t rel_off)
 {
 	char *text = slurp(path);
-	const cJSON *v, *sv;
+	const cJSON *v, *sv, *c;
+	char what[64];
 
 	memset(r, 0, sizeof(*r));
 	if (!text)
@@ -63,10 +82,19 @@ int gb_run_report_load(gb_run_report *r, const char *path, size_t rel_off)
 		       "%s has report schema version %s; this gpubench reads version %d "
 		       "(make both reports with one gpubench version, e.g. refresh the baseline)",
 		       path, cJSON_IsNumber(sv) ? cJSON_PrintUnformatted(sv) : "(none)", GB_SCHEMA_VERSION);
+	/* Whether its numbers can be trusted: a report without these two says nothing about it. */
+	c = cJSON_GetObjectItemCaseSensitive(r->meta, "complete");
+	if (!cJSON_IsBool(c))
+		gb_die(GB_EXIT_USAGE, "%s: meta.complete is %s; a run report has true or false there", path,
+		       shown(c, what, sizeof(what)));
 	v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r->root, "verification"),
 					     "verified");
+	if (!cJSON_IsBool(v) && !cJSON_IsNull(v))
+		gb_die(GB_EXIT_USAGE,
+		       "%s: verification.verified is %s; a run report has true, false or null (not checked) there",
+		       path, shown(v, what, sizeof(what)));
 	r->verified = cJSON_IsTrue(v) ? 1 : cJSON_IsFalse(v) ? 0 : -1;
-	r->complete = !cJSON_IsFalse(cJSON_GetObjectItemCaseSensitive(r->meta, "complete"));
+	r->complete = cJSON_IsTrue(c);
 	return 1;
 }
 

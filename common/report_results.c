@@ -163,23 +163,39 @@ static int name_width(const gb_measure *ms)
 	return w;
 }
 
+/*
+ * "median of N, cv X%": how many repetitions the median is of and how much
+ * they vary (stdev over mean, of the rate when it is tracked, else of the
+ * time), so a reader sees the noise a comparison of this run will face.
+ */
+static void median_of(char *out, size_t len, const gb_measure *ms, const gb_result_view *v, unsigned k)
+{
+	gb_stats s = v->rate_tracked ? gb_measure_track(ms, k, 0) : ms->m[k].time;
+
+	if (s.n > 1 && s.mean != 0)
+		snprintf(out, len, "median of %zu, cv %.1f%%", s.n, 100 * s.stdev / fabs(s.mean));
+	else
+		snprintf(out, len, "median of %zu", s.n);
+}
+
 static void entry_line(FILE *out, const gb_measure *ms, const gb_result_view *v, unsigned k, int width)
 {
 	const gb_measured *m = &ms->m[k];
 	double r = v->rate_key ? rate(ms, v, k) : NAN, s = k > 0 ? speedup(ms, v, k) : NAN;
-	char text[256];
+	char text[256], reps[64];
 
 	fprintf(out, "  %-*s ", width, m->name);
 	if (!m->reps_done) {
 		fputs("no repetition finished\n", out);
 		return;
 	}
+	median_of(reps, sizeof(reps), ms, v, k);
 	if (v->time_key)
-		fprintf(out, "%s%.4g s (median of %" PRIu32 ")", v->time_label, m->time.median, m->reps_done);
+		fprintf(out, "%s%.4g s (%s)", v->time_label, m->time.median, reps);
 	if (v->time_key && !isnan(r))
 		fprintf(out, ", %.4g %s", r, v->rate_unit);
 	else if (!isnan(r))
-		fprintf(out, "%.4g %s (median of %" PRIu32 ")", r, v->rate_unit, m->reps_done);
+		fprintf(out, "%.4g %s (%s)", r, v->rate_unit, reps);
 	text[0] = 0;
 	if (v->entry_text)
 		v->entry_text(text, sizeof(text), k, v->arg);

@@ -396,7 +396,8 @@ def near(shown, value, digits):
 assert len(entries) >= 2, names
 for name, e, s in zip(names, entries, speedups):
     t = e[lead[0]]
-    pat = r"^  %s +%s(\S+) %s \(median of (\d+)\)" % (re.escape(name), lead[1], re.escape(lead[2]))
+    pat = r"^  %s +%s(\S+) %s \(median of (\d+)(?:, cv ([0-9.]+)%%)?\)" % (re.escape(name), lead[1],
+                                                                           re.escape(lead[2]))
     if rate:
         pat += r", (\S+) %s" % re.escape(rate[1])
     line = [m for m in (re.match(pat, l) for l in text) if m]
@@ -404,8 +405,12 @@ for name, e, s in zip(names, entries, speedups):
     m = line[0]
     assert int(m.group(2)) == t["n"] == e["reps_completed"], (m.group(0), t)
     assert near(m.group(1), t["median"], 4), (m.group(0), t)
+    # the cv of the repetitions: stdev over mean, to a tenth of a percent
+    assert (m.group(3) is None) == (t["n"] < 2), (m.group(0), t)
+    if t["n"] > 1:
+        assert abs(float(m.group(3)) - 100 * t["stdev"] / t["mean"]) <= 0.051, (m.group(0), t)
     if rate:
-        assert near(m.group(3), e[rate[0]], 4), (m.group(0), e[rate[0]])
+        assert near(m.group(4), e[rate[0]], 4), (m.group(0), e[rate[0]])
     if s is not None:
         m = re.search(r"%s is (\S+)x (faster|slower)$" % re.escape(names[0]), m.string)
         assert m and m.group(2) == ("faster" if s >= 1 else "slower"), (m and m.string, s)

@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # CLI tests of gpubench compare and scripts/bench-suite.sh on the CPU backend:
 # the verdicts on reports with known samples, the refusals (schema version,
-# device, configuration), the exit statuses, the JSON and markdown outputs,
-# folders matched by configuration, and real runs: two of the same build do not
-# differ, a run slowed with GPUBENCH_TEST_DELAY_US is a regression. GPUBENCH
-# names the binary. Last line: "compare: N passed, N failed".
+# device, configuration, report shape, an output over an input, nothing
+# compared), the exit statuses, the cv and threshold shown, the JSON and
+# markdown outputs, folders matched by configuration, real runs (two of the
+# same build do not differ, a run slowed with GPUBENCH_TEST_DELAY_US is a
+# regression), the suite and its A/B mode (alternated processes, merged
+# samples, the interleaved rule). GPUBENCH names the binary. Last line:
+# "compare: N passed, N failed".
 set -u
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 root=$(cd "$here/.." && pwd)
@@ -108,8 +111,9 @@ expect_rc "three repetitions a side cannot show a regression" 0 "$G" compare "$D
 expect_out "three against three: p is 0.1 at best" "0.100" "within-noise"
 expect_err "three repetitions: a note says they are too few" "too few repetitions"
 expect_rc "five against three can" 4 "$G" compare "$D/base.json" "$D/three.json"
-expect_rc "no samples: untested, exit 0" 0 "$G" compare "$D/base.json" "$D/nosamples.json"
-expect_out "no samples is said" "untested: no per-repetition samples"
+expect_rc "no samples: untested, so nothing compared: exit 2" 2 "$G" compare "$D/base.json" "$D/nosamples.json"
+expect_out "no samples is said, with the side" "untested: no per-repetition samples in the new report"
+expect_err "nothing tested is said" "nothing to compare: no metric of the base had samples on both sides"
 
 # ---------------------------------------------------------------- refusals
 
@@ -129,11 +133,103 @@ expect_rc "another configuration: nothing comparable, exit 2" 2 "$G" compare "$D
 expect_out "another configuration is said, with the difference" "not comparable: config.threads 8 vs 16"
 expect_err "another configuration: nothing to compare" "nothing to compare"
 
+# compare never writes over what it reads: --json on an input, or into an input folder
+cp "$D/base.json" "$D/keep.json"
+sum_before=$(cksum <"$D/keep.json")
+expect_rc "--json equal to the base report: exit 2" 2 "$G" compare --json "$D/keep.json" "$D/keep.json" "$D/slower.json"
+expect_err "--json over the base report is refused, naming it" "option --json: $D/keep.json is the base report"
+check "--json over the base report: the base is untouched" test "$(cksum <"$D/keep.json")" = "$sum_before"
+expect_rc "--json equal to the new report: exit 2" 2 "$G" compare --json "$D/keep.json" "$D/slower.json" "$D/keep.json"
+expect_err "--json over the new report is refused" "is the new report"
+ln -s keep.json "$D/keep-link.json"
+expect_rc "--json through a symlink to the base: exit 2" 2 "$G" compare --json "$D/keep-link.json" \
+	"$D/keep.json" "$D/slower.json"
+mkdir -p "$D/ra" "$D/rb"
+expect_rc "--json spelled with ./ and ..: exit 2" 2 "$G" compare --json "$D/ra/.././keep.json" \
+	"$D/keep.json" "$D/slower.json"
+check "--json refusals: the base is still the same report" test "$(cksum <"$D/keep.json")" = "$sum_before"
+cp "$D/base.json" "$D/ra/bank.json"
+cp "$D/slower.json" "$D/rb/bank.json"
+expect_rc "--json inside the base folder: exit 2" 2 "$G" compare --json "$D/ra/cmp.json" "$D/ra" "$D/rb"
+expect_err "--json inside the base folder is refused, naming it" "option --json: $D/ra/cmp.json is inside the base folder $D/ra"
+check "--json inside the base folder: nothing written there" test ! -e "$D/ra/cmp.json"
+expect_rc "--json in a new subfolder of the new folder: exit 2" 2 "$G" compare --json "$D/rb/sub/cmp.json" "$D/ra" "$D/rb"
+expect_err "--json inside the new folder is refused" "is inside the new folder"
+expect_rc "--json over a report of the new folder: exit 2" 2 "$G" compare --json "$D/rb/bank.json" "$D/ra" "$D/rb"
+expect_rc "--json beside the folders is written: exit 4" 4 "$G" compare --json "$D/ra-rb.json" "$D/ra" "$D/rb"
+check "--json beside the folders: the comparison is there" test -s "$D/ra-rb.json"
+
+# nothing compared is never a pass
+mk "$D/renamed-metric.json" 't = d["results"].pop("throughput_tx_per_s"); d["results"]["other_tx_per_s"] = t'
+expect_rc "a new report with none of the base's metrics: exit 2" 2 "$G" compare "$D/base.json" "$D/renamed-metric.json"
+expect_out "the missing metric is shown on both sides" "only-in-base" "only-in-new"
+expect_err "the missing metric is named" "metric throughput_tx_per_s is not in the new report" "nothing to compare"
+mkdir -p "$D/na" "$D/nb"
+cp "$D/base.json" "$D/na/bank.json"
+cp "$D/otherconf.json" "$D/nb/other.json"
+expect_rc "folders with no common report: exit 2" 2 "$G" compare "$D/na" "$D/nb"
+expect_err "folders with no common report: nothing to compare" "bank.json: no report in the new folder" \
+	"nothing to compare: no pair of reports with the same configuration"
+mk "$D/zero.json" 's([0.0, 0.0, 0.0, 0.0, 0.0])'
+mk "$D/widgets.json" 'd["results"]["widgets"] = dict(d["results"]["throughput_tx_per_s"])'
+expect_rc "a median of 0: nothing tested, exit 2" 2 "$G" compare "$D/zero.json" "$D/base.json"
+expect_out "a median of 0 says why in words" "untested: the base median is 0, so a change has no size"
+expect_rc "a metric that is neither time nor rate beside a tested one: exit 0" 0 "$G" compare \
+	"$D/widgets.json" "$D/widgets.json"
+expect_out "neither time nor rate says why in words" "widgets" "untested: neither a time nor a rate"
+
+# a report's shape is checked before it is trusted
+mk "$D/nocomplete.json" 'del d["meta"]["complete"]'
+mk "$D/strcomplete.json" 'd["meta"]["complete"] = "yes"'
+mk "$D/noverified.json" 'del d["verification"]["verified"]'
+mk "$D/strverified.json" 'd["verification"]["verified"] = "true"'
+mk "$D/noverification.json" 'del d["verification"]'
+mk "$D/nullverified.json" 'd["verification"]["verified"] = None'
+expect_rc "meta.complete missing: exit 2" 2 "$G" compare "$D/base.json" "$D/nocomplete.json"
+expect_err "meta.complete missing: the file and the field are named" \
+	"nocomplete.json: meta.complete is missing; a run report has true or false there"
+expect_rc "meta.complete a string: exit 2" 2 "$G" compare "$D/strcomplete.json" "$D/base.json"
+expect_err "meta.complete a string: its value is shown" 'strcomplete.json: meta.complete is "yes"'
+expect_rc "verification.verified missing: exit 2" 2 "$G" compare "$D/base.json" "$D/noverified.json"
+expect_err "verification.verified missing: named" "noverified.json: verification.verified is missing"
+expect_rc "verification.verified a string: exit 2" 2 "$G" compare "$D/base.json" "$D/strverified.json"
+expect_err "verification.verified a string: its value is shown" 'strverified.json: verification.verified is "true"'
+expect_rc "no verification block: exit 2" 2 "$G" compare "$D/base.json" "$D/noverification.json"
+expect_rc "verification.verified null (--no-verify) is compared: exit 0" 0 "$G" compare "$D/base.json" \
+	"$D/nullverified.json"
+expect_out "verified null reads as not checked" "(not checked)"
+mkdir -p "$D/shape"
+cp "$D/base.json" "$D/shape/a.json"
+cp "$D/nocomplete.json" "$D/shape/b.json"
+expect_rc "a malformed report inside a folder: exit 2" 2 "$G" compare "$D/shape" "$D/shape"
+expect_err "a malformed report inside a folder is named" "shape/b.json: meta.complete is missing"
+
+# ---------------------------------------------------------------- noise
+
+expect_rc "noise: cv of each side" 4 "$G" compare "$D/base.json" "$D/slower.json"
+expect_out "noise: the table shows each side's cv" "cv base" "cv new" "0.8%"
+expect_err "noise: the summary says the threshold used" \
+	"threshold per metric from its noise (3 robust spreads, at least 5%)"
+expect_rc "noise: cv above an explicit threshold" 0 "$G" compare --threshold 1 "$D/noisy-base.json" "$D/noisy-new.json"
+expect_out "noise: the row says it is noisy" "29.2%" "within-noise (NOISY: cv above the threshold)"
+expect_err "noise: a warning names the noisy metric, and the threshold is said" \
+	"1 metrics vary between repetitions more than their threshold" "throughput_tx_per_s (cv 29.2% > 1.0%)" \
+	"threshold 1% (--threshold)"
+expect_rc "noise: --json carries both cvs and the flag" 0 "$G" compare --threshold 1 --json "$D/noisy.json" \
+	"$D/noisy-base.json" "$D/noisy-new.json"
+json_check "noise: cv in the comparison document" "$D/noisy.json" '
+m = d["results"]["pairs"][0]["metrics"][0]
+assert abs(m["base_cv_pct"] - 29.15) < 0.01 and m["noisy"] is True, m
+assert m["new_cv_pct"] > 20 and m["threshold_pct"] == 1, m'
+
 # ---------------------------------------------------------------- outputs
 
 expect_rc "--markdown: exit 4" 4 "$G" compare --markdown "$D/base.json" "$D/slower.json"
-expect_out "--markdown prints a table" "| report | metric | base | new | change | p | threshold | verdict |" \
-	"| base.json ~ slower.json | throughput_tx_per_s | 100 | 80 | -20.0% | 0.008 |" "**regression**"
+expect_out "--markdown prints a table" \
+	"| report | metric | base | new | change | p | cv base | cv new | threshold | verdict |" \
+	"| base.json ~ slower.json | throughput_tx_per_s | 100 | 80 | -20.0% | 0.008 | 0.8% | 0.8% | 5.0% | **regression** |"
+expect_out "--markdown says the threshold and the test under the table" "Mann-Whitney U test" \
+	"threshold per metric from its noise (3 robust spreads, at least 5%); beyond noise: p < 0.05."
 check "--markdown starts with what was compared, the devices, revisions and units" python3 - "$T_OUT" \
 	"$(json_get "$D/base.json" meta.git_revision)" "$(json_get "$D/slower.json" meta.git_revision)" <<'PY'
 import sys
@@ -144,7 +240,7 @@ rev = [l for l in lines if l.startswith("| revisions | ")]
 assert len(dev) == 1 and dev[0].count(" | ") == 2, dev
 assert rev == ["| revisions | %s | %s |" % (sys.argv[2], sys.argv[3])], (rev, sys.argv[2:])
 assert any(l.startswith("Units: ") and "`_seconds` seconds" in l for l in lines), lines
-assert lines.index([l for l in lines if l.startswith("Units: ")][0]) < lines.index("| report | metric | base | new | change | p | threshold | verdict |")
+assert lines.index([l for l in lines if l.startswith("Units: ")][0]) < lines.index("| report | metric | base | new | change | p | cv base | cv new | threshold | verdict |")
 PY
 check "--markdown ends with the summary line stderr has" test "$(tail -n 1 "$T_OUT")" = "**$(grep '^gpubench: compare: ' "$T_ERR" | sed 's/^gpubench: //')**"
 expect_rc "--json PATH: exit 4" 4 "$G" compare --json "$D/cmp.json" "$D/base.json" "$D/slower.json"
@@ -204,9 +300,15 @@ mkdir -p "$D/fc"
 cp "$D/avoid.json" "$D/fc/avoid.json"
 cp "$D/faster.json" "$D/fc/bank.json"
 cp "$D/noisy-new.json" "$D/fc/extra.json"
-expect_rc "folders without a regression: exit 0" 0 "$G" compare "$D/fa" "$D/fc"
+expect_rc "folders: a base report missing from new: exit 2" 2 "$G" compare "$D/fa" "$D/fc"
 expect_out "folders: a report only on one side is said" "spec.json: speculate" "only-in-base" \
 	"extra.json: stm" "only-in-new"
+expect_err "folders: the missing report is named, and why the comparison fails" \
+	"spec.json: no report in the new folder has its subcommand and configuration" \
+	"1 of the base's reports or metrics were not compared"
+cp "$D/spec.json" "$D/fc/spec-renamed.json"
+expect_rc "folders without a regression, a report only in new: exit 0" 0 "$G" compare "$D/fa" "$D/fc"
+expect_err "folders: every base report compared" "3 pairs compared" "0 only in base, 1 only in new"
 mkdir -p "$D/empty"
 expect_rc "an empty folder: exit 2" 2 "$G" compare "$D/fa" "$D/empty"
 expect_err "an empty folder is named" "no run reports in"
@@ -253,19 +355,129 @@ expect_out "slowed stm: throughput is the regression" "throughput_tx_per_s" "REG
 
 expect_rc "bench-suite.sh --list --cpu" 0 bash "$root/scripts/bench-suite.sh" --cpu --list
 expect_out "the suite covers every subcommand" "suite version" " stm " " avoid " " detect " " speculate " " list "
+nruns=$(bash "$root/scripts/bench-suite.sh" --cpu --list | grep -c '^  ')
 expect_rc "bench-suite.sh --cpu runs" 0 bash "$root/scripts/bench-suite.sh" --cpu --gpubench "$G" --out "$D/suite"
-check "the suite wrote 8 reports" test "$(find "$D/suite" -name '*.json' | wc -l)" = 8
+check "the suite wrote a report per run ($nruns)" test "$(find "$D/suite" -name '*.json' | wc -l)" = "$nruns"
 check "the suite wrote its version and command lines" grep -q "^gpubench benchmark suite version" "$D/suite/SUITE"
+check "the suite's progress gives each run's cv" grep -q "stm-bank: stm, verified, cpu backend, cv [0-9.]*%" "$T_ERR"
 mkdir -p "$D/suite-renamed"
 for f in "$D"/suite/*.json; do cp "$f" "$D/suite-renamed/x-$(basename "$f")"; done
 expect_rc "the suite against itself, renamed: exit 0" 0 "$G" compare "$D/suite" "$D/suite-renamed"
-expect_err "every suite report is paired" "8 pairs compared" "0 only in base, 0 only in new"
-cp "$D/slow-stm.json" "$D/suite-renamed/x-stm-bank.json"
+expect_err "every suite report is paired" "$nruns pairs compared" "0 only in base, 0 only in new"
 expect_rc "bench-suite.sh --compare exits with compare's status" 2 bash "$root/scripts/bench-suite.sh" --cpu \
 	--gpubench "$G" --out "$D/suite2" --compare "$D/nosuch"
 expect_rc "bench-suite.sh --out and --update-baseline exit 2" 2 bash "$root/scripts/bench-suite.sh" --cpu \
 	--update-baseline --out "$D/x"
 expect_rc "bench-suite.sh --bogus exits 2" 2 bash "$root/scripts/bench-suite.sh" --bogus
+expect_rc "bench-suite.sh --only two runs" 0 bash "$root/scripts/bench-suite.sh" --cpu --list --only list-insert,stm-bank
+check "--only keeps the named runs, in the suite's order" test "$(grep '^  ' "$T_OUT" | awk '{print $1}' | xargs)" = \
+	"stm-bank list-insert"
+expect_rc "bench-suite.sh --only an unknown name: exit 2" 2 bash "$root/scripts/bench-suite.sh" --cpu --only nosuch
+expect_err "--only names the unknown run" "no run named 'nosuch'"
+expect_rc "bench-suite.sh --only runs only those" 0 bash "$root/scripts/bench-suite.sh" --cpu --gpubench "$G" \
+	--only list-insert --out "$D/only"
+check "--only: one report" test "$(find "$D/only" -name '*.json' | wc -l)" = 1
+# the GPU variant's command lines are valid: without a GPU each one stops for the GPU (1), never as a usage error (2)
+bash "$root/scripts/bench-suite.sh" --list | grep '^  ' >"$D/gpu-runs"
+while read -r name _ args; do
+	# shellcheck disable=SC2086 # the run's options are words
+	expect_rc "the GPU run $name parses its options" 1 "$G" $args --backend gpu --json "$D/gpu-run.json"
+done <"$D/gpu-runs"
+check "the GPU suite runs detect's gpu-stream and list's gpu-tail" grep -q "gpu-stream.*gpu-tail" \
+	<(tr '\n' ' ' <"$D/gpu-runs")
+
+# ---------------------------------------------------------------- the A/B mode
+
+expect_rc "--ab with --rounds 3: exit 2" 2 bash "$root/scripts/bench-suite.sh" --cpu --ab "$G" --rounds 3
+expect_err "--rounds 3 is refused, saying why" "option --rounds: '3'" "the rank test needs 4 a side"
+expect_rc "--rounds without --ab: exit 2" 2 bash "$root/scripts/bench-suite.sh" --cpu --rounds 4
+expect_rc "--ab with --compare: exit 2" 2 bash "$root/scripts/bench-suite.sh" --cpu --ab "$G" --compare "$D/suite"
+expect_rc "--ab with no binary there: exit 2" 2 bash "$root/scripts/bench-suite.sh" --cpu --ab "$D/nosuch" \
+	--gpubench "$G" --out "$D/ab-none"
+AB=(bash "$root/scripts/bench-suite.sh" --cpu --gpubench "$G" --rounds 4)
+run "${AB[@]}" --ab "$G" --only stm-bank,list-insert --out "$D/ab"
+check "A/B of one binary: compare's status, 0 or 4 (measured, not asserted: docs/ci.md)" test "$RC" = 0 -o "$RC" = 4
+check "A/B: a merged report per run on each side" test "$(find "$D/ab/base" "$D/ab/new" -name "*.json" | wc -l)" = 4
+check "A/B: the comparison as markdown and JSON" test -s "$D/ab/compare.md" -a -s "$D/ab/compare.json"
+check "A/B: SUITE names both binaries, the rounds and their order" grep -q "4 processes of each binary a run, in the order ABBAABBA" "$D/ab/SUITE"
+json_check "A/B: each side's sample i is the median of its process i, the sides of one session" "$D/ab/base/list-insert.json" '
+import json, os
+root = "'"$D/ab"'"
+new = json.load(open(os.path.join(root, "new", "list-insert.json")))
+for side, doc in (("base", d), ("new", new)):
+    i = doc["meta"]["interleaved"]
+    assert i["side"] == side and i["processes"] == 4 and i["order"] == "ABBAABBA", i
+    m = doc["results"]["impls"][0]["run_seconds"]
+    raw = [json.load(open(os.path.join(root, "runs", side, "r%d" % r, "list-insert.json")))
+           for r in range(1, 5)]
+    assert m["samples"] == [x["results"]["impls"][0]["run_seconds"]["median"] for x in raw], (m, side)
+    assert m["n"] == 4 and m["median"] == sorted(m["samples"])[1] / 2 + sorted(m["samples"])[2] / 2, m
+    assert doc["meta"]["complete"] is True and doc["verification"]["verified"] is True
+assert d["meta"]["interleaved"]["session"] == new["meta"]["interleaved"]["session"]
+assert d["config"] == new["config"]'
+check "A/B: the processes ran in the order ABBAABBA" test "$(ls -tr --time=ctime "$D"/ab/runs/*/r*/list-insert.json |
+	sed 's|.*/runs/\([a-z]*\)/.*|\1|' | sed 's/base/A/; s/new/B/' | tr -d '\n')" = ABBAABBA
+json_check "A/B: compare reads the pairs as interleaved" "$D/ab/compare.json" '
+p = d["results"]["pairs"]
+assert len(p) == 2 and all(x["interleaved"] is True and x["status"] == "compared" for x in p), p
+m = [r for x in p for r in x["metrics"] if r["verdict"] != "untested"]
+assert m and all(r["threshold_pct"] == 5 and abs(r["alpha"] - 0.05 / len(m)) < 1e-12 for r in m), m'
+expect_rc "A/B folders compared again, with --threshold 300: exit 0" 0 "$G" compare --threshold 300 \
+	"$D/ab/base" "$D/ab/new"
+expect_out "A/B: the table says the pair is interleaved" "interleaved (A/B session"
+expect_err "A/B: the rule is said, alpha shared over the metrics" "beyond noise: p < 0.025 (0.05 over the 2 interleaved metrics)"
+# the new binary slowed on purpose, each repetition 100 ms longer: a regression however loaded the machine
+printf '#!/bin/sh\nGPUBENCH_TEST_DELAY_US=100000 exec %s "$@"\n' "$(cd "$(dirname "$G")" && pwd)/$(basename "$G")" \
+	>"$D/slow-gpubench"
+chmod +x "$D/slow-gpubench"
+expect_rc "A/B with the new binary slowed: exit 4" 4 bash "$root/scripts/bench-suite.sh" --cpu --ab "$G" \
+	--gpubench "$D/slow-gpubench" --rounds 4 --only list-insert --out "$D/ab-slow"
+expect_out "A/B slowed: the regression row" "interleaved (A/B session" "impls.cpu-lockfree.run_seconds" "REGRESSION"
+check "A/B slowed: the markdown table has it" grep -q "regression" "$D/ab-slow/compare.md"
+expect_rc "suite_merge.py refuses reports of two configurations" 1 python3 "$root/scripts/lib/suite_merge.py" \
+	--session S --side base --order ABBA --out "$D/merged.json" "$D/base.json" "$D/otherconf.json"
+expect_err "suite_merge.py names the two reports and the block" "base.json and" "otherconf.json differ in config"
+check "suite_merge.py: nothing written" test ! -e "$D/merged.json"
+# synthetic A/B reports: interleaved samples get the 5% threshold, others three spreads
+spread="[100.0, 110.0, 90.0, 105.0, 95.0, 102.0, 98.0, 108.0]"
+mk "$D/ab-base.json" "s($spread); d['meta']['interleaved'] = {'session': 'S1', 'side': 'base'}"
+mk "$D/ab-new.json" "s([v * 0.82 for v in $spread]); d['meta']['interleaved'] = {'session': 'S1', 'side': 'new'}"
+mk "$D/ab-other.json" "s([v * 0.82 for v in $spread]); d['meta']['interleaved'] = {'session': 'S2', 'side': 'new'}"
+expect_rc "interleaved sides of one session, 18% slower: a regression at the 5% threshold" 4 "$G" compare \
+	"$D/ab-base.json" "$D/ab-new.json"
+expect_out "interleaved: the 5% threshold" "interleaved (A/B session S1)" "5.0%  REGRESSION"
+expect_rc "sides of two sessions: the spread's threshold, unchanged" 0 "$G" compare "$D/ab-base.json" "$D/ab-other.json"
+check "two sessions: not read as interleaved" test -z "$(grep interleaved "$T_OUT")"
+
+# ---------------------------------------------------------------- gate quality
+
+expect_rc "gate-quality.sh --help" 0 bash "$root/scripts/gate-quality.sh" --help
+expect_out "gate-quality.sh --help says what it measures" "false-alarm and detection rates" "--resume"
+expect_rc "gate-quality.sh --modes x: exit 2" 2 bash "$root/scripts/gate-quality.sh" --modes x
+expect_rc "gate-quality.sh --pairs 0: exit 2" 2 bash "$root/scripts/gate-quality.sh" --pairs 0
+expect_rc "gate-quality.sh --resume without a measurement: exit 2" 2 bash "$root/scripts/gate-quality.sh" --cpu \
+	--gpubench "$G" --resume --out "$D/no-gate"
+expect_rc "gate-quality.sh: one A/B pair of each kind" 0 bash "$root/scripts/gate-quality.sh" --cpu --gpubench "$G" \
+	--pairs 1 --modes ab --only list-insert --rounds 4 --out "$D/gate"
+json_check "gate-quality.sh: a delay sized for the run, one same and one slow pair, a summary" "$D/ab/compare.json" '
+import csv
+gate = "'"$D/gate"'"
+rows = lambda f: list(csv.DictReader(open(gate + "/" + f), delimiter="\t"))
+d = rows("delays.tsv")
+assert len(d) == 1 and d[0]["run"] == "list-insert" and d[0]["metric"] == "impls.cpu-lockfree.run_seconds", d
+assert int(d[0]["delay_us"]) >= 1, d
+p = rows("pairs.tsv")
+assert [(x["mode"], x["kind"], x["pair"]) for x in p] == [("ab", "same", "1"), ("ab", "slow", "1")], p
+assert all(x["status"] in ("0", "4") for x in p), p
+m = rows("metrics.tsv")
+assert any(x["sized"] == "1" and x["kind"] == "slow" and x["report"] == "list-insert" for x in m), m
+s = open(gate + "/summary.md").read()
+assert "| A/B, interleaved | " in s and " of 1 (" in s and "| list-insert | impls.cpu-lockfree.run_seconds |" in s, s'
+check "gate-quality.sh: its working reports are gone" test ! -e "$D/gate/work"
+expect_rc "gate-quality.sh --resume adds a pair" 0 bash "$root/scripts/gate-quality.sh" --cpu --gpubench "$G" \
+	--pairs 1 --modes ab --only list-insert --rounds 4 --out "$D/gate" --resume
+check "gate-quality.sh --resume: pair 2 added, the delay kept" test "$(cut -f3 "$D/gate/pairs.tsv" | xargs)" = \
+	"pair 1 1 2 2" -a "$(wc -l <"$D/gate/delays.tsv")" = 2
 
 # the recorded baseline is of this suite version and reads as a set of verified reports
 version=$(sed -n 's/^suite_version=//p' "$root/scripts/bench-suite.sh")
@@ -273,6 +485,6 @@ check "results/baseline-cpu is of the suite's version ($version)" \
 	grep -q "^gpubench benchmark suite version $version (cpu)\$" "$root/results/baseline-cpu/SUITE"
 expect_rc "results/baseline-cpu against itself: exit 0" 0 "$G" compare "$root/results/baseline-cpu" \
 	"$root/results/baseline-cpu"
-expect_err "results/baseline-cpu: one verified report per suite run" "8 pairs compared"
+expect_err "results/baseline-cpu: one verified report per suite run" "$nruns pairs compared"
 
 summary compare

@@ -481,8 +481,8 @@ TEST(report_results_renders_entries_speedups_and_verification)
 
 	text = summary_of(&ms, &view);
 	CHECK_CONTAINS(text, "gpubench test: two entries\n");
-	CHECK_CONTAINS(text, "  fast         run 1.001 s (median of 3), 9.99 units/s, own 0, verified\n");
-	CHECK_CONTAINS(text, "  slow         run 4.001 s (median of 3), 2.499 units/s, own 1, verified, "
+	CHECK_CONTAINS(text, "  fast         run 1.001 s (median of 3, cv 0.1%), 9.99 units/s, own 0, verified\n");
+	CHECK_CONTAINS(text, "  slow         run 4.001 s (median of 3, cv 0.0%), 2.499 units/s, own 1, verified, "
 			     "fast is 4x faster\n");
 	CHECK_CONTAINS(text, "  own          line\n");
 	CHECK_CONTAINS(text, "  verified     yes: 7 of 9 units checked\n");
@@ -639,8 +639,8 @@ TEST(report_results_tracked_rate_and_units_policy)
 	CHECK_STR_EQ(at(r.verification, "own_check")->valuestring, "found");
 
 	text = summary_of(&ms, &v);
-	CHECK_CONTAINS(text, "  fast         20 units/s (median of 3), own 0, verified\n");
-	CHECK_CONTAINS(text, "  slow         5 units/s (median of 3), own 1, verified, fast is 4x faster\n");
+	CHECK_CONTAINS(text, "  fast         20 units/s (median of 3, cv 50.0%), own 0, verified\n");
+	CHECK_CONTAINS(text, "  slow         5 units/s (median of 3, cv 50.0%), own 1, verified, fast is 4x faster\n");
 	CHECK_CONTAINS(text, "  verified     yes: 21 of 21 batches checked\n");
 	free(text);
 	gb_report_free(&r);

@@ -107,6 +107,8 @@ TEST(metric_compare_halved_rate_weighs_as_doubled_time)
 {
 	double rate[] = {100, 101, 99, 100.5, 99.5}, half[5], time[5], twice[5];
 	cJSON *br, *nr, *bt, *nt;
+	gb_compare_rule t90 = {90, 0, GB_COMPARE_ALPHA}, t110 = {110, 0, GB_COMPARE_ALPHA},
+			noise = {-1, 0, GB_COMPARE_ALPHA};
 	gb_metric_row r;
 	int i;
 	for (i = 0; i < 5; i++) {
@@ -119,28 +121,62 @@ TEST(metric_compare_halved_rate_weighs_as_doubled_time)
 	bt = stats_block(time, 5);
 	nt = stats_block(twice, 5);
 	/* halving a rate: -50% but a factor of 2, so a 90% threshold does not hide it */
-	r = gb_metric_compare("throughput_tx_per_s", br, nr, 90);
+	r = gb_metric_compare("throughput_tx_per_s", br, nr, &t90);
 	CHECK_NEAR(r.change, -50, 1e-9);
 	CHECK_EQ(r.dir, 1);
 	CHECK(r.beyond_noise == 1);
 	CHECK_EQ(r.v, GB_V_REGRESSION);
-	r = gb_metric_compare("impls.gpu.stream_seconds", bt, nt, 90);
+	r = gb_metric_compare("impls.gpu.stream_seconds", bt, nt, &t90);
 	CHECK_NEAR(r.change, 100, 1e-9);
 	CHECK_EQ(r.dir, -1);
 	CHECK_EQ(r.v, GB_V_REGRESSION);
 	/* the same factor the other way is an improvement, and 110% hides both */
-	CHECK_EQ(gb_metric_compare("throughput_tx_per_s", nr, br, 90).v, GB_V_IMPROVEMENT);
-	CHECK_EQ(gb_metric_compare("throughput_tx_per_s", br, nr, 110).v, GB_V_UNCHANGED);
-	CHECK_EQ(gb_metric_compare("impls.gpu.stream_seconds", bt, nt, 110).v, GB_V_UNCHANGED);
+	CHECK_EQ(gb_metric_compare("throughput_tx_per_s", nr, br, &t90).v, GB_V_IMPROVEMENT);
+	CHECK_EQ(gb_metric_compare("throughput_tx_per_s", br, nr, &t110).v, GB_V_UNCHANGED);
+	CHECK_EQ(gb_metric_compare("impls.gpu.stream_seconds", bt, nt, &t110).v, GB_V_UNCHANGED);
 	/* the default threshold of steady samples is the 5% floor */
-	r = gb_metric_compare("throughput_tx_per_s", br, nr, -1);
+	r = gb_metric_compare("throughput_tx_per_s", br, nr, &noise);
 	CHECK_NEAR(r.threshold, 5, 1e-9);
 	/* a metric on one side only, and one that is neither a time nor a rate */
-	CHECK_EQ(gb_metric_compare("throughput_tx_per_s", br, NULL, -1).v, GB_V_ONLY_BASE);
-	r = gb_metric_compare("abort_rate", br, nr, -1);
+	CHECK_EQ(gb_metric_compare("throughput_tx_per_s", br, NULL, &noise).v, GB_V_ONLY_BASE);
+	r = gb_metric_compare("abort_rate", br, nr, &noise);
 	CHECK_EQ(r.v, GB_V_UNTESTED);
 	cJSON_Delete(br);
 	cJSON_Delete(nr);
 	cJSON_Delete(bt);
 	cJSON_Delete(nt);
+}
+
+/*
+ * Interleaved samples (the A/B mode) carry the drift between processes on
+ * both sides, so their default threshold is the 5% floor, not three spreads:
+ * a 20% slowdown in samples whose three spreads are 22% is a regression
+ * there and unchanged otherwise; and alpha is the rule's.
+ */
+TEST(metric_compare_interleaved_rule)
+{
+	double base[] = {100, 110, 90, 105, 95, 102, 98, 108}, slow[8];
+	gb_compare_rule spread = {-1, 0, GB_COMPARE_ALPHA}, ab = {-1, 1, GB_COMPARE_ALPHA},
+			strict = {-1, 1, 0.0001};
+	cJSON *b, *n;
+	gb_metric_row r;
+	int i;
+	for (i = 0; i < 8; i++)
+		slow[i] = base[i] * 1.2;
+	b = stats_block(base, 8);
+	n = stats_block(slow, 8);
+	r = gb_metric_compare("loop_seconds", b, n, &spread);
+	CHECK(r.threshold > 20);
+	CHECK_EQ(r.v, GB_V_UNCHANGED);
+	r = gb_metric_compare("loop_seconds", b, n, &ab);
+	CHECK_NEAR(r.threshold, 5, 1e-9);
+	CHECK(r.p < 0.01);
+	CHECK_EQ(r.v, GB_V_REGRESSION);
+	CHECK_NEAR(r.alpha, GB_COMPARE_ALPHA, 0);
+	r = gb_metric_compare("loop_seconds", b, n, &strict);
+	CHECK_EQ(r.v, GB_V_NOISE);
+	/* cv: the sample stdev over the mean, in percent */
+	CHECK_NEAR(r.cv_base, 100 * 6.6975 / 101, 0.01);
+	cJSON_Delete(b);
+	cJSON_Delete(n);
 }
