@@ -49,7 +49,7 @@ check "fig7: 600 s bounds by default, five runs an hour's task" \
 expect_rc "speculate-figures.sh --emit-slurm exits 0" 0 env GPUBENCH_SLURM_CPUS=8 bash scripts/speculate-figures.sh \
 	--gpubench "$G" --loops ocean --out "$O/spec" --emit-slurm "$S/spec"
 check "speculate: --backend gpu where the run named none" \
-	test "$(grep -c -- ' --backend gpu ' "$S/spec/jobs.txt")" = 4
+	test "$(grep -c -- ' --backend gpu ' "$S/spec/jobs.txt")" = 5
 check "speculate: its threaded CPU baselines ask for GPUBENCH_SLURM_CPUS" \
 	grep -qx '#SBATCH --cpus-per-task=8' "$S/spec/speculate-figures.slurm"
 check "--cpu-workers names the CPUs a run uses" bash -c \
