@@ -478,6 +478,8 @@ expect_rc "gate-quality.sh --resume adds a pair" 0 bash "$root/scripts/gate-qual
 	--pairs 1 --modes ab --only list-insert --rounds 4 --out "$D/gate" --resume
 check "gate-quality.sh --resume: pair 2 added, the delay kept" test "$(cut -f3 "$D/gate/pairs.tsv" | xargs)" = \
 	"pair 1 1 2 2" -a "$(wc -l <"$D/gate/delays.tsv")" = 2
+check "gate-quality.sh --resume: ENV says which binary and options added the pairs" \
+	grep -q "^resumed .* with gpubench .*--pairs 1 --modes ab --only list-insert --rounds 4 --resume\$" "$D/gate/ENV"
 
 # the recorded baseline is of this suite version and reads as a set of verified reports
 version=$(sed -n 's/^suite_version=//p' "$root/scripts/bench-suite.sh")
