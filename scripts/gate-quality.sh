@@ -93,7 +93,10 @@ mkdir -p "$out/work"
 out=$(cd "$out" && pwd)
 work=$out/work
 
-if [[ $resume == 0 ]]; then
+if [[ $resume == 1 ]]; then
+	echo "resumed $(date -u +%Y-%m-%dT%H:%M:%SZ) with $("$G" --version): scripts/gate-quality.sh --$mode" \
+		"--pairs $pairs --modes $modes${only:+ --only $only} --rounds $rounds --resume" >>"$out/ENV"
+else
 	{
 		echo "measured $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n): $(uname -sr), $(nproc) logical cores," \
 			"$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo 2>/dev/null | head -n 1)"
