@@ -492,7 +492,7 @@ static int run(int argc, char **argv)
 		const gb_path_use paths[] = {{"json", o.run.json, 0}};
 		gb_paths_check("compare", paths, 1);
 	}
-	if (o.run.json && strcmp(o.run.json, "-") == 0 && !o.run.quiet)
+	if (o.run.json && gb_path_is_stdout(o.run.json) && !o.run.quiet)
 		gb_die(GB_EXIT_USAGE, "compare: --json - and the table would share stdout; add --quiet");
 	base = argv[first];
 	new_ = argv[first + 1];
