@@ -2,7 +2,9 @@
 # gpubench's test driver (make test): the layering of the includes
 # (tests/layers.sh), the unit tests, the CLI tests on the CUDA build and on
 # the CPU-only build, the speculate CLI tests, the harness tests
-# (tests/cli-harness.sh), the compare and benchmark-suite tests, the figure
+# (tests/cli-harness.sh), the reliability tests (tests/cli-reliability.sh:
+# --timeout, signals, outputs, options, failures), the compare and
+# benchmark-suite tests, the figure
 # and table scripts in --quick mode (fig7, fig8, fig9, pba-tables, detect-tables,
 # speculate-figures) and the thesis's numbers beside them, a parse of the GPU
 # scripts, and a smoke test of the CPU-only binary. Run from the repository
@@ -72,6 +74,7 @@ if [ -x "$GN" ]; then
 fi
 run_suite compare env GPUBENCH="$G" "$here/compare.sh"
 run_suite cli-harness env GPUBENCH="$G" "$here/cli-harness.sh"
+run_suite cli-reliability env GPUBENCH="$G" "$here/cli-reliability.sh"
 
 # ---- the STM figures (scripts/fig7.sh to fig13b.sh, csmv-fig1.sh,
 # csmv-fig2.sh and csmv-fig3.sh) --quick: a row per workload, engine, panel and point, every one
