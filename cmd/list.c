@@ -95,7 +95,9 @@ static const gb_opt_row rows[NROWS] = {
 	[ROW_IMPL] = {.name = "impl", .kind = GB_OPT_TEXT, .metavar = "NAME", .offset = AT(impl_name),
 		      .help = "implementation, one of those below (default gpu, or cpu-lockfree when no GPU "
 			      "is found)"},
-	[ROW_SBS] = {.name = "superblocks", .kind = GB_OPT_UINT, .metavar = "N", .lo = 2, .hi = 1u << 24,
+	/* at most 2^24 - 1: that many of the smallest superblocks, 256 bytes, fill the 4 GiB the heap's
+	 * 32-bit block offsets address */
+	[ROW_SBS] = {.name = "superblocks", .kind = GB_OPT_UINT, .metavar = "N", .lo = 2, .hi = (1u << 24) - 1,
 		     .offset = AT(sb_count),
 		     .help = "heap superblocks, bookkeeping included (default 64, or as many as the run's "
 			     "nodes need with room to spare)"},
@@ -203,9 +205,11 @@ static void check_memory(const list_opts *o)
 	unsigned k, heap = 0, serial = 0;
 
 	for (k = 0; k < o->impl.n; k++) {
-		const list_engine *e = o->impl.e[k];
-		if (e->head.options)
-			heap = 1;
+		const char *const *opt = ((const list_engine *)o->impl.e[k])->head.options;
+		while (opt && *opt && strcmp(*opt, "superblocks") != 0)
+			opt++;
+		if (opt && *opt)
+			heap = 1; /* it reads the heap's options: it runs on the KMA-style heap */
 		else
 			serial = 1;
 	}

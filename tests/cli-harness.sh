@@ -327,7 +327,7 @@ assert d["verification"]["verified"] is None and d["config"]["verify_every"] == 
 # ---------------------------------------------------------------- shared options on list
 expect_rc "help list exits 0" 0 "$G" help list
 tr '\n' ' ' <"$T_OUT" | tr -s ' ' >"$R/help-list.txt"
-for want in "(1..214119219, default 4096)" "(1..67108864)" "(2..16777216)" \
+for want in "(1..214119219, default 4096)" "(1..67108864)" "(2..16777215)" \
 	"--superblock-size B bytes per superblock, a multiple of 256 (default 4096, the paper's, or" "(256..16777216)" \
 	"(insert|delete|mixed, default insert)" \
 	"--reps N timed repetitions of the whole workload (1..100000, default 3)" \

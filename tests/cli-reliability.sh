@@ -221,6 +221,11 @@ expect_rc "help avoid exits 0" 0 "$G" help avoid
 expect_out "help says what --timeout, signals and repeated options do" "SIGINT and SIGTERM" "a grace" \
 	"of 5 s + S/10 (60 s at most)" "An option given twice is a usage error (exit 2), but for one marked repeatable;"
 
+# a heap the 32-bit block offsets cannot address is refused naming both options and what fits
+expect_rc "list --superblocks 16777215 of 4096 bytes exits 2" 2 "$G" list --superblocks 16777215 --impl cpu-lockfree
+expect_err "list --superblocks past the heap names both options and the most that fit" \
+	"--superblocks 16777215 x --superblock-size 4096 is a heap above the 4 GiB" "at most 1048575 superblocks"
+
 # a trace of no events is refused, as --events 0 is
 printf 'processes 2\nresources 1\navailable 1\nmax 0 1\nmax 1 1\n' >"$R/avoid-empty.trace"
 expect_rc "avoid: a trace of no events exits 2" 2 "$G" avoid --trace "$R/avoid-empty.trace"
