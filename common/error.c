@@ -31,14 +31,15 @@ void gb_die(int code, const char *fmt, ...)
 	void (*hook)(void *arg) = failure_hook;
 	va_list ap;
 
-	va_start(ap, fmt);
-	vmessage(fmt, ap);
-	va_end(ap);
 	gb_exit_status = code;
+	/* what finished first: the failure's own message stays the last line, for scripts that show it */
 	if (code == GB_EXIT_RUNTIME && hook) {
 		failure_hook = NULL; /* once: a failure inside it ends the process plainly */
 		hook(failure_arg);
 	}
+	va_start(ap, fmt);
+	vmessage(fmt, ap);
+	va_end(ap);
 	exit(code);
 }
 

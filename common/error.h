@@ -16,7 +16,8 @@ enum gb_exit {
 /*
  * Print "gpubench: <msg>" to stderr and exit with the given code. A runtime
  * failure (code 1) in the middle of a run first calls the hook set by
- * gb_on_runtime_failure, once: it shows what finished before the failure.
+ * gb_on_runtime_failure, once: it shows what finished before the failure,
+ * and the message follows it.
  */
 __attribute__((noreturn, format(printf, 2, 3)))
 void gb_die(int code, const char *fmt, ...);

@@ -106,9 +106,10 @@ void gb_report_summary(FILE *out, const gb_measure *ms, const gb_result_view *v)
 
 /*
  * From the first repetition until gb_report_finish_to: a runtime failure (a
- * CUDA error; common/error.h's hook) shows the summary of what finished,
- * marked incomplete, from the view that view(ms, arg, v) fills, and writes no
- * report, so that one at json (--json; NULL: none) is left as it was.
+ * CUDA error; common/error.h's hook) after a repetition finished shows the
+ * summary of what finished, marked incomplete, from the view that
+ * view(ms, arg, v) fills, and writes no report, so that one at json (--json;
+ * NULL: none) is left as it was.
  */
 void gb_report_on_failure(gb_measure *ms, void (*view)(gb_measure *ms, void *arg, gb_result_view *v), void *arg,
 			  const char *json);

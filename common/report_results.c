@@ -235,17 +235,21 @@ static struct {
 static void on_failure(void *unused)
 {
 	gb_result_view v;
+	unsigned k, done = 0;
 
 	(void)unused;
+	for (k = 0; k < failure.ms->n; k++)
+		done += failure.ms->m[k].reps_done;
+	if (!done)
+		return; /* nothing finished: the failure's message says it all */
 	failure.ms->incomplete = 1;
 	failure.ms->failed = 1;
 	memset(&v, 0, sizeof(v));
 	failure.view(failure.ms, failure.arg, &v);
 	if (!gb_quiet && !(failure.json && gb_path_is_stdout(failure.json)))
 		gb_report_summary(stdout, failure.ms, &v);
-	gb_warn("%s: the run ended at a runtime failure: what finished is shown above, marked incomplete; "
-		"no report was written%s%s", failure.ms->cmd, failure.json ? " (" : "",
-		failure.json ? "an existing one is left as it was)" : "");
+	gb_warn("%s: a runtime failure ends the run: what finished is shown, marked incomplete; no report "
+		"was written%s", failure.ms->cmd, failure.json ? " (one at --json is left as it was)" : "");
 }
 
 void gb_report_on_failure(gb_measure *ms, void (*view)(gb_measure *ms, void *arg, gb_result_view *v), void *arg,

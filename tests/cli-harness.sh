@@ -126,8 +126,10 @@ assert v["events_checked"] == 1, v
 assert v["verified"] is True, v'
 expect_rc "detect --verify-every 7 exits 0" 0 "$G" "${DETECT[@]}" --verify-every 7
 expect_out "detect's summary says how many events were checked" "29 of 200 events checked"
-expect_rc "speculate cut short before a repetition exits 1" 1 "$G" speculate --loop ocean --iters 4000000 \
-	--reps 1 --timeout 0.001 --json "$R/spec-timeout.json"
+# (the delay makes the reference run's first look at the clock outlast --timeout: the run stops
+# after generation, before the first repetition)
+expect_rc "speculate cut short before a repetition exits 1" 1 env GPUBENCH_TEST_DELAY_US=400000 "$G" speculate \
+	--loop ocean --iters 200000 --reps 1 --timeout 0.2 --json "$R/spec-timeout.json"
 json_check "speculate with no repetition finished is not verified (null)" "$R/spec-timeout.json" '
 assert d["meta"]["complete"] is False
 assert d["results"]["reps_completed"] == 0
@@ -196,7 +198,7 @@ expect_err "stm --threads names both options of the table and what fits" \
 expect_rc "stm --tx-per-thread 100000000 exits 1 under a 4 GB limit" 1 \
 	bash -c 'ulimit -v 4000000 && exec "$@"' sh "$G" stm --backend cpu --threads 20 --tx-per-thread 100000000
 expect_err "stm --tx-per-thread names itself and what fits" \
-	"stm: --threads 20 x --tx-per-thread 100000000 need about" "or --tx-per-thread "
+	"stm: --threads 20 x --tx-per-thread 100000000 need about" "at most --tx-per-thread "
 expect_rc "avoid --procs 1048576 --res 2048 exits 1 under a 4 GB limit" 1 \
 	bash -c 'ulimit -v 4000000 && exec "$@"' sh "$G" avoid --impl cpu-fast --procs 1048576 --res 2048
 expect_err "avoid --procs names --procs and --res and what fits" \
@@ -441,8 +443,8 @@ assert v["verified"] is None and v["events_checked"] == 0 and "--timeout" in v["
 expect_out "avoid cut short: the summary says no repetition finished" "  cpu          no repetition finished" \
 	"  verified     not checked (--timeout came before a checked repetition finished)" \
 	"  incomplete   --timeout 0.2 s reached"
-expect_rc "speculate cut short with a baseline exits 1" 1 "$G" speculate --backend cpu --loop ocean \
-	--iters 4000000 --reps 1 --timeout 0.05 --compare seq --json "$R/m-spec-cut.json"
+expect_rc "speculate cut short with a baseline exits 1" 1 env GPUBENCH_TEST_DELAY_US=400000 "$G" speculate \
+	--backend cpu --loop ocean --iters 200000 --reps 1 --timeout 0.2 --compare seq --json "$R/m-spec-cut.json"
 json_check "speculate cut short: the baseline is not called verified" "$R/m-spec-cut.json" '
 b = d["results"]["baselines"][0]
 assert b["name"] == "seq" and b["verified"] is None and b["loop_seconds"]["n"] == 0, b

@@ -326,9 +326,10 @@ r = d["results"]
 assert d["config"]["elements"] == 3000000 and r["assignments"] == 1 and r["detections"] == 0
 assert r["bytes_from_device"] == 4 * 8 + 8 * 300, r["bytes_from_device"]'
 
-# ---- timeout: exit 1, the report marked incomplete
-expect_rc "--timeout before the first repetition exits 1" 1 "${S[@]}" --loop ocean --iters 2000000 \
-	--timeout 0.001 --json "$R/to.json"
+# ---- timeout: exit 1, the report marked incomplete. The delay makes the reference run's first
+# look at the clock outlast --timeout: the run stops after generation, before the first repetition.
+expect_rc "--timeout before the first repetition exits 1" 1 env GPUBENCH_TEST_DELAY_US=400000 "${S[@]}" \
+	--loop ocean --iters 200000 --timeout 0.2 --json "$R/to.json"
 expect_err "--timeout says so" "--timeout"
 json_check "--timeout: incomplete report" "$R/to.json" '
 assert d["meta"]["complete"] is False and d["results"]["reps_completed"] == 0
