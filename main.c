@@ -1,11 +1,32 @@
 /* gpubench: dispatch to the subcommands of cmd/commands.c's table. */
+#include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "cmd/cmd.h"
 #include "common/error.h"
 #include "common/opts.h"
+#include "common/stop.h"
 #include "common/version.h"
+
+/*
+ * At exit, whatever the subcommand and however it ends: what went to standard
+ * output must have got there (a full disk, a closed descriptor), else the
+ * exit status is 1 (or the failure's own, when the run had failed already).
+ */
+static void check_stdout(void)
+{
+	int e;
+
+	errno = 0;
+	if (fflush(stdout) == 0 && !ferror(stdout))
+		return;
+	e = errno ? errno : EIO;
+	fprintf(stderr, "gpubench: cannot write to standard output: %s\n", strerror(e));
+	_exit(gb_exit_status ? gb_exit_status : GB_EXIT_RUNTIME);
+}
 
 static void usage(FILE *out)
 {
@@ -30,6 +51,8 @@ int main(int argc, char **argv)
 {
 	const gb_command *cmd;
 
+	atexit(check_stdout);
+	gb_stop_install();
 	if (argc < 2) {
 		usage(stderr);
 		return GB_EXIT_USAGE;
@@ -65,5 +88,6 @@ int main(int argc, char **argv)
 	cmd = gb_command_find(argv[1]);
 	if (!cmd)
 		gb_die(GB_EXIT_USAGE, "unknown subcommand '%s' (see 'gpubench --help')", argv[1]);
-	return cmd->run(argc - 1, argv + 1);
+	gb_exit_status = cmd->run(argc - 1, argv + 1);
+	return gb_exit_status;
 }

@@ -22,6 +22,7 @@
 #include "common/output.h"
 #include "common/report.h"
 #include "common/stats.h"
+#include "common/stop.h"
 #include "common/timer.h"
 #include "deadlock/pba_engine.h"
 #include "workloads/deadlock/pba_gen.h"
@@ -295,15 +296,18 @@ static void lines(FILE *out, const void *arg)
 static void check_memory(const avoid_opts *o)
 {
 	gb_memory_term host[] = {
-		{.opt = "procs", .value = o->gen.procs, .bytes_each = (uint64_t)o->gen.res * 4 * 3 * sizeof(int32_t)},
-		{.opt = "events", .value = o->gen.events,
-		 .bytes_each = (uint64_t)o->gen.res * sizeof(int32_t) + 6 + 2 * sizeof(double)},
+		{.opt = "procs", .value = o->gen.procs, .bytes_each = 4 * 3 * sizeof(int32_t), .opt2 = "res",
+		 .value2 = o->gen.res},
+		{.opt = "events", .value = o->gen.events, .bytes_each = sizeof(int32_t), .opt2 = "res",
+		 .value2 = o->gen.res},
+		{.opt = "events", .value = o->gen.events, .bytes_each = 6 + 2 * sizeof(double)},
 	};
-	gb_memory_fit("avoid", "host", gb_host_memory_available(), 0, host, 2);
+	gb_memory_fit("avoid", "host", gb_host_memory_available(), 0, host, 3);
 	if (o->impl.gpu) {
 		gb_device_info dev;
 		gb_memory_term device[] = {
-			{.opt = "procs", .value = o->gen.procs, .bytes_each = (uint64_t)o->gen.res * 3 * sizeof(int32_t)},
+			{.opt = "procs", .value = o->gen.procs, .bytes_each = 3 * sizeof(int32_t), .opt2 = "res",
+			 .value2 = o->gen.res},
 		};
 		if (gb_device_query(gb_device_current(), &dev) == 0)
 			gb_memory_fit("avoid", "device", dev.global_mem_bytes, 0, device, 1);
@@ -329,6 +333,27 @@ static void fill_config(cJSON *cfg, const avoid_opts *o, const pba_system *init,
 	gb_json_u64(cfg, "matrix_bytes", 3ull * init->procs * init->res * sizeof(int32_t));
 }
 
+/* The summary's and the report's view of what finished; what a runtime failure shows too. */
+static void view_of(gb_measure *ms, void *arg, gb_result_view *v)
+{
+	avoid_run *a = arg;
+	const avoid_opts *o = a->o;
+	uint64_t n = a->ev->count;
+
+	snprintf(a->headline, sizeof(a->headline), "%s, %u processes x %u resources, %" PRIu64 " events (%s)",
+		 ms->m[0].name, a->init->procs, a->init->res, n, o->trace ? o->trace : pba_workload_names[o->gen.workload]);
+	*v = (gb_result_view){
+		.headline = a->headline,
+		GB_VIEW_EVENT_STREAM(n),
+		.checked_what = "decisions and the final state checked against the oracle",
+		.method = "every --verify-every-th decision and the final state against the sequential oracle",
+		.entry_json = impl_json,
+		.entry_text = impl_text,
+		.lines = lines,
+		.arg = a,
+	};
+}
+
 static int run(int argc, char **argv)
 {
 	avoid_opts o;
@@ -346,12 +371,16 @@ static int run(int argc, char **argv)
 	parse(&o, argc, argv);
 	gb_measure_init(&ms, "avoid", &o.run, GB_CHECK_LAST, 0);
 	if (o.trace) {
-		if (pba_trace_read(o.trace, &init, &ev, err, sizeof(err)) != 0)
+		if (pba_trace_read(o.trace, &init, &ev, err, sizeof(err)) != 0) {
+			gb_stop_exit_if_requested("reading the trace");
 			gb_die(GB_EXIT_USAGE, "avoid: %s", err);
+		}
 	} else {
 		check_memory(&o);
-		if (pba_generate(&o.gen, &init, &ev, err, sizeof(err)) != 0)
+		if (pba_generate(&o.gen, &init, &ev, err, sizeof(err)) != 0) {
+			gb_stop_exit_if_requested("generation");
 			gb_die(GB_EXIT_USAGE, "avoid: %s", err);
+		}
 	}
 
 	/* The oracle's decisions and final state, computed once. */
@@ -375,6 +404,7 @@ static int run(int argc, char **argv)
 		x->lat[1] = gb_xcalloc(ev.count, sizeof(double), "timings");
 		x->outcome = gb_xcalloc(ev.count, 1, "outcomes");
 	}
+	gb_report_on_failure(&ms, view_of, a, o.run.json);
 	for (k = 0; k < ms.n; k++)
 		gb_measure_run(&ms, k, avoid_rep, a);
 	if (o.decisions && !ms.incomplete &&
@@ -384,20 +414,9 @@ static int run(int argc, char **argv)
 	gb_report_init(&rpt, "avoid", argc, argv);
 	gb_report_set_machine(&rpt, o.impl.gpu, 1);
 	fill_config(rpt.config, &o, &init, &ev);
-	snprintf(a->headline, sizeof(a->headline), "%s, %u processes x %u resources, %" PRIu64 " events (%s)",
-		 ms.m[0].name, init.procs, init.res, ev.count,
-		 o.trace ? o.trace : pba_workload_names[o.gen.workload]);
 	{
-		const gb_result_view view = {
-			.headline = a->headline,
-			GB_VIEW_EVENT_STREAM(ev.count),
-			.checked_what = "decisions and the final state checked against the oracle",
-			.method = "every --verify-every-th decision and the final state against the sequential oracle",
-			.entry_json = impl_json,
-			.entry_text = impl_text,
-			.lines = lines,
-			.arg = a,
-		};
+		gb_result_view view;
+		view_of(&ms, a, &view);
 		rc = gb_report_finish_to(&rpt, o.run.json, &ms, &view);
 	}
 	gb_report_free(&rpt);

@@ -30,6 +30,7 @@
 #include "common/output.h"
 #include "common/report.h"
 #include "common/stats.h"
+#include "common/stop.h"
 #include "common/timer.h"
 #include "deadlock/rag.h"
 #include "workloads/deadlock/rag_gen.h"
@@ -291,7 +292,7 @@ static uint64_t first_recomputing_release(const rag_events *ev, uint64_t from, u
 	uint64_t e, found = UINT64_MAX;
 
 	rag_oracle_init(&o, procs, res, units);
-	for (e = 0; e < ev->count && found == UINT64_MAX; e++) {
+	for (e = 0; e < ev->count && found == UINT64_MAX && !GB_STOP_EVERY(e); e++) {
 		uint32_t p = ev->proc[e], q = ev->res[e], k, mine = 0;
 		if (e >= from && ev->type[e] == RAG_RELEASE) {
 			const rag_list *h = &o.held[p];
@@ -411,6 +412,39 @@ static void fill_config(cJSON *cfg, const detect_opts *o, const detect_run *d)
 	gb_opts_config(cfg, &o->run);
 }
 
+/* The summary's and the report's view of what finished; what a runtime failure shows too. */
+static void view_of(gb_measure *ms, void *arg, gb_result_view *v)
+{
+	detect_run *d = arg;
+	const detect_opts *o = d->o;
+	uint64_t n = d->ev->count;
+
+	if (o->protocol == PROTOCOL_THESIS && d->timed_from)
+		snprintf(d->headline, sizeof(d->headline),
+			 "%s %s, %u processes x %u resources, thesis protocol: event %" PRIu64
+			 " timed after a %" PRIu64 "-event build",
+			 o->algo, ms->m[0].name, d->procs, d->res, d->timed_from, d->timed_from);
+	else
+		snprintf(d->headline, sizeof(d->headline),
+			 "%s %s, %u processes x %u resources, %" PRIu64 " events (%s%s)", o->algo, ms->m[0].name,
+			 d->procs, d->res, n, o->trace ? o->trace : "generated",
+			 o->protocol == PROTOCOL_THESIS ? ", thesis protocol: the build timed" : "");
+	*v = (gb_result_view){
+		.headline = d->headline,
+		/* GB_VIEW_EVENT_STREAM, but the rate counts the timed events only (the thesis
+		 * protocol's LMDDA: one) */
+		.time_key = "stream_seconds", .time_label = "stream ", .rate_key = "events_per_s",
+		.rate_unit = "events/s", .rate_units = (double)(n - d->timed_from),
+		.checked_key = "events_checked", .units = n,
+		.checked_what = "events checked against the oracle",
+		.method = "decisions (outcome and regranted process) against the graph-search oracle",
+		.entry_json = impl_json,
+		.entry_text = impl_text,
+		.lines = lines,
+		.arg = d,
+	};
+}
+
 static int run(int argc, char **argv)
 {
 	detect_opts o;
@@ -429,14 +463,18 @@ static int run(int argc, char **argv)
 	parse(&o, argc, argv);
 	gb_measure_init(&ms, "detect", &o.run, GB_CHECK_LAST, 0);
 	if (o.trace) {
-		if (rag_trace_read(o.trace, &procs, &res, &units, &ev, err, sizeof(err)) != 0)
+		if (rag_trace_read(o.trace, &procs, &res, &units, &ev, err, sizeof(err)) != 0) {
+			gb_stop_exit_if_requested("reading the trace");
 			gb_die(GB_EXIT_USAGE, "detect: %s", err);
+		}
 	} else {
 		procs = o.gen.procs;
 		res = o.gen.res;
 		units = gb_xmalloc((size_t)res * sizeof(uint32_t), "unit counts");
-		if (rag_generate(&o.gen, units, &ev, err, sizeof(err)) != 0)
+		if (rag_generate(&o.gen, units, &ev, err, sizeof(err)) != 0) {
+			gb_stop_exit_if_requested("generation");
 			gb_die(GB_EXIT_USAGE, "detect: %s", err);
+		}
 	}
 	if (strcmp(o.algo, "osdda") == 0) {
 		uint32_t j;
@@ -448,6 +486,7 @@ static int run(int argc, char **argv)
 	if (o.protocol == PROTOCOL_THESIS && strcmp(o.algo, "lmdda") == 0) {
 		uint64_t build = (uint64_t)procs + res;
 		d->timed_from = first_recomputing_release(&ev, build, procs, res, units);
+		gb_stop_exit_if_requested("the search for the timed release");
 		if (d->timed_from == UINT64_MAX)
 			gb_die(GB_EXIT_RUNTIME, "detect: the generated stream has no release that recomputes "
 						"reachability in the %" PRIu64 " events after its %" PRIu64
@@ -481,6 +520,7 @@ static int run(int argc, char **argv)
 			x->lat[p] = gb_xcalloc(ev.count, sizeof(double), "timings");
 		x->got = gb_xcalloc(ev.count, sizeof(rag_decision), "decisions");
 	}
+	gb_report_on_failure(&ms, view_of, d, o.run.json);
 	for (k = 0; k < ms.n; k++) {
 		gb_note("detect: running %s %s over %" PRIu64 " events", o.algo, ms.m[k].name, ev.count);
 		gb_measure_run(&ms, k, detect_rep, d);
@@ -498,31 +538,9 @@ static int run(int argc, char **argv)
 	for (p = 0; p < RAG_NOUTCOMES; p++)
 		gb_json_u64(dec, rag_outcome_name(p), d->counts[p]);
 	gb_json_u64(rpt.results, "deadlocks", d->counts[RAG_DEADLOCK]);
-	if (o.protocol == PROTOCOL_THESIS && d->timed_from)
-		snprintf(d->headline, sizeof(d->headline),
-			 "%s %s, %u processes x %u resources, thesis protocol: event %" PRIu64
-			 " timed after a %" PRIu64 "-event build",
-			 o.algo, ms.m[0].name, procs, res, d->timed_from, d->timed_from);
-	else
-		snprintf(d->headline, sizeof(d->headline),
-			 "%s %s, %u processes x %u resources, %" PRIu64 " events (%s%s)", o.algo, ms.m[0].name,
-			 procs, res, ev.count, o.trace ? o.trace : "generated",
-			 o.protocol == PROTOCOL_THESIS ? ", thesis protocol: the build timed" : "");
 	{
-		const gb_result_view view = {
-			.headline = d->headline,
-			/* GB_VIEW_EVENT_STREAM, but the rate counts the timed events only (the thesis
-			 * protocol's LMDDA: one) */
-			.time_key = "stream_seconds", .time_label = "stream ", .rate_key = "events_per_s",
-			.rate_unit = "events/s", .rate_units = (double)(ev.count - d->timed_from),
-			.checked_key = "events_checked", .units = ev.count,
-			.checked_what = "events checked against the oracle",
-			.method = "decisions (outcome and regranted process) against the graph-search oracle",
-			.entry_json = impl_json,
-			.entry_text = impl_text,
-			.lines = lines,
-			.arg = d,
-		};
+		gb_result_view view;
+		view_of(&ms, d, &view);
 		rc = gb_report_finish_to(&rpt, o.run.json, &ms, &view);
 	}
 	gb_report_free(&rpt);

@@ -100,7 +100,7 @@ static int run(int argc, char **argv)
 		const gb_path_use paths[] = {{.opt = "json", .path = json}};
 		gb_paths_check("info", paths, 1);
 	}
-	listing = !gb_quiet && !(json && strcmp(json, "-") == 0); /* stdout holds only JSON then */
+	listing = !gb_quiet && !(json && gb_path_is_stdout(json)); /* stdout holds only JSON then */
 
 	root = cJSON_CreateObject();
 	gb_json_u64(root, "schema_version", GB_SCHEMA_VERSION);

@@ -22,11 +22,13 @@
 #include "common/error.h"
 #include "common/impl.h"
 #include "common/measure.h"
+#include "common/memory.h"
 #include "common/options.h"
 #include "common/opts.h"
 #include "common/output.h"
 #include "common/report.h"
 #include "common/stats.h"
+#include "common/stop.h"
 #include "structures/list_engine.h"
 #include "structures/semilist.h"
 #include "workloads/list/list_gen.h"
@@ -36,7 +38,13 @@
 #define DEFAULT_SB_COUNT 64u     /* the paper's heap: 64 superblocks of 4096 bytes */
 #define DEFAULT_SB_SIZE 4096u
 #define DEFAULT_SB_MOST 1024u    /* superblocks a run's nodes fill at most with the default size */
-#define DEFAULT_SB_SIZE 4096u
+/* The most --nodes whose heap fits 32-bit block offsets with the default superblocks (--op
+ * insert; mixed holds twice the nodes): the range --help gives is one that runs. */
+#define MAX_NODES 214119219u
+/* The most --ops: with up to 2^26 --threads, the operation slots stay within 2^31. */
+#define MAX_OPS ((1ull << 31) - (1ull << 26))
+/* List nodes a second no implementation is known to walk faster than (an H100 walks about 1e10). */
+#define FASTEST_WALK 1e11
 
 static const char *const platform_names[] = {
 	[LIST_ON_CPU] = "cpu", [LIST_ON_GPU] = "gpu", [LIST_ON_OPENCL] = "opencl",
@@ -76,17 +84,20 @@ static const gb_opt_row rows[NROWS] = {
 		    .help = "insert: add --nodes keys to an empty list; delete: delete all of a --nodes "
 			    "list, neighbours by different threads; mixed: a third gets, the rest adds and "
 			    "deletes, on a --nodes list of 2x--nodes keys"},
-	[ROW_NODES] = {.name = "nodes", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = LIST_MAX_KEY / 2,
-		       .def = "4096", .offset = AT(nodes), .help = "list size"},
+	[ROW_NODES] = {.name = "nodes", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = MAX_NODES,
+		       .def = "4096", .offset = AT(nodes),
+		       .help = "list size (--op mixed: at most half the maximum, its keys being twice the nodes)"},
 	[ROW_THREADS] = {.name = "threads", .kind = GB_OPT_UINT, .metavar = "T", .lo = 1, .hi = 1u << 26,
 			 .offset = AT(threads),
 			 .help = "logical threads (GPU threads, work-items; default one per node up to 65536)"},
-	[ROW_OPS] = {.name = "ops", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 1ull << 31,
+	[ROW_OPS] = {.name = "ops", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = MAX_OPS,
 		     .offset = AT(ops), .help = "mixed: operations in all (default --nodes)"},
 	[ROW_IMPL] = {.name = "impl", .kind = GB_OPT_TEXT, .metavar = "NAME", .offset = AT(impl_name),
 		      .help = "implementation, one of those below (default gpu, or cpu-lockfree when no GPU "
 			      "is found)"},
-	[ROW_SBS] = {.name = "superblocks", .kind = GB_OPT_UINT, .metavar = "N", .lo = 2, .hi = 1u << 24,
+	/* at most 2^24 - 1: that many of the smallest superblocks, 256 bytes, fill the 4 GiB the heap's
+	 * 32-bit block offsets address */
+	[ROW_SBS] = {.name = "superblocks", .kind = GB_OPT_UINT, .metavar = "N", .lo = 2, .hi = (1u << 24) - 1,
 		     .offset = AT(sb_count),
 		     .help = "heap superblocks, bookkeeping included (default 64, or as many as the run's "
 			     "nodes need with room to spare)"},
@@ -165,16 +176,82 @@ static uint32_t default_superblock_size(const list_config *c)
 static uint32_t default_superblocks(const list_config *c, uint32_t sb_size)
 {
 	uint64_t bytes = peak_node_bytes(c), data = (bytes + sb_size - 1) / sb_size + 1;
-	uint32_t n;
-	if (data > 0xFFFFFF00ull / sb_size) {
-		uint64_t per = c->kind == LIST_MIXED ? 2 : 1, most = 0xFFFFFF00ull / SL_NODE_BYTES * 4 / 5 / per;
+	uint32_t n = data > 0xFFFFFF00ull / sb_size ? 0 : kma_superblocks_for((uint32_t)data, sb_size);
+
+	/* the bookkeeping superblocks kma_superblocks_for adds count against the 4 GiB too */
+	if (!n || (uint64_t)n * sb_size > 0xFFFFFF00ull)
 		gb_die(GB_EXIT_USAGE, "option --nodes: %u nodes need about %" PRIu64 " bytes of heap (%s, a quarter "
-		       "to spare), above the 4 GiB its 32-bit block offsets address: at most about %" PRIu64
-		       " fit with this --op", c->nodes, bytes, per == 2 ? "twice the nodes for mixed" : "the nodes",
-		       most);
-	}
-	n = kma_superblocks_for((uint32_t)data, sb_size);
+		       "to spare), above the 4 GiB its 32-bit block offsets address: at most %u with --op %s",
+		       c->nodes, bytes, c->kind == LIST_MIXED ? "twice the nodes for mixed" : "the nodes",
+		       c->kind == LIST_MIXED ? MAX_NODES / 2 : MAX_NODES, list_kind_names[c->kind]);
 	return n > DEFAULT_SB_COUNT ? n : DEFAULT_SB_COUNT;
+}
+
+/*
+ * Host memory, and device memory for a CUDA implementation, before any of it
+ * is allocated: per operation slot its word, and per implementation an
+ * outcome and a time for the run and for the last one kept, and the times
+ * sorted for the report; the heap image and its copy; a serial list's
+ * malloc'd nodes. A run that cannot fit exits 1 naming the option that sets
+ * the largest part.
+ */
+static void check_memory(const list_opts *o)
+{
+	const list_config *c = &o->cfg;
+	const char *cells_opt = c->kind == LIST_MIXED && o->ops ? "ops" : "nodes";
+	/* the option's value, not the slots it rounds up to a whole step of --threads: the message names it */
+	uint64_t cells = c->kind == LIST_MIXED && o->ops ? o->ops : c->nodes;
+	uint64_t peak = c->kind == LIST_MIXED ? 2ull * c->nodes : c->nodes;
+	gb_memory_term host[3], device[2];
+	unsigned k, heap = 0, serial = 0;
+
+	for (k = 0; k < o->impl.n; k++) {
+		const char *const *opt = ((const list_engine *)o->impl.e[k])->head.options;
+		while (opt && *opt && strcmp(*opt, "superblocks") != 0)
+			opt++;
+		if (opt && *opt)
+			heap = 1; /* it reads the heap's options: it runs on the KMA-style heap */
+		else
+			serial = 1;
+	}
+	host[0] = (gb_memory_term){.opt = cells_opt, .value = cells, .bytes_each = 4 + 8 + 10ull * o->impl.n};
+	host[1] = (gb_memory_term){.opt = "superblocks", .value = heap ? o->params.sb_count : 0,
+				   .bytes_each = 2ull * o->params.sb_size};
+	host[2] = (gb_memory_term){.opt = "nodes", .value = serial ? peak : 0, .bytes_each = 32};
+	gb_memory_fit("list", "host", gb_host_memory_available(), 0, host, 3);
+	if (o->impl.gpu) {
+		gb_device_info dev;
+		device[0] = (gb_memory_term){.opt = cells_opt, .value = cells, .bytes_each = 9};
+		device[1] = (gb_memory_term){.opt = "superblocks", .value = o->params.sb_count,
+					     .bytes_each = o->params.sb_size};
+		if (gb_device_query(0, &dev) == 0)
+			gb_memory_fit("list", "device", dev.global_mem_bytes, 0, device, 2);
+	}
+}
+
+/*
+ * What implementation e walks in one repetition, at least: an add walks to
+ * the end of the list (but through a tail pointer), a delete or a get to its
+ * key, about half the list. Said before the run when it cannot end in time.
+ */
+static void forecast(gb_measure *ms, unsigned k, const list_engine *e, const list_config *c)
+{
+	double n = c->nodes, walked, ops = c->ops ? (double)c->ops : n;
+	const char *how;
+	char why[160];
+
+	if (c->kind == LIST_INSERT) {
+		walked = e->tail ? n : n * n / 2;
+		how = e->tail ? "each add appends through the tail pointer" : "each add walks the list to its end";
+	} else if (c->kind == LIST_DELETE) {
+		walked = n * n / 4;
+		how = "each delete walks to its key";
+	} else {
+		walked = ops * n / 2;
+		how = "each operation walks about half the list";
+	}
+	snprintf(why, sizeof(why), "about %.2g list nodes walked, %s, at %.0g a second", walked, how, FASTEST_WALK);
+	gb_measure_forecast(ms, k, walked / FASTEST_WALK, why);
 }
 
 static void parse(list_opts *o, int argc, char **argv)
@@ -203,8 +280,11 @@ static void parse(list_opts *o, int argc, char **argv)
 		const gb_path_use paths[] = {{.opt = "json", .path = o->run.json}};
 		gb_paths_check("list", paths, 1);
 	}
-	if (given[ROW_OPS] && o->cfg.kind != LIST_MIXED)
-		gb_die(GB_EXIT_USAGE, "option --ops applies only to --op mixed");
+	if (given[ROW_OPS] && o->cfg.kind != LIST_MIXED) {
+		char chosen[32];
+		snprintf(chosen, sizeof(chosen), "--op %s", list_kind_names[o->cfg.kind]);
+		gb_opt_does_not_apply("ops", "--op mixed", chosen);
+	}
 	if (!given[ROW_THREADS])
 		o->cfg.threads = o->cfg.nodes < 65536 ? o->cfg.nodes : 65536;
 	if (!given[ROW_SBS])
@@ -212,6 +292,8 @@ static void parse(list_opts *o, int argc, char **argv)
 	if (kma_layout_check(o->params.sb_count, o->params.sb_size, err, sizeof(err)) != 0)
 		gb_die(GB_EXIT_USAGE, "list: %s", err);
 	gb_impl_choose(&registry, NULL, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &o->impl);
+	gb_impl_check_options(&registry, &o->impl, &spec, given);
+	check_memory(o);
 }
 
 /* What one implementation did in its last timed repetition, and its stats. */
@@ -422,47 +504,55 @@ static void fill_config(cJSON *cfg, const list_opts *o, const list_workload *w)
 		gb_json_u64(mix, list_opcode_names[op], w->count[op]);
 }
 
+/* The summary's and the report's view of what finished; what a runtime failure shows too. */
+static void view_of(gb_measure *ms, void *arg, gb_result_view *v)
+{
+	list_state *s = arg;
+	const list_opts *o = s->o;
+	const list_workload *w = s->w;
+	unsigned k;
+
+	for (k = 0; k < ms->n; k++)
+		impl_stats(&s->x[k], w);
+	snprintf(s->headline, sizeof(s->headline), "%s, %u nodes, %u threads, %" PRIu64 " operations (%s)",
+		 list_kind_names[o->cfg.kind], o->cfg.nodes, w->threads, list_real_ops(w), ms->m[0].name);
+	*v = (gb_result_view){
+		.headline = s->headline,
+		.time_key = "run_seconds",
+		.time_label = "",
+		.rate_key = "ops_per_s",
+		.rate_unit = "ops/s",
+		.rate_units = (double)list_real_ops(w),
+		.checked_key = "reps_checked",
+		.checked_what = "repetitions checked: every outcome against a per-thread serial replay, the "
+				"final list and the allocator's live blocks",
+		.method = "every outcome against a per-thread serial replay; the final list: each remaining "
+			  "key reachable once, no deleted key, count method, allocator live blocks",
+		.entry_json = impl_json,
+		.entry_text = impl_text,
+		.lines = lines,
+		.arg = s,
+	};
+}
+
 /*
  * The report and the summary of what finished: at the end of the run, or
- * from the watchdog when --timeout came first (the loop's lock held).
- * Returns the exit status.
+ * from the watchdog when --timeout or a signal came first (the loop's lock
+ * held). Returns the exit status.
  */
 static int finish(gb_measure *ms, void *arg)
 {
 	list_state *s = arg;
 	const list_opts *o = s->o;
-	const list_workload *w = s->w;
+	gb_result_view view;
 	gb_report rpt;
-	unsigned k;
 	int rc;
 
-	for (k = 0; k < ms->n; k++)
-		impl_stats(&s->x[k], w);
+	view_of(ms, s, &view);
 	gb_report_init(&rpt, "list", s->argc, s->argv);
 	gb_report_set_machine(&rpt, o->impl.gpu, (int)o->params.cpu_workers);
-	fill_config(rpt.config, o, w);
-	snprintf(s->headline, sizeof(s->headline), "%s, %u nodes, %u threads, %" PRIu64 " operations (%s)",
-		 list_kind_names[o->cfg.kind], o->cfg.nodes, w->threads, list_real_ops(w), ms->m[0].name);
-	{
-		const gb_result_view view = {
-			.headline = s->headline,
-			.time_key = "run_seconds",
-			.time_label = "",
-			.rate_key = "ops_per_s",
-			.rate_unit = "ops/s",
-			.rate_units = (double)list_real_ops(w),
-			.checked_key = "reps_checked",
-			.checked_what = "repetitions checked: every outcome against a per-thread serial replay, the "
-					"final list and the allocator's live blocks",
-			.method = "every outcome against a per-thread serial replay; the final list: each remaining "
-				  "key reachable once, no deleted key, count method, allocator live blocks",
-			.entry_json = impl_json,
-			.entry_text = impl_text,
-			.lines = lines,
-			.arg = s,
-		};
-		rc = gb_report_finish_to(&rpt, o->run.json, ms, &view);
-	}
+	fill_config(rpt.config, o, s->w);
+	rc = gb_report_finish_to(&rpt, o->run.json, ms, &view);
 	gb_report_free(&rpt);
 	return rc;
 }
@@ -479,8 +569,10 @@ static int run(int argc, char **argv)
 
 	parse(&o, argc, argv);
 	gb_measure_init(&ms, "list", &o.run, GB_CHECK_REPS, 0);
-	if (list_generate(&o.cfg, &w, err, sizeof(err)) != 0)
+	if (list_generate(&o.cfg, &w, err, sizeof(err)) != 0) {
+		gb_stop_exit_if_requested("generation");
 		gb_die(GB_EXIT_USAGE, "list: %s", err);
+	}
 	s->o = &o;
 	s->w = &w;
 	s->argc = argc;
@@ -488,7 +580,9 @@ static int run(int argc, char **argv)
 	for (k = 0; k < o.impl.n; k++) { /* named before any runs: the watchdog reports them all */
 		s->x[k].e = o.impl.e[k];
 		gb_measure_add(&ms, s->x[k].e->head.name);
+		forecast(&ms, k, s->x[k].e, &o.cfg);
 	}
+	gb_report_on_failure(&ms, view_of, s, o.run.json);
 	gb_measure_watch(&ms, finish, s);
 	for (k = 0; k < ms.n; k++)
 		gb_measure_run(&ms, k, list_rep, s);

@@ -23,6 +23,7 @@
 #include "common/output.h"
 #include "common/report.h"
 #include "common/stats.h"
+#include "common/stop.h"
 #include "speculation/baselines.h"
 #include "speculation/runtime.h"
 #include "workloads/speculation/spec_loops.h"
@@ -124,6 +125,78 @@ static void help(FILE *out)
 	gb_opts_help(out, &spec);
 }
 
+/*
+ * The runtime's options that only some runs read: one given where it would
+ * change nothing exits 2, naming what it applies to. Memory loops size their
+ * assignments by the misspeculation rate (--threshold, --clean-run), loops of
+ * an all-subsequent branch by the intervals between branches (--schedule);
+ * --opt no-sched sizes none. (--cpu-workers is left alone: one command line
+ * serves the CPU and the GPU backend, as --compare's default does.)
+ */
+/* Whether loop l's branch misspeculates every later iteration (clause (+0:end); text: --clause, or NULL). */
+static int all_subsequent(const sp_loop *l, const char *text)
+{
+	sp_clause clause;
+	char err[256];
+
+	return l->kind == SP_CF && sp_clause_parse(text ? text : l->clause, &clause, err, sizeof(err)) == 0 &&
+	       sp_clause_all_subsequent(&clause);
+}
+
+/* "WHAT (NAME, NAME)": the loops of the registry that pass test. */
+static void loops_where(char *buf, size_t len, const char *what, int (*test)(const sp_loop *l))
+{
+	size_t n = (size_t)snprintf(buf, len, "%s (", what);
+	unsigned k, first = 1;
+
+	for (k = 0; sp_loops[k] && n < len; k++)
+		if (test(sp_loops[k])) {
+			n += (size_t)snprintf(buf + n, len - n, "%s%s", first ? "" : ", ", sp_loops[k]->head.name);
+			first = 0;
+		}
+	if (n < len)
+		snprintf(buf + n, len - n, ")");
+}
+
+static int is_memory_loop(const sp_loop *l)
+{
+	return l->kind == SP_MEM;
+}
+
+static int is_all_subsequent(const sp_loop *l)
+{
+	return all_subsequent(l, NULL);
+}
+
+static void check_scopes(const spec_opts *o, const unsigned char *given)
+{
+	static const int memory_rows[] = {ROW_THRESHOLD, ROW_CLEAN};
+	char chosen[96], owner[256];
+	unsigned k;
+
+	snprintf(chosen, sizeof(chosen), "--loop %s", o->loop->head.name);
+	for (k = 0; k < 2; k++) {
+		const char *name = rows[memory_rows[k]].name;
+		if (!given[memory_rows[k]])
+			continue;
+		loops_where(owner, sizeof(owner), "the irregular-memory loops", is_memory_loop);
+		if (o->loop->kind != SP_MEM)
+			gb_opt_does_not_apply(name, owner, chosen);
+		if (o->cfg.opt == SP_OPT_NO_SCHED)
+			gb_opt_does_not_apply(name, "a run that sizes its assignments", "--opt no-sched");
+	}
+	if (given[ROW_SCHEDULE]) {
+		loops_where(owner, sizeof(owner), "the loops whose branch misspeculates every later iteration",
+			    is_all_subsequent);
+		snprintf(owner + strlen(owner), sizeof(owner) - strlen(owner),
+			 ", or a control-flow loop given --clause '(+0:end)'");
+		if (!all_subsequent(o->loop, o->clause))
+			gb_opt_does_not_apply("schedule", owner, o->clause ? "--clause" : chosen);
+		if (o->cfg.opt == SP_OPT_NO_SCHED)
+			gb_opt_does_not_apply("schedule", "a run that sizes its assignments", "--opt no-sched");
+	}
+}
+
 static void parse(spec_opts *o, int argc, char **argv)
 {
 	unsigned char given[NROWS + GB_OPTS_SHARED];
@@ -169,6 +242,7 @@ static void parse(spec_opts *o, int argc, char **argv)
 	if (o->clause && o->loop->kind != SP_CF)
 		gb_die(GB_EXIT_USAGE, "option --clause applies only to control-flow loops (mdg, strcat, "
 		       "gothic, alvinn, chain), not to %s", o->loop->head.name);
+	check_scopes(o, given);
 	for (k = 0; k < o->baselines.n; k++) {
 		const sp_baseline *bl = o->baselines.e[k];
 		if (bl->refuses && bl->refuses(o->loop, o->gen.density, why, sizeof(why)))
@@ -197,6 +271,8 @@ typedef struct spec_run {
 	const float *ref_s;
 	uint32_t *host;               /* the array a repetition works on */
 	spec_mode x[1 + GB_MAX_IMPLS];
+	gb_backend backend;           /* the --opt run's */
+	gb_device_info dev;
 	char headline[640];
 } spec_run;
 
@@ -348,6 +424,37 @@ static void lines(FILE *out, const void *arg)
 		r->bytes_out / 1e6);
 }
 
+/* The summary's and the report's view of what finished; what a runtime failure shows too. */
+static void view_of(gb_measure *ms, void *arg, gb_result_view *v)
+{
+	spec_run *s = arg;
+	const spec_opts *o = s->o;
+	gb_backend b = s->backend;
+
+	(void)ms;
+	snprintf(s->headline, sizeof(s->headline), "%s (%s), %s backend%s%s%s, %u iterations, opt %s",
+		 o->loop->head.name, o->loop->kind == SP_MEM ? "irregular memory" : "irregular control flow",
+		 gb_backend_name(b), b == GB_BACKEND_GPU ? " (" : "", b == GB_BACKEND_GPU ? s->dev.name : "",
+		 b == GB_BACKEND_GPU ? ")" : "", s->p->args.n, sp_opt_names[o->cfg.opt]);
+	*v = (gb_result_view){
+		.headline = s->headline,
+		.entries_key = "baselines",
+		.first_in_results = 1,
+		.name_key = "name",
+		.time_key = "loop_seconds",
+		.time_label = "loop ",
+		.checked_key = "reps_checked",
+		.checked_what = "repetitions checked: final array and scalars equal the sequential loop's, "
+				"bit for bit",
+		.method = "final array and loop-carried scalars against the sequential loop, bit for bit, "
+			  "after every --verify-every-th repetition of every run",
+		.entry_json = mode_json,
+		.entry_text = mode_text,
+		.lines = lines,
+		.arg = s,
+	};
+}
+
 static int run(int argc, char **argv)
 {
 	spec_opts o;
@@ -370,16 +477,20 @@ static int run(int argc, char **argv)
 #endif
 				   , "speculate", &dev);
 	gb_measure_init(&ms, "speculate", &o.run, GB_CHECK_REPS, SP_NPHASES);
-	if (sp_problem_generate(o.loop, &o.gen, &p, err, sizeof(err)) != 0)
+	if (sp_problem_generate(o.loop, &o.gen, &p, err, sizeof(err)) != 0) {
+		gb_stop_exit_if_requested("generation");
 		gb_die(GB_EXIT_USAGE, "speculate: %s", err);
+	}
 	if (o.clause && sp_clause_parse(o.clause, &p.clause, err, sizeof(err)) != 0)
 		gb_die(GB_EXIT_USAGE, "option --clause: %s", err);
 
-	if (o.run.verify) { /* the oracle: the sequential loop, run once untimed */
+	if (o.run.verify) { /* the oracle: the sequential loop, run once untimed, a stop looked for between pieces */
+		uint32_t from, piece = 1u << 16;
 		ref = gb_xmalloc((size_t)p.args.size * sizeof(uint32_t) + 1, "the reference array");
 		memcpy(ref, p.A0, (size_t)p.args.size * sizeof(uint32_t));
 		memcpy(ref_s, p.args.s, sizeof(ref_s));
-		sp_run_sequential(&p, ref, ref_s, 0, p.args.n);
+		for (from = 0; from < p.args.n && !gb_measure_timed_out(&ms); from += piece)
+			sp_run_sequential(&p, ref, ref_s, from, p.args.n - from < piece ? p.args.n : from + piece);
 	}
 	s->o = &o;
 	s->ms = &ms;
@@ -395,34 +506,18 @@ static int run(int argc, char **argv)
 			s->x[gb_measure_add(&ms, sp_baselines[k]->head.name)] = (spec_mode){
 				.bl = sp_baselines[k],
 				.backend = sp_baselines[k]->head.backends & GB_BACKEND_MASK(b) ? b : GB_BACKEND_CPU};
+	s->backend = b;
+	s->dev = dev;
+	gb_report_on_failure(&ms, view_of, s, o.run.json);
 	for (k = 0; k < ms.n; k++)
 		gb_measure_run(&ms, k, spec_rep, s);
 
 	gb_report_init(&rpt, "speculate", argc, argv);
 	gb_report_set_device(&rpt, b, b == GB_BACKEND_GPU ? &dev : NULL, (int)o.cfg.workers);
 	fill_config(rpt.config, &o, &p, b);
-	snprintf(s->headline, sizeof(s->headline), "%s (%s), %s backend%s%s%s, %u iterations, opt %s",
-		 o.loop->head.name, o.loop->kind == SP_MEM ? "irregular memory" : "irregular control flow",
-		 gb_backend_name(b), b == GB_BACKEND_GPU ? " (" : "", b == GB_BACKEND_GPU ? dev.name : "",
-		 b == GB_BACKEND_GPU ? ")" : "", p.args.n, sp_opt_names[o.cfg.opt]);
 	{
-		const gb_result_view view = {
-			.headline = s->headline,
-			.entries_key = "baselines",
-			.first_in_results = 1,
-			.name_key = "name",
-			.time_key = "loop_seconds",
-			.time_label = "loop ",
-			.checked_key = "reps_checked",
-			.checked_what = "repetitions checked: final array and scalars equal the sequential loop's, "
-					"bit for bit",
-			.method = "final array and loop-carried scalars against the sequential loop, bit for bit, "
-				  "after every --verify-every-th repetition of every run",
-			.entry_json = mode_json,
-			.entry_text = mode_text,
-			.lines = lines,
-			.arg = s,
-		};
+		gb_result_view view;
+		view_of(&ms, s, &view);
 		rc = gb_report_finish_to(&rpt, o.run.json, &ms, &view);
 	}
 	gb_report_free(&rpt);

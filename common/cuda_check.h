@@ -10,15 +10,25 @@ extern "C" {
 #include "common/error.h"
 }
 
-#define GB_CUDA(call, ...)                                                              \
-	do {                                                                            \
-		cudaError_t gb_e_ = (call);                                             \
-		if (gb_e_ != cudaSuccess) {                                             \
-			char gb_what_[256];                                             \
-			snprintf(gb_what_, sizeof(gb_what_), __VA_ARGS__);              \
-			gb_die(GB_EXIT_RUNTIME, "CUDA error while %s: %s", gb_what_,    \
-			       cudaGetErrorString(gb_e_));                              \
-		}                                                                       \
+/*
+ * A failure ends the run through gb_die's runtime-failure hook: the summary
+ * shows what finished, marked incomplete, and no report is written. With
+ * GPUBENCH_TEST_FAULT (common/error.h) a call that succeeded fails as a
+ * kernel that crashed would, for the tests.
+ */
+#define GB_CUDA(call, ...)                                                                      \
+	do {                                                                                    \
+		cudaError_t gb_e_ = (call);                                                     \
+		int gb_injected_ = gb_e_ == cudaSuccess && gb_test_fault_due();                 \
+		if (gb_injected_)                                                               \
+			gb_e_ = cudaErrorLaunchFailure;                                         \
+		if (gb_e_ != cudaSuccess) {                                                     \
+			char gb_what_[256];                                                     \
+			snprintf(gb_what_, sizeof(gb_what_), __VA_ARGS__);                      \
+			gb_die(GB_EXIT_RUNTIME, "CUDA error while %s: %s%s", gb_what_,          \
+			       cudaGetErrorString(gb_e_),                                       \
+			       gb_injected_ ? " (injected by " GB_TEST_FAULT_ENV ")" : "");     \
+		}                                                                               \
 	} while (0)
 
 /* Allocate device memory, failing before allocation when it cannot fit. */

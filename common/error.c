@@ -1,10 +1,23 @@
+#include <errno.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "common/error.h"
 
 int gb_quiet;
+int gb_exit_status;
+
+static void (*failure_hook)(void *arg);
+static void *failure_arg;
+
+void gb_on_runtime_failure(void (*fn)(void *arg), void *arg)
+{
+	failure_hook = fn;
+	failure_arg = arg;
+}
 
 static void vmessage(const char *fmt, va_list ap)
 {
@@ -15,11 +28,34 @@ static void vmessage(const char *fmt, va_list ap)
 
 void gb_die(int code, const char *fmt, ...)
 {
+	void (*hook)(void *arg) = failure_hook;
 	va_list ap;
+
+	gb_exit_status = code;
+	/* what finished first: the failure's own message stays the last line, for scripts that show it */
+	if (code == GB_EXIT_RUNTIME && hook) {
+		failure_hook = NULL; /* once: a failure inside it ends the process plainly */
+		hook(failure_arg);
+	}
 	va_start(ap, fmt);
 	vmessage(fmt, ap);
 	va_end(ap);
 	exit(code);
+}
+
+void gb_exit_now(int code)
+{
+	int e;
+
+	errno = 0;
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		e = errno ? errno : EIO;
+		fprintf(stderr, "gpubench: cannot write to standard output: %s\n", strerror(e));
+		if (!code)
+			code = GB_EXIT_RUNTIME;
+	}
+	fflush(stderr);
+	_exit(code);
 }
 
 void gb_warn(const char *fmt, ...)
@@ -90,4 +126,35 @@ int gb_line_error(char *err, size_t errlen, const char *file, unsigned long long
 	if (k >= 0 && (size_t)k < errlen)
 		vsnprintf(err + k, errlen - (size_t)k, fmt, ap);
 	return -1;
+}
+
+static pthread_once_t fault_once = PTHREAD_ONCE_INIT;
+static unsigned long long fault_after; /* 0: no fault */
+static unsigned long long reps_done;
+
+static void read_test_fault(void)
+{
+	const char *text = getenv(GB_TEST_FAULT_ENV);
+	char *end;
+	unsigned long long v;
+
+	if (!text || !*text)
+		return;
+	errno = 0;
+	v = strtoull(text, &end, 10);
+	if (*text < '0' || *text > '9' || *end || errno == ERANGE || v > 1000000ull)
+		gb_die(GB_EXIT_USAGE, "%s: '%s' is not a number of repetitions (accepted: 0..1000000)",
+		       GB_TEST_FAULT_ENV, text);
+	fault_after = v;
+}
+
+void gb_test_fault_rep_done(void)
+{
+	reps_done++;
+}
+
+int gb_test_fault_due(void)
+{
+	pthread_once(&fault_once, read_test_fault);
+	return fault_after && reps_done >= fault_after;
 }

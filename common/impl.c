@@ -120,3 +120,46 @@ const char *gb_speedup_text(char *buf, size_t len, const char *name, double impl
 		snprintf(buf, len, "%s is %.3gx slower", name, 1 / r);
 	return buf;
 }
+
+void gb_opt_does_not_apply(const char *opt, const char *owner, const char *chosen)
+{
+	gb_die(GB_EXIT_USAGE, "option --%s applies only to %s, not to %s", opt, owner, chosen);
+}
+
+/* Whether entry e reads option opt. */
+static int reads(const void *e, const char *opt)
+{
+	const char *const *o;
+	for (o = gb_head(e)->options; o && *o; o++)
+		if (strcmp(*o, opt) == 0)
+			return 1;
+	return 0;
+}
+
+void gb_impl_check_options(const gb_registry *r, const gb_impl_choice *c, const gb_opt_spec *spec,
+			   const unsigned char *given)
+{
+	size_t i;
+	unsigned k;
+
+	for (i = 0; i < spec->nrows; i++) {
+		const char *opt = spec->rows[i].name;
+		char owners[256] = "", chosen[256];
+		int used = 0;
+		if (!given[i])
+			continue;
+		for (k = 0; r->entries[k]; k++)
+			if (reads(r->entries[k], opt))
+				snprintf(owners + strlen(owners), sizeof(owners) - strlen(owners), "%s%s",
+					 owners[0] ? ", " : "", gb_head(r->entries[k])->name);
+		for (k = 0; k < c->n; k++)
+			used |= reads(c->e[k], opt);
+		if (!owners[0] || used)
+			continue; /* every entry reads it, or one chosen does */
+		snprintf(chosen, sizeof(chosen), "--%s %s", option_of(r), gb_head(c->e[0])->name);
+		for (k = 1; k < c->n; k++)
+			snprintf(chosen + strlen(chosen), sizeof(chosen) - strlen(chosen), "%s%s",
+				 k == 1 ? " or --compare " : ",", gb_head(c->e[k])->name);
+		gb_opt_does_not_apply(opt, owners, chosen);
+	}
+}

@@ -12,6 +12,7 @@
 #include <stddef.h>
 
 #include "common/backend.h"
+#include "common/options.h"
 #include "common/registry.h"
 
 #define GB_MAX_IMPLS 8
@@ -48,6 +49,22 @@ void gb_impl_choose(const gb_registry *r, const char *group, const char *impl, c
  * built in or one that needs a GPU that is not there.
  */
 void gb_impl_compare(const gb_registry *r, const char *group, const char *compare, gb_impl_choice *c);
+
+/*
+ * The options that only some entries of r read (their heads' options): one
+ * on the command line (given, as gb_opts_parse fills it for spec) that no
+ * entry of c reads exits 2, "option --X applies to A, B only, not to --impl
+ * C" (and the --compare entries).
+ */
+void gb_impl_check_options(const gb_registry *r, const gb_impl_choice *c, const gb_opt_spec *spec,
+			   const unsigned char *given);
+
+/*
+ * Exit 2 for an option given that does not apply to what the others chose:
+ * "option --OPT applies only to OWNER, not to CHOSEN".
+ */
+__attribute__((noreturn))
+void gb_opt_does_not_apply(const char *opt, const char *owner, const char *chosen);
 
 /*
  * "NAME is 2.5x faster" or "NAME is 1.04x slower": how the median time of

@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "common/gpu_monitor.h"
 #include "common/measure.h"
+#include "common/stop.h"
 #include "common/timer.h"
 
 void gb_measure_init(gb_measure *ms, const char *cmd, const gb_run_opts *run, gb_check_policy policy,
@@ -47,15 +48,38 @@ void gb_measure_free(gb_measure *ms)
 
 int gb_measure_timed_out(gb_measure *ms)
 {
-	if (!ms->incomplete && gb_measure_left(ms) < 0)
+	if (!ms->incomplete && (gb_stop_requested() || gb_measure_left(ms) < 0)) {
+		gb_stop_raise_timeout(); /* the loop's own deadline: the flag says so to every poller */
 		ms->incomplete = 1;
+	}
 	return ms->incomplete;
 }
 
 /* Not gb_seconds_since: a deadline is not a timed interval, and GPUBENCH_TEST_DELAY_US must not lengthen every check of it. */
 double gb_measure_left(const gb_measure *ms)
 {
-	return ms->run->timeout - (double)(gb_now_ns() - ms->t_start) / 1e9;
+	double own = ms->run->timeout - (double)(gb_now_ns() - ms->t_start) / 1e9, all = gb_stop_left();
+
+	if (gb_stop_requested())
+		return own < 0 ? own : -1e-9;
+	return own < all ? own : all;
+}
+
+const char *gb_measure_stop_reason(const gb_measure *ms)
+{
+	static char text[64];
+
+	if (ms->failed)
+		return "a runtime failure";
+	if (gb_stop_requested())
+		return gb_stop_reason();
+	snprintf(text, sizeof(text), "--timeout %g s reached", ms->run->timeout);
+	return text;
+}
+
+gb_stats gb_measure_time(const gb_measure *ms, unsigned k)
+{
+	return gb_stats_of(ms->m[k].samples, ms->m[k].reps_done);
 }
 
 static double *row(const gb_measure *ms, unsigned k, unsigned track)
@@ -110,6 +134,9 @@ void gb_measure_run(gb_measure *ms, unsigned k, gb_rep_fn fn, void *arg)
 		end = fn(ms, k, &rep, &out, arg);
 		if (rep.timed)
 			gb_gpu_monitor_timing(0);
+		if (end == GB_REP_DONE && gb_test_fault_due())
+			gb_die(GB_EXIT_RUNTIME, "%s: %s, repetition %" PRIu64 ": a runtime failure injected by %s",
+			       ms->cmd, m->name, rep.index + 1, GB_TEST_FAULT_ENV);
 		if (rep.check)
 			keep_checks(ms, m, &out, end == GB_REP_DONE);
 		if (end == GB_REP_CUT) {
@@ -128,9 +155,22 @@ void gb_measure_run(gb_measure *ms, unsigned k, gb_rep_fn fn, void *arg)
 			row(ms, k, 1 + t)[m->reps_done] = out.track[t];
 		m->reps_done++;
 		m->finished = rep.last;
+		gb_test_fault_rep_done();
 	}
 	gb_progress_end(&ms->progress);
-	m->time = gb_stats_of(row(ms, k, 0), m->reps_done);
+}
+
+void gb_measure_forecast(gb_measure *ms, unsigned k, double rep_s, const char *why)
+{
+	uint64_t reps = ms->run->warmup + ms->run->reps;
+	double left = gb_measure_left(ms);
+
+	if (rep_s * (double)reps <= left || ms->forecast[0])
+		return;
+	snprintf(ms->forecast, sizeof(ms->forecast), "%s needs at least %.3g s a repetition (%s): its %" PRIu64
+		 " repetitions cannot end before --timeout %g s, which will cut the run short", ms->m[k].name, rep_s,
+		 why, reps, ms->run->timeout);
+	gb_warn("%s: warning: %s", ms->cmd, ms->forecast);
 }
 
 void gb_measure_progress(gb_measure *ms, const gb_rep *rep, uint64_t done, uint64_t total)
@@ -185,31 +225,35 @@ int gb_measure_verdict(const gb_measure *ms)
 	return checked ? 1 : -1;
 }
 
-/* Sleep until --timeout; if the run is still going, report what finished and exit. */
+/*
+ * Wait for --timeout or a signal (common/stop.h), looking every 20 ms; if the
+ * run is still going then, report what finished and exit.
+ */
 static void *watchdog(void *arg)
 {
 	gb_measure *ms = arg;
-	struct timespec until;
-	double whole;
 	int rc;
 
-	clock_gettime(CLOCK_REALTIME, &until);
-	whole = (double)until.tv_sec + until.tv_nsec * 1e-9 + (gb_measure_left(ms) > 0 ? gb_measure_left(ms) : 0);
-	until.tv_sec = (time_t)whole;
-	until.tv_nsec = (long)((whole - (double)until.tv_sec) * 1e9);
 	pthread_mutex_lock(&ms->mu);
-	while (!ms->done)
-		if (pthread_cond_timedwait(&ms->cv, &ms->mu, &until) == ETIMEDOUT)
-			break;
+	while (!ms->done && !gb_stop_requested() && gb_measure_left(ms) > 0) {
+		struct timespec until;
+		clock_gettime(CLOCK_REALTIME, &until);
+		until.tv_nsec += 20000000;
+		if (until.tv_nsec >= 1000000000) {
+			until.tv_sec++;
+			until.tv_nsec -= 1000000000;
+		}
+		pthread_cond_timedwait(&ms->cv, &ms->mu, &until);
+	}
 	if (ms->done) {
 		pthread_mutex_unlock(&ms->mu);
 		return NULL;
 	}
+	gb_stop_raise_timeout();
 	ms->incomplete = 1;
 	rc = ms->on_timeout(ms, ms->on_timeout_arg);
-	fflush(stdout);
-	fflush(stderr);
-	_exit(rc);
+	gb_exit_now(rc);
+	return NULL;
 }
 
 void gb_measure_watch(gb_measure *ms, int (*on_timeout)(gb_measure *ms, void *arg), void *arg)

@@ -78,7 +78,6 @@ typedef struct gb_measured {
 	uint64_t units_checked;  /* units checked, over those repetitions */
 	uint64_t units_wrong;    /* of them, those that differed */
 	char message[512];       /* the first thing found wrong; "" */
-	gb_stats time;           /* over the times, once the loop is done */
 } gb_measured;
 
 typedef struct gb_measure gb_measure;
@@ -98,7 +97,9 @@ struct gb_measure {
 	 * 0 after gb_measure_init; set it before gb_measure_run. */
 	double warmup_s;
 	uint64_t t_start;            /* --timeout counts from here */
-	int incomplete;              /* --timeout cut the run short */
+	int incomplete;              /* --timeout, a signal or a runtime failure cut the run short */
+	int failed;                  /* a runtime failure (a CUDA error) ended it */
+	char forecast[512];          /* gb_measure_forecast's warning, for the report; "" */
 	gb_measured m[GB_MAX_IMPLS]; /* m[0] is the --impl (or the run itself), the rest --compare's */
 	unsigned n;
 	/* the repetition under way */
@@ -121,17 +122,35 @@ void gb_measure_init(gb_measure *ms, const char *cmd, const gb_run_opts *run, gb
 unsigned gb_measure_add(gb_measure *ms, const char *name);
 void gb_measure_free(gb_measure *ms);
 
-/* Whether --timeout has passed; sets ms->incomplete when it has. For the oracle and long repetitions. */
+/*
+ * Whether the run must stop: --timeout has passed, or SIGINT or SIGTERM came
+ * (common/stop.h); sets ms->incomplete when it must. For the oracle and long
+ * repetitions.
+ */
 int gb_measure_timed_out(gb_measure *ms);
-/* Seconds left before --timeout (0 or less when it has passed). */
+/* Seconds left before --timeout (0 or less when it has passed, or a signal stopped the run). */
 double gb_measure_left(const gb_measure *ms);
+/* Why the run is incomplete, for messages: "--timeout 2 s reached", "SIGINT received", "a runtime failure". */
+const char *gb_measure_stop_reason(const gb_measure *ms);
 
 /*
  * The loop, for entry k: --warmup (and warmup_s) then --reps repetitions of
- * fn, stopping at --timeout (checked before every repetition; fn checks
- * within one and returns GB_REP_CUT). Then the entry's time statistics.
+ * fn, stopping at --timeout or a signal (checked before every repetition; fn
+ * checks within one and returns GB_REP_CUT).
  */
 void gb_measure_run(gb_measure *ms, unsigned k, gb_rep_fn fn, void *arg);
+
+/* Statistics of entry k's times over its finished repetitions (at any point of the run). */
+gb_stats gb_measure_time(const gb_measure *ms, unsigned k);
+
+/*
+ * Before the run: entry k's repetitions take at least rep_s seconds each (an
+ * estimate from the sizes at a rate no machine is known to beat; why says
+ * what it counts). When its --warmup and --reps cannot end before --timeout,
+ * say now, on stderr and in the report's meta.warnings, that the run will be
+ * cut short, rather than let it run silently until then.
+ */
+void gb_measure_forecast(gb_measure *ms, unsigned k, double rep_s, const char *why);
 
 /* Within a repetition: done of its total units, for the progress line. */
 void gb_measure_progress(gb_measure *ms, const gb_rep *rep, uint64_t done, uint64_t total);

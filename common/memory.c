@@ -55,23 +55,51 @@ static uint64_t sum(uint64_t a, uint64_t b)
 	return a > UINT64_MAX - b ? UINT64_MAX : a + b;
 }
 
+/* Bytes of term t. */
+static uint64_t share_of(const gb_memory_term *t)
+{
+	return product(product(t->value, t->bytes_each), t->opt2 ? t->value2 : 1);
+}
+
 void gb_memory_fit(const char *cmd, const char *where, uint64_t avail, uint64_t fixed,
 		   const gb_memory_term *terms, unsigned n)
 {
+	const gb_memory_term *t;
 	uint64_t need = fixed, share, rest, fits;
 	unsigned k, big = 0;
 
 	for (k = 0; k < n; k++) {
-		need = sum(need, product(terms[k].value, terms[k].bytes_each));
-		if (product(terms[k].value, terms[k].bytes_each) >
-		    product(terms[big].value, terms[big].bytes_each))
+		need = sum(need, share_of(&terms[k]));
+		if (share_of(&terms[k]) > share_of(&terms[big]))
 			big = k;
 	}
 	if (need <= avail)
 		return;
-	share = product(terms[big].value, terms[big].bytes_each);
+	t = &terms[big];
+	share = share_of(t);
 	rest = need - share;
-	fits = rest < avail && terms[big].bytes_each ? (avail - rest) / terms[big].bytes_each : 0;
+	if (t->opt2) {
+		/* a product: the most of each factor that fits with the other as given */
+		uint64_t each1 = product(t->bytes_each, t->value2), each2 = product(t->bytes_each, t->value);
+		uint64_t fits1 = rest < avail && each1 ? (avail - rest) / each1 : 0;
+		uint64_t fits2 = rest < avail && each2 ? (avail - rest) / each2 : 0;
+		char fit[2][128] = {"", ""};
+		if (fits1)
+			snprintf(fit[0], sizeof(fit[0]), "--%s %" PRIu64 " with --%s %" PRIu64, t->opt, fits1, t->opt2,
+				 t->value2);
+		if (fits2)
+			snprintf(fit[1], sizeof(fit[1]), "--%s %" PRIu64 " with --%s %" PRIu64, t->opt2, fits2, t->opt,
+				 t->value);
+		if (fits1 || fits2)
+			gb_die(GB_EXIT_RUNTIME, "%s: --%s %" PRIu64 " x --%s %" PRIu64 " need about %.1f GiB of %s "
+			       "memory and %.1f GiB is available: at most %s%s%s", cmd, t->opt, t->value, t->opt2,
+			       t->value2, need / 1073741824.0, where, avail / 1073741824.0, fit[0],
+			       fits1 && fits2 ? ", or " : "", fit[1]);
+		gb_die(GB_EXIT_RUNTIME, "%s: this run needs about %.1f GiB of %s memory and %.1f GiB is available, "
+		       "even with --%s and --%s at their smallest", cmd, need / 1073741824.0, where,
+		       avail / 1073741824.0, t->opt, t->opt2);
+	}
+	fits = rest < avail && t->bytes_each ? (avail - rest) / t->bytes_each : 0;
 	if (fits)
 		gb_die(GB_EXIT_RUNTIME, "%s: --%s %" PRIu64 " needs about %.1f GiB of %s memory and %.1f GiB "
 		       "is available: the largest --%s that fits is %" PRIu64, cmd, terms[big].opt,

@@ -11,6 +11,7 @@
 #include "common/options.h"
 #include "common/opts.h"
 #include "common/registry.h"
+#include "common/stop.h"
 
 #define RUN(field) offsetof(gb_run_opts, field)
 
@@ -36,9 +37,10 @@ static const gb_opt_row shared_rows[] = {
 			    .def = "1", .help = "seed of the generator", .offset = RUN(seed)},
 	[GB_SHARED_TIMEOUT] = {
 		.name = "timeout", .kind = GB_OPT_REAL, .metavar = "S", .flo = 0.001, .fhi = 864000, .def = "600",
-		.help = "give up after S seconds, generation and the oracle included (a generation or check "
-			"already begun is seen through first): the report is marked incomplete and the exit "
-			"status is 1",
+		.help = "stop after S seconds, generation, the oracle and verification included: the repetition "
+			"under way is abandoned, the report gives what finished, marked incomplete, and the exit "
+			"status is 1; SIGINT and SIGTERM stop a run the same way (a second one ends it at once). "
+			"What cannot stop sooner ends the process within a grace of 5 s + S/10 (60 s at most)",
 		.offset = RUN(timeout)},
 	[GB_SHARED_VERIFY_EVERY] = {.name = "verify-every", .kind = GB_OPT_UINT, .metavar = "K", .lo = 0,
 				    .hi = UINT64_MAX, .def = "1", .help = "check every K-th %s against the oracle",
@@ -132,11 +134,22 @@ static void store(const gb_opt_spec *s, size_t i, void *dst, const char *text)
 	}
 }
 
+void gb_opts_defaults(const gb_opt_row *rows, size_t n, void *dst)
+{
+	const gb_opt_spec spec = {.cmd = "", .rows = rows, .nrows = n};
+	size_t i;
+
+	for (i = 0; i < n; i++)
+		if (rows[i].def)
+			store(&spec, i, dst, rows[i].def);
+}
+
 int gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int argc, char **argv)
 {
 	size_t n = spec->nrows + NSHARED, i, nlo = 0;
 	struct option *lo = gb_xcalloc(n + 2, sizeof(*lo), "options");
 	gb_run_opts *run = dst;
+	unsigned char *seen = gb_xcalloc(n, 1, "options");
 	int c, first;
 
 	run->verify = 1;
@@ -166,6 +179,11 @@ int gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int 
 		if (c < 256 || c >= 256 + (int)n)
 			gb_opt_fail(spec->cmd, c, argv, lo);
 		i = (size_t)(c - 256);
+		/* one value each: a second would silently replace the first */
+		if (seen[i] && row_at(spec, i)->kind != GB_OPT_TEXTS)
+			gb_die(GB_EXIT_USAGE, "%s: option --%s is given more than once (only options marked "
+			       "repeatable may be; see 'gpubench help %s')", spec->cmd, row_at(spec, i)->name, spec->cmd);
+		seen[i] = 1;
 		store(spec, i, dst, optarg);
 		if (given)
 			given[i] = 1;
@@ -174,6 +192,10 @@ int gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int 
 	if (!spec->operands)
 		gb_opt_no_operands(spec->cmd, argc, argv);
 	free(lo);
+	if (seen[spec->nrows + GB_SHARED_NO_VERIFY] && seen[spec->nrows + GB_SHARED_VERIFY_EVERY])
+		gb_die(GB_EXIT_USAGE, "%s: option --verify-every does not apply with --no-verify, which checks "
+		       "nothing", spec->cmd);
+	free(seen);
 	if (run->quiet)
 		gb_quiet = 1;
 	if (run->device != GB_DEVICE_UNSET)
@@ -182,6 +204,8 @@ int gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int 
 		run->verify_every = 0;
 	if (!run->verify_every)
 		run->verify = 0;
+	if (has_row(spec, spec->nrows + GB_SHARED_TIMEOUT))
+		gb_stop_arm(spec->cmd, run, argc, argv);
 	return first;
 }
 
@@ -316,7 +340,9 @@ void gb_opts_help(FILE *out, const gb_opt_spec *spec)
 	fputs("Common options (the same meaning in every subcommand that has them):\n", out);
 	for (i = spec->nrows; i < spec->nrows + NSHARED; i++)
 		help_row(out, spec, i);
-	fputs("  -h, --help            this text\n", out);
+	fputs("  -h, --help            this text\n\n", out);
+	gb_help_wrap(out, 0, 0, "An option given twice is a usage error (exit 2), but for one marked repeatable; "
+		     "an option that does not apply to what the others chose is one too.");
 	if (spec->example) {
 		fputc('\n', out);
 		gb_help_wrap(out, 0, 2, spec->example);

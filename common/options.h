@@ -123,6 +123,9 @@ typedef struct gb_opt_spec {
  */
 int gb_opts_parse(const gb_opt_spec *spec, void *dst, unsigned char *given, int argc, char **argv);
 
+/* Every row's default (rows[0..n-1], offsets into dst), as gb_opts_parse applies them. */
+void gb_opts_defaults(const gb_opt_row *rows, size_t n, void *dst);
+
 /* Whether the row called name, own or shared, was on the command line. */
 int gb_opts_given(const gb_opt_spec *spec, const unsigned char *given, const char *name);
 

@@ -5,10 +5,75 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "common/error.h"
 #include "common/output.h"
+#include "common/stop.h"
+
+/*
+ * FIFOs opened by gb_paths_check, kept open until their output is written: a
+ * reader that opened its end sees no end of file before then, and a FIFO
+ * with no reader was found before the run rather than blocking after it.
+ */
+#define MAX_FIFOS 8
+static struct {
+	char *path;
+	int fd;
+} fifos[MAX_FIFOS];
+static unsigned nfifos;
+
+/* Whether path names the file open as descriptor fd (standard output: 1). */
+static int same_as_fd(const char *path, int fd)
+{
+	struct stat sp, sf;
+	return stat(path, &sp) == 0 && fstat(fd, &sf) == 0 && sp.st_dev == sf.st_dev && sp.st_ino == sf.st_ino;
+}
+
+int gb_path_is_stdout(const char *path)
+{
+	return path && (strcmp(path, "-") == 0 || same_as_fd(path, 1));
+}
+
+/*
+ * Open the FIFO path for writing without waiting for a reader: 0, or an errno
+ * value (ENXIO: none). A reader started just before (`cat fifo & gpubench
+ * ...`) gets a second to open its end.
+ */
+static int open_fifo(const char *path)
+{
+	struct timespec pause = {0, 10000000};
+	int fd, flags, tries;
+
+	if (nfifos == MAX_FIFOS)
+		return EMFILE;
+	for (tries = 0; (fd = open(path, O_WRONLY | O_NONBLOCK | O_CLOEXEC)) < 0 && errno == ENXIO && tries < 100; tries++)
+		nanosleep(&pause, NULL);
+	if (fd < 0)
+		return errno;
+	/* from here on a write waits for the reader, as a write to a pipe does */
+	flags = fcntl(fd, F_GETFL);
+	if (flags >= 0)
+		fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
+	fifos[nfifos].path = strdup(path);
+	fifos[nfifos++].fd = fd;
+	return 0;
+}
+
+/* The descriptor gb_paths_check opened for the FIFO path, taken from the table; -1 when none. */
+static int take_fifo(const char *path)
+{
+	unsigned i;
+	for (i = 0; i < nfifos; i++)
+		if (fifos[i].path && strcmp(fifos[i].path, path) == 0) {
+			int fd = fifos[i].fd;
+			free(fifos[i].path);
+			fifos[i] = fifos[--nfifos];
+			return fd;
+		}
+	return -1;
+}
 
 /* The directory part of path ("." when it has none), in a malloc'd string. */
 static char *dir_of(const char *path)
@@ -96,7 +161,9 @@ static int writable(const char *path)
 			return EISDIR;
 		if (access(path, W_OK) != 0)
 			return errno;
-		if (!S_ISREG(st.st_mode))
+		if (S_ISFIFO(st.st_mode))
+			return open_fifo(path);
+		if (!S_ISREG(st.st_mode) || same_as_fd(path, 2))
 			return 0;
 		/* A regular file is replaced by a rename in its directory. */
 		target = realpath(path, NULL);
@@ -137,9 +204,11 @@ void gb_paths_check(const char *cmd, const gb_path_use *u, size_t n)
 			int stdio, same;
 			if (!a->path || (a->is_input && b->is_input))
 				continue;
-			stdio = strcmp(a->path, "-") == 0 || strcmp(b->path, "-") == 0;
+			stdio = (!a->is_input && gb_path_is_stdout(a->path)) || (!b->is_input && gb_path_is_stdout(b->path)) ||
+				strcmp(a->path, "-") == 0 || strcmp(b->path, "-") == 0;
 			if (stdio) /* stdin and stdout are different streams */
-				same = strcmp(a->path, b->path) == 0 && !a->is_input && !b->is_input;
+				same = !a->is_input && !b->is_input && gb_path_is_stdout(a->path) &&
+				       gb_path_is_stdout(b->path);
 			else
 				same = same_file(a->path, b->path);
 			if (!same)
@@ -154,9 +223,12 @@ void gb_paths_check(const char *cmd, const gb_path_use *u, size_t n)
 	}
 	for (i = 0; i < n; i++) {
 		int e;
-		if (!u[i].path || u[i].is_input || strcmp(u[i].path, "-") == 0)
+		if (!u[i].path || u[i].is_input || gb_path_is_stdout(u[i].path))
 			continue;
 		e = writable(u[i].path);
+		if (e == ENXIO)
+			gb_die(GB_EXIT_RUNTIME, "%s: option --%s: the FIFO %s has no reader (start the reader first)",
+			       cmd, u[i].opt, u[i].path);
 		if (e)
 			gb_die(GB_EXIT_RUNTIME, "%s: option --%s: cannot write %s: %s", cmd, u[i].opt, u[i].path,
 			       strerror(e));
@@ -169,8 +241,13 @@ FILE *gb_out_open(gb_out *o, const char *path, char *err, size_t errlen)
 
 	memset(o, 0, sizeof(*o));
 	o->path = path;
-	if (strcmp(path, "-") == 0) {
+	gb_stop_outputs_lock(); /* until gb_out_close, or the failure below */
+	if (gb_path_is_stdout(path)) {
 		o->f = stdout;
+		return o->f;
+	}
+	if (same_as_fd(path, 2)) { /* written where standard error is, not replaced */
+		o->f = stderr;
 		return o->f;
 	}
 	o->target = realpath(path, NULL); /* follows symlinks; NULL when it does not exist yet */
@@ -178,31 +255,50 @@ FILE *gb_out_open(gb_out *o, const char *path, char *err, size_t errlen)
 		o->target = strdup(path);
 	if (!o->target) {
 		gb_errmsg(err, errlen, "cannot write %s: out of memory", path);
-		return NULL;
+		goto failed;
 	}
-	if (stat(o->target, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-		o->f = fopen(o->target, "w"); /* a device or FIFO: written in place */
+	if (stat(o->target, &st) == 0 && S_ISFIFO(st.st_mode)) {
+		/* opened by gb_paths_check; one that appeared since gets the same open, which does not wait */
+		int fd = take_fifo(path), e = fd < 0 ? open_fifo(path) : 0;
+		if (fd < 0 && !e)
+			fd = take_fifo(path);
+		if (fd < 0) {
+			gb_errmsg(err, errlen, "cannot write %s: %s", path,
+				  e == ENXIO ? "the FIFO has no reader" : strerror(e));
+			goto failed;
+		}
+		o->f = fdopen(fd, "w");
+		if (!o->f)
+			close(fd);
+	} else if (stat(o->target, &st) == 0 && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		o->f = fopen(o->target, "w"); /* a device: written in place */
 	} else {
 		/* Beside the target, so the rename stays on one file system. */
 		o->tmp = gb_xmalloc(strlen(o->target) + 32, "a path");
 		sprintf(o->tmp, "%s.tmp.%ld", o->target, (long)getpid());
+		gb_stop_track_tmp(o->tmp); /* a signal that ends the process removes it */
 		o->f = fopen(o->tmp, "w");
 	}
 	if (!o->f) {
 		gb_errmsg(err, errlen, "cannot write %s: %s", path, strerror(errno));
-		free(o->tmp);
-		free(o->target);
-		memset(o, 0, sizeof(*o));
+		goto failed;
 	}
 	return o->f;
+failed:
+	gb_stop_track_tmp(NULL);
+	free(o->tmp);
+	free(o->target);
+	memset(o, 0, sizeof(*o));
+	gb_stop_outputs_unlock();
+	return NULL;
 }
 
 int gb_out_close(gb_out *o, char *err, size_t errlen)
 {
 	int ok, e = 0;
 
-	if (o->f == stdout) {
-		ok = fflush(stdout) == 0 && !ferror(stdout);
+	if (o->f == stdout || o->f == stderr) {
+		ok = fflush(o->f) == 0 && !ferror(o->f);
 		if (!ok)
 			e = errno;
 	} else {
@@ -219,9 +315,11 @@ int gb_out_close(gb_out *o, char *err, size_t errlen)
 	}
 	if (!ok)
 		gb_errmsg(err, errlen, "cannot write %s: %s",
-			  strcmp(o->path, "-") == 0 ? "to standard output" : o->path, strerror(e ? e : EIO));
+			  gb_path_is_stdout(o->path) ? "to standard output" : o->path, strerror(e ? e : EIO));
+	gb_stop_track_tmp(NULL);
 	free(o->tmp);
 	free(o->target);
 	memset(o, 0, sizeof(*o));
+	gb_stop_outputs_unlock();
 	return ok ? 0 : -1;
 }

@@ -5,8 +5,13 @@
  * A regular file (or a path that does not exist yet) is written to a
  * temporary file beside it and renamed over it. A symlink is followed: its
  * target is what gets replaced, the link stays. Devices, FIFOs and sockets
- * (/dev/null, /dev/stdout, a named pipe) are written as they are: renaming
- * over them would replace them with a regular file. "-" is standard output.
+ * (/dev/null, a named pipe) are written as they are: renaming over them
+ * would replace them with a regular file. "-", and any path that names the
+ * file open as standard output (/dev/stdout when stdout is a file), is
+ * standard output; a path that names standard error's file is written
+ * through it. A FIFO is opened without waiting when the paths are checked:
+ * one with no reader fails then, before the run, and the one opened is
+ * kept until its output is written.
  */
 #ifndef GB_OUTPUT_H
 #define GB_OUTPUT_H
@@ -21,11 +26,15 @@ typedef struct gb_path_use {
 	int is_input;
 } gb_path_use;
 
+/* Whether path is standard output: "-", or a path of the file open as it. */
+int gb_path_is_stdout(const char *path);
+
 /*
  * Check every path before the run: an empty path, two outputs on "-", an
  * output given twice or equal to an input exit 2; an output that cannot be
  * written (missing directory, a directory in its place, no permission) exits
- * 1 naming the option and the path. Nothing is created or opened.
+ * 1 naming the option and the path, as does a FIFO with no reader. Nothing is
+ * created; a FIFO is opened (and kept for gb_out_open).
  */
 void gb_paths_check(const char *cmd, const gb_path_use *uses, size_t n);
 

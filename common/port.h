@@ -269,6 +269,29 @@ GB_HD uint64_t gb_clock_ns(void)
 #endif
 }
 
+/*
+ * Whether a deadline on gb_clock_ns has passed at now. On the host a stopped
+ * run (--timeout, SIGINT, SIGTERM: common/stop.h raises gb_stop_flag) counts
+ * as past its deadline too, so CPU threads stop at once; a kernel sees only
+ * its clock.
+ */
+#if !defined(__CUDA_ARCH__)
+#ifdef __cplusplus
+extern "C" volatile int gb_stop_flag;
+#else
+extern volatile int gb_stop_flag;
+#endif
+#endif
+
+GB_HD int gb_past_deadline(uint64_t now, uint64_t deadline)
+{
+#if defined(__CUDA_ARCH__)
+	return now >= deadline;
+#else
+	return now >= deadline || __atomic_load_n(&gb_stop_flag, __ATOMIC_RELAXED) != 0;
+#endif
+}
+
 /* 64-bit variants, for words that pair a value with an ABA tag. */
 GB_HD uint64_t gb_ld_relaxed_u64(const uint64_t *p)
 {

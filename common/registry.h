@@ -40,6 +40,10 @@ typedef struct gb_entry_head {
 	 * cannot run is listed all the same, under the same name, and refused
 	 * with this reason: every build lists the same entries. */
 	const char *unavailable;
+	/* The subcommand's options that only some of its entries read, those this one
+	 * reads (NULL-terminated; NULL: none): one given where no entry chosen reads it
+	 * is refused (gb_impl_check_options). */
+	const char *const *options;
 } gb_entry_head;
 
 /*
@@ -56,7 +60,7 @@ typedef struct gb_entry_head {
 /* The head of an entry that runs on the GPU only and is CUDA code. */
 #define GB_CUDA_HEAD(name_, summary_) \
 	{ .name = (name_), .summary = (summary_), .backends = GB_BACKEND_MASK(GB_BACKEND_GPU), \
-	  .unavailable = GB_NEEDS_CUDA }
+	  .unavailable = GB_NEEDS_CUDA, .options = NULL }
 
 typedef struct gb_registry {
 	const char *what;           /* one entry, in listings: "implementation", "detector", "loop" */

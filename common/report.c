@@ -10,6 +10,7 @@
 #include "common/gpu_monitor.h"
 #include "common/output.h"
 #include "common/report.h"
+#include "common/stop.h"
 #include "common/timer.h"
 #include "common/version.h"
 
@@ -38,6 +39,7 @@ void gb_report_init(gb_report *r, const char *subcommand, int argc, char **argv)
 		snprintf(host, sizeof(host), "unknown");
 	gb_json_str(meta, "host", host);
 	gb_json_bool(meta, "complete", 1);
+	cJSON_AddNullToObject(meta, "stopped_by");
 	cJSON_AddArrayToObject(meta, "warnings");
 	if (gb_test_delay_us())
 		gb_json_u64(meta, "test_delay_us", gb_test_delay_us());
@@ -127,7 +129,12 @@ void gb_report_set_device(gb_report *r, gb_backend backend, const gb_device_info
 
 void gb_report_incomplete(gb_report *r)
 {
-	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(r->root, "meta"), "complete", cJSON_CreateFalse());
+	cJSON *meta = cJSON_GetObjectItem(r->root, "meta");
+	const char *by = gb_stop_name();
+
+	cJSON_ReplaceItemInObject(meta, "complete", cJSON_CreateFalse());
+	if (by)
+		cJSON_ReplaceItemInObject(meta, "stopped_by", cJSON_CreateString(by));
 }
 
 void gb_report_warn(gb_report *r, const char *fmt, ...)

@@ -114,10 +114,20 @@ void gb_report_results(gb_report *r, const gb_measure *ms, const gb_result_view 
 void gb_report_summary(FILE *out, const gb_measure *ms, const gb_result_view *v);
 
 /*
+ * From the first repetition until gb_report_finish_to: a runtime failure (a
+ * CUDA error; common/error.h's hook) after a repetition finished shows the
+ * summary of what finished, marked incomplete, from the view that
+ * view(ms, arg, v) fills, and writes no report, so that one at json (--json;
+ * NULL: none) is left as it was.
+ */
+void gb_report_on_failure(gb_measure *ms, void (*view)(gb_measure *ms, void *arg, gb_result_view *v), void *arg,
+			  const char *json);
+
+/*
  * The end of every run: the results into r, r written to json (--json; NULL:
  * nowhere), the summary on stdout (unless --quiet or json is "-"), what failed
  * on stderr. Returns the exit status: 1 when the report cannot be written, 3
- * when a check failed, 1 when --timeout cut the run short, else 0.
+ * when a check failed, 1 when --timeout or a signal cut the run short, else 0.
  */
 int gb_report_finish_to(gb_report *r, const char *json, const gb_measure *ms, const gb_result_view *v);
 

@@ -10,18 +10,22 @@
 
 #include "common/error.h"
 #include "common/impl.h"
+#include "common/output.h"
 #include "common/report.h"
+#include "common/stop.h"
 
 /* Entry k's rate: its median per-repetition rate, or rate_units over its median time; NAN when undefined. */
 static double rate(const gb_measure *ms, const gb_result_view *v, unsigned k)
 {
 	const gb_measured *m = &ms->m[k];
+	double median;
 
 	if (!m->reps_done)
 		return NAN;
 	if (v->rate_tracked)
 		return gb_measure_track(ms, k, 0).median;
-	return m->time.median > 0 ? v->rate_units / m->time.median : NAN;
+	median = gb_measure_time(ms, k).median;
+	return median > 0 ? v->rate_units / median : NAN;
 }
 
 static double ratio(double a, double b)
@@ -40,7 +44,7 @@ static double speedup(const gb_measure *ms, const gb_result_view *v, unsigned k)
 		return NAN;
 	if (v->rate_tracked)
 		return ratio(rate(ms, v, 0), rate(ms, v, k));
-	return ratio(ms->m[k].time.median, ms->m[0].time.median);
+	return ratio(gb_measure_time(ms, k).median, gb_measure_time(ms, 0).median);
 }
 
 /* What the verification block counts: the first entry's units, or every entry's repetitions. */
@@ -63,6 +67,10 @@ static const char *verdict_message(const gb_measure *ms, int verdict)
 
 	if (verdict > 0)
 		return "";
+	if (verdict < 0 && ms->run->verify && ms->failed)
+		return "a runtime failure came before a checked repetition finished";
+	if (verdict < 0 && ms->run->verify && gb_stop_cause_of() == GB_STOP_SIGNAL)
+		return "a signal came before a checked repetition finished";
 	if (verdict < 0)
 		return ms->run->verify ? "--timeout came before a checked repetition finished"
 				       : "--no-verify or --verify-every 0";
@@ -94,7 +102,7 @@ static void entry_json(cJSON *j, const gb_measure *ms, const gb_result_view *v, 
 	if (!the_run)
 		gb_json_str(j, v->name_key ? v->name_key : "impl", m->name);
 	if (v->time_key)
-		gb_json_stats(j, v->time_key, m->time);
+		gb_json_stats(j, v->time_key, gb_measure_time(ms, k));
 	if (v->rate_key && v->rate_tracked)
 		gb_json_stats(j, v->rate_key, gb_measure_track(ms, k, 0));
 	else if (v->rate_key)
@@ -170,7 +178,7 @@ static int name_width(const gb_measure *ms)
  */
 static void median_of(char *out, size_t len, const gb_measure *ms, const gb_result_view *v, unsigned k)
 {
-	gb_stats s = v->rate_tracked ? gb_measure_track(ms, k, 0) : ms->m[k].time;
+	gb_stats s = v->rate_tracked ? gb_measure_track(ms, k, 0) : gb_measure_time(ms, k);
 
 	if (s.n > 1 && s.mean != 0)
 		snprintf(out, len, "median of %zu, cv %.1f%%", s.n, 100 * s.stdev / fabs(s.mean));
@@ -191,7 +199,7 @@ static void entry_line(FILE *out, const gb_measure *ms, const gb_result_view *v,
 	}
 	median_of(reps, sizeof(reps), ms, v, k);
 	if (v->time_key)
-		fprintf(out, "%s%.4g s (%s)", v->time_label, m->time.median, reps);
+		fprintf(out, "%s%.4g s (%s)", v->time_label, gb_measure_time(ms, k).median, reps);
 	if (v->time_key && !isnan(r))
 		fprintf(out, ", %.4g %s", r, v->rate_unit);
 	else if (!isnan(r))
@@ -228,8 +236,45 @@ void gb_report_summary(FILE *out, const gb_measure *ms, const gb_result_view *v)
 	else
 		fprintf(out, "  %-12s yes: %" PRIu64 " %s\n", "verified", checked_count(ms), v->checked_what);
 	if (ms->incomplete)
-		fprintf(out, "  %-12s --timeout %g s reached: the numbers cover what finished\n", "incomplete",
-			ms->run->timeout);
+		fprintf(out, "  %-12s %s: the numbers cover what finished\n", "incomplete", gb_measure_stop_reason(ms));
+}
+
+/* What a runtime failure in the middle of a run shows (gb_report_on_failure). */
+static struct {
+	gb_measure *ms;
+	void (*view)(gb_measure *ms, void *arg, gb_result_view *v);
+	void *arg;
+	const char *json;
+} failure;
+
+static void on_failure(void *unused)
+{
+	gb_result_view v;
+	unsigned k, done = 0;
+
+	(void)unused;
+	for (k = 0; k < failure.ms->n; k++)
+		done += failure.ms->m[k].reps_done;
+	if (!done)
+		return; /* nothing finished: the failure's message says it all */
+	failure.ms->incomplete = 1;
+	failure.ms->failed = 1;
+	memset(&v, 0, sizeof(v));
+	failure.view(failure.ms, failure.arg, &v);
+	if (!gb_quiet && !(failure.json && gb_path_is_stdout(failure.json)))
+		gb_report_summary(stdout, failure.ms, &v);
+	gb_warn("%s: a runtime failure ends the run: what finished is shown, marked incomplete; no report "
+		"was written%s", failure.ms->cmd, failure.json ? " (one at --json is left as it was)" : "");
+}
+
+void gb_report_on_failure(gb_measure *ms, void (*view)(gb_measure *ms, void *arg, gb_result_view *v), void *arg,
+			  const char *json)
+{
+	failure.ms = ms;
+	failure.view = view;
+	failure.arg = arg;
+	failure.json = json;
+	gb_on_runtime_failure(on_failure, NULL);
 }
 
 int gb_report_finish_to(gb_report *r, const char *json, const gb_measure *ms, const gb_result_view *v)
@@ -237,10 +282,14 @@ int gb_report_finish_to(gb_report *r, const char *json, const gb_measure *ms, co
 	int verdict = gb_measure_verdict(ms);
 	unsigned k;
 
+	gb_on_runtime_failure(NULL, NULL); /* the run is over: a failure from here on is the report's own */
+	if (ms->forecast[0])
+		gb_report_warn(r, "%s", ms->forecast);
 	gb_report_results(r, ms, v);
 	if (json && gb_report_write(r, json) != 0)
 		return GB_EXIT_RUNTIME;
-	if (!gb_quiet && !(json && strcmp(json, "-") == 0))
+	gb_stop_finished();
+	if (!gb_quiet && !(json && gb_path_is_stdout(json)))
 		gb_report_summary(stdout, ms, v);
 	if (!verdict) {
 		for (k = 0; k < ms->n; k++)
@@ -252,7 +301,7 @@ int gb_report_finish_to(gb_report *r, const char *json, const gb_measure *ms, co
 		return GB_EXIT_VERIFY;
 	}
 	if (ms->incomplete) {
-		gb_warn("%s: --timeout %g s reached; the report is marked incomplete", ms->cmd, ms->run->timeout);
+		gb_warn("%s: %s; the report is marked incomplete", ms->cmd, gb_measure_stop_reason(ms));
 		return GB_EXIT_RUNTIME;
 	}
 	return GB_EXIT_OK;

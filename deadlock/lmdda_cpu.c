@@ -61,6 +61,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/stop.h"
 #include "deadlock/rag.h"
 
 /* ---- cpu: the thesis's serial CPU-LMDDA ---- */
@@ -166,7 +167,8 @@ static void reachability_computation(thesis_lmdda *t)
 	for (g = 0; g < n; g++)
 		for (h = 0; h < m; h++)
 			t->rp_trans[(size_t)h * n + g] = t->rp[(size_t)g * m + h];
-	for (k = 0; k < n; k++)
+	/* O(N^2 M^2) a release: a stopped run (common/stop.h) abandons it, and the repetition with it */
+	for (k = 0; k < n && !gb_stop_requested(); k++)
 		for (h = 0; h < m; h++) {
 			const uint8_t *from_k = t->rp + (size_t)k * m;
 			const uint8_t *to_h = t->rp_trans + (size_t)h * n;
@@ -194,7 +196,7 @@ static void recompute_reachability(thesis_lmdda *t)
 	uint32_t s;
 	for (c = 0; c < cells; c++)
 		t->rp[c] = t->ag[c] >= 1;
-	for (s = 0; s < t->hops; s++)
+	for (s = 0; s < t->hops && !gb_stop_requested(); s++)
 		reachability_computation(t);
 }
 

@@ -28,6 +28,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/stop.h"
 #include "deadlock/lmdda_bits.h"
 #include "deadlock/osdda_bits.h"
 #include "deadlock/rag_serial.h"
@@ -192,7 +193,9 @@ static void lmdda_launch(void *ctx, unsigned k, unsigned iter)
 	case LK_CONNECT_RES:
 		if (s->alg21) {
 			memset(d->rp_temp, 0, n * sizeof(uint32_t));
-			for (row = 0; row < d->N; row++)
+			/* O(N^2 M^2) a release: a stopped run (common/stop.h) abandons it, and the
+			 * repetition with it */
+			for (row = 0; row < d->N && !gb_stop_requested(); row++)
 				for (h = 0; h < d->M; h++)
 					alg21_thread(s, row, h);
 			d->io[LM_CHANGED + iter] = 1; /* the thesis runs every iteration */

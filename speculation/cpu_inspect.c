@@ -341,7 +341,7 @@ int sp_cpu_inspect_run(const sp_problem *p, const sp_config *c, uint32_t *host, 
 	t = t0 = gb_now_ns();
 	while (x.start < n) {
 		uint32_t round, k;
-		if (c->timeout_s > 0 && gb_seconds_since(t0) > c->timeout_s) {
+		if (sp_out_of_time(c, t0)) {
 			r->incomplete = 1;
 			break;
 		}

@@ -176,7 +176,7 @@ int sp_cpu_tm_run(const sp_problem *p, const sp_config *c, uint32_t *host, float
 	while (start < n) {
 		uint32_t count = n - start < (uint64_t)workers * CHUNK ? n - start : workers * CHUNK, round;
 		uint64_t runs = 0, redone = 0;
-		if (c->timeout_s > 0 && gb_seconds_since(t0) > c->timeout_s) {
+		if (sp_out_of_time(c, t0)) {
 			r->incomplete = 1;
 			break;
 		}

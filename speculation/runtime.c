@@ -33,6 +33,7 @@
 #include <string.h>
 
 #include "common/error.h"
+#include "common/stop.h"
 #include "common/timer.h"
 #include "speculation/replay.h"
 #include "speculation/runtime.h"
@@ -393,6 +394,11 @@ uint32_t sp_first_assignment(const sp_problem *p, const sp_config *c)
 	return cap;
 }
 
+int sp_out_of_time(const sp_config *c, uint64_t t0)
+{
+	return gb_stop_requested() || (c->timeout_s > 0 && gb_seconds_since(t0) > c->timeout_s);
+}
+
 void sp_sched_init(sp_sched *sc, uint32_t cap)
 {
 	memset(sc, 0, sizeof(*sc));
@@ -749,7 +755,7 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
 		uint64_t miss = 0;
 		verdict v;
 
-		if (c->timeout_s > 0 && gb_seconds_since(t0) > c->timeout_s) {
+		if (sp_out_of_time(c, t0)) {
 			r->incomplete = 1;
 			break;
 		}

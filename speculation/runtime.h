@@ -148,6 +148,12 @@ int sp_run(const sp_backend *b, const sp_problem *p, const sp_config *c, uint32_
  * the host's own runs (speculation/cpu_spec.c, cpu_inspect.c), timed phase by phase. */
 void sp_phase_to(sp_result *r, unsigned ph, uint64_t *t, uint64_t at);
 
+/*
+ * Whether a run that started at t0 (gb_now_ns) must stop: c->timeout_s has
+ * passed, or --timeout or a signal stopped the process's run (common/stop.h).
+ */
+int sp_out_of_time(const sp_config *c, uint64_t t0);
+
 /* The sequential loop (the baseline and the oracle): iterations lo..hi-1 on host. */
 void sp_run_sequential(const sp_problem *p, uint32_t *host, float scalars[SP_NSCALARS],
 		       uint32_t lo, uint32_t hi);

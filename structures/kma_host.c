@@ -29,15 +29,17 @@ int kma_layout_check(uint32_t sb_count, uint32_t sb_size, char *err, size_t errl
 		return gb_errmsg(err, errlen, "--superblock-size %u is not a multiple of %u bytes", sb_size,
 				 KMA_MAX_BLOCK);
 	if (sb_count > KMA_SB_LIMIT)
-		return gb_errmsg(err, errlen, "a heap of %u superblocks is above the %u the pool word indexes",
+		return gb_errmsg(err, errlen, "--superblocks %u is above the %u the pool word indexes",
 				 sb_count, KMA_SB_LIMIT);
 	if ((uint64_t)sb_count * sb_size > 0xFFFFFF00ull)
 		return gb_errmsg(err, errlen,
-				 "a heap of %u x %u bytes is above the 4 GiB that 32-bit block offsets address",
-				 sb_count, sb_size);
+				 "--superblocks %u x --superblock-size %u is a heap above the 4 GiB that 32-bit "
+				 "block offsets address: at most %u superblocks of this size",
+				 sb_count, sb_size, (uint32_t)(0xFFFFFF00ull / sb_size));
 	if (kma_bookkeeping_sbs(sb_count, sb_size) >= sb_count)
 		return gb_errmsg(err, errlen,
-				 "%u superblocks of %u bytes leave none for data after the bookkeeping (%u needed)",
+				 "--superblocks %u of --superblock-size %u leave none for data after the bookkeeping "
+				 "(%u needed)",
 				 sb_count, sb_size, kma_bookkeeping_sbs(sb_count, sb_size));
 	return 0;
 }

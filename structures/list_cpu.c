@@ -158,7 +158,8 @@ static int run_tail(const list_workload *w, const list_params *p, list_run *r, c
 const list_engine list_engine_cpu_lockfree = {
 	.head = {.name = "cpu-lockfree",
 		 .summary = "the lock-free list (Listings 1 and 3) on the KMA-style heap, on CPU threads",
-		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
+		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU),
+		 .options = list_threaded_options},
 	.platform = LIST_ON_CPU,
 	.run = run_plain,
 };
@@ -166,7 +167,9 @@ const list_engine list_engine_cpu_lockfree = {
 const list_engine list_engine_cpu_lockfree_tail = {
 	.head = {.name = "cpu-lockfree-tail",
 		 .summary = "the tail-pointer list, a group's adds appended as one chain, on CPU threads",
-		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
+		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU),
+		 .options = list_threaded_options},
 	.platform = LIST_ON_CPU,
 	.run = run_tail,
+	.tail = 1,
 };

@@ -50,7 +50,14 @@ typedef struct list_engine {
 	unsigned platform;            /* enum list_platform */
 	/* 0, or -1 with a message (1 runtime failure, as the caller decides). */
 	int (*run)(const list_workload *w, const list_params *p, list_run *r, char *err, size_t errlen);
+	int tail; /* an add appends through a tail pointer, not after a walk of the list */
 } list_engine;
+
+/*
+ * The options only some implementations read (gb_entry_head.options): the
+ * KMA-style heap's, the CPU threads', the OpenCL device choice.
+ */
+extern const char *const list_heap_options[], *const list_threaded_options[], *const list_opencl_options[];
 
 /* The group (warp) size whose adds the tail variant links into one chain. */
 #define LIST_GROUP 32u
@@ -61,9 +68,11 @@ typedef struct list_engine {
  * (structures/list_registry.c), unavailable for the reason in them.
  */
 #define LIST_GPU_HEAD \
-	GB_CUDA_HEAD("gpu", "the lock-free list (Listings 1 and 3) on the KMA-style heap, in CUDA")
+	{ .name = "gpu", .summary = "the lock-free list (Listings 1 and 3) on the KMA-style heap, in CUDA", \
+	  .backends = GB_BACKEND_MASK(GB_BACKEND_GPU), .unavailable = GB_NEEDS_CUDA, .options = list_heap_options }
 #define LIST_GPU_TAIL_HEAD \
-	GB_CUDA_HEAD("gpu-tail", "the tail-pointer list in CUDA, a block's adds appended as one chain")
+	{ .name = "gpu-tail", .summary = "the tail-pointer list in CUDA, a block's adds appended as one chain", \
+	  .backends = GB_BACKEND_MASK(GB_BACKEND_GPU), .unavailable = GB_NEEDS_CUDA, .options = list_heap_options }
 #ifdef GB_HAVE_OPENCL
 #define LIST_NEEDS_OPENCL NULL
 #else
@@ -79,12 +88,12 @@ typedef struct list_engine {
 	{ .name = "opencl", \
 	  .summary = "the lock-free list as an OpenCL C kernel on an OpenCL GPU device (Table 1's OpenCL GPU)", \
 	  .backends = GB_BACKEND_MASK(GB_BACKEND_GPU) | GB_BACKEND_MASK(GB_BACKEND_CPU), \
-	  .unavailable = LIST_NEEDS_OPENCL }
+	  .unavailable = LIST_NEEDS_OPENCL, .options = list_opencl_options }
 #define LIST_OPENCL_CPU_HEAD \
 	{ .name = "opencl-cpu", \
 	  .summary = "the same OpenCL C kernel on an OpenCL CPU device, e.g. PoCL (Table 1's OpenCL CPU)", \
 	  .backends = GB_BACKEND_MASK(GB_BACKEND_CPU), \
-	  .unavailable = LIST_NEEDS_OPENCL }
+	  .unavailable = LIST_NEEDS_OPENCL, .options = list_opencl_options }
 
 extern const list_engine *const list_engines[];
 /* gb_cycles() ticks per nanosecond on this host, measured once. */

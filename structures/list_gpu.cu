@@ -229,11 +229,13 @@ const list_engine list_engine_gpu = {
 	.head = LIST_GPU_HEAD,
 	.platform = LIST_ON_GPU,
 	.run = run_plain,
+	.tail = 0,
 };
 
 const list_engine list_engine_gpu_tail = {
 	.head = LIST_GPU_TAIL_HEAD,
 	.platform = LIST_ON_GPU,
 	.run = run_tail,
+	.tail = 1,
 };
 }

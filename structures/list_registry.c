@@ -11,7 +11,7 @@ extern const list_engine list_engine_cpu, list_engine_cpu_tail, list_engine_cpu_
 extern const list_engine list_engine_gpu, list_engine_gpu_tail;
 #else
 static const list_engine list_engine_gpu = {.head = LIST_GPU_HEAD, .platform = LIST_ON_GPU};
-static const list_engine list_engine_gpu_tail = {.head = LIST_GPU_TAIL_HEAD, .platform = LIST_ON_GPU};
+static const list_engine list_engine_gpu_tail = {.head = LIST_GPU_TAIL_HEAD, .platform = LIST_ON_GPU, .tail = 1};
 #endif
 
 #ifdef GB_HAVE_OPENCL
@@ -20,6 +20,11 @@ extern const list_engine list_engine_opencl, list_engine_opencl_cpu;
 static const list_engine list_engine_opencl = {.head = LIST_OPENCL_HEAD, .platform = LIST_ON_OPENCL};
 static const list_engine list_engine_opencl_cpu = {.head = LIST_OPENCL_CPU_HEAD, .platform = LIST_ON_OPENCL};
 #endif
+
+const char *const list_heap_options[] = {"superblocks", "superblock-size", NULL};
+const char *const list_threaded_options[] = {"superblocks", "superblock-size", "cpu-workers", NULL};
+const char *const list_opencl_options[] = {"superblocks", "superblock-size", "opencl-platform", "opencl-device",
+					    NULL};
 
 const list_engine *const list_engines[] = {
 	&list_engine_gpu, &list_engine_gpu_tail, &list_engine_opencl, &list_engine_opencl_cpu,

@@ -169,4 +169,5 @@ const list_engine list_engine_cpu_tail = {
 		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.platform = LIST_ON_CPU,
 	.run = run_cpu_tail,
+	.tail = 1,
 };

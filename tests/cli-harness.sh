@@ -126,8 +126,10 @@ assert v["events_checked"] == 1, v
 assert v["verified"] is True, v'
 expect_rc "detect --verify-every 7 exits 0" 0 "$G" "${DETECT[@]}" --verify-every 7
 expect_out "detect's summary says how many events were checked" "29 of 200 events checked"
-expect_rc "speculate cut short before a repetition exits 1" 1 "$G" speculate --loop ocean --iters 4000000 \
-	--reps 1 --timeout 0.001 --json "$R/spec-timeout.json"
+# (the delay makes the reference run's first look at the clock outlast --timeout: the run stops
+# after generation, before the first repetition)
+expect_rc "speculate cut short before a repetition exits 1" 1 env GPUBENCH_TEST_DELAY_US=400000 "$G" speculate \
+	--loop ocean --iters 200000 --reps 1 --timeout 0.2 --json "$R/spec-timeout.json"
 json_check "speculate with no repetition finished is not verified (null)" "$R/spec-timeout.json" '
 assert d["meta"]["complete"] is False
 assert d["results"]["reps_completed"] == 0
@@ -198,12 +200,17 @@ expect_err "stm --accounts names the option and what fits" "stm: --accounts 2147
 	"the largest --accounts that fits is"
 expect_rc "stm --threads 524288 exits 1 under a 4 GB limit" 1 \
 	bash -c 'ulimit -v 4000000 && exec "$@"' sh "$G" stm --backend cpu --threads 524288
-expect_err "stm --threads names the option and what fits" "stm: --threads 524288 needs about" \
-	"the largest --threads that fits is"
+expect_err "stm --threads names both options of the table and what fits" \
+	"stm: --threads 524288 x --tx-per-thread 1000 need about" "at most --threads "
+# the option that pushed it over, given with the default --threads: named, and what of it fits
+expect_rc "stm --tx-per-thread 100000000 exits 1 under a 4 GB limit" 1 \
+	bash -c 'ulimit -v 4000000 && exec "$@"' sh "$G" stm --backend cpu --threads 20 --tx-per-thread 100000000
+expect_err "stm --tx-per-thread names itself and what fits" \
+	"stm: --threads 20 x --tx-per-thread 100000000 need about" "at most --tx-per-thread "
 expect_rc "avoid --procs 1048576 --res 2048 exits 1 under a 4 GB limit" 1 \
 	bash -c 'ulimit -v 4000000 && exec "$@"' sh "$G" avoid --impl cpu-fast --procs 1048576 --res 2048
-expect_err "avoid --procs names the option and what fits" "avoid: --procs 1048576 needs about" \
-	"the largest --procs that fits is"
+expect_err "avoid --procs names --procs and --res and what fits" \
+	"avoid: --procs 1048576 x --res 2048 need about" "at most --procs "
 
 # ---------------------------------------------------------------- abandoned transactions
 # One logical thread without tags meets chain steps out of order and, in one pass, abandons
@@ -255,7 +262,7 @@ for want in "--procs N processes (2..1048576, default 1024)" "--res M resources 
 	"--unsafe-share F unsafe-mix: share of the requests made unsafe (0..1, default 0.25)" \
 	"--reps N timed repetitions of the whole stream (1..100000, default 3)" \
 	"--warmup N untimed repetitions of the whole stream before them (0..1000, default 0)" \
-	"--timeout S give up after S seconds" "--verify-every K check every K-th decision" \
+	"--timeout S stop after S seconds" "--verify-every K check every K-th decision" \
 	"--seed N seed of the generator (0..18446744073709551615, default 1)" \
 	"--backend WHERE where to run" "(auto|gpu|cpu, default auto)" "--no-verify" "--quiet" "--json PATH"; do
 	if grep -qF -- "$want" "$R/help-avoid.txt"; then pass "help avoid: $want"; else
@@ -330,17 +337,17 @@ assert d["verification"]["verified"] is None and d["config"]["verify_every"] == 
 # ---------------------------------------------------------------- shared options on list
 expect_rc "help list exits 0" 0 "$G" help list
 tr '\n' ' ' <"$T_OUT" | tr -s ' ' >"$R/help-list.txt"
-for want in "--nodes N list size (1..536870911, default 4096)" "(1..67108864)" "(2..16777216)" \
+for want in "(1..214119219, default 4096)" "(1..67108864)" "(2..16777215)" \
 	"--superblock-size B bytes per superblock, a multiple of 256 (default 4096, the paper's, or" "(256..16777216)" \
 	"(insert|delete|mixed, default insert)" \
 	"--reps N timed repetitions of the whole workload (1..100000, default 3)" \
-	"--timeout S give up after S seconds" "--verify-every K check every K-th timed repetition" \
+	"--timeout S stop after S seconds" "--verify-every K check every K-th timed repetition" \
 	"--warmup N" "--backend WHERE" "--no-verify" "--quiet" "--json PATH" "cpu-lockfree-tail"; do
 	if grep -qF -- "$want" "$R/help-list.txt"; then pass "help list: $want"; else
 		fail "help list: $want" "$(cat "$R/help-list.txt")"; fi
 done
 expect_rc "list --nodes 0 exits 2 with the range" 2 "$G" list --nodes 0
-expect_err "list's range message comes from the row" "option --nodes: 0 is out of range (accepted: 1..536870911)"
+expect_err "list's range message comes from the row" "option --nodes: 0 is out of range (accepted: 1..214119219)"
 expect_rc "list --backend cpu runs cpu-lockfree without a note" 0 "$G" list --backend cpu --nodes 300 \
 	--reps 3 --warmup 2 --seed 5 --verify-every 2 --compare cpu --json "$R/list-shared.json"
 check "list --backend cpu prints no fallback note" test -z "$(grep -i note "$T_ERR")"
@@ -421,9 +428,9 @@ assert [l for l in text if l.startswith("  verified     yes: ")], text
 PY
 	); then pass "$1"; else fail "$1" "$msg"; fi
 }
-expect_rc "avoid --compare: summary and report" 0 "$G" "${AVOID[@]}" --reps 3 --compare cpu --json "$R/m-avoid.json"
+expect_rc "avoid --compare: summary and report" 0 "$G" "${AVOID[@]/--reps/--warmup}" --reps 3 --compare cpu --json "$R/m-avoid.json"
 same_model "avoid: the summary shows the report's numbers" "$R/m-avoid.json" "$T_OUT"
-expect_rc "detect --compare: summary and report" 0 "$G" "${DETECT[@]}" --reps 2 --compare cpu --json "$R/m-detect.json"
+expect_rc "detect --compare: summary and report" 0 "$G" "${DETECT[@]/--reps/--warmup}" --reps 2 --compare cpu --json "$R/m-detect.json"
 same_model "detect: the summary shows the report's numbers" "$R/m-detect.json" "$T_OUT"
 expect_rc "list --compare: summary and report" 0 "$G" list --impl cpu --compare cpu-tail,cpu-lockfree --nodes 300 \
 	--reps 2 --json "$R/m-list.json"
@@ -435,9 +442,11 @@ expect_rc "stm --compare: summary and report" 0 "$G" stm --backend cpu --threads
 	--semantic-ratio 0 --reps 3 --warmup 0 --compare gpustm --json "$R/m-stm.json"
 same_model "stm: the summary shows the report's numbers" "$R/m-stm.json" "$T_OUT"
 
-# A run cut short before any repetition: nothing is claimed, in the report or the summary.
-expect_rc "avoid cut short before a repetition exits 1" 1 "$G" avoid --impl cpu --compare cpu-fast --procs 4096 \
-	--res 512 --events 2000 --timeout 0.001 --json "$R/m-avoid-cut.json"
+# A run cut short before any repetition: nothing is claimed, in the report or the summary. The
+# delay makes the oracle's first look at the clock outlast --timeout: the run stops after
+# generation, before the first repetition.
+expect_rc "avoid cut short before a repetition exits 1" 1 env GPUBENCH_TEST_DELAY_US=400000 "$G" avoid --impl cpu \
+	--compare cpu-fast --procs 4096 --res 512 --events 2000 --timeout 0.2 --json "$R/m-avoid-cut.json"
 json_check "avoid cut short: no speedup, no final state, why unverified" "$R/m-avoid-cut.json" '
 a, b = d["results"]["impls"]
 assert a["reps_completed"] == 0 and a["events_per_s"] is None and a["final_state_matches"] is None, a
@@ -446,9 +455,9 @@ v = d["verification"]
 assert v["verified"] is None and v["events_checked"] == 0 and "--timeout" in v["message"], v'
 expect_out "avoid cut short: the summary says no repetition finished" "  cpu          no repetition finished" \
 	"  verified     not checked (--timeout came before a checked repetition finished)" \
-	"  incomplete   --timeout 0.001 s reached"
-expect_rc "speculate cut short with a baseline exits 1" 1 "$G" speculate --backend cpu --loop ocean \
-	--iters 4000000 --reps 1 --timeout 0.05 --compare seq --json "$R/m-spec-cut.json"
+	"  incomplete   --timeout 0.2 s reached"
+expect_rc "speculate cut short with a baseline exits 1" 1 env GPUBENCH_TEST_DELAY_US=400000 "$G" speculate \
+	--backend cpu --loop ocean --iters 200000 --reps 1 --timeout 0.2 --compare seq --json "$R/m-spec-cut.json"
 json_check "speculate cut short: the baseline is not called verified" "$R/m-spec-cut.json" '
 b = d["results"]["baselines"][0]
 assert b["name"] == "seq" and b["verified"] is None and b["loop_seconds"]["n"] == 0, b

@@ -120,17 +120,33 @@ json_check "list big run: 8192-byte superblocks, at most 1024 for the nodes" "$R
 c = d["config"]
 assert c["superblock_size"] == 8192, c["superblock_size"]
 assert c["superblocks"] <= 1024 + 64, c["superblocks"]'
-expect_rc "list big run: --superblock-size kept" 0 "$G" list --nodes 400000 --impl cpu-tail --reps 1 \
+expect_rc "list big run: --superblock-size kept" 0 "$G" list --nodes 400000 --impl cpu-lockfree-tail --reps 1 \
 	--warmup 0 --quiet --superblock-size 4096 --json "$R/bigsb4k.json"
 json_check "list big run: --superblock-size 4096 kept" "$R/bigsb4k.json" '
 assert d["config"]["superblock_size"] == 4096'
 expect_rc "list --json - prints only JSON" 0 "$G" list --nodes 50 --impl cpu-tail --reps 1 --json -
 json_check "list --json - is a report" "$T_OUT" 'assert d["config"]["impl"] == "cpu-tail"'
 
-# nodes past the heap's 4 GiB: refused before anything runs, naming --nodes and how many fit
+# nodes past the heap's 4 GiB: refused before anything runs, naming --nodes and how many fit; the
+# range --help gives is what --op insert fits, and mixed (twice the keys) fits half of it
 expect_rc "list --nodes past the heap's 4 GiB exits 2" 2 "$G" list --nodes 300000000 --impl cpu-tail
-expect_err "list --nodes past the heap names the option and the most that fit" "option --nodes: 300000000 nodes" \
-	"at most about 214748352 fit"
+expect_err "list --nodes past the heap is out of --nodes' range" \
+	"option --nodes: 300000000 is out of range (accepted: 1..214119219)"
+expect_rc "list --op mixed past the heap exits 2" 2 "$G" list --op mixed --nodes 107059610 --impl cpu-lockfree
+expect_err "list --op mixed past the heap names --nodes and the most that fit" "option --nodes: 107059610 nodes" \
+	"at most 107059609 with --op mixed"
+# the top of the ranges runs: stopped by a --timeout in generation (exit 1), not refused (exit 2)
+expect_rc "list --nodes at the top of its range is accepted" 1 "$G" list --op insert --nodes 214119219 \
+	--impl cpu-lockfree --timeout 0.001 --quiet
+expect_rc "list --op mixed at half the top is accepted" 1 "$G" list --op mixed --nodes 107059609 \
+	--impl cpu-lockfree --timeout 0.001 --quiet
+# (or refused for the host memory it needs, which names --ops too: exit 1 either way)
+expect_rc "list --ops at the top of its range is accepted with the default threads" 1 "$G" list --op mixed \
+	--nodes 3000 --ops 2080374784 --impl cpu-lockfree --timeout 0.001 --quiet
+check "list --ops at its top is within every limit of --ops and --threads" \
+	test -z "$(grep -e 'out of range' -e 'slots' "$T_ERR")"
+expect_rc "list --ops past its top exits 2" 2 "$G" list --op mixed --ops 2080374785
+expect_err "list --ops past its top names the option" "option --ops: 2080374785 is out of range"
 if grep -q '^list implementation gpu (not built: ' <<<"$("$G" info)"; then
 	expect_rc "list --impl gpu in a CPU-only build exits 2" 2 "$G" list --impl gpu --nodes 10
 	expect_err "list --impl gpu says it is not built" "not built"

@@ -161,9 +161,9 @@ done
 # Values at both ends of a range are accepted (checked through the report below).
 expect_rc "--block-size 33 exits 2" 2 "$G" stm "${TINY[@]}" --block-size 33
 expect_err "--block-size 33 says why" "--block-size" "multiple of 32"
-expect_rc "--hash above --accounts exits 2" 2 "$G" stm "${TINY[@]}" --accounts 10 --hash 11
+expect_rc "--hash above --accounts exits 2" 2 "$G" stm $(t_less TINY --accounts) --accounts 10 --hash 11
 expect_err "--hash above --accounts names both" "--hash" "--accounts 10" "1..10"
-expect_rc "--hash equal to --accounts is accepted" 0 "$G" stm "${TINY[@]}" --accounts 10 --hash 10 --quiet
+expect_rc "--hash equal to --accounts is accepted" 0 "$G" stm $(t_less TINY --accounts) --accounts 10 --hash 10 --quiet
 expect_rc "threads x tx-per-thread over the limit exits 2" 2 "$G" stm --backend cpu --threads 524288 --tx-per-thread 4097
 expect_err "threads x tx-per-thread message" "--threads 524288" "--tx-per-thread 4097" "table limit"
 expect_rc "--algo nosuch exits 2" 2 "$G" stm "${TINY[@]}" --algo nosuch
@@ -402,7 +402,7 @@ expect_rc "stm without --quiet prints the summary" 0 "$G" stm "${TINY[@]}"
 expect_out "the summary names backend, commits and verification" "cpu backend" "commits" "verified     yes"
 
 # --no-verify
-expect_rc "stm --no-verify exits 0" 0 "$G" stm "${TINY[@]}" --reps 2 --no-verify --json "$R/noverify.json"
+expect_rc "stm --no-verify exits 0" 0 "$G" stm $(t_less TINY --reps) --reps 2 --no-verify --json "$R/noverify.json"
 json_check "--no-verify reports verified null" "$R/noverify.json" '
 v = d["verification"]
 assert "verified" in v and v["verified"] is None, v
@@ -434,13 +434,16 @@ a5b=$(json_get "$R/s5b.json" results.abandoned 2>/dev/null)
 check "same seed, same abandoned count" test -n "$a5a" -a "$a5a" = "$a5b"
 
 # --paper: duration 5 and 10 repetitions, explicit values win.
-expect_rc "--paper with explicit --reps and --duration runs" 0 "$G" stm "${TINY[@]}" --paper --reps 1 --duration 0.01 --quiet --json "$R/paper.json"
+expect_rc "--paper with explicit --reps and --duration runs" 0 "$G" stm $(t_less TINY --reps) --paper --reps 1 --duration 0.01 --quiet --json "$R/paper.json"
 json_check "--paper keeps explicit --reps and --duration" "$R/paper.json" '
 c = d["config"]
 assert c["paper"] is True and c["reps"] == 1 and c["duration_s"] == 0.01, c
 assert d["results"]["reps_completed"] == 1 and d["results"]["batches"] >= 1'
-# Without explicit values --paper would run 50 s; a tiny --timeout stops it at once.
-expect_rc "--paper alone (stopped by --timeout) exits 1" 1 "$G" stm "${TINY[@]/--reps/--warmup}" --paper --timeout 0.001 --quiet --json "$R/paper2.json"
+# Without explicit values --paper would run 50 s; a tiny --timeout stops it at once. The delay
+# makes the first timed interval after generation outlast --timeout: the run stops after
+# generation, before the first batch, and the report has its whole config.
+expect_rc "--paper alone (stopped by --timeout) exits 1" 1 env GPUBENCH_TEST_DELAY_US=200000 "$G" stm \
+	$(t_less TINY --reps) --paper --timeout 0.1 --quiet --json "$R/paper2.json"
 json_check "--paper sets duration 5 and 10 repetitions" "$R/paper2.json" '
 c = d["config"]
 assert c["paper"] is True and c["duration_s"] == 5 and c["reps"] == 10, (c["duration_s"], c["reps"])'
@@ -471,12 +474,12 @@ w = d["meta"]["warnings"]
 assert len(w) == 1 and "stopped before --duration" in w[0], w'
 
 # --timeout: a run cut short exits 1 and says so in the report.
-expect_rc "--timeout 0.001 exits 1" 1 "$G" stm --backend cpu --threads 64 --accounts 1000 --tx-per-thread 100 \
-	--reps 3 --timeout 0.001 --json "$R/timeout.json"
+expect_rc "--timeout 0.01 exits 1" 1 env GPUBENCH_TEST_DELAY_US=20000 "$G" stm --backend cpu --threads 64 \
+	--accounts 1000 --tx-per-thread 100 --reps 3 --timeout 0.01 --json "$R/timeout.json"
 expect_err "--timeout says the report is incomplete" "--timeout" "incomplete"
 json_check "--timeout marks the report incomplete" "$R/timeout.json" '
 assert d["meta"]["complete"] is False
-assert d["config"]["timeout_s"] == 0.001
+assert d["config"]["timeout_s"] == 0.01
 r = d["results"]
 assert r["reps_completed"] < 3, r["reps_completed"]
 assert r["throughput_tx_per_s"]["n"] == r["reps_completed"]
@@ -488,7 +491,7 @@ check "--timeout leaves no temporary file" test -z "$(find "$R" -name '*.tmp.*')
 
 # --duration: one run per repetition in which threads sweep their blocks round
 # after round; --verify-every 2 checks every other run.
-expect_rc "--verify-every 2 --duration exits 0" 0 "$G" stm "${TINY[@]}" --reps 3 --verify-every 2 --duration 0.05 --quiet --json "$R/every.json"
+expect_rc "--verify-every 2 --duration exits 0" 0 "$G" stm $(t_less TINY --reps) --reps 3 --verify-every 2 --duration 0.05 --quiet --json "$R/every.json"
 json_check "--duration runs rounds, --verify-every 2 checks every other run" "$R/every.json" '
 v = d["verification"]; r = d["results"]
 assert r["timed_run"] == "rounds", r["timed_run"]
@@ -499,7 +502,7 @@ assert v["batches_verified"] == 2, v["batches_verified"]
 assert v["verified"] is True
 assert r["device_seconds"] >= 3 * 0.05
 assert r["throughput_tx_per_s"]["n"] == 3'
-expect_rc "--duration without semantic chains exits 0" 0 "$G" stm "${TINY[@]}" --semantic-ratio 0 --read-only 20 \
+expect_rc "--duration without semantic chains exits 0" 0 "$G" stm $(t_less TINY --accounts) --semantic-ratio 0 --read-only 20 \
 	--accounts 200 --duration 0.1 --quiet --json "$R/rounds.json"
 json_check "--duration wraps the table: more commits than transactions, all verified" "$R/rounds.json" '
 v = d["verification"]; r = d["results"]
@@ -513,7 +516,7 @@ assert 0.1 <= r["device_seconds"] < 2, r["device_seconds"]'
 # the clock; a batch cut the same way is a unit test, where the cut does not
 # depend on how fast this machine generates tables): what committed is checked.
 t0=$(date +%s.%N)
-expect_rc "--timeout in the middle of a --duration run exits 1" 1 "$G" stm "${TINY[@]}" --semantic-ratio 0 \
+expect_rc "--timeout in the middle of a --duration run exits 1" 1 "$G" stm $(t_less TINY --accounts) --semantic-ratio 0 \
 	--accounts 200 --duration 60 --timeout 0.3 --quiet --json "$R/cut2.json"
 check "--timeout 0.3 ends a 60 s run within 5 s" awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { exit !(b - a < 5) }'
 json_check "--timeout mid-run: incomplete, what committed is verified" "$R/cut2.json" '
@@ -523,8 +526,9 @@ assert r["threads_timed_out"] == 8 and r["commits"] > 0 and r["reps_completed"] 
 assert v["verified"] is True and r["device_seconds"] < 5, (v, r["device_seconds"])'
 
 # --timeout before any repetition of either engine: no throughput, no speedup, nothing claimed.
-expect_rc "--compare cut short before a repetition exits 1" 1 "$G" stm --backend cpu --threads 64 --accounts 1000 \
-	--tx-per-thread 100 --compare gpustm --timeout 0.001 --json "$R/compare-cut.json"
+expect_rc "--compare cut short before a repetition exits 1" 1 env GPUBENCH_TEST_DELAY_US=200000 "$G" stm \
+	--backend cpu --threads 64 --accounts 1000 --tx-per-thread 100 --compare gpustm --timeout 0.1 \
+	--json "$R/compare-cut.json"
 json_check "--compare cut short: speedup and verdicts null, why unverified" "$R/compare-cut.json" '
 r = d["results"]; v = d["verification"]; (g,) = r["compare"]
 assert d["meta"]["complete"] is False and r["reps_completed"] == 0 and g["reps_completed"] == 0, r
@@ -532,10 +536,10 @@ assert r["throughput_tx_per_s"]["median"] is None and g["throughput_tx_per_s"]["
 assert g["speedup_of_algo"] is None and g["verified"] is None and g["batches_verified"] == 0, g
 assert v["verified"] is None and v["batches_verified"] == 0 and "--timeout" in v["message"], v'
 expect_out "--compare cut short: the summary says so" "  prstm        no repetition finished" \
-	"  gpustm       no repetition finished" "  incomplete   --timeout 0.001 s reached"
+	"  gpustm       no repetition finished" "  incomplete   --timeout 0.1 s reached"
 
 # gpustm: GPU-STM as the paper compares against, and --compare
-expect_rc "stm --algo gpustm runs and verifies" 0 "$G" stm "${TINY[@]}" --algo gpustm --semantic-ratio 0 \
+expect_rc "stm --algo gpustm runs and verifies" 0 "$G" stm $(t_less TINY --reps) --algo gpustm --semantic-ratio 0 \
 	--reps 2 --quiet --json "$R/gpustm.json"
 json_check "gpustm report: verified, every transaction committed, no retry limit reached" "$R/gpustm.json" '
 c = d["config"]; r = d["results"]
@@ -564,22 +568,22 @@ n = d["results"]["compare"][0]["abandoned"]
 w = [x for x in d["meta"]["warnings"] if x.startswith("gpustm: ")]
 assert n > 0 and len(w) == 1 and ("%d transactions were abandoned" % n) in w[0], d["meta"]["warnings"]'
 # nothing committed: the times per transaction divide by zero and are null
-expect_rc "kmeans cut before its first batch exits 1" 1 "$G" stm --backend cpu --workload kmeans --points 200000 \
-	--threads 64 --timeout 0.001 --reps 1 --warmup 0 --quiet --json "$R/kmeans-cut.json"
+expect_rc "kmeans cut before its first batch exits 1" 1 env GPUBENCH_TEST_DELAY_US=200000 "$G" stm --backend cpu \
+	--workload kmeans --points 2000 --threads 64 --timeout 0.1 --reps 1 --warmup 0 --quiet --json "$R/kmeans-cut.json"
 json_check "no commit: time_per_tx_ns, wasted_per_tx_ns, wasted_fraction and cycles_per_ns are null" \
 	"$R/kmeans-cut.json" '
 r = d["results"]
 assert r["commits"] == 0, r["commits"]
 assert r["time_per_tx_ns"] is None and r["wasted_per_tx_ns"] is None and r["wasted_fraction"] is None, r
 assert r["cycles_per_ns"] is None and all(v is None for v in r["committed_phases_ns"].values()), r'
-expect_rc "gpustm --duration runs batches" 0 "$G" stm "${TINY[@]}" --algo gpustm --semantic-ratio 0 \
+expect_rc "gpustm --duration runs batches" 0 "$G" stm $(t_less TINY --accounts) --algo gpustm --semantic-ratio 0 \
 	--accounts 200 --duration 0.05 --json "$R/gpustm-duration.json"
 expect_err "gpustm --duration says why it runs batches" "gpustm: --duration runs as repeated batches"
 json_check "gpustm --duration: batches, verified" "$R/gpustm-duration.json" '
 r = d["results"]
 assert r["timed_run"] == "batches" and r["batches"] >= 1 and r["device_seconds"] >= 0.05, r
 assert d["verification"]["verified"] is True'
-expect_rc "stm --compare gpustm runs both on the same table" 0 "$G" stm "${TINY[@]}" --semantic-ratio 0 \
+expect_rc "stm --compare gpustm runs both on the same table" 0 "$G" stm $(t_less TINY --reps) --semantic-ratio 0 \
 	--reps 2 --compare gpustm --json "$R/compare.json"
 expect_out "the summary gives the compared engine and the speedup" "  gpustm       " "prstm is "
 json_check "--compare: each engine verified, with its speedup" "$R/compare.json" '
@@ -658,7 +662,7 @@ assert r["commits"] == 2 * 480 and r["abandoned"] == 0 and r["commits_read_only"
 assert r["aborts"]["semantic"] == 0, r
 g = r["compare"][0]
 assert g["algo"] == "gpustm" and g["verified"] is True and g["abandoned"] == g["retry_limit_reached"], g'
-expect_rc "skiplist at high contention: 64 threads on 16 keys, 8 levels (16-word sets)" 0 "$G" stm "${SKL[@]}" \
+expect_rc "skiplist at high contention: 64 threads on 16 keys, 8 levels (16-word sets)" 0 "$G" stm $(t_less SKL --threads --cpu-workers --initial-keys --levels) \
 	--threads 64 --cpu-workers 16 --initial-keys 8 --key-range 16 --levels 8 --compare gpustm --retry-limit 1000000 \
 	--json "$R/skiplist-hot.json"
 expect_err "skiplist with more threads than keys says who runs lookups only" "48 threads own no key and run lookups only"
@@ -681,13 +685,15 @@ expect_rc "a skiplist option with the bank exits 2" 2 "$G" stm "${TINY[@]}" --le
 expect_err "a skiplist option with the bank names both" "option --levels belongs to --workload skiplist, not to --workload bank"
 expect_rc "a vacation option with the skiplist exits 2" 2 "$G" stm "${SKL[@]}" --customers 10
 expect_err "a vacation option with the skiplist names both" "option --customers belongs to --workload vacation, not to --workload skiplist"
-expect_rc "--levels beyond the engines' sets exits 2" 2 "$G" stm "${SKL[@]}" --levels 9
-expect_err "--levels beyond the engines' sets says so" "prstm runs skiplist transactions of at most 16 words" \
-	"(--levels) touch up to 18"
-expect_rc "--levels 17 exits 2" 2 "$G" stm "${SKL[@]}" --levels 17
+# --help's range of --levels is what the engines' 16-word sets hold: 2L words an update
+expect_rc "--levels beyond the engines' sets exits 2" 2 "$G" stm $(t_less SKL --levels) --levels 9
+expect_err "--levels beyond the engines' sets is out of --levels' range" "option --levels: 9 is out of range (accepted: 1..8)"
+expect_rc "help stm gives --levels the range the engines run" 0 "$G" help stm
+expect_out "help stm: --levels 1..8" "(1..8, default 5)"
+expect_rc "--levels 17 exits 2" 2 "$G" stm $(t_less SKL --levels) --levels 17
 expect_rc "more initial keys than keys exits 2" 2 "$G" stm "${SKL[@]}" --key-range 10
 expect_err "more initial keys than keys says what to change" "--initial-keys 20 exceeds --key-range 10" "raise --key-range"
-expect_rc "a pool too small for the inserts exits 2" 2 "$G" stm "${SKL[@]}" --capacity 100
+expect_rc "a pool too small for the inserts exits 2" 2 "$G" stm $(t_less SKL --capacity) --capacity 100
 expect_err "a pool too small for the inserts says so" "more than --capacity 100"
 expect_rc "--hash above the skiplist's data words exits 2" 2 "$G" stm "${SKL[@]}" --hash 10001
 expect_err "--hash above the skiplist's data words says what they are" "option --hash: 10001 exceeds" \
@@ -715,13 +721,13 @@ assert len(v["data_fnv1a"]) == 16 and "bank" not in c and "vacation" not in c, v
 g = r["compare"][0]
 assert g["algo"] == "gpustm" and g["verified"] is True and g["passes"] == 2, g
 assert g["commits"] == r["commits"] and g["abandoned"] == 0, g'
-expect_rc "kmeans on gpustm at --retry-limit 1 runs given-up transactions again" 0 "$G" stm "${KM[@]}" --algo gpustm \
+expect_rc "kmeans on gpustm at --retry-limit 1 runs given-up transactions again" 0 "$G" stm $(t_less KM --threads --clusters) --algo gpustm \
 	--retry-limit 1 --threads 256 --clusters 2 --quiet --json "$R/kmeans-limit.json"
 json_check "kmeans at --retry-limit 1: every point added once per iteration all the same" "$R/kmeans-limit.json" '
 r = d["results"]; it = d["config"]["kmeans"]["reference_iterations"]
 assert r["commits"] == 2 * 3000 * it and r["abandoned"] == 0, r
 assert d["verification"]["verified"] is True and d["verification"]["iterations"] == it'
-expect_rc "kmeans by a thread's points" 0 "$G" stm "${KM[@]}" --points-per-tx 0 --compare gpustm --quiet \
+expect_rc "kmeans by a thread's points" 0 "$G" stm $(t_less KM --points-per-tx) --points-per-tx 0 --compare gpustm --quiet \
 	--json "$R/kmeans-runs.json"
 json_check "kmeans by a thread's points: one transaction per cluster of each thread's 94 points" "$R/kmeans-runs.json" '
 c = d["config"]; r = d["results"]; v = d["verification"]; k = c["kmeans"]
@@ -745,7 +751,7 @@ expect_rc "a kmeans option with the bank exits 2" 2 "$G" stm "${TINY[@]}" --clus
 expect_err "a kmeans option with the bank names both" "option --clusters belongs to --workload kmeans, not to --workload bank"
 expect_rc "a bank option with kmeans exits 2" 2 "$G" stm "${KM[@]}" --accounts 10
 expect_err "a bank option with kmeans names both" "option --accounts belongs to --workload bank, not to --workload kmeans"
-expect_rc "more clusters than points exits 2" 2 "$G" stm "${KM[@]}" --points 10 --clusters 11
+expect_rc "more clusters than points exits 2" 2 "$G" stm $(t_less KM --points --clusters) --points 10 --clusters 11
 expect_err "more clusters than points says so" "--clusters 11 exceeds --points 10"
 expect_rc "--hash above kmeans's data words exits 2" 2 "$G" stm "${KM[@]}" --hash 13
 expect_err "--hash above kmeans's data words says what they are" "option --hash: 13 exceeds --clusters x 3 12"
@@ -791,7 +797,7 @@ assert v["components"] == g["components"] and v["largest_component"] == g["large
 assert 2 <= v["rounds"] <= r["stages"] - 2 and 0 < v["vertices_lowered"] < 2000, v
 x = r["compare"][0]
 assert x["algo"] == "gpustm" and x["verified"] is True and x["passes"] == 2, x'
-expect_rc "graph at --edges-per-tx 2 --hash 4 on gpustm" 0 "$G" stm "${GR[@]}" --algo gpustm --edges-per-tx 2 --hash 4 \
+expect_rc "graph at --edges-per-tx 2 --hash 4 on gpustm" 0 "$G" stm $(t_less GR --edges-per-tx) --algo gpustm --edges-per-tx 2 --hash 4 \
 	--quiet --json "$R/graph-small.json"
 json_check "graph at --edges-per-tx 2: smaller transactions, verified" "$R/graph-small.json" '
 g = d["config"]["graph"]
@@ -801,7 +807,7 @@ expect_rc "graph --duration runs passes" 0 "$G" stm "${GR[@]}" --duration 0.05 -
 json_check "graph --duration: passes back to back, verified" "$R/graph-d.json" '
 r = d["results"]
 assert r["timed_run"] == "batches" and r["passes"] >= 2 and d["verification"]["verified"] is True, r'
-expect_rc "graph --edges-per-tx 15 on prstm's 16-word sets" 0 "$G" stm "${GR[@]}" --edges-per-tx 15 --quiet \
+expect_rc "graph --edges-per-tx 15 on prstm's 16-word sets" 0 "$G" stm $(t_less GR --edges-per-tx) --edges-per-tx 15 --quiet \
 	--json "$R/graph-15.json"
 json_check "graph at --edges-per-tx 15: 16-word transactions, verified" "$R/graph-15.json" '
 g = d["config"]["graph"]
@@ -820,7 +826,7 @@ json_check "--cpu-workers is clamped to --threads" "$R/workers.json" '
 assert d["config"]["cpu_workers"] == 8 and d["device"]["cpu_workers"] == 8'
 
 # presort and read-only
-expect_rc "--presort --read-only 20 --transfers-per-tx 3 runs" 0 "$G" stm "${TINY[@]}" --presort --read-only 20 \
+expect_rc "--presort --read-only 20 --transfers-per-tx 3 runs" 0 "$G" stm $(t_less TINY --reps) --presort --read-only 20 \
 	--transfers-per-tx 3 --semantic-ratio 50 --reps 2 --quiet --json "$R/presort.json"
 json_check "--presort run verifies with every transaction committed" "$R/presort.json" '
 r = d["results"]; b = d["config"]["bank"]
@@ -910,10 +916,10 @@ assert set(cp) == {"divergence", "validation", "record_insert", "write_back"} an
 assert cp["validation"] > 0 and cp["record_insert"] > 0 and cp["write_back"] > 0, cp
 assert [c["algo"] for c in r["compare"]] == ["csmv"] and r["compare"][0]["verified"] is True, r'
 expect_rc "jvstm with semantic chains verifies" 0 "$G" stm "${TINY[@]}" --algo jvstm --read-only 20 --quiet
-expect_rc "jvstm --backend gpu exits 2" 2 "$G" stm "${TINY[@]}" --algo jvstm --backend gpu
+expect_rc "jvstm --backend gpu exits 2" 2 "$G" stm $(t_less TINY --backend) --algo jvstm --backend gpu
 expect_err "jvstm --backend gpu says it has no GPU backend" "--backend gpu: jvstm is JVSTM on CPU threads" \
 	"has no GPU backend"
-expect_rc "--compare jvstm with --backend gpu exits 2" 2 "$G" stm "${TINY[@]}" --algo csmv --compare jvstm \
+expect_rc "--compare jvstm with --backend gpu exits 2" 2 "$G" stm $(t_less TINY --backend) --algo csmv --compare jvstm \
 	--backend gpu
 expect_err "--compare jvstm with --backend gpu names jvstm" "jvstm is JVSTM on CPU threads"
 expect_rc "jvstm does not run vacation" 2 "$G" stm "${VAC[@]}" --algo jvstm
@@ -937,7 +943,7 @@ cp = r["commit_phases_ns"]  # jvstm's, as on the CPU it runs jvstm's backend
 assert set(cp) == {"divergence", "validation", "record_insert", "write_back"} and cp["divergence"] is None, cp
 assert cp["validation"] > 0 and cp["record_insert"] > 0 and cp["write_back"] > 0, cp
 assert [c["algo"] for c in r["compare"]] == ["jvstm"] and r["compare"][0]["verified"] is True, r'
-expect_rc "jvstm-gpu with semantic chains verifies" 0 "$G" stm "${TINY[@]}" --algo jvstm-gpu --backend cpu \
+expect_rc "jvstm-gpu with semantic chains verifies" 0 "$G" stm $(t_less TINY --backend) --algo jvstm-gpu --backend cpu \
 	--read-only 20 --quiet
 expect_rc "jvstm-gpu does not run vacation" 2 "$G" stm "${VAC[@]}" --algo jvstm-gpu
 expect_err "jvstm-gpu on vacation says why" "jvstm-gpu does not run the vacation workload"
@@ -973,16 +979,16 @@ assert v["verified"] is True and v["read_only_results_checked"] == r["commits_re
 assert r["commits"] == 2 * 960 and r["abandoned"] == 0 and 1 <= r["versions"]["kept_peak"] <= 8, r
 assert [x["algo"] for x in r["compare"]] == ["jvstm"] and r["compare"][0]["verified"] is True, r["compare"]'
 # gpustm without its retry limit: at this contention 100 attempts can run out, and the check is that all commit
-expect_rc "memcached at high contention: 4 sets, half SETs, 128 threads" 0 "$G" stm "${MEMC[@]}" --items 16 --ways 4 \
+expect_rc "memcached at high contention: 4 sets, half SETs, 128 threads" 0 "$G" stm $(t_less MEMC --items --keys --threads --set-permille) --items 16 --ways 4 \
 	--keys 24 --set-permille 500 --threads 128 --compare gpustm,csmv-onlycs --retry-limit 1000000000 --quiet \
 	--json "$R/memcached-hot.json"
 json_check "memcached at high contention: everything committed, verified" "$R/memcached-hot.json" '
 r = d["results"]
 assert d["verification"]["verified"] is True and r["abandoned"] == 0 and r["commits"] == 2 * 1280, r
 assert all(x["verified"] is True and x["commits"] == 2 * 1280 for x in r["compare"]), r["compare"]'
-expect_rc "memcached with 256 ways on csmv (GETs keep no read set)" 0 "$G" stm "${MEMC[@]}" --items 1024 --ways 256 \
+expect_rc "memcached with 256 ways on csmv (GETs keep no read set)" 0 "$G" stm $(t_less MEMC --items) --items 1024 --ways 256 \
 	--algo csmv --quiet
-expect_rc "memcached with 256 ways on prstm (GETs past its set in the read log)" 0 "$G" stm "${MEMC[@]}" \
+expect_rc "memcached with 256 ways on prstm (GETs past its set in the read log)" 0 "$G" stm $(t_less MEMC --items) \
 	--items 1024 --ways 256 --compare csmv --quiet --json "$R/memcached-prstm256.json"
 json_check "memcached with 256 ways on prstm: verified, every GET committed" "$R/memcached-prstm256.json" '
 r = d["results"]; w = d["config"]["memcached"]
@@ -1001,7 +1007,7 @@ expect_rc "memcached --semantic-ratio exits 2" 2 "$G" stm "${MEMC[@]}" --semanti
 expect_rc "memcached --presort exits 2" 2 "$G" stm "${MEMC[@]}" --presort
 expect_rc "a memcached option with the bank exits 2" 2 "$G" stm "${TINY[@]}" --ways 8
 expect_err "a memcached option with the bank names both" "option --ways belongs to --workload memcached, not to --workload bank"
-expect_rc "memcached --items below --ways exits 2" 2 "$G" stm "${MEMC[@]}" --items 4 --ways 8
+expect_rc "memcached --items below --ways exits 2" 2 "$G" stm $(t_less MEMC --items) --items 4 --ways 8
 expect_err "memcached --items below --ways says so" "--items 4 is fewer than one set of --ways 8"
 
 # prstm-nocm, PR-STM without its semantic contention manager: every workload prstm runs, verified beside
@@ -1050,9 +1056,9 @@ assert g["reps_completed"] == r["reps_completed"] and g["batches_verified"] == g
 assert c["workload"] == "graph" or g["commits"] == r["commits"], (g["commits"], r["commits"])'
 for wl in bank vacation skiplist kmeans graph memcached; do
 	case $wl in
-	bank) args=("${TINY[@]}" --semantic-ratio 0 --reps 2) ;;
+	bank) args=($(t_less TINY --reps) --semantic-ratio 0 --reps 2) ;;
 	vacation) args=("${VAC[@]}" --read-only 20 --presort) ;; # presorted: no booking meets a sold-out type
-	skiplist) args=("${SKL[@]}" --read-only 20 --levels 8) ;;
+	skiplist) args=($(t_less SKL --levels) --read-only 20 --levels 8) ;;
 	kmeans) args=("${KM[@]}") ;;
 	graph) args=("${GR[@]}") ;;
 	memcached) args=("${MEMC[@]}") ;;

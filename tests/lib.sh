@@ -207,3 +207,26 @@ icd_cpu_only() {
 		fi
 	done
 }
+
+# t_less ARRAY OPT...: the words of the array named ARRAY less each OPT and the value after it,
+# one a line, for a test that gives OPT another value (gpubench refuses an option given twice).
+# Use it unquoted, $(t_less TINY --reps): the words must hold no white space.
+t_less() {
+	local -n _t_words=$1
+	local i=0 o drop
+	shift
+	while [ "$i" -lt "${#_t_words[@]}" ]; do
+		drop=0
+		for o in "$@"; do
+			if [ "${_t_words[$i]}" = "$o" ]; then
+				drop=1
+			fi
+		done
+		if [ "$drop" = 1 ]; then
+			i=$((i + 2))
+			continue
+		fi
+		printf '%s\n' "${_t_words[$i]}"
+		i=$((i + 1))
+	done
+}

@@ -139,7 +139,7 @@ r = d["results"]
 assert r["raw_war_assignments"] + r["waw_assignments"] > 0 and r["iterations_reexecuted"] > 0'
 
 # ---- baselines and speedups
-expect_rc "speculate --compare seq,cpu-spec,gpu-nospec (fftbench)" 0 "${S[@]}" --loop fftbench \
+expect_rc "speculate --compare seq,cpu-spec,gpu-nospec (fftbench)" 0 $(t_less S --reps) --loop fftbench \
 	--iters 4096 --compare seq,cpu-spec,gpu-nospec --reps 2 --json "$R/cmp.json"
 json_check "baselines report: each verified, speedups from medians" "$R/cmp.json" '
 r = d["results"]; b = r["baselines"]
@@ -152,7 +152,7 @@ for x in b:
 assert b[0]["iterations_reexecuted"] == 4096 and b[0]["backend"] == "cpu"
 assert b[2]["iterations_reexecuted"] == 0 and b[2]["assignments"] == 1
 assert r["iterations_reexecuted"] == 0 and r["detections"] == 0'
-expect_rc "speculate --compare seq,cpu-inspect (ocean, two workers)" 0 "${S[@]}" --loop ocean \
+expect_rc "speculate --compare seq,cpu-inspect (ocean, two workers)" 0 $(t_less S --cpu-workers --reps) --loop ocean \
 	--iters 20000 --density 0.01 --cpu-workers 2 --compare seq,cpu-inspect --reps 2 --json "$R/inspect.json"
 json_check "cpu-inspect report: verified, every iteration run once, in parallel or in order" "$R/inspect.json" '
 b = d["results"]["baselines"]
@@ -208,12 +208,12 @@ expect_rc "cpu-spec without dependences (alvinn)" 0 "${S[@]}" --loop alvinn --it
 json_check "cpu-spec on alvinn: one round, nothing re-executed" "$R/cpuspec-none.json" \
 	"$cpu_spec_common"'
 assert x["assignments"] == 1 and x["iterations_reexecuted"] == 0 and x["detections"] == 0'
-expect_rc "cpu-spec on one worker" 0 "${S[@]}" --loop ocean --iters 20000 --cpu-workers 1 \
+expect_rc "cpu-spec on one worker" 0 $(t_less S --cpu-workers) --loop ocean --iters 20000 --cpu-workers 1 \
 	--compare cpu-spec --json "$R/cpuspec-one.json"
 json_check "cpu-spec on one worker runs the loop sequentially" "$R/cpuspec-one.json" \
 	"$cpu_spec_common"'
 assert x["iterations_reexecuted"] == 0 and x["detections"] == 0 and d["config"]["cpu_workers"] == 1'
-expect_rc "cpu-spec on ocean, more workers than cores" 0 "${S[@]}" --loop ocean --iters 40000 \
+expect_rc "cpu-spec on ocean, more workers than cores" 0 $(t_less S --cpu-workers --reps) --loop ocean --iters 40000 \
 	--density 0.01 --cpu-workers 6 --reps 2 --compare cpu-spec --json "$R/cpuspec-ocean.json"
 json_check "cpu-spec on ocean: reads across chunks re-executed in order, one write each" \
 	"$R/cpuspec-ocean.json" "$cpu_spec_common"'
@@ -238,20 +238,20 @@ assert ph["inputs"]["median"] == 0 and ph["setup"]["median"] == 0 and ph["comput
 assert abs(sum(ph[k]["median"] for k in ph) - x["loop_seconds"]["median"]) <= 1e-9 + 1e-6 * x["loop_seconds"]["median"]
 '
 for L in ocean trfd fftbench figure3 mdg strcat gothic alvinn chain; do
-	expect_rc "cpu-tm on $L, three workers" 0 "${S[@]}" --loop "$L" --iters 6000 --cpu-workers 3 \
+	expect_rc "cpu-tm on $L, three workers" 0 $(t_less S --cpu-workers --reps) --loop "$L" --iters 6000 --cpu-workers 3 \
 		--reps 2 --compare seq,cpu-tm --json "$R/cputm-$L.json"
 	json_check "cpu-tm on $L: verified, every abort one more run" "$R/cputm-$L.json" "$cpu_tm_common"
 done
-expect_rc "cpu-tm on one worker" 0 "${S[@]}" --loop figure3 --density 8 --iters 20000 --cpu-workers 1 \
+expect_rc "cpu-tm on one worker" 0 $(t_less S --cpu-workers) --loop figure3 --density 8 --iters 20000 --cpu-workers 1 \
 	--compare cpu-tm --json "$R/cputm-one.json"
 json_check "cpu-tm on one worker: nothing commits between a transaction's begin and its commit" \
 	"$R/cputm-one.json" "$cpu_tm_common"'
 assert x["iterations_reexecuted"] == 0 and x["detections"] == 0 and d["config"]["cpu_workers"] == 1'
-expect_rc "cpu-tm on dense dependences, more workers than cores (figure3)" 0 "${S[@]}" --loop figure3 \
+expect_rc "cpu-tm on dense dependences, more workers than cores (figure3)" 0 $(t_less S --cpu-workers) --loop figure3 \
 	--density 8 --iters 20000 --cpu-workers 6 --compare cpu-tm --json "$R/cputm-dense.json"
 json_check "cpu-tm on dense dependences: verified" "$R/cputm-dense.json" "$cpu_tm_common"'
 assert d["config"]["cpu_workers"] == 6'
-expect_rc "cpu-tm and a branch that rescales every later iteration (mdg, dense)" 0 "${S[@]}" --loop mdg \
+expect_rc "cpu-tm and a branch that rescales every later iteration (mdg, dense)" 0 $(t_less S --cpu-workers) --loop mdg \
 	--density 0.05 --iters 4000 --cpu-workers 4 --compare cpu-tm --json "$R/cputm-mdg.json"
 json_check "cpu-tm on mdg: scalars and array equal the sequential loop's" "$R/cputm-mdg.json" "$cpu_tm_common"
 
@@ -334,9 +334,10 @@ r = d["results"]
 assert d["config"]["elements"] == 3000000 and r["assignments"] == 1 and r["detections"] == 0
 assert r["bytes_from_device"] == 4 * 8 + 8 * 300, r["bytes_from_device"]'
 
-# ---- timeout: exit 1, the report marked incomplete
-expect_rc "--timeout before the first repetition exits 1" 1 "${S[@]}" --loop ocean --iters 2000000 \
-	--timeout 0.001 --json "$R/to.json"
+# ---- timeout: exit 1, the report marked incomplete. The delay makes the reference run's first
+# look at the clock outlast --timeout: the run stops after generation, before the first repetition.
+expect_rc "--timeout before the first repetition exits 1" 1 env GPUBENCH_TEST_DELAY_US=400000 "${S[@]}" \
+	--loop ocean --iters 200000 --timeout 0.2 --json "$R/to.json"
 expect_err "--timeout says so" "--timeout"
 json_check "--timeout: incomplete report" "$R/to.json" '
 assert d["meta"]["complete"] is False and d["results"]["reps_completed"] == 0

@@ -149,7 +149,7 @@ static int run(int argc, char **argv)
 	dirs = is_dir(base);
 	if (dirs != is_dir(new_))
 		gb_die(GB_EXIT_USAGE, "compare: %s and %s must be two reports or two folders", base, new_);
-	if (o.run.json && *o.run.json && strcmp(o.run.json, "-") != 0) {
+	if (o.run.json && *o.run.json && !gb_path_is_stdout(o.run.json)) {
 		refuse_output_over_input(o.run.json, base, "base", dirs);
 		refuse_output_over_input(o.run.json, new_, "new", dirs);
 	}
@@ -157,7 +157,7 @@ static int run(int argc, char **argv)
 		const gb_path_use paths[] = {{"json", o.run.json, 0}};
 		gb_paths_check("compare", paths, 1);
 	}
-	if (o.run.json && strcmp(o.run.json, "-") == 0 && !o.run.quiet)
+	if (o.run.json && gb_path_is_stdout(o.run.json) && !o.run.quiet)
 		gb_die(GB_EXIT_USAGE, "compare: --json - and the table would share stdout; add --quiet");
 	if (dirs) {
 		gb_report_set_scan(&sb, base, strlen(base) + 1);

@@ -11,6 +11,7 @@
 
 #include "cmd/stm/stm_cmd.h"
 #include "common/error.h"
+#include "common/impl.h"
 #include "common/opts.h"
 #include "common/output.h"
 
@@ -169,6 +170,72 @@ static size_t add_family(gb_opt_row *rows, size_t n, const stm_engine_options *f
 	return n;
 }
 
+/*
+ * Whether engine e (which runs workload w) holds the words w's transactions
+ * touch with these options: its sets hold the update transactions, and the
+ * read-only ones unless it keeps no read set for them or logs the reads past
+ * its set, up to long_reads more. SETS_FIT, or which limit they pass; *need
+ * and *need_e: the words of any transaction, and of those its sets must hold.
+ */
+enum { SETS_FIT, SETS_LONG_READS, SETS_FULL };
+static int sets_of(const stm_engine *e, const stm_engine_run *run, const stm_workload *w, const void *opts,
+		   uint32_t *need, uint32_t *need_e)
+{
+	*need = *need_e = w->max_set(opts);
+	/* an engine whose read-only transactions keep no read set, or log reads past its sets,
+	 * is bounded by the updates */
+	if ((e->snapshot_reads || run->long_reads) && w->max_update_set)
+		*need_e = w->max_update_set(opts);
+	if (run->long_reads && *need > run->max_set && *need - run->max_set > run->long_reads)
+		return SETS_LONG_READS;
+	return *need_e > run->max_set ? SETS_FULL : SETS_FIT;
+}
+
+static int some_engine_fits(const stm_workload *w, const void *opts)
+{
+	uint32_t need, need_e;
+	unsigned k;
+
+	for (k = 0; stm_engines[k]; k++) {
+		const stm_engine_run *run = stm_engine_run_of(stm_engines[k], w);
+		if (run && sets_of(stm_engines[k], run, w, opts, &need, &need_e) == SETS_FIT)
+			return 1;
+	}
+	return 0;
+}
+
+/*
+ * The largest value of workload w's row j (the option that sets the most
+ * words one transaction touches, w->max_set_option) that some engine runs,
+ * the other options at their defaults: the range --help gives is one that
+ * runs, not one every engine refuses past a point.
+ */
+static uint64_t runnable_hi(const stm_workload *w, size_t j)
+{
+	union {
+		max_align_t align;
+		unsigned char bytes[STM_WORKLOAD_OPTS_MAX];
+	} opts;
+	uint64_t lo = w->rows[j].lo, hi = w->rows[j].hi, *v = (uint64_t *)(opts.bytes + w->rows[j].offset);
+
+	memset(&opts, 0, sizeof(opts));
+	gb_opts_defaults(w->rows, w->nrows, opts.bytes);
+	*v = hi;
+	if (some_engine_fits(w, opts.bytes))
+		return hi;
+	*v = lo;
+	if (!some_engine_fits(w, opts.bytes))
+		return hi; /* nothing runs even at the bottom: the engines' checks say why */
+	while (hi - lo > 1) { /* the sets grow with the value: lo runs, hi does not */
+		*v = lo + (hi - lo) / 2;
+		if (some_engine_fits(w, opts.bytes))
+			lo = *v;
+		else
+			hi = *v;
+	}
+	return lo;
+}
+
 /* The rows: stm's own, the engine families', each workload's; offsets moved into their areas. */
 static const gb_opt_spec *spec_of(void)
 {
@@ -197,6 +264,9 @@ static const gb_opt_spec *spec_of(void)
 		wl_first[k] = n;
 		for (j = 0; j < w->nrows; j++) {
 			rows[n] = w->rows[j];
+			if (w->max_set_option && strcmp(w->rows[j].name, w->max_set_option) == 0 &&
+			    w->rows[j].kind == GB_OPT_UINT)
+				rows[n].hi = runnable_hi(w, j);
 			rows[n++].offset += offsetof(stm_opts, wl) + k * sizeof(((stm_opts *)0)->wl[0]);
 		}
 	}
@@ -357,7 +427,6 @@ static void check_refusals(const stm_opts *o, const unsigned char *given)
 /* Each chosen engine runs the workload, at these sizes. */
 static void check_engines(const stm_opts *o)
 {
-	uint32_t need = o->workload->max_set(o->wl_opts);
 	const char *max_set_option = o->workload->max_set_by ? o->workload->max_set_by(o->wl_opts)
 							     : o->workload->max_set_option;
 	char why[256];
@@ -366,15 +435,13 @@ static void check_engines(const stm_opts *o)
 	for (k = 0; k < o->nengines; k++) {
 		const stm_engine *e = o->engine[k];
 		const stm_engine_run *run;
-		uint32_t need_e = need;
+		uint32_t need, need_e;
+		int sets;
 		if (stm_cannot_run(e, o->workload, why, sizeof(why)))
 			gb_die(GB_EXIT_USAGE, "%s", why);
 		run = stm_engine_run_of(e, o->workload);
-		/* an engine whose read-only transactions keep no read set, or log reads past its sets,
-		 * is bounded by the updates */
-		if ((e->snapshot_reads || run->long_reads) && o->workload->max_update_set)
-			need_e = o->workload->max_update_set(o->wl_opts);
-		if (run->long_reads && need > run->max_set && need - run->max_set > run->long_reads)
+		sets = sets_of(e, run, o->workload, o->wl_opts, &need, &need_e);
+		if (sets == SETS_LONG_READS)
 			gb_die(GB_EXIT_USAGE, "%s runs %s read-only transactions of at most %u words, but %s "
 			       "transactions with these options (--%s) read up to %u",
 			       e->head.name, o->workload->head.name, run->max_set + run->long_reads, o->workload->head.name,
@@ -385,7 +452,7 @@ static void check_engines(const stm_opts *o)
 		if (o->threads > e->max_threads)
 			gb_die(GB_EXIT_USAGE, "option --threads: %" PRIu64 " is above what %s runs (accepted: 1..%u)",
 			       o->threads, e->head.name, e->max_threads);
-		if (need_e > run->max_set)
+		if (sets == SETS_FULL)
 			gb_die(GB_EXIT_USAGE, "%s runs %s transactions of at most %u words, but %s transactions "
 			       "with these options (--%s) touch up to %u",
 			       e->head.name, o->workload->head.name, run->max_set, o->workload->head.name, max_set_option, need_e);
@@ -423,6 +490,8 @@ void stm_cmd_parse(stm_opts *o, int argc, char **argv)
 		gb_die(GB_EXIT_USAGE, "option --semantic-ratio: --workload %s has no semantic transactions",
 		       o->workload->head.name);
 	check_refusals(o, given);
+	if (given[timing_first + ROW_WARMUP_TIME] && o->run.warmup == 0)
+		gb_opt_does_not_apply("warmup-time", "a run with warm-up", "--warmup 0, which turns it off");
 	/* An engine runs on either backend: --backend is resolved in run(), against the backends
 	 * the chosen engines were built with (a CPU-only build says it has no CUDA). */
 	gb_impl_choose(&stm_cmd_engines, NULL, o->algo, o->run.compare, GB_BACKEND_AUTO, &chosen);

@@ -187,14 +187,50 @@ static void verification_json(cJSON *ver, const void *arg)
 	gb_json_str(ver, r->o.workload->checksum_key, hex);
 }
 
-int stm_cmd_report(stm_run *r, gb_measure *ms, int argc, char **argv)
+void stm_cmd_view(gb_measure *ms, void *arg, gb_result_view *v)
 {
+	stm_run *r = arg;
 	const stm_opts *o = &r->o;
 	const stm_workload *w = o->workload;
 	const engine_run *er0 = &r->er[0];
-	int gpu = r->backend == GB_BACKEND_GPU, rc;
-	gb_report rpt;
+	int gpu = r->backend == GB_BACKEND_GPU;
 	char what[128];
+
+	(void)ms;
+	w->describe(r->inst, what, sizeof(what));
+	snprintf(r->headline, sizeof(r->headline), "%s on %s, %s backend%s%s%s, %u threads, %s, hash %u", o->algo,
+		 w->head.name, gb_backend_name(r->backend), gpu ? " (" : "", gpu ? r->dev.name : "", gpu ? ")" : "",
+		 o->p.threads, what, o->p.hash);
+	snprintf(r->checked_what, sizeof(r->checked_what), "%s%s%s%s", er0->one_run ? "runs: " : "batches ",
+		 er0->one_run ? w->checked_counts : w->checked_batch,
+		 r->results_checked ? "; " : "", r->results_checked ? w->checked_results : "");
+	*v = (gb_result_view){
+		.headline = r->headline,
+		.entries_key = "compare",
+		.first_in_results = 1,
+		.name_key = "algo",
+		.rate_key = "throughput_tx_per_s",
+		.rate_unit = "committed tx/s",
+		.rate_tracked = 1,
+		.speedup_key = "speedup_of_algo",
+		.checked_key = "batches_verified",
+		.checked_what = r->checked_what,
+		.units = er0->batches,
+		.method = er0->one_run ? w->method_counts : w->method_batch,
+		.entry_json = engine_json,
+		.entry_text = engine_text,
+		.lines = lines,
+		.verification_json = verification_json,
+		.arg = r,
+	};
+}
+
+int stm_cmd_report(stm_run *r, gb_measure *ms, int argc, char **argv)
+{
+	const stm_opts *o = &r->o;
+	int gpu = r->backend == GB_BACKEND_GPU, rc;
+	gb_result_view view;
+	gb_report rpt;
 	unsigned k;
 
 	gb_report_init(&rpt, "stm", argc, argv);
@@ -210,35 +246,8 @@ int stm_cmd_report(stm_run *r, gb_measure *ms, int argc, char **argv)
 		if (halted(er))
 			gb_report_warn(&rpt, "%s%s%s", name, sep, HALTED);
 	}
-	w->describe(r->inst, what, sizeof(what));
-	snprintf(r->headline, sizeof(r->headline), "%s on %s, %s backend%s%s%s, %u threads, %s, hash %u", o->algo,
-		 w->head.name, gb_backend_name(r->backend), gpu ? " (" : "", gpu ? r->dev.name : "", gpu ? ")" : "",
-		 o->p.threads, what, o->p.hash);
-	snprintf(r->checked_what, sizeof(r->checked_what), "%s%s%s%s", er0->one_run ? "runs: " : "batches ",
-		 er0->one_run ? w->checked_counts : w->checked_batch,
-		 r->results_checked ? "; " : "", r->results_checked ? w->checked_results : "");
-	{
-		const gb_result_view view = {
-			.headline = r->headline,
-			.entries_key = "compare",
-			.first_in_results = 1,
-			.name_key = "algo",
-			.rate_key = "throughput_tx_per_s",
-			.rate_unit = "committed tx/s",
-			.rate_tracked = 1,
-			.speedup_key = "speedup_of_algo",
-			.checked_key = "batches_verified",
-			.checked_what = r->checked_what,
-			.units = er0->batches,
-			.method = er0->one_run ? w->method_counts : w->method_batch,
-			.entry_json = engine_json,
-			.entry_text = engine_text,
-			.lines = lines,
-			.verification_json = verification_json,
-			.arg = r,
-		};
-		rc = gb_report_finish_to(&rpt, o->run.json, ms, &view);
-	}
+	stm_cmd_view(ms, r, &view);
+	rc = gb_report_finish_to(&rpt, o->run.json, ms, &view);
 	gb_report_free(&rpt);
 	return rc;
 }

@@ -17,6 +17,7 @@
 #include "common/memory.h"
 #include "common/opts.h"
 #include "common/report.h"
+#include "common/stop.h"
 #include "common/timer.h"
 
 /* info's fields of an engine: its limits, the workloads it runs (its listing names them) and, a
@@ -107,8 +108,10 @@ static int run(int argc, char **argv)
 
 	check_memory(o, r->backend, &r->dev);
 	r->inst = w->generate(o->wl_opts, &o->table, err, sizeof(err));
-	if (!r->inst)
+	if (!r->inst) {
+		gb_stop_exit_if_requested("generation");
 		gb_die(GB_EXIT_USAGE, "stm: %s", err);
+	}
 	r->in = w->input(r->inst);
 	if (w->stage) /* the engines are opened with room for the largest stage */
 		r->in.ntx = w->capacity(r->inst);
@@ -129,6 +132,7 @@ static int run(int argc, char **argv)
 		r->er[k].e = o->engine[k];
 		gb_measure_add(&ms, o->engine[k]->head.name);
 	}
+	gb_report_on_failure(&ms, stm_cmd_view, r, o->run.json);
 	for (k = 0; k < o->nengines; k++)
 		stm_cmd_run_engine(&ms, k, r);
 

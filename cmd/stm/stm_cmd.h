@@ -17,6 +17,7 @@
 #include "common/measure.h"
 #include "common/options.h"
 #include "common/registry.h"
+#include "common/report.h"
 #include "stm/stm.h"
 #include "workloads/stm/stm_workload.h"
 
@@ -108,5 +109,7 @@ void stm_cmd_run_engine(gb_measure *ms, unsigned k, stm_run *r);
 
 /* report.c: the report and the summary of what ran; returns the exit status. */
 int stm_cmd_report(stm_run *r, gb_measure *ms, int argc, char **argv);
+/* The view both are rendered from (arg: the stm_run); also what a runtime failure shows. */
+void stm_cmd_view(gb_measure *ms, void *arg, gb_result_view *v);
 
 #endif

@@ -90,7 +90,7 @@ static void execute_round(csmv_cpu *c, group *g)
 
 	for (l = 0; l < g->lanes; l++)
 		running |= g->lane[l].state == STM_RUNNING;
-	if (running && gb_clock_ns() >= c->deadline_ns) {
+	if (running && gb_past_deadline(gb_clock_ns(), c->deadline_ns)) {
 		for (l = 0; l < g->lanes; l++)
 			if (g->lane[l].state == STM_RUNNING)
 				g->lane[l].state = STM_TIMED_OUT;

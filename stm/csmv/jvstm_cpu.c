@@ -73,7 +73,7 @@ static void attempt(jvstm_cpu *c, uint32_t w, csmv_lane *l)
 {
 	uint32_t snap, out, valid, st;
 
-	if (gb_clock_ns() >= c->deadline_ns) {
+	if (gb_past_deadline(gb_clock_ns(), c->deadline_ns)) {
 		l->state = STM_TIMED_OUT;
 		return;
 	}

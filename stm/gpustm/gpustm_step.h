@@ -61,7 +61,7 @@ GB_HD_FLAT uint32_t gpustm_step(uint32_t wl, gpustm_sched *s, const gpustm_mem *
 	gpustm_log log;
 #endif
 
-	if ((++s->polls & (GPUSTM_POLL_EVERY - 1u)) == 0 && gb_clock_ns() >= s->deadline_ns)
+	if ((++s->polls & (GPUSTM_POLL_EVERY - 1u)) == 0 && gb_past_deadline(gb_clock_ns(), s->deadline_ns))
 		return s->state = STM_TIMED_OUT;
 	if (i == s->end)
 		return s->state = STM_DONE;

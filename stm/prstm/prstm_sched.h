@@ -227,7 +227,7 @@ GB_HD uint32_t prstm_stalled(prstm_sched *s, const prstm_params *pr, stm_shared 
 
 	if (!now)
 		now = gb_clock_ns();
-	if (now >= s->deadline_ns)
+	if (gb_past_deadline(now, s->deadline_ns))
 		return s->state = STM_TIMED_OUT;
 	seen = gb_ld_relaxed_u32(&sh->stamp);
 	if (seen != s->progress_seen) {

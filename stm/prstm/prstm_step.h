@@ -54,7 +54,7 @@ GB_HD_FLAT uint32_t prstm_step(uint32_t wl, prstm_sched *s, const prstm_mem *m, 
 	s->wait_ns = 0;
 	if (s->wake_ns || s->gated || (++s->polls & (PRSTM_POLL_EVERY - 1u)) == 0) {
 		now = gb_clock_ns();
-		if (now >= s->deadline_ns)
+		if (gb_past_deadline(now, s->deadline_ns))
 			return s->state = STM_TIMED_OUT;
 		if (now >= s->stop_ns)
 			return s->state = STM_DONE;

@@ -10,10 +10,12 @@
 # against the oracle and the CPU implementations; the deadlock detectors
 # (detect) on the GPU against the oracle and cpu-bits; speculate's loops on
 # the GPU against the sequential loop and the CPU backend's decisions; the
-# lock-free lists (list) on the GPU, verified on every workload; and which
-# card ran: --device on every subcommand, CUDA_VISIBLE_DEVICES, the UUID, PCI
-# bus id, driver version and clocks while timed that reports record (against
-# nvidia-smi where it is installed). Needs bash and python3, no compiler.
+# lock-free lists (list) on the GPU, verified on every workload; which card
+# ran: --device on every subcommand, CUDA_VISIBLE_DEVICES, the UUID, PCI bus
+# id, driver version and clocks while timed that reports record (against
+# nvidia-smi where it is installed); a CUDA error in the middle of a run of
+# every subcommand, two processes on one GPU, --timeout and SIGINT on GPU
+# runs. Needs bash and python3, no compiler.
 #
 #   GPUBENCH=dist/bin/gpubench tests/gpu/check.sh
 #
@@ -935,6 +937,79 @@ expect_rc "list: the default implementation is gpu when there is a GPU" 0 \
 	"$G" list --nodes 256 --reps 1 --quiet --json "$R/list-default.json"
 json_check "list: report names gpu" "$R/list-default.json" '
 assert d["config"]["impl"] == "gpu" and d["device"]["backend"] == "gpu"'
+
+# ---- reliability on the GPU: a CUDA error in the middle of a run (injected with
+# GPUBENCH_TEST_FAULT=1: the first checked CUDA call after one timed repetition fails) ends the
+# run with the error named, exit 1, the finished repetition shown as incomplete and a report
+# already at the --json path untouched; two gpubench processes share one GPU and both verify;
+# --timeout and SIGINT end GPU runs with the report of what finished.
+for fault in "stm --backend gpu --threads 6720 --tx-per-thread 100 --reps 3 --warmup 0" \
+	"avoid --impl gpu --procs 512 --res 64 --events 40 --reps 3" \
+	"detect --impl gpu --procs 256 --res 256 --events 400 --reps 3" \
+	"speculate --backend gpu --loop ocean --iters 200000 --reps 3" \
+	"list --impl gpu --nodes 2048 --reps 3"; do
+	# shellcheck disable=SC2086
+	set -- $fault
+	echo '{"an": "earlier report"}' >"$R/fault-$1.json"
+	cp "$R/fault-$1.json" "$R/fault-$1.before"
+	expect_rc "$1: a CUDA error after the first repetition exits 1" 1 \
+		env GPUBENCH_TEST_FAULT=1 timeout 300 "$G" "$@" --json "$R/fault-$1.json"
+	expect_err "$1: the CUDA error is named" "CUDA error while" "injected by GPUBENCH_TEST_FAULT" \
+		"no report was written"
+	expect_out "$1: the finished repetition is shown, marked incomplete" "(median of 1)" \
+		"incomplete   a runtime failure: the numbers cover what finished"
+	check "$1: the report already at --json is untouched" cmp -s "$R/fault-$1.json" "$R/fault-$1.before"
+done
+check "a CUDA error leaves no temporary report" test -z "$(find "$R" -name 'fault-*.tmp.*')"
+
+# two processes on one GPU: each verified, each complete
+"$G" stm --backend gpu --threads 6720 --reps 5 --quiet --json "$R/shared-a.json" &
+shared_a=$!
+"$G" stm --backend gpu --threads 6720 --reps 5 --compare gpustm --quiet --json "$R/shared-b.json" &
+shared_b=$!
+wait "$shared_a"
+rc_a=$?
+wait "$shared_b"
+rc_b=$?
+check "two stm runs sharing the GPU both exit 0" test "$rc_a$rc_b" = 00
+for f in shared-a shared-b; do
+	json_check "$f: verified and complete beside another process on the GPU" "$R/$f.json" '
+assert d["meta"]["complete"] is True and d["verification"]["verified"] is True, d["verification"]
+assert d["device"]["backend"] == "gpu" and d["results"]["abandoned"] == 0'
+done
+"$G" list --impl gpu --op mixed --nodes 20000 --threads 65536 --reps 3 --quiet --json "$R/shared-list.json" &
+shared_a=$!
+"$G" avoid --impl gpu --procs 2048 --res 256 --events 40 --reps 3 --quiet --json "$R/shared-avoid.json"
+rc_b=$?
+wait "$shared_a"
+check "list and avoid sharing the GPU both exit 0" test "$?$rc_b" = 00
+
+# --timeout bounds generation and the run (the H100 took 48.6 s for this at --timeout 5)
+t0=$(date +%s)
+expect_rc "stm --threads 524288 --timeout 5 exits 1" 1 "$G" stm --backend gpu --threads 524288 --timeout 5 \
+	--quiet --json "$R/big-timeout.json"
+check "stm --threads 524288 --timeout 5 ends within 20 s" test $(($(date +%s) - t0)) -lt 20
+json_check "stm --threads 524288 --timeout 5: the report says so" "$R/big-timeout.json" '
+assert d["meta"]["complete"] is False and d["meta"]["stopped_by"] == "timeout", d["meta"]'
+# a list that cannot finish in a lifetime is said to before it starts
+t0=$(date +%s)
+expect_rc "list --impl gpu --nodes 200000000 --timeout 5 exits 1" 1 "$G" list --impl gpu --op insert \
+	--nodes 200000000 --timeout 5 --quiet --json "$R/list-forever.json"
+expect_err "list --nodes 200000000 warns before the run" "gpu needs at least" "will cut the run short"
+check "list --nodes 200000000 --timeout 5 ends within 20 s" test $(($(date +%s) - t0)) -lt 20
+# SIGINT ends a GPU run the way --timeout does
+"$G" stm --backend gpu --threads 6720 --reps 100000 --warmup 0 --quiet --json "$R/sigint.json" \
+	2>"$T_TMP/sigint.err" &
+sig_pid=$!
+sleep 5
+t0=$(date +%s)
+kill -INT "$sig_pid"
+wait "$sig_pid"
+check "SIGINT during a GPU run exits 1" test $? = 1
+check "SIGINT ends the GPU run within 15 s" test $(($(date +%s) - t0)) -lt 15
+json_check "SIGINT: the report of what finished, marked incomplete" "$R/sigint.json" '
+assert d["meta"]["complete"] is False and d["meta"]["stopped_by"] == "SIGINT", d["meta"]
+assert d["results"]["reps_completed"] >= 1 and d["verification"]["verified"] is True'
 
 echo "check-gpu: $n GPU bank runs and the cross checks took $(($(date +%s) - start)) s"
 summary check-gpu

@@ -307,3 +307,71 @@ TEST(speedup_text_says_slower_below_one)
 	CHECK_STR_EQ(gb_speedup_text(b, sizeof(b), "gpu", 2.0, 1.0), "gpu is 2x slower");
 	CHECK_STR_EQ(gb_speedup_text(b, sizeof(b), "gpu", 0, 1.0), "");
 }
+
+/* argv of parse_twice: "demo" and the words of a NULL-terminated list */
+static void parse_twice(void *arg)
+{
+	char **words = arg, *argv[8] = {"demo"};
+	demo_opts o;
+	int n = 1;
+
+	while (words[n - 1] && n < 7) {
+		argv[n] = words[n - 1];
+		n++;
+	}
+	memset(&o, 0, sizeof(o));
+	gb_opts_parse(&demo_spec, &o, NULL, n, argv);
+}
+
+TEST(options_given_twice_are_refused_unless_repeatable)
+{
+	static char *json[] = {"--json", "a", "--json=b", NULL};
+	static char *size[] = {"--size", "8", "--size", "8", NULL};
+	static char *flag[] = {"--flag", "--flag", NULL};
+	static char *verify[] = {"--no-verify", "--verify-every", "2", NULL};
+	char err[256];
+
+	/* the last value silently winning would drop the first */
+	CHECK_EQ_I(tu_run_child(parse_twice, json, err, sizeof(err)), 2);
+	CHECK_CONTAINS(err, "demo: option --json is given more than once (only options marked repeatable may be");
+	CHECK_EQ_I(tu_run_child(parse_twice, size, err, sizeof(err)), 2);
+	CHECK_CONTAINS(err, "option --size is given more than once");
+	CHECK_EQ_I(tu_run_child(parse_twice, flag, err, sizeof(err)), 2);
+	CHECK_CONTAINS(err, "option --flag is given more than once");
+	/* --no-verify checks nothing: a --verify-every beside it would be ignored */
+	CHECK_EQ_I(tu_run_child(parse_twice, verify, err, sizeof(err)), 2);
+	CHECK_CONTAINS(err, "demo: option --verify-every does not apply with --no-verify");
+}
+
+/* Entries of which only some read an option: the check names the readers and the choice. */
+typedef struct scoped_entry {
+	gb_entry_head head;
+} scoped_entry;
+
+static const char *const heap_opts[] = {"size", NULL};
+static const scoped_entry plain = {{"plain", "reads no option", GB_BACKEND_MASK(GB_BACKEND_CPU), NULL, NULL}};
+static const scoped_entry heaped = {{"heaped", "reads --size", GB_BACKEND_MASK(GB_BACKEND_CPU), NULL, heap_opts}};
+static const scoped_entry *const scoped_entries[] = {&plain, &heaped, NULL};
+static const gb_registry scoped = {.what = "implementation", .picked_by = "--impl",
+				   .entries = (const void *const *)scoped_entries};
+
+static void check_scope(void *arg)
+{
+	unsigned char given[5 + GB_OPTS_SHARED] = {0};
+	gb_impl_choice c = {.e = {&plain}, .n = 1};
+
+	given[0] = 1; /* --size */
+	if (arg)
+		c.e[c.n++] = arg;
+	gb_impl_check_options(&scoped, &c, &demo_spec, given);
+}
+
+TEST(options_read_by_some_entries_only_apply_to_them)
+{
+	char err[256];
+
+	CHECK_EQ_I(tu_run_child(check_scope, NULL, err, sizeof(err)), 2);
+	CHECK_CONTAINS(err, "option --size applies only to heaped, not to --impl plain");
+	/* one chosen entry reading it is enough */
+	CHECK_EQ_I(tu_run_child(check_scope, (void *)&heaped, err, sizeof(err)), 0);
+}

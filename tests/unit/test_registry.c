@@ -23,15 +23,15 @@ typedef struct fake_engine {
 	int where; /* 0 cpu, 1 gpu, 2 both */
 } fake_engine;
 
-static const fake_engine cpu_a = {{"cpu", "serial", CPU, NULL}, "x", 0};
-static const fake_engine gpu_a = {{"gpu", "on the device", GPU, NULL}, "x", 1};
-static const fake_engine cpu_b = {{"cpu", "serial too", CPU, NULL}, "y", 0};
-static const fake_engine both_b = {{"anywhere-long", "both", GPU | CPU, "not compiled in"}, "y", 2};
+static const fake_engine cpu_a = {{"cpu", "serial", CPU, NULL, NULL}, "x", 0};
+static const fake_engine gpu_a = {{"gpu", "on the device", GPU, NULL, NULL}, "x", 1};
+static const fake_engine cpu_b = {{"cpu", "serial too", CPU, NULL, NULL}, "y", 0};
+static const fake_engine both_b = {{"anywhere-long", "both", GPU | CPU, "not compiled in", NULL}, "y", 2};
 static const fake_engine *const fakes[] = {&cpu_a, &gpu_a, &cpu_b, &both_b, NULL};
 
 /* Workloads: they run wherever their engine does. */
-static const fake_engine loop_a = {{"plain", "no dependence", 0, NULL}, NULL, 0};
-static const fake_engine loop_b = {{"chained-long", "one dependence an iteration", 0, NULL}, NULL, 0};
+static const fake_engine loop_a = {{"plain", "no dependence", 0, NULL, NULL}, NULL, 0};
+static const fake_engine loop_b = {{"chained-long", "one dependence an iteration", 0, NULL, NULL}, NULL, 0};
 static const fake_engine *const loops[] = {&loop_a, &loop_b, NULL};
 
 static const char *fake_family(const void *e)

@@ -5,6 +5,7 @@
 
 #include "common/error.h"
 #include "common/rng.h"
+#include "common/stop.h"
 #include "workloads/deadlock/pba_gen.h"
 #include "workloads/deadlock/pba_oracle.h"
 
@@ -27,7 +28,7 @@ static void worst_case(const pba_gen_config *cfg, pba_system *s, pba_events *ev)
 		}
 	for (j = 0; j < J; j++)
 		s->available[j] = 2;
-	for (e = 0; e < ev->count; e++) {
+	for (e = 0; e < ev->count && !gb_stop_requested(); e++) {
 		ev->type[e] = (e % 2) ? PBA_RELEASE : PBA_REQUEST;
 		ev->proc[e] = I - 1;
 		for (j = 0; j < J; j++)
@@ -76,7 +77,7 @@ static void random_stream(const pba_gen_config *cfg, pba_system *s, pba_events *
 	random_state(cfg, s, &r);
 	pba_system_init(&track, I, J);
 	pba_system_copy(&track, s);
-	for (e = 0; e < ev->count; e++) {
+	for (e = 0; e < ev->count && !gb_stop_requested(); e++) {
 		uint32_t p = (uint32_t)gb_rng_below(&r, I);
 		int32_t *amt = ev->amount + e * J;
 		int release = gb_rng_below(&r, 10) < 4;
@@ -217,7 +218,7 @@ static void unsafe_mix(const pba_gen_config *cfg, pba_system *s, pba_events *ev)
 	}
 	pba_system_init(&track, I, J);
 	pba_system_copy(&track, s);
-	for (e = 0; e < ev->count; e++) {
+	for (e = 0; e < ev->count && !gb_stop_requested(); e++) {
 		int32_t *amt = ev->amount + e * J;
 		uint32_t p = 0;
 		int type = -1;
@@ -255,5 +256,10 @@ int pba_generate(const pba_gen_config *cfg, pba_system *initial, pba_events *ev,
 		random_stream(cfg, initial, ev);
 	else
 		unsafe_mix(cfg, initial, ev);
+	if (gb_stop_requested()) { /* --timeout or a signal: the stream is not whole */
+		pba_system_free(initial);
+		pba_events_free(ev);
+		return gb_errmsg(err, errlen, "generation stopped: %s", gb_stop_reason());
+	}
 	return 0;
 }

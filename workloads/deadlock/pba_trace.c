@@ -476,6 +476,8 @@ int pba_trace_read(const char *path, pba_system *initial, pba_events *events, ch
 	p.in.pos = 0;
 	p.in.lineno = 0;
 	rc = parse_all(&p);
+	if (rc == 0 && p.nev == 0) /* as --events 0 is refused: a run of nothing would verify nothing */
+		rc = gb_errmsg(err, errlen, "%s: no events: a trace needs at least one request or release", p.name);
 out:
 	if (rc == 0)
 		events->count = p.nev;

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "common/rng.h"
+#include "common/stop.h"
 #include "workloads/deadlock/rag_gen.h"
 #include "workloads/deadlock/rag_oracle.h"
 #include "workloads/deadlock/rag_trace.h"
@@ -215,7 +216,7 @@ int rag_generate(const rag_gen_config *cfg, uint32_t *units_out, rag_events *ev,
 	for (i = 0; i < cfg->procs; i++)
 		set_put(&g.active, i, 1);
 	rag_events_init(ev, cfg->events);
-	for (e = 0; e < cfg->events; e++) {
+	for (e = 0; e < cfg->events && !gb_stop_requested(); e++) {
 		rag_decision d;
 
 		next_event(&g, cfg, &ev->type[e], &ev->proc[e], &ev->res[e]);
@@ -227,5 +228,9 @@ int rag_generate(const rag_gen_config *cfg, uint32_t *units_out, rag_events *ev,
 	set_free(&g.active);
 	set_free(&g.holding);
 	rag_oracle_free(&g.o);
+	if (gb_stop_requested()) { /* --timeout or a signal: the stream is not whole */
+		rag_events_free(ev);
+		return gb_errmsg(err, errlen, "generation stopped: %s", gb_stop_reason());
+	}
 	return 0;
 }

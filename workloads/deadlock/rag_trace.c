@@ -246,6 +246,8 @@ int rag_trace_read(const char *path, uint32_t *procs, uint32_t *res, uint32_t **
 	if (!f)
 		return gb_errmsg(err, errlen, "cannot open %s: %s", path, strerror(errno));
 	rc = parse_all(&rd, f);
+	if (rc == 0 && rd.n == 0) /* as --events 0 is refused: a run of nothing would verify nothing */
+		rc = gb_errmsg(err, errlen, "%s: no events: a trace needs at least one request or release", rd.name);
 	if (!is_stdin)
 		fclose(f);
 	if (rd.replaying)
@@ -256,8 +258,6 @@ int rag_trace_read(const char *path, uint32_t *procs, uint32_t *res, uint32_t **
 		rag_events_free(&rd.ev);
 		return -1;
 	}
-	if (rd.n == 0)
-		rag_events_init(&rd.ev, 0);
 	rd.ev.count = rd.n;
 	*procs = rd.procs;
 	*res = rd.res;

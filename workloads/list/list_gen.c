@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "common/rng.h"
+#include "common/stop.h"
 #include "workloads/list/list_gen.h"
 
 const char *const list_kind_names[] = {
@@ -62,8 +63,8 @@ int list_generate(const list_config *cfg, list_workload *w, char *err, size_t er
 	}
 	if (cfg->kind != LIST_MIXED) {
 		unsigned op = cfg->kind == LIST_INSERT ? LIST_ADD : LIST_DEL;
-		for (t = 0; t < w->threads; t++)
-			for (i = 0; i < w->steps; i++) {
+		for (t = 0; t < w->threads && !gb_stop_requested(); t++)
+			for (i = 0; i < w->steps && ((i & 0xFFF) || !gb_stop_requested()); i++) {
 				uint32_t k = owned_key(w, t, i);
 				if (k)
 					w->ops[(uint64_t)i * w->threads + t] = LIST_OP(op, k);
@@ -74,13 +75,13 @@ int list_generate(const list_config *cfg, list_workload *w, char *err, size_t er
 		uint64_t left = ops;
 		for (i = 0; i < w->nprefill; i++)
 			in[w->prefill[i]] = 1;
-		for (t = 0; t < w->threads && left; t++) {
+		for (t = 0; t < w->threads && left && !gb_stop_requested(); t++) {
 			uint32_t own = owned_count(w, t);
 			gb_rng r;
 			if (own == 0)
 				continue;
 			gb_rng_init(&r, cfg->seed, t);
-			for (i = 0; i < w->steps && left; i++, left--) {
+			for (i = 0; i < w->steps && left && ((i & 0xFFF) || !gb_stop_requested()); i++, left--) {
 				uint32_t k = owned_key(w, t, gb_rng_below(&r, own));
 				unsigned op = gb_rng_below(&r, 3) == 0 ? LIST_GET : in[k] ? LIST_DEL : LIST_ADD;
 				if (op != LIST_GET)
@@ -89,6 +90,10 @@ int list_generate(const list_config *cfg, list_workload *w, char *err, size_t er
 			}
 		}
 		free(in);
+	}
+	if (gb_stop_requested()) { /* --timeout or a signal: the workload is not whole */
+		list_workload_free(w);
+		return gb_errmsg(err, errlen, "generation stopped: %s", gb_stop_reason());
 	}
 	for (c = 0; c < cells; c++)
 		w->count[LIST_OP_OF(w->ops[c])]++;

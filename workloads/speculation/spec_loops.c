@@ -13,6 +13,7 @@
 #include "common/error.h"
 #include "common/memory.h"
 #include "common/rng.h"
+#include "common/stop.h"
 #include "workloads/speculation/spec_bodies.h"
 #include "workloads/speculation/spec_loops.h"
 
@@ -39,7 +40,7 @@ static void alloc_problem(sp_problem *p, uint32_t n, uint32_t size, size_t nidx,
 static void shuffle(uint32_t *v, uint32_t n, gb_rng *r)
 {
 	uint32_t i;
-	for (i = n; i > 1; i--) {
+	for (i = n; i > 1 && !GB_STOP_EVERY(i); i--) {
 		uint32_t j = (uint32_t)gb_rng_below(r, i), t = v[i - 1];
 		v[i - 1] = v[j];
 		v[j] = t;
@@ -49,7 +50,7 @@ static void shuffle(uint32_t *v, uint32_t n, gb_rng *r)
 static void fill_floats(float *v, size_t n, gb_rng *r)
 {
 	size_t i;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && !GB_STOP_EVERY(i); i++)
 		v[i] = unit_float(r);
 }
 
@@ -75,14 +76,14 @@ static int gen_ocean(const sp_loop_gen *g, sp_problem *p, char *err, size_t errl
 	p->args.p[1] = cells;
 	gb_rng_init(&r, g->seed, 0);
 	perm = gb_xmalloc((size_t)cells * sizeof(*perm), "the sweep order");
-	for (i = 0; i < cells; i++)
+	for (i = 0; i < cells && !GB_STOP_EVERY(i); i++)
 		perm[i] = i;
 	shuffle(perm, cells, &r);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && !GB_STOP_EVERY(i); i++)
 		p->idx[i] = perm[i % cells];
 	free(perm);
 	for (k = 1; k <= 2; k++)
-		for (i = 0; i < n; i++) {
+		for (i = 0; i < n && !GB_STOP_EVERY(i); i++) {
 			uint32_t e = cells + (uint32_t)gb_rng_below(&r, halo);
 			double early = 4 * g->density * (1 - 2.0 * i / n);
 			if (unit_float(&r) < early) {
@@ -94,7 +95,7 @@ static int gen_ocean(const sp_loop_gen *g, sp_problem *p, char *err, size_t errl
 			p->idx[k * (size_t)n + i] = e;
 		}
 	fill_floats(p->in, p->nin, &r);
-	for (i = 0; i < p->args.size; i++)
+	for (i = 0; i < p->args.size && !GB_STOP_EVERY(i); i++)
 		p->A0[i] = sp_f2u(unit_float(&r));
 	return 0;
 }
@@ -110,19 +111,19 @@ static int gen_trfd(const sp_loop_gen *g, sp_problem *p, char *err, size_t errle
 	alloc_problem(p, n, n, n, (size_t)n * w);
 	p->args.p[0] = w;
 	gb_rng_init(&r, g->seed, 1);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && !GB_STOP_EVERY(i); i++)
 		p->idx[i] = i;
 	shuffle(p->idx, n, &r);
 	pairs = (uint32_t)(g->density * n);
 	if (pairs < 1)
 		pairs = 1;
-	for (i = 0; i < pairs; i++) {
+	for (i = 0; i < pairs && !GB_STOP_EVERY(i); i++) {
 		uint32_t a = (uint32_t)gb_rng_below(&r, n), b = (uint32_t)gb_rng_below(&r, n);
 		if (a != b)
 			p->idx[b] = p->idx[a];
 	}
 	fill_floats(p->in, p->nin, &r);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && !GB_STOP_EVERY(i); i++)
 		p->A0[i] = sp_f2u(unit_float(&r));
 	return 0;
 }
@@ -141,10 +142,10 @@ static int gen_fftbench(const sp_loop_gen *g, sp_problem *p, char *err, size_t e
 	alloc_problem(p, n, 2 * n, 2 * (size_t)n, n);
 	gb_rng_init(&r, g->seed, 2);
 	order = gb_xmalloc((size_t)n * sizeof(*order), "butterfly order");
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && !GB_STOP_EVERY(i); i++)
 		order[i] = i;
 	shuffle(order, n, &r);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !GB_STOP_EVERY(i); i++) {
 		uint32_t b = order[i], a = (b / h) * 2 * h + b % h;
 		p->idx[2 * i] = a;
 		p->idx[2 * i + 1] = a + h;
@@ -154,9 +155,9 @@ static int gen_fftbench(const sp_loop_gen *g, sp_problem *p, char *err, size_t e
 			p->idx[2 * i + 1] = a + h;
 	}
 	free(order);
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && !GB_STOP_EVERY(i); i++)
 		p->in[i] = unit_float(&r) - 0.5f;
-	for (i = 0; i < 2 * n; i++)
+	for (i = 0; i < 2 * n && !GB_STOP_EVERY(i); i++)
 		p->A0[i] = sp_f2u(unit_float(&r));
 	return 0;
 }
@@ -165,7 +166,7 @@ static int gen_fftbench(const sp_loop_gen *g, sp_problem *p, char *err, size_t e
 static void fill_flags(uint32_t *v, uint32_t n, double density, gb_rng *r)
 {
 	uint32_t i;
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n && !GB_STOP_EVERY(i); i++)
 		v[i] = i > 0 && unit_float(r) < density;
 }
 
@@ -194,7 +195,7 @@ static int gen_strcat(const sp_loop_gen *g, sp_problem *p, char *err, size_t err
 	gb_rng r;
 	gb_rng_init(&r, g->seed, 4);
 	len = gb_xmalloc((size_t)n * sizeof(*len), "piece lengths");
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !GB_STOP_EVERY(i); i++) {
 		len[i] = (uint32_t)gb_rng_range(&r, 1, 8);
 		total += len[i];
 	}
@@ -204,7 +205,7 @@ static int gen_strcat(const sp_loop_gen *g, sp_problem *p, char *err, size_t err
 	}
 	alloc_problem(p, n, (uint32_t)total, 2 * (size_t)n + total, 0);
 	total = 0;
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !GB_STOP_EVERY(i); i++) {
 		p->idx[i] = len[i];
 		p->idx[n + i] = (uint32_t)total;
 		for (k = 0; k < len[i]; k++)
@@ -227,7 +228,7 @@ static int gen_gothic(const sp_loop_gen *g, sp_problem *p, char *err, size_t err
 	alloc_problem(p, n, 2 * n, 0, 2 * (size_t)n);
 	p->args.p[0] = g->work;
 	gb_rng_init(&r, g->seed, 5);
-	for (i = 0; i < n; i++) {
+	for (i = 0; i < n && !GB_STOP_EVERY(i); i++) {
 		p->in[2 * i] = 2 * unit_float(&r) - 1;
 		p->in[2 * i + 1] = unit_float(&r) - 0.5f;
 		if (i > 0 && unit_float(&r) < g->density)
@@ -290,9 +291,9 @@ static int gen_figure3(const sp_loop_gen *g, sp_problem *p, char *err, size_t er
 		size = 2;
 	alloc_problem(p, n, (uint32_t)size, 2 * (size_t)n, 0);
 	gb_rng_init(&r, g->seed, 8);
-	for (i = 0; i < 2 * n; i++)
+	for (i = 0; i < 2 * n && !GB_STOP_EVERY(i); i++)
 		p->idx[i] = (uint32_t)gb_rng_below(&r, (uint64_t)size);
-	for (i = 0; i < p->args.size; i++)
+	for (i = 0; i < p->args.size && !GB_STOP_EVERY(i); i++)
 		p->A0[i] = i;
 	return 0;
 }
@@ -468,7 +469,8 @@ int sp_problem_generate(const sp_loop *l, const sp_loop_gen *g, sp_problem *p, c
 		gg.work = l->default_work;
 	if (gg.iters < 1)
 		return gb_errmsg(err, errlen, "%s needs at least 1 iteration", l->head.name);
-	if (l->generate(&gg, p, err, errlen) != 0) {
+	/* a stop (common/stop.h) cuts a generator's long loops short: what it made is not whole */
+	if (l->generate(&gg, p, err, errlen) != 0 || gb_stop_check(err, errlen) != 0) {
 		sp_problem_free(p);
 		return -1;
 	}

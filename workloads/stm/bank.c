@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "common/rng.h"
+#include "common/stop.h"
 #include "workloads/stm/bank.h"
 #include "workloads/stm/stm_order.h"
 
@@ -137,10 +138,11 @@ static void make_balance(gen *g, uint64_t i)
 		set_account(w, i, j, (uint32_t)gb_rng_below(&g->rng, w->cfg.accounts));
 }
 
+/* A stop (common/stop.h) leaves it part done: the caller sees the stop too. */
 static void shuffle_u64(gb_rng *r, uint64_t *a, uint64_t n)
 {
 	uint64_t i;
-	for (i = n; i > 1; i--) {
+	for (i = n; i > 1 && !GB_STOP_EVERY(i); i--) {
 		uint64_t j = gb_rng_below(r, i), t = a[i - 1];
 		a[i - 1] = a[j];
 		a[j] = t;
@@ -234,8 +236,8 @@ int bank_generate(bank_workload *w, const bank_config *cfg, char *err, size_t er
 	/* Non-semantic entries of all blocks, paired in the order they appear. */
 	{
 		uint64_t prev = UINT64_MAX, made = 0;
-		for (b = 0; b < T && rc == 0; b++)
-			for (k = 0; k < ns_b && rc == 0; k++) {
+		for (b = 0; b < T && rc == 0 && !gb_stop_requested(); b++)
+			for (k = 0; k < ns_b && rc == 0 && !GB_STOP_EVERY(k); k++) {
 				uint64_t e = b * P + 3ull * chains_b + k;
 				if (made == w->nonsemantic) {
 					make_balance(&g, e); /* an odd one out becomes read-only */
@@ -250,8 +252,8 @@ int bank_generate(bank_workload *w, const bank_config *cfg, char *err, size_t er
 				prev = UINT64_MAX;
 			}
 	}
-	for (b = 0; b < T && rc == 0; b++) {
-		for (k = 0; k < chains_b; k++) {
+	for (b = 0; b < T && rc == 0 && !gb_stop_requested(); b++) {
+		for (k = 0; k < chains_b && !GB_STOP_EVERY(k); k++) {
 			uint64_t e[3];
 			e[0] = b * P + 3 * k;
 			e[1] = e[0] + 1;
@@ -261,6 +263,8 @@ int bank_generate(bank_workload *w, const bank_config *cfg, char *err, size_t er
 		for (k = 0; k < ro_b; k++)
 			make_balance(&g, b * P + 3ull * chains_b + ns_b + k);
 	}
+	if (rc == 0)
+		rc = gb_stop_check(err, errlen); /* the table is not whole */
 	for (i = 0; i < cfg->accounts && rc == 0; i++)
 		if ((uint64_t)cfg->initial_balance + g.inflow[i] > INT32_MAX) {
 			snprintf(err, errlen,
@@ -279,6 +283,12 @@ int bank_generate(bank_workload *w, const bank_config *cfg, char *err, size_t er
 
 	slot = gb_xmalloc(w->ntx * sizeof(uint64_t), "table placement");
 	place(&g, slot, chains_b);
+	if (gb_stop_check(err, errlen) != 0) {
+		free(slot);
+		free(layout.tx);
+		free(layout.extra);
+		return -1;
+	}
 	w->tx = gb_xmalloc(w->ntx * sizeof(bank_entry), "transaction table");
 	w->extra = w->extra_stride ? gb_xmalloc(w->ntx * w->extra_stride * sizeof(uint32_t),
 						"transaction accounts") : NULL;

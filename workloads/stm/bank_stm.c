@@ -88,12 +88,14 @@ static unsigned memory(const void *opts, const stm_table_cfg *c, gb_memory_term 
 	uint64_t per_tx = 2 * sizeof(bank_entry) + 4 * sizeof(uint64_t) + 2 * sizeof(uint32_t) * extra +
 			  TX_RESULT_WORDS * sizeof(uint32_t);
 
-	host[0] = (gb_memory_term){"accounts", o->accounts, 40};
-	host[1] = (gb_memory_term){"threads", c->threads, (uint64_t)c->tx_per_thread * per_tx};
-	device[0] = (gb_memory_term){"accounts", o->accounts, 2 * sizeof(uint32_t)};
-	device[1] = (gb_memory_term){"threads", c->threads,
-				     (uint64_t)c->tx_per_thread *
-					     (sizeof(bank_entry) + 8 + 4 * extra + TX_RESULT_WORDS * sizeof(uint32_t))};
+	host[0] = (gb_memory_term){.opt = "accounts", .value = o->accounts, .bytes_each = 40};
+	host[1] = (gb_memory_term){.opt = "threads", .value = c->threads, .bytes_each = per_tx,
+				   .opt2 = "tx-per-thread", .value2 = c->tx_per_thread};
+	device[0] = (gb_memory_term){.opt = "accounts", .value = o->accounts,
+				     .bytes_each = 2 * sizeof(uint32_t)};
+	device[1] = (gb_memory_term){.opt = "threads", .value = c->threads,
+				     .bytes_each = (sizeof(bank_entry) + 8 + 4 * extra + TX_RESULT_WORDS * sizeof(uint32_t)),
+				     .opt2 = "tx-per-thread", .value2 = c->tx_per_thread};
 	return 2;
 }
 

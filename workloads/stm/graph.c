@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "common/rng.h"
+#include "common/stop.h"
 #include "workloads/stm/graph.h"
 #include "workloads/stm/stm_order.h"
 
@@ -93,7 +94,7 @@ int graph_generate(graph_workload *w, const graph_config *cfg, char *err, size_t
 	for (v = 0; v < n; v++)
 		parent[v] = v;
 	gb_rng_init(&r, cfg->seed, 2);
-	for (e = 0; e < cfg->edges; e++) {
+	for (e = 0; e < cfg->edges && !gb_stop_requested(); e++) {
 		uint32_t a, b;
 		draw_edge(&r, n, &u, &v);
 		w->offset[u + 1]++;
@@ -106,6 +107,11 @@ int graph_generate(graph_workload *w, const graph_config *cfg, char *err, size_t
 			else
 				parent[a] = b;
 		}
+	}
+	if (gb_stop_check(err, errlen) != 0) { /* the graph is not whole */
+		free(parent);
+		graph_free(w);
+		return -1;
 	}
 	for (v = 0; v < n; v++)
 		if (w->offset[v + 1] > w->max_degree)

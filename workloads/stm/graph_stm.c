@@ -80,11 +80,14 @@ static unsigned memory(const void *opts, const stm_table_cfg *c, gb_memory_term 
 	uint64_t split = o->edges_per_tx ? o->edges_per_tx : 0;
 
 	(void)c;
-	host[0] = (gb_memory_term){"vertices", o->vertices, 14 * sizeof(uint32_t) + 1 + tx_host};
-	host[1] = (gb_memory_term){"edges", o->edges,
-				   2 * sizeof(uint32_t) + (split ? (2 * tx_host + split - 1) / split : 0)};
-	device[0] = (gb_memory_term){"vertices", o->vertices, 2 * sizeof(uint32_t) + tx_dev};
-	device[1] = (gb_memory_term){"edges", o->edges, split ? (2 * tx_dev + split - 1) / split : 0};
+	host[0] = (gb_memory_term){.opt = "vertices", .value = o->vertices,
+				   .bytes_each = 14 * sizeof(uint32_t) + 1 + tx_host};
+	host[1] = (gb_memory_term){.opt = "edges", .value = o->edges,
+				   .bytes_each = 2 * sizeof(uint32_t) + (split ? (2 * tx_host + split - 1) / split : 0)};
+	device[0] = (gb_memory_term){.opt = "vertices", .value = o->vertices,
+				     .bytes_each = 2 * sizeof(uint32_t) + tx_dev};
+	device[1] = (gb_memory_term){.opt = "edges", .value = o->edges,
+				     .bytes_each = split ? (2 * tx_dev + split - 1) / split : 0};
 	return 2;
 }
 

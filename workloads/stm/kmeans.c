@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "common/rng.h"
+#include "common/stop.h"
 #include "workloads/stm/kmeans.h"
 #include "workloads/stm/stm_order.h"
 
@@ -37,13 +38,17 @@ void kmeans_centroids(const uint32_t *words, uint32_t k, uint32_t *cx, uint32_t 
 	}
 }
 
-/* The assignment stage: every point to its nearest centroid; returns how many changed cluster. */
+/*
+ * The assignment stage: every point to its nearest centroid; returns how many
+ * changed cluster. O(points x clusters): it stops early when the run must
+ * (common/stop.h), and its caller, seeing the stop too, uses nothing of it.
+ */
 static uint64_t assign_all(const kmeans_workload *w, const uint32_t *cx, const uint32_t *cy, uint32_t *assign,
 			   int first)
 {
 	uint64_t moved = 0;
 	uint32_t i;
-	for (i = 0; i < w->cfg.points; i++) {
+	for (i = 0; i < w->cfg.points && ((i & 0x3FF) || !gb_stop_requested()); i++) {
 		uint32_t c = kmeans_nearest(cx, cy, w->cfg.clusters, w->x[i], w->y[i]);
 		moved += first || c != assign[i];
 		assign[i] = c;
@@ -109,7 +114,7 @@ static void serial_kmeans(kmeans_workload *w)
 			break;
 		kmeans_centroids(w->ref_sums, k, cx, cy);
 		moved = assign_all(w, cx, cy, assign, 0);
-		if (moved == 0)
+		if (moved == 0 || gb_stop_requested())
 			break;
 		it++;
 	}
@@ -177,6 +182,10 @@ int kmeans_generate(kmeans_workload *w, const kmeans_config *cfg, char *err, siz
 	}
 	free(taken);
 	serial_kmeans(w);
+	if (gb_stop_check(err, errlen) != 0) { /* the serial k-means, the oracle, did not finish */
+		kmeans_free(w);
+		return -1;
+	}
 	kmeans_stage(w, 0, NULL, NULL);
 	return 0;
 }

@@ -72,11 +72,15 @@ static unsigned memory(const void *opts, const stm_table_cfg *c, gb_memory_term 
 {
 	const kmeans_opts *o = opts;
 	(void)c;
-	host[0] = (gb_memory_term){"points", o->points, 3 * sizeof(uint32_t) + sizeof(kmeans_entry) +
+	host[0] = (gb_memory_term){.opt = "points", .value = o->points,
+				   .bytes_each = 3 * sizeof(uint32_t) + sizeof(kmeans_entry) +
 							    2 * sizeof(uint32_t) + sizeof(uint64_t) + 1};
-	host[1] = (gb_memory_term){"clusters", o->clusters, 10 * KMEANS_WORDS_PER_CLUSTER * sizeof(uint32_t)};
-	device[0] = (gb_memory_term){"points", o->points, sizeof(kmeans_entry) + sizeof(uint32_t)};
-	device[1] = (gb_memory_term){"clusters", o->clusters, 2 * KMEANS_WORDS_PER_CLUSTER * sizeof(uint32_t)};
+	host[1] = (gb_memory_term){.opt = "clusters", .value = o->clusters,
+				   .bytes_each = 10 * KMEANS_WORDS_PER_CLUSTER * sizeof(uint32_t)};
+	device[0] = (gb_memory_term){.opt = "points", .value = o->points,
+				     .bytes_each = sizeof(kmeans_entry) + sizeof(uint32_t)};
+	device[1] = (gb_memory_term){.opt = "clusters", .value = o->clusters,
+				     .bytes_each = 2 * KMEANS_WORDS_PER_CLUSTER * sizeof(uint32_t)};
 	return 2;
 }
 

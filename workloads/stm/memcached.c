@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "common/rng.h"
+#include "common/stop.h"
 #include "workloads/stm/memcached.h"
 #include "workloads/stm/stm_order.h"
 
@@ -133,7 +134,7 @@ int memcached_generate(memcached_workload *w, const memcached_config *cfg, char 
 	seen = gb_xcalloc(cfg->keys, 1, "keys asked for");
 	memcached_zipf_init(&z, cfg->keys, cfg->zipf);
 	gb_rng_init(&r, cfg->seed, 0);
-	for (i = 0; i < w->ntx; i++) {
+	for (i = 0; i < w->ntx && ((i & 0xFFFF) || !gb_stop_requested()); i++) {
 		memcached_entry *e = &w->tx[i];
 		unsigned op = gb_rng_below(&r, 1000) < cfg->set_permille ? MEMCACHED_SET : MEMCACHED_GET;
 		double u = (double)(gb_rng_next(&r) >> 11) * (1.0 / 9007199254740992.0);
@@ -151,6 +152,10 @@ int memcached_generate(memcached_workload *w, const memcached_config *cfg, char 
 	}
 	memcached_zipf_free(&z);
 	free(seen);
+	if (gb_stop_check(err, errlen) != 0) { /* the table is not whole */
+		memcached_free(w);
+		return -1;
+	}
 	/* The initial cache: keys by increasing id into their sets while a way is free. */
 	w->start = gb_xcalloc(w->words, sizeof(uint32_t), "initial cache");
 	for (k = 0; k < cfg->keys; k++) {

@@ -84,13 +84,14 @@ static unsigned memory(const void *opts, const stm_table_cfg *c, gb_memory_term 
 	uint64_t per_tx = sizeof(memcached_entry) + 2 * sizeof(uint32_t) + TX_RESULT_WORDS * sizeof(uint32_t) +
 			  2 * sizeof(uint64_t);
 
-	host[0] = (gb_memory_term){"items", o->items, 4 * 5 * sizeof(uint32_t)};
-	host[1] = (gb_memory_term){"keys", o->keys, sizeof(double) + 1};
-	host[2] = (gb_memory_term){"threads", c->threads, (uint64_t)c->tx_per_thread * per_tx};
-	device[0] = (gb_memory_term){"items", o->items, 4 * 2 * sizeof(uint32_t)};
-	device[1] = (gb_memory_term){"threads", c->threads,
-				     (uint64_t)c->tx_per_thread *
-					     (sizeof(memcached_entry) + (1 + TX_RESULT_WORDS) * sizeof(uint32_t))};
+	host[0] = (gb_memory_term){.opt = "items", .value = o->items, .bytes_each = 4 * 5 * sizeof(uint32_t)};
+	host[1] = (gb_memory_term){.opt = "keys", .value = o->keys, .bytes_each = sizeof(double) + 1};
+	host[2] = (gb_memory_term){.opt = "threads", .value = c->threads, .bytes_each = per_tx,
+				   .opt2 = "tx-per-thread", .value2 = c->tx_per_thread};
+	device[0] = (gb_memory_term){.opt = "items", .value = o->items, .bytes_each = 4 * 2 * sizeof(uint32_t)};
+	device[1] = (gb_memory_term){.opt = "threads", .value = c->threads,
+				     .bytes_each = (sizeof(memcached_entry) + (1 + TX_RESULT_WORDS) * sizeof(uint32_t)),
+				     .opt2 = "tx-per-thread", .value2 = c->tx_per_thread};
 	return 2;
 }
 

@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "common/rng.h"
+#include "common/stop.h"
 #include "workloads/stm/skiplist.h"
 #include "workloads/stm/stm_order.h"
 
@@ -131,7 +132,7 @@ int skiplist_generate(skiplist_workload *w, const skiplist_config *cfg, char *er
 	mine = gb_xmalloc(((size_t)R / (T ? T : 1) + 1) * sizeof(gen_key), "a thread's keys");
 	slots = gb_xmalloc(((size_t)updates_b + 1) * sizeof(uint32_t), "a block's updates");
 
-	for (b = 0; b < T; b++) {
+	for (b = 0; b < T && !gb_stop_requested(); b++) {
 		uint64_t base = b * P, nmine = 0, done = 0, j;
 		uint32_t ups = 0;
 
@@ -153,7 +154,7 @@ int skiplist_generate(skiplist_workload *w, const skiplist_config *cfg, char *er
 			}
 		}
 		/* the update positions are a uniform sample of the block, taken in order */
-		for (k = 0; k < P; k++) {
+		for (k = 0; k < P && !GB_STOP_EVERY(k); k++) {
 			skiplist_entry *e = &w->tx[base + k];
 			e->nodes = cfg->capacity;
 			if (done < ups && gb_rng_below(&r, P - k) < ups - done) {
@@ -187,6 +188,10 @@ int skiplist_generate(skiplist_workload *w, const skiplist_config *cfg, char *er
 	free(perm);
 	free(node_of);
 	free(present);
+	if (gb_stop_check(err, errlen) != 0) { /* the table is not whole */
+		skiplist_free(w);
+		return -1;
+	}
 	if (next_node != w->nodes_used)
 		gb_die(GB_EXIT_RUNTIME, "skiplist generator: %u nodes used, %u counted", next_node, w->nodes_used);
 	return 0;

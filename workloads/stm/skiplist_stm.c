@@ -75,13 +75,18 @@ static unsigned memory(const void *opts, const stm_table_cfg *c, gb_memory_term 
 	const skiplist_opts *o = opts;
 	uint64_t stride = o->levels + 1, per_tx = sizeof(skiplist_entry) + 2 * sizeof(uint32_t) + sizeof(uint64_t);
 
-	host[0] = (gb_memory_term){"capacity", o->capacity, 3 * stride * sizeof(uint32_t) + 5};
-	host[1] = (gb_memory_term){"key-range", key_range_of(o), (o->levels + 2) / 8 + 1 + 4 * sizeof(uint32_t)};
-	host[2] = (gb_memory_term){"threads", c->threads, (uint64_t)c->tx_per_thread * per_tx};
-	device[0] = (gb_memory_term){"capacity", o->capacity, 2 * stride * sizeof(uint32_t)};
-	device[1] = (gb_memory_term){"threads", c->threads,
-				     (uint64_t)c->tx_per_thread * (sizeof(skiplist_entry) + sizeof(uint32_t))};
-	device[2] = (gb_memory_term){"key-range", key_range_of(o), 0};
+	host[0] = (gb_memory_term){.opt = "capacity", .value = o->capacity,
+				   .bytes_each = 3 * stride * sizeof(uint32_t) + 5};
+	host[1] = (gb_memory_term){.opt = "key-range", .value = key_range_of(o),
+				   .bytes_each = (o->levels + 2) / 8 + 1 + 4 * sizeof(uint32_t)};
+	host[2] = (gb_memory_term){.opt = "threads", .value = c->threads, .bytes_each = per_tx,
+				   .opt2 = "tx-per-thread", .value2 = c->tx_per_thread};
+	device[0] = (gb_memory_term){.opt = "capacity", .value = o->capacity,
+				     .bytes_each = 2 * stride * sizeof(uint32_t)};
+	device[1] = (gb_memory_term){.opt = "threads", .value = c->threads,
+				     .bytes_each = (sizeof(skiplist_entry) + sizeof(uint32_t)),
+				     .opt2 = "tx-per-thread", .value2 = c->tx_per_thread};
+	device[2] = (gb_memory_term){.opt = "key-range", .value = key_range_of(o), .bytes_each = 0};
 	return 3;
 }
 

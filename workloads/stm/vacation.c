@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "common/rng.h"
+#include "common/stop.h"
 #include "workloads/stm/stm_order.h"
 #include "workloads/stm/vacation.h"
 
@@ -56,10 +57,11 @@ static void set_reprice(vacation_workload *w, uint64_t i, uint32_t type, uint32_
 	w->count[VACATION_REPRICE]++;
 }
 
+/* A stop (common/stop.h) leaves it part done: the caller sees the stop too. */
 static void shuffle(gb_rng *r, vacation_entry *a, uint64_t n)
 {
 	uint64_t i;
-	for (i = n; i > 1; i--) {
+	for (i = n; i > 1 && !GB_STOP_EVERY(i); i--) {
 		uint64_t j = gb_rng_below(r, i);
 		vacation_entry t = a[i - 1];
 		a[i - 1] = a[j];
@@ -134,12 +136,12 @@ int vacation_generate(vacation_workload *w, const vacation_config *cfg, char *er
 	w->tx = gb_xcalloc(w->ntx ? w->ntx : 1, sizeof(vacation_entry), "transaction table");
 	cut = gb_xcalloc(cfg->room_types, sizeof(uint64_t), "price decreases per room type");
 	gb_rng_init(&r, cfg->seed, 0);
-	for (b = 0; b < T; b++) {
+	for (b = 0; b < T && !gb_stop_requested(); b++) {
 		if (cfg->presort) {
 			presorted_block(w, b, pairs_b, reprices_b, &r, cut);
 			continue;
 		}
-		for (k = 0; k < pairs_b; k++) {
+		for (k = 0; k < pairs_b && !GB_STOP_EVERY(k); k++) {
 			uint32_t customer = (uint32_t)gb_rng_below(&r, cfg->customers);
 			uint32_t type = (uint32_t)gb_rng_below(&r, cfg->room_types);
 			set_step(w, b * P + 2 * k, VACATION_BOOK, customer, type);
@@ -155,6 +157,7 @@ int vacation_generate(vacation_workload *w, const vacation_config *cfg, char *er
 		for (k = 2ull * (pairs_b + reprices_b); k < P; k++)
 			set_query(w, b * P + k, &r);
 	}
+	rc = gb_stop_check(err, errlen); /* the table is not whole */
 	for (t = 0; t < cfg->room_types && rc == 0; t++)
 		if (cut[t] > VACATION_BASE_PRICE) {
 			snprintf(err, errlen,
@@ -170,6 +173,10 @@ int vacation_generate(vacation_workload *w, const vacation_config *cfg, char *er
 	}
 	if (!cfg->presort)
 		shuffle(&r, w->tx, w->ntx);
+	if (gb_stop_check(err, errlen) != 0) {
+		vacation_free(w);
+		return -1;
+	}
 	return 0;
 }
 

@@ -58,13 +58,19 @@ static unsigned memory(const void *opts, const stm_table_cfg *c, gb_memory_term 
 	const vacation_opts *o = opts;
 	uint64_t per_tx = sizeof(vacation_entry) + 2 * sizeof(uint32_t) + sizeof(uint64_t);
 
-	host[0] = (gb_memory_term){"customers", o->customers, 6 * sizeof(uint32_t)};
-	host[1] = (gb_memory_term){"room-types", o->room_types, o->interval * 6 * sizeof(uint32_t) + 8};
-	host[2] = (gb_memory_term){"threads", c->threads, (uint64_t)c->tx_per_thread * per_tx};
-	device[0] = (gb_memory_term){"customers", o->customers, 2 * sizeof(uint32_t)};
-	device[1] = (gb_memory_term){"room-types", o->room_types, o->interval * 2 * sizeof(uint32_t)};
-	device[2] = (gb_memory_term){"threads", c->threads,
-				     (uint64_t)c->tx_per_thread * (sizeof(vacation_entry) + sizeof(uint32_t))};
+	host[0] = (gb_memory_term){.opt = "customers", .value = o->customers,
+				   .bytes_each = 6 * sizeof(uint32_t)};
+	host[1] = (gb_memory_term){.opt = "room-types", .value = o->room_types,
+				   .bytes_each = o->interval * 6 * sizeof(uint32_t) + 8};
+	host[2] = (gb_memory_term){.opt = "threads", .value = c->threads, .bytes_each = per_tx,
+				   .opt2 = "tx-per-thread", .value2 = c->tx_per_thread};
+	device[0] = (gb_memory_term){.opt = "customers", .value = o->customers,
+				     .bytes_each = 2 * sizeof(uint32_t)};
+	device[1] = (gb_memory_term){.opt = "room-types", .value = o->room_types,
+				     .bytes_each = o->interval * 2 * sizeof(uint32_t)};
+	device[2] = (gb_memory_term){.opt = "threads", .value = c->threads,
+				     .bytes_each = (sizeof(vacation_entry) + sizeof(uint32_t)),
+				     .opt2 = "tx-per-thread", .value2 = c->tx_per_thread};
 	return 3;
 }
 
