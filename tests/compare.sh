@@ -505,5 +505,10 @@ check "results/baseline-cpu is of the suite's version ($version)" \
 expect_rc "results/baseline-cpu against itself: exit 0" 0 "$G" compare "$root/results/baseline-cpu" \
 	"$root/results/baseline-cpu"
 expect_err "results/baseline-cpu: one verified report per suite run" "$nruns pairs compared"
+check "results/baseline-gpu is of the suite's version ($version)" \
+	grep -q "^gpubench benchmark suite version $version (gpu)\$" "$root/results/baseline-gpu/SUITE"
+expect_rc "results/baseline-gpu against itself: exit 0" 0 "$G" compare "$root/results/baseline-gpu" \
+	"$root/results/baseline-gpu"
+expect_err "results/baseline-gpu: one verified report per suite run" "$nruns pairs compared"
 
 summary compare
