@@ -27,7 +27,7 @@ D=$T_TMP
 
 expect_rc "help compare exits 0" 0 "$G" help compare
 expect_out "help compare documents every option and the exit statuses" "usage: gpubench compare" \
-	--threshold --metric --allow-different-device --json --markdown --quiet "4 a regression"
+	--threshold --metric --allow-different-device --json --markdown --sort --verdict --quiet "4 a regression"
 check "help compare fits in 80 columns" awk 'length($0) > 80 {bad=1} END {exit bad}' "$T_OUT"
 expect_rc "--help lists compare" 0 "$G" --help
 expect_out "--help lists compare and exit status 4" "compare" "4 regression found by compare"
@@ -354,6 +354,30 @@ expect_err "compare --json '' names the option" "option --json: the path is empt
 expect_rc "a slowed stm run" 0 env GPUBENCH_TEST_DELAY_US=200000 "$G" "${STM[@]}" --json "$D/slow-stm.json"
 expect_rc "slowed stm: a regression at the default threshold" 4 "$G" compare "$D/run1-stm.json" "$D/slow-stm.json"
 expect_out "slowed stm: throughput is the regression" "throughput_tx_per_s" "REGRESSION"
+# --sort verdict puts the regression's report and row first; --verdict shows only its rows, and
+# the summary and exit status still count every row
+mkdir -p "$D/sort-base" "$D/sort-new"
+cp "$D/run1-avoid.json" "$D/sort-base/a-avoid.json"
+cp "$D/run1-avoid.json" "$D/sort-new/a-avoid.json"
+cp "$D/run1-stm.json" "$D/sort-base/b-stm.json"
+cp "$D/slow-stm.json" "$D/sort-new/b-stm.json"
+expect_rc "--sort input: exit 4" 4 "$G" compare "$D/sort-base" "$D/sort-new"
+check "--sort input: the reports in their order" test "$(grep -o '^[ab]-[a-z]*.json' "$T_OUT" | xargs)" = \
+	"a-avoid.json b-stm.json"
+expect_rc "--sort verdict: exit 4" 4 "$G" compare --sort verdict "$D/sort-base" "$D/sort-new"
+check "--sort verdict: the regression's report first" test "$(grep -o '^[ab]-[a-z]*.json' "$T_OUT" | xargs)" = \
+	"b-stm.json a-avoid.json"
+expect_rc "--verdict regression: exit 4" 4 "$G" compare --verdict regression "$D/sort-base" "$D/sort-new"
+check "--verdict regression: only the regression's report and row" test \
+	"$(grep -c 'REGRESSION' "$T_OUT") $(grep -c '^[ab]-' "$T_OUT") $(grep -c 'unchanged' "$T_OUT")" = "1 1 0"
+expect_err "--verdict regression: the summary counts every pair" "2 pairs compared (1 regressions"
+expect_rc "--markdown --verdict unchanged,within-noise" 4 "$G" compare --markdown --verdict unchanged,within-noise \
+	"$D/sort-base" "$D/sort-new"
+check "--markdown --verdict: no regression row, the filter said under the table" \
+	test "$(grep -c '| regression\|\*\*regression' "$T_OUT")" = 0 -a "$(grep -c 'shown (--verdict)' "$T_OUT")" = 1
+expect_rc "--verdict bogus exits 2" 2 "$G" compare --verdict bogus "$D/sort-base" "$D/sort-new"
+expect_err "--verdict bogus names the verdicts" "'bogus' is no verdict" "within-noise"
+expect_rc "--sort bogus exits 2" 2 "$G" compare --sort bogus "$D/sort-base" "$D/sort-new"
 
 # ---------------------------------------------------------------- the suite
 
@@ -497,6 +521,25 @@ check "gate-quality.sh --resume: pair 2 added, the delay kept" test "$(cut -f3 "
 	"pair 1 1 2 2" -a "$(wc -l <"$D/gate/delays.tsv")" = 2
 check "gate-quality.sh --resume: ENV says which binary and options added the pairs" \
 	grep -q "^resumed .* with gpubench .*--pairs 1 --modes ab --only list-insert --rounds 4 --resume\$" "$D/gate/ENV"
+# A run whose wall time grows far faster than its measure (a latency timed per event, as avoid's
+# on a GPU) stops the sizing once a trial takes 8 times the undelayed run (at least 10 s) with the
+# measure 20% longer: here 1 us of delay adds 1 ms to the run and 4e-5 to the measure, so the
+# trial of 10000 us (an 11 s run, +40%) sizes 2500 us for 10%, where doubling would have asked
+# for 50000 us runs of 51 s.
+mkdir -p "$D/gate-wall"
+check "gate_quality.py calibrate stops at a run 8 times as long" python3 - "$root/scripts/lib" "$D/gate-wall" <<'PY'
+import sys, types
+sys.path.insert(0, sys.argv[1])
+import gate_quality as g
+def fake(gpubench, args, delay, wall=None):
+    if wall is not None:
+        wall.append(1 + delay * 1e-3)
+    return "impls.gpu.stream_seconds", 1 + delay * 4e-5
+g.measure = fake
+g.cmd_calibrate(types.SimpleNamespace(gpubench="x", run_args=[], slowdown=10, run="avoid", dir=sys.argv[2]))
+row = g.read_tsv(sys.argv[2] + "/delays.tsv")[0]
+assert (row["trial_us"], row["delay_us"]) == ("10000", "2500"), row
+PY
 
 # the recorded baseline is of this suite version and reads as a set of verified reports
 version=$(sed -n 's/^suite_version=//p' "$root/scripts/bench-suite.sh")

@@ -73,7 +73,9 @@ static int is_dir(const char *path)
 
 #define AT(field) offsetof(compare_opts, field)
 
-enum { ROW_THRESHOLD, ROW_METRIC, ROW_ALLOW, ROW_MARKDOWN, NROWS };
+enum { ROW_THRESHOLD, ROW_METRIC, ROW_ALLOW, ROW_MARKDOWN, ROW_SORT, ROW_VERDICT, NROWS };
+
+static const char *const sort_names[] = {[SORT_INPUT] = "input", [SORT_VERDICT] = "verdict", NULL};
 
 static const gb_opt_row rows[NROWS] = {
 	[ROW_THRESHOLD] = {.name = "threshold", .kind = GB_OPT_REAL, .metavar = "PCT", .flo = 0, .fhi = 1e6,
@@ -88,7 +90,40 @@ static const gb_opt_row rows[NROWS] = {
 		       .set_to = 1, .help = "compare reports made on different devices, with a warning row"},
 	[ROW_MARKDOWN] = {.name = "markdown", .kind = GB_OPT_FLAG, .offset = AT(markdown), .set_to = 1,
 			  .help = "print a markdown table instead of the text one"},
+	[ROW_SORT] = {.name = "sort", .kind = GB_OPT_CHOICE, .metavar = "ORDER", .choices = sort_names,
+		      .def = "input", .offset = AT(sort),
+		      .help = "order of the table's rows: as the reports and metrics come, or the worst verdict "
+			      "first (regression, within-noise, untested, improvement, unchanged), the reports "
+			      "by their worst row"},
+	[ROW_VERDICT] = {.name = "verdict", .kind = GB_OPT_TEXTS, .metavar = "NAME",
+			 .offset = AT(verdict),
+			 .help = "show only the rows of this verdict: regression, improvement, unchanged, "
+				 "within-noise or untested, or a comma list of them; reports not compared are "
+				 "always shown, and the summary, the JSON and the exit status count every row"},
 };
+
+/* --verdict's names (each value may be a comma list) into the mask of the verdicts shown. */
+static unsigned verdict_mask(const gb_opt_texts *t)
+{
+	unsigned mask = 0, i;
+	int v;
+
+	for (i = 0; i < t->n; i++) {
+		const char *s = t->v[i];
+		while (*s) {
+			size_t len = strcspn(s, ",");
+			for (v = GB_V_REGRESSION; v <= GB_V_UNTESTED; v++)
+				if (strlen(gb_verdict_names[v]) == len && strncmp(s, gb_verdict_names[v], len) == 0)
+					break;
+			if (v > GB_V_UNTESTED)
+				gb_die(GB_EXIT_USAGE, "compare: option --verdict: '%.*s' is no verdict (accepted: "
+				       "regression, improvement, unchanged, within-noise, untested)", (int)len, s);
+			mask |= 1u << v;
+			s += len + (s[len] == ',');
+		}
+	}
+	return mask;
+}
 
 static const gb_opt_wording wording[] = {
 	{"json", "write the comparison as JSON ('-' for stdout)"},
@@ -114,7 +149,8 @@ static const gb_opt_spec spec = {
 	.nrows = NROWS,
 	.shared = GB_SHARED(GB_SHARED_JSON) | GB_SHARED(GB_SHARED_QUIET),
 	.wording = wording,
-	.example = "Example: gpubench compare results/baseline-cpu results/local/suite-cpu",
+	.example = "Example: gpubench compare results/baseline-cpu results/local/suite-cpu\n"
+		   "         gpubench compare --markdown --sort verdict --verdict regression,within-noise BASE NEW",
 };
 
 static void help(FILE *out)
@@ -141,6 +177,7 @@ static int run(int argc, char **argv)
 	first = gb_opts_parse(&spec, &o, NULL, argc, argv);
 	for (m = 0; m < o.metric.n; m++)
 		o.all |= strcmp(o.metric.v[m], "all") == 0;
+	o.show = verdict_mask(&o.verdict);
 	if (argc - first != 2)
 		gb_die(GB_EXIT_USAGE, "compare: needs two reports or two folders, BASE and NEW, got %d "
 		       "(see 'gpubench help compare')", argc - first);
@@ -225,7 +262,7 @@ static int run(int argc, char **argv)
 		if (o.markdown)
 			compare_print_markdown(&o, &l, ab, base, new_, summary);
 		else
-			compare_print_text(&l);
+			compare_print_text(&o, &l);
 	}
 	if (few_reps)
 		gb_note("note: %zu metrics have too few repetitions for the test to tell any change "

@@ -20,7 +20,12 @@ typedef struct compare_opts {
 	gb_opt_texts metric;
 	int all;             /* --metric all */
 	int allow_device, markdown;
+	int sort;            /* enum compare_sort */
+	gb_opt_texts verdict; /* --verdict: the verdicts the tables show */
+	unsigned show;       /* their mask, 1u << gb_verdict; 0: every row */
 } compare_opts;
+
+enum compare_sort { SORT_INPUT, SORT_VERDICT };
 
 enum pair_status { P_COMPARED, P_NOT_COMPARABLE, P_ONLY_BASE, P_ONLY_NEW };
 extern const char *const compare_pair_status_names[];
@@ -60,7 +65,9 @@ size_t compare_not_compared(const pair_list *l, size_t *ntested);
 /* output.c */
 const char *compare_pair_label(const pair *p);
 const char *compare_rule_words(const compare_opts *o, const pair_list *l, size_t ab);
-void compare_print_text(const pair_list *l);
+/* The tables show the rows of the verdicts --verdict names (all without it), in the order --sort
+ * says; the JSON has every row in the input's order. */
+void compare_print_text(const compare_opts *o, const pair_list *l);
 /* The markdown: a header (what was compared, devices, revisions, units), the table, the rule, and
  * summary (the line the note on stderr gives) as its last line. */
 void compare_print_markdown(const compare_opts *o, const pair_list *l, size_t ab, const char *base,

@@ -1,6 +1,7 @@
 /* compare's outputs: the text table, the markdown table and the JSON document (docs/compare.md). */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "cmd/compare/compare_cmd.h"
@@ -53,13 +54,105 @@ static const char *verified_word(const gb_run_report *r)
 	return r->verified == 1 ? "verified" : r->verified == 0 ? "NOT VERIFIED" : "not checked";
 }
 
-void compare_print_text(const pair_list *l)
+/* How bad a verdict is, for --sort verdict: a regression first, an unchanged metric last. */
+static int severity(enum gb_verdict v)
 {
-	size_t i, k;
-	char b[32], n[32], c[32], p[32], t[32], cb[32], cn[32], dev[384];
+	switch (v) {
+	case GB_V_REGRESSION: return 0;
+	case GB_V_NOISE: return 1;
+	case GB_V_UNTESTED: return 2;
+	case GB_V_IMPROVEMENT: return 3;
+	default: return 4;
+	}
+}
 
+/* A table's view of the pairs: which rows it shows, in which order. */
+typedef struct view {
+	size_t *pairs, npairs; /* pair indices in the order shown */
+	size_t **rows;         /* per pair index: its shown rows' indices, in order */
+	size_t *nrows;
+} view;
+
+static const pair_list *sorting_list;
+static const size_t *sorting_rows_pair;
+
+static int by_row_severity(const void *a, const void *b)
+{
+	const gb_metric_row *ra = &sorting_list->p[*sorting_rows_pair].rows[*(const size_t *)a];
+	const gb_metric_row *rb = &sorting_list->p[*sorting_rows_pair].rows[*(const size_t *)b];
+	int d = severity(ra->v) - severity(rb->v);
+	return d ? d : (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+}
+
+static const view *sorting_view;
+
+/* A pair's rank: one not compared first (it fails the comparison), then by its worst shown row. */
+static int pair_rank(size_t i)
+{
+	const pair *q = &sorting_list->p[i];
+	if (q->status != P_COMPARED)
+		return -1;
+	return sorting_view->nrows[i] ? severity(q->rows[sorting_view->rows[i][0]].v) : 5;
+}
+
+static int by_pair_rank(const void *a, const void *b)
+{
+	size_t x = *(const size_t *)a, y = *(const size_t *)b;
+	int d = pair_rank(x) - pair_rank(y);
+	return d ? d : (x > y) - (x < y);
+}
+
+static view make_view(const compare_opts *o, const pair_list *l)
+{
+	view v;
+	size_t i, k;
+
+	v.pairs = gb_xmalloc((l->n ? l->n : 1) * sizeof(*v.pairs), "compare's table");
+	v.rows = gb_xmalloc((l->n ? l->n : 1) * sizeof(*v.rows), "compare's table");
+	v.nrows = gb_xmalloc((l->n ? l->n : 1) * sizeof(*v.nrows), "compare's table");
+	v.npairs = 0;
 	for (i = 0; i < l->n; i++) {
 		const pair *q = &l->p[i];
+		v.rows[i] = gb_xmalloc((q->nrows ? q->nrows : 1) * sizeof(**v.rows), "compare's table");
+		v.nrows[i] = 0;
+		for (k = 0; k < q->nrows; k++)
+			if (!o->show || (o->show & (1u << q->rows[k].v)))
+				v.rows[i][v.nrows[i]++] = k;
+		if (o->sort == SORT_VERDICT) {
+			sorting_list = l;
+			sorting_rows_pair = &i;
+			qsort(v.rows[i], v.nrows[i], sizeof(**v.rows), by_row_severity);
+		}
+		/* a pair not compared is always shown: it fails the comparison */
+		if (q->status != P_COMPARED || v.nrows[i] || (!o->show && !q->nrows))
+			v.pairs[v.npairs++] = i;
+	}
+	if (o->sort == SORT_VERDICT) {
+		sorting_list = l;
+		sorting_view = &v;
+		qsort(v.pairs, v.npairs, sizeof(*v.pairs), by_pair_rank);
+	}
+	return v;
+}
+
+static void free_view(view *v, size_t n)
+{
+	size_t i;
+	for (i = 0; i < n; i++)
+		free(v->rows[i]);
+	free(v->rows);
+	free(v->nrows);
+	free(v->pairs);
+}
+
+void compare_print_text(const compare_opts *o, const pair_list *l)
+{
+	size_t j, k;
+	char b[32], n[32], c[32], p[32], t[32], cb[32], cn[32], dev[384];
+	view v = make_view(o, l);
+
+	for (j = 0; j < v.npairs; j++) {
+		const pair *q = &l->p[v.pairs[j]];
 		const gb_run_report *any = q->base ? q->base : q->new_;
 		gb_run_report_device(any, dev, sizeof(dev));
 		printf("%s: %s on %s\n", compare_pair_label(q), any->subcommand, dev);
@@ -84,8 +177,8 @@ void compare_print_text(const pair_list *l)
 					      "session"));
 		printf("  %-34s %10s %10s %8s %6s %7s %7s %6s  %s\n", "metric", "base", "new", "change", "p",
 		       "cv base", "cv new", "thres.", "verdict");
-		for (k = 0; k < q->nrows; k++) {
-			const gb_metric_row *r = &q->rows[k];
+		for (k = 0; k < v.nrows[v.pairs[j]]; k++) {
+			const gb_metric_row *r = &q->rows[v.rows[v.pairs[j]][k]];
 			row_cells(r, b, n, c, p, t, sizeof(b));
 			fmt_pct(cb, sizeof(cb), r->cv_base, 0);
 			fmt_pct(cn, sizeof(cn), r->cv_new, 0);
@@ -95,6 +188,7 @@ void compare_print_text(const pair_list *l)
 			       r->noisy ? " (NOISY: cv above the threshold)" : "");
 		}
 	}
+	free_view(&v, l->n);
 }
 
 /*
@@ -181,14 +275,15 @@ static void print_markdown_header(const pair_list *l, const char *base, const ch
 void compare_print_markdown(const compare_opts *o, const pair_list *l, size_t ab, const char *base,
 			    const char *new_, const char *summary)
 {
-	size_t i, k;
+	size_t j, k;
 	char b[32], n[32], c[32], p[32], t[32], cb[32], cn[32];
+	view v = make_view(o, l);
 
 	print_markdown_header(l, base, new_);
 	puts("| report | metric | base | new | change | p | cv base | cv new | threshold | verdict |");
 	puts("| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |");
-	for (i = 0; i < l->n; i++) {
-		const pair *q = &l->p[i];
+	for (j = 0; j < v.npairs; j++) {
+		const pair *q = &l->p[v.pairs[j]];
 		if (q->status != P_COMPARED) {
 			printf("| %s | | | | | | | | | %s%s%s |\n", compare_pair_label(q), compare_pair_status_names[q->status],
 			       *q->reason ? ": " : "", q->reason);
@@ -196,8 +291,8 @@ void compare_print_markdown(const compare_opts *o, const pair_list *l, size_t ab
 		}
 		if (*q->warning)
 			printf("| %s | | | | | | | | | warning: %s |\n", compare_pair_label(q), q->warning);
-		for (k = 0; k < q->nrows; k++) {
-			const gb_metric_row *r = &q->rows[k];
+		for (k = 0; k < v.nrows[v.pairs[j]]; k++) {
+			const gb_metric_row *r = &q->rows[v.rows[v.pairs[j]][k]];
 			row_cells(r, b, n, c, p, t, sizeof(b));
 			fmt_pct(cb, sizeof(cb), r->cv_base, 0);
 			fmt_pct(cn, sizeof(cn), r->cv_new, 0);
@@ -208,6 +303,11 @@ void compare_print_markdown(const compare_opts *o, const pair_list *l, size_t ab
 			       r->noisy ? ", noisy: cv above the threshold" : "");
 		}
 	}
+	free_view(&v, l->n);
+	if (o->show || o->sort != SORT_INPUT)
+		printf("\n%s%s%s.\n", o->show ? "Only the rows of some verdicts are shown (--verdict)" : "",
+		       o->show && o->sort != SORT_INPUT ? "; " : "",
+		       o->sort != SORT_INPUT ? "rows sorted worst verdict first (--sort verdict)" : "");
 	printf("\nA regression is worse than the threshold and beyond noise (two-sided Mann-Whitney U "
 	       "test): %s.\n", compare_rule_words(o, l, ab));
 	printf("\n**%s**\n", summary);
