@@ -30,6 +30,7 @@ import os
 import statistics
 import subprocess
 import sys
+import time
 
 PAIR_FIELDS = ["mode", "kind", "pair", "status", "seconds", "load", "regressions", "sized_regressions"]
 METRIC_FIELDS = ["mode", "kind", "pair", "report", "metric", "sized", "change_pct", "p", "alpha",
@@ -63,18 +64,28 @@ def direction(name):
     return "unknown"
 
 
-def measure(gpubench, run_args, delay_us):
+def measure(gpubench, run_args, delay_us, wall=None):
     """The first measure of one run of gpubench RUN_ARGS with GPUBENCH_TEST_DELAY_US=delay_us, as
-    (name, time-like value): a rate is turned into its inverse, so that larger is slower."""
+    (name, time-like value): a rate is turned into its inverse, so that larger is slower. With
+    wall (a list), the run's wall-clock seconds are appended to it."""
     env = dict(os.environ)
     env["GPUBENCH_TEST_DELAY_US"] = str(delay_us)
     out = os.path.join(os.environ.get("TMPDIR", "/tmp"), "gate-calibrate-%d.json" % os.getpid())
+    t0 = time.monotonic()
     subprocess.run([gpubench] + run_args + ["--reps", "9", "--quiet", "--json", out], env=env, check=True,
                    stdout=subprocess.DEVNULL)
+    if wall is not None:
+        wall.append(time.monotonic() - t0)
     with open(out) as f:
         name, stats = first_measure(json.load(f)["results"])
     os.remove(out)
     return name, (1 / stats["median"] if direction(name) == "rate" else stats["median"])
+
+
+# The trial delay is raised until the measure doubles, or until a run takes WALL_LIMIT times its
+# undelayed time with the measure MIN_GROWTH longer (see cmd_calibrate).
+WALL_LIMIT = 8
+MIN_GROWTH = 0.2
 
 
 def cmd_calibrate(args):
@@ -83,13 +94,22 @@ def cmd_calibrate(args):
     a trial delay is raised tenfold until it at least doubles the measure, where the measure's
     noise is small beside the delay's effect; there three runs with it, each after one without,
     give the growth (their median ratio), and the delay is scaled down from it (the growth is
-    linear in the delay, which is work of a known length)."""
-    name, base = measure(args.gpubench, args.run_args, 0)
+    linear in the delay, which is work of a known length). Intervals outside the measure (a
+    latency timed per event) lengthen the run but not the measure, so the raising also stops once
+    a run takes WALL_LIMIT times as long as without the delay (and at least 10 s), where the
+    measure grew by at least MIN_GROWTH: beside a measure's noise of a few percent that still
+    sizes the delay, and the calibration does not spend minutes a trial."""
+    walls = []
+    name, base = measure(args.gpubench, args.run_args, 0, walls)
     trial, grown = 1, 0.0
     while True:
-        _, slowed = measure(args.gpubench, args.run_args, trial)
+        _, slowed = measure(args.gpubench, args.run_args, trial, walls)
         grown = slowed / base - 1
         if grown >= 1 or trial >= 1000000:
+            break
+        if grown >= MIN_GROWTH and walls[-1] > max(WALL_LIMIT * walls[0], 10):
+            print("%s: %d us: the run took %.0f s (%.1f s without a delay); sizing from %+.0f%%" % (
+                args.run, trial, walls[-1], walls[0], 100 * grown), file=sys.stderr)
             break
         trial *= 10 if grown < 0.1 else max(2, math.ceil(2 / grown))
         trial = min(trial, 1000000)
