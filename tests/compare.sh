@@ -418,8 +418,9 @@ gpu_run_parses() {
 	esac
 }
 while read -r name _ args; do
+	case " $args " in *" --backend "*) backend=() ;; *) backend=(--backend gpu) ;; esac
 	# shellcheck disable=SC2086 # the run's options are words
-	run "$G" $args --backend gpu --json "$D/gpu-run.json"
+	run "$G" $args "${backend[@]}" --json "$D/gpu-run.json"
 	check "the GPU run $name parses its options (status $RC: $(tail -n 1 "$T_ERR" | cut -c 1-60))" gpu_run_parses
 done <"$D/gpu-runs"
 run "$G" detect --algo osdda --impl gpu-stream --procs 0 --backend gpu

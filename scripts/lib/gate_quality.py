@@ -71,8 +71,15 @@ def measure(gpubench, run_args, delay_us, wall=None):
     env = dict(os.environ)
     env["GPUBENCH_TEST_DELAY_US"] = str(delay_us)
     out = os.path.join(os.environ.get("TMPDIR", "/tmp"), "gate-calibrate-%d.json" % os.getpid())
+    args, i = [], 0
+    while i < len(run_args):  # the run's own --reps N gives way to 9 (an option is given once)
+        if run_args[i] == "--reps":
+            i += 2
+            continue
+        args.append(run_args[i])
+        i += 1
     t0 = time.monotonic()
-    subprocess.run([gpubench] + run_args + ["--reps", "9", "--quiet", "--json", out], env=env, check=True,
+    subprocess.run([gpubench] + args + ["--reps", "9", "--quiet", "--json", out], env=env, check=True,
                    stdout=subprocess.DEVNULL)
     if wall is not None:
         wall.append(time.monotonic() - t0)
