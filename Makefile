@@ -162,17 +162,24 @@ check-gpu:
 sanitize-gpu:
 	GPUBENCH=$(GPUBENCH) tests/gpu/sanitize.sh
 
+# DIST: where make dist writes (tests/install.sh makes one in a temporary folder).
+DIST ?= dist
 dist: all
-	rm -rf dist
-	mkdir -p dist/bin dist/lib dist/scripts dist/tests/gpu
-	$(CC) $(CFLAGS) -o dist/bin/gpubench $(BUILD)/main.o $(LIB) $(LDFLAGS) $(LDLIBS) \
+	rm -rf $(DIST)
+	mkdir -p $(DIST)/bin $(DIST)/lib $(DIST)/scripts $(DIST)/tests/gpu $(DIST)/share/man/man1 \
+		$(DIST)/share/bash-completion/completions $(DIST)/share/zsh/site-functions
+	$(CC) $(CFLAGS) -o $(DIST)/bin/gpubench $(BUILD)/main.o $(LIB) $(LDFLAGS) $(LDLIBS) \
 		-Wl,--enable-new-dtags,-rpath,'$$ORIGIN/../lib'
-	cp -L "$$(ldd dist/bin/gpubench | awk '/libcjson\.so/ {print $$3}')" dist/lib/libcjson.so.1
-	if [ "$(OPENCL)" = 1 ]; then cp -L "$$(ldd dist/bin/gpubench | awk '/libOpenCL\.so/ {print $$3}')" dist/lib/libOpenCL.so.1; fi
-	cp -r scripts/. dist/scripts/
-	cp -r docs dist/  # scripts/claims.sh reads docs/claims.md
-	cp tests/gpu/*.sh tests/lib.sh dist/tests/gpu/ 2>/dev/null || true
-	@echo "dist/ is self-contained: dist/bin/gpubench finds dist/lib/libcjson.so.1 through its RUNPATH"
+	cp -L "$$(ldd $(DIST)/bin/gpubench | awk '/libcjson\.so/ {print $$3}')" $(DIST)/lib/libcjson.so.1
+	if [ "$(OPENCL)" = 1 ]; then cp -L "$$(ldd $(DIST)/bin/gpubench | awk '/libOpenCL\.so/ {print $$3}')" $(DIST)/lib/libOpenCL.so.1; fi
+	cp -r scripts/. $(DIST)/scripts/
+	cp -r docs $(DIST)/  # scripts/claims.sh reads docs/claims.md
+	cp tests/gpu/*.sh tests/lib.sh $(DIST)/tests/gpu/ 2>/dev/null || true
+	./gpubench help --man docs >$(DIST)/share/man/man1/gpubench.1
+	./gpubench help --completion bash >$(DIST)/share/bash-completion/completions/gpubench
+	./gpubench help --completion zsh >$(DIST)/share/zsh/site-functions/_gpubench
+	@echo "$(DIST)/ is self-contained: $(DIST)/bin/gpubench finds $(DIST)/lib/libcjson.so.1 through its RUNPATH;" \
+		"man -l $(DIST)/share/man/man1/gpubench.1 is its manual page"
 
 # The binary, the figure scripts, the documentation, the manual page (written by the binary from its
 # option rows, naming the documentation where it is installed) and the bash and zsh completion.

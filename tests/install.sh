@@ -4,7 +4,8 @@
 # where PREFIX puts them; help texts of the installed binary naming the
 # installed documentation; the manual page rendering without warnings; the
 # completion scripts completing from the registries; an installed script
-# running; uninstall leaving no file. Run from the repository root after the
+# running; make dist with the manual page and completion; uninstall leaving
+# no file. Run from the repository root after the
 # build (it installs ./gpubench, built as GPUBENCH was). Last line:
 # "install: N passed, N failed".
 set -u
@@ -113,6 +114,18 @@ check "help --completion fish exits 2" test "$(./gpubench help --completion fish
 expect_rc "the installed pba-tables.sh --quick runs with the installed binary" 0 \
 	bash "$I/share/gpubench/scripts/pba-tables.sh" --quick --gpubench "$I/bin/gpubench" --out "$T_TMP/pba"
 check "it wrote its table" test -s "$T_TMP/pba/pba-tables.csv"
+
+# ---------------------------------------------------------------- make dist: the manual page and completion beside the binary
+expect_rc "make dist DIST=... exits 0" 0 make -s dist CUDA="$cuda" DIST="$T_TMP/dist"
+check "dist: the binary runs" "$T_TMP/dist/bin/gpubench" --version
+check "dist: the manual page is there" test -s "$T_TMP/dist/share/man/man1/gpubench.1"
+check "dist: the manual page names the docs beside it" grep -q 'docs/\\:report' "$T_TMP/dist/share/man/man1/gpubench.1"
+check "dist: the bash and zsh completion are there" test -s "$T_TMP/dist/share/bash-completion/completions/gpubench" \
+	-a -s "$T_TMP/dist/share/zsh/site-functions/_gpubench"
+check "dist: the docs and scripts are there" test -s "$T_TMP/dist/docs/claims.md" -a -x "$T_TMP/dist/scripts/fig7.sh"
+if command -v man >/dev/null; then
+	check "dist: man -l renders the manual page" sh -c "MANWIDTH=80 man -l '$T_TMP/dist/share/man/man1/gpubench.1' 2>&1 | grep -q 'gpubench compare'"
+fi
 
 # ---------------------------------------------------------------- uninstall
 expect_rc "make uninstall exits 0" 0 make -s uninstall CUDA="$cuda" DESTDIR="$D" PREFIX="$P"
