@@ -125,14 +125,17 @@ expect_err "with the same message, less the GPU" "bank-prstm-B-x96 FAILED: gpube
 
 # ------------------------------------------------------------- CPU points run alone
 export FAKE_GPUS_SLEEP=0.5
-: >"$FAKE_GPUS_RECORD"
-expect_rc "fig7.sh --gpus 0,1 with jvstm (a CPU engine) exits 0" 0 \
-	bash scripts/fig7.sh --quick --backend gpu --gpubench "$FAKE" --workloads bank --algos prstm,jvstm,gpustm \
-	--panels A --gpus 0,1 --out "$T_TMP/cpu"
-check "the jvstm points are given no --device" \
-	test -z "$(grep ' jvstm' "$FAKE_GPUS_RECORD" | grep -v '^[a-z]* - ')"
-check "the jvstm points ran alone" test "$(intervals alone jvstm)" = 0
-check "the GPU points still ran side by side" test "$(intervals overlaps)" -ge 2
+# jvstm has no GPU backend: under --backend gpu its runs get --backend cpu, under auto they keep it
+for backend in gpu auto; do
+	: >"$FAKE_GPUS_RECORD"
+	expect_rc "fig7.sh --backend $backend --gpus 0,1 with jvstm (a CPU engine) exits 0" 0 \
+		bash scripts/fig7.sh --quick --backend "$backend" --gpubench "$FAKE" --workloads bank \
+		--algos prstm,jvstm,gpustm --panels A --gpus 0,1 --out "$T_TMP/cpu-$backend"
+	check "... the jvstm points are given no --device" \
+		test -z "$(grep ' jvstm' "$FAKE_GPUS_RECORD" | grep -v '^[a-z]* - ')"
+	check "... the jvstm points ran alone" test "$(intervals alone jvstm)" = 0
+	check "... the GPU points still ran side by side" test "$(intervals overlaps)" -ge 2
+done
 : >"$FAKE_GPUS_RECORD"
 expect_rc "pba-tables.sh --quick --gpus 0,1 (CPU implementations) exits 0" 0 \
 	bash scripts/pba-tables.sh --quick --gpubench "$FAKE" --gpus 0,1 --out "$T_TMP/pba"

@@ -253,6 +253,7 @@ stmfig_sweep() {
 	echo "$sweep_name: $total runs of $("$gpubench" --version) ($gpubench), backend $backend," \
 		"reports in $out" >&2
 	cpu_only=" $(stmfig_cpu_only) "
+	sweep_cpu_algos=$cpu_only
 	for algo in "${algo_list[@]}"; do
 		[[ $backend == gpu && $cpu_only == *" $algo "* ]] &&
 			echo "$sweep_name: note: $algo has no GPU backend (the host baseline): its runs use --backend cpu" >&2

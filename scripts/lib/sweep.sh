@@ -187,20 +187,26 @@ sweep_set_gpus() {
 	sweep_gpus=("${devices[@]}")
 }
 
+# Engines (--algo) that run on the CPU whatever --backend says (gpubench info's cpu_only
+# STM engines, jvstm), space-separated: a script that runs them sets it.
+sweep_cpu_algos=""
+
 # sweep_on_cpu ARGS...: whether the run `gpubench ARGS` times anything on the CPU: the
-# last --backend is cpu, or a name of its --impl or --compare is a CPU one (cpu, cpu-*,
-# *-cpu, seq, jvstm: as the registries name them).
+# last --backend is cpu, its --algo is one of sweep_cpu_algos, or a name of its --impl or
+# --compare is a CPU one (cpu, cpu-*, *-cpu, seq, jvstm: as the registries name them).
 sweep_on_cpu() {
-	local prev="" a name backend=""
+	local prev="" a name backend="" algo=""
 	local -a impls=() more
 	for a in "$@"; do
 		case $prev in
 		--backend) backend=$a ;;
+		--algo) algo=$a ;;
 		--impl | --compare) IFS=, read -r -a more <<<"$a"; impls+=("${more[@]}") ;;
 		esac
 		prev=$a
 	done
 	[[ $backend != cpu ]] || return 0
+	[[ -z $algo || " $sweep_cpu_algos " != *" $algo "* ]] || return 0
 	for name in "${impls[@]}"; do
 		[[ ! $name =~ ^(cpu|cpu-.*|.*-cpu|seq|jvstm)$ ]] || return 0
 	done
