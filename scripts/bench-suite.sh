@@ -63,6 +63,10 @@ the command lines), into one folder.
                       DIR/compare.json) and exit with compare's status
   --rounds K          with --ab: processes of each binary per run (default
                       8, 4 to 100)
+  --gpus LIST         comma-separated GPU indices (e.g. 0,1): the runs side
+                      by side, one process a GPU, each with --device N (the
+                      --cpu runs time the CPU: one at a time); not with --ab,
+                      whose pairs must share one device
   --list              print the runs and exit
   -h, --help          this text
 
@@ -95,6 +99,7 @@ while [[ $# -gt 0 ]]; do
 	--ab) need_value "$@"; ab_base=$2; shift 2 ;;
 	--rounds) need_value "$@"; rounds=$2; shift 2 ;;
 	--list) list=1; shift ;;
+	--gpus) sweep_set_gpus "$@"; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
 	*) die_usage "unknown option '$1'" ;;
@@ -104,6 +109,8 @@ done
 if [[ -n $ab_base ]]; then
 	[[ $update == 0 && -z $base ]] ||
 		die_usage "--ab compares its own two sides; it takes neither --update-baseline nor --compare"
+	[[ ${#sweep_gpus[@]} == 0 ]] ||
+		die_usage "--ab times both binaries' processes of a run on one device; it does not take --gpus"
 	rounds=${rounds:-8}
 	[[ $rounds =~ ^[0-9]+$ && $rounds -ge 4 && $rounds -le 100 ]] ||
 		die_usage "option --rounds: '$rounds' is not a number of processes in 4..100 (the rank test needs 4 a side)"
@@ -206,6 +213,7 @@ if [[ -z $ab_base ]]; then
 		sweep_run "[$n/${#runs[@]}]" "$out" "$(suite_name "$spec")" suite_check -- \
 			$(suite_args "$spec") "${extra[@]}"
 	done
+	sweep_wait
 	if [[ -n $base ]]; then
 		rc=0
 		"$gpubench" compare "$base" "$out" || rc=$?

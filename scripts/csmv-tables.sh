@@ -43,6 +43,9 @@ keeps no versions, has Table II and IV rows only.
   --fig2 DIR2       Figure 2's folder (default DIR/fig2)
   --tables-only     run nothing: build the tables from the reports already in
                     the figures' folders (e.g. fetched from a GPU machine)
+  --gpus LIST       comma-separated GPU indices (e.g. 0,1): both figures run
+                    their points side by side, one process a GPU (see
+                    scripts/csmv-fig1.sh --help)
   -h, --help        this text
 
 Options after -- go to every gpubench stm run of both figures. Every run must
@@ -58,6 +61,7 @@ quick=0
 tables_only=0
 fig1=""
 fig2=""
+gpus=""
 extra=()
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -72,6 +76,7 @@ while [[ $# -gt 0 ]]; do
 	--fig1) need_value "$@"; fig1=$2; shift 2 ;;
 	--fig2) need_value "$@"; fig2=$2; shift 2 ;;
 	--tables-only) tables_only=1; shift ;;
+	--gpus) sweep_set_gpus "$@"; gpus=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
 	*) die_usage "unknown option '$1'" ;;
@@ -86,6 +91,7 @@ if [[ $tables_only == 0 ]]; then
 	args=(--gpubench "$gpubench")
 	[[ -n $backend ]] && args+=(--backend "$backend")
 	[[ $quick == 1 ]] && args+=(--quick)
+	[[ -z $gpus ]] || args+=(--gpus "$gpus")
 	echo "$sweep_name: Figure 1: scripts/csmv-fig1.sh --out $fig1 ${args[*]}"
 	bash "$here/csmv-fig1.sh" "${args[@]}" --out "$fig1" -- "${extra[@]}"
 	echo "$sweep_name: Figure 2: scripts/csmv-fig2.sh --out $fig2 ${args[*]}"

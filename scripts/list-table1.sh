@@ -56,6 +56,9 @@ and, when gnuplot is installed, DIR/list-table1.png.
                       reports already in DIR/reports
   --emit-slurm DIR    run nothing: write the runs to DIR/jobs.txt and a Slurm
                       job array in DIR (sbatch it, then --plot-only)
+EOF_USAGE
+	sweep_gpus_help
+	cat <<'EOF_USAGE'
   -h, --help          this text
 
 Options after -- go to every gpubench list run unchanged. Exit status: 0 when
@@ -101,6 +104,7 @@ while [[ $# -gt 0 ]]; do
 	--plot-only) plot_only=1; shift ;;
 	--format) need_value "$@"; plot_formats "$2"; formats=$2; shift 2 ;;
 	--emit-slurm) need_value "$@"; sweep_emit_dir=$2; shift 2 ;;
+	--gpus) sweep_set_gpus "$@"; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
 	*) die_usage "unknown option '$1'" ;;
@@ -174,6 +178,7 @@ if [[ $plot_only == 0 ]]; then
 else
 	[[ -d $reports ]] || { echo "list-table1.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
 fi
+sweep_wait
 sweep_emit_done
 
 python3 "$helper" table "$reports" --csv "$out/list-table1.csv" --md "$out/list-table1.md" >&2

@@ -62,6 +62,9 @@ and 1024) and, when gnuplot is installed, DIR/pba-speedup.png.
                       machine)
   --emit-slurm DIR    run nothing: write the runs to DIR/jobs.txt and a Slurm
                       job array in DIR (sbatch it, then --plot-only)
+EOF
+	sweep_gpus_help
+	cat <<'EOF'
   -h, --help          this text
 
 pba-tables.csv has one row per size and implementation, sorted by impl, res
@@ -139,6 +142,7 @@ while [[ $# -gt 0 ]]; do
 	--plot-only) plot_only=1; shift ;;
 	--format) need_value "$@"; plot_formats "$2"; formats=$2; shift 2 ;;
 	--emit-slurm) need_value "$@"; sweep_emit_dir=$2; shift 2 ;;
+	--gpus) sweep_set_gpus "$@"; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	--) shift; extra=("$@"); break ;;
 	*) die_usage "unknown option '$1'" ;;
@@ -216,6 +220,7 @@ if [[ $plot_only == 0 ]]; then
 else
 	[[ -d $reports ]] || { echo "pba-tables.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
 fi
+sweep_wait
 sweep_emit_done
 
 python3 "$helper" table "$reports" --csv "$out/pba-tables.csv" --md "$out/pba-tables.md" >&2

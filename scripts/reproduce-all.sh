@@ -64,6 +64,10 @@ and added to OUT/timing.csv; OUT/timing.md sums the sessions of this revision.
   --emit-slurm DIR    run nothing: each script's runs as a Slurm job array in
                       DIR/<script>/, and DIR/submit-all.sh to submit them all;
                       afterwards --plot-only --out OUT gathers everything
+  --gpus LIST         comma-separated GPU indices (e.g. 0,1), given to every
+                      script: its points run side by side, one process a GPU,
+                      those that time the CPU alone (scripts/fig7.sh --help);
+                      not with --emit-slurm
   -h, --help          this text
 
 Exit status: 0 when every script succeeded, 1 otherwise, 2 on a usage error.
@@ -77,6 +81,7 @@ quick=0
 paper=0
 plot_only=0
 emit=""
+gpus=""
 
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -87,11 +92,14 @@ while [[ $# -gt 0 ]]; do
 	--paper) paper=1; shift ;;
 	--plot-only) plot_only=1; shift ;;
 	--emit-slurm) need_value "$@"; emit=$2; shift 2 ;;
+	--gpus) sweep_set_gpus "$@"; gpus=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) die_usage "unknown option '$1'" ;;
 	esac
 done
 [[ -z $emit || $plot_only == 0 ]] || die_usage "--emit-slurm and --plot-only do not go together"
+[[ -z $emit || -z $gpus ]] ||
+	die_usage "--gpus and --emit-slurm do not go together: Slurm gives each task of the job array its GPU"
 
 names=()
 for spec in "${scripts[@]}"; do
@@ -110,6 +118,7 @@ common=()
 [[ -z $gpubench ]] || common+=(--gpubench "$gpubench")
 [[ $quick == 0 ]] || common+=(--quick)
 [[ $plot_only == 0 ]] || common+=(--plot-only)
+[[ -z $gpus || $plot_only == 1 ]] || common+=(--gpus "$gpus")
 
 # script_args NAME: the options reproduce-all gives script NAME, in $args.
 script_args() {

@@ -5,9 +5,10 @@
 # (tests/cli-harness.sh, on both builds), the device and CPU tests
 # (tests/cli-devices.sh), export (tests/cli-export.sh), make install and
 # uninstall with the manual page and completion (tests/install.sh),
-# --emit-slurm's job arrays (tests/slurm.sh), the reliability tests
-# (tests/cli-reliability.sh: --timeout, signals, outputs, options, failures),
-# the compare and benchmark-suite tests, the figure
+# --emit-slurm's job arrays (tests/slurm.sh), the sweeps' --gpus
+# (tests/sweep-gpus.sh), the reliability tests (tests/cli-reliability.sh:
+# --timeout, signals, outputs, options, failures), the compare and
+# benchmark-suite tests, the figure
 # and table scripts in --quick mode (fig7, fig8, fig9, pba-tables, detect-tables,
 # speculate-figures) and the thesis's numbers beside them, the claims script
 # (scripts/claims.sh) and the resumable sweeps (sweep.sh, reproduce-all.sh), a parse of the GPU
@@ -85,6 +86,7 @@ run_suite cli-devices env GPUBENCH="$G" GPUBENCH_NOCUDA="$GN" "$here/cli-devices
 run_suite cli-export env GPUBENCH="$G" "$here/cli-export.sh"
 run_suite install "$here/install.sh"
 run_suite slurm env GPUBENCH="$G" "$here/slurm.sh"
+run_suite gpus env GPUBENCH="$G" "$here/sweep-gpus.sh"
 run_suite cli-reliability env GPUBENCH="$G" "$here/cli-reliability.sh"
 
 # ---- the STM figures (scripts/fig7.sh to fig13b.sh, csmv-fig1.sh,

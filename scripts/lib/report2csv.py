@@ -49,9 +49,10 @@ AXES = {"threads": "threads", "hash": "hash", "semantic-ratio": "semantic_ratio"
         "ways": "ways"}
 
 # Options of one run that are not the sweep's settings: what the run is
-# (engine, panel, point) and where its report goes. Everything else in a
-# report's argv must be the same over one workload's reports.
-RUN_OPTIONS = {"--algo", "--read-only", "--json", "--backend"}
+# (engine, panel, point), where its report goes and which GPU it ran on
+# (--gpus). Everything else in a report's argv must be the same over one
+# workload's reports.
+RUN_OPTIONS = {"--algo", "--read-only", "--json", "--backend", "--device"}
 RUN_FLAGS = {"--presort"}
 
 

@@ -7,7 +7,9 @@ Exit 0 when REPORT.json was made by the same run this sweep is about to make:
   - the same build: meta.git_revision is the revision `gpubench info` reports
     for GPUBENCH; a revision marked -dirty (uncommitted sources) names no one
     build, so its report must also be newer than the binary;
-  - the same configuration: meta.argv, less its --json PATH, is ARGS;
+  - the same configuration: meta.argv, less its --json PATH, is ARGS; a
+    --device N on either side is left out (sweep.sh's --gpus gives a point
+    whichever GPU is free, and the report's device block says which it was);
   - the same machine: the report's CPU model and logical cores are this
     host's; a GPU report names a device this host has, and a CPU report of a
     run that did not ask for --backend cpu was made where no GPU was found,
@@ -23,14 +25,15 @@ import os
 import sys
 
 
-def without_json(argv):
+def run_options(argv):
+    """argv less --json PATH and --device N: where the report went and which GPU it ran on."""
     out, skip = [], False
     for a in argv:
         if skip:
             skip = False
-        elif a == "--json":
+        elif a in ("--json", "--device"):
             skip = True
-        elif not a.startswith("--json="):
+        elif not a.startswith(("--json=", "--device=")):
             out.append(a)
     return out
 
@@ -59,7 +62,7 @@ def why_not(report_path, binary, args, info):
     if str(rev).endswith("-dirty") and os.path.getmtime(report_path) <= os.path.getmtime(binary):
         return "made by the -dirty revision %s before this binary was built" % rev
     argv = meta.get("argv")
-    if not isinstance(argv, list) or without_json(argv) != args:
+    if not isinstance(argv, list) or run_options(argv) != run_options(args):
         return "made with other options"
     for key in ("cpu_model", "cpu_logical_cores"):
         if key in dev and dev[key] != info.get(key):

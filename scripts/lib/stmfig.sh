@@ -112,6 +112,7 @@ its logs in thread-local memory, as PR-STM keeps its own.}
                       reports already in --out (e.g. fetched from a GPU machine)
   --emit-slurm DIR    run nothing: write the runs to DIR/jobs.txt and a Slurm
                       job array in DIR (sbatch it, then --plot-only)
+$(sweep_gpus_help)
   -h, --help          this text
 
 Options after -- go to every gpubench stm run unchanged (e.g. -- --verify-every 10).
@@ -144,6 +145,7 @@ stmfig_main() {
 		--plot-only) plot_only=1; shift ;;
 		--format) need_value "$@"; plot_formats "$2"; formats=$2; shift 2 ;;
 		--emit-slurm) need_value "$@"; sweep_emit_dir=$2; shift 2 ;;
+		--gpus) sweep_set_gpus "$@"; shift 2 ;;
 		-h | --help) stmfig_usage; exit 0 ;;
 		--) shift; extra=("$@"); break ;;
 		*) die_usage "unknown option '$1'" ;;
@@ -187,6 +189,7 @@ stmfig_main() {
 		sweep_gpubench
 		mkdir -p "$out"
 		stmfig_sweep
+		sweep_wait
 	else
 		[[ -d $out ]] || { echo "$sweep_name: --plot-only: no folder '$out'" >&2; exit 1; }
 	fi
@@ -250,6 +253,7 @@ stmfig_sweep() {
 	echo "$sweep_name: $total runs of $("$gpubench" --version) ($gpubench), backend $backend," \
 		"reports in $out" >&2
 	cpu_only=" $(stmfig_cpu_only) "
+	sweep_cpu_algos=$cpu_only
 	for algo in "${algo_list[@]}"; do
 		[[ $backend == gpu && $cpu_only == *" $algo "* ]] &&
 			echo "$sweep_name: note: $algo has no GPU backend (the host baseline): its runs use --backend cpu" >&2

@@ -5,8 +5,11 @@
 #   die_usage MESSAGE...   print MESSAGE and where the help is, exit 2
 #   need_value "$@"        exit 2 unless option $1 has a value in $2
 #   sweep_gpubench         settle $gpubench (see below), exit 1 if it is not there
+#   sweep_set_gpus "$@"    --gpus LIST: the GPUs points run on side by side (below)
+#   sweep_gpus_help        its lines for --help
 #   sweep_run ...          one run of a sweep (with --emit-slurm, one job of it);
 #                          a point whose report is already there is kept (resume)
+#   sweep_wait             after the runs: wait for the points still running (--gpus)
 #   sweep_emit_done        after the runs: with --emit-slurm, write the job array and exit
 #   sweep_plot PNG ARGS    gnuplot, or say where to plot
 #
@@ -24,6 +27,19 @@
 # to make its point again. Where GPUBENCH_SWEEP_TALLY names a file, each point
 # appends a line to it: "ran SECONDS" or "kept" (scripts/reproduce-all.sh's
 # timing table).
+#
+# --gpus LIST (device indices, e.g. 0,1): the points run side by side, one
+# process per GPU of LIST, each with --device N; the script waits for them all
+# (sweep_wait) before it builds anything. A point that times the CPU (--backend
+# cpu, or a CPU implementation among --impl and --compare: a CPU baseline)
+# runs alone: the points running are waited for first, and the next starts
+# after it, so no two processes share the host's cores while one is timed. A
+# failed point stops the script as it does one GPU at a time, once the points
+# still running have ended (their reports are kept for a resume). Each point's
+# progress lines are printed whole when it ends, naming its GPU; its report's
+# device block names the card. Without --gpus points run one after another
+# with no --device, on the card gpubench picks. --gpus and --emit-slurm do not
+# go together (exit 2): Slurm gives each task of the array its GPU.
 
 sweep_name=$(basename "$0")
 sweep_lib=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -53,6 +69,8 @@ sweep_gpubench() {
 			gpubench=./gpubench
 		fi
 	fi
+	[[ ${#sweep_gpus[@]} == 0 || -z $sweep_emit_dir ]] ||
+		die_usage "--gpus and --emit-slurm do not go together: Slurm gives each task of the job array its GPU"
 	[[ -x $gpubench ]] || {
 		echo "$sweep_name: no gpubench at '$gpubench' (build with make or make dist, or" \
 			"pass --gpubench PATH)" >&2
@@ -65,9 +83,10 @@ sweep_gpubench() {
 # CHECK, given the report's path as its last word, must accept the report and
 # print its one-line summary. A failed run or a rejected report stops the
 # script with status 1, before any table is made. TAG (e.g. "[tables 3/10]")
-# starts each progress line.
+# starts each progress line. With --gpus the run starts in the background on
+# a free GPU of the list (see --gpus above).
 sweep_run() {
-	local tag=$1 dir=$2 name=$3 json log rc line started=$SECONDS
+	local tag=$1 dir=$2 name=$3 json log slot
 	local -a check=()
 	shift 3
 	while [[ $1 != -- ]]; do
@@ -85,19 +104,172 @@ sweep_run() {
 		sweep_emit_job "$json" "$@"
 		return
 	fi
+	if [[ ${#sweep_gpus[@]} == 0 ]] || sweep_on_cpu "$@"; then
+		sweep_wait
+		sweep_point "$tag" "$name" "$json" "$log" "" "${check[@]}" -- "$@" || sweep_stop $?
+		return
+	fi
+	sweep_free_slot
+	slot=$sweep_slot
+	[[ -n $sweep_tmp ]] || sweep_tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpubench-sweep.XXXXXX") || exit 1
+	sweep_point "$tag" "$name" "$json" "$log" "${sweep_gpus[slot]}" "${check[@]}" -- \
+		"$@" --device "${sweep_gpus[slot]}" 2>"$sweep_tmp/$slot" &
+	sweep_pids[slot]=$!
+}
+
+# sweep_point TAG NAME JSON LOG GPU CHECK... -- ARGS...: run the point and say how it
+# went on stderr; status 0, or 1 when gpubench failed, 2 when CHECK rejected its report.
+# GPU is the device it was given with --device, or empty.
+sweep_point() {
+	local tag=$1 name=$2 json=$3 log=$4 gpu=$5 rc line started=$SECONDS on=""
+	local -a check=()
+	shift 5
+	while [[ $1 != -- ]]; do
+		check+=("$1")
+		shift
+	done
+	shift
+	[[ -z $gpu ]] || on=" on GPU $gpu"
 	if "$gpubench" "$@" --json "$json" >"$log" 2>&1; then rc=0; else rc=$?; fi
 	if [[ $rc != 0 ]]; then
-		echo "$tag $name FAILED: gpubench exited $rc; its output ($log):" >&2
+		echo "$tag $name FAILED: gpubench exited $rc$on; its output ($log):" >&2
 		sed 's/^/    /' "$log" >&2
-		echo "$sweep_name: stopped; no table or plot is made from a failed sweep" >&2
-		exit 1
+		return 1
 	fi
 	if ! line=$("${check[@]}" "$json"); then
 		echo "$tag $name REJECTED (see above); output in $log" >&2
-		exit 1
+		return 2
 	fi
-	echo "$tag $name: $line, $((SECONDS - started)) s" >&2
+	echo "$tag $name$on: $line, $((SECONDS - started)) s" >&2
 	sweep_tally "ran $((SECONDS - started))"
+}
+
+# sweep_stop STATUS: a point failed (sweep_point's STATUS): once the points still
+# running have ended, stop the script with status 1.
+sweep_stop() {
+	local why=$1
+	sweep_wait_all || true
+	[[ $why != 1 ]] || echo "$sweep_name: stopped; no table or plot is made from a failed sweep" >&2
+	exit 1
+}
+
+# The --gpus lines of a script's --help.
+sweep_gpus_help() {
+	cat <<'EOF'
+  --gpus LIST         comma-separated GPU indices (e.g. 0,1): run the points
+                      side by side, one process a GPU, each with --device N;
+                      a point that times the CPU (--backend cpu, or a CPU
+                      implementation beside the GPU one) runs alone, once the
+                      others have ended; not with --emit-slurm
+EOF
+}
+
+sweep_gpus=()
+sweep_pids=()
+sweep_slot=""
+sweep_tmp=""
+
+# sweep_set_gpus "$@": --gpus LIST in a script's option loop (then shift 2). LIST is
+# device indices as gpubench --device takes them, comma-separated, each once.
+sweep_set_gpus() {
+	local -a devices
+	local i seen=" "
+	need_value "$@"
+	[[ $2 =~ ^[0-9]+(,[0-9]+)*$ ]] ||
+		die_usage "option --gpus: '$2' is not a comma-separated list of device indices (e.g. 0,1)"
+	IFS=, read -r -a devices <<<"$2"
+	for i in "${!devices[@]}"; do
+		[[ ${#devices[i]} -le 4 ]] || die_usage "option --gpus: '${devices[i]}' is not a device index"
+		devices[i]=$((10#${devices[i]}))
+		[[ $seen != *" ${devices[i]} "* ]] || die_usage "option --gpus: device ${devices[i]} is named twice in '$2'"
+		seen+="${devices[i]} "
+	done
+	sweep_gpus=("${devices[@]}")
+}
+
+# Engines (--algo) that run on the CPU whatever --backend says (gpubench info's cpu_only
+# STM engines, jvstm), space-separated: a script that runs them sets it.
+sweep_cpu_algos=""
+
+# sweep_on_cpu ARGS...: whether the run `gpubench ARGS` times anything on the CPU: the
+# last --backend is cpu, its --algo is one of sweep_cpu_algos, or a name of its --impl or
+# --compare is a CPU one (cpu, cpu-*, *-cpu, seq, jvstm: as the registries name them).
+sweep_on_cpu() {
+	local prev="" a name backend="" algo=""
+	local -a impls=() more
+	for a in "$@"; do
+		case $prev in
+		--backend) backend=$a ;;
+		--algo) algo=$a ;;
+		--impl | --compare) IFS=, read -r -a more <<<"$a"; impls+=("${more[@]}") ;;
+		esac
+		prev=$a
+	done
+	[[ $backend != cpu ]] || return 0
+	[[ -z $algo || " $sweep_cpu_algos " != *" $algo "* ]] || return 0
+	for name in "${impls[@]}"; do
+		[[ ! $name =~ ^(cpu|cpu-.*|.*-cpu|seq|jvstm)$ ]] || return 0
+	done
+	return 1
+}
+
+# Set sweep_slot to a GPU of the list with no point running, waiting for one to end.
+sweep_free_slot() {
+	local i
+	while :; do
+		for i in "${!sweep_gpus[@]}"; do
+			if [[ -z ${sweep_pids[i]:-} ]]; then
+				sweep_slot=$i
+				return
+			fi
+		done
+		sweep_reap_ended || sweep_stop $?
+	done
+}
+
+# Wait for a running point to end, then collect every point that has ended: its
+# lines printed, its GPU free. Status: 0, or that of a point that failed.
+sweep_reap_ended() {
+	local i rc=0 one
+	wait -n 2>/dev/null || true
+	for i in "${!sweep_gpus[@]}"; do
+		[[ -n ${sweep_pids[i]:-} ]] || continue
+		kill -0 "${sweep_pids[i]}" 2>/dev/null && continue
+		sweep_reap "$i" || { one=$?; [[ $rc == 1 ]] || rc=$one; }
+	done
+	return "$rc"
+}
+
+# sweep_reap SLOT: wait for the point on SLOT, print its lines, free the slot; its status.
+sweep_reap() {
+	local rc
+	if wait "${sweep_pids[$1]}"; then rc=0; else rc=$?; fi
+	cat "$sweep_tmp/$1" >&2
+	sweep_pids[$1]=""
+	return "$rc"
+}
+
+# Wait for every point still running, printing their lines as they end; status 0, or
+# that of a point that failed (1 before 2).
+sweep_wait_all() {
+	local i rc=0 one busy
+	while :; do
+		busy=0
+		for i in "${!sweep_gpus[@]}"; do
+			[[ -z ${sweep_pids[i]:-} ]] || busy=1
+		done
+		[[ $busy == 1 ]] || break
+		sweep_reap_ended || { one=$?; [[ $rc == 1 ]] || rc=$one; }
+	done
+	[[ -z $sweep_tmp ]] || rm -rf "$sweep_tmp"
+	sweep_tmp=""
+	return "$rc"
+}
+
+# sweep_wait: after a sweep's runs (--gpus), wait for the points still running; one
+# that failed stops the script, as sweep_run does.
+sweep_wait() {
+	sweep_wait_all || sweep_stop $?
 }
 
 sweep_info=""
