@@ -3,8 +3,10 @@
 # --gpus (tests/sweep-gpus.sh) on one without: a run (one with --json FILE) drops
 # its --device N and runs on the CPU (--backend gpu becomes cpu) with the
 # real binary, then its report's meta.argv is made what the real binary would
-# have recorded (--device and --backend as asked). Everything else goes to the
-# real binary unchanged. The environment:
+# have recorded (--device and --backend as asked). An option given again (a test's
+# smaller --threads after the suite's) replaces its earlier value, since the
+# real binary refuses an option given twice. Everything else goes to the real
+# binary unchanged. The environment:
 #   FAKE_GPUBENCH       the real binary
 #   FAKE_GPUS_RECORD    a file that gets "start DEVICE NAME TIME" and "end DEVICE
 #                       NAME TIME" for every run (DEVICE "-" without --device;
@@ -28,6 +30,26 @@ done
 for i in "${!args[@]}"; do
 	[[ ${args[i]} == gpu && ${args[i - 1]:-} == --backend ]] && args[i]=cpu
 done
+# the last value of an option given twice, at its first place
+declare -A at=()
+kept=()
+i=0
+while ((i < ${#args[@]})); do
+	a=${args[i]}
+	if [[ $a == --* && $((i + 1)) -lt ${#args[@]} && ${args[i + 1]} != --* ]]; then
+		if [[ -n ${at[$a]:-} ]]; then
+			kept[at[$a] + 1]=${args[i + 1]}
+		else
+			at[$a]=${#kept[@]}
+			kept+=("$a" "${args[i + 1]}")
+		fi
+		i=$((i + 2))
+	else
+		kept+=("$a")
+		i=$((i + 1))
+	fi
+done
+args=("${kept[@]}")
 name=$(basename "$json" .json)
 echo "start $device $name $(date +%s.%N)" >>"${FAKE_GPUS_RECORD:?}"
 sleep "${FAKE_GPUS_SLEEP:-0}"
