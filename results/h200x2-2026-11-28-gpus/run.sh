@@ -1,5 +1,6 @@
 #!/bin/bash
 # The 2-GPU sweep timing (docs/cluster.md): fig7's bank panel A, prstm, on --gpus 0 then --gpus 0,1.
+# Copied into dist/ (make dist) and run there with OUT set: bash dist/gpus-timing.sh.
 cd "$(dirname "$0")" || exit 1
 O=$OUT
 nvidia-smi -L > $O/gpus.txt 2>&1
