@@ -827,6 +827,12 @@ expect_rc "sanitize.sh without compute-sanitizer exits 1" 1 \
 expect_out "sanitize.sh names what it did not find" "compute-sanitizer: /nonexistent/compute-sanitizer" \
 	"sanitize-gpu: 0 passed, 1 failed"
 check "sanitize.sh without compute-sanitizer runs nothing else (stderr empty)" test ! -s "$T_ERR"
+expect_rc "check.sh with an unknown CHECK_GPU_PARTS exits 1 before running anything" 1 \
+	env CHECK_GPU_PARTS=stm,bogus GPUBENCH="$G" bash tests/gpu/check.sh
+expect_out "check.sh names the unknown part and the parts" "part that does not exist: bogus" \
+	"devices stm avoid detect speculate list reliability"
+check "every part of check.sh has its if and its fi" test \
+	"$(grep -c '^if part [a-z]*; then$' tests/gpu/check.sh) $(grep -c '^fi # part [a-z]*$' tests/gpu/check.sh)" = "7 7"
 
 # ---- the CPU-only build
 echo "== nocuda: $GN"

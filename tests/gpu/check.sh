@@ -41,6 +41,23 @@ R=$T_TMP/reports
 mkdir -p "$R"
 start=$(date +%s)
 
+# CHECK_GPU_PARTS (e.g. "stm" or "devices,avoid,detect,speculate,list,reliability"): only
+# those parts, so that the checks can run in pieces where one command may take only a few
+# minutes (a CI step's limit); unset, every part. The parts: devices, stm, avoid, detect, speculate, list,
+# reliability.
+check_gpu_parts="devices stm avoid detect speculate list reliability"
+for p in ${CHECK_GPU_PARTS//,/ }; do
+	[[ " $check_gpu_parts " == *" $p "* ]] || {
+		fail "CHECK_GPU_PARTS names a part that does not exist: $p (the parts: $check_gpu_parts)"
+		summary check-gpu
+		exit 1
+	}
+done
+part() {
+	[ -z "${CHECK_GPU_PARTS:-}" ] || [[ " ${CHECK_GPU_PARTS//,/ } " == *" $1 "* ]]
+}
+n=0
+
 if [ ! -x "$G" ]; then
 	fail "$G is an executable (set GPUBENCH)"
 	summary check-gpu
@@ -58,6 +75,8 @@ assert any("gpu" in e["backends"] for e in d["engines"]["stm"])' || {
 }
 echo "device: $(json_get "$T_TMP/info.json" devices.0.name) (compute capability $(json_get "$T_TMP/info.json" devices.0.compute_capability))"
 
+
+if part devices; then
 # ---- which card ran: --device on every subcommand, CUDA_VISIBLE_DEVICES, the
 # device block's UUID, PCI bus id, driver version (NVML) and clocks while timed
 ndev=$(python3 -c 'import json, sys; print(len(json.load(open(sys.argv[1]))["devices"]))' "$T_TMP/info.json")
@@ -120,8 +139,9 @@ expect_rc "stm --device $last --backend cpu on a GPU machine exits 0" 0 "$G" stm
 json_check "a CPU run records that --device was not used" "$R/dev-cpu.json" '
 assert any("--device '"$last"' was not used" in w for w in d["meta"]["warnings"]), d["meta"]["warnings"]
 assert "uuid" not in d["device"], d["device"]'
+fi # part devices
 
-n=0
+if part stm; then
 # gpu_bank NAME REPS ARGS...: a verified GPU run that must commit every transaction.
 gpu_bank() {
 	local name=$1 reps=$2 f t0
@@ -654,7 +674,9 @@ for algo in prstm gpustm gpustm-local; do
 	gpu_staged graph "$algo, 6720 threads, 3 edges per transaction" --algo "$algo" --threads 6720 \
 		--vertices 100000 --edges 1000000 --edges-per-tx 3
 done
+fi # part stm
 
+if part avoid; then
 # ---- gpubench avoid: both GPU implementations decide every event as the
 # oracle does and end in its state (exit 4 otherwise), beside the CPU ones.
 avoid_same() {
@@ -714,7 +736,9 @@ done
 expect_rc "avoid --impl cpu replays the textbook trace" 0 \
 	"$G" avoid --impl cpu --trace "$R/textbook.trace" --decisions "$R/cpu.dec" --quiet
 check "avoid: gpu decisions equal cpu decisions on the textbook trace" diff -u "$R/cpu.dec" "$R/gpu.dec"
+fi # part avoid
 
+if part detect; then
 # ---- gpubench detect: every GPU detector decides every event as the oracle
 # does (exit 3 otherwise), and its decisions equal cpu-bits' line by line.
 detect_same() {
@@ -808,7 +832,9 @@ assert d["results"]["impls"][0]["matrix_bytes"] > 0'
 expect_rc "detect: matrices that cannot fit exit 1 before allocating" 1 \
 	"$G" detect --impl gpu-initial --procs 1048576 --res 1048576 --events 1 --reps 1 --quiet
 expect_err "detect: the message gives required and available memory" "of device memory but only"
+fi # part detect
 
+if part speculate; then
 # ---- gpubench speculate: every loop under every --opt on the GPU, verified
 # bit for bit against the sequential loop (exit 3 otherwise), and the same
 # assignments, misspeculations and copies back as the CPU backend: detection
@@ -880,7 +906,9 @@ assert all(x["verified"] is True for x in b.values()) and d["verification"]["ver
 t = b["cpu-tm"]
 assert t["backend"] == "cpu" and t["iterations_speculated"] == d["config"]["iters"] + t["iterations_reexecuted"]'
 done
+fi # part speculate
 
+if part list; then
 # ---- gpubench list: both GPU lists on every workload, each repetition
 # verified by the per-thread replay, beside the CPU lock-free lists.
 list_gpu() {
@@ -937,7 +965,9 @@ expect_rc "list: the default implementation is gpu when there is a GPU" 0 \
 	"$G" list --nodes 256 --reps 1 --quiet --json "$R/list-default.json"
 json_check "list: report names gpu" "$R/list-default.json" '
 assert d["config"]["impl"] == "gpu" and d["device"]["backend"] == "gpu"'
+fi # part list
 
+if part reliability; then
 # ---- reliability on the GPU: a CUDA error in the middle of a run (injected with
 # GPUBENCH_TEST_FAULT=1: the first checked CUDA call after one timed repetition fails) ends the
 # run with the error named, exit 1, the finished repetition shown as incomplete and a report
@@ -1010,6 +1040,7 @@ check "SIGINT ends the GPU run within 15 s" test $(($(date +%s) - t0)) -lt 15
 json_check "SIGINT: the report of what finished, marked incomplete" "$R/sigint.json" '
 assert d["meta"]["complete"] is False and d["meta"]["stopped_by"] == "SIGINT", d["meta"]
 assert d["results"]["reps_completed"] >= 1 and d["verification"]["verified"] is True'
+fi # part reliability
 
 echo "check-gpu: $n GPU bank runs and the cross checks took $(($(date +%s) - start)) s"
 summary check-gpu
