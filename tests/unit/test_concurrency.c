@@ -287,14 +287,17 @@ TEST(cpu_backend_max_passes_abandons_but_verifies)
 
 TEST(cpu_backend_single_thread_matches_serial_state)
 {
-	/* one logical thread on one worker: no conflicts at all */
+	/* one logical thread on one worker: no other transaction to conflict with. An attempt
+	 * can still abort once when the worker is preempted past PR-STM's attempt time limit
+	 * (20 us, stm/prstm/prstm_cpu.h), as it was on a machine loaded by parallel builds; it
+	 * is counted as a conflict. So a few such aborts, never one per transaction. */
 	conc_case k = {1, 1, 10, 1, 60, 50, 20, 2, 0, 1, 1000000, 0, 0, NULL};
 	conc_result res;
 	run_case(&prstm_bank_cpu_ops, &k, 1, &res, "single thread");
 	REQUIRE(res.generated);
 	CHECK_EQ(res.batches_ok, 1u);
 	CHECK_EQ(res.commits, 60u);
-	CHECK_EQ(res.aborts_conflict, 0u);
+	CHECK(res.aborts_conflict <= 3u);
 	CHECK(res.all_initial);
 }
 
