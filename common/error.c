@@ -132,20 +132,24 @@ static pthread_once_t fault_once = PTHREAD_ONCE_INIT;
 static unsigned long long fault_after; /* 0: no fault */
 static unsigned long long reps_done;
 
-static void read_test_fault(void)
+unsigned long long gb_test_env_count(const char *name, unsigned long long max, const char *unit)
 {
-	const char *text = getenv(GB_TEST_FAULT_ENV);
+	const char *text = getenv(name);
 	char *end;
 	unsigned long long v;
 
 	if (!text || !*text)
-		return;
+		return 0;
 	errno = 0;
 	v = strtoull(text, &end, 10);
-	if (*text < '0' || *text > '9' || *end || errno == ERANGE || v > 1000000ull)
-		gb_die(GB_EXIT_USAGE, "%s: '%s' is not a number of repetitions (accepted: 0..1000000)",
-		       GB_TEST_FAULT_ENV, text);
-	fault_after = v;
+	if (*text < '0' || *text > '9' || *end || errno == ERANGE || v > max)
+		gb_die(GB_EXIT_USAGE, "%s: '%s' is not a number of %s (accepted: 0..%llu)", name, text, unit, max);
+	return v;
+}
+
+static void read_test_fault(void)
+{
+	fault_after = gb_test_env_count(GB_TEST_FAULT_ENV, 1000000ull, "repetitions");
 }
 
 void gb_test_fault_rep_done(void)

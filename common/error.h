@@ -74,6 +74,9 @@ int gb_line_error(char *err, size_t errlen, const char *file, unsigned long long
  * integer in 0..1000000 exits 2; 0 injects nothing.
  */
 #define GB_TEST_FAULT_ENV "GPUBENCH_TEST_FAULT"
+/* A test environment variable's count (0 when unset or empty); not a number in 0..max exits 2
+ * naming the variable and the unit ("repetitions", "microseconds"). */
+unsigned long long gb_test_env_count(const char *name, unsigned long long max, const char *unit);
 /* The measurement loop: a timed repetition finished. */
 void gb_test_fault_rep_done(void);
 /* Whether an injected failure is due now; once it is, it stays due. */

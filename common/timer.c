@@ -1,4 +1,3 @@
-#include <errno.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <time.h>
@@ -11,17 +10,8 @@ static uint64_t delay_us;
 
 static void read_test_delay(void)
 {
-	const char *text = getenv(GB_TEST_DELAY_ENV);
-	char *end;
-	unsigned long long v;
+	unsigned long long v = gb_test_env_count(GB_TEST_DELAY_ENV, 10000000ull, "microseconds");
 
-	if (!text || !*text)
-		return;
-	errno = 0;
-	v = strtoull(text, &end, 10);
-	if (*text < '0' || *text > '9' || *end || errno == ERANGE || v > 10000000ull)
-		gb_die(GB_EXIT_USAGE, "%s: '%s' is not a number of microseconds (accepted: 0..10000000)",
-		       GB_TEST_DELAY_ENV, text);
 	delay_us = v;
 	if (v)
 		gb_note("note: %s=%llu: every host-timed interval is %llu us longer, on purpose",
