@@ -73,40 +73,40 @@ typedef struct view {
 	size_t *nrows;
 } view;
 
-static const pair_list *sorting_list;
-static const size_t *sorting_rows_pair;
+/* An index and the key it sorts by; equal keys keep the input's order. */
+typedef struct keyed {
+	int key;
+	size_t idx;
+} keyed;
 
-static int by_row_severity(const void *a, const void *b)
+static int by_key(const void *a, const void *b)
 {
-	const gb_metric_row *ra = &sorting_list->p[*sorting_rows_pair].rows[*(const size_t *)a];
-	const gb_metric_row *rb = &sorting_list->p[*sorting_rows_pair].rows[*(const size_t *)b];
-	int d = severity(ra->v) - severity(rb->v);
-	return d ? d : (*(const size_t *)a > *(const size_t *)b) - (*(const size_t *)a < *(const size_t *)b);
+	const keyed *x = a, *y = b;
+	return x->key != y->key ? (x->key > y->key) - (x->key < y->key) : (x->idx > y->idx) - (x->idx < y->idx);
 }
 
-static const view *sorting_view;
-
-/* A pair's rank: one not compared first (it fails the comparison), then by its worst shown row. */
-static int pair_rank(size_t i)
+/* Sort idx[0..n) by key[] (parallel), stably; tmp holds n entries. */
+static void sort_by(size_t *idx, const int *key, size_t n, keyed *tmp)
 {
-	const pair *q = &sorting_list->p[i];
-	if (q->status != P_COMPARED)
-		return -1;
-	return sorting_view->nrows[i] ? severity(q->rows[sorting_view->rows[i][0]].v) : 5;
-}
-
-static int by_pair_rank(const void *a, const void *b)
-{
-	size_t x = *(const size_t *)a, y = *(const size_t *)b;
-	int d = pair_rank(x) - pair_rank(y);
-	return d ? d : (x > y) - (x < y);
+	size_t j;
+	for (j = 0; j < n; j++)
+		tmp[j] = (keyed){key[j], idx[j]};
+	qsort(tmp, n, sizeof(*tmp), by_key);
+	for (j = 0; j < n; j++)
+		idx[j] = tmp[j].idx;
 }
 
 static view make_view(const compare_opts *o, const pair_list *l)
 {
 	view v;
-	size_t i, k;
+	size_t i, k, most = l->n;
+	int *key;
+	keyed *tmp;
 
+	for (i = 0; i < l->n; i++)
+		most = l->p[i].nrows > most ? l->p[i].nrows : most;
+	key = gb_xmalloc((most ? most : 1) * sizeof(*key), "compare's table");
+	tmp = gb_xmalloc((most ? most : 1) * sizeof(*tmp), "compare's table");
 	v.pairs = gb_xmalloc((l->n ? l->n : 1) * sizeof(*v.pairs), "compare's table");
 	v.rows = gb_xmalloc((l->n ? l->n : 1) * sizeof(*v.rows), "compare's table");
 	v.nrows = gb_xmalloc((l->n ? l->n : 1) * sizeof(*v.nrows), "compare's table");
@@ -119,19 +119,25 @@ static view make_view(const compare_opts *o, const pair_list *l)
 			if (!o->show || (o->show & (1u << q->rows[k].v)))
 				v.rows[i][v.nrows[i]++] = k;
 		if (o->sort == SORT_VERDICT) {
-			sorting_list = l;
-			sorting_rows_pair = &i;
-			qsort(v.rows[i], v.nrows[i], sizeof(**v.rows), by_row_severity);
+			for (k = 0; k < v.nrows[i]; k++)
+				key[k] = severity(q->rows[v.rows[i][k]].v);
+			sort_by(v.rows[i], key, v.nrows[i], tmp);
 		}
 		/* a pair not compared is always shown: it fails the comparison */
 		if (q->status != P_COMPARED || v.nrows[i] || (!o->show && !q->nrows))
 			v.pairs[v.npairs++] = i;
 	}
 	if (o->sort == SORT_VERDICT) {
-		sorting_list = l;
-		sorting_view = &v;
-		qsort(v.pairs, v.npairs, sizeof(*v.pairs), by_pair_rank);
+		/* a pair not compared first, then by its worst shown row */
+		for (k = 0; k < v.npairs; k++) {
+			const pair *q = &l->p[v.pairs[k]];
+			key[k] = q->status != P_COMPARED ? -1 :
+				 v.nrows[v.pairs[k]] ? severity(q->rows[v.rows[v.pairs[k]][0]].v) : 5;
+		}
+		sort_by(v.pairs, key, v.npairs, tmp);
 	}
+	free(key);
+	free(tmp);
 	return v;
 }
 
