@@ -24,7 +24,9 @@ suite and gpubench compare) on this machine.
   --modes LIST       plain (two suite runs back to back), ab (the A/B
                      mode) or both: plain,ab (the default)
   --only NAMES       only these suite runs (bench-suite.sh --only)
-  --rounds K         A/B rounds (bench-suite.sh --rounds; default 8)
+  --rounds K         A/B rounds, 4..100 (bench-suite.sh --rounds; default 8);
+                     each measure's test shares compare's alpha with the
+                     others, so 4 a side may reach significance on none
   --slowdown PCT     the slowdown injected into each run (default 10)
   --gpubench PATH    binary to measure (default: as bench-suite.sh)
   --out DIR          results (default results/local/gate-gpu or gate-cpu);
@@ -70,6 +72,8 @@ while [[ $# -gt 0 ]]; do
 	esac
 done
 [[ $pairs =~ ^[1-9][0-9]*$ ]] || die_usage "option --pairs: '$pairs' is not a positive number"
+[[ $rounds =~ ^[0-9]+$ && $rounds -ge 4 && $rounds -le 100 ]] ||
+	die_usage "option --rounds: '$rounds' is not a number of processes in 4..100 (the rank test needs 4 a side)"
 [[ $slowdown =~ ^[0-9]+([.][0-9]+)?$ ]] || die_usage "option --slowdown: '$slowdown' is not a percentage"
 case $modes in
 plain | ab | plain,ab | ab,plain) ;;
@@ -94,8 +98,13 @@ out=$(cd "$out" && pwd)
 work=$out/work
 
 if [[ $resume == 1 ]]; then
-	echo "resumed $(date -u +%Y-%m-%dT%H:%M:%SZ) with $("$G" --version): scripts/gate-quality.sh --$mode" \
-		"--pairs $pairs --modes $modes${only:+ --only $only} --rounds $rounds --resume" >>"$out/ENV"
+	gpu=""
+	if [[ $mode == gpu ]] && command -v nvidia-smi >/dev/null; then
+		gpu=" ($(nvidia-smi -L 2>/dev/null | head -n 1 || true))"
+	fi
+	echo "resumed $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n)$gpu with $("$G" --version):" \
+		"scripts/gate-quality.sh --$mode --pairs $pairs --modes $modes${only:+ --only $only} --rounds $rounds --resume" \
+		>>"$out/ENV"
 else
 	{
 		echo "measured $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(uname -n): $(uname -sr), $(nproc) logical cores," \

@@ -480,6 +480,28 @@ expect_rc "suite_merge.py refuses reports of two configurations" 1 python3 "$roo
 	--session S --side base --order ABBA --out "$D/merged.json" "$D/base.json" "$D/otherconf.json"
 expect_err "suite_merge.py names the two reports and the block" "base.json and" "otherconf.json differ in config"
 check "suite_merge.py: nothing written" test ! -e "$D/merged.json"
+# what the GPU monitor sampled differs between processes of one run (a sample more or less): not
+# a different device; the merged report's during_timing covers every process
+# dt SAMPLES SM_MIN SM_MEAN REASONS THROTTLED: a during_timing block, as Python
+dt() {
+	echo "{'samples': $1, 'busy_samples': $1, 'sm_clock_mhz': {'min': $2, 'max': 1980, 'mean': $3}," \
+		"'memory_clock_mhz': {'min': 3201, 'max': 3201, 'mean': 3201}, 'clock_reasons': $4, 'throttled': $5}"
+}
+mk "$D/dt1.json" "d['device']['during_timing'] = $(dt 13 1980 1980 "[]" False)"
+mk "$D/dt2.json" "d['device']['during_timing'] = $(dt 14 1755 1800 "['sw_power_cap']" True)"
+expect_rc "suite_merge.py: processes whose monitor took 13 and 14 samples merge" 0 \
+	python3 "$root/scripts/lib/suite_merge.py" --session S --side base --order AB --out "$D/merged-dt.json" \
+	"$D/dt1.json" "$D/dt2.json"
+json_check "suite_merge.py: during_timing over both processes" "$D/merged-dt.json" '
+t = d["device"]["during_timing"]
+assert t["samples"] == 27 and t["busy_samples"] == 27, t
+assert t["sm_clock_mhz"]["min"] == 1755 and t["sm_clock_mhz"]["max"] == 1980, t
+assert abs(t["sm_clock_mhz"]["mean"] - (13 * 1980 + 14 * 1800) / 27) < 1e-9, t
+assert t["clock_reasons"] == ["sw_power_cap"] and t["throttled"] is True, t'
+mk "$D/dt3.json" "d['device']['during_timing'] = $(dt 13 1980 1980 "[]" False); d['device']['name'] = 'Other GPU'"
+expect_rc "suite_merge.py: another device name is still refused" 1 python3 "$root/scripts/lib/suite_merge.py" \
+	--session S --side base --order AB --out "$D/merged-dt3.json" "$D/dt1.json" "$D/dt3.json"
+expect_err "suite_merge.py: says the device differs" "differ in device"
 # synthetic A/B reports: interleaved samples get the 5% threshold, others three spreads
 spread="[100.0, 110.0, 90.0, 105.0, 95.0, 102.0, 98.0, 108.0]"
 mk "$D/ab-base.json" "s($spread); d['meta']['interleaved'] = {'session': 'S1', 'side': 'base'}"
@@ -497,6 +519,10 @@ expect_rc "gate-quality.sh --help" 0 bash "$root/scripts/gate-quality.sh" --help
 expect_out "gate-quality.sh --help says what it measures" "false-alarm and detection rates" "--resume"
 expect_rc "gate-quality.sh --modes x: exit 2" 2 bash "$root/scripts/gate-quality.sh" --modes x
 expect_rc "gate-quality.sh --pairs 0: exit 2" 2 bash "$root/scripts/gate-quality.sh" --pairs 0
+expect_rc "gate-quality.sh --rounds 3: exit 2 before measuring" 2 bash "$root/scripts/gate-quality.sh" --cpu \
+	--gpubench "$G" --rounds 3 --out "$D/no-gate"
+expect_err "gate-quality.sh --rounds 3 is refused, saying why" "option --rounds: '3'" "the rank test needs 4 a side"
+check "gate-quality.sh --rounds 3 measured nothing" test ! -e "$D/no-gate"
 expect_rc "gate-quality.sh --resume without a measurement: exit 2" 2 bash "$root/scripts/gate-quality.sh" --cpu \
 	--gpubench "$G" --resume --out "$D/no-gate"
 expect_rc "gate-quality.sh: one A/B pair of each kind" 0 bash "$root/scripts/gate-quality.sh" --cpu --gpubench "$G" \

@@ -16,7 +16,10 @@ what the samples are and names the session that both sides share, which is
 how compare knows the two sides were interleaved (docs/compare.md).
 
 The reports must share subcommand, configuration and device; otherwise the
-merge fails (exit 1) naming the first that differs. Standard library only.
+merge fails (exit 1) naming the first that differs. The device's
+`during_timing` (the clocks the monitor sampled while that process timed) is
+not part of its identity: it differs between processes of one run (a sample
+more or less), and the merged report's covers them all. Standard library only.
 """
 
 import argparse
@@ -64,6 +67,43 @@ def merge_results(nodes):
     return first
 
 
+def identity(device):
+    """The device block without what was measured during the run (common/gpu_monitor.h)."""
+    if not isinstance(device, dict):
+        return device
+    return {k: v for k, v in device.items() if k != "during_timing"}
+
+
+def merge_during_timing(blocks):
+    """One during_timing over every process's: counts summed, clocks' extremes and weighted means."""
+    if not blocks or not all(isinstance(b, dict) for b in blocks):
+        return blocks[0] if blocks else None
+    out = dict(blocks[0])
+    for key in ("samples", "busy_samples"):
+        if all(isinstance(b.get(key), int) for b in blocks):
+            out[key] = sum(b[key] for b in blocks)
+    for key in ("sm_clock_mhz", "memory_clock_mhz"):
+        parts = [(b.get(key), b.get("busy_samples") or 0) for b in blocks]
+        if not all(isinstance(c, dict) and all(isinstance(c.get(f), (int, float)) for f in ("min", "max", "mean"))
+                   for c, _ in parts):
+            continue
+        weight = sum(w for _, w in parts)
+        out[key] = {
+            "min": min(c["min"] for c, _ in parts),
+            "max": max(c["max"] for c, _ in parts),
+            "mean": (sum(c["mean"] * w for c, w in parts) / weight if weight
+                     else sum(c["mean"] for c, _ in parts) / len(parts)),
+        }
+    if all(isinstance(b.get("clock_reasons"), list) for b in blocks):
+        reasons = []
+        for b in blocks:
+            reasons += [r for r in b["clock_reasons"] if r not in reasons]
+        out["clock_reasons"] = reasons
+    if all(isinstance(b.get("throttled"), bool) for b in blocks):
+        out["throttled"] = any(b["throttled"] for b in blocks)
+    return out
+
+
 def fail(message):
     print("suite_merge.py: " + message, file=sys.stderr)
     sys.exit(1)
@@ -87,8 +127,8 @@ def main():
             fail("cannot read %s: %s" % (path, e))
     first = docs[0]
     for path, d in zip(args.reports[1:], docs[1:]):
-        for block in ("config", "device"):
-            if d.get(block) != first.get(block):
+        for block, key in (("config", lambda x: x), ("device", identity)):
+            if key(d.get(block)) != key(first.get(block)):
                 fail("%s and %s differ in %s: not one run repeated" % (args.reports[0], path, block))
         if d["meta"].get("subcommand") != first["meta"].get("subcommand"):
             fail("%s and %s are of different subcommands" % (args.reports[0], path))
@@ -104,6 +144,9 @@ def main():
         "samples": "one per process: its median",
         "reports": [os.path.relpath(p, os.path.dirname(os.path.abspath(args.out))) for p in args.reports],
     }
+    if isinstance(first.get("device"), dict) and "during_timing" in first["device"]:
+        merged["device"] = dict(first["device"])
+        merged["device"]["during_timing"] = merge_during_timing([d["device"].get("during_timing") for d in docs])
     merged["results"] = merge_results([d["results"] for d in docs])
     verdicts = [d.get("verification", {}).get("verified") for d in docs]
     merged["verification"] = dict(first.get("verification", {}))
