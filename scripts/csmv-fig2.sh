@@ -30,11 +30,13 @@ presort, and its GET share is --set-permille, not --read-only)."
 fig_algos_about="Engines: CSMV, its ablations, JVSTM on CPU threads (jvstm, the host baseline;
 with --backend gpu it still runs on the CPU) and JVSTM-GPU (jvstm-gpu, JVSTM
 ported directly to the GPU; on the CPU backend it runs jvstm's algorithm) and
-PR-STM, which keeps a read set for GETs (up to --ways + 1 words) and logs the
-reads past its set in global memory. GPU-STM runs up to 15 ways only (gpubench
-stm exits 2 above): to draw it, run --algos prstm,gpustm --ways 4,8 --out DIR
+PR-STM, which keeps a read set for GETs (up to 4 x --ways + 8 words in the
+paper's layout of 16-byte keys and 32-byte values) and logs the reads past its
+set in global memory. GPU-STM runs only the compact layout (one word a key and
+a value), up to 15 ways (gpubench stm exits 2 otherwise): to draw it, run
+--algos prstm,gpustm --ways 4,8 --out DIR -- --key-words 1 --value-words 1
 into a folder of its own."
 fig_about="Figure 2 of Nunes et al. (CSMV, section V): MemcachedGPU's cache of 1M items,
-keys of a zipfian popularity, 99.8% GETs, 1792 threads in blocks of 64,
+16-byte keys and 32-byte values (4 and 8 words), keys of a zipfian popularity, 99.8% GETs, 1792 threads in blocks of 64,
 throughput and abort rate as the associativity grows from 4 to 256 ways."
 stmfig_main "$@"

@@ -949,27 +949,43 @@ expect_rc "jvstm-gpu does not run vacation" 2 "$G" stm "${VAC[@]}" --algo jvstm-
 expect_err "jvstm-gpu on vacation says why" "jvstm-gpu does not run the vacation workload"
 
 # memcached: GETs read a set's ways (read-only), SETs replace or evict by LRU; every engine, the replay,
-# and GET results checked at their snapshots where the engine records them (csmv, jvstm)
+# and GET results checked at their snapshots where the engine records them (csmv, jvstm); the paper's
+# layout (4-word keys, 8-word values) by default, the compact one (1 and 1) where gpustm runs
 MEMC=(--backend cpu --workload memcached --items 64 --keys 200 --threads 96 --cpu-workers 4 --tx-per-thread 10
 	--set-permille 200 --reps 2 --warmup 0)
 # gpustm without its retry limit: 96 threads on 4 workers of a busy 2-core machine have been
 # seen to spend 100 attempts on one transaction, and then the run gives it up
-expect_rc "memcached on csmv, compared with prstm, gpustm and jvstm" 0 "$G" stm "${MEMC[@]}" --algo csmv \
-	--compare prstm,gpustm,jvstm --retry-limit 1000000000 --json "$R/memcached.json"
-expect_out "the memcached summary" "csmv on memcached, cpu backend, 96 threads, 64 items in 8 sets of 8 ways, 200 keys (zipf 0.99), 200 per mille SETs" \
-	"replayed in commit order, every set's keys distinct and of that set, LRU stamps distinct and within its clock" \
-	"GET results equal the replay at their snapshot" "  jvstm        "
+expect_rc "memcached on csmv, compared with prstm, prstm-nocm and jvstm" 0 "$G" stm "${MEMC[@]}" --algo csmv \
+	--compare prstm,prstm-nocm,jvstm --json "$R/memcached.json"
+expect_out "the memcached summary" "csmv on memcached, cpu backend, 96 threads, 64 items in 8 sets of 8 ways, keys of 4 words and values of 8, 200 keys (zipf 0.99), 200 per mille SETs" \
+	"replayed in commit order, every set's keys distinct, whole and of that set, values whole, LRU stamps distinct and within its clock" \
+	"GET results (the value's digest) equal the replay at their snapshot" "  jvstm        "
 json_check "memcached report: config, every engine verified, GET results checked" "$R/memcached.json" '
 c = d["config"]; r = d["results"]; v = d["verification"]; w = c["memcached"]
 assert c["workload"] == "memcached" and "bank" not in c, c
 assert w["items"] == 64 and w["ways"] == 8 and w["sets"] == 8 and w["keys"] == 200 and w["zipf"] == 0.99, w
+assert w["key_words"] == 4 and w["value_words"] == 8, w
 assert w["set_permille"] == 200 and w["transactions"] == 960 and w["gets"] + w["sets_issued"] == 960, w
-assert 150 <= w["sets_issued"] <= 250 and w["data_words"] == 8 * 25, w
+assert 150 <= w["sets_issued"] <= 250 and w["data_words"] == 8 * (8 * (4 + 8 + 1) + 1), w
 assert v["verified"] is True and "LRU" in v["method"] and v["items"] == 64 and v["evictions"] > 0, v
 assert v["read_only_results_checked"] == r["commits_read_only"] == 2 * w["gets"], (v, r)
 assert r["commits"] == 2 * 960 and r["abandoned"] == 0, r
-assert [x["algo"] for x in r["compare"]] == ["prstm", "gpustm", "jvstm"], r["compare"]
+assert [x["algo"] for x in r["compare"]] == ["prstm", "prstm-nocm", "jvstm"], r["compare"]
 assert all(x["verified"] is True and x["abandoned"] == 0 for x in r["compare"]), r["compare"]'
+expect_rc "memcached, compact layout, on gpustm, compared with prstm and csmv" 0 "$G" stm "${MEMC[@]}" \
+	--key-words 1 --value-words 1 --algo gpustm --compare prstm,csmv --retry-limit 1000000000 --json "$R/memcached-compact.json"
+json_check "memcached, compact layout: one word a key and a value, every engine verified" "$R/memcached-compact.json" '
+r = d["results"]; w = d["config"]["memcached"]
+assert w["key_words"] == 1 and w["value_words"] == 1 and w["data_words"] == 8 * 25, w
+assert d["verification"]["verified"] is True and r["commits"] == 2 * 960 and r["abandoned"] == 0, r
+assert all(x["verified"] is True and x["commits"] == 2 * 960 for x in r["compare"]), r["compare"]'
+expect_rc "memcached's paper layout on gpustm exits 2" 2 "$G" stm "${MEMC[@]}" --algo gpustm
+expect_err "gpustm on the paper layout names the words and the compact layout" \
+	"gpustm runs memcached transactions of at most 16 words" "--key-words 4 --value-words 8" \
+	"--key-words 1 --value-words 1, reads --ways + 1) touch up to 40"
+expect_rc "memcached's paper layout on gpustm-local exits 2" 2 "$G" stm "${MEMC[@]}" --algo gpustm-local
+expect_rc "memcached --key-words 5 exits 2" 2 "$G" stm "${MEMC[@]}" --key-words 5
+expect_rc "memcached --value-words 0 exits 2" 2 "$G" stm "${MEMC[@]}" --value-words 0
 expect_rc "memcached on jvstm-gpu (CPU backend), compared with jvstm" 0 "$G" stm "${MEMC[@]}" --algo jvstm-gpu \
 	--compare jvstm --quiet --json "$R/memcached-jvgpu.json"
 json_check "memcached on jvstm-gpu: verified, GET results checked, as jvstm" "$R/memcached-jvgpu.json" '
@@ -980,7 +996,7 @@ assert r["commits"] == 2 * 960 and r["abandoned"] == 0 and 1 <= r["versions"]["k
 assert [x["algo"] for x in r["compare"]] == ["jvstm"] and r["compare"][0]["verified"] is True, r["compare"]'
 # gpustm without its retry limit: at this contention 100 attempts can run out, and the check is that all commit
 expect_rc "memcached at high contention: 4 sets, half SETs, 128 threads" 0 "$G" stm $(t_less MEMC --items --keys --threads --set-permille) --items 16 --ways 4 \
-	--keys 24 --set-permille 500 --threads 128 --compare gpustm,csmv-onlycs --retry-limit 1000000000 --quiet \
+	--keys 24 --set-permille 500 --threads 128 --key-words 1 --value-words 1 --compare gpustm,csmv-onlycs --retry-limit 1000000000 --quiet \
 	--json "$R/memcached-hot.json"
 json_check "memcached at high contention: everything committed, verified" "$R/memcached-hot.json" '
 r = d["results"]
@@ -995,8 +1011,10 @@ r = d["results"]; w = d["config"]["memcached"]
 assert d["config"]["algo"] == "prstm" and w["ways"] == 256, d["config"]
 assert d["verification"]["verified"] is True and r["abandoned"] == 0 and r["commits"] == 2 * 960, r
 assert r["commits_read_only"] == 2 * w["gets"] > 0 and r["compare"][0]["verified"] is True, r'
-expect_rc "memcached --ways 16 on prstm (17 words: the read log's first entry)" 0 "$G" stm "${MEMC[@]}" --ways 16 --quiet
-expect_rc "memcached --ways 16 on gpustm exits 2" 2 "$G" stm "${MEMC[@]}" --ways 16 --algo gpustm
+expect_rc "memcached --ways 16 on prstm (17 words: the read log's first entry)" 0 "$G" stm "${MEMC[@]}" --ways 16 \
+	--key-words 1 --value-words 1 --quiet
+expect_rc "memcached --ways 16 on gpustm exits 2" 2 "$G" stm "${MEMC[@]}" --ways 16 --key-words 1 --value-words 1 \
+	--algo gpustm
 expect_err "memcached --ways beyond gpustm's sets says so" "gpustm runs memcached transactions of at most 16 words"
 expect_rc "memcached --ways 3 exits 2" 2 "$G" stm "${MEMC[@]}" --ways 3
 expect_rc "memcached --ways 257 exits 2" 2 "$G" stm "${MEMC[@]}" --ways 257 --algo csmv

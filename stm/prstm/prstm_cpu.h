@@ -3,8 +3,8 @@
  * (stm/backend/stm_cpu.h) for each of its logical threads: the scheduler's init,
  * wait and totals, and the opens that set the attempt time limit. Included by
  * each translation unit of PR-STM's CPU backend (stm/prstm/prstm_cpu.c for sets of
- * 8 words, stm/prstm/prstm_cpu_set16.c for PRSTM_WIDE_SET, stm/prstm/prstm_cpu_long.c
- * with the read log); PRSTM_CPU_UNIT then makes the ops of the workloads of
+ * 8 words, stm/prstm/prstm_cpu_set16.c for PRSTM_WIDE_SET, stm/prstm/prstm_cpu_long.c and
+ * stm/prstm/prstm_cpu_long16.c with the read log); PRSTM_CPU_UNIT then makes the ops of the workloads of
  * workloads/stm/list.h whose set is the unit's.
  */
 #ifndef GB_PRSTM_CPU_H
@@ -49,7 +49,11 @@ static inline void *open_with(uint32_t wl, const tx_input *in, const stm_params 
 static inline void *open_or_long(uint32_t wl, const tx_input *in, const stm_params *p,
 				 const stm_cpu_threads *threads)
 {
+#if PRSTM_MAX_SET == 16
+	return in->max_words > PRSTM_MAX_SET ? prstm_long16_cpu_open(wl, in, p) : open_with(wl, in, p, threads);
+#else
 	return in->max_words > PRSTM_MAX_SET ? prstm_long_cpu_open(wl, in, p) : open_with(wl, in, p, threads);
+#endif
 }
 
 /*

@@ -17,7 +17,8 @@
  * The most words one read-only transaction of the bank or memcached reads on
  * the builds with the read log (stm/prstm/prstm.h, "Long reads"): 8 bytes a word
  * and thread of device or host memory, which is checked when it is allocated.
- * Their updates are at most 8 words, the capacity of those builds.
+ * Their updates fit the capacity of those builds, their `set`: the bank's 8,
+ * memcached's 16 (a PUT of the paper's layout writes 14 words).
  */
 #define PRSTM_LONG_READS_MAX (1u << 24)
 
@@ -30,9 +31,11 @@ extern "C" {
 	extern const stm_ops prstm_##name##_gpu_ops;
 STM_WORKLOADS(PRSTM_OPS_DECL)
 #undef PRSTM_OPS_DECL
-/* The CPU backend with the read log (stm/prstm/prstm_cpu_long.c), which the workloads with
- * long_reads open when a table's transactions outgrow their sets. */
+/* The CPU backends with the read log (stm/prstm/prstm_cpu_long.h), at capacity 8 (the bank) and
+ * 16 (memcached), which the workloads with long_reads open when a table's transactions outgrow
+ * their sets. */
 void *prstm_long_cpu_open(uint32_t wl, const tx_input *in, const stm_params *p);
+void *prstm_long16_cpu_open(uint32_t wl, const tx_input *in, const stm_params *p);
 #ifdef __cplusplus
 }
 #endif

@@ -27,7 +27,8 @@
 /*
  * The kernel of the smallest capacity whose sets hold the largest transaction of the table, among those
  * built for workload wl; past all of them, the workload's kernel with the read log, where there is one
- * (the bank, memcached: their long transactions are read-only, and their updates fit its 8 words).
+ * (the bank, memcached: their long transactions are read-only, and their updates fit the capacity
+ * of their set, 8 and 16).
  */
 static const prstm_gpu_kernel *kernel_for(const tx_input *in, uint32_t wl)
 {
@@ -47,6 +48,8 @@ static const prstm_gpu_kernel *kernel_for(const tx_input *in, uint32_t wl)
 	}
 	if (prstm_gpu_kernels_long[wl].fn)
 		return &prstm_gpu_kernels_long[wl];
+	if (prstm_gpu_kernels_long16[wl].fn)
+		return &prstm_gpu_kernels_long16[wl];
 	return last;
 }
 
@@ -58,7 +61,7 @@ static void *open_kernel(const tx_input *in, const stm_params *p, uint32_t wl)
 	char what[160];
 
 	if (k->long_reads) {
-		/* every thread's reads past the 8 of its set, an address and a version each */
+		/* every thread's reads past its set, an address and a version each */
 		g->engine_words = prstm_read_log_cap(in->max_words, k->capacity);
 		snprintf(what, sizeof(what), "PR-STM's read log (%u threads x %u reads past the set, 8 bytes each)",
 			 p->threads, g->engine_words);

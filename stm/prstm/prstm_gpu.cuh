@@ -52,7 +52,8 @@ typedef struct prstm_gpu_kernel {
 /* One capacity's kernels, indexed by workload (workloads/stm/list.h). */
 extern const prstm_gpu_kernel prstm_gpu_kernels_set2[STM_NWORKLOADS], prstm_gpu_kernels_set4[STM_NWORKLOADS],
 	prstm_gpu_kernels_set8[STM_NWORKLOADS], prstm_gpu_kernels_set16[STM_NWORKLOADS];
-/* Capacity 8 with the read log (stm/prstm/prstm_gpu_long.cu): the workloads with long_reads only. */
-extern const prstm_gpu_kernel prstm_gpu_kernels_long[STM_NWORKLOADS];
+/* With the read log, the workloads with long_reads at the capacity of their set: 8
+ * (stm/prstm/prstm_gpu_long.cu) and 16 (stm/prstm/prstm_gpu_long16.cu). */
+extern const prstm_gpu_kernel prstm_gpu_kernels_long[STM_NWORKLOADS], prstm_gpu_kernels_long16[STM_NWORKLOADS];
 
 #endif

@@ -20,15 +20,29 @@
  * narrow ones (at most 8 words) up to capacity 8, wide ones (5 words and more)
  * from 8 up, any at every capacity. A build with the read log
  * (PRSTM_LONG_READS, stm/prstm/prstm.h) serves the workloads whose read-only
- * transactions may be longer than any set (`long_reads`).
- * PRSTM_GPU_BUILDS(sizes, long_reads) is 1 for a workload built here.
+ * transactions may be longer than any set (`long_reads`), at the capacity of their
+ * `set` (the bank 8, memcached 16: its PUT writes 14 words in the paper's layout).
+ * PRSTM_GPU_BUILDS(set, sizes, long_reads) is 1 for a workload built here.
  */
 #if defined(PRSTM_LONG_READS)
+/* a build with the read log serves the workloads with long_reads whose set is its capacity */
 #define PRSTM_GPU_LOG 1
-#define PRSTM_GPU_BUILDS(sizes, long_reads) long_reads
+#define PRSTM_GPU_BUILDS(set, sizes, long_reads) \
+	GB_STM_CAT(GB_STM_CAT(PRSTM_GPU_LONG_, long_reads), GB_STM_CAT(_, set))
+#define PRSTM_GPU_LONG_0_8 0
+#define PRSTM_GPU_LONG_0_16 0
+#if PRSTM_MAX_SET == 8
+#define PRSTM_GPU_LONG_1_8 1
+#define PRSTM_GPU_LONG_1_16 0
+#elif PRSTM_MAX_SET == 16
+#define PRSTM_GPU_LONG_1_8 0
+#define PRSTM_GPU_LONG_1_16 1
+#else
+#error "PR-STM's builds with the read log are of capacity 8 or 16"
+#endif
 #else
 #define PRSTM_GPU_LOG 0
-#define PRSTM_GPU_BUILDS(sizes, long_reads) GB_STM_CAT(PRSTM_GPU_SIZES_, sizes)
+#define PRSTM_GPU_BUILDS(set, sizes, long_reads) GB_STM_CAT(PRSTM_GPU_SIZES_, sizes)
 #define PRSTM_GPU_SIZES_any 1
 #if PRSTM_MAX_SET <= 8
 #define PRSTM_GPU_SIZES_narrow 1
@@ -88,7 +102,7 @@ static __device__ __forceinline__ void prstm_kernel_body(uint32_t workload, cons
 #define PRSTM_GPU_KERNEL(name) GB_STM_CAT(prstm_##name##_kernel_, PRSTM_GPU_KERNELS)
 
 #define PRSTM_GPU_DEFINE(name, set, sizes, long_reads)                          \
-	GB_STM_IF(PRSTM_GPU_BUILDS(sizes, long_reads))(                         \
+	GB_STM_IF(PRSTM_GPU_BUILDS(set, sizes, long_reads))(                         \
 		__global__ void PRSTM_GPU_KERNEL(name)(prstm_kernel_args a)     \
 		{ prstm_kernel_body(STM_WORKLOAD_##name, &a); })
 STM_WORKLOADS(PRSTM_GPU_DEFINE)
@@ -99,7 +113,7 @@ STM_WORKLOADS(PRSTM_GPU_DEFINE)
 	{PRSTM_MAX_SET, PRSTM_GPU_LOG, (const void *)PRSTM_GPU_KERNEL(name), PRSTM_GPU_STR(PRSTM_GPU_KERNEL(name))},
 #define PRSTM_GPU_ENTRY_0(name) {PRSTM_MAX_SET, PRSTM_GPU_LOG, NULL, NULL},
 #define PRSTM_GPU_ENTRY(name, set, sizes, long_reads) \
-	GB_STM_CAT(PRSTM_GPU_ENTRY_, PRSTM_GPU_BUILDS(sizes, long_reads))(name)
+	GB_STM_CAT(PRSTM_GPU_ENTRY_, PRSTM_GPU_BUILDS(set, sizes, long_reads))(name)
 extern const prstm_gpu_kernel GB_STM_CAT(prstm_gpu_kernels_, PRSTM_GPU_KERNELS)[STM_NWORKLOADS] = {
 	STM_WORKLOADS(PRSTM_GPU_ENTRY)
 };

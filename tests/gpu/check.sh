@@ -521,7 +521,7 @@ done
 gpu_skiplist "prstm, 6720 threads, 1 s rounds" --algo prstm --threads 6720 --tx-per-thread 100 --duration 1 \
 	--read-only 20
 
-# ---- memcached on the GPU: prstm's kernels of 8 and 16 words, gpustm's wide kernel, csmv's and
+# ---- memcached on the GPU: prstm's kernels of 8 and 16 words and of 16 with the read log, gpustm's wide kernel, csmv's and
 # jvstm-gpu's; every batch replayed, every set a strict LRU order, csmv's and jvstm-gpu's GET results
 # checked at their snapshots
 gpu_memcached() {
@@ -545,18 +545,22 @@ if d["config"]["algo"].startswith(("csmv", "jvstm")):
     assert v["read_only_results_checked"] > 0, v'
 }
 for ways in 4 8; do
+	# the paper's layout (4-word keys, 8-word values): prstm's kernel of 16 words with the read log
 	gpu_memcached "prstm, $ways ways, 6720 threads" --algo prstm --ways "$ways" --threads 6720 --tx-per-thread 100
+	# the compact layout (one word each): prstm's kernels of 8 and 16 words, gpustm's wide kernel
+	gpu_memcached "prstm, compact, $ways ways, 6720 threads" --algo prstm --ways "$ways" --threads 6720 \
+		--tx-per-thread 100 --key-words 1 --value-words 1
 	for algo in gpustm gpustm-local; do
-		gpu_memcached "$algo, $ways ways, 6720 threads" --algo "$algo" --ways "$ways" --threads 6720 \
-			--tx-per-thread 100 --retry-limit 1000000000
+		gpu_memcached "$algo, compact, $ways ways, 6720 threads" --algo "$algo" --ways "$ways" --threads 6720 \
+			--tx-per-thread 100 --retry-limit 1000000000 --key-words 1 --value-words 1
 	done
 done
 for algo in csmv csmv-nocv csmv-onlycs jvstm-gpu prstm; do # prstm: its kernel with the read log
 	gpu_memcached "$algo, 256 ways, 1792 threads" --algo "$algo" --ways 256 --threads 1792 --block-size 64 \
 		--tx-per-thread 100
 done
-gpu_memcached "prstm, 16 ways (one read past the wide set), 6720 threads" --algo prstm --ways 16 --threads 6720 \
-	--tx-per-thread 100
+gpu_memcached "prstm, compact, 16 ways (one read past the wide set), 6720 threads" --algo prstm --ways 16 \
+	--threads 6720 --tx-per-thread 100 --key-words 1 --value-words 1
 gpu_memcached "prstm, 4 sets at half SETs, 2048 threads" --algo prstm --items 16 --ways 4 --keys 24 \
 	--set-permille 500 --threads 2048 --tx-per-thread 10
 

@@ -2,8 +2,10 @@
  * The memcached workload (workloads/stm/memcached.c): the generator's table and
  * initial cache, the zipfian key popularity, and the oracle, which must
  * accept a serial run and catch a corrupted set, a lost SET, a GET that took
- * a stamp, a broken LRU order and a GET result no snapshot gives. Then every
- * engine's CPU backend on a hot cache.
+ * a stamp, a broken LRU order and a GET result no snapshot gives, in the
+ * compact layout (one word a key and a value) and the paper's (4 and 8: torn
+ * keys and values, the value's digest). Then every engine's CPU backend on a
+ * hot cache, in both layouts.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -23,6 +25,8 @@ static memcached_config small_config(void)
 	memcached_config c = {
 		.items = 64,
 		.ways = 4,
+		.key_words = 1,
+		.value_words = 1,
 		.keys = 100,
 		.zipf = 0.99,
 		.set_permille = 300,
@@ -81,6 +85,121 @@ TEST(memcached_generate_table_and_initial_cache)
 	c.items = 3;
 	CHECK(memcached_generate(&w, &c, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "fewer than one set") != NULL);
+	memcached_free(&w);
+	c = small_config();
+	c.key_words = 5;
+	CHECK(memcached_generate(&w, &c, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "keys take 1..4 words") != NULL);
+	memcached_free(&w);
+}
+
+/* The paper's layout, 4-word keys and 8-word values, written here without the workload's offsets. */
+#define PW 4u  /* ways */
+#define PKW 4u
+#define PVW 8u
+#define P_KEY(j, l) (1u + (j) * PKW + (l))
+#define P_VALUE(j, l) (1u + PW * PKW + (j) * PVW + (l))
+#define P_STAMP(j) (1u + PW * (PKW + PVW) + (j))
+
+static uint32_t test_digest(const uint32_t *set, uint32_t j)
+{
+	uint32_t h = set[P_VALUE(j, 0)], l;
+	for (l = 1; l < PVW; l++)
+		h = (h ^ set[P_VALUE(j, l)]) * 16777619u;
+	return h ? h : 1u;
+}
+
+TEST(memcached_paper_layout_keys_values_and_digests)
+{
+	memcached_config c = small_config();
+	memcached_workload w;
+	memcached_check chk;
+	uint32_t *before, *after, *status, *results, *set = NULL, s, j = 0, l;
+	uint64_t i, get = 0;
+	char err[256];
+
+	c.key_words = PKW;
+	c.value_words = PVW;
+	REQUIRE(memcached_generate(&w, &c, err, sizeof(err)) == 0);
+	CHECK_EQ(w.stride, PW * (PKW + PVW + 1) + 1);
+	CHECK_EQ(memcached_input_of(&w).max_words, PW * PKW + PVW);
+	for (i = 0; i < w.ntx; i++) {
+		CHECK_EQ(MEMCACHED_KEY_WORDS(w.tx[i].meta), PKW);
+		CHECK_EQ(MEMCACHED_VALUE_WORDS(w.tx[i].meta), PVW);
+		CHECK_EQ(MEMCACHED_WAYS(w.tx[i].meta), PW);
+	}
+	/* whole keys and values in the initial cache: words past the first derived from it, empty ways all 0 */
+	for (s = 0; s < w.sets; s++) {
+		uint32_t *x = w.start + s * w.stride;
+		for (j = 0; j < PW; j++) {
+			if (!x[P_KEY(j, 0)]) {
+				for (l = 0; l < PKW; l++)
+					CHECK_EQ(x[P_KEY(j, l)], 0u);
+				for (l = 0; l < PVW; l++)
+					CHECK_EQ(x[P_VALUE(j, l)], 0u);
+				continue;
+			}
+			for (l = 1; l < PKW; l++)
+				CHECK_EQ(x[P_KEY(j, l)], memcached_key_word(x[P_KEY(j, 0)], l));
+			for (l = 1; l < PVW; l++)
+				CHECK_EQ(x[P_VALUE(j, l)], memcached_value_word(x[P_VALUE(j, 0)], l));
+			if (!set)
+				set = x;
+		}
+	}
+	REQUIRE(set != NULL);
+	before = calloc(w.words, sizeof(uint32_t));
+	after = calloc(w.words, sizeof(uint32_t));
+	status = calloc(w.ntx, sizeof(uint32_t));
+	results = calloc(w.ntx * TX_RESULT_WORDS, sizeof(uint32_t));
+	memcached_initial(&w, before);
+	memcpy(after, before, w.words * sizeof(uint32_t));
+	memcached_verify_batch(&w, before, status, after, &chk); /* nothing committed: the cache as it was */
+	if (!chk.ok)
+		tu_fail(__FILE__, __LINE__, "%s", chk.message);
+	/* a torn key and a torn value, each in a batch where nothing committed */
+	set = after + (set - w.start);
+	set[P_KEY(0, 2)] ^= 1u;
+	memcpy(before, after, w.words * sizeof(uint32_t));
+	memcached_verify_batch(&w, before, status, after, &chk);
+	CHECK_EQ_I(chk.ok, 0);
+	CHECK(strstr(chk.message, "torn key") != NULL);
+	set[P_KEY(0, 2)] ^= 1u;
+	set[P_VALUE(0, 7)] ^= 1u;
+	memcpy(before, after, w.words * sizeof(uint32_t));
+	memcached_verify_batch(&w, before, status, after, &chk);
+	CHECK_EQ_I(chk.ok, 0);
+	CHECK(strstr(chk.message, "torn value") != NULL);
+	set[P_VALUE(0, 7)] ^= 1u;
+	/* a GET of a key in the cache, at snapshot 0: its result is the digest of the value's 8 words */
+	memcached_initial(&w, before);
+	for (i = 0; i < w.ntx; i++) {
+		const memcached_entry *e = &w.tx[i];
+		const uint32_t *x = before + e->a;
+		if (MEMCACHED_OP(e->meta) != MEMCACHED_GET)
+			continue;
+		for (j = 0; j < PW && x[P_KEY(j, 0)] != e->b; j++)
+			;
+		if (j < PW) {
+			get = i;
+			break;
+		}
+	}
+	REQUIRE(i < w.ntx);
+	status[get] = TX_STATUS_READONLY;
+	results[get * TX_RESULT_WORDS] = 0;
+	results[get * TX_RESULT_WORDS + 1] = test_digest(before + w.tx[get].a, j);
+	CHECK_EQ(memcached_verify_snapshots(&w, before, status, results, 0, &chk), 1u);
+	if (!chk.ok)
+		tu_fail(__FILE__, __LINE__, "%s", chk.message);
+	results[get * TX_RESULT_WORDS + 1] = before[w.tx[get].a + P_VALUE(j, 0)]; /* the first word only */
+	memcached_verify_snapshots(&w, before, status, results, 0, &chk);
+	CHECK_EQ_I(chk.ok, 0);
+	CHECK(strstr(chk.message, "not a consistent snapshot") != NULL);
+	free(before);
+	free(after);
+	free(status);
+	free(results);
 	memcached_free(&w);
 }
 
@@ -303,8 +422,8 @@ TEST(memcached_snapshots_catch_a_wrong_get)
 	free_serial(&r);
 }
 
-/* An engine's CPU backend on a hot cache: 4 sets, half SETs, 400 threads on 8 workers. */
-static void run_engine(const stm_ops *ops, int results, const char *label)
+/* An engine's CPU backend on a hot cache: 4 sets, half SETs, 400 threads on 8 workers; keys of kw words, values of vw. */
+static void run_engine(const stm_ops *ops, int results, const char *label, uint32_t kw, uint32_t vw)
 {
 	static const char *const engine_opts[] = {"max-passes=1000000000", "retry-limit=1000000000",
 						  "stall-timeout=10", NULL};
@@ -323,6 +442,8 @@ static void run_engine(const stm_ops *ops, int results, const char *label)
 	c.set_permille = 500;
 	c.threads = 400;
 	c.tx_per_thread = 5;
+	c.key_words = kw;
+	c.value_words = vw;
 	REQUIRE(memcached_generate(&w, &c, err, sizeof(err)) == 0);
 	memset(&p, 0, sizeof(p));
 	p.threads = c.threads;
@@ -335,7 +456,7 @@ static void run_engine(const stm_ops *ops, int results, const char *label)
 	status = calloc(w.ntx, sizeof(uint32_t));
 	memcached_initial(&w, initial);
 	in = memcached_input_of(&w);
-	CHECK_EQ(in.max_words, 5u);
+	CHECK_EQ(in.max_words, 4 * kw + vw > kw + vw + 2 ? 4 * kw + vw : kw + vw + 2); /* a GET over 4 ways, a SET */
 	ctx = ops->open(&in, &p);
 	ops->load(ctx, initial);
 	ops->run(ctx, 60ull * 1000000000ull, 0, &r);
@@ -370,9 +491,18 @@ static void run_engine(const stm_ops *ops, int results, const char *label)
 
 TEST(memcached_cpu_backends_at_high_contention)
 {
-	run_engine(&prstm_memcached_cpu_ops, 0, "prstm");
-	run_engine(&gpustm_memcached_cpu_ops, 0, "gpustm");
-	run_engine(&csmv_memcached_cpu_ops, 1, "csmv");
-	run_engine(&csmv_onlycs_memcached_cpu_ops, 1, "csmv-onlycs");
-	run_engine(&jvstm_memcached_cpu_ops, 1, "jvstm");
+	run_engine(&prstm_memcached_cpu_ops, 0, "prstm", 1, 1);
+	run_engine(&gpustm_memcached_cpu_ops, 0, "gpustm", 1, 1);
+	run_engine(&csmv_memcached_cpu_ops, 1, "csmv", 1, 1);
+	run_engine(&csmv_onlycs_memcached_cpu_ops, 1, "csmv-onlycs", 1, 1);
+	run_engine(&jvstm_memcached_cpu_ops, 1, "jvstm", 1, 1);
+}
+
+/* The paper's layout: GETs of 24 words (prstm's read log at capacity 16), SETs of 14 (csmv's sets of 16). */
+TEST(memcached_cpu_backends_paper_layout)
+{
+	run_engine(&prstm_memcached_cpu_ops, 0, "prstm", 4, 8);
+	run_engine(&csmv_memcached_cpu_ops, 1, "csmv", 4, 8);
+	run_engine(&csmv_onlycs_memcached_cpu_ops, 1, "csmv-onlycs", 4, 8);
+	run_engine(&jvstm_memcached_cpu_ops, 1, "jvstm", 4, 8);
 }

@@ -53,36 +53,36 @@ void memcached_zipf_free(memcached_zipf *z)
 	z->cdf = NULL;
 }
 
-/* Word offsets within a set. */
-static uint32_t key_at(const memcached_workload *w, uint32_t j)
+/* Word offsets within a set: word l of way j's key and value, way j's stamp. */
+static uint32_t key_at(const memcached_workload *w, uint32_t j, uint32_t l)
 {
-	(void)w;
-	return 1u + j;
+	return 1u + j * w->cfg.key_words + l;
 }
-static uint32_t value_at(const memcached_workload *w, uint32_t j)
+static uint32_t value_at(const memcached_workload *w, uint32_t j, uint32_t l)
 {
-	return 1u + w->cfg.ways + j;
+	return 1u + w->cfg.ways * w->cfg.key_words + j * w->cfg.value_words + l;
 }
 static uint32_t stamp_at(const memcached_workload *w, uint32_t j)
 {
-	return 1u + 2u * w->cfg.ways + j;
+	return 1u + w->cfg.ways * (w->cfg.key_words + w->cfg.value_words) + j;
 }
 
 /*
- * The oracle's SET of key word `key` with `value` on set words `s`: the way
- * holding the key, else the empty way of lowest index, else the way of the
- * smallest stamp. Returns 1 when it evicted a key.
+ * The oracle's SET of the key whose first word is `key` with the value whose
+ * first word is `value` on set words `s`: the way holding the key, else the
+ * empty way of lowest index, else the way of the smallest stamp. Returns 1
+ * when it evicted a key.
  */
 static int replay_set(const memcached_workload *w, uint32_t *s, uint32_t key, uint32_t value)
 {
-	uint32_t W = w->cfg.ways, j, way = W, clock = s[0] + 1u;
+	uint32_t W = w->cfg.ways, j, l, way = W, clock = s[0] + 1u;
 	int evicted;
 
 	for (j = 0; j < W && way == W; j++)
-		if (s[key_at(w, j)] == key)
+		if (s[key_at(w, j, 0)] == key)
 			way = j;
 	for (j = 0; j < W && way == W; j++)
-		if (s[key_at(w, j)] == 0)
+		if (s[key_at(w, j, 0)] == 0)
 			way = j;
 	if (way == W) {
 		way = 0;
@@ -90,20 +90,26 @@ static int replay_set(const memcached_workload *w, uint32_t *s, uint32_t key, ui
 			if (s[stamp_at(w, j)] < s[stamp_at(w, way)])
 				way = j;
 	}
-	evicted = s[key_at(w, way)] != 0 && s[key_at(w, way)] != key;
-	s[key_at(w, way)] = key;
-	s[value_at(w, way)] = value;
+	evicted = s[key_at(w, way, 0)] != 0 && s[key_at(w, way, 0)] != key;
+	for (l = 0; l < w->cfg.key_words; l++)
+		s[key_at(w, way, l)] = l == 0 ? key : memcached_key_word(key, l);
+	for (l = 0; l < w->cfg.value_words; l++)
+		s[value_at(w, way, l)] = l == 0 ? value : memcached_value_word(value, l);
 	s[stamp_at(w, way)] = clock;
 	s[0] = clock;
 	return evicted;
 }
 
+/* What a GET of the key whose first word is `key` gives on set words `s`: the value's digest, 0 for a miss. */
 static uint32_t replay_get(const memcached_workload *w, const uint32_t *s, uint32_t key)
 {
-	uint32_t j;
+	uint32_t j, l, h = 0;
 	for (j = 0; j < w->cfg.ways; j++)
-		if (s[key_at(w, j)] == key)
-			return s[value_at(w, j)];
+		if (s[key_at(w, j, 0)] == key) {
+			for (l = 0; l < w->cfg.value_words; l++)
+				h = memcached_digest_step(h, l, s[value_at(w, j, l)]);
+			return memcached_digest_end(h);
+		}
 	return 0;
 }
 
@@ -121,11 +127,17 @@ int memcached_generate(memcached_workload *w, const memcached_config *cfg, char 
 		snprintf(err, errlen, "--items %u is fewer than one set of --ways %u", cfg->items, cfg->ways);
 		return -1;
 	}
+	if (cfg->key_words < 1 || cfg->key_words > MEMCACHED_MAX_KEY_WORDS || cfg->value_words < 1 ||
+	    cfg->value_words > MEMCACHED_MAX_VALUE_WORDS) {
+		snprintf(err, errlen, "--key-words %u --value-words %u: keys take 1..%u words, values 1..%u",
+			 cfg->key_words, cfg->value_words, MEMCACHED_MAX_KEY_WORDS, MEMCACHED_MAX_VALUE_WORDS);
+		return -1;
+	}
 	w->sets = cfg->items / cfg->ways;
-	w->stride = 3u * cfg->ways + 1u;
+	w->stride = MEMCACHED_STRIDE(cfg->ways, cfg->key_words, cfg->value_words);
 	if ((uint64_t)w->sets * w->stride > UINT32_MAX / 2) {
-		snprintf(err, errlen, "--items %u of --ways %u take more than %u data words", cfg->items, cfg->ways,
-			 UINT32_MAX / 2);
+		snprintf(err, errlen, "--items %u of --ways %u with --key-words %u --value-words %u take more than %u "
+			 "data words", cfg->items, cfg->ways, cfg->key_words, cfg->value_words, UINT32_MAX / 2);
 		return -1;
 	}
 	w->words = w->sets * w->stride;
@@ -140,7 +152,7 @@ int memcached_generate(memcached_workload *w, const memcached_config *cfg, char 
 		double u = (double)(gb_rng_next(&r) >> 11) * (1.0 / 9007199254740992.0);
 
 		k = memcached_zipf_draw(&z, u);
-		e->meta = op | cfg->ways << 8 | (op == MEMCACHED_GET ? TX_ENTRY_READONLY : 0u);
+		e->meta = MEMCACHED_META(op, cfg->ways, cfg->key_words, cfg->value_words);
 		e->a = memcached_set_of(k, w->sets) * w->stride;
 		e->b = k + 1u;
 		e->c = op == MEMCACHED_SET ? (uint32_t)gb_rng_range(&r, 1, UINT32_MAX) : 0u;
@@ -178,9 +190,12 @@ tx_input memcached_input_of(const memcached_workload *w)
 {
 	tx_input in;
 	in.words = w->words;
-	in.max_words = w->count[MEMCACHED_GET] ? w->cfg.ways + 1u : MEMCACHED_SET_WORDS;
-	if (in.max_words < MEMCACHED_SET_WORDS && w->count[MEMCACHED_SET])
-		in.max_words = MEMCACHED_SET_WORDS;
+	uint32_t get = w->cfg.ways * w->cfg.key_words + w->cfg.value_words,
+		 set = MEMCACHED_SET_WORDS(w->cfg.key_words, w->cfg.value_words);
+
+	in.max_words = w->count[MEMCACHED_GET] ? get : set;
+	if (in.max_words < set && w->count[MEMCACHED_SET])
+		in.max_words = set;
 	in.ntx = w->ntx;
 	in.tx_per_thread = w->cfg.tx_per_thread;
 	in.max_tag = 0;
@@ -206,16 +221,25 @@ static int only_sets_stamp(const void *ctx, uint64_t i)
 static int consistent_set(const memcached_workload *w, uint32_t s, const uint32_t *set, uint64_t *items, char *msg,
 			  size_t len)
 {
-	uint32_t W = w->cfg.ways, j, l, clock = set[0];
+	uint32_t W = w->cfg.ways, KW = w->cfg.key_words, VW = w->cfg.value_words, j, l, clock = set[0];
 
 	for (j = 0; j < W; j++) {
-		uint32_t key = set[key_at(w, j)], value = set[value_at(w, j)], stamp = set[stamp_at(w, j)];
+		uint32_t key = set[key_at(w, j, 0)], value = set[value_at(w, j, 0)], stamp = set[stamp_at(w, j)];
 		if (key == 0) {
-			if (value != 0 || stamp != 0) {
-				snprintf(msg, len, "set %u way %u is empty but holds value %u, stamp %u", s, j, value,
-					 stamp);
+			for (l = 0; l < KW; l++)
+				if (set[key_at(w, j, l)] != 0)
+					break;
+			if (l < KW || stamp != 0) {
+				snprintf(msg, len, "set %u way %u is empty but holds key word %u = %u, stamp %u", s, j,
+					 l < KW ? l : 0, l < KW ? set[key_at(w, j, l)] : 0, stamp);
 				return 0;
 			}
+			for (l = 0; l < VW; l++)
+				if (set[value_at(w, j, l)] != 0) {
+					snprintf(msg, len, "set %u way %u is empty but holds value word %u = %u", s, j, l,
+						 set[value_at(w, j, l)]);
+					return 0;
+				}
 			continue;
 		}
 		(*items)++;
@@ -223,17 +247,29 @@ static int consistent_set(const memcached_workload *w, uint32_t s, const uint32_
 			snprintf(msg, len, "set %u way %u holds key word %u, which is not a key of that set", s, j, key);
 			return 0;
 		}
+		for (l = 1; l < KW; l++)
+			if (set[key_at(w, j, l)] != memcached_key_word(key, l)) {
+				snprintf(msg, len, "set %u way %u holds key %u with word %u = %u, not %u: a torn key", s, j,
+					 key - 1u, l, set[key_at(w, j, l)], memcached_key_word(key, l));
+				return 0;
+			}
 		if (value == 0 || stamp == 0 || stamp > clock) {
 			snprintf(msg, len, "set %u way %u (key %u) has value %u and stamp %u with the set's clock at %u",
 				 s, j, key - 1u, value, stamp, clock);
 			return 0;
 		}
+		for (l = 1; l < VW; l++)
+			if (set[value_at(w, j, l)] != memcached_value_word(value, l)) {
+				snprintf(msg, len, "set %u way %u (key %u) has value word %u = %u, not %u: a torn value", s,
+					 j, key - 1u, l, set[value_at(w, j, l)], memcached_value_word(value, l));
+				return 0;
+			}
 		for (l = 0; l < j; l++) {
-			if (set[key_at(w, l)] == key) {
+			if (set[key_at(w, l, 0)] == key) {
 				snprintf(msg, len, "set %u holds key %u twice, in ways %u and %u", s, key - 1u, l, j);
 				return 0;
 			}
-			if (set[key_at(w, l)] != 0 && set[stamp_at(w, l)] == stamp) {
+			if (set[key_at(w, l, 0)] != 0 && set[stamp_at(w, l)] == stamp) {
 				snprintf(msg, len, "set %u ways %u and %u share LRU stamp %u: no strict LRU order", s, l,
 					 j, stamp);
 				return 0;
@@ -279,12 +315,13 @@ void memcached_verify_batch(const memcached_workload *w, uint32_t *state, const 
 	stm_order_free(&o);
 	for (i = 0; i < w->words; i++)
 		if (state[i] != after[i]) {
-			uint32_t off = (uint32_t)(i % w->stride), W = w->cfg.ways;
+			uint32_t off = (uint32_t)(i % w->stride), W = w->cfg.ways, KW = w->cfg.key_words,
+				 VW = w->cfg.value_words;
 			snprintf(out->message, sizeof(out->message),
 				 "set %" PRIu64 " word %u (%s) is %u, but the serial replay of the %" PRIu64
 				 " committed SETs in commit order gives %u",
 				 i / w->stride, off,
-				 off == 0 ? "clock" : off <= W ? "a key" : off <= 2 * W ? "a value" : "an LRU stamp",
+				 off == 0 ? "clock" : off <= W * KW ? "a key" : off <= W * (KW + VW) ? "a value" : "an LRU stamp",
 				 after[i], out->committed_update, state[i]);
 			out->ok = 0;
 			return;
@@ -348,7 +385,7 @@ uint64_t memcached_verify_snapshots(const memcached_workload *w, const uint32_t 
 			if (got != want) {
 				snprintf(out->message, sizeof(out->message),
 					 "GET %" PRIu64 " of key %u with snapshot %" PRIu64 " found %u, but the serial "
-					 "replay after %" PRIu64 " SETs has %u (0: a miss): not a consistent snapshot",
+					 "replay after %" PRIu64 " SETs has %u (0: a miss; else the value's digest): not a consistent snapshot",
 					 e, x->b - 1u, s, got, s, want);
 				out->ok = 0;
 				break;

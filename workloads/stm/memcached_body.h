@@ -4,13 +4,15 @@
  * then including this file, which defines TX_NAME(memcached_body). No include
  * guard: it is included once per engine.
  *
- * A GET reads the set's keys transactionally, way by way, until it finds its
- * key, then that way's value (at most --ways + 1 words), and gives the value
- * (0: a miss) to TX_RESULT. It writes nothing: a read-only transaction.
+ * A GET reads the set's keys transactionally, way by way and every word of
+ * each, until one equals its key, then that way's value (at most W KW + VW
+ * words), and gives the value's digest (0: a miss) to TX_RESULT. It writes
+ * nothing: a read-only transaction.
  *
  * A SET reads the set's clock transactionally and then the set's keys and
  * stamps with TX_PEEK, picks its way (the one holding its key, else the least
- * recently set), and writes the way's key, value and stamp and the clock.
+ * recently set), and writes the way's key, value and stamp and the clock:
+ * KW + VW + 2 words.
  *
  * Why a SET's peeks see the set as of its commit point. Every word of a set
  * is written only by SETs of that set, and every one of them also writes the
@@ -36,19 +38,30 @@ GB_HD int TX_NAME(memcached_body)(TX_CTX *tx, const TX_MEM *m, const tx_table *t
 				  const tx_entry *x)
 {
 	memcached_entry e = memcached_entry_of(x);
-	uint32_t ways = MEMCACHED_WAYS(e.meta), base = e.a, key = e.b, j, way, clock, best;
+	uint32_t ways = MEMCACHED_WAYS(e.meta), kw = MEMCACHED_KEY_WORDS(e.meta), vw = MEMCACHED_VALUE_WORDS(e.meta);
+	uint32_t base = e.a, key = e.b, values = base + 1u + ways * kw, stamps = values + ways * vw;
+	uint32_t j, l, way, clock, best;
 
 	(void)t;
 	(void)i;
 	if (MEMCACHED_OP(e.meta) == MEMCACHED_GET) {
 		for (j = 0; j < ways; j++) {
-			uint32_t k = TX_READ(tx, m, base + 1u + j);
-			if (TX_ABORTED(tx))
-				return TX_BODY_ABORT;
-			if (k == key) { /* a hit: the way's value */
-				TX_RESULT(tx, TX_READ(tx, m, base + 1u + ways + j));
-				return TX_ABORTED(tx) ? TX_BODY_ABORT : TX_BODY_OK;
+			uint32_t hit = 1, h = 0;
+			for (l = 0; l < kw; l++) { /* the whole key, as a comparison of 16 bytes reads it */
+				uint32_t k = TX_READ(tx, m, base + 1u + j * kw + l);
+				if (TX_ABORTED(tx))
+					return TX_BODY_ABORT;
+				hit &= k == (l == 0 ? key : memcached_key_word(key, l));
 			}
+			if (!hit)
+				continue;
+			for (l = 0; l < vw; l++) { /* a hit: the way's value */
+				h = memcached_digest_step(h, l, TX_READ(tx, m, values + j * vw + l));
+				if (TX_ABORTED(tx))
+					return TX_BODY_ABORT;
+			}
+			TX_RESULT(tx, memcached_digest_end(h));
+			return TX_BODY_OK;
 		}
 		TX_RESULT(tx, 0u); /* a miss */
 		return TX_BODY_OK;
@@ -59,21 +72,25 @@ GB_HD int TX_NAME(memcached_body)(TX_CTX *tx, const TX_MEM *m, const tx_table *t
 	way = ways;
 	best = 0;
 	for (j = 0; j < ways; j++) {
-		uint32_t k = TX_PEEK(tx, m, base + 1u + j), stamp;
-		if (k == key) {
+		uint32_t hit = 1, stamp;
+		for (l = 0; l < kw; l++)
+			hit &= TX_PEEK(tx, m, base + 1u + j * kw + l) == (l == 0 ? key : memcached_key_word(key, l));
+		if (hit) {
 			way = j;
 			break;
 		}
-		stamp = TX_PEEK(tx, m, base + 1u + 2u * ways + j);
+		stamp = TX_PEEK(tx, m, stamps + j);
 		if (j == 0 || stamp < best) {
 			best = stamp;
 			way = j;
 		}
 	}
 	/* a miss keeps the first way of the smallest stamp; a hit stops the scan at its way */
-	TX_WRITE(tx, m, base + 1u + way, key);
-	TX_WRITE(tx, m, base + 1u + ways + way, e.c);
-	TX_WRITE(tx, m, base + 1u + 2u * ways + way, clock + 1u);
+	for (l = 0; l < kw; l++)
+		TX_WRITE(tx, m, base + 1u + way * kw + l, l == 0 ? key : memcached_key_word(key, l));
+	for (l = 0; l < vw; l++)
+		TX_WRITE(tx, m, values + way * vw + l, l == 0 ? e.c : memcached_value_word(e.c, l));
+	TX_WRITE(tx, m, stamps + way, clock + 1u);
 	TX_WRITE(tx, m, base, clock + 1u);
 	return TX_ABORTED(tx) ? TX_BODY_ABORT : TX_BODY_OK;
 }

@@ -13,7 +13,7 @@
 #include "workloads/stm/stm_workload.h"
 
 typedef struct memcached_opts {
-	uint64_t items, ways, keys, set_permille;
+	uint64_t items, ways, keys, set_permille, key_words, value_words;
 	double zipf;
 } memcached_opts;
 
@@ -27,8 +27,17 @@ static const gb_opt_row rows[] = {
 	 .help = "memcached: the capacity of the cache in items, held in N / W sets of W ways (rounded down)"},
 	{.name = "ways", .kind = GB_OPT_UINT, .metavar = "W", .lo = MEMCACHED_MIN_WAYS, .hi = MEMCACHED_MAX_WAYS,
 	 .def = "8", .offset = AT(ways),
-	 .help = "memcached: associativity; a GET reads up to W + 1 words, so gpustm, which keeps them in a "
-		 "16-word read set, refuses more than 15 ways (prstm logs the reads past its set)"},
+	 .help = "memcached: associativity; a GET reads up to W x KW + VW words (--key-words, --value-words), "
+		 "so gpustm, which keeps them in a 16-word read set, runs only the compact layout up to 15 ways "
+		 "(prstm logs the reads past its set; csmv's GETs keep no read set)"},
+	{.name = "key-words", .kind = GB_OPT_UINT, .metavar = "KW", .lo = 1, .hi = MEMCACHED_MAX_KEY_WORDS,
+	 .def = "4", .offset = AT(key_words),
+	 .help = "memcached: 32-bit words a key takes; the paper's 16-byte keys are 4, the compact layout 1 "
+		 "(with --value-words 1)"},
+	{.name = "value-words", .kind = GB_OPT_UINT, .metavar = "VW", .lo = 1, .hi = MEMCACHED_MAX_VALUE_WORDS,
+	 .def = "8", .offset = AT(value_words),
+	 .help = "memcached: 32-bit words a value takes; the paper's 32-byte values are 8; a SET writes "
+		 "KW + VW + 2 words (14 in the paper's layout)"},
 	{.name = "keys", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 1u << 26, .def = "2097152",
 	 .offset = AT(keys), .help = "memcached: the key space the transactions draw from"},
 	{.name = "zipf", .kind = GB_OPT_REAL, .metavar = "A", .flo = 0, .fhi = 5, .def = "0.99",
@@ -54,28 +63,44 @@ static uint32_t sets(const memcached_opts *o)
 static uint32_t words(const void *opts)
 {
 	const memcached_opts *o = opts;
-	uint64_t n = (uint64_t)sets(o) * (3 * o->ways + 1);
+	uint64_t n = (uint64_t)sets(o) * (o->ways * (o->key_words + o->value_words + 1) + 1);
 	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
-}
-
-/* A GET that hits in the last way reads W keys and a value; a SET touches 4 words. */
-static uint32_t max_set(const void *opts)
-{
-	const memcached_opts *o = opts;
-	return (uint32_t)o->ways + 1u;
 }
 
 static uint32_t max_update_set(const void *opts)
 {
-	(void)opts;
-	return MEMCACHED_SET_WORDS;
+	const memcached_opts *o = opts;
+	return MEMCACHED_SET_WORDS((uint32_t)o->key_words, (uint32_t)o->value_words);
+}
+
+/* A GET that hits in the last way reads W keys and a value; a SET touches KW + VW + 2 words. */
+static uint32_t max_set(const void *opts)
+{
+	const memcached_opts *o = opts;
+	uint32_t get = (uint32_t)(o->ways * o->key_words + o->value_words), set = max_update_set(opts);
+	return get > set ? get : set;
+}
+
+/* Which options set it: the ways, and the layout, whose compact form fits the engines with small sets. */
+static const char *max_set_by(const void *opts)
+{
+	const memcached_opts *o = opts;
+	static char by[160];
+
+	if (o->key_words == 1 && o->value_words == 1)
+		return "ways";
+	snprintf(by, sizeof(by), "ways %u --key-words %u --value-words %u; the compact layout, --key-words 1 "
+		 "--value-words 1, reads --ways + 1", (unsigned)o->ways, (unsigned)o->key_words,
+		 (unsigned)o->value_words);
+	return by;
 }
 
 /*
- * Per item at most 4 data words (3 per way and a clock per set of at least 4
- * ways), each in the initial cache, the three host copies and the replay's,
- * and in the engine's data and lock; per key the zipf table; per transaction the entry,
- * its status (engine and host), its result and the replay order.
+ * Per item at most KW + VW + 2 data words (KW + VW + 1 per way and a clock per
+ * set of at least 4 ways), each in the initial cache, the three host copies and
+ * the replay's, and in the engine's data and lock; per key the zipf table; per
+ * transaction the entry, its status (engine and host), its result and the
+ * replay order.
  */
 static unsigned memory(const void *opts, const stm_table_cfg *c, gb_memory_term host[STM_MEMORY_TERMS],
 		       gb_memory_term device[STM_MEMORY_TERMS])
@@ -84,11 +109,13 @@ static unsigned memory(const void *opts, const stm_table_cfg *c, gb_memory_term 
 	uint64_t per_tx = sizeof(memcached_entry) + 2 * sizeof(uint32_t) + TX_RESULT_WORDS * sizeof(uint32_t) +
 			  2 * sizeof(uint64_t);
 
-	host[0] = (gb_memory_term){.opt = "items", .value = o->items, .bytes_each = 4 * 5 * sizeof(uint32_t)};
+	uint64_t per_item = o->key_words + o->value_words + 2;
+
+	host[0] = (gb_memory_term){.opt = "items", .value = o->items, .bytes_each = per_item * 5 * sizeof(uint32_t)};
 	host[1] = (gb_memory_term){.opt = "keys", .value = o->keys, .bytes_each = sizeof(double) + 1};
 	host[2] = (gb_memory_term){.opt = "threads", .value = c->threads, .bytes_each = per_tx,
 				   .opt2 = "tx-per-thread", .value2 = c->tx_per_thread};
-	device[0] = (gb_memory_term){.opt = "items", .value = o->items, .bytes_each = 4 * 2 * sizeof(uint32_t)};
+	device[0] = (gb_memory_term){.opt = "items", .value = o->items, .bytes_each = per_item * 2 * sizeof(uint32_t)};
 	device[1] = (gb_memory_term){.opt = "threads", .value = c->threads,
 				     .bytes_each = (sizeof(memcached_entry) + (1 + TX_RESULT_WORDS) * sizeof(uint32_t)),
 				     .opt2 = "tx-per-thread", .value2 = c->tx_per_thread};
@@ -102,6 +129,8 @@ static void *generate(const void *opts, const stm_table_cfg *c, char *err, size_
 	memcached_config mc = {
 		.items = (uint32_t)o->items,
 		.ways = (uint32_t)o->ways,
+		.key_words = (uint32_t)o->key_words,
+		.value_words = (uint32_t)o->value_words,
 		.keys = (uint32_t)o->keys,
 		.zipf = o->zipf,
 		.set_permille = (uint32_t)o->set_permille,
@@ -170,6 +199,8 @@ static void config(const void *inst, cJSON *cfg)
 	gb_json_u64(v, "items", (uint64_t)w->sets * w->cfg.ways);
 	gb_json_u64(v, "ways", w->cfg.ways);
 	gb_json_u64(v, "sets", w->sets);
+	gb_json_u64(v, "key_words", w->cfg.key_words);
+	gb_json_u64(v, "value_words", w->cfg.value_words);
 	gb_json_u64(v, "keys", w->cfg.keys);
 	cJSON_AddNumberToObject(v, "zipf", w->cfg.zipf);
 	gb_json_u64(v, "set_permille", w->cfg.set_permille);
@@ -185,8 +216,9 @@ static void config(const void *inst, cJSON *cfg)
 static void describe(const void *inst, char *buf, size_t len)
 {
 	const memcached_workload *w = inst;
-	snprintf(buf, len, "%u items in %u sets of %u ways, %u keys (zipf %.2f), %u per mille SETs",
-		 w->sets * w->cfg.ways, w->sets, w->cfg.ways, w->cfg.keys, w->cfg.zipf, w->cfg.set_permille);
+	snprintf(buf, len, "%u items in %u sets of %u ways, keys of %u words and values of %u, %u keys (zipf %.2f), "
+		 "%u per mille SETs", w->sets * w->cfg.ways, w->sets, w->cfg.ways, w->cfg.key_words, w->cfg.value_words,
+		 w->cfg.keys, w->cfg.zipf, w->cfg.set_permille);
 }
 
 const stm_workload stm_workload_memcached = {
@@ -197,9 +229,10 @@ const stm_workload stm_workload_memcached = {
 	.nrows = sizeof(rows) / sizeof(rows[0]),
 	.opts_size = sizeof(memcached_opts),
 	.words = words,
-	.words_option = "items / --ways x (3 x --ways + 1)",
+	.words_option = "items / --ways x (--ways x (--key-words + --value-words + 1) + 1)",
 	.max_set = max_set,
 	.max_set_option = "ways",
+	.max_set_by = max_set_by,
 	.semantic = 0,
 	.memory = memory,
 	.generate = generate,
@@ -210,12 +243,12 @@ const stm_workload stm_workload_memcached = {
 	.verify_batch = verify_batch,
 	.refuses = refuses,
 	.method_batch = "serial replay of the SETs in commit-stamp order, every set a strict LRU order",
-	.checked_batch = "replayed in commit order, every set's keys distinct and of that set, LRU stamps "
-			 "distinct and within its clock",
+	.checked_batch = "replayed in commit order, every set's keys distinct, whole and of that set, values whole, "
+			 "LRU stamps distinct and within its clock",
 	.checksum_key = "data_fnv1a",
 	.config = config,
 	.describe = describe,
 	.max_update_set = max_update_set,
 	.verify_results = verify_results,
-	.checked_results = "GET results equal the replay at their snapshot",
+	.checked_results = "GET results (the value's digest) equal the replay at their snapshot",
 };
