@@ -36,7 +36,7 @@ expect_out "help stm documents every option" "usage: gpubench stm" --algo --work
 	--no-verify --json --quiet --compare --retry-limit --customers --room-types --rooms \
 	--room-interval --initial-keys --key-range --capacity --levels prstm prstm-nocm gpustm bank vacation skiplist \
 	--points --clusters --iterations --points-per-tx kmeans --vertices --edges --edges-per-tx --max-label graph \
-	--items --ways --keys --zipf --set-permille memcached "does not apply to --workload memcached" \
+	--items --ways --key-words --value-words --keys --zipf --set-permille memcached "does not apply to --workload memcached" \
 	"does not apply to --workload kmeans" "Staged workloads"
 cp "$T_OUT" "$T_TMP/help-stm.txt"
 # a help text is not a format string: its '%' is printed as it is
@@ -1079,7 +1079,7 @@ for wl in bank vacation skiplist kmeans graph memcached; do
 	skiplist) args=($(t_less SKL --levels) --read-only 20 --levels 8) ;;
 	kmeans) args=("${KM[@]}") ;;
 	graph) args=("${GR[@]}") ;;
-	memcached) args=("${MEMC[@]}") ;;
+	memcached) args=("${MEMC[@]}" --key-words 1 --value-words 1) ;; # gpustm runs the compact layout
 	esac
 	expect_rc "$wl on gpustm-local, compared with gpustm" 0 "$G" stm "${args[@]}" --algo gpustm-local \
 		--compare gpustm --retry-limit 1000000000 --quiet --json "$R/gl-$wl.json"
