@@ -43,7 +43,7 @@
 #define LONG_READS_1 PRSTM_LONG_READS_MAX
 #define PRSTM_RUN(name, set, sizes, logged)                                                            \
 	{.workload = &stm_workload_##name, .cpu = &prstm_##name##_cpu_ops, .gpu = GPU_OPS(prstm_##name##_gpu_ops), \
-	 .max_set = set, .long_reads = LONG_READS_##logged},
+	 .max_set = PRSTM_SET_OF(set, sizes), .long_reads = LONG_READS_##logged},
 static const stm_engine_run prstm_runs[] = {STM_WORKLOADS(PRSTM_RUN){.workload = NULL}};
 
 /* prstm and prstm-nocm: the same kernels and CPU backends; prstm-nocm's options turn the manager off. */
@@ -53,7 +53,7 @@ static const stm_engine_run prstm_runs[] = {STM_WORKLOADS(PRSTM_RUN){.workload =
 		.head.summary = summary_,                                                                  \
 		.head.backends = CPU_AND_GPU,                                                              \
 		.max_threads = PRSTM_MAX_THREADS,                                                          \
-		.max_set = PRSTM_WIDE_SET,                                                                 \
+		.max_set = PRSTM_HUGE_SET,                                                                 \
 		.timed_rounds = 1,                                                                         \
 		.options = &id##_options,                                                                  \
 		.runs = prstm_runs,                                                                        \

@@ -46,6 +46,15 @@ stm_gpu *stm_gpu_open(const tx_input *in, const stm_params *p, const void *kerne
 	 * be running, or a waiting one would keep an unscheduled one out. */
 	GB_CUDA(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, (int)g->block_size, 0),
 		"querying the occupancy of %s at %u threads per block", kernel_name, g->block_size);
+	if (per_sm == 0) {
+		/* a kernel of wide sets (PR-STM's of 64 words: about 192 registers a thread) fits fewer
+		 * threads in a block than the device's limit: say so before a launch fails */
+		cudaFuncAttributes fa;
+		GB_CUDA(cudaFuncGetAttributes(&fa, kernel), "querying the attributes of %s", kernel_name);
+		gb_die(GB_EXIT_USAGE, "option --block-size: %s uses %d registers a thread, so a block holds at most %d "
+		       "threads on this GPU, not %u (accepted here: 32..%d in steps of 32)", kernel_name, fa.numRegs,
+		       fa.maxThreadsPerBlock, g->block_size, fa.maxThreadsPerBlock / 32 * 32);
+	}
 	g->rounds_ok = (uint64_t)per_sm * (uint64_t)dev.sm_count >= g->blocks;
 	g->d_data = (uint32_t *)gb_cuda_alloc((size_t)in->words * 4, "data words");
 	g->d_locks = (uint32_t *)gb_cuda_alloc((size_t)g->nlocks * 4, "lock table");

@@ -102,8 +102,21 @@
 /* Capacity of each of the read, write and lock sets of one transaction. */
 #ifndef PRSTM_MAX_SET
 #define PRSTM_MAX_SET 8 /* a GPU kernel may be built with less: stm/prstm/prstm_gpu.cuh; with more
-			 * (PRSTM_WIDE_SET) for workloads with larger transactions: stm/prstm/prstm_cpu_set16.c */
+			 * (PRSTM_WIDE_SET, PRSTM_HUGE_SET) for workloads with larger transactions:
+			 * stm/prstm/prstm_cpu_set16.c, stm/prstm/prstm_cpu_set64.c */
 #endif
+
+/* A set of entries of the read, write or lock set, bit j for entry j: 64 bits past 32 entries. */
+#if PRSTM_MAX_SET > 64
+#error "PR-STM's sets hold at most 64 words"
+#elif PRSTM_MAX_SET > 32
+typedef uint64_t prstm_mask;
+#else
+typedef uint32_t prstm_mask;
+#endif
+#define PRSTM_BIT(j) ((prstm_mask)1 << (j))
+/* entries 0..n-1 (n <= PRSTM_MAX_SET), without shifting by the mask's width */
+#define PRSTM_FIRST(n) ((n) ? ((prstm_mask)~(prstm_mask)0 >> (8 * sizeof(prstm_mask) - (n))) : (prstm_mask)0)
 
 /* Why an attempt aborted. */
 enum prstm_abort {
@@ -297,7 +310,8 @@ GB_HD uint32_t prstm_tx_read(prstm_tx *tx, const prstm_mem *m, uint32_t addr)
 GB_HD void prstm_tx_prefetch(prstm_tx *tx, const prstm_mem *m, const uint32_t *addr, uint32_t n)
 {
 	uint32_t w[PRSTM_MAX_SET] = {0}, v[PRSTM_MAX_SET] = {0}, idx[PRSTM_MAX_SET] = {0};
-	uint32_t j, k, locked = 0, again = 0;
+	uint32_t j, k, locked = 0;
+	prstm_mask again = 0;
 
 	if (tx->abort)
 		return;
@@ -313,19 +327,19 @@ GB_HD void prstm_tx_prefetch(prstm_tx *tx, const prstm_mem *m, const uint32_t *a
 				GB_UNROLL
 				for (k = 0; k < j; k++)
 					if (idx[k] == idx[j])
-						again |= 1u << j;
+						again |= PRSTM_BIT(j);
 			}
 		}
 	GB_UNROLL
 	for (j = 0; j < PRSTM_MAX_SET; j++)
-		if (j < n && !(again & (1u << j)))
+		if (j < n && !(again & PRSTM_BIT(j)))
 			w[j] = gb_ld_acquire_u32(m->locks + idx[j]);
 	GB_UNROLL
 	for (j = 1; j < PRSTM_MAX_SET; j++)
-		if (again & (1u << j)) {
+		if (again & PRSTM_BIT(j)) {
 			GB_UNROLL
 			for (k = 0; k < j; k++)
-				if (idx[k] == idx[j] && !(again & (1u << k)))
+				if (idx[k] == idx[j] && !(again & PRSTM_BIT(k)))
 					w[j] = w[k];
 		}
 	GB_UNROLL
@@ -387,14 +401,14 @@ GB_HD void prstm_tx_write(prstm_tx *tx, const prstm_mem *m, uint32_t addr, uint3
 }
 
 /* Give back the locks of the lock set marked in `locked` and `prelocked` (bit j = entry j). */
-GB_HD void prstm_release_locks(const prstm_tx *tx, const prstm_mem *m, uint32_t locked,
-			       uint32_t prelocked)
+GB_HD void prstm_release_locks(const prstm_tx *tx, const prstm_mem *m, prstm_mask locked,
+			       prstm_mask prelocked)
 {
 	uint32_t j;
 	for (j = 0; j < tx->nl; j++) {
-		if (locked & (1u << j))
+		if (locked & PRSTM_BIT(j))
 			gb_st_relaxed_u32(m->locks + tx->l_idx[j], prstm_free_word(tx->l_ver[j]));
-		else if (prelocked & (1u << j))
+		else if (prelocked & PRSTM_BIT(j))
 			/* A CAS: a higher priority may have stolen it meanwhile. */
 			gb_cas_u32(m->locks + tx->l_idx[j],
 				   prstm_prelocked_word(tx->l_ver[j], tx->prio),
@@ -404,7 +418,8 @@ GB_HD void prstm_release_locks(const prstm_tx *tx, const prstm_mem *m, uint32_t 
 
 GB_HD int prstm_try_prelock(prstm_tx *tx, const prstm_mem *m)
 {
-	uint32_t seen[PRSTM_MAX_SET] = {0}, j, held = 0, n = tx->nl;
+	uint32_t seen[PRSTM_MAX_SET] = {0}, j, n = tx->nl;
+	prstm_mask held = 0;
 
 	GB_UNROLL
 	for (j = 0; j < PRSTM_MAX_SET; j++)
@@ -436,7 +451,7 @@ GB_HD int prstm_try_prelock(prstm_tx *tx, const prstm_mem *m)
 			}
 		}
 		if (got == expect)
-			held |= 1u << j;
+			held |= PRSTM_BIT(j);
 	}
 	if (tx->abort) {
 		prstm_release_locks(tx, m, 0, held);
@@ -447,7 +462,8 @@ GB_HD int prstm_try_prelock(prstm_tx *tx, const prstm_mem *m)
 
 GB_HD int prstm_try_lock(prstm_tx *tx, const prstm_mem *m)
 {
-	uint32_t seen[PRSTM_MAX_SET] = {0}, j, locked = 0, n = tx->nl;
+	uint32_t seen[PRSTM_MAX_SET] = {0}, j, n = tx->nl;
+	prstm_mask locked = 0;
 
 	GB_UNROLL
 	for (j = 0; j < PRSTM_MAX_SET; j++)
@@ -458,8 +474,8 @@ GB_HD int prstm_try_lock(prstm_tx *tx, const prstm_mem *m)
 	GB_UNROLL
 	for (j = 0; j < PRSTM_MAX_SET; j++)
 		if (j < n && seen[j] == prstm_prelocked_word(tx->l_ver[j], tx->prio))
-			locked |= 1u << j;
-	if (locked != (1u << n) - 1u) {
+			locked |= PRSTM_BIT(j);
+	if (locked != PRSTM_FIRST(n)) {
 		/* A higher priority stole a pre-lock: every other entry is locked by us. */
 		tx->abort = PRSTM_ABORT_PRIORITY;
 		prstm_release_locks(tx, m, locked, 0);
@@ -522,14 +538,14 @@ GB_HD int prstm_tx_validate(prstm_tx *tx, const prstm_mem *m)
 		w = gb_ld_relaxed_u32(m->locks + idx);
 		if (prstm_version(w) != tx->r_ver[j] || prstm_is_locked(w)) {
 			tx->abort = PRSTM_ABORT_VALIDATION;
-			prstm_release_locks(tx, m, 0, (1u << tx->nl) - 1u);
+			prstm_release_locks(tx, m, 0, PRSTM_FIRST(tx->nl));
 			return 0;
 		}
 	}
 #ifdef PRSTM_LONG_READS
 	if (tx->nlong && !prstm_validate_long(tx, m, fenced)) {
 		tx->abort = PRSTM_ABORT_VALIDATION;
-		prstm_release_locks(tx, m, 0, (1u << tx->nl) - 1u);
+		prstm_release_locks(tx, m, 0, PRSTM_FIRST(tx->nl));
 		return 0;
 	}
 #endif
@@ -540,7 +556,7 @@ GB_HD int prstm_tx_validate(prstm_tx *tx, const prstm_mem *m)
 	 * hold its versions. */
 	if (tx->late && gb_cycles() > tx->late) {
 		tx->abort = PRSTM_ABORT_VALIDATION;
-		prstm_release_locks(tx, m, 0, (1u << tx->nl) - 1u);
+		prstm_release_locks(tx, m, 0, PRSTM_FIRST(tx->nl));
 		return 0;
 	}
 	return prstm_try_lock(tx, m);

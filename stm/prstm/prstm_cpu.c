@@ -10,4 +10,5 @@
 
 #define PRSTM_CPU_SET_8 1
 #define PRSTM_CPU_SET_16 0
+#define PRSTM_CPU_SET_64 0
 PRSTM_CPU_UNIT()

@@ -3,7 +3,8 @@
  * (stm/backend/stm_cpu.h) for each of its logical threads: the scheduler's init,
  * wait and totals, and the opens that set the attempt time limit. Included by
  * each translation unit of PR-STM's CPU backend (stm/prstm/prstm_cpu.c for sets of
- * 8 words, stm/prstm/prstm_cpu_set16.c for PRSTM_WIDE_SET, stm/prstm/prstm_cpu_long.c and
+ * 8 words, stm/prstm/prstm_cpu_set16.c for PRSTM_WIDE_SET, stm/prstm/prstm_cpu_set64.c for
+ * PRSTM_HUGE_SET, stm/prstm/prstm_cpu_long.c and
  * stm/prstm/prstm_cpu_long16.c with the read log); PRSTM_CPU_UNIT then makes the ops of the workloads of
  * workloads/stm/list.h whose set is the unit's.
  */
@@ -57,13 +58,14 @@ static inline void *open_or_long(uint32_t wl, const tx_input *in, const stm_para
 }
 
 /*
- * The ops of every workload whose set is this unit's capacity: a unit defines
- * PRSTM_CPU_SET_8 and PRSTM_CPU_SET_16 as 1 for its capacity and 0 for the other.
+ * The ops of every workload whose PR-STM capacity (PRSTM_SET_OF, workloads/stm/list.h) is this
+ * unit's: a unit defines PRSTM_CPU_SET_8, PRSTM_CPU_SET_16 and PRSTM_CPU_SET_64 as 1 for its
+ * capacity and 0 for the others.
  */
 #define PRSTM_CPU_OPEN_0 open_with
 #define PRSTM_CPU_OPEN_1 open_or_long
 #define PRSTM_CPU_OPS(name, set, sizes, long_reads)        \
-	GB_STM_IF(GB_STM_CAT(PRSTM_CPU_SET_, set))(         \
+	GB_STM_IF(GB_STM_CAT(PRSTM_CPU_SET_, PRSTM_SET_OF(set, sizes)))( \
 		STM_CPU_WORKLOAD(prstm, name, GB_STM_CAT(PRSTM_CPU_OPEN_, long_reads));)
 #define PRSTM_CPU_UNIT() STM_WORKLOADS(PRSTM_CPU_OPS)
 

@@ -2,5 +2,6 @@
 #define PRSTM_MAX_SET 8
 #define PRSTM_CPU_SET_8 1
 #define PRSTM_CPU_SET_16 0
+#define PRSTM_CPU_SET_64 0
 #define PRSTM_LONG_OPEN prstm_long_cpu_open
 #include "stm/prstm/prstm_cpu_long.h"

@@ -9,8 +9,8 @@
  * stm/prstm/prstm_cpu_set16.c open them when a table's transactions outgrow their
  * sets, as the GPU backend picks stm/prstm/prstm_gpu_long.cu's and
  * stm/prstm/prstm_gpu_long16.cu's kernels. The including unit defines
- * PRSTM_MAX_SET, PRSTM_CPU_SET_8 and PRSTM_CPU_SET_16 (1 for its capacity, 0 for
- * the other) and PRSTM_LONG_OPEN, the name of its open.
+ * PRSTM_MAX_SET, PRSTM_CPU_SET_8, PRSTM_CPU_SET_16 and PRSTM_CPU_SET_64 (1 for
+ * its capacity, 0 for the others) and PRSTM_LONG_OPEN, the name of its open.
  */
 #ifndef GB_PRSTM_CPU_LONG_H
 #define GB_PRSTM_CPU_LONG_H
@@ -27,19 +27,19 @@ static void long_mem(prstm_mem *m, stm_cpu *c)
 }
 
 /* The logical threads of each workload with long_reads whose set is this unit's, by workload. */
-#define PRSTM_LONG_BUILT(set, long_reads) \
-	GB_STM_CAT(GB_STM_CAT(PRSTM_LONG_BUILT_, long_reads), GB_STM_CAT(PRSTM_CPU_SET_, set))
+#define PRSTM_LONG_BUILT(set, sizes, long_reads) \
+	GB_STM_CAT(GB_STM_CAT(PRSTM_LONG_BUILT_, long_reads), GB_STM_CAT(PRSTM_CPU_SET_, PRSTM_SET_OF(set, sizes)))
 #define PRSTM_LONG_BUILT_00 0
 #define PRSTM_LONG_BUILT_01 0
 #define PRSTM_LONG_BUILT_10 0
 #define PRSTM_LONG_BUILT_11 1
 #define PRSTM_LONG_THREADS(name, set, sizes, long_reads) \
-	GB_STM_IF(PRSTM_LONG_BUILT(set, long_reads))(STM_CPU_THREADS(prstm, name, name##_long_threads, long_mem);)
+	GB_STM_IF(PRSTM_LONG_BUILT(set, sizes, long_reads))(STM_CPU_THREADS(prstm, name, name##_long_threads, long_mem);)
 STM_WORKLOADS(PRSTM_LONG_THREADS)
 #define PRSTM_LONG_ENTRY_1(name) &name##_long_threads,
 #define PRSTM_LONG_ENTRY_0(name) NULL,
 #define PRSTM_LONG_ENTRY(name, set, sizes, long_reads) \
-	GB_STM_CAT(PRSTM_LONG_ENTRY_, PRSTM_LONG_BUILT(set, long_reads))(name)
+	GB_STM_CAT(PRSTM_LONG_ENTRY_, PRSTM_LONG_BUILT(set, sizes, long_reads))(name)
 static const stm_cpu_threads *const long_threads[STM_NWORKLOADS] = {STM_WORKLOADS(PRSTM_LONG_ENTRY)};
 
 /*

@@ -5,5 +5,6 @@
 #define PRSTM_MAX_SET PRSTM_WIDE_SET
 #define PRSTM_CPU_SET_8 0
 #define PRSTM_CPU_SET_16 1
+#define PRSTM_CPU_SET_64 0
 #define PRSTM_LONG_OPEN prstm_long16_cpu_open
 #include "stm/prstm/prstm_cpu_long.h"

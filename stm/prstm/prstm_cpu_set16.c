@@ -14,4 +14,5 @@
 
 #define PRSTM_CPU_SET_8 0
 #define PRSTM_CPU_SET_16 1
+#define PRSTM_CPU_SET_64 0
 PRSTM_CPU_UNIT()

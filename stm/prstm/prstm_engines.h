@@ -12,6 +12,12 @@
  * workloads' code stays as it was.
  */
 #define PRSTM_WIDE_SET 16
+/*
+ * And for the workloads of sizes `huge` (graph: the paper's transaction sends to all of a vertex's
+ * neighbours), 64 (stm/prstm/prstm_cpu_set64.c; on the GPU the kernels of 32 and 64,
+ * stm/prstm/prstm_gpu_set32.cu and stm/prstm/prstm_gpu_set64.cu, beside those of 2 to 16).
+ */
+#define PRSTM_HUGE_SET 64
 
 /*
  * The most words one read-only transaction of the bank or memcached reads on

@@ -9,8 +9,8 @@
  * through the PTX loads, stores and atomics of common/port.h (gpu scope, so
  * the non-coherent L1 is bypassed).
  *
- * The kernels are built for set capacities 2, 4, 8 and (the skiplist and
- * memcached) 16 (stm/prstm/prstm_gpu.cuh); this file builds the ones for 8 and picks, at
+ * The kernels are built for set capacities 2, 4, 8, (the skiplist, memcached
+ * and graph) 16 and (graph) 32 and 64 (stm/prstm/prstm_gpu.cuh); this file builds the ones for 8 and picks, at
  * open, the smallest capacity that holds every transaction of the table.
  */
 #define PRSTM_MAX_SET 8
@@ -33,7 +33,8 @@
 static const prstm_gpu_kernel *kernel_for(const tx_input *in, uint32_t wl)
 {
 	static const prstm_gpu_kernel *const by_capacity[] = {
-		prstm_gpu_kernels_set2, prstm_gpu_kernels_set4, prstm_gpu_kernels_set8, prstm_gpu_kernels_set16,
+		prstm_gpu_kernels_set2,	 prstm_gpu_kernels_set4,  prstm_gpu_kernels_set8,
+		prstm_gpu_kernels_set16, prstm_gpu_kernels_set32, prstm_gpu_kernels_set64,
 	};
 	const prstm_gpu_kernel *last = NULL;
 	uint32_t k;

@@ -8,18 +8,21 @@
  * at most two words runs faster on a kernel built for two (H100, bank without
  * semantic transactions: 8.9e8 committed tx/s with 8, 1.0e9 with 4, 1.05e9
  * with 2). So each capacity is its own translation unit (prstm_gpu_set2.cu,
- * prstm_gpu_set4.cu, prstm_gpu_set16.cu; 8 in prstm_gpu.cu) that defines
+ * prstm_gpu_set4.cu, prstm_gpu_set16.cu, prstm_gpu_set32.cu, prstm_gpu_set64.cu; 8 in prstm_gpu.cu) that defines
  * PRSTM_MAX_SET and includes stm/prstm/prstm_gpu_kernel.cuh, which builds a kernel
  * for each workload of workloads/stm/list.h whose `sizes` include that
  * capacity, and the backend picks the smallest capacity that holds every
  * transaction of the table (tx_input.max_words). Capacity 16 is built for the
- * skiplist, whose updates touch up to 2 x --levels words, and memcached (built
- * at 8 and 16), whose GETs read --ways + 1; the narrow workloads never need
- * more than 8, and their entries there are empty. A table with read-only
- * transactions longer than every capacity built for its workload (the bank's
- * inquiries past 8 accounts, memcached's GETs past 15 ways) runs on the
- * kernels of stm/prstm/prstm_gpu_long.cu: capacity 8 and the read log in
- * global memory (stm/prstm/prstm.h, "Long reads").
+ * skiplist, whose updates touch up to 2 x --levels words, memcached (built
+ * at 8 and 16), whose GETs read --ways + 1 in the compact layout, and graph;
+ * 32 and 64 (prstm_gpu_set32.cu, prstm_gpu_set64.cu) for graph alone, whose
+ * paper's transaction touches 1 + a vertex's degree; the narrow workloads
+ * never need more than 8, and their entries there are empty. A table with
+ * read-only transactions longer than every capacity built for its workload
+ * (the bank's inquiries past 8 accounts, memcached's GETs) runs on the kernels
+ * with the read log in global memory (stm/prstm/prstm.h, "Long reads") at
+ * its set's capacity: stm/prstm/prstm_gpu_long.cu (8) and
+ * stm/prstm/prstm_gpu_long16.cu (16).
  */
 #ifndef GB_PRSTM_GPU_CUH
 #define GB_PRSTM_GPU_CUH
@@ -51,7 +54,8 @@ typedef struct prstm_gpu_kernel {
 
 /* One capacity's kernels, indexed by workload (workloads/stm/list.h). */
 extern const prstm_gpu_kernel prstm_gpu_kernels_set2[STM_NWORKLOADS], prstm_gpu_kernels_set4[STM_NWORKLOADS],
-	prstm_gpu_kernels_set8[STM_NWORKLOADS], prstm_gpu_kernels_set16[STM_NWORKLOADS];
+	prstm_gpu_kernels_set8[STM_NWORKLOADS], prstm_gpu_kernels_set16[STM_NWORKLOADS],
+	prstm_gpu_kernels_set32[STM_NWORKLOADS], prstm_gpu_kernels_set64[STM_NWORKLOADS];
 /* With the read log, the workloads with long_reads at the capacity of their set: 8
  * (stm/prstm/prstm_gpu_long.cu) and 16 (stm/prstm/prstm_gpu_long16.cu). */
 extern const prstm_gpu_kernel prstm_gpu_kernels_long[STM_NWORKLOADS], prstm_gpu_kernels_long16[STM_NWORKLOADS];

@@ -18,7 +18,7 @@
 /*
  * Which workloads this capacity builds (workloads/stm/list.h, their `sizes`):
  * narrow ones (at most 8 words) up to capacity 8, wide ones (5 words and more)
- * from 8 up, any at every capacity. A build with the read log
+ * at 8 and 16, any at 2 to 16, huge at every capacity (2 to 64). A build with the read log
  * (PRSTM_LONG_READS, stm/prstm/prstm.h) serves the workloads whose read-only
  * transactions may be longer than any set (`long_reads`), at the capacity of their
  * `set` (the bank 8, memcached 16: its PUT writes 14 words in the paper's layout).
@@ -43,13 +43,18 @@
 #else
 #define PRSTM_GPU_LOG 0
 #define PRSTM_GPU_BUILDS(set, sizes, long_reads) GB_STM_CAT(PRSTM_GPU_SIZES_, sizes)
+#define PRSTM_GPU_SIZES_huge 1
+#if PRSTM_MAX_SET <= 16
 #define PRSTM_GPU_SIZES_any 1
+#else
+#define PRSTM_GPU_SIZES_any 0
+#endif
 #if PRSTM_MAX_SET <= 8
 #define PRSTM_GPU_SIZES_narrow 1
 #else
 #define PRSTM_GPU_SIZES_narrow 0
 #endif
-#if PRSTM_MAX_SET >= 8
+#if PRSTM_MAX_SET >= 8 && PRSTM_MAX_SET <= 16
 #define PRSTM_GPU_SIZES_wide 1
 #else
 #define PRSTM_GPU_SIZES_wide 0

@@ -139,7 +139,7 @@ TEST(graph_generate_csr_values_components_and_table)
 
 	c.edges_per_tx = GRAPH_MAX_EDGES_PER_TX + 1;
 	CHECK(graph_generate(&w, &c, err, sizeof(err)) == -1);
-	CHECK_CONTAINS(err, "--edges-per-tx 16");
+	CHECK_CONTAINS(err, "--edges-per-tx 64: a transaction lowers 1..63 neighbours");
 }
 
 /* The largest degree of c's graph and how many vertices have more than k neighbours, from the CSR of a split
@@ -218,23 +218,23 @@ TEST(graph_all_neighbours_past_the_sets_is_refused)
 	char err[512], want[128];
 	uint32_t over, maxdeg;
 
-	c.vertices = 40;
-	c.edges = 600; /* degrees of 30 on average */
+	c.vertices = 100;
+	c.edges = 4000; /* degrees of 80 on average */
 	maxdeg = degrees_of(c, 0, &over);
 	REQUIRE(maxdeg > GRAPH_MAX_EDGES_PER_TX && maxdeg != UINT32_MAX);
 	c.edges_per_tx = 0;
-	c.max_words = 16;
+	c.max_words = 64;
 	c.engine = "prstm";
 	CHECK(graph_generate(&w, &c, err, sizeof(err)) == -1);
 	snprintf(want, sizeof(want), "this graph's largest degree is %u, so a transaction touches up to %u words",
 		 maxdeg, maxdeg + 1);
 	CHECK_CONTAINS(err, want);
-	CHECK_CONTAINS(err, "but prstm runs graph transactions of at most 16: set --edges-per-tx 1..15");
+	CHECK_CONTAINS(err, "but prstm runs graph transactions of at most 64: set --edges-per-tx 1..63");
 	/* no engine: the entry's count field bounds it */
 	c.max_words = 0;
 	c.engine = NULL;
 	CHECK(graph_generate(&w, &c, err, sizeof(err)) == -1);
-	CHECK_CONTAINS(err, "past the 16 that the entry's count field hold");
+	CHECK_CONTAINS(err, "past the 64 that the entry's count field hold");
 	/* an engine of narrower sets than the degree: named with its capacity */
 	c.edges = 120;
 	c.vertices = 60;

@@ -42,7 +42,7 @@ static void build_table(graph_workload *w, const unsigned char *mark, uint64_t n
 		for (k = w->offset[v]; k < end; k += epx) {
 			uint32_t cnt = end - k < epx ? end - k : epx, j;
 			graph_entry *e = &w->tx[n];
-			e->meta = cnt;
+			e->meta = GRAPH_META(cnt);
 			e->src = v;
 			e->nb[0] = e->nb[1] = 0;
 			for (j = 0; j < cnt; j++) {

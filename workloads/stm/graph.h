@@ -32,10 +32,10 @@
  * source's neighbours, as the paper's does: one transaction per vertex, of 1
  * + its degree words. That needs sets of 1 + the graph's largest degree words,
  * which only generation tells: a graph whose largest degree is past what the
- * chosen engines' sets hold (graph_config.max_words; 16 on prstm and gpustm,
- * and the entry's count field holds 15 neighbours) is refused with a message
- * that names --edges-per-tx (the paper's 1 million vertices and 10 million
- * edges have degrees past 40). --edges-per-tx N, our bounded variant, splits
+ * chosen engines' sets hold (graph_config.max_words; 64 on prstm, 16 on
+ * gpustm, and the entry's count field holds 63 neighbours) is refused with a
+ * message that names --edges-per-tx (the paper's 1 million vertices and 10
+ * million edges have degrees past 40: prstm runs them whole, gpustm does not). --edges-per-tx N, our bounded variant, splits
  * a vertex's neighbours, in CSR order, over several transactions of at most N
  * each, so any graph runs. The split changes nothing in the outcome: a
  * vertex's transactions each send the value the vertex has when they run;
@@ -72,14 +72,16 @@
 #include "api/tx_table.h"
 #include "common/port.h"
 
-/* Neighbours one transaction may lower: what the entry's count field holds. */
-#define GRAPH_MAX_EDGES_PER_TX 15u
+/* Neighbours one transaction may lower: what the entry's count field holds (PR-STM's sets of 64 hold
+ * a source and 63 neighbours). */
+#define GRAPH_MAX_EDGES_PER_TX 63u
 /* Neighbours kept in the entry itself; the rest are in the table's aux words. */
 #define GRAPH_ENTRY_NEIGHBOURS 2u
 #define GRAPH_MAX_EDGES (1u << 30)
 
-/* meta word: the neighbours of this transaction in bits 0-3 (the priority tag, bits 4-7, is 0) */
-#define GRAPH_COUNT(meta) ((meta) & 0xFu)
+/* meta word: the neighbours of this transaction in bits 8-13 (the priority tag, bits 4-7, is 0) */
+#define GRAPH_COUNT(meta) (((meta) >> 8) & 0x3Fu)
+#define GRAPH_META(count) ((count) << 8)
 
 /*
  * A transaction of vertex `src`: neighbours 0 and 1 are nb[0], nb[1];

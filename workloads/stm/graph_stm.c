@@ -31,9 +31,9 @@ static const gb_opt_row rows[] = {
 	{.name = "edges-per-tx", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = GRAPH_MAX_EDGES_PER_TX,
 	 .def = "0", .offset = AT(edges_per_tx),
 	 .help = "graph: 0 (all): a transaction sends its vertex's value to all its neighbours, as the paper's "
-		 "does, on a graph whose largest degree the engines' sets hold (1 + degree words; prstm and "
-		 "gpustm hold 16), else exits 2; N: our bounded variant, a vertex's neighbours split over "
-		 "transactions of at most N, for any graph (the paper's sizes: N up to 15)"},
+		 "does, on a graph whose largest degree the engines' sets hold (1 + degree words; prstm holds "
+		 "64, gpustm 16), else exits 2; N: our bounded variant, a vertex's neighbours split over "
+		 "transactions of at most N, for any graph (N up to 63 on prstm, 15 on gpustm)"},
 	{.name = "max-label", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 1000000000, .def = "10000",
 	 .offset = AT(max_label), .help = "graph: vertex values are drawn from 1..N (the paper: 10000)"},
 };
@@ -52,12 +52,13 @@ static uint32_t words(const void *opts)
 	return (uint32_t)((const graph_opts *)opts)->vertices;
 }
 
-/* The source vertex and its neighbours: with all of them (0), at most what the entry holds; generation
- * refuses a graph whose largest degree is past the engines' sets (graph_generate). */
+/* The source vertex and its neighbours. With all of them (0) only the graph tells how many: the
+ * fewest (a source and one neighbour) here, and generation refuses a graph whose largest degree is
+ * past the chosen engines' sets or the entry's count field, naming the engine (graph_generate). */
 static uint32_t max_set(const void *opts)
 {
 	uint64_t n = ((const graph_opts *)opts)->edges_per_tx;
-	return 1 + (uint32_t)(n ? n : GRAPH_MAX_EDGES_PER_TX);
+	return 1 + (uint32_t)(n ? n : 1);
 }
 
 /*
@@ -71,7 +72,7 @@ static unsigned memory(const void *opts, const stm_table_cfg *c, gb_memory_term 
 		       gb_memory_term device[STM_MEMORY_TERMS])
 {
 	const graph_opts *o = opts;
-	uint64_t epx = o->edges_per_tx ? o->edges_per_tx : GRAPH_MAX_EDGES_PER_TX; /* all: at most 15 */
+	uint64_t epx = o->edges_per_tx ? o->edges_per_tx : GRAPH_MAX_EDGES_PER_TX; /* all: at most 63 */
 	uint64_t stride = epx > GRAPH_ENTRY_NEIGHBOURS ? epx - GRAPH_ENTRY_NEIGHBOURS : 0;
 	uint64_t tx_host = sizeof(graph_entry) + 4 * stride + 2 * sizeof(uint32_t) + sizeof(uint64_t);
 	uint64_t tx_dev = sizeof(graph_entry) + 4 * stride + sizeof(uint32_t);
