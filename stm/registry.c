@@ -43,7 +43,7 @@
 #define LONG_READS_1 PRSTM_LONG_READS_MAX
 #define PRSTM_RUN(name, set, sizes, logged)                                                            \
 	{.workload = &stm_workload_##name, .cpu = &prstm_##name##_cpu_ops, .gpu = GPU_OPS(prstm_##name##_gpu_ops), \
-	 .max_set = PRSTM_SET_OF(set, sizes), .long_reads = LONG_READS_##logged},
+	 .max_set = STM_SET_OF(set, sizes), .long_reads = LONG_READS_##logged},
 static const stm_engine_run prstm_runs[] = {STM_WORKLOADS(PRSTM_RUN){.workload = NULL}};
 
 /* prstm and prstm-nocm: the same kernels and CPU backends; prstm-nocm's options turn the manager off. */
@@ -74,15 +74,15 @@ PRSTM_ENGINE(prstm_nocm, "prstm-nocm",
 #define GPUSTM_RUN(name, set, id)                                                                          \
 	{.workload = &stm_workload_##name, .cpu = &id##_##name##_cpu_ops, .gpu = GPU_OPS(id##_##name##_gpu_ops), \
 	 .max_set = set},
-#define GPUSTM_RUN_GLOBAL(name, set, sizes, long_reads) GPUSTM_RUN(name, set, gpustm)
-#define GPUSTM_RUN_LOCAL(name, set, sizes, long_reads) GPUSTM_RUN(name, set, gpustm_local)
+#define GPUSTM_RUN_GLOBAL(name, set, sizes, long_reads) GPUSTM_RUN(name, STM_SET_OF(set, sizes), gpustm)
+#define GPUSTM_RUN_LOCAL(name, set, sizes, long_reads) GPUSTM_RUN(name, STM_SET_OF(set, sizes), gpustm_local)
 #define GPUSTM_ENGINE(id, name_, summary_)                                                                \
 	static const stm_engine id = {                                                                     \
 		.head.name = name_,                                                                        \
 		.head.summary = summary_,                                                                  \
 		.head.backends = CPU_AND_GPU,                                                              \
 		.max_threads = GPUSTM_MAX_THREADS,                                                         \
-		.max_set = GPUSTM_WIDE_SET,                                                                \
+		.max_set = GPUSTM_HUGE_SET,                                                                \
 		.timed_rounds = 0,                                                                         \
 		.no_rounds = name_ " gives transactions up after --retry-limit attempts, so rounds over "  \
 			     "the table could drift apart without bound",                                  \

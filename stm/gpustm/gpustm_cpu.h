@@ -51,14 +51,53 @@ static void *open_with_logs(unsigned workload, const tx_input *in, const stm_par
 	return c;
 }
 
+/* A workload of sizes `huge` (workloads/stm/list.h): past this unit's sets, the 64-word unit. */
+static inline void *open_or_huge(unsigned workload, const tx_input *in, const stm_params *p,
+				 const stm_cpu_threads *threads)
+{
+	if (in->max_words > GPUSTM_MAX_SET)
+		return GPUSTM_UNIT_ID(huge_cpu_open)(workload, in, p);
+	return open_with_logs(workload, in, p, threads);
+}
+
 /*
  * The ops of every workload whose set is this unit's capacity: a unit defines
  * GPUSTM_CPU_SET_8 and GPUSTM_CPU_SET_16 as 1 for its capacity and 0 for the other.
+ * Those of sizes `huge` open the 64-word unit's threads when a table needs them.
  */
-#define GPUSTM_CPU_WORKLOAD(name) \
-	STM_CPU_OPS(gpustm, name, GPUSTM_UNIT_ID(name##_cpu_ops), logs_mem, open_with_logs);
+#define GPUSTM_CPU_OPEN_narrow open_with_logs
+#define GPUSTM_CPU_OPEN_wide open_with_logs
+#define GPUSTM_CPU_OPEN_any open_with_logs
+#define GPUSTM_CPU_OPEN_huge open_or_huge
+#define GPUSTM_CPU_WORKLOAD(name, sizes) \
+	STM_CPU_OPS(gpustm, name, GPUSTM_UNIT_ID(name##_cpu_ops), logs_mem, GB_STM_CAT(GPUSTM_CPU_OPEN_, sizes));
 #define GPUSTM_CPU_OPS(name, set, sizes, long_reads) \
-	GB_STM_IF(GB_STM_CAT(GPUSTM_CPU_SET_, set))(GPUSTM_CPU_WORKLOAD(name))
+	GB_STM_IF(GB_STM_CAT(GPUSTM_CPU_SET_, set))(GPUSTM_CPU_WORKLOAD(name, sizes))
 #define GPUSTM_CPU_UNIT() STM_WORKLOADS(GPUSTM_CPU_OPS)
+
+/*
+ * The 64-word unit (GPUSTM_MAX_SET GPUSTM_HUGE_SET): the threads of every workload of sizes `huge`,
+ * and the open the 16-word unit calls, GPUSTM_UNIT_ID(huge_cpu_open).
+ */
+#define GPUSTM_HUGE_IS_narrow 0
+#define GPUSTM_HUGE_IS_wide 0
+#define GPUSTM_HUGE_IS_any 0
+#define GPUSTM_HUGE_IS_huge 1
+#define GPUSTM_CPU_HUGE_THREADS(name, set, sizes, long_reads) \
+	GB_STM_IF(GB_STM_CAT(GPUSTM_HUGE_IS_, sizes))(STM_CPU_THREADS(gpustm, name, name##_huge_threads, logs_mem);)
+#define GPUSTM_CPU_HUGE_ENTRY_1(name) &name##_huge_threads,
+#define GPUSTM_CPU_HUGE_ENTRY_0(name) NULL,
+#define GPUSTM_CPU_HUGE_ENTRY(name, set, sizes, long_reads) \
+	GB_STM_CAT(GPUSTM_CPU_HUGE_ENTRY_, GB_STM_CAT(GPUSTM_HUGE_IS_, sizes))(name)
+#define GPUSTM_CPU_HUGE_UNIT()                                                                       \
+	STM_WORKLOADS(GPUSTM_CPU_HUGE_THREADS)                                                        \
+	static const stm_cpu_threads *const huge_threads[STM_NWORKLOADS] = {                           \
+		STM_WORKLOADS(GPUSTM_CPU_HUGE_ENTRY)};                                                \
+	void *GPUSTM_UNIT_ID(huge_cpu_open)(unsigned workload, const tx_input *in, const stm_params *p) \
+	{                                                                                             \
+		if (workload >= STM_NWORKLOADS || !huge_threads[workload])                            \
+			gb_die(GB_EXIT_RUNTIME, "GPU-STM's 64-word CPU build has no workload %u", workload); \
+		return open_with_logs(workload, in, p, huge_threads[workload]);                       \
+	}
 
 #endif

@@ -15,6 +15,13 @@
  * workloads' code stays as it was.
  */
 #define GPUSTM_WIDE_SET 16
+/*
+ * And for the workloads of sizes `huge` (graph: the paper's transaction sends to all of a vertex's
+ * neighbours), 64, in units of their own (stm/gpustm/gpustm_cpu_set64.c, gpustm_gpu_set64.cu and
+ * their gpustm-local twins): the 16-word unit of such a workload opens them when a table's
+ * transactions outgrow its 16 words, so a sparse graph keeps the 16-word code.
+ */
+#define GPUSTM_HUGE_SET 64
 
 #ifdef __cplusplus
 extern "C" {
@@ -30,6 +37,11 @@ extern "C" {
 	extern const stm_ops gpustm_local_##name##_gpu_ops;
 STM_WORKLOADS(GPUSTM_OPS_DECL)
 #undef GPUSTM_OPS_DECL
+/* The 64-word backends of the workloads of sizes `huge`, by workload id (NULL for the others' ids). */
+void *gpustm_huge_cpu_open(unsigned workload, const tx_input *in, const stm_params *p);
+void *gpustm_local_huge_cpu_open(unsigned workload, const tx_input *in, const stm_params *p);
+void *gpustm_huge_gpu_open(unsigned workload, const tx_input *in, const stm_params *p);
+void *gpustm_local_huge_gpu_open(unsigned workload, const tx_input *in, const stm_params *p);
 #ifdef __cplusplus
 }
 #endif

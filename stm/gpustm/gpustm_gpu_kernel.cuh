@@ -79,6 +79,12 @@ static void *open_kernel(const tx_input *in, const stm_params *p, const void *ke
 	return g;
 }
 
+/* A workload of sizes `huge` (workloads/stm/list.h) opens the 64-word unit's kernel past this unit's sets. */
+#define GPUSTM_GPU_HUGE_narrow 0
+#define GPUSTM_GPU_HUGE_wide 0
+#define GPUSTM_GPU_HUGE_any 0
+#define GPUSTM_GPU_HUGE_huge 1
+
 /*
  * Workload `name`'s kernel and ops (gpustm_bank_kernel, gpustm_bank_gpu_ops; gpustm_local_bank_kernel, ...),
  * when its set is the unit's.
@@ -91,6 +97,8 @@ static void *open_kernel(const tx_input *in, const stm_params *p, const void *ke
 		{ gpustm_kernel_body(STM_WORKLOAD_##name, m, v, p, timeout_ns, sh, out); }                     \
 		static void *name##_open(const tx_input *in, const stm_params *p)                              \
 		{                                                                                              \
+			if (GB_STM_CAT(GPUSTM_GPU_HUGE_, sizes) && in->max_words > GPUSTM_MAX_SET)              \
+				return GPUSTM_UNIT_ID(huge_gpu_open)(STM_WORKLOAD_##name, in, p);              \
 			return open_kernel(in, p, (const void *)GPUSTM_UNIT_ID(name##_kernel),                 \
 					   GPUSTM_UNIT_PREFIX #name "_kernel");                                \
 		}                                                                                              \
@@ -99,5 +107,33 @@ static void *open_kernel(const tx_input *in, const stm_params *p, const void *ke
 			stm_gpu_retable, NULL,                                                                 \
 		};)
 #define GPUSTM_GPU_UNIT() STM_WORKLOADS(GPUSTM_GPU_OPS)
+
+/*
+ * The 64-word unit (GPUSTM_MAX_SET GPUSTM_HUGE_SET): a kernel for every workload of sizes `huge`, and
+ * the open the 16-word unit calls, GPUSTM_UNIT_ID(huge_gpu_open); the 16-word unit's ops run it.
+ */
+#define GPUSTM_GPU_HUGE_KERNEL(name, set, sizes, long_reads)                                                  \
+	GB_STM_IF(GB_STM_CAT(GPUSTM_GPU_HUGE_, sizes))(                                                       \
+		__global__ void GPUSTM_UNIT_ID(name##_kernel64)(gpustm_mem m, tx_table v, stm_params p,        \
+								uint64_t timeout_ns, stm_shared *sh,    \
+								stm_counters *out)                      \
+		{ gpustm_kernel_body(STM_WORKLOAD_##name, m, v, p, timeout_ns, sh, out); })
+#define GPUSTM_GPU_HUGE_ENTRY_1(name) {(const void *)GPUSTM_UNIT_ID(name##_kernel64), GPUSTM_UNIT_PREFIX #name "_kernel64"},
+#define GPUSTM_GPU_HUGE_ENTRY_0(name) {NULL, NULL},
+#define GPUSTM_GPU_HUGE_ENTRY(name, set, sizes, long_reads) \
+	GB_STM_CAT(GPUSTM_GPU_HUGE_ENTRY_, GB_STM_CAT(GPUSTM_GPU_HUGE_, sizes))(name)
+#define GPUSTM_GPU_HUGE_UNIT()                                                                                 \
+	STM_WORKLOADS(GPUSTM_GPU_HUGE_KERNEL)                                                                  \
+	static const struct {                                                                                  \
+		const void *fn;                                                                                \
+		const char *name;                                                                              \
+	} huge_kernels[STM_NWORKLOADS] = {STM_WORKLOADS(GPUSTM_GPU_HUGE_ENTRY)};                              \
+	extern "C" void *GPUSTM_UNIT_ID(huge_gpu_open)(unsigned workload, const tx_input *in, const stm_params *p) \
+	{                                                                                                      \
+		(void)run; /* the 16-word unit's ops run the kernel opened here, with the same run */          \
+		if (workload >= STM_NWORKLOADS || !huge_kernels[workload].fn)                                  \
+			gb_die(GB_EXIT_RUNTIME, "GPU-STM's 64-word GPU build has no workload %u", workload);   \
+		return open_kernel(in, p, huge_kernels[workload].fn, huge_kernels[workload].name);             \
+	}
 
 #endif

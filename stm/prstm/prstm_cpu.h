@@ -58,14 +58,14 @@ static inline void *open_or_long(uint32_t wl, const tx_input *in, const stm_para
 }
 
 /*
- * The ops of every workload whose PR-STM capacity (PRSTM_SET_OF, workloads/stm/list.h) is this
+ * The ops of every workload whose PR-STM capacity (STM_SET_OF, workloads/stm/list.h) is this
  * unit's: a unit defines PRSTM_CPU_SET_8, PRSTM_CPU_SET_16 and PRSTM_CPU_SET_64 as 1 for its
  * capacity and 0 for the others.
  */
 #define PRSTM_CPU_OPEN_0 open_with
 #define PRSTM_CPU_OPEN_1 open_or_long
 #define PRSTM_CPU_OPS(name, set, sizes, long_reads)        \
-	GB_STM_IF(GB_STM_CAT(PRSTM_CPU_SET_, PRSTM_SET_OF(set, sizes)))( \
+	GB_STM_IF(GB_STM_CAT(PRSTM_CPU_SET_, STM_SET_OF(set, sizes)))( \
 		STM_CPU_WORKLOAD(prstm, name, GB_STM_CAT(PRSTM_CPU_OPEN_, long_reads));)
 #define PRSTM_CPU_UNIT() STM_WORKLOADS(PRSTM_CPU_OPS)
 

@@ -28,7 +28,7 @@ static void long_mem(prstm_mem *m, stm_cpu *c)
 
 /* The logical threads of each workload with long_reads whose set is this unit's, by workload. */
 #define PRSTM_LONG_BUILT(set, sizes, long_reads) \
-	GB_STM_CAT(GB_STM_CAT(PRSTM_LONG_BUILT_, long_reads), GB_STM_CAT(PRSTM_CPU_SET_, PRSTM_SET_OF(set, sizes)))
+	GB_STM_CAT(GB_STM_CAT(PRSTM_LONG_BUILT_, long_reads), GB_STM_CAT(PRSTM_CPU_SET_, STM_SET_OF(set, sizes)))
 #define PRSTM_LONG_BUILT_00 0
 #define PRSTM_LONG_BUILT_01 0
 #define PRSTM_LONG_BUILT_10 0

@@ -119,11 +119,13 @@ for algo in prstm gpustm gpustm-local; do
 	sanitize stm --backend gpu --algo "$algo" --workload graph --threads 512 --vertices 500 --edges 1200 \
 		--reps 1 --warmup 0
 done
-# all neighbours past 16 and 32 words: prstm's kernels of 32 and 64 words
-sanitize stm --backend gpu --algo prstm --workload graph --threads 512 --vertices 500 --edges 3000 --hash 4 \
-	--reps 1 --warmup 0
-sanitize stm --backend gpu --algo prstm --workload graph --threads 512 --vertices 500 --edges 8000 \
-	--reps 1 --warmup 0
+# all neighbours past 16 and 32 words: prstm's kernels of 32 and 64 words, gpustm's of 64
+for algo in prstm gpustm gpustm-local; do
+	sanitize stm --backend gpu --algo "$algo" --workload graph --threads 512 --vertices 500 --edges 3000 \
+		--hash 4 --reps 1 --warmup 0
+	sanitize stm --backend gpu --algo "$algo" --workload graph --threads 512 --vertices 500 --edges 8000 \
+		--reps 1 --warmup 0
+done
 
 # CSMV's cooperative kernel (clients and the server block), each variant, and
 # JVSTM-GPU's kernel (every thread committing by itself), with read-only

@@ -31,9 +31,9 @@ static const gb_opt_row rows[] = {
 	{.name = "edges-per-tx", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = GRAPH_MAX_EDGES_PER_TX,
 	 .def = "0", .offset = AT(edges_per_tx),
 	 .help = "graph: 0 (all): a transaction sends its vertex's value to all its neighbours, as the paper's "
-		 "does, on a graph whose largest degree the engines' sets hold (1 + degree words; prstm holds "
-		 "64, gpustm 16), else exits 2; N: our bounded variant, a vertex's neighbours split over "
-		 "transactions of at most N, for any graph (N up to 63 on prstm, 15 on gpustm)"},
+		 "does, on a graph whose largest degree the engines' sets hold (1 + degree words, up to 64), "
+		 "else exits 2; N: our bounded variant, a vertex's neighbours split over transactions of at "
+		 "most N, for any graph"},
 	{.name = "max-label", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 1000000000, .def = "10000",
 	 .offset = AT(max_label), .help = "graph: vertex values are drawn from 1..N (the paper: 10000)"},
 };

@@ -18,13 +18,16 @@
  *             --levels; memcached: a SET of the paper's layout, 14 words;
  *             graph: 1 + the largest degree, all of a vertex's neighbours); the
  *             CPU backends build exactly this capacity and the registry reports
- *             it; PR-STM's builds hold 64 for a workload of sizes `huge`
+ *             it; PR-STM's and GPU-STM's builds hold 64 for a workload of sizes
+ *             `huge` (STM_SET_OF), the smallest build that holds a table picked
+ *             at open
  * sizes       which of PR-STM's GPU capacities (2, 4, 8, 16, 32, 64: the
  *             smallest that holds the table's largest transaction runs,
  *             stm/prstm/prstm_gpu.cuh) are built for it: narrow (2 to 8), wide
  *             (8 and 16: transactions of 5 words and more), any (2 to 16), huge
- *             (2 to 64, and PR-STM's CPU backend at 64: graph, whose paper's
- *             transaction touches 1 + a vertex's degree, past 40 on its graph)
+ *             (2 to 64 on PR-STM's GPU, 64 on its CPU backend, 16 and 64 on
+ *             GPU-STM's backends: graph, whose paper's transaction touches 1 +
+ *             a vertex's degree, past 40 on its graph)
  * long_reads  1: its read-only transactions may read more words than any set
  *             (the bank's inquiries, memcached's GETs), which PR-STM logs in
  *             memory (stm/prstm/prstm.h, "Long reads"); 0: they never do
@@ -77,12 +80,13 @@ GB_HD void stm_load_entry(uint32_t wl, const tx_table *t, uint32_t i, tx_entry *
 	}
 }
 
-/* PR-STM's capacity for a workload of set `set` and sizes `sizes`: 64 for huge, else its set. */
-#define PRSTM_SET_OF(set, sizes) GB_STM_CAT(PRSTM_SET_OF_, sizes)(set)
-#define PRSTM_SET_OF_narrow(set) set
-#define PRSTM_SET_OF_wide(set) set
-#define PRSTM_SET_OF_any(set) set
-#define PRSTM_SET_OF_huge(set) 64
+/* The capacity PR-STM's and GPU-STM's builds hold for a workload of set `set` and sizes `sizes`:
+ * 64 for huge (graph), else its set. */
+#define STM_SET_OF(set, sizes) GB_STM_CAT(STM_SET_OF_, sizes)(set)
+#define STM_SET_OF_narrow(set) set
+#define STM_SET_OF_wide(set) set
+#define STM_SET_OF_any(set) set
+#define STM_SET_OF_huge(set) 64
 
 /* Token helpers for the generated code: GB_STM_IF(c)(code) keeps code when c is 1. */
 #define GB_STM_CAT2(a, b) a##b
