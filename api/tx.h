@@ -29,6 +29,10 @@
  *                       sum of the balances it read), which an engine that runs
  *                       read-only entries on a snapshot records for the oracle
  *                       (api/tx_table.h, TX_RESULT_WORDS); by default it does nothing
+ *   TX_MAX_SET          optional: the most distinct words the build's sets hold,
+ *                       for a body that keeps a transaction's addresses in an
+ *                       array (graph's); the backend opened the build because its
+ *                       sets hold the table's largest transaction
  * A body returns one of enum tx_body_result to the engine. A body header has
  * no include guard: it is included once per engine that runs it.
  */

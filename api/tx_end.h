@@ -13,3 +13,4 @@
 #undef TX_PREFETCH
 #undef TX_PEEK
 #undef TX_RESULT
+#undef TX_MAX_SET

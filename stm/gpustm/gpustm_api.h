@@ -13,3 +13,4 @@
 #define TX_ABORTED(tx) ((tx)->abort != GPUSTM_OK)
 #define TX_PREFETCH(tx, m, addrs, n) gpustm_tx_prefetch((tx), (m), (addrs), (n))
 #define TX_PEEK(tx, m, a) ((void)(tx), gb_ld_relaxed_u32((m)->data + (a)))
+#define TX_MAX_SET GPUSTM_MAX_SET

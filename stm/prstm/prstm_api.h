@@ -13,3 +13,4 @@
 #define TX_ABORTED(tx) ((tx)->abort != PRSTM_OK)
 #define TX_PREFETCH(tx, m, addrs, n) prstm_tx_prefetch((tx), (m), (addrs), (n))
 #define TX_PEEK(tx, m, a) ((void)(tx), gb_ld_relaxed_u32((m)->data + (a)))
+#define TX_MAX_SET PRSTM_MAX_SET
