@@ -162,7 +162,7 @@ done
 expect_rc "--block-size 33 exits 2" 2 "$G" stm "${TINY[@]}" --block-size 33
 expect_err "--block-size 33 says why" "--block-size" "multiple of 32"
 expect_rc "--hash above --accounts exits 2" 2 "$G" stm $(t_less TINY --accounts) --accounts 10 --hash 11
-expect_err "--hash above --accounts names both" "--hash" "--accounts 10" "1..10"
+expect_err "--hash above --accounts names both" "--hash" "the 10 data words of --workload bank (--accounts)" "1..10"
 expect_rc "--hash equal to --accounts is accepted" 0 "$G" stm $(t_less TINY --accounts) --accounts 10 --hash 10 --quiet
 expect_rc "threads x tx-per-thread over the limit exits 2" 2 "$G" stm --backend cpu --threads 524288 --tx-per-thread 4097
 expect_err "threads x tx-per-thread message" "--threads 524288" "--tx-per-thread 4097" "table limit"
@@ -638,7 +638,8 @@ expect_err "a bank option with vacation names both" "option --accounts belongs t
 expect_rc "a vacation option with the bank exits 2" 2 "$G" stm "${TINY[@]}" --rooms 4
 expect_err "a vacation option with the bank names both" "option --rooms belongs to --workload vacation, not to --workload bank"
 expect_rc "--hash above vacation's data words exits 2" 2 "$G" stm "${VAC[@]}" --hash 641
-expect_err "--hash above vacation's data words says what they are" "option --hash: 641 exceeds" "--customers 640" "1..640"
+expect_err "--hash above vacation's data words says what they are" "option --hash: 641 exceeds the 640 data words" \
+	"--customers)" "1..640"
 
 # skiplist: both engines, compare, rounds, the oracle, and options that belong to another workload
 SKL=(--backend cpu --workload skiplist --threads 24 --cpu-workers 6 --tx-per-thread 20 --initial-keys 20
@@ -697,7 +698,7 @@ expect_rc "a pool too small for the inserts exits 2" 2 "$G" stm $(t_less SKL --c
 expect_err "a pool too small for the inserts says so" "more than --capacity 100"
 expect_rc "--hash above the skiplist's data words exits 2" 2 "$G" stm "${SKL[@]}" --hash 10001
 expect_err "--hash above the skiplist's data words says what they are" "option --hash: 10001 exceeds" \
-	"--capacity x (--levels + 1) 10000"
+	"the 10000 data words of --workload skiplist (--capacity x (--levels + 1))"
 
 # kmeans and graph: staged workloads, a batch per stage, passes checked whole
 KM=(--backend cpu --workload kmeans --threads 32 --points 3000 --clusters 4 --iterations 4 --points-per-tx 1 --reps 2
@@ -754,7 +755,8 @@ expect_err "a bank option with kmeans names both" "option --accounts belongs to 
 expect_rc "more clusters than points exits 2" 2 "$G" stm $(t_less KM --points --clusters) --points 10 --clusters 11
 expect_err "more clusters than points says so" "--clusters 11 exceeds --points 10"
 expect_rc "--hash above kmeans's data words exits 2" 2 "$G" stm "${KM[@]}" --hash 13
-expect_err "--hash above kmeans's data words says what they are" "option --hash: 13 exceeds --clusters x 3 12"
+expect_err "--hash above kmeans's data words says what they are" \
+	"option --hash: 13 exceeds the 12 data words of --workload kmeans (--clusters x 3) (accepted: 1..12)"
 
 # graph: GRA runs the paper's transaction (all of a vertex's neighbours: the default) on a graph whose
 # largest degree the 16-word sets hold; GR the bounded variant, --edges-per-tx 7, on a denser graph

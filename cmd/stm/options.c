@@ -505,8 +505,9 @@ void stm_cmd_parse(stm_opts *o, int argc, char **argv)
 		       "(accepted: 0 or 32..1024 in steps of 32)", o->block_size);
 	words = o->workload->words(o->wl_opts);
 	if (o->hash > words)
-		gb_die(GB_EXIT_USAGE, "option --hash: %" PRIu64 " exceeds --%s %u (accepted: 1..%u)", o->hash,
-		       o->workload->words_option, words, words);
+		gb_die(GB_EXIT_USAGE, "option --hash: %" PRIu64 " exceeds the %u data words of --workload %s "
+		       "(--%s) (accepted: 1..%u)", o->hash, words, o->workload->head.name, o->workload->words_option,
+		       words);
 	if (o->threads * o->tx_per_thread > MAX_TABLE)
 		gb_die(GB_EXIT_USAGE,
 		       "--threads %" PRIu64 " x --tx-per-thread %" PRIu64 " = %" PRIu64 " transactions exceeds "
