@@ -65,12 +65,10 @@ static inline void *open_or_huge(unsigned workload, const tx_input *in, const st
  * GPUSTM_CPU_SET_8 and GPUSTM_CPU_SET_16 as 1 for its capacity and 0 for the other.
  * Those of sizes `huge` open the 64-word unit's threads when a table needs them.
  */
-#define GPUSTM_CPU_OPEN_narrow open_with_logs
-#define GPUSTM_CPU_OPEN_wide open_with_logs
-#define GPUSTM_CPU_OPEN_any open_with_logs
-#define GPUSTM_CPU_OPEN_huge open_or_huge
+#define GPUSTM_CPU_OPEN_0 open_with_logs
+#define GPUSTM_CPU_OPEN_1 open_or_huge
 #define GPUSTM_CPU_WORKLOAD(name, sizes) \
-	STM_CPU_OPS(gpustm, name, GPUSTM_UNIT_ID(name##_cpu_ops), logs_mem, GB_STM_CAT(GPUSTM_CPU_OPEN_, sizes));
+	STM_CPU_OPS(gpustm, name, GPUSTM_UNIT_ID(name##_cpu_ops), logs_mem, GB_STM_CAT(GPUSTM_CPU_OPEN_, STM_HUGE(sizes)));
 #define GPUSTM_CPU_OPS(name, set, sizes, long_reads) \
 	GB_STM_IF(GB_STM_CAT(GPUSTM_CPU_SET_, set))(GPUSTM_CPU_WORKLOAD(name, sizes))
 #define GPUSTM_CPU_UNIT() STM_WORKLOADS(GPUSTM_CPU_OPS)
@@ -79,16 +77,12 @@ static inline void *open_or_huge(unsigned workload, const tx_input *in, const st
  * The 64-word unit (GPUSTM_MAX_SET GPUSTM_HUGE_SET): the threads of every workload of sizes `huge`,
  * and the open the 16-word unit calls, GPUSTM_UNIT_ID(huge_cpu_open).
  */
-#define GPUSTM_HUGE_IS_narrow 0
-#define GPUSTM_HUGE_IS_wide 0
-#define GPUSTM_HUGE_IS_any 0
-#define GPUSTM_HUGE_IS_huge 1
 #define GPUSTM_CPU_HUGE_THREADS(name, set, sizes, long_reads) \
-	GB_STM_IF(GB_STM_CAT(GPUSTM_HUGE_IS_, sizes))(STM_CPU_THREADS(gpustm, name, name##_huge_threads, logs_mem);)
+	GB_STM_IF(STM_HUGE(sizes))(STM_CPU_THREADS(gpustm, name, name##_huge_threads, logs_mem);)
 #define GPUSTM_CPU_HUGE_ENTRY_1(name) &name##_huge_threads,
 #define GPUSTM_CPU_HUGE_ENTRY_0(name) NULL,
 #define GPUSTM_CPU_HUGE_ENTRY(name, set, sizes, long_reads) \
-	GB_STM_CAT(GPUSTM_CPU_HUGE_ENTRY_, GB_STM_CAT(GPUSTM_HUGE_IS_, sizes))(name)
+	GB_STM_CAT(GPUSTM_CPU_HUGE_ENTRY_, STM_HUGE(sizes))(name)
 #define GPUSTM_CPU_HUGE_UNIT()                                                                       \
 	STM_WORKLOADS(GPUSTM_CPU_HUGE_THREADS)                                                        \
 	static const stm_cpu_threads *const huge_threads[STM_NWORKLOADS] = {                           \

@@ -79,12 +79,6 @@ static void *open_kernel(const tx_input *in, const stm_params *p, const void *ke
 	return g;
 }
 
-/* A workload of sizes `huge` (workloads/stm/list.h) opens the 64-word unit's kernel past this unit's sets. */
-#define GPUSTM_GPU_HUGE_narrow 0
-#define GPUSTM_GPU_HUGE_wide 0
-#define GPUSTM_GPU_HUGE_any 0
-#define GPUSTM_GPU_HUGE_huge 1
-
 /*
  * Workload `name`'s kernel and ops (gpustm_bank_kernel, gpustm_bank_gpu_ops; gpustm_local_bank_kernel, ...),
  * when its set is the unit's.
@@ -97,7 +91,7 @@ static void *open_kernel(const tx_input *in, const stm_params *p, const void *ke
 		{ gpustm_kernel_body(STM_WORKLOAD_##name, m, v, p, timeout_ns, sh, out); }                     \
 		static void *name##_open(const tx_input *in, const stm_params *p)                              \
 		{                                                                                              \
-			if (GB_STM_CAT(GPUSTM_GPU_HUGE_, sizes) && in->max_words > GPUSTM_MAX_SET)              \
+			if (STM_HUGE(sizes) && in->max_words > GPUSTM_MAX_SET) /* the 64-word unit's */      \
 				return GPUSTM_UNIT_ID(huge_gpu_open)(STM_WORKLOAD_##name, in, p);              \
 			return open_kernel(in, p, (const void *)GPUSTM_UNIT_ID(name##_kernel),                 \
 					   GPUSTM_UNIT_PREFIX #name "_kernel");                                \
@@ -113,7 +107,7 @@ static void *open_kernel(const tx_input *in, const stm_params *p, const void *ke
  * the open the 16-word unit calls, GPUSTM_UNIT_ID(huge_gpu_open); the 16-word unit's ops run it.
  */
 #define GPUSTM_GPU_HUGE_KERNEL(name, set, sizes, long_reads)                                                  \
-	GB_STM_IF(GB_STM_CAT(GPUSTM_GPU_HUGE_, sizes))(                                                       \
+	GB_STM_IF(STM_HUGE(sizes))(                                                                           \
 		__global__ void GPUSTM_UNIT_ID(name##_kernel64)(gpustm_mem m, tx_table v, stm_params p,        \
 								uint64_t timeout_ns, stm_shared *sh,    \
 								stm_counters *out)                      \
@@ -121,7 +115,7 @@ static void *open_kernel(const tx_input *in, const stm_params *p, const void *ke
 #define GPUSTM_GPU_HUGE_ENTRY_1(name) {(const void *)GPUSTM_UNIT_ID(name##_kernel64), GPUSTM_UNIT_PREFIX #name "_kernel64"},
 #define GPUSTM_GPU_HUGE_ENTRY_0(name) {NULL, NULL},
 #define GPUSTM_GPU_HUGE_ENTRY(name, set, sizes, long_reads) \
-	GB_STM_CAT(GPUSTM_GPU_HUGE_ENTRY_, GB_STM_CAT(GPUSTM_GPU_HUGE_, sizes))(name)
+	GB_STM_CAT(GPUSTM_GPU_HUGE_ENTRY_, STM_HUGE(sizes))(name)
 #define GPUSTM_GPU_HUGE_UNIT()                                                                                 \
 	STM_WORKLOADS(GPUSTM_GPU_HUGE_KERNEL)                                                                  \
 	static const struct {                                                                                  \

@@ -87,6 +87,12 @@ GB_HD void stm_load_entry(uint32_t wl, const tx_table *t, uint32_t i, tx_entry *
 #define STM_SET_OF_wide(set) set
 #define STM_SET_OF_any(set) set
 #define STM_SET_OF_huge(set) 64
+/* 1 for a workload of sizes `huge`, whose 16-word builds open a 64-word one when a table needs it */
+#define STM_HUGE(sizes) GB_STM_CAT(STM_HUGE_, sizes)
+#define STM_HUGE_narrow 0
+#define STM_HUGE_wide 0
+#define STM_HUGE_any 0
+#define STM_HUGE_huge 1
 
 /* Token helpers for the generated code: GB_STM_IF(c)(code) keeps code when c is 1. */
 #define GB_STM_CAT2(a, b) a##b

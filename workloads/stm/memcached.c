@@ -92,9 +92,9 @@ static int replay_set(const memcached_workload *w, uint32_t *s, uint32_t key, ui
 	}
 	evicted = s[key_at(w, way, 0)] != 0 && s[key_at(w, way, 0)] != key;
 	for (l = 0; l < w->cfg.key_words; l++)
-		s[key_at(w, way, l)] = l == 0 ? key : memcached_key_word(key, l);
+		s[key_at(w, way, l)] = memcached_key_word(key, l);
 	for (l = 0; l < w->cfg.value_words; l++)
-		s[value_at(w, way, l)] = l == 0 ? value : memcached_value_word(value, l);
+		s[value_at(w, way, l)] = memcached_value_word(value, l);
 	s[stamp_at(w, way)] = clock;
 	s[0] = clock;
 	return evicted;

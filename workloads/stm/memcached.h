@@ -13,7 +13,8 @@
  * set is a hash of its id (memcached_set_of). A SET draws a nonzero first
  * value word; the others are derived from it (memcached_value_word). A GET's
  * result is 0 for a miss, else the digest of the value's VW words
- * (memcached_digest; the value itself when VW is 1), never 0.
+ * (memcached_digest_step, memcached_digest_end; the value itself when VW is
+ * 1), never 0.
  *
  * Data words, set s at word s x (W (KW + VW + 1) + 1) for W = --ways:
  *   +0                                  the set's clock: how many SETs it has taken
@@ -77,20 +78,22 @@ enum memcached_op { MEMCACHED_GET = 0, MEMCACHED_SET = 1, MEMCACHED_NOPS };
 #define MEMCACHED_STRIDE(ways, kw, vw) ((ways) * ((kw) + (vw) + 1u) + 1u)
 #define MEMCACHED_SET_WORDS(kw, vw) ((kw) + (vw) + 2u)
 
-/* Word i (1..KW-1) of the key whose first word is k1; word 0 is k1 itself. */
+/* Word i (0..KW-1) of the key whose first word is k1: word 0 is k1 itself, the others derived from it. */
 GB_HD uint32_t memcached_key_word(uint32_t k1, uint32_t i)
 {
 	uint32_t x = k1 * 0x9E3779B1u + i * 0x85EBCA77u;
+	if (i == 0)
+		return k1;
 	x ^= x >> 15;
 	x *= 0x2C1B3C6Du;
 	x ^= x >> 12;
 	return x;
 }
 
-/* Word i (1..VW-1) of the value whose first word is v0; word 0 is v0 itself. */
+/* Word i (0..VW-1) of the value whose first word is v0: word 0 is v0 itself, the others derived from it. */
 GB_HD uint32_t memcached_value_word(uint32_t v0, uint32_t i)
 {
-	return memcached_key_word(v0 ^ 0xA5A5A5A5u, i + 8u);
+	return i == 0 ? v0 : memcached_key_word(v0 ^ 0xA5A5A5A5u, i + 8u);
 }
 
 /* A GET's result for a hit: the digest of the value's words, folded one word at a time from h = 0. */

@@ -51,7 +51,7 @@ GB_HD int TX_NAME(memcached_body)(TX_CTX *tx, const TX_MEM *m, const tx_table *t
 				uint32_t k = TX_READ(tx, m, base + 1u + j * kw + l);
 				if (TX_ABORTED(tx))
 					return TX_BODY_ABORT;
-				hit &= k == (l == 0 ? key : memcached_key_word(key, l));
+				hit &= k == memcached_key_word(key, l);
 			}
 			if (!hit)
 				continue;
@@ -74,7 +74,7 @@ GB_HD int TX_NAME(memcached_body)(TX_CTX *tx, const TX_MEM *m, const tx_table *t
 	for (j = 0; j < ways; j++) {
 		uint32_t hit = 1, stamp;
 		for (l = 0; l < kw; l++)
-			hit &= TX_PEEK(tx, m, base + 1u + j * kw + l) == (l == 0 ? key : memcached_key_word(key, l));
+			hit &= TX_PEEK(tx, m, base + 1u + j * kw + l) == memcached_key_word(key, l);
 		if (hit) {
 			way = j;
 			break;
@@ -87,9 +87,9 @@ GB_HD int TX_NAME(memcached_body)(TX_CTX *tx, const TX_MEM *m, const tx_table *t
 	}
 	/* a miss keeps the first way of the smallest stamp; a hit stops the scan at its way */
 	for (l = 0; l < kw; l++)
-		TX_WRITE(tx, m, base + 1u + way * kw + l, l == 0 ? key : memcached_key_word(key, l));
+		TX_WRITE(tx, m, base + 1u + way * kw + l, memcached_key_word(key, l));
 	for (l = 0; l < vw; l++)
-		TX_WRITE(tx, m, values + way * vw + l, l == 0 ? e.c : memcached_value_word(e.c, l));
+		TX_WRITE(tx, m, values + way * vw + l, memcached_value_word(e.c, l));
 	TX_WRITE(tx, m, stamps + way, clock + 1u);
 	TX_WRITE(tx, m, base, clock + 1u);
 	return TX_ABORTED(tx) ? TX_BODY_ABORT : TX_BODY_OK;

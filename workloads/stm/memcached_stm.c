@@ -63,7 +63,7 @@ static uint32_t sets(const memcached_opts *o)
 static uint32_t words(const void *opts)
 {
 	const memcached_opts *o = opts;
-	uint64_t n = (uint64_t)sets(o) * (o->ways * (o->key_words + o->value_words + 1) + 1);
+	uint64_t n = (uint64_t)sets(o) * MEMCACHED_STRIDE(o->ways, o->key_words, o->value_words);
 	return n > UINT32_MAX ? UINT32_MAX : (uint32_t)n;
 }
 
