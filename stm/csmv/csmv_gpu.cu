@@ -163,7 +163,9 @@ __device__ void csmv_serve(uint32_t mode, const csmv_mem *m, csmv_atr *atr, uint
 				gb_st_relaxed_u32(&m->g->gts, cts);
 			}
 		}
-		__syncwarp();
+		/* lane 0 decided: every lane writes its own transaction's CTS below */
+		commit = __shfl_sync(FULL, commit, 0);
+		base = __shfl_sync(FULL, base, 0);
 	}
 	if ((commit >> lane) & 1u)
 		q->cts[lane] = csmv_cts_of(commit, base, lane);
