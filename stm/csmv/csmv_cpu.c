@@ -348,12 +348,12 @@ static void serve(csmv_cpu *c, uint32_t gi, stm_counters *sc)
 	uint32_t seq = gb_ld_acquire_u32(&q->seq), mask = q->mask, ok = 0, base = 0, l, t, old;
 	uint64_t ta = gb_cycles(), tb, tc;
 
-	t = gb_ld_acquire_u32(&ring->tail);
+	t = gb_ld_acquire_cta_u32(&ring->tail);
 	for (l = 0; l < CSMV_GROUP; l++)
 		if (((mask >> l) & 1u) && validate_up_to(ring, q, l, q->snap, t))
 			ok |= 1u << l;
 	if (c->mode & CSMV_BATCHED) {
-		while (ok && (old = gb_cas_u32(&ring->tail, t, t + csmv_popc(ok))) != t) {
+		while (ok && (old = gb_cas_cta_u32(&ring->tail, t, t + csmv_popc(ok))) != t) {
 			for (l = 0; l < CSMV_GROUP; l++)
 				if (((ok >> l) & 1u) && !validate_up_to(ring, q, l, t, old))
 					ok &= ~(1u << l);
@@ -373,7 +373,7 @@ static void serve(csmv_cpu *c, uint32_t gi, stm_counters *sc)
 			uint32_t tl = t;
 			if (!((ok >> l) & 1u))
 				continue;
-			while ((old = gb_cas_u32(&ring->tail, tl, tl + 1)) != tl) {
+			while ((old = gb_cas_cta_u32(&ring->tail, tl, tl + 1)) != tl) {
 				if (!validate_up_to(ring, q, l, tl, old)) {
 					ok &= ~(1u << l);
 					break;

@@ -289,7 +289,7 @@ __device__ void csmv_worker_serve(uint32_t mode, const csmv_mem *m, csmv_ring *r
 
 	if (lane == 0) {
 		seq = gb_ld_acquire_u32(&q->seq);
-		t = gb_ld_acquire_u32(&ring->tail);
+		t = gb_ld_acquire_cta_u32(&ring->tail);
 	}
 	seq = __shfl_sync(FULL, seq, 0);
 	t = __shfl_sync(FULL, t, 0);
@@ -297,7 +297,7 @@ __device__ void csmv_worker_serve(uint32_t mode, const csmv_mem *m, csmv_ring *r
 	if (mode & CSMV_BATCHED) {
 		while (ok) {
 			if (lane == 0)
-				old = gb_cas_u32(&ring->tail, t, t + csmv_popc(ok)); /* the batch's slots, one CAS */
+				old = gb_cas_cta_u32(&ring->tail, t, t + csmv_popc(ok)); /* the batch's slots, one CAS */
 			old = __shfl_sync(FULL, old, 0);
 			if (old == t)
 				break;
@@ -323,7 +323,7 @@ __device__ void csmv_worker_serve(uint32_t mode, const csmv_mem *m, csmv_ring *r
 			uint64_t tc;
 			if (!((ok >> L) & 1u))
 				continue;
-			while ((old = gb_cas_u32(&ring->tail, tl, tl + 1)) != tl) {
+			while ((old = gb_cas_cta_u32(&ring->tail, tl, tl + 1)) != tl) {
 				if (csmv_validate_wait(ring, q, L, tl, old) != 1) {
 					ok &= ~(1u << L);
 					break;
@@ -688,6 +688,16 @@ static void *csmv_gpu_open(const tx_input *in, const stm_params *p, uint32_t mod
 		uint32_t server = 32u * (csmv_server_workers(p) + 1u);
 		c->launch_block = server > c->launch_block ? server : c->launch_block;
 		c->ring_bytes = (size_t)csmv_atr_records(p) * sizeof(csmv_record);
+		int optin = 0;
+		GB_CUDA(cudaDeviceGetAttribute(&optin, cudaDevAttrMaxSharedMemoryPerBlockOptin, gb_device_current()),
+			"querying the shared memory a block of device %d may have", gb_device_current());
+		if (c->ring_bytes > (size_t)optin)
+			gb_die(GB_EXIT_USAGE,
+			       "csmv's server (csmv, csmv-nocv, csmv-onlycs): --atr-records %u needs %zu bytes of "
+			       "shared memory for the ATR (%zu a record), and a block of this device may have at most "
+			       "%d: use --atr-records %zu or fewer",
+			       csmv_atr_records(p), c->ring_bytes, sizeof(csmv_record), optin,
+			       (size_t)optin / sizeof(csmv_record));
 		GB_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, (int)c->ring_bytes),
 			"letting %s have %zu bytes of shared memory for the ATR's %u records", kernel_name,
 			c->ring_bytes, csmv_atr_records(p));

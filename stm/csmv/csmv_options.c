@@ -32,8 +32,9 @@ static const gb_opt_row server_rows[] = {
 		 "III-B; the server block has N+1 warps, and every block of the launch that many threads at least)"},
 	{.name = "atr-records", .kind = GB_OPT_UINT, .metavar = "N", .lo = CSMV_ATR_MIN, .hi = CSMV_ATR_MAX,
 	 .def = STR(CSMV_ATR_DEFAULT), .offset = offsetof(csmv_opts, atr),
-	 .help = "csmv, csmv-nocv, csmv-onlycs: committed write sets the server's ATR keeps (40 bytes each, in "
-		 "the server block's shared memory on the GPU); an update whose snapshot is older aborts"},
+	 .help = "csmv, csmv-nocv, csmv-onlycs: committed write sets the server's ATR keeps (72 bytes each, in "
+		 "the server block's shared memory on the GPU, which caps it: 3228 on an H100 or H200); an update "
+		 "whose snapshot is older than the oldest aborts"},
 };
 
 static const gb_opt_row stall_rows[] = {

@@ -33,7 +33,10 @@
  *   the reading that keeps validation correct (docs/fidelity.md).
  *
  * Every access to a record or the tail is an atomic operation of the
- * atomics layer: several workers read and write them at once.
+ * atomics layer at block scope (common/port.h, gb_*_cta): several workers
+ * read and write them at once, all of them warps of the server block, so a
+ * record read costs block-scope fences and no device-scope one; on the CPU
+ * backend they are the process-scope operations.
  */
 #ifndef GB_CSMV_SERVER_H
 #define GB_CSMV_SERVER_H
@@ -45,9 +48,15 @@
 
 #define CSMV_WORKERS_DEFAULT 7 /* a server block of 8 warps: the receiver and 7 workers */
 #define CSMV_WORKERS_MAX 31    /* with the receiver, one block of at most 1024 threads */
-#define CSMV_ATR_DEFAULT 1024  /* records: 40 KiB of shared memory */
+/*
+ * Records: 144 KiB of shared memory at 72 bytes a record (CSMV_MAX_SET 16). The ring must hold
+ * the commits a snapshot misses while its request waits, about the update transactions in
+ * flight: up to the clients, 1792 in the paper's runs. At most what a block may have (227 KiB on
+ * an H100 or H200: 3228 records); the CPU backend takes up to CSMV_ATR_MAX.
+ */
+#define CSMV_ATR_DEFAULT 2048
 #define CSMV_ATR_MIN 64
-#define CSMV_ATR_MAX 4096      /* 160 KiB: what one block of an H100 may have */
+#define CSMV_ATR_MAX 4096
 
 typedef struct csmv_record {
 	uint32_t stamp; /* 2 CTS while the record is complete, 2 CTS + 1 while it is written */
@@ -83,22 +92,22 @@ GB_HD csmv_record *csmv_ring_slot(const csmv_ring *r, uint32_t cts)
 GB_HD int csmv_record_meets(const csmv_ring *r, uint32_t cts, const uint32_t *set, uint32_t n)
 {
 	csmv_record *rec = csmv_ring_slot(r, cts);
-	uint32_t s = gb_ld_acquire_u32(&rec->stamp), nw, j, k, hit = 0;
+	uint32_t s = gb_ld_acquire_cta_u32(&rec->stamp), nw, j, k, hit = 0;
 
 	if (s > 2u * cts + 1u)
 		return CSMV_REC_GONE;
 	if (s != 2u * cts)
 		return CSMV_REC_WAIT;
-	nw = gb_ld_relaxed_u32(&rec->nw);
+	nw = gb_ld_relaxed_cta_u32(&rec->nw);
 	if (nw > CSMV_MAX_SET)
 		nw = CSMV_MAX_SET; /* a torn read of a reused slot: the stamp check below rejects it */
 	for (k = 0; k < nw && !hit; k++) {
-		uint32_t w = gb_ld_relaxed_u32(&rec->w[k]);
+		uint32_t w = gb_ld_relaxed_cta_u32(&rec->w[k]);
 		for (j = 0; j < n; j++)
 			hit |= set[j] == w;
 	}
-	gb_fence();
-	if (gb_ld_relaxed_u32(&rec->stamp) != 2u * cts)
+	gb_fence_cta();
+	if (gb_ld_relaxed_cta_u32(&rec->stamp) != 2u * cts)
 		return CSMV_REC_GONE;
 	return hit ? CSMV_REC_HIT : CSMV_REC_CLEAR;
 }
@@ -109,13 +118,13 @@ GB_HD void csmv_record_write(const csmv_ring *r, uint32_t cts, const uint32_t *w
 	csmv_record *rec = csmv_ring_slot(r, cts);
 	uint32_t k;
 
-	gb_st_relaxed_u32(&rec->stamp, 2u * cts + 1u);
-	gb_fence(); /* the busy stamp before the write set it guards */
-	gb_st_relaxed_u32(&rec->nw, nw);
+	gb_st_relaxed_cta_u32(&rec->stamp, 2u * cts + 1u);
+	gb_fence_cta(); /* the busy stamp before the write set it guards */
+	gb_st_relaxed_cta_u32(&rec->nw, nw);
 	for (k = 0; k < nw; k++)
-		gb_st_relaxed_u32(&rec->w[k], w[k]);
-	gb_fence(); /* the write set before the stamp that completes it */
-	gb_st_relaxed_u32(&rec->stamp, 2u * cts);
+		gb_st_relaxed_cta_u32(&rec->w[k], w[k]);
+	gb_fence_cta(); /* the write set before the stamp that completes it */
+	gb_st_relaxed_cta_u32(&rec->stamp, 2u * cts);
 }
 
 /*
