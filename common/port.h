@@ -172,6 +172,62 @@ GB_HD void gb_fence(void)
 }
 
 /*
+ * The same at block scope, for words that only the threads of one block share
+ * (its shared memory: CSMV's ATR ring on the server block). On the GPU they
+ * order accesses within the block only, which costs a small fraction of the
+ * device-scope fence (that one waits for the thread's global memory traffic);
+ * on the host they are the process-scope ones above.
+ */
+GB_HD uint32_t gb_ld_acquire_cta_u32(const uint32_t *p)
+{
+#if defined(__CUDA_ARCH__)
+	uint32_t v;
+	asm volatile("ld.acquire.cta.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+	return v;
+#else
+	return gb_ld_acquire_u32(p);
+#endif
+}
+
+GB_HD uint32_t gb_ld_relaxed_cta_u32(const uint32_t *p)
+{
+#if defined(__CUDA_ARCH__)
+	uint32_t v;
+	asm volatile("ld.relaxed.cta.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
+	return v;
+#else
+	return gb_ld_relaxed_u32(p);
+#endif
+}
+
+GB_HD void gb_st_relaxed_cta_u32(uint32_t *p, uint32_t v)
+{
+#if defined(__CUDA_ARCH__)
+	asm volatile("st.relaxed.cta.u32 [%0], %1;" : : "l"(p), "r"(v) : "memory");
+#else
+	gb_st_relaxed_u32(p, v);
+#endif
+}
+
+GB_HD uint32_t gb_cas_cta_u32(uint32_t *p, uint32_t expected, uint32_t desired)
+{
+#if defined(__CUDA_ARCH__)
+	return atomicCAS_block(p, expected, desired);
+#else
+	return gb_cas_u32(p, expected, desired);
+#endif
+}
+
+GB_HD void gb_fence_cta(void)
+{
+#if defined(__CUDA_ARCH__)
+	asm volatile("fence.acq_rel.cta;" : : : "memory");
+#else
+	gb_fence();
+#endif
+}
+
+/*
  * Sequentially consistent fence at device (or process) scope: for the
  * store-then-load handshakes that acquire-release fences do not order (a
  * thread publishes a word, then reads one another thread published first;

@@ -16,8 +16,8 @@ usage: scripts/csmv-tables.sh [options] [-- extra gpubench stm options]
 
 Runs scripts/csmv-fig1.sh into DIR/fig1 and scripts/csmv-fig2.sh into
 DIR/fig2, or the folders --fig1 and --fig2 name (every engine of those
-figures: csmv, csmv-nocv, csmv-onlycs, jvstm, jvstm-gpu and prstm; a point
-whose verified report is already there is kept), then builds
+figures: csmv, csmv-nocv, csmv-onlycs, csmv-index, jvstm, jvstm-gpu and prstm; a
+point whose verified report is already there is kept), then builds
 DIR/csmv-tables.md and DIR/csmv-tables.csv from their reports:
   Table I   (bank) and Table III (memcached): an update transaction's commit
             for the multi-versioned engines, in microseconds per committed

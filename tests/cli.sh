@@ -228,7 +228,8 @@ for name in ("prstm", "gpustm", "gpustm-local"): # graph transactions of up to 6
 # prstm logs read-only transactions past its sets on the bank and memcached (its read log); gpustm does not
 assert e["prstm"]["max_read_only_words_by_workload"] == {"bank": 8 + (1 << 24), "memcached": 16 + (1 << 24)}, e["prstm"]
 assert e["gpustm"]["max_read_only_words_by_workload"] == {}, e["gpustm"]
-for name in ("csmv", "csmv-nocv", "csmv-onlycs", "jvstm", "jvstm-gpu"):
+for name in ("csmv", "csmv-nocv", "csmv-onlycs", "csmv-index", "csmv-index-nocv", "csmv-index-onlycs", "jvstm",
+             "jvstm-gpu"):
     assert e[name]["workloads"] == ["bank", "memcached"] and len(e[name]["cannot_run"]) == 4, e[name]
 w = d["engines"]["stm_workloads"]
 assert [x["name"] for x in w] == ["bank", "vacation", "skiplist", "kmeans", "graph", "memcached"], w
@@ -905,6 +906,32 @@ cp = r["commit_phases_ns"]
 assert set(cp) == {"divergence", "pre_validation", "wait_server", "server_validation", "server_insert",
                    "write_back"}, cp
 assert all(x >= 0 for x in cp.values()) and cp["wait_server"] > 0 and cp["server_validation"] > 0, cp'
+# the paper's server (receiver, --server-workers workers, a ring of --atr-records write sets) against
+# csmv-index's (one server, the ATR indexed by word): every name verifies; one worker and the smallest
+# ring on 16 accounts make snapshots older than the ring, which abort and retry, and still verify
+expect_rc "csmv on the paper's server beside csmv-index and its ablations" 0 "$G" stm --backend cpu \
+	--threads 128 --accounts 16 --initial-balance 100000 --tx-per-thread 30 --reps 1 --warmup 0 \
+	--algo csmv --compare csmv-index,csmv-index-nocv,csmv-index-onlycs --server-workers 1 --atr-records 64 \
+	--semantic-ratio 0 --read-only 10 --read-only-size 16 --quiet --json "$R/csmv-server.json"
+json_check "csmv-server: all verified, the server options in the config, validation timed on both" \
+	"$R/csmv-server.json" '
+r = d["results"]; c = d["config"]
+assert d["verification"]["verified"] is True and r["aborts"]["validation"] > 0, r
+assert c["server_workers"] == 1 and c["atr_records"] == 64, c
+assert [x["algo"] for x in r["compare"]] == ["csmv-index", "csmv-index-nocv", "csmv-index-onlycs"], r["compare"]
+assert all(x["verified"] is True for x in r["compare"]), r["compare"]
+assert r["commit_phases_ns"]["server_validation"] > 0, r'
+for algo in csmv-nocv csmv-onlycs; do
+	expect_rc "$algo on 31 server workers verifies" 0 "$G" stm --backend cpu --threads 128 --accounts 16 \
+		--initial-balance 100000 --tx-per-thread 10 --reps 1 --warmup 0 --algo $algo --server-workers 31 \
+		--semantic-ratio 0 --read-only 10 --read-only-size 16 --quiet
+done
+expect_rc "--server-workers 0 exits 2" 2 "$G" stm "${TINY[@]}" --algo csmv --server-workers 0
+expect_rc "--server-workers 32 exits 2" 2 "$G" stm "${TINY[@]}" --algo csmv --server-workers 32
+expect_rc "--atr-records 63 exits 2" 2 "$G" stm "${TINY[@]}" --algo csmv --atr-records 63
+expect_rc "--atr-records 4097 exits 2" 2 "$G" stm "${TINY[@]}" --algo csmv --atr-records 4097
+expect_rc "--server-workers with csmv-index (no such server) exits 2" 2 "$G" stm "${TINY[@]}" \
+	--algo csmv-index --server-workers 2
 # --duration runs csmv's and jvstm's batches back to back, each from what the last one left: every
 # batch starts on its words' newest values as their only versions, or reclamation would wait forever
 for algo in csmv jvstm; do

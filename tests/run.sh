@@ -99,9 +99,9 @@ for fig in fig7 fig8 fig9 fig10 fig11 fig12a fig12b fig13a fig13b csmv-fig1 csmv
 	fig10 | fig11) wls=skiplist ;;
 	fig12*) wls=kmeans panels=1 ;;
 	fig13*) wls=graph panels=1 ;;
-	csmv-fig1) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm,jvstm-gpu,prstm ;;
-	csmv-fig2) wls=memcached panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm,jvstm-gpu,prstm ;;
-	csmv-fig3) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm-gpu ;;
+	csmv-fig1) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs,csmv-index,jvstm,jvstm-gpu,prstm ;;
+	csmv-fig2) wls=memcached panels=1 algos=csmv,csmv-nocv,csmv-onlycs,csmv-index,jvstm,jvstm-gpu,prstm ;;
+	csmv-fig3) wls=bank panels=1 algos=csmv,csmv-nocv,csmv-onlycs,jvstm-gpu,csmv-index ;;
 	fig9) wls=bank,vacation algos=prstm,prstm-nocm,gpustm,gpustm-local ;;
 	*) wls=bank,vacation ;;
 	esac
@@ -141,8 +141,8 @@ check "csmv-tables.md has Tables I to IV" test "$(grep -c '^## Table I*V*:' "$ct
 check "csmv-tables.csv: a row per report, commit phases for the multi-versioned engines, totals adding up" python3 -c '
 import csv, sys
 rows = list(csv.DictReader(open(sys.argv[1])))
-assert len(rows) == 24, len(rows)  # 6 engines x 2 points x 2 figures
-assert {r["algo"] for r in rows} == {"csmv", "csmv-nocv", "csmv-onlycs", "jvstm", "jvstm-gpu", "prstm"}, rows
+assert len(rows) == 28, len(rows)  # 7 engines x 2 points x 2 figures
+assert {r["algo"] for r in rows} == {"csmv", "csmv-nocv", "csmv-onlycs", "csmv-index", "jvstm", "jvstm-gpu", "prstm"}, rows
 for r in rows:
     server = r["algo"].startswith("csmv")
     assert (r["commit_total_us"] != "") == (r["algo"] != "prstm"), r

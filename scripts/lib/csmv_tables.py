@@ -19,7 +19,8 @@ PHASES = ["divergence", "pre_validation", "wait_server", "server_validation", "s
           "record_insert", "write_back"]
 # Total: the client's phases in sequence (a null divergence, JVSTM's, counts as not measured).
 CLIENT = ["divergence", "pre_validation", "wait_server", "validation", "record_insert", "write_back"]
-ORDER = ["csmv", "csmv-nocv", "csmv-onlycs", "jvstm", "jvstm-gpu", "prstm", "gpustm", "gpustm-local"]
+ORDER = ["csmv", "csmv-nocv", "csmv-onlycs", "csmv-index", "csmv-index-nocv", "csmv-index-onlycs", "jvstm",
+         "jvstm-gpu", "prstm", "prstm-nocm", "gpustm", "gpustm-local"]
 
 
 def us(ns):

@@ -36,7 +36,7 @@
  *   then stops at that one or a newer version.
  *
  * Mode bits (the engine names of section IV-C): csmv has all three;
- * csmv-nocv drops collaborative validation (a GPU-only difference: the server
+ * csmv-nocv drops collaborative validation (a GPU-only difference: a worker
  * warp's lanes validate different transactions instead of the entries of one
  * transaction; the CPU server validates one by one either way); csmv-onlycs
  * also drops pre-validation with batched ATR insertion (each transaction is
@@ -44,13 +44,18 @@
  * before it, and inserted alone) and client write-back (the server installs
  * the versions and advances GTS once per transaction).
  *
- * Deviations, each documented in docs/stm.md: a group shares one snapshot; a
- * request is served by one server warp that polls the groups' mailboxes (no
- * receiver warp dispatching to workers); pre-validation reads the group's
- * request slots in memory instead of shuffling the sets; the ATR is indexed
- * by word (csmv_atr), so validation costs one load per word whatever the
- * snapshot's age; pre-validation aborts a lane that conflicts with any earlier lane of its
- * group, whether or not that one commits.
+ * The server is the paper's by default (stm/csmv/csmv_server.h): a receiver
+ * dispatching requests to worker warps, the ATR a ring of committed write
+ * sets scanned at validation, one CAS reserving a batch's slots. CSMV_INDEX
+ * selects the other server, csmv-index and its ablations: one server warp
+ * that polls and decides every request itself, against an ATR indexed by
+ * word (csmv_atr below), so validation costs one load per word whatever the
+ * snapshot's age (docs/fidelity.md measures the two against each other).
+ *
+ * Deviations, each documented in docs/stm.md: a group shares one snapshot;
+ * pre-validation reads the group's request slots in memory instead of
+ * shuffling the sets; pre-validation aborts a lane that conflicts with any
+ * earlier lane of its group, whether or not that one commits.
  */
 #ifndef GB_CSMV_H
 #define GB_CSMV_H
@@ -81,6 +86,7 @@
 #define CSMV_FULL (CSMV_CV | CSMV_BATCHED | CSMV_CLIENT_WB)
 #define CSMV_NOCV (CSMV_BATCHED | CSMV_CLIENT_WB)
 #define CSMV_ONLYCS 0u
+#define CSMV_INDEX 8u       /* the single server warp and the ATR indexed by word, not section III-B's server */
 
 /* Why an attempt failed. */
 enum csmv_abort {
@@ -101,7 +107,8 @@ typedef struct csmv_words {
 /*
  * One group's mailbox. The client fills the slots of the lanes it submits
  * (mask) and the snapshot, then bumps seq; the server answers with the lanes
- * it committed and the CTS of the first, then sets done = seq. Slots are laid
+ * it committed, the CTS of the first and each lane's CTS (consecutive unless
+ * the lanes were inserted one by one), then sets done = seq. Slots are laid
  * out entry-major per lane so the server warp's lanes read one transaction's
  * entries side by side.
  */
@@ -109,6 +116,7 @@ typedef struct csmv_req {
 	uint32_t seq, done;
 	uint32_t snap, mask;
 	uint32_t commit, base;
+	uint32_t cts[CSMV_GROUP];
 	uint32_t nr[CSMV_GROUP], nw[CSMV_GROUP];
 	uint32_t r[CSMV_GROUP][CSMV_MAX_SET];
 	uint32_t w[CSMV_GROUP][CSMV_MAX_SET];
@@ -121,7 +129,8 @@ typedef struct csmv_mem {
 	csmv_words *g;
 	uint32_t *client_ts; /* per group: the snapshot it reads, or CSMV_IDLE */
 	csmv_req *req;       /* per group */
-	uint32_t *wcts;      /* per data word: the ATR's index (csmv_atr) */
+	uint32_t *wcts;      /* per data word: the ATR's index (csmv_atr; CSMV_INDEX only) */
+	uint32_t *taken;     /* per group: the last request the receiver dispatched (its own) */
 	uint32_t ngroups;
 	uint32_t words;      /* data words */
 } csmv_mem;

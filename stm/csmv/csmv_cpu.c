@@ -10,6 +10,14 @@
  * side: every step a lane takes is the GB_HD function the kernel calls. The
  * versioned boxes and what the oracle reads are in host memory, in the store
  * JVSTM's CPU backend keeps too (stm/csmv/csmv_store.h).
+ *
+ * The server is the paper's (stm/csmv/csmv_server.h): a receiver thread that
+ * dispatches each request to an idle one of --server-workers worker threads,
+ * which validate it against the ATR's ring of committed write sets, reserve
+ * its slots with one CAS and write its records; each worker goes through a
+ * request's transactions one after another (collaborative validation is a
+ * GPU difference only). csmv-index... keep one server thread that decides
+ * every request against the ATR indexed by word (csmv_decide).
  */
 #include <pthread.h>
 #include <sched.h>
@@ -21,6 +29,7 @@
 #include "common/timer.h"
 #include "stm/csmv/csmv_step.h"
 #include "stm/csmv/csmv_engines.h"
+#include "stm/csmv/csmv_server.h"
 #include "stm/csmv/csmv_store.h"
 #include "stm/backend/stm_cpu.h"
 
@@ -31,8 +40,19 @@ typedef struct group {
 	uint32_t seq;        /* requests submitted */
 	uint32_t submitted;  /* lanes of the outstanding request */
 	uint32_t commit, base;
+	uint32_t cts[CSMV_GROUP];
 	csmv_lane lane[CSMV_GROUP];
 } group;
+
+/* A worker of the paper's server: the request it serves (group + 1, 0: idle), and its counters. */
+typedef struct server_worker {
+	uint32_t job;
+	uint32_t index;
+	struct csmv_cpu *c;
+	pthread_t thread;
+	stm_counters sc;
+	char pad[64];
+} server_worker;
 
 typedef struct csmv_cpu {
 	csmv_store s; /* first: the store's stm_ops functions take this state */
@@ -42,6 +62,10 @@ typedef struct csmv_cpu {
 	uint32_t ngroups;
 	csmv_req *req;
 	csmv_atr atr;
+	csmv_ring ring;   /* the paper's server */
+	uint32_t nworkers;
+	server_worker *workers;
+	uint32_t stop;    /* the receiver to the workers: every group is done */
 	uint64_t deadline_ns;
 	double cycles_per_ns;
 	stm_counters server; /* the server's installs (no client write-back): versions kept, waits */
@@ -56,7 +80,15 @@ static void *csmv_cpu_open(const tx_input *in, const stm_params *p, uint32_t mod
 	c->ngroups = (p->threads + CSMV_GROUP - 1) / CSMV_GROUP;
 	csmv_store_open(&c->s, in, c->ngroups, "group snapshots");
 	c->req = gb_xcalloc(c->ngroups, sizeof(csmv_req), "group requests");
-	c->s.m.wcts = gb_xcalloc(in->words, sizeof(uint32_t), "the ATR's index of last writers");
+	if (mode & CSMV_INDEX) {
+		c->s.m.wcts = gb_xcalloc(in->words, sizeof(uint32_t), "the ATR's index of last writers");
+	} else {
+		c->ring.size = csmv_atr_records(p);
+		c->ring.rec = gb_xcalloc(c->ring.size, sizeof(csmv_record), "the ATR's records");
+		c->nworkers = csmv_server_workers(p);
+		c->workers = gb_xcalloc(c->nworkers, sizeof(server_worker), "the server's workers");
+		c->s.m.taken = gb_xcalloc(c->ngroups, sizeof(uint32_t), "the receiver's dispatched requests");
+	}
 	c->s.m.req = c->req;
 	c->cycles_per_ns = stm_cpu_cycles_per_ns();
 	return c;
@@ -144,6 +176,9 @@ static int group_step(csmv_cpu *c, group *g)
 			return 0;
 		g->commit = q->commit;
 		g->base = q->base;
+		for (l = 0; l < g->lanes; l++)
+			if ((g->commit >> l) & 1u)
+				g->cts[l] = q->cts[l];
 		now = gb_cycles();
 		for (l = 0; l < g->lanes; l++)
 			if ((g->submitted >> l) & 1u)
@@ -154,7 +189,7 @@ static int group_step(csmv_cpu *c, group *g)
 		int all = 1;
 		for (l = 0; l < g->lanes; l++)
 			if (((g->commit >> l) & 1u) &&
-			    !csmv_lane_install(&g->lane[l], &c->s.m, csmv_cts_of(g->commit, g->base, l))) {
+			    !csmv_lane_install(&g->lane[l], &c->s.m, g->cts[l])) {
 				g->lane[l].c.reclaim_waits++;
 				all = 0;
 			}
@@ -174,8 +209,7 @@ static int group_step(csmv_cpu *c, group *g)
 		now = gb_cycles();
 		for (l = 0; l < g->lanes; l++)
 			if ((g->submitted >> l) & 1u)
-				csmv_lane_outcome(&g->lane[l], &c->s.table, (g->commit >> l) & 1u,
-						  csmv_cts_of(g->commit, g->base, l), now);
+				csmv_lane_outcome(&g->lane[l], &c->s.table, (g->commit >> l) & 1u, g->cts[l], now);
 		g->phase = PH_EXECUTE;
 		return 1;
 	default:
@@ -224,24 +258,30 @@ static void worker_main(stm_cpu_worker *wk)
 	free(gs);
 }
 
-/* Install a committed transaction's versions on the server (no client write-back). */
-static void server_install(csmv_cpu *c, const csmv_req *q, uint32_t lane, uint32_t cts)
+/*
+ * Install a committed transaction's versions on the server (no client
+ * write-back), then make them visible: GTS = cts once GTS has reached the
+ * commit before (several workers of the paper's server install at once).
+ */
+static void server_install(csmv_cpu *c, const csmv_req *q, uint32_t lane, uint32_t cts, stm_counters *sc)
 {
 	uint32_t j, kept = 0;
 	for (j = 0; j < q->nw[lane]; j++) {
 		while (!csmv_install(&c->s.m, q->w[lane][j], cts, q->v[lane][j], csmv_refresh_safe(&c->s.m), &kept)) {
-			c->server.reclaim_waits++;
+			sc->reclaim_waits++;
 			sched_yield(); /* the groups still reading the oldest version run on the workers */
 		}
-		if (kept > c->server.versions_kept_peak)
-			c->server.versions_kept_peak = kept;
+		if (kept > sc->versions_kept_peak)
+			sc->versions_kept_peak = kept;
 	}
+	while (gb_ld_acquire_u32(&c->s.words.gts) != cts - 1)
+		sched_yield();
 	gb_fence(); /* the versions before the timestamp that makes them visible */
 	gb_st_relaxed_u32(&c->s.words.gts, cts);
 }
 
-/* The server: poll every group's mailbox, decide what arrives, keep safe up to date. */
-static void *server_main(void *arg)
+/* csmv-index's server: poll every group's mailbox, decide what arrives, keep safe up to date. */
+static void *index_server_main(void *arg)
 {
 	csmv_cpu *c = arg;
 	uint32_t *served = gb_xcalloc(c->ngroups, sizeof(uint32_t), "served requests");
@@ -261,7 +301,10 @@ static void *server_main(void *arg)
 			if (!(c->mode & CSMV_CLIENT_WB))
 				for (l = 0; l < CSMV_GROUP; l++)
 					if ((commit >> l) & 1u)
-						server_install(c, q, l, csmv_cts_of(commit, base, l));
+						server_install(c, q, l, csmv_cts_of(commit, base, l), &c->server);
+			for (l = 0; l < CSMV_GROUP; l++)
+				if ((commit >> l) & 1u)
+					q->cts[l] = csmv_cts_of(commit, base, l);
 			q->commit = commit;
 			q->base = base;
 			gb_fence(); /* the answer before done */
@@ -280,10 +323,148 @@ static void *server_main(void *arg)
 	return NULL;
 }
 
+/* Lane `lane` of a request against records *from + 1 ... to, waiting out records still being written. */
+static int validate_up_to(const csmv_ring *ring, const csmv_req *q, uint32_t lane, uint32_t from, uint32_t to)
+{
+	int v;
+	while ((v = csmv_ring_validate(ring, q, lane, &from, to)) < 0)
+		sched_yield(); /* a worker between its reservation and its record */
+	return v;
+}
+
+/*
+ * A worker of the paper's server decides group gi's request. Batched: every
+ * lane against the records after its snapshot up to the tail read, then one
+ * CAS reserves the committed lanes' slots; when it fails, the lanes still
+ * committing are checked against the records reserved meanwhile and the CAS
+ * tried again. One by one (onlycs): each lane reserves its own slot with a
+ * CAS, so it is checked against the lanes of its request inserted before it
+ * too, and the worker installs its versions and publishes it.
+ */
+static void serve(csmv_cpu *c, uint32_t gi, stm_counters *sc)
+{
+	csmv_req *q = &c->req[gi];
+	csmv_ring *ring = &c->ring;
+	uint32_t seq = gb_ld_acquire_u32(&q->seq), mask = q->mask, ok = 0, base = 0, l, t, old;
+	uint64_t ta = gb_cycles(), tb, tc;
+
+	t = gb_ld_acquire_cta_u32(&ring->tail);
+	for (l = 0; l < CSMV_GROUP; l++)
+		if (((mask >> l) & 1u) && validate_up_to(ring, q, l, q->snap, t))
+			ok |= 1u << l;
+	if (c->mode & CSMV_BATCHED) {
+		while (ok && (old = gb_cas_cta_u32(&ring->tail, t, t + csmv_popc(ok))) != t) {
+			for (l = 0; l < CSMV_GROUP; l++)
+				if (((ok >> l) & 1u) && !validate_up_to(ring, q, l, t, old))
+					ok &= ~(1u << l);
+			t = old;
+		}
+		base = t + 1;
+		tb = gb_cycles();
+		for (l = 0; l < CSMV_GROUP; l++)
+			if ((ok >> l) & 1u) {
+				q->cts[l] = base + csmv_rank(ok, l);
+				csmv_record_write(ring, q->cts[l], q->w[l], q->nw[l]);
+			}
+		sc->server_cycles_validate += tb - ta;
+		sc->server_cycles_insert += gb_cycles() - tb;
+	} else {
+		for (l = 0; l < CSMV_GROUP; l++) {
+			uint32_t tl = t;
+			if (!((ok >> l) & 1u))
+				continue;
+			while ((old = gb_cas_cta_u32(&ring->tail, tl, tl + 1)) != tl) {
+				if (!validate_up_to(ring, q, l, tl, old)) {
+					ok &= ~(1u << l);
+					break;
+				}
+				tl = old;
+			}
+			tb = gb_cycles();
+			sc->server_cycles_validate += tb - ta;
+			if (!((ok >> l) & 1u)) {
+				ta = tb;
+				continue;
+			}
+			q->cts[l] = tl + 1;
+			if (!base)
+				base = tl + 1;
+			csmv_record_write(ring, tl + 1, q->w[l], q->nw[l]);
+			server_install(c, q, l, tl + 1, sc);
+			tc = gb_cycles();
+			sc->server_cycles_insert += tc - tb;
+			ta = tc;
+		}
+		if (ok == 0)
+			sc->server_cycles_validate += gb_cycles() - ta;
+	}
+	q->commit = ok;
+	q->base = base;
+	gb_fence(); /* the answer before done */
+	gb_st_relaxed_u32(&q->done, seq);
+}
+
+static void *server_worker_main(void *arg)
+{
+	server_worker *w = arg;
+	csmv_cpu *c = w->c;
+
+	for (;;) {
+		uint32_t job = gb_ld_acquire_u32(&w->job);
+		if (job) {
+			serve(c, job - 1, &w->sc);
+			gb_fence(); /* the answer before idle */
+			gb_st_relaxed_u32(&w->job, 0);
+		} else if (gb_ld_acquire_u32(&c->stop)) {
+			break;
+		} else {
+			sched_yield();
+		}
+	}
+	return NULL;
+}
+
+/* The receiver: every request that arrives to an idle worker; the reclamation bound kept up to date. */
+static void *receiver_main(void *arg)
+{
+	csmv_cpu *c = arg;
+	uint32_t *taken = c->s.m.taken, gi, next = 0;
+
+	for (;;) {
+		int any = 0, finished = gb_ld_acquire_u32(&c->s.words.groups_done) == c->ngroups;
+		csmv_refresh_safe(&c->s.m);
+		for (gi = 0; gi < c->ngroups; gi++) {
+			uint32_t seq = gb_ld_acquire_u32(&c->req[gi].seq);
+			if (seq == taken[gi])
+				continue;
+			for (;;) { /* round-robin from the last worker given a request */
+				server_worker *w = &c->workers[next];
+				next = (next + 1) % c->nworkers;
+				if (!gb_ld_acquire_u32(&w->job)) {
+					gb_fence(); /* the request (acquired with seq) before the job that names it */
+					gb_st_relaxed_u32(&w->job, gi + 1);
+					break;
+				}
+				if (next == 0)
+					sched_yield();
+			}
+			taken[gi] = seq;
+			any = 1;
+		}
+		if (finished)
+			break; /* every group has its last answer */
+		if (!any)
+			sched_yield();
+	}
+	gb_fence();
+	gb_st_relaxed_u32(&c->stop, 1);
+	return NULL;
+}
+
 static void csmv_cpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_batch_result *r)
 {
 	csmv_cpu *c = ctx;
-	uint32_t nw = c->p.cpu_workers;
+	uint32_t nw = c->p.cpu_workers, k;
 	pthread_t server;
 	uint64_t t0;
 	int err;
@@ -294,17 +475,36 @@ static void csmv_cpu_run(void *ctx, uint64_t timeout_ns, uint64_t run_ns, stm_ba
 	csmv_store_clear(&c->s);
 	memset(c->req, 0, c->ngroups * sizeof(csmv_req));
 	memset(&c->atr, 0, sizeof(c->atr));
-	memset(c->s.m.wcts, 0, c->s.in.words * sizeof(uint32_t));
-	c->atr.wcts = c->s.m.wcts;
 	memset(&c->server, 0, sizeof(c->server));
+	if (c->mode & CSMV_INDEX) {
+		memset(c->s.m.wcts, 0, c->s.in.words * sizeof(uint32_t));
+		c->atr.wcts = c->s.m.wcts;
+	} else {
+		memset(c->ring.rec, 0, c->ring.size * sizeof(csmv_record));
+		c->ring.tail = 0;
+		c->stop = 0;
+		memset(c->s.m.taken, 0, c->ngroups * sizeof(uint32_t));
+		memset(c->workers, 0, c->nworkers * sizeof(server_worker));
+	}
 	memset(r, 0, sizeof(*r));
 	t0 = gb_now_ns();
 	c->deadline_ns = gb_clock_ns() + timeout_ns;
-	err = pthread_create(&server, NULL, server_main, c);
+	for (k = 0; !(c->mode & CSMV_INDEX) && k < c->nworkers; k++) {
+		c->workers[k].c = c;
+		c->workers[k].index = k;
+		err = pthread_create(&c->workers[k].thread, NULL, server_worker_main, &c->workers[k]);
+		if (err)
+			gb_die(GB_EXIT_RUNTIME, "cannot start CSMV server worker %u: %s", k, strerror(err));
+	}
+	err = pthread_create(&server, NULL, c->mode & CSMV_INDEX ? index_server_main : receiver_main, c);
 	if (err)
 		gb_die(GB_EXIT_RUNTIME, "cannot start the CSMV server thread: %s", strerror(err));
 	stm_cpu_workers_run(nw, worker_main, c, &r->c);
 	pthread_join(server, NULL);
+	for (k = 0; !(c->mode & CSMV_INDEX) && k < c->nworkers; k++) {
+		pthread_join(c->workers[k].thread, NULL);
+		stm_counters_add(&c->server, &c->workers[k].sc);
+	}
 	stm_counters_add(&r->c, &c->server);
 	r->seconds = gb_seconds_since(t0);
 	r->cycles_per_ns = c->cycles_per_ns;
@@ -316,6 +516,9 @@ static void csmv_cpu_close(void *ctx)
 	csmv_store_close(&c->s);
 	free(c->req);
 	free(c->s.m.wcts);
+	free(c->ring.rec);
+	free(c->workers);
+	free(c->s.m.taken);
 	free(c);
 }
 

@@ -8,7 +8,9 @@
  *                           transactions read their words ahead
  *                           (csmv_tx_read_ahead: memcached's GETs)
  *   CSMV_MODES(X)           X(name, mode): the engine names of one
- *                           implementation, and their mode bits (stm/csmv/csmv.h)
+ *                           implementation, and their mode bits (stm/csmv/csmv.h):
+ *                           the paper's server, then the server with the ATR
+ *                           indexed by word (csmv-index...)
  */
 #ifndef GB_CSMV_WORKLOADS_H
 #define GB_CSMV_WORKLOADS_H
@@ -17,6 +19,9 @@
 
 #define CSMV_WORKLOADS(X, ...) X(bank, 0, __VA_ARGS__) X(memcached, 1, __VA_ARGS__)
 
-#define CSMV_MODES(X) X(csmv, CSMV_FULL) X(csmv_nocv, CSMV_NOCV) X(csmv_onlycs, CSMV_ONLYCS)
+#define CSMV_MODES(X)                                                                              \
+	X(csmv, CSMV_FULL) X(csmv_nocv, CSMV_NOCV) X(csmv_onlycs, CSMV_ONLYCS)                     \
+	X(csmv_index, CSMV_FULL | CSMV_INDEX) X(csmv_index_nocv, CSMV_NOCV | CSMV_INDEX)            \
+	X(csmv_index_onlycs, CSMV_ONLYCS | CSMV_INDEX)
 
 #endif

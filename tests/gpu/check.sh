@@ -555,7 +555,7 @@ for ways in 4 8; do
 			--tx-per-thread 100 --retry-limit 1000000000 --key-words 1 --value-words 1
 	done
 done
-for algo in csmv csmv-nocv csmv-onlycs jvstm-gpu prstm; do # prstm: its kernel with the read log
+for algo in csmv csmv-nocv csmv-onlycs csmv-index jvstm-gpu prstm; do # prstm: its kernel with the read log
 	gpu_memcached "$algo, 256 ways, 1792 threads" --algo "$algo" --ways 256 --threads 1792 --block-size 64 \
 		--tx-per-thread 100
 done
@@ -602,7 +602,7 @@ else:
     assert set(cp) == {"divergence", "validation", "record_insert", "write_back"} and cp["divergence"] is None, cp
     assert cp["validation"] > 0 and cp["record_insert"] > 0 and cp["write_back"] > 0, cp'
 }
-for algo in csmv csmv-nocv csmv-onlycs jvstm-gpu prstm; do
+for algo in csmv csmv-nocv csmv-onlycs csmv-index csmv-index-nocv csmv-index-onlycs jvstm-gpu prstm; do
 	for ro in 10 50 90; do # exact shares of 10 transactions a thread
 		gpu_csmv "$algo, 1792 clients, $ro% read-only of 6000 accounts" --algo "$algo" --threads 1792 \
 			--block-size 64 --accounts 6000 --semantic-ratio 0 --read-only "$ro" --read-only-size 6000 \

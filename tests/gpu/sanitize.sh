@@ -127,14 +127,15 @@ for algo in prstm gpustm gpustm-local; do
 		--reps 1 --warmup 0
 done
 
-# CSMV's cooperative kernel (clients and the server block), each variant, and
+# CSMV's cooperative kernel (clients and the server block: the paper's receiver
+# and worker warps, and csmv-index's single server warp), each variant, and
 # JVSTM-GPU's kernel (every thread committing by itself), with read-only
-# transactions over every account; memcached on prstm's kernels, gpustm's, csmv and jvstm-gpu
-for algo in csmv csmv-nocv csmv-onlycs jvstm-gpu; do
+# transactions over every account; memcached on prstm's kernels, gpustm's, csmv, csmv-index and jvstm-gpu
+for algo in csmv csmv-nocv csmv-onlycs csmv-index csmv-index-nocv csmv-index-onlycs jvstm-gpu; do
 	sanitize stm --backend gpu --algo "$algo" --threads 256 --block-size 64 --accounts 300 --semantic-ratio 0 \
 		--read-only 20 --read-only-size 300 --tx-per-thread 4 --reps 1 --warmup 0
 done
-for algo in prstm csmv jvstm-gpu; do # the paper's layout: prstm's kernel of 16 with the read log
+for algo in prstm csmv csmv-index jvstm-gpu; do # the paper's layout: prstm's kernel of 16 with the read log
 	sanitize stm --backend gpu --algo "$algo" --workload memcached --threads 256 --block-size 64 --items 4096 \
 		--ways 8 --tx-per-thread 6 --reps 1 --warmup 0
 done

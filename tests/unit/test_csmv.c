@@ -1,6 +1,7 @@
 /*
  * CSMV (stm/csmv/csmv.h, stm/csmv/csmv_sched.h): versioned boxes and their
- * reclamation bound, pre-validation, the server's decisions, and the three
+ * reclamation bound, pre-validation, the server's decisions (the paper's ATR
+ * of committed write sets and the index by word), and the six
  * engine names on the CPU backend at high contention with read-only
  * transactions over every account, checked by the bank's serial replay and
  * its snapshot check.
@@ -10,6 +11,7 @@
 
 #include "stm/csmv/csmv.h"
 #include "stm/csmv/csmv_engines.h"
+#include "stm/csmv/csmv_server.h"
 #include "tests/unit/bank_run.h"
 #include "tests/unit/test.h"
 #include "workloads/stm/bank.h"
@@ -203,6 +205,55 @@ TEST(csmv_server_decisions)
 }
 
 /*
+ * The paper's ATR (stm/csmv/csmv_server.h): a record is read only once
+ * written, a reused slot reads as gone, a transaction is checked against the
+ * records after its snapshot only (its read and write sets alike), and one
+ * whose snapshot is older than the ring aborts.
+ */
+TEST(csmv_ring_records_and_validation)
+{
+	static csmv_record rec[4];
+	static csmv_req q;
+	csmv_ring r = {.tail = 0, .size = 4, .rec = rec};
+	uint32_t w1[2] = {10, 11}, w2[1] = {12}, w3[1] = {13}, a = 10, b = 12, from;
+
+	memset(rec, 0, sizeof(rec));
+	memset(&q, 0, sizeof(q));
+	CHECK_EQ_I(csmv_record_meets(&r, 1, &a, 1), CSMV_REC_WAIT); /* reserved, not written */
+	csmv_record_write(&r, 1, w1, 2);
+	csmv_record_write(&r, 2, w2, 1);
+	CHECK_EQ_I(csmv_record_meets(&r, 1, &a, 1), CSMV_REC_HIT);
+	CHECK_EQ_I(csmv_record_meets(&r, 2, &a, 1), CSMV_REC_CLEAR);
+	CHECK_EQ_I(csmv_record_meets(&r, 2, &b, 1), CSMV_REC_HIT);
+	CHECK_EQ_I(csmv_record_meets(&r, 3, &b, 1), CSMV_REC_WAIT);
+	/* a transaction on snapshot 1 that reads 10 (written by commit 1) and writes 13 */
+	q.snap = 1, q.nr[0] = 1, q.r[0][0] = 10, q.nw[0] = 1, q.w[0][0] = 13;
+	from = 1;
+	CHECK_EQ_I(csmv_ring_validate(&r, &q, 0, &from, 2), 1);
+	CHECK_EQ(from, 2u);
+	q.snap = 0, from = 0;
+	CHECK_EQ_I(csmv_ring_validate(&r, &q, 0, &from, 2), 0); /* commit 1 wrote what it read */
+	q.snap = 1, q.r[0][0] = 12, from = 1;
+	CHECK_EQ_I(csmv_ring_validate(&r, &q, 0, &from, 2), 0); /* commit 2 wrote it */
+	q.r[0][0] = 14, q.w[0][0] = 12, from = 1;
+	CHECK_EQ_I(csmv_ring_validate(&r, &q, 0, &from, 2), 0); /* write-write with commit 2 */
+	q.w[0][0] = 13, from = 1;
+	CHECK_EQ_I(csmv_ring_validate(&r, &q, 0, &from, 3), -1); /* commit 3 reserved, not written */
+	CHECK_EQ(from, 2u); /* resumes at it */
+	csmv_record_write(&r, 3, w3, 1);
+	CHECK_EQ_I(csmv_ring_validate(&r, &q, 0, &from, 3), 0); /* commit 3 writes 13 */
+	/* commits 4 and 5: slot 1 now holds commit 5, commit 1 is gone */
+	csmv_record_write(&r, 4, w2, 1);
+	csmv_record_write(&r, 5, w2, 1);
+	CHECK_EQ_I(csmv_record_meets(&r, 1, &a, 1), CSMV_REC_GONE);
+	q.snap = 0, q.r[0][0] = 99, q.w[0][0] = 98, from = 0;
+	CHECK_EQ_I(csmv_ring_validate(&r, &q, 0, &from, 5), 0); /* 5 commits since the snapshot, 4 records */
+	q.snap = 1, from = 1;
+	CHECK_EQ_I(csmv_ring_validate(&r, &q, 0, &from, 5), 1); /* commits 2 to 5 are all there */
+	CHECK_EQ(csmv_rank(0x16u, 4), 2u);
+}
+
+/*
  * 300 accounts, 200 threads (7 groups, the last partial) on 3 workers,
  * two-leg transfers and semantic chains, 40% inquiries over every account.
  * Each engine name must commit everything, replay exactly in commit order and
@@ -211,8 +262,9 @@ TEST(csmv_server_decisions)
  */
 TEST(csmv_cpu_backend_inquiries_over_every_account)
 {
-	const stm_ops *ops[3] = {&csmv_bank_cpu_ops, &csmv_nocv_bank_cpu_ops, &csmv_onlycs_bank_cpu_ops};
-	const char *names[3] = {"csmv", "csmv-nocv", "csmv-onlycs"};
+	const stm_ops *ops[6] = {&csmv_bank_cpu_ops,       &csmv_nocv_bank_cpu_ops,       &csmv_onlycs_bank_cpu_ops,
+				 &csmv_index_bank_cpu_ops, &csmv_index_nocv_bank_cpu_ops, &csmv_index_onlycs_bank_cpu_ops};
+	const char *names[6] = {"csmv", "csmv-nocv", "csmv-onlycs", "csmv-index", "csmv-index-nocv", "csmv-index-onlycs"};
 	bank_config cfg = {.accounts = 300, .threads = 200, .tx_per_thread = 30, .semantic_ratio = 30,
 			   .read_only = 40, .transfers_per_tx = 2, .read_only_size = 300,
 			   .initial_balance = 100000, .seed = 7};
@@ -225,7 +277,7 @@ TEST(csmv_cpu_backend_inquiries_over_every_account)
 	for (i = 0; i < w.ntx; i++)
 		ro += BANK_TYPE(w.tx[i].meta) == BANK_BALANCE;
 	CHECK(ro > 1000);
-	for (k = 0; k < 3; k++) {
+	for (k = 0; k < 6; k++) {
 		bank_run o;
 		bank_check snap;
 		int32_t *before = bank_run_initial(&w);
@@ -247,8 +299,9 @@ TEST(csmv_cpu_backend_inquiries_over_every_account)
 /* Few accounts and many writers: the rings fill, write-backs wait for reclamation, all still verifies. */
 TEST(csmv_cpu_backend_reclaims_under_pressure)
 {
-	const stm_ops *ops[2] = {&csmv_bank_cpu_ops, &csmv_onlycs_bank_cpu_ops};
-	const char *names[2] = {"csmv", "csmv-onlycs"};
+	const stm_ops *ops[4] = {&csmv_bank_cpu_ops, &csmv_onlycs_bank_cpu_ops, &csmv_index_bank_cpu_ops,
+				 &csmv_index_onlycs_bank_cpu_ops};
+	const char *names[4] = {"csmv", "csmv-onlycs", "csmv-index", "csmv-index-onlycs"};
 	bank_config cfg = {.accounts = 8, .threads = 128, .tx_per_thread = 60, .semantic_ratio = 0,
 			   .read_only = 30, .transfers_per_tx = 1, .read_only_size = 8,
 			   .initial_balance = 100000, .seed = 3};
@@ -257,7 +310,7 @@ TEST(csmv_cpu_backend_reclaims_under_pressure)
 	unsigned k;
 
 	REQUIRE(bank_generate(&w, &cfg, err, sizeof(err)) == 0);
-	for (k = 0; k < 2; k++) {
+	for (k = 0; k < 4; k++) {
 		bank_run o;
 
 		bank_run_cpu(ops[k], &w, 4, &o);
