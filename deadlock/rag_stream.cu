@@ -6,9 +6,10 @@
  * launch of one block decides it, one copy brings the decisions back; the
  * state stays on the device between windows and streams. The kernel keeps
  * the state in shared memory when it fits (the device's opt-in limit less
- * the event staging: up to about 12992 x 12992 for OSDDA, about 6000 x 6000
- * for LMDDA with 1-4 units) and the window is long enough to pay for the
- * copies, else works on it in global memory, where it is L2- and
+ * the event staging: 16-bit entries wherever the ids fit, up to about
+ * 25000 x 25000 for OSDDA and 12000 x 12000 for LMDDA with 1-4 units on an
+ * H100 or H200, 32-bit ones past 65534 processes or resources) and the window
+ * is long enough to pay for the copies, else works on it in global memory, where it is L2- and
  * L1-resident but each access costs more.
  *
  * gpu-stream decides through apply_stream(), the batch service: its timed
@@ -32,7 +33,8 @@ extern "C" {
 typedef struct rag_stream {
 	uint32_t M, N, slots;
 	int lmdda, fits;        /* the state fits in shared memory beside the staging */
-	size_t words, kept;     /* state words, and those kept between windows */
+	int narrow;             /* 16-bit entries (rs_narrow_fits) */
+	size_t words, kept;     /* state words (32-bit), and those kept between windows */
 	uint32_t *d_state;
 	uint32_t *d_ev, *d_dec; /* RS_WINDOW events (2 words each), decisions */
 	uint32_t *h_ev, *h_dec; /* pinned */
@@ -47,13 +49,13 @@ static __host__ __device__ size_t rs_staging_words(void)
 
 /* The window's chunks on the state at base: staged by all threads, decided by thread 0. */
 static __device__ __forceinline__ void rs_chunks(uint32_t *base, uint32_t *ev_buf, uint32_t *dec_buf,
-						 uint32_t M, uint32_t N, int lmdda, uint32_t slots,
+						 uint32_t M, uint32_t N, int lmdda, uint32_t slots, int narrow,
 						 const uint32_t *ev, uint32_t n, uint32_t *dec)
 {
 	uint32_t c, tid = threadIdx.x;
 	rs_state s;
 
-	rs_bind(&s, base, M, N, lmdda, slots);
+	rs_bind(&s, base, M, N, lmdda, slots, narrow);
 	for (c = 0; c < n; c += RS_CHUNK) {
 		uint32_t len = n - c < RS_CHUNK ? n - c : RS_CHUNK;
 		rs_copy(ev_buf, ev + 2 * (size_t)c, 2 * (size_t)len, tid, blockDim.x);
@@ -65,23 +67,35 @@ static __device__ __forceinline__ void rs_chunks(uint32_t *base, uint32_t *ev_bu
 	}
 }
 
-__global__ void __launch_bounds__(RS_THREADS) k_rs_window(uint32_t *state, uint32_t M, uint32_t N,
-							   int lmdda, uint32_t slots, int in_shared,
-							   const uint32_t *ev, uint32_t n, uint32_t *dec)
+/* The window on the state in global memory or in shared memory, its entries 16 or 32 bits. */
+template <int NARROW>
+static __device__ __forceinline__ void rs_window_body(uint32_t *state, uint32_t M, uint32_t N, int lmdda,
+						      uint32_t slots, int in_shared, const uint32_t *ev, uint32_t n,
+						      uint32_t *dec)
 {
 	extern __shared__ uint32_t sm[];
 	uint32_t *ev_buf = sm, *dec_buf = sm + 2 * RS_CHUNK, *base = sm + rs_staging_words();
-	size_t kept = rs_words_kept(M, N, lmdda, slots);
+	size_t kept = rs_entry_words(rs_words_kept(M, N, lmdda, slots), NARROW);
 
 	/* two instances, so that the shared one's accesses compile as shared-memory ones */
 	if (!in_shared) {
-		rs_chunks(state, ev_buf, dec_buf, M, N, lmdda, slots, ev, n, dec);
+		rs_chunks(state, ev_buf, dec_buf, M, N, lmdda, slots, NARROW, ev, n, dec);
 		return;
 	}
 	rs_copy(base, state, kept, threadIdx.x, blockDim.x);
-	rs_chunks(base, ev_buf, dec_buf, M, N, lmdda, slots, ev, n, dec);
+	rs_chunks(base, ev_buf, dec_buf, M, N, lmdda, slots, NARROW, ev, n, dec);
 	__syncthreads();
 	rs_copy(state, base, kept, threadIdx.x, blockDim.x);
+}
+
+__global__ void __launch_bounds__(RS_THREADS) k_rs_window(uint32_t *state, uint32_t M, uint32_t N,
+							   int lmdda, uint32_t slots, int narrow, int in_shared,
+							   const uint32_t *ev, uint32_t n, uint32_t *dec)
+{
+	if (narrow)
+		rs_window_body<1>(state, M, N, lmdda, slots, in_shared, ev, n, dec);
+	else
+		rs_window_body<0>(state, M, N, lmdda, slots, in_shared, ev, n, dec);
 }
 
 /*
@@ -95,8 +109,8 @@ static void rs_launch(rag_stream *r, uint32_t n)
 {
 	int in_shared = r->fits && (uint64_t)n * RS_WORDS_PER_EVENT >= r->kept;
 	size_t bytes = (rs_staging_words() + (in_shared ? r->words : 0)) * sizeof(uint32_t);
-	k_rs_window<<<1, RS_THREADS, bytes, r->st>>>(r->d_state, r->M, r->N, r->lmdda, r->slots, in_shared,
-						     r->d_ev, n, r->d_dec);
+	k_rs_window<<<1, RS_THREADS, bytes, r->st>>>(r->d_state, r->M, r->N, r->lmdda, r->slots, r->narrow,
+						     in_shared, r->d_ev, n, r->d_dec);
 	GB_CUDA(cudaGetLastError(), "launching the %s stream kernel (%u events, %zu bytes of shared memory)",
 		r->lmdda ? "LMDDA" : "OSDDA", n, bytes);
 }
@@ -120,8 +134,9 @@ static void *rs_open(uint32_t procs, uint32_t res, const uint32_t *units, int lm
 	r->N = res;
 	r->lmdda = lmdda;
 	r->slots = (uint32_t)slots;
-	r->words = rs_words(procs, res, lmdda, r->slots);
-	r->kept = rs_words_kept(procs, res, lmdda, r->slots);
+	r->narrow = rs_narrow_fits(procs, res, lmdda, r->slots);
+	r->words = rs_entry_words(rs_words(procs, res, lmdda, r->slots), r->narrow);
+	r->kept = rs_entry_words(rs_words_kept(procs, res, lmdda, r->slots), r->narrow);
 	snprintf(what, sizeof(what), "the %s stream detector's state for %u processes x %u resources",
 		 lmdda ? "LMDDA" : "OSDDA", procs, res);
 	r->d_state = (uint32_t *)gb_cuda_alloc(r->words * sizeof(uint32_t), what);
@@ -132,7 +147,7 @@ static void *rs_open(uint32_t procs, uint32_t res, const uint32_t *units, int lm
 	GB_CUDA(cudaStreamCreateWithFlags(&r->st, cudaStreamNonBlocking), "creating a CUDA stream");
 
 	h_state = (uint32_t *)gb_xmalloc(r->words * sizeof(uint32_t), "the stream detector's state");
-	rs_init(h_state, procs, res, lmdda, units, r->slots);
+	rs_init(h_state, procs, res, lmdda, units, r->slots, r->narrow);
 	GB_CUDA(cudaMemcpy(r->d_state, h_state, r->words * sizeof(uint32_t), cudaMemcpyHostToDevice),
 		"uploading %s", what);
 	free(h_state);

@@ -54,22 +54,60 @@
 #define RS_TO_MASK 0x00ffffffu  /* decision word: outcome << 24 | process regranted */
 #define RS_CORRUPT 0xffu        /* outcome of an event on a state that breaks the model */
 
-/* The state: every array an offset into one word array (global or shared memory). */
+/*
+ * The state: every array an offset into one word array (global or shared
+ * memory), of 32-bit entries or, where every id and offset fits (rs_narrow_fits),
+ * of 16-bit ones: half the bytes, so that LMDDA at 8192 x 8192 with 1-4 units
+ * (about 70000 entries) fits in a block's shared memory beside the staging.
+ * Entries are read and written through rs_ld and rs_st, which give RB_NONE
+ * for a narrow entry's 0xffff; the marks (seen, epoch) and offsets (off) are
+ * raw numbers (rs_ld_raw). A caller passes narrow as a constant where it can
+ * (the kernel's instances, cpu-stream), so the test folds away.
+ */
 typedef struct rs_state {
-	uint32_t M, N, lmdda;
-	uint32_t *holder; /* OSDDA, N: the process holding resource j */
-	uint32_t *next;   /* OSDDA, M: the holder of what p_i waits for */
-	uint32_t *head;   /* N: the lowest waiter of resource j */
-	uint32_t *link;   /* M: the next waiter of the resource p_i waits for */
-	uint32_t *off;    /* LMDDA, N + 1: resource j's slots are off[j] .. off[j + 1] - 1 */
-	uint32_t *slot;   /* LMDDA, off[N]: the holder of each unit */
-	uint32_t *wait;   /* LMDDA, M: the resource p_i waits for */
-	uint32_t *seen;   /* LMDDA, N: the search that last reached resource j */
-	uint32_t *epoch;  /* LMDDA, 1: the current search */
-	uint32_t *stack;  /* LMDDA, N: the search's pending resources (scratch, not kept) */
+	uint32_t M, N, lmdda, narrow;
+	void *holder; /* OSDDA, N: the process holding resource j */
+	void *next;   /* OSDDA, M: the holder of what p_i waits for */
+	void *head;   /* N: the lowest waiter of resource j */
+	void *link;   /* M: the next waiter of the resource p_i waits for */
+	void *off;    /* LMDDA, N + 1: resource j's slots are off[j] .. off[j + 1] - 1 */
+	void *slot;   /* LMDDA, off[N]: the holder of each unit */
+	void *wait;   /* LMDDA, M: the resource p_i waits for */
+	void *seen;   /* LMDDA, N: the search that last reached resource j */
+	void *epoch;  /* LMDDA, 1: the current search */
+	void *stack;  /* LMDDA, N: the search's pending resources (scratch, not kept) */
 } rs_state;
 
-/* Words of the state kept between windows and of the whole state (scratch last). */
+#define RS_NARROW_NONE 0xffffu
+#define RS_NARROW_EPOCHS 0xffffu /* a narrow mark's largest search number */
+
+GB_HD uint32_t rs_ld_raw(const rs_state *s, const void *a, uint32_t i)
+{
+	return s->narrow ? ((const uint16_t *)a)[i] : ((const uint32_t *)a)[i];
+}
+
+GB_HD uint32_t rs_ld(const rs_state *s, const void *a, uint32_t i)
+{
+	uint32_t v = rs_ld_raw(s, a, i);
+	return s->narrow && v == RS_NARROW_NONE ? RB_NONE : v;
+}
+
+/* Store v (an id, RB_NONE, a mark or an offset: RB_NONE becomes 0xffff when narrow). */
+GB_HD void rs_st(const rs_state *s, void *a, uint32_t i, uint32_t v)
+{
+	if (s->narrow)
+		((uint16_t *)a)[i] = (uint16_t)v;
+	else
+		((uint32_t *)a)[i] = v;
+}
+
+/* Whether a system's ids and offsets fit 16-bit entries (0xffff is RB_NONE). */
+GB_HD int rs_narrow_fits(uint32_t M, uint32_t N, int lmdda, uint32_t slots)
+{
+	return M < RS_NARROW_NONE && N < RS_NARROW_NONE && (!lmdda || slots < RS_NARROW_NONE);
+}
+
+/* Entries of the state kept between windows and of the whole state (scratch last). */
 GB_HD size_t rs_words_kept(uint32_t M, uint32_t N, int lmdda, uint32_t slots)
 {
 	if (!lmdda)
@@ -82,29 +120,39 @@ GB_HD size_t rs_words(uint32_t M, uint32_t N, int lmdda, uint32_t slots)
 	return rs_words_kept(M, N, lmdda, slots) + (lmdda ? N : 0);
 }
 
-/* Point s's arrays into base. */
-GB_HD void rs_bind(rs_state *s, uint32_t *base, uint32_t M, uint32_t N, int lmdda, uint32_t slots)
+/* 32-bit words that hold n entries. */
+GB_HD size_t rs_entry_words(size_t n, int narrow)
 {
+	return narrow ? (n + 1) / 2 : n;
+}
+
+/* Point s's arrays into base. */
+GB_HD void rs_bind(rs_state *s, uint32_t *base, uint32_t M, uint32_t N, int lmdda, uint32_t slots, int narrow)
+{
+	char *b = (char *)base;
+	size_t e = narrow ? 2 : 4;
+
 	s->M = M;
 	s->N = N;
 	s->lmdda = (uint32_t)lmdda;
-	s->head = base;
-	s->link = base + N;
-	base += (size_t)N + M;
+	s->narrow = (uint32_t)narrow;
+	s->head = b;
+	s->link = b + e * N;
+	b += e * ((size_t)N + M);
 	if (!lmdda) {
-		s->holder = base;
-		s->next = base + N;
+		s->holder = b;
+		s->next = b + e * N;
 		s->off = s->slot = s->wait = s->seen = s->epoch = s->stack = NULL;
 		return;
 	}
 	s->holder = s->next = NULL;
-	s->off = base;
-	s->slot = base + N + 1;
-	base += (size_t)N + 1 + slots;
-	s->wait = base;
-	s->seen = base + M;
-	s->epoch = base + M + N;
-	s->stack = s->epoch + 1;
+	s->off = b;
+	s->slot = b + e * ((size_t)N + 1);
+	b += e * ((size_t)N + 1 + slots);
+	s->wait = b;
+	s->seen = b + e * M;
+	s->epoch = b + e * ((size_t)M + N);
+	s->stack = b + e * ((size_t)M + N + 1);
 }
 
 /* Unit slots of a system: the units of all resources (units NULL: one each) for LMDDA, none for
@@ -119,24 +167,28 @@ static inline uint64_t rs_slots(int lmdda, uint32_t N, const uint32_t *units)
 	return n;
 }
 
-/* An empty system in words (rs_words of them): no holders, no waiters; units NULL: one each. */
+/* An empty system in words (rs_entry_words(rs_words) of them): no holders, no waiters; units NULL:
+ * one each. */
 static inline void rs_init(uint32_t *words, uint32_t M, uint32_t N, int lmdda, const uint32_t *units,
-			   uint32_t slots)
+			   uint32_t slots, int narrow)
 {
 	rs_state s;
-	size_t k, n = rs_words(M, N, lmdda, slots);
-	uint32_t j;
-	for (k = 0; k < n; k++)
-		words[k] = RB_NONE;
-	rs_bind(&s, words, M, N, lmdda, slots);
+	size_t n = rs_words(M, N, lmdda, slots), k;
+	uint32_t j, off = 0;
+
+	rs_bind(&s, words, M, N, lmdda, slots, narrow);
+	for (k = 0; k < (narrow ? 2 * rs_entry_words(n, 1) : n); k++) /* a narrow state's padding too */
+		rs_st(&s, words, (uint32_t)k, RB_NONE);
 	if (!lmdda)
 		return;
-	s.off[0] = 0;
+	rs_st(&s, s.off, 0, 0);
+	for (j = 0; j < N; j++) {
+		off += units ? units[j] : 1;
+		rs_st(&s, s.off, j + 1, off);
+	}
 	for (j = 0; j < N; j++)
-		s.off[j + 1] = s.off[j] + (units ? units[j] : 1);
-	for (k = 0; k < N; k++)
-		s.seen[k] = 0;
-	*s.epoch = 0;
+		rs_st(&s, s.seen, j, 0);
+	rs_st(&s, s.epoch, 0, 0);
 }
 
 GB_HD uint32_t rs_decision(uint32_t outcome, uint32_t to)
@@ -147,25 +199,25 @@ GB_HD uint32_t rs_decision(uint32_t outcome, uint32_t to)
 /* Put p in resource q's waiter list, which stays sorted by id. */
 GB_HD void rs_wait_insert(const rs_state *s, uint32_t p, uint32_t q)
 {
-	uint32_t prev = RB_NONE, cur = s->head[q], n = 0;
+	uint32_t prev = RB_NONE, cur = rs_ld(s, s->head, q), n = 0;
 	while (cur != RB_NONE && cur < p && n++ < s->M) {
 		prev = cur;
-		cur = s->link[cur];
+		cur = rs_ld(s, s->link, cur);
 	}
-	s->link[p] = cur;
+	rs_st(s, s->link, p, cur);
 	if (prev == RB_NONE)
-		s->head[q] = p;
+		rs_st(s, s->head, q, p);
 	else
-		s->link[prev] = p;
+		rs_st(s, s->link, prev, p);
 }
 
 /* Take resource q's lowest waiter out of its list (RB_NONE when nobody waits). */
 GB_HD uint32_t rs_wait_pop(const rs_state *s, uint32_t q)
 {
-	uint32_t t = s->head[q];
+	uint32_t t = rs_ld(s, s->head, q);
 	if (t != RB_NONE) {
-		s->head[q] = s->link[t];
-		s->link[t] = RB_NONE;
+		rs_st(s, s->head, q, rs_ld(s, s->link, t));
+		rs_st(s, s->link, t, RB_NONE);
 	}
 	return t;
 }
@@ -173,33 +225,33 @@ GB_HD uint32_t rs_wait_pop(const rs_state *s, uint32_t q)
 /* OSDDA: one event, its decision word. */
 GB_HD uint32_t rs_osdda_event(const rs_state *s, uint32_t w0, uint32_t q)
 {
-	uint32_t p = w0 & ~RS_TYPE_BIT, h, t, a, n;
+	uint32_t p = w0 & ~RS_TYPE_BIT, h, t, a, n, nx;
 
 	if (w0 & RS_TYPE_BIT) {
 		t = rs_wait_pop(s, q);
 		if (t == RB_NONE) {
-			s->holder[q] = RB_NONE;
+			rs_st(s, s->holder, q, RB_NONE);
 			return rs_decision(RAG_RELEASED, RB_NONE);
 		}
 		/* t holds q now and is active; q's other waiters now wait on t */
-		s->holder[q] = t;
-		s->next[t] = RB_NONE;
-		for (a = s->head[q], n = 0; a != RB_NONE && n < s->M; a = s->link[a], n++)
-			s->next[a] = t;
+		rs_st(s, s->holder, q, t);
+		rs_st(s, s->next, t, RB_NONE);
+		for (a = rs_ld(s, s->head, q), n = 0; a != RB_NONE && n < s->M; a = rs_ld(s, s->link, a), n++)
+			rs_st(s, s->next, a, t);
 		return rs_decision(RAG_REGRANTED, t);
 	}
-	h = s->holder[q];
+	h = rs_ld(s, s->holder, q);
 	if (h == RB_NONE) {
-		s->holder[q] = p;
+		rs_st(s, s->holder, q, p);
 		return rs_decision(RAG_GRANTED, RB_NONE);
 	}
 	/* q's sink: the active process at the end of the chain from q */
-	for (t = h, n = 0; s->next[t] != RB_NONE; t = s->next[t])
+	for (t = h, n = 0; (nx = rs_ld(s, s->next, t)) != RB_NONE; t = nx)
 		if (++n > s->M)
 			return rs_decision(RS_CORRUPT, RB_NONE);
 	if (t == p)
 		return rs_decision(RAG_DEADLOCK, RB_NONE);
-	s->next[p] = h;
+	rs_st(s, s->next, p, h);
 	rs_wait_insert(s, p, q);
 	return rs_decision(RAG_BLOCKED, RB_NONE);
 }
@@ -207,28 +259,28 @@ GB_HD uint32_t rs_osdda_event(const rs_state *s, uint32_t w0, uint32_t q)
 /* LMDDA: whether an active process other than p is reachable from q (p about to block on q). */
 GB_HD int rs_lmdda_reaches_active(const rs_state *s, uint32_t p, uint32_t q)
 {
-	uint32_t e = *s->epoch + 1, top = 0, k;
+	uint32_t e = rs_ld_raw(s, s->epoch, 0) + 1, top = 0, k;
 
-	if (e == 0) { /* the marks wrapped: clear them */
+	if (e == 0 || (s->narrow && e > RS_NARROW_EPOCHS)) { /* the marks wrapped: clear them */
 		for (k = 0; k < s->N; k++)
-			s->seen[k] = 0;
+			rs_st(s, s->seen, k, 0);
 		e = 1;
 	}
-	*s->epoch = e;
-	s->seen[q] = e;
-	s->stack[top++] = q;
+	rs_st(s, s->epoch, 0, e);
+	rs_st(s, s->seen, q, e);
+	rs_st(s, s->stack, top++, q);
 	while (top) {
-		uint32_t r = s->stack[--top];
-		for (k = s->off[r]; k < s->off[r + 1]; k++) {
-			uint32_t a = s->slot[k], w;
+		uint32_t r = rs_ld(s, s->stack, --top), end = rs_ld_raw(s, s->off, r + 1);
+		for (k = rs_ld_raw(s, s->off, r); k < end; k++) {
+			uint32_t a = rs_ld(s, s->slot, k), w;
 			if (a == RB_NONE || a == p)
 				continue;
-			w = s->wait[a];
+			w = rs_ld(s, s->wait, a);
 			if (w == RB_NONE)
 				return 1;
-			if (s->seen[w] != e && top < s->N) {
-				s->seen[w] = e;
-				s->stack[top++] = w;
+			if (rs_ld_raw(s, s->seen, w) != e && top < s->N) {
+				rs_st(s, s->seen, w, e);
+				rs_st(s, s->stack, top++, w);
 			}
 		}
 	}
@@ -238,28 +290,28 @@ GB_HD int rs_lmdda_reaches_active(const rs_state *s, uint32_t p, uint32_t q)
 /* LMDDA: one event, its decision word. */
 GB_HD uint32_t rs_lmdda_event(const rs_state *s, uint32_t w0, uint32_t q)
 {
-	uint32_t p = w0 & ~RS_TYPE_BIT, k, end = s->off[q + 1], t;
+	uint32_t p = w0 & ~RS_TYPE_BIT, k, end = rs_ld_raw(s, s->off, q + 1), t;
 
 	if (w0 & RS_TYPE_BIT) {
-		for (k = s->off[q]; k < end && s->slot[k] != p; k++)
+		for (k = rs_ld_raw(s, s->off, q); k < end && rs_ld(s, s->slot, k) != p; k++)
 			;
 		if (k == end)
 			return rs_decision(RS_CORRUPT, RB_NONE);
 		t = rs_wait_pop(s, q);
-		s->slot[k] = t;
+		rs_st(s, s->slot, k, t);
 		if (t == RB_NONE)
 			return rs_decision(RAG_RELEASED, RB_NONE);
-		s->wait[t] = RB_NONE;
+		rs_st(s, s->wait, t, RB_NONE);
 		return rs_decision(RAG_REGRANTED, t);
 	}
-	for (k = s->off[q]; k < end; k++)
-		if (s->slot[k] == RB_NONE) {
-			s->slot[k] = p;
+	for (k = rs_ld_raw(s, s->off, q); k < end; k++)
+		if (rs_ld(s, s->slot, k) == RB_NONE) {
+			rs_st(s, s->slot, k, p);
 			return rs_decision(RAG_GRANTED, RB_NONE);
 		}
 	if (!rs_lmdda_reaches_active(s, p, q))
 		return rs_decision(RAG_DEADLOCK, RB_NONE);
-	s->wait[p] = q;
+	rs_st(s, s->wait, p, q);
 	rs_wait_insert(s, p, q);
 	return rs_decision(RAG_BLOCKED, RB_NONE);
 }

@@ -5,6 +5,7 @@
  * blocking requests, holders and sorted waiter lists, decided event by event.
  * Timed like gpu-stream, by the whole stream (apply_stream), with no clock
  * read per event; apply() serves callers that hand over one event at a time.
+ * Its state's entries are 16 or 32 bits by gpu-stream's rule (rs_narrow_fits).
  */
 #include <stdlib.h>
 
@@ -22,6 +23,7 @@ static void *cs_open(uint32_t procs, uint32_t res, const uint32_t *units, int lm
 {
 	cpu_stream *c = gb_xcalloc(1, sizeof(*c), "the stream detector");
 	uint64_t slots;
+	int narrow;
 
 	if (!lmdda)
 		rag_require_single_unit(res, units);
@@ -29,11 +31,25 @@ static void *cs_open(uint32_t procs, uint32_t res, const uint32_t *units, int lm
 	if (slots > RS_MAX_SLOTS)
 		gb_die(GB_EXIT_RUNTIME, "cpu-stream: %llu units in all do not fit its 32-bit offsets",
 		       (unsigned long long)slots);
-	c->nwords = rs_words(procs, res, lmdda, (uint32_t)slots);
+	narrow = rs_narrow_fits(procs, res, lmdda, (uint32_t)slots);
+	c->nwords = rs_entry_words(rs_words(procs, res, lmdda, (uint32_t)slots), narrow);
 	c->words = gb_xmalloc(c->nwords * sizeof(uint32_t), "the stream detector's state");
-	rs_init(c->words, procs, res, lmdda, units, (uint32_t)slots);
-	rs_bind(&c->s, c->words, procs, res, lmdda, (uint32_t)slots);
+	rs_init(c->words, procs, res, lmdda, units, (uint32_t)slots, narrow);
+	rs_bind(&c->s, c->words, procs, res, lmdda, (uint32_t)slots, narrow);
 	return c;
+}
+
+/* One event on the state, its entry width a constant in each branch so that the compiler folds
+ * rs_ld's and rs_st's test of it. */
+static inline uint32_t cs_event(const cpu_stream *c, const uint32_t *w)
+{
+	rs_state s = c->s;
+	if (c->s.narrow) {
+		s.narrow = 1;
+		return rs_event(&s, w[0], w[1]);
+	}
+	s.narrow = 0;
+	return rs_event(&s, w[0], w[1]);
 }
 
 static rag_decision cs_apply(void *ctx, uint8_t type, uint32_t p, uint32_t q)
@@ -43,7 +59,7 @@ static rag_decision cs_apply(void *ctx, uint8_t type, uint32_t p, uint32_t q)
 	rag_decision d;
 
 	rs_pack(w, type, p, q);
-	word = rs_event(&c->s, w[0], w[1]);
+	word = cs_event(c, w);
 	if (!rs_unpack(word, &d))
 		gb_die(GB_EXIT_RUNTIME, "cpu-stream: the state broke the model at %s %u %u (decision word 0x%08x)",
 		       type == RAG_REQUEST ? "request" : "release", p, q, word);

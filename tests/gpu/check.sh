@@ -807,8 +807,9 @@ assert all(x["mismatches"] == 0 for x in d["results"]["impls"])
 assert (c["algo"] == "osdda" and c["timed_events"] == c["procs"] + c["res"]) or \
     (c["algo"] == "lmdda" and c["timed_events"] == 1), c'
 done
-# gpu-stream: state in shared memory up to its limit and in global memory past it, windows of
-# events beyond one launch, and the decisions equal cpu-bits' line by line.
+# gpu-stream: state in shared memory up to its limit and in global memory past it, entries of 16
+# bits and (past 65534 processes or resources) of 32, windows of events beyond one launch, and the
+# decisions equal cpu-bits' line by line.
 detect_stream() {
 	local name=$1 algo=$2
 	shift 2
@@ -826,14 +827,23 @@ assert d["results"]["impls"][0]["event_seconds"]["granted"]["n"] == 0'
 		diff -u "$R/detect-cpu.dec" "$R/detect-stream.dec"
 }
 detect_stream "8192x8192 (state in shared memory)" osdda --procs 8192 --res 8192 --events 20000 --seed 11
-detect_stream "20000x20000 (state in global memory)" osdda --procs 20000 --res 20000 --events 20000 --seed 12
+detect_stream "20000x20000 (16-bit entries, state in shared memory)" osdda --procs 20000 --res 20000 \
+	--events 20000 --seed 12
+detect_stream "30000x30000 (16-bit entries, state in global memory)" osdda --procs 30000 --res 30000 \
+	--events 20000 --seed 18
+detect_stream "70000x70000 (32-bit entries, state in global memory)" osdda --procs 70000 --res 70000 \
+	--events 20000 --seed 19
 detect_stream "500x500, 1.2M events (two windows)" osdda --procs 500 --res 500 --events 1200000 \
 	--deadlock-share 0.1 --seed 13
 detect_stream "1024x1024 units 1-4" lmdda --procs 1024 --res 1024 --units 1-4 --events 20000 --seed 14
 detect_stream "4096x4096 units 1-4 (state in shared memory)" lmdda --procs 4096 --res 4096 --units 1-4 \
 	--events 20000 --seed 15
-detect_stream "8192x8192 units 1-4 (state in global memory)" lmdda --procs 8192 --res 8192 --units 1-4 \
+detect_stream "8192x8192 units 1-4 (16-bit entries, state in shared memory)" lmdda --procs 8192 --res 8192 --units 1-4 \
 	--events 20000 --seed 16
+detect_stream "16384x16384 units 1-4 (16-bit entries, state in global memory)" lmdda --procs 16384 \
+	--res 16384 --units 1-4 --events 20000 --seed 20
+detect_stream "70000x1024 units 1-4 (32-bit entries)" lmdda --procs 70000 --res 1024 --units 1-4 \
+	--events 20000 --seed 21
 detect_stream "300x300 units 1-40, 1.2M events (two windows)" lmdda --procs 300 --res 300 --units 1-40 \
 	--events 1200000 --deadlock-share 0.1 --seed 17
 expect_rc "detect lmdda 20x20: gpu agrees with the thesis's cpu" 0 \

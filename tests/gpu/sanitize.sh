@@ -175,12 +175,16 @@ sanitize detect --algo osdda --impl gpu --compare gpu-graph,gpu-initial --procs 
 sanitize detect --algo lmdda --impl gpu --compare gpu-graph,gpu-initial --procs 40 --res 37 \
 	--units 1-3 --events 300 --reps 1
 # gpu-stream and gpu-event: state in shared memory, chunks of staged events beyond one
-# (RS_CHUNK 2048), and past the shared-memory limit the state in global memory.
+# (RS_CHUNK 2048), and past the shared-memory limit the state in global memory; 16-bit
+# entries, and 32-bit ones past 65534 processes.
 sanitize detect --algo osdda --impl gpu-stream --compare gpu-event --procs 67 --res 45 \
 	--events 5000 --reps 1 --deadlock-share 0.2
 sanitize detect --algo lmdda --impl gpu-stream --compare gpu-event --procs 40 --res 37 \
 	--units 1-3 --events 5000 --reps 1 --deadlock-share 0.2
 sanitize detect --algo osdda --impl gpu-stream --procs 30000 --res 30000 --events 3000 --reps 1
+sanitize detect --algo osdda --impl gpu-stream --procs 70000 --res 500 --events 3000 --reps 1
+sanitize detect --algo lmdda --impl gpu-stream --compare gpu-event --procs 70000 --res 64 --units 1-3 \
+	--events 3000 --reps 1 --deadlock-share 0.2
 
 # speculate: every kernel of the runtime: memory loops that misspeculate
 # (detection and localization; commit and recovery on the device: replay

@@ -55,14 +55,16 @@ SIM_ENGINE(rag_sim_lmdda_gpu_initial, "gpu-initial (CPU driver)", "lmdda", lmdda
  * standing for shared memory (scribbled over first, as shared memory starts
  * undefined) or is used in place, as the kernel does when it does not fit.
  * Chunks and windows are tiny so that every boundary is crossed: apply()
- * runs a window of one event, apply_stream() windows of SIM_WINDOW.
+ * runs a window of one event, apply_stream() windows of SIM_WINDOW. The
+ * shared-memory driver takes 16-bit entries where the ids fit, as the kernel
+ * does; the in-place one 32-bit entries always, so that both widths run.
  */
 #define SIM_WINDOW 5u
 
 typedef struct stream_sim {
 	uint32_t M, N, slots, chunk;
-	int lmdda, in_shared;
-	size_t words, kept;
+	int lmdda, in_shared, narrow;
+	size_t words, kept; /* 32-bit words */
 	uint32_t *state, *shared;
 } stream_sim;
 
@@ -80,7 +82,7 @@ static void stream_window(stream_sim *s, const uint32_t *ev, uint32_t n, uint32_
 		for (tid = 0; tid < RS_THREADS; tid++)
 			rs_copy(base, s->state, s->kept, tid, RS_THREADS);
 	}
-	rs_bind(&st, base, s->M, s->N, s->lmdda, s->slots);
+	rs_bind(&st, base, s->M, s->N, s->lmdda, s->slots, s->narrow);
 	for (c = 0; c < n; c += s->chunk) {
 		uint32_t len = n - c < s->chunk ? n - c : s->chunk;
 		for (tid = 0; tid < RS_THREADS; tid++)
@@ -107,11 +109,12 @@ static void *stream_open(uint32_t procs, uint32_t res, const uint32_t *units, in
 	s->lmdda = lmdda;
 	s->in_shared = in_shared;
 	s->chunk = in_shared ? 3 : 2;
-	s->words = rs_words(procs, res, lmdda, s->slots);
-	s->kept = rs_words_kept(procs, res, lmdda, s->slots);
+	s->narrow = in_shared && rs_narrow_fits(procs, res, lmdda, s->slots);
+	s->words = rs_entry_words(rs_words(procs, res, lmdda, s->slots), s->narrow);
+	s->kept = rs_entry_words(rs_words_kept(procs, res, lmdda, s->slots), s->narrow);
 	s->state = calloc(s->words, sizeof(uint32_t));
 	s->shared = calloc(s->words, sizeof(uint32_t));
-	rs_init(s->state, procs, res, lmdda, units, s->slots);
+	rs_init(s->state, procs, res, lmdda, units, s->slots, s->narrow);
 	return s;
 }
 
@@ -174,7 +177,7 @@ STREAM_OPENERS(osdda, 0)
 STREAM_OPENERS(lmdda, 1)
 
 const rag_engine rag_sim_osdda_gpu_stream = {
-	.head = {.name = "gpu-stream, shared (CPU driver)", .summary = "", .backends = CPU},
+	.head = {.name = "gpu-stream, shared, 16-bit entries (CPU driver)", .summary = "", .backends = CPU},
 	.algo = "osdda",
 	.open = osdda_open_stream_shared,
 	.apply = stream_apply,
@@ -183,7 +186,7 @@ const rag_engine rag_sim_osdda_gpu_stream = {
 	.apply_stream = stream_apply_stream,
 };
 const rag_engine rag_sim_osdda_gpu_stream_global = {
-	.head = {.name = "gpu-stream, global (CPU driver)", .summary = "", .backends = CPU},
+	.head = {.name = "gpu-stream, global, 32-bit entries (CPU driver)", .summary = "", .backends = CPU},
 	.algo = "osdda",
 	.open = osdda_open_stream_global,
 	.apply = stream_apply,
@@ -192,7 +195,7 @@ const rag_engine rag_sim_osdda_gpu_stream_global = {
 	.apply_stream = stream_apply_stream,
 };
 const rag_engine rag_sim_lmdda_gpu_stream = {
-	.head = {.name = "gpu-stream, shared (CPU driver)", .summary = "", .backends = CPU},
+	.head = {.name = "gpu-stream, shared, 16-bit entries (CPU driver)", .summary = "", .backends = CPU},
 	.algo = "lmdda",
 	.open = lmdda_open_stream_shared,
 	.apply = stream_apply,
@@ -201,7 +204,7 @@ const rag_engine rag_sim_lmdda_gpu_stream = {
 	.apply_stream = stream_apply_stream,
 };
 const rag_engine rag_sim_lmdda_gpu_stream_global = {
-	.head = {.name = "gpu-stream, global (CPU driver)", .summary = "", .backends = CPU},
+	.head = {.name = "gpu-stream, global, 32-bit entries (CPU driver)", .summary = "", .backends = CPU},
 	.algo = "lmdda",
 	.open = lmdda_open_stream_global,
 	.apply = stream_apply,

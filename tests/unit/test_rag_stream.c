@@ -138,25 +138,73 @@ TEST(gpu_stream_state_survives_windows)
 	}
 }
 
-/* A cycle of waiting chains (which the model never makes) ends a walk as RS_CORRUPT. */
+/* A cycle of waiting chains (which the model never makes) ends a walk as RS_CORRUPT, in entries of
+ * either width. */
 TEST(gpu_stream_bounds_its_walks)
 {
 	uint32_t words[64], w[2];
 	rs_state s;
 	rag_decision d;
+	int narrow;
 
-	rs_init(words, 3, 3, 0, NULL, 0);
-	rs_bind(&s, words, 3, 3, 0, 0);
-	s.holder[0] = 0;
-	s.next[0] = 1;
-	s.next[1] = 0;
+	for (narrow = 0; narrow <= 1; narrow++) {
+		rs_init(words, 3, 3, 0, NULL, 0, narrow);
+		rs_bind(&s, words, 3, 3, 0, 0, narrow);
+		rs_st(&s, s.holder, 0, 0);
+		rs_st(&s, s.next, 0, 1);
+		rs_st(&s, s.next, 1, 0);
+		rs_pack(w, RAG_REQUEST, 2, 0);
+		CHECK_EQ(rs_event(&s, w[0], w[1]) >> 24, RS_CORRUPT);
+		CHECK(!rs_unpack(rs_event(&s, w[0], w[1]), &d));
+		/* a release of a unit the process does not hold */
+		rs_init(words, 2, 2, 1, (const uint32_t[]){1, 2}, 3, narrow);
+		rs_bind(&s, words, 2, 2, 1, 3, narrow);
+		CHECK(rs_words(2, 2, 1, 3) <= 64);
+		rs_pack(w, RAG_RELEASE, 1, 1);
+		CHECK_EQ(rs_event(&s, w[0], w[1]) >> 24, RS_CORRUPT);
+	}
+}
+
+/* 16-bit entries: which systems take them, RB_NONE through 0xffff, half the words, and the search
+ * marks wrapping at 0xffff searches (every mark cleared, the decisions unchanged). */
+TEST(gpu_stream_narrow_entries)
+{
+	uint32_t *words, w[2], k, units[3] = {1, 1, 1};
+	rs_state s;
+	rag_decision d;
+
+	CHECK(rs_narrow_fits(65534, 65534, 0, 0));
+	CHECK(!rs_narrow_fits(65535, 16, 0, 0));
+	CHECK(!rs_narrow_fits(16, 65535, 1, 16));
+	CHECK(rs_narrow_fits(8192, 8192, 1, 20480));
+	CHECK(!rs_narrow_fits(16, 16, 1, 65535));
+	CHECK_EQ(rs_entry_words(7, 1), 4);
+	CHECK_EQ(rs_entry_words(7, 0), 7);
+
+	/* three processes, three single-unit resources: p0 holds r0, p1 holds r1, p2 holds r2 */
+	words = calloc(rs_entry_words(rs_words(3, 3, 1, 3), 1), sizeof(uint32_t));
+	rs_init(words, 3, 3, 1, units, 3, 1);
+	rs_bind(&s, words, 3, 3, 1, 3, 1);
+	CHECK_EQ(rs_ld(&s, s.head, 0), RB_NONE);
+	CHECK_EQ(rs_ld_raw(&s, s.off, 3), 3);
+	for (k = 0; k < 3; k++) {
+		rs_pack(w, RAG_REQUEST, k, k);
+		CHECK(rs_unpack(rs_event(&s, w[0], w[1]), &d) && d.outcome == RAG_GRANTED);
+	}
+	/* p0 waits for r1 (p1 is active: blocked), then the marks are about to wrap */
+	rs_st(&s, s.epoch, 0, RS_NARROW_EPOCHS);
+	rs_pack(w, RAG_REQUEST, 0, 1);
+	CHECK(rs_unpack(rs_event(&s, w[0], w[1]), &d) && d.outcome == RAG_BLOCKED);
+	CHECK_EQ(rs_ld_raw(&s, s.epoch, 0), 1);
+	CHECK_EQ(rs_ld(&s, s.wait, 0), 1);
+	/* p1 waits for r2 (p2 active: blocked); p2 asks for r0: p0 -> r1 -> p1 -> r2 -> p2, a knot */
+	rs_pack(w, RAG_REQUEST, 1, 2);
+	CHECK(rs_unpack(rs_event(&s, w[0], w[1]), &d) && d.outcome == RAG_BLOCKED);
 	rs_pack(w, RAG_REQUEST, 2, 0);
-	CHECK_EQ(rs_event(&s, w[0], w[1]) >> 24, RS_CORRUPT);
-	CHECK(!rs_unpack(rs_event(&s, w[0], w[1]), &d));
-	/* a release of a unit the process does not hold */
-	rs_init(words, 2, 2, 1, (const uint32_t[]){1, 2}, 3);
-	rs_bind(&s, words, 2, 2, 1, 3);
-	CHECK(rs_words(2, 2, 1, 3) <= 64);
+	CHECK(rs_unpack(rs_event(&s, w[0], w[1]), &d) && d.outcome == RAG_DEADLOCK);
+	/* p1 releases r1: p0, its waiter, gets it */
 	rs_pack(w, RAG_RELEASE, 1, 1);
-	CHECK_EQ(rs_event(&s, w[0], w[1]) >> 24, RS_CORRUPT);
+	CHECK(rs_unpack(rs_event(&s, w[0], w[1]), &d) && d.outcome == RAG_REGRANTED && d.to == 0);
+	CHECK_EQ(rs_ld(&s, s.wait, 0), RB_NONE);
+	free(words);
 }
