@@ -260,15 +260,11 @@ __device__ uint32_t csmv_validate_batch(uint32_t mode, const csmv_ring *ring, co
 		left &= left - 1u;
 		if (lane < n) {
 			uint32_t e = lane < nr ? q->r[L][lane] : q->w[L][lane - nr];
-			for (c = from + 1; c <= to && !bad;) {
-				int r = csmv_record_meets(ring, c, &e, 1);
-				if (r == CSMV_REC_WAIT) {
-					csmv_backoff(&ns);
-					continue;
-				}
-				bad = r != CSMV_REC_CLEAR;
-				c++;
-			}
+			int r;
+			c = from;
+			while ((r = csmv_ring_scan(ring, &c, to, &e, 1, NULL, 0)) == CSMV_REC_WAIT)
+				csmv_backoff(&ns); /* a worker between its reservation and its record */
+			bad = r != CSMV_REC_CLEAR;
 		}
 		if (__any_sync(FULL, bad))
 			keep &= ~(1u << L);

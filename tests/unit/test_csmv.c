@@ -254,6 +254,48 @@ TEST(csmv_ring_records_and_validation)
 }
 
 /*
+ * The scan reads CSMV_SCAN records between two fences: a hit, a record not
+ * written yet and a reused slot are found past a chunk's boundary, and *from
+ * stops at the last record checked.
+ */
+TEST(csmv_ring_scan_across_chunks)
+{
+	static csmv_record rec[32];
+	csmv_ring r = {.tail = 0, .size = 32, .rec = rec};
+	uint32_t c, w[1], x = 113, none = 999, from;
+
+	CHECK(CSMV_SCAN < 13);
+	memset(rec, 0, sizeof(rec));
+	for (c = 1; c <= 20; c++) {
+		w[0] = 100 + c;
+		csmv_record_write(&r, c, w, 1);
+	}
+	from = 0;
+	CHECK_EQ_I(csmv_ring_scan(&r, &from, 20, &none, 1, NULL, 0), CSMV_REC_CLEAR);
+	CHECK_EQ(from, 20u);
+	from = 0;
+	CHECK_EQ_I(csmv_ring_scan(&r, &from, 20, &none, 1, &x, 1), CSMV_REC_HIT); /* record 13 writes 113 */
+	from = 13;
+	CHECK_EQ_I(csmv_ring_scan(&r, &from, 20, &none, 1, &x, 1), CSMV_REC_CLEAR);
+	from = 10;
+	CHECK_EQ_I(csmv_ring_scan(&r, &from, 22, &none, 1, NULL, 0), CSMV_REC_WAIT); /* 21 reserved, not written */
+	CHECK_EQ(from, 20u);
+	w[0] = 121;
+	csmv_record_write(&r, 21, w, 1);
+	w[0] = 122;
+	csmv_record_write(&r, 22, w, 1);
+	CHECK_EQ_I(csmv_ring_scan(&r, &from, 22, &none, 1, NULL, 0), CSMV_REC_CLEAR);
+	CHECK_EQ(from, 22u);
+	/* commit 41 takes record 9's slot: a scan from 0 meets it gone */
+	w[0] = 141;
+	csmv_record_write(&r, 41, w, 1);
+	from = 0;
+	CHECK_EQ_I(csmv_ring_scan(&r, &from, 20, &none, 1, NULL, 0), CSMV_REC_GONE);
+	CHECK_EQ_I(csmv_record_meets(&r, 9, &none, 1), CSMV_REC_GONE);
+	CHECK_EQ_I(csmv_record_meets(&r, 10, &none, 1), CSMV_REC_CLEAR);
+}
+
+/*
  * 300 accounts, 200 threads (7 groups, the last partial) on 3 workers,
  * two-leg transfers and semantic chains, 40% inquiries over every account.
  * Each engine name must commit everything, replay exactly in commit order and
