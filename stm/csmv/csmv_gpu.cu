@@ -82,6 +82,23 @@ __device__ void csmv_server_safe(const csmv_mem *m, uint32_t lane)
 	__syncwarp();
 }
 
+/* onlyCS: the server installs transaction L's versions at cts, waiting for reclamation where a box is full. */
+__device__ void csmv_server_install(const csmv_mem *m, const csmv_req *q, uint32_t L, uint32_t cts, uint32_t *safe,
+				    stm_counters *sc)
+{
+	uint32_t j, kept = 0, ns = 0;
+
+	for (j = 0; j < q->nw[L]; j++) {
+		while (!csmv_install(m, q->w[L][j], cts, q->v[L][j], *safe, &kept)) {
+			sc->reclaim_waits++;
+			csmv_backoff(&ns);
+			*safe = csmv_refresh_safe(m);
+		}
+		if (kept > sc->versions_kept_peak)
+			sc->versions_kept_peak = kept;
+	}
+}
+
 /* csmv-index: serve group gi's request: validate, insert into the ATR, answer (installing versions for onlycs). */
 __device__ void csmv_serve(uint32_t mode, const csmv_mem *m, csmv_atr *atr, uint32_t gi, uint32_t lane,
 			   stm_counters *sc)
@@ -147,18 +164,10 @@ __device__ void csmv_serve(uint32_t mode, const csmv_mem *m, csmv_atr *atr, uint
 			commit = csmv_decide(atr, q, mask, mode, &base);
 			tb = gb_cycles();
 			for (L = 0; L < CSMV_GROUP; L++) {
-				uint32_t j, kept = 0, cts = csmv_cts_of(commit, base, L), ns = 0;
+				uint32_t cts = csmv_cts_of(commit, base, L);
 				if (!((commit >> L) & 1u))
 					continue;
-				for (j = 0; j < q->nw[L]; j++) {
-					while (!csmv_install(m, q->w[L][j], cts, q->v[L][j], safe, &kept)) {
-						sc->reclaim_waits++;
-						csmv_backoff(&ns);
-						safe = csmv_refresh_safe(m);
-					}
-					if (kept > sc->versions_kept_peak)
-						sc->versions_kept_peak = kept;
-				}
+				csmv_server_install(m, q, L, cts, &safe, sc);
 				gb_fence(); /* the versions before the timestamp that makes them visible */
 				gb_st_relaxed_u32(&m->g->gts, cts);
 			}
@@ -315,7 +324,7 @@ __device__ void csmv_worker_serve(uint32_t mode, const csmv_mem *m, csmv_ring *r
 		/* one by one: each transaction its own CAS, record, versions and GTS store, in lane order */
 		uint32_t L, safe = gb_ld_relaxed_u32(&m->g->safe);
 		for (L = 0; L < CSMV_GROUP; L++) {
-			uint32_t tl = t, j, kept = 0, ns = 0, cts;
+			uint32_t tl = t, ns = 0, cts;
 			uint64_t tc;
 			if (!((ok >> L) & 1u))
 				continue;
@@ -335,15 +344,7 @@ __device__ void csmv_worker_serve(uint32_t mode, const csmv_mem *m, csmv_ring *r
 			q->cts[L] = cts;
 			base = base ? base : cts;
 			csmv_record_write(ring, cts, q->w[L], q->nw[L]);
-			for (j = 0; j < q->nw[L]; j++) {
-				while (!csmv_install(m, q->w[L][j], cts, q->v[L][j], safe, &kept)) {
-					sc->reclaim_waits++;
-					csmv_backoff(&ns);
-					safe = csmv_refresh_safe(m);
-				}
-				if (kept > sc->versions_kept_peak)
-					sc->versions_kept_peak = kept;
-			}
+			csmv_server_install(m, q, L, cts, &safe, sc);
 			while (gb_ld_acquire_u32(&m->g->gts) != cts - 1)
 				csmv_backoff(&ns); /* another worker's commit before this one */
 			gb_fence(); /* the versions before the timestamp that makes them visible */
