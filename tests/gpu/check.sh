@@ -41,11 +41,12 @@ R=$T_TMP/reports
 mkdir -p "$R"
 start=$(date +%s)
 
-# CHECK_GPU_PARTS (e.g. "stm" or "devices,avoid,detect,speculate,list,reliability"): only
+# CHECK_GPU_PARTS (e.g. "stm", "stm-mv" or "devices,avoid,detect,speculate,list,reliability"): only
 # those parts, so that the checks can run in pieces where one command may take only a few
-# minutes (a CI step's limit); unset, every part. The parts: devices, stm, avoid, detect, speculate, list,
-# reliability.
-check_gpu_parts="devices stm avoid detect speculate list reliability"
+# minutes (a CI step's limit); unset, every part. The parts: devices, stm (PR-STM and GPU-STM on
+# every workload but memcached), stm-mv (memcached on every engine, and CSMV, its ablations and
+# JVSTM-GPU on the bank), avoid, detect, speculate, list, reliability.
+check_gpu_parts="devices stm stm-mv avoid detect speculate list reliability"
 for p in ${CHECK_GPU_PARTS//,/ }; do
 	[[ " $check_gpu_parts " == *" $p "* ]] || {
 		fail "CHECK_GPU_PARTS names a part that does not exist: $p (the parts: $check_gpu_parts)"
@@ -521,6 +522,9 @@ done
 gpu_skiplist "prstm, 6720 threads, 1 s rounds" --algo prstm --threads 6720 --tx-per-thread 100 --duration 1 \
 	--read-only 20
 
+fi # part stm
+
+if part stm-mv; then
 # ---- memcached on the GPU: prstm's kernels of 8 and 16 words and of 16 with the read log, gpustm's wide kernel, csmv's and
 # jvstm-gpu's; every batch replayed, every set a strict LRU order, csmv's and jvstm-gpu's GET results
 # checked at their snapshots
@@ -636,6 +640,9 @@ gpu_csmv "jvstm-gpu, 1792 threads on 64 accounts, K=2" --algo jvstm-gpu --thread
 	--accounts 64 --initial-balance 100000 --semantic-ratio 0 --read-only 10 --transfers-per-tx 2 \
 	--tx-per-thread 10
 
+fi # part stm-mv
+
+if part stm; then
 # ---- kmeans and graph on the GPU, both engines: every stage replayed, every pass
 # against the serial k-means or the connected components' minima
 gpu_staged() {
