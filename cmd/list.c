@@ -302,6 +302,7 @@ typedef struct list_impl {
 	list_run last;              /* outcomes, operation times, heap */
 	uint64_t outcomes[LIST_NOPCODES][4];
 	gb_stats op_s[LIST_NOPCODES];
+	gb_stats op_steps[LIST_NOPCODES]; /* next words read by an operation's walks */
 } list_impl;
 
 /* What the repetitions share, and what the report needs when the watchdog writes it. */
@@ -318,33 +319,41 @@ static void list_run_free(list_run *r)
 {
 	free(r->outcome);
 	free(r->op_ns);
+	free(r->op_steps);
 	free(r->snap.keys);
 }
 
 /* The last repetition's outcomes and per-operation stats. */
 static void impl_stats(list_impl *x, const list_workload *w)
 {
-	uint64_t cells = (uint64_t)w->steps * w->threads, c, n[LIST_NOPCODES] = {0};
-	double *v[LIST_NOPCODES];
+	uint64_t cells = (uint64_t)w->steps * w->threads, c, n[LIST_NOPCODES] = {0}, ns[LIST_NOPCODES] = {0};
+	double *v[LIST_NOPCODES], *st[LIST_NOPCODES];
 	unsigned op;
 
 	memset(x->outcomes, 0, sizeof(x->outcomes));
 	memset(x->op_s, 0, sizeof(x->op_s));
+	memset(x->op_steps, 0, sizeof(x->op_steps));
 	if (!x->last.outcome)
 		return;
-	for (op = 1; op < LIST_NOPCODES; op++)
+	for (op = 1; op < LIST_NOPCODES; op++) {
 		v[op] = gb_xmalloc((w->count[op] + 1) * sizeof(double), "operation times");
+		st[op] = gb_xmalloc((w->count[op] + 1) * sizeof(double), "operation walk steps");
+	}
 	for (c = 0; c < cells; c++) {
 		op = LIST_OP_OF(w->ops[c]);
 		if (op == LIST_NOP)
 			continue;
 		if (!x->last.no_op_times)
 			v[op][n[op]++] = x->last.op_ns[c] * 1e-9;
+		if (!x->last.no_op_steps)
+			st[op][ns[op]++] = x->last.op_steps[c];
 		x->outcomes[op][x->last.outcome[c] & 3]++;
 	}
 	for (op = 1; op < LIST_NOPCODES; op++) {
 		x->op_s[op] = gb_stats_of(v[op], n[op]);
+		x->op_steps[op] = gb_stats_of(st[op], ns[op]);
 		free(v[op]);
+		free(st[op]);
 	}
 }
 
@@ -364,6 +373,7 @@ static gb_rep_end list_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep
 	memset(&r, 0, sizeof(r));
 	r.outcome = gb_xcalloc(cells, 1, "outcomes");
 	r.op_ns = gb_xcalloc(cells, sizeof(uint32_t), "operation times");
+	r.op_steps = gb_xcalloc(cells, sizeof(uint32_t), "operation walk steps");
 	gb_measure_unlock(ms);
 	failed = x->e->run(s->w, &s->o->params, &r, err, sizeof(err)) != 0;
 	gb_measure_lock(ms);
@@ -398,7 +408,7 @@ static void impl_json(cJSON *j, unsigned k, const void *arg)
 	const list_state *s = arg;
 	const list_impl *x = &s->x[k];
 	const list_run *r = &x->last;
-	cJSON *ops, *out;
+	cJSON *ops, *out, *steps = NULL;
 	unsigned op, c;
 
 	gb_json_str(j, "platform", platform_names[x->e->platform]);
@@ -416,10 +426,16 @@ static void impl_json(cJSON *j, unsigned k, const void *arg)
 		cJSON_AddNullToObject(j, "opencl");
 	}
 	ops = cJSON_AddObjectToObject(j, "op_seconds");
+	if (r->no_op_steps)
+		cJSON_AddNullToObject(j, "op_steps");
+	else
+		steps = cJSON_AddObjectToObject(j, "op_steps");
 	out = cJSON_AddObjectToObject(j, "outcomes");
 	for (op = 1; op < LIST_NOPCODES; op++) {
 		cJSON *oc = cJSON_AddObjectToObject(out, list_opcode_names[op]);
 		gb_json_stats(ops, list_opcode_names[op], x->op_s[op]);
+		if (steps)
+			gb_json_stats(steps, list_opcode_names[op], x->op_steps[op]);
 		for (c = LIST_DONE; c < 4; c++)
 			gb_json_u64(oc, outcome_names[c], x->outcomes[op][c]);
 	}
@@ -465,6 +481,18 @@ static void lines(FILE *out, const void *arg)
 		else
 			fprintf(out, " %s -", list_opcode_names[op]);
 		fprintf(out, op + 1 < LIST_NOPCODES ? "," : " (medians, %s)\n", x->e->head.name);
+	}
+	if (!r0->no_op_steps) {
+		fprintf(out, "  %-12s", "walk steps");
+		for (op = 1; op < LIST_NOPCODES; op++) {
+			if (x->op_steps[op].n)
+				fprintf(out, " %s %.4g (mean %.4g)", list_opcode_names[op], x->op_steps[op].median,
+					x->op_steps[op].mean);
+			else
+				fprintf(out, " %s -", list_opcode_names[op]);
+			fprintf(out, op + 1 < LIST_NOPCODES ? "," : " (medians: next words read, %s)\n",
+				x->e->head.name);
+		}
 	}
 	fprintf(out, "  %-12s add %" PRIu64 " done, %" PRIu64 " out of heap; get %" PRIu64 " found, %" PRIu64
 		" missing; delete %" PRIu64 " done, %" PRIu64 " missing; %" PRIu64 " nodes left\n", "outcomes",

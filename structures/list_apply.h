@@ -2,7 +2,9 @@
  * One operation of a list workload (workloads/list/list_gen.h) on the shared
  * lock-free list, as every heap-based implementation runs it: the CPU
  * backend's threads, the CUDA kernels and the host when it builds a list.
- * A delete is the paper's get followed by delete of the node found.
+ * A delete is the paper's get followed by delete of the node found. *steps
+ * counts the next words its walks read (structures/semilist.h, sl_add): an
+ * add's walk to the end, a get's or delete's search (a miss searches twice).
  */
 #ifndef GB_LIST_APPLY_H
 #define GB_LIST_APPLY_H
@@ -11,11 +13,11 @@
 #include "structures/semilist.h"
 
 /* Add key's node alone (the tail variant links a chain of one). */
-GB_HD uint8_t list_apply_add(kma_heap h, uint32_t key, int tail)
+GB_HD uint8_t list_apply_add(kma_heap h, uint32_t key, int tail, uint32_t *steps)
 {
 	uint32_t node;
 	if (!tail)
-		return sl_insert(h, key) ? LIST_DONE : LIST_NOMEM;
+		return sl_insert(h, key, steps) ? LIST_DONE : LIST_NOMEM;
 	node = kma_malloc(h, SL_NODE_BYTES);
 	if (node == KMA_NULL)
 		return LIST_NOMEM;
@@ -31,14 +33,14 @@ GB_HD uint8_t list_apply_add(kma_heap h, uint32_t key, int tail)
  * lanes of a warp that get and those that delete at the same step walk the
  * list together instead of one group after the other.
  */
-GB_HD uint8_t list_apply(kma_heap h, uint32_t op, int tail)
+GB_HD uint8_t list_apply(kma_heap h, uint32_t op, int tail, uint32_t *steps)
 {
 	uint32_t key = LIST_KEY_OF(op), kind = LIST_OP_OF(op), node, pred = 0;
 	if (kind == LIST_ADD)
-		return list_apply_add(h, key, tail);
+		return list_apply_add(h, key, tail, steps);
 	if (kind != LIST_GET && kind != LIST_DEL)
 		return LIST_NOT_RUN;
-	node = sl_find(h, key, &pred);
+	node = sl_find(h, key, &pred, steps);
 	if (!node)
 		return LIST_MISS;
 	if (kind == LIST_GET)

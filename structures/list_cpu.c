@@ -40,8 +40,10 @@ typedef struct worker {
 static void one_op(cpu_job *j, uint64_t c)
 {
 	uint64_t c0 = gb_cycles();
-	j->r->outcome[c] = list_apply(j->h, j->w->ops[c], j->tail);
+	uint32_t steps = 0;
+	j->r->outcome[c] = list_apply(j->h, j->w->ops[c], j->tail, &steps);
 	j->r->op_ns[c] = (uint32_t)((double)(gb_cycles() - c0) / j->cpn);
+	j->r->op_steps[c] = steps;
 }
 
 /*

@@ -36,6 +36,8 @@ typedef struct list_run {
 	uint8_t *outcome;             /* steps x threads, enum list_outcome (allocated by the caller) */
 	uint32_t *op_ns;              /* steps x threads: each operation's duration */
 	int no_op_times;              /* op_ns not filled: the implementation cannot time one operation */
+	uint32_t *op_steps;           /* steps x threads: next words each operation's walks read (semilist) */
+	int no_op_steps;              /* op_steps not filled: not the semi-linked list's code, or not counted */
 	list_snapshot snap;
 	int has_heap;                 /* on the KMA-style heap: heap below is filled */
 	kma_usage heap;

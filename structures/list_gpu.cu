@@ -35,28 +35,34 @@ extern "C" {
 #define BLOCK 256u
 #define FULL_MASK 0xFFFFFFFFu
 
-__device__ static void record(uint8_t *outcome, uint32_t *op_ns, uint64_t c, uint8_t got, uint64_t cycles,
-			      float cycles_per_ns)
+/* Where an operation's outcome, time and walk steps go. */
+typedef struct list_out {
+	uint8_t *outcome;
+	uint32_t *op_ns, *op_steps;
+	float cycles_per_ns;
+} list_out;
+
+__device__ static void record(const list_out *o, uint64_t c, uint8_t got, uint64_t cycles, uint32_t steps)
 {
-	outcome[c] = got;
-	op_ns[c] = (uint32_t)((float)cycles / cycles_per_ns);
+	o->outcome[c] = got;
+	o->op_ns[c] = (uint32_t)((float)cycles / o->cycles_per_ns);
+	o->op_steps[c] = steps;
 }
 
-__global__ void k_list_plain(kma_heap h, const uint32_t *ops, uint32_t threads, uint32_t steps,
-			     uint8_t *outcome, uint32_t *op_ns, float cycles_per_ns)
+__global__ void k_list_plain(kma_heap h, const uint32_t *ops, uint32_t threads, uint32_t steps, list_out o)
 {
 	uint32_t t = blockIdx.x * blockDim.x + threadIdx.x, i;
 	if (t >= threads)
 		return;
 	for (i = 0; i < steps; i++) {
 		uint64_t c = (uint64_t)i * threads + t, c0;
-		uint32_t op = ops[c];
+		uint32_t op = ops[c], n = 0;
 		uint8_t got;
 		if (op == 0)
 			continue;
 		c0 = gb_cycles();
-		got = list_apply(h, op, 0);
-		record(outcome, op_ns, c, got, gb_cycles() - c0, cycles_per_ns);
+		got = list_apply(h, op, 0, &n);
+		record(&o, c, got, gb_cycles() - c0, n);
 	}
 }
 
@@ -73,8 +79,7 @@ __global__ void k_list_plain(kma_heap h, const uint32_t *ops, uint32_t threads, 
  * and thread 0 appends the chain. Gets and deletes follow one by one.
  */
 __global__ void __launch_bounds__(TAIL_BLOCK)
-k_list_tail(kma_heap h, const uint32_t *ops, uint32_t threads, uint32_t steps, uint8_t *outcome,
-	    uint32_t *op_ns, float cycles_per_ns)
+k_list_tail(kma_heap h, const uint32_t *ops, uint32_t threads, uint32_t steps, list_out o)
 {
 	__shared__ uint32_t warp_adds[TAIL_WARPS], warp_base[TAIL_WARPS];
 	__shared__ uint32_t seg_first[TAIL_SEGS], seg_rank[TAIL_SEGS + 1];
@@ -141,13 +146,14 @@ k_list_tail(kma_heap h, const uint32_t *ops, uint32_t threads, uint32_t steps, u
 		if (threadIdx.x == 0 && ngot)
 			sl_tail_append(h, node_of[0], node_of[ngot - 1]);
 		__syncthreads();
-		if (add)
-			record(outcome, op_ns, c, node ? LIST_DONE : LIST_NOMEM, gb_cycles() - c0, cycles_per_ns);
-		else if (op) {
+		if (add) {
+			record(&o, c, node ? LIST_DONE : LIST_NOMEM, gb_cycles() - c0, 0); /* no walk: the chain */
+		} else if (op) {
+			uint32_t n = 0;
 			uint8_t got_op;
 			c0 = gb_cycles();
-			got_op = list_apply(h, op, 1);
-			record(outcome, op_ns, c, got_op, gb_cycles() - c0, cycles_per_ns);
+			got_op = list_apply(h, op, 1, &n);
+			record(&o, c, got_op, gb_cycles() - c0, n);
 		}
 	}
 }
@@ -161,52 +167,56 @@ static int gpu_run(const list_workload *w, const list_params *p, list_run *r, in
 	gb_device_info dev;
 	gb_cuda_timer tm;
 	kma_heap img, d;
-	uint32_t *d_ops, *d_ns;
-	uint8_t *d_out;
-	float cpn;
+	uint32_t *d_ops;
+	list_out o;
 
 	if (gb_device_query(gb_device_current(), &dev) != 0)
 		return gb_errmsg(err, errlen, "cannot query CUDA device %d", gb_device_current());
-	cpn = dev.sm_clock_khz > 0 ? dev.sm_clock_khz / 1e6f : 1.0f;
+	o.cycles_per_ns = dev.sm_clock_khz > 0 ? dev.sm_clock_khz / 1e6f : 1.0f;
 	if (list_heap_build(w, p, tail, &img, err, errlen) != 0)
 		return -1;
 	d = img;
 	d.base = (uint32_t *)gb_cuda_alloc(heap_bytes, "the list heap");
 	d_ops = (uint32_t *)gb_cuda_alloc(cells * sizeof(uint32_t), "list operations");
-	d_ns = (uint32_t *)gb_cuda_alloc(cells * sizeof(uint32_t), "operation times");
-	d_out = (uint8_t *)gb_cuda_alloc(cells, "operation outcomes");
+	o.op_ns = (uint32_t *)gb_cuda_alloc(cells * sizeof(uint32_t), "operation times");
+	o.op_steps = (uint32_t *)gb_cuda_alloc(cells * sizeof(uint32_t), "operation walk steps");
+	o.outcome = (uint8_t *)gb_cuda_alloc(cells, "operation outcomes");
 	GB_CUDA(cudaMemcpy(d.base, img.base, heap_bytes, cudaMemcpyHostToDevice), "copying a %zu-byte heap",
 		heap_bytes);
 	GB_CUDA(cudaMemcpy(d_ops, w->ops, cells * sizeof(uint32_t), cudaMemcpyHostToDevice),
 		"copying %llu operations", (unsigned long long)cells);
-	GB_CUDA(cudaMemset(d_out, 0, cells), "clearing outcomes");
-	GB_CUDA(cudaMemset(d_ns, 0, cells * sizeof(uint32_t)), "clearing operation times");
+	GB_CUDA(cudaMemset(o.outcome, 0, cells), "clearing outcomes");
+	GB_CUDA(cudaMemset(o.op_ns, 0, cells * sizeof(uint32_t)), "clearing operation times");
+	GB_CUDA(cudaMemset(o.op_steps, 0, cells * sizeof(uint32_t)), "clearing operation walk steps");
 
 	/* Warm-up: load the module and wake the device with a launch that does nothing. */
 	if (tail)
-		k_list_tail<<<grid, TAIL_BLOCK>>>(d, d_ops, w->threads, 0, d_out, d_ns, cpn);
+		k_list_tail<<<grid, TAIL_BLOCK>>>(d, d_ops, w->threads, 0, o);
 	else
-		k_list_plain<<<grid, BLOCK>>>(d, d_ops, w->threads, 0, d_out, d_ns, cpn);
+		k_list_plain<<<grid, BLOCK>>>(d, d_ops, w->threads, 0, o);
 	GB_CUDA(cudaDeviceSynchronize(), "warming up the list kernel");
 
 	gb_cuda_timer_init(&tm);
 	gb_cuda_timer_start(&tm);
 	if (tail)
-		k_list_tail<<<grid, TAIL_BLOCK>>>(d, d_ops, w->threads, w->steps, d_out, d_ns, cpn);
+		k_list_tail<<<grid, TAIL_BLOCK>>>(d, d_ops, w->threads, w->steps, o);
 	else
-		k_list_plain<<<grid, BLOCK>>>(d, d_ops, w->threads, w->steps, d_out, d_ns, cpn);
+		k_list_plain<<<grid, BLOCK>>>(d, d_ops, w->threads, w->steps, o);
 	GB_CUDA(cudaGetLastError(), "launching the list kernel (%u blocks of %u)", grid, block);
 	r->seconds = gb_cuda_timer_stop(&tm, "the list kernel");
 	gb_cuda_timer_destroy(&tm);
 
 	GB_CUDA(cudaMemcpy(img.base, d.base, heap_bytes, cudaMemcpyDeviceToHost), "copying the heap back");
-	GB_CUDA(cudaMemcpy(r->outcome, d_out, cells, cudaMemcpyDeviceToHost), "copying outcomes back");
-	GB_CUDA(cudaMemcpy(r->op_ns, d_ns, cells * sizeof(uint32_t), cudaMemcpyDeviceToHost),
+	GB_CUDA(cudaMemcpy(r->outcome, o.outcome, cells, cudaMemcpyDeviceToHost), "copying outcomes back");
+	GB_CUDA(cudaMemcpy(r->op_ns, o.op_ns, cells * sizeof(uint32_t), cudaMemcpyDeviceToHost),
 		"copying operation times back");
+	GB_CUDA(cudaMemcpy(r->op_steps, o.op_steps, cells * sizeof(uint32_t), cudaMemcpyDeviceToHost),
+		"copying operation walk steps back");
 	cudaFree(d.base);
 	cudaFree(d_ops);
-	cudaFree(d_ns);
-	cudaFree(d_out);
+	cudaFree(o.op_ns);
+	cudaFree(o.op_steps);
+	cudaFree(o.outcome);
 	list_heap_finish(img, r);
 	kma_host_destroy(img);
 	return 0;

@@ -22,8 +22,8 @@ __kernel void list_ops(__global uint32_t *heap, uint32_t sb_size, uint32_t sb_co
 		return;
 	for (i = 0; i < steps; i++) {
 		ulong c = (ulong)i * threads + t;
-		uint32_t op = ops[c];
+		uint32_t op = ops[c], steps = 0;
 		if (op)
-			outcome[c] = list_apply(h, op, 0);
+			outcome[c] = list_apply(h, op, 0, &steps);
 	}
 }

@@ -276,6 +276,7 @@ static int run_opencl(cl_device_type want, const list_workload *w, const list_pa
 	int ret = -1;
 
 	r->no_op_times = 1;
+	r->no_op_steps = 1; /* no counter comes back from the kernel */
 	if (setup(p, want, &e, &r->cl, r->where, sizeof(r->where), err, errlen) != 0)
 		goto done;
 	r->has_cl = 1;

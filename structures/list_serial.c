@@ -121,6 +121,7 @@ static int serial_run(const list_workload *w, list_run *r, int use_tail, char *e
 		r->op_ns[c] = (uint32_t)((double)(gb_cycles() - c0) / cpn);
 	}
 	r->seconds = gb_seconds_since(t0);
+	r->no_op_steps = 1; /* its own list, not the semi-linked list's walks */
 
 	r->snap.keys = gb_xmalloc(cap * sizeof(uint32_t), "list snapshot");
 	for (p = l.head; p; p = p->next) {

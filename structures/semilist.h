@@ -177,8 +177,13 @@ GB_HD uint32_t sl_back(kma_heap h, sl_trail *t, uint32_t *gen)
 	return SL_ANCHOR;
 }
 
-/* Listing 1: link node (its key already set) behind the last node. */
-GB_HD void sl_add(kma_heap h, uint32_t node)
+/*
+ * Listing 1: link node (its key already set) behind the last node. *steps
+ * counts the walk's reads of a next word (a wait at a node being linked and a
+ * step back to the trail count one each), here and in every walk below: the
+ * list's report gives them per operation.
+ */
+GB_HD void sl_add(kma_heap h, uint32_t node, uint32_t *steps)
 {
 	uint32_t cursor = SL_ANCHOR, unused;
 	sl_trail trail;
@@ -188,6 +193,7 @@ GB_HD void sl_add(kma_heap h, uint32_t node)
 	gb_fence(); /* both before the node is linked */
 	for (;;) {
 		uint32_t v = gb_ld_acquire_u32(sl_next(h, cursor));
+		++*steps;
 		if (v == 0) {
 			v = gb_cas_u32(sl_next(h, cursor), 0, node);
 			if (v == 0) {
@@ -211,13 +217,13 @@ GB_HD void sl_add(kma_heap h, uint32_t node)
 }
 
 /* Listing 2's body: allocate a node for key and add it; 0 when the heap is exhausted. */
-GB_HD uint32_t sl_insert(kma_heap h, uint32_t key)
+GB_HD uint32_t sl_insert(kma_heap h, uint32_t key, uint32_t *steps)
 {
 	uint32_t node = kma_malloc(h, SL_NODE_BYTES);
 	if (node == KMA_NULL)
 		return 0;
 	gb_st_relaxed_u32(sl_key(h, node), key);
-	sl_add(h, node);
+	sl_add(h, node, steps);
 	return node;
 }
 
@@ -230,11 +236,12 @@ GB_HD uint32_t sl_insert(kma_heap h, uint32_t key)
  * sl_get_validated. *pred is the node whose next word led to the hit, a hint
  * for the delete that follows (sl_unlink).
  */
-GB_HD uint32_t sl_get_fast(kma_heap h, uint32_t key, uint32_t *pred)
+GB_HD uint32_t sl_get_fast(kma_heap h, uint32_t key, uint32_t *pred, uint32_t *steps)
 {
 	uint32_t p = SL_ANCHOR, v = gb_ld_acquire_u32(sl_next(h, SL_ANCHOR));
 	for (;;) {
 		uint32_t n, k;
+		++*steps;
 		v &= ~SL_MARK;
 		if (sl_end(v))
 			return 0;
@@ -290,7 +297,7 @@ GB_HD void sl_reread(kma_heap h, sl_trail *t, uint32_t *p, uint32_t *gp, uint32_
  * over at every change on its way does not end while thousands of threads
  * change the list.
  */
-GB_HD uint32_t sl_get_validated(kma_heap h, uint32_t key, uint32_t *pred)
+GB_HD uint32_t sl_get_validated(kma_heap h, uint32_t key, uint32_t *pred, uint32_t *steps)
 {
 	uint32_t p = SL_ANCHOR, gp = 0, c, gc, k, n; /* the anchor is never freed */
 	uint64_t x;
@@ -298,6 +305,7 @@ GB_HD uint32_t sl_get_validated(kma_heap h, uint32_t key, uint32_t *pred)
 	sl_trail_start(&trail);
 	c = gb_ld_acquire_u32(sl_next(h, p));
 	for (;;) {
+		++*steps;
 		if (sl_end(c))
 			return 0; /* p was linked when its next word ended the list */
 		if (c & SL_MARK) {
@@ -332,17 +340,18 @@ GB_HD uint32_t sl_get_validated(kma_heap h, uint32_t key, uint32_t *pred)
 	}
 }
 
-/* The first node with key that is not in deletion, or 0; *pred as in sl_get_fast. */
-GB_HD uint32_t sl_find(kma_heap h, uint32_t key, uint32_t *pred)
+/* The first node with key that is not in deletion, or 0; *pred as in sl_get_fast. A miss walks
+ * twice: the fast walk, then the validated one. */
+GB_HD uint32_t sl_find(kma_heap h, uint32_t key, uint32_t *pred, uint32_t *steps)
 {
-	uint32_t v = sl_get_fast(h, key, pred);
-	return v ? v : sl_get_validated(h, key, pred);
+	uint32_t v = sl_get_fast(h, key, pred, steps);
+	return v ? v : sl_get_validated(h, key, pred, steps);
 }
 
 GB_HD uint32_t sl_get(kma_heap h, uint32_t key)
 {
-	uint32_t unused;
-	return sl_find(h, key, &unused);
+	uint32_t unused, steps = 0;
+	return sl_find(h, key, &unused, &steps);
 }
 
 /* Mark node as in deletion; 1 with its successor in *succ, 0 when someone else marked it. */

@@ -81,12 +81,22 @@ for name, x in impls.items():
     if want_nodes is not None:
         assert x["list_nodes"] == want_nodes, (name, x["list_nodes"])
     if name.startswith("cpu-lockfree"):
+        # the walks: a get or delete reads at least one next word; an add walks to the end
+        # (the tail variant appends without a walk)
+        st = x["op_steps"]
+        for k in ("add", "get", "delete"):
+            assert st[k]["n"] == counts[k], (name, k, st[k])
+        for k in ("get", "delete"):
+            assert counts[k] == 0 or st[k]["min"] >= 1, (name, k, st[k])
+        if counts["add"]:
+            assert (st["add"]["max"] == 0) == (name == "cpu-lockfree-tail"), (name, st["add"])
+            assert name == "cpu-lockfree-tail" or st["add"]["min"] >= 1, st["add"]
         h = x["heap"]
         assert h["live_blocks"] == x["list_nodes"] + x["nodes_in_deletion"]
         assert h["bytes_in_use"] == 16 * h["live_blocks"] and h["bookkeeping_bytes"] == 4096
         assert h["overhead_bytes"] == h["bookkeeping_bytes"] + 4096 * h["superblocks_used"] - h["bytes_in_use"]
     else:
-        assert x["heap"] is None and x["nodes_in_deletion"] == 0
+        assert x["heap"] is None and x["nodes_in_deletion"] == 0 and x["op_steps"] is None
     if name != "cpu-lockfree":
         assert x["speedup_of_impl"] > 0
 nodes = {x["list_nodes"] for x in impls.values()}

@@ -936,8 +936,8 @@ expect_rc "--server-workers with csmv-index (no such server) exits 2" 2 "$G" stm
 # batch starts on its words' newest values as their only versions, or reclamation would wait forever
 for algo in csmv jvstm; do
 	expect_rc "$algo --duration: batches back to back" 0 timeout 120 "$G" stm --backend cpu --algo "$algo" \
-		--threads 64 --accounts 1000 --tx-per-thread 20 --semantic-ratio 0 --read-only 20 --read-only-size 1000 \
-		--duration 0.3 --reps 1 --warmup 0 --quiet --json "$R/$algo-duration.json"
+		--threads 64 --accounts 1000 --tx-per-thread 5 --semantic-ratio 0 --read-only 20 --read-only-size 1000 \
+		--duration 1 --reps 1 --warmup 0 --quiet --json "$R/$algo-duration.json"
 	json_check "$algo --duration: several batches, each verified, sums checked" "$R/$algo-duration.json" '
 r = d["results"]; v = d["verification"]
 assert r["timed_run"] == "batches" and r["batches"] >= 2, r

@@ -949,9 +949,14 @@ list_gpu() {
 		"$G" list --impl gpu --compare gpu-tail,cpu-lockfree-tail --reps 2 --quiet --json "$R/list.json" "$@"
 	json_check "list $name: every implementation verified on the GPU" "$R/list.json" '
 assert d["verification"]["verified"] is True and d["device"]["backend"] == "gpu"
+counts = d["config"]["op_counts"]
 for x in d["results"]["impls"]:
     assert x["verified"] is True and x["run_seconds"]["median"] > 0, x["impl"]
-    assert x["heap"]["live_blocks"] == x["list_nodes"] + x["nodes_in_deletion"]'
+    assert x["heap"]["live_blocks"] == x["list_nodes"] + x["nodes_in_deletion"]
+    # every operation counted its walks: a get or delete reads a next word at least
+    st = x["op_steps"]
+    assert all(st[k]["n"] == counts[k] for k in ("add", "get", "delete")), (x["impl"], st)
+    assert all(counts[k] == 0 or st[k]["min"] >= 1 for k in ("get", "delete")), (x["impl"], st)'
 }
 list_gpu "insert 4096" --op insert --nodes 4096
 list_gpu "insert 20000 by 1000 threads" --op insert --nodes 20000 --threads 1000

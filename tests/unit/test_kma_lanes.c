@@ -138,8 +138,9 @@ static void list_lane(uint32_t lane, void *arg)
 	uint32_t i;
 	for (i = 0; i < j->w->steps; i++) {
 		uint64_t c = (uint64_t)i * j->w->threads + lane;
+		uint32_t steps = 0;
 		if (j->w->ops[c])
-			j->outcome[c] = list_apply(j->h, j->w->ops[c], j->tail);
+			j->outcome[c] = list_apply(j->h, j->w->ops[c], j->tail, &steps);
 	}
 }
 

@@ -35,6 +35,7 @@ static list_verdict run_engine(const char *name, const list_workload *w, uint32_
 	}
 	r->outcome = calloc(cells, 1);
 	r->op_ns = calloc(cells, sizeof(uint32_t));
+	r->op_steps = calloc(cells, sizeof(uint32_t));
 	if (e->run(w, &p, r, err, sizeof(err)) != 0) {
 		tu_fail(__FILE__, __LINE__, "%s: %s", name, err);
 		return v;
@@ -53,8 +54,12 @@ static void free_run(list_run *r)
 {
 	free(r->outcome);
 	free(r->op_ns);
+	free(r->op_steps);
 	free(r->snap.keys);
 }
+
+/* The walk steps of the direct calls below, which these tests do not look at. */
+static uint32_t steps;
 
 static const char *const lockfree[] = {"cpu-lockfree", "cpu-lockfree-tail"};
 static const char *const every_cpu[] = {"cpu", "cpu-tail", "cpu-lockfree", "cpu-lockfree-tail"};
@@ -199,7 +204,7 @@ TEST(list_verify_catches_an_allocation_failed_with_room_left)
 	out = calloc(cells, 1);
 	for (i = 0; i < cells; i++)
 		if (w.ops[i])
-			out[i] = i == 5 ? LIST_NOMEM : list_apply(h, w.ops[i], 0);
+			out[i] = i == 5 ? LIST_NOMEM : list_apply(h, w.ops[i], 0, &steps);
 	memset(&r, 0, sizeof(r));
 	list_heap_finish(h, &r);
 	REQUIRE(!r.broken[0]);
@@ -223,8 +228,8 @@ TEST(list_tail_variant_last_node_policy)
 	char err[256];
 
 	sl_init(h);
-	CHECK_EQ(list_apply_add(h, 10, 1), LIST_DONE);
-	CHECK_EQ(list_apply_add(h, 20, 1), LIST_DONE);
+	CHECK_EQ(list_apply_add(h, 10, 1, &steps), LIST_DONE);
+	CHECK_EQ(list_apply_add(h, 20, 1, &steps), LIST_DONE);
 	a = sl_get(h, 10);
 	b = sl_get(h, 20);
 	REQUIRE(a && b);
@@ -237,7 +242,7 @@ TEST(list_tail_variant_last_node_policy)
 	CHECK_EQ(sl_count(h), 1u);
 	CHECK(!sl_tail_delete(h, 0, b)); /* already deleted */
 	/* The next append links behind it, moves the tail and removes it. */
-	CHECK_EQ(list_apply_add(h, 30, 1), LIST_DONE);
+	CHECK_EQ(list_apply_add(h, 30, 1, &steps), LIST_DONE);
 	c = sl_get(h, 30);
 	REQUIRE(c);
 	CHECK_EQ(*sl_next(h, a), c);
@@ -262,19 +267,44 @@ TEST(list_plain_variant_delete_last_and_readd)
 	kma_heap h = kma_host_create(8, 4096);
 	uint32_t a, b, p = 0;
 	sl_init(h);
-	REQUIRE(sl_insert(h, 1) && sl_insert(h, 2));
+	REQUIRE(sl_insert(h, 1, &steps) && sl_insert(h, 2, &steps));
 	a = sl_get(h, 1);
 	b = sl_get(h, 2);
 	CHECK(sl_delete(h, a, b));
 	CHECK_EQ(*sl_next(h, a), 0u);
 	CHECK(!sl_delete(h, a, b)); /* a freed node keeps its marked next word: a late delete is refused */
 	CHECK_EQ(sl_count(h), 1u);
-	CHECK_EQ(sl_insert(h, 3), b); /* the freed block is reused */
+	CHECK_EQ(sl_insert(h, 3, &steps), b); /* the freed block is reused */
 	CHECK_EQ(sl_get(h, 3), b);
-	CHECK_EQ(sl_get_validated(h, 3, &p), b);
+	CHECK_EQ(sl_get_validated(h, 3, &p, &steps), b);
 	CHECK_EQ(p, a);
-	CHECK_EQ(sl_get_validated(h, 2, &p), 0u);
+	CHECK_EQ(sl_get_validated(h, 2, &p, &steps), 0u);
 	CHECK_EQ(sl_count(h), 2u);
+	kma_host_destroy(h);
+}
+
+/* The walk steps the list's report counts: an add reads the next words up to the end, a hit the
+ * nodes up to its own, a miss the whole list twice (the fast walk to its end, then the validated
+ * walk to the last node). */
+TEST(list_walk_steps)
+{
+	kma_heap h = kma_host_create(8, 4096);
+	uint32_t k, n, p = 0;
+	sl_init(h);
+	for (k = 1; k <= 4; k++) {
+		n = 0;
+		REQUIRE(sl_insert(h, k, &n));
+		CHECK_EQ(n, k); /* the anchor's next word and the k - 1 nodes' before it */
+	}
+	n = 0;
+	CHECK(sl_find(h, 3, &p, &n));
+	CHECK_EQ(n, 3u);
+	n = 0;
+	CHECK_EQ(sl_find(h, 9, &p, &n), 0u);
+	CHECK_EQ(n, 9u);
+	n = 0;
+	CHECK_EQ(list_apply(h, LIST_OP(LIST_GET, 4), 0, &n), LIST_DONE);
+	CHECK_EQ(n, 4u);
 	kma_host_destroy(h);
 }
 
@@ -284,10 +314,10 @@ TEST(list_delete_predecessor_hint)
 	kma_heap h = kma_host_create(8, 4096);
 	uint32_t a, b, c, d, p = 0;
 	sl_init(h);
-	REQUIRE(sl_insert(h, 1) && sl_insert(h, 2) && sl_insert(h, 3) && sl_insert(h, 4));
-	a = sl_find(h, 1, &p);
+	REQUIRE(sl_insert(h, 1, &steps) && sl_insert(h, 2, &steps) && sl_insert(h, 3, &steps) && sl_insert(h, 4, &steps));
+	a = sl_find(h, 1, &p, &steps);
 	CHECK_EQ(p, SL_ANCHOR);
-	c = sl_find(h, 3, &p);
+	c = sl_find(h, 3, &p, &steps);
 	b = sl_get(h, 2);
 	CHECK_EQ(p, b);
 	d = sl_get(h, 4);
@@ -300,7 +330,7 @@ TEST(list_delete_predecessor_hint)
 	CHECK(sl_delete(h, c, d));
 	CHECK_EQ(*sl_next(h, b), 0u);
 	/* The right hint unlinks with its one CAS. */
-	CHECK_EQ(sl_find(h, 2, &p), b);
+	CHECK_EQ(sl_find(h, 2, &p, &steps), b);
 	CHECK_EQ(p, a);
 	CHECK(sl_delete(h, p, b));
 	CHECK_EQ(*sl_next(h, a), 0u);
