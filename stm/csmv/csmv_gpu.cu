@@ -82,6 +82,22 @@ __device__ void csmv_server_safe(const csmv_mem *m, uint32_t lane)
 	__syncwarp();
 }
 
+/*
+ * The start of a polling round of either server's polling warp: whether every group has its last
+ * answer, and the reclamation bound refreshed every CSMV_SAFE_EVERY rounds (it costs a sequentially
+ * consistent fence and a scan; an idle server sets round so that the next round refreshes it).
+ */
+__device__ uint32_t csmv_server_round(const csmv_mem *m, uint32_t round, uint32_t lane)
+{
+	uint32_t finished = 0;
+	if (lane == 0)
+		finished = gb_ld_acquire_u32(&m->g->groups_done) == m->ngroups;
+	finished = __shfl_sync(FULL, finished, 0);
+	if (round % CSMV_SAFE_EVERY == 0)
+		csmv_server_safe(m, lane);
+	return finished;
+}
+
 /* onlyCS: the server installs transaction L's versions at cts, waiting for reclamation where a box is full. */
 __device__ void csmv_server_install(const csmv_mem *m, const csmv_req *q, uint32_t L, uint32_t cts, uint32_t *safe,
 				    stm_counters *sc)
@@ -202,14 +218,7 @@ __device__ void csmv_index_server(uint32_t mode, const csmv_mem *m, stm_counters
 	}
 	__syncwarp();
 	for (uint32_t round = 0;; round++) {
-		uint32_t finished = 0, any = 0, b;
-		if (lane == 0)
-			finished = gb_ld_acquire_u32(&m->g->groups_done) == m->ngroups;
-		finished = __shfl_sync(FULL, finished, 0);
-		/* the bound costs a sequentially consistent fence and a scan: every CSMV_SAFE_EVERY rounds,
-		 * and whenever the last round found nothing to serve */
-		if (round % CSMV_SAFE_EVERY == 0)
-			csmv_server_safe(m, lane);
+		uint32_t finished = csmv_server_round(m, round, lane), any = 0, b;
 		for (b = 0; b < m->ngroups; b += 32) {
 			uint32_t gi = b + lane, pending = 0, bal;
 			if (gi < m->ngroups)
@@ -374,12 +383,7 @@ __device__ void csmv_receiver(const csmv_mem *m, uint32_t *job, uint32_t *stop, 
 	uint32_t ns = 0;
 
 	for (uint32_t round = 0;; round++) {
-		uint32_t finished = 0, any = 0, b;
-		if (lane == 0)
-			finished = gb_ld_acquire_u32(&m->g->groups_done) == m->ngroups;
-		finished = __shfl_sync(FULL, finished, 0);
-		if (round % CSMV_SAFE_EVERY == 0)
-			csmv_server_safe(m, lane);
+		uint32_t finished = csmv_server_round(m, round, lane), any = 0, b;
 		if (finished)
 			break; /* every group has its last answer */
 		for (b = 0; b < m->ngroups; b += 32) {
