@@ -382,6 +382,25 @@ __device__ void csmv_worker_serve(uint32_t mode, const csmv_mem *m, csmv_ring *r
 	__syncwarp();
 }
 
+/*
+ * The job and stop words in the server block's shared memory, read and written
+ * as block-scope atomics with a block-scope fence on the acquiring or
+ * releasing side (compute-sanitizer's racecheck orders shared-memory accesses
+ * by barriers and atomics only; a plain acquire load is a hazard to it).
+ */
+__device__ __forceinline__ uint32_t csmv_word_acquire(uint32_t *p)
+{
+	uint32_t v = atomicOr_block(p, 0u);
+	gb_fence_cta();
+	return v;
+}
+
+__device__ __forceinline__ void csmv_word_release(uint32_t *p, uint32_t v)
+{
+	gb_fence_cta();
+	(void)atomicExch_block(p, v);
+}
+
 /* Warp 0 of the server block: hand every request that arrives to an idle worker warp. */
 __device__ void csmv_receiver(const csmv_mem *m, uint32_t *job, uint32_t *stop, uint32_t nworkers, uint32_t lane)
 {
@@ -399,7 +418,7 @@ __device__ void csmv_receiver(const csmv_mem *m, uint32_t *job, uint32_t *stop, 
 			while (bal) {
 				uint32_t src = (uint32_t)(__ffs(bal) - 1), idle, wns = 0;
 				for (;;) {
-					idle = __ballot_sync(FULL, lane < nworkers && gb_ld_acquire_cta_u32(job + lane) == 0);
+					idle = __ballot_sync(FULL, lane < nworkers && csmv_word_acquire(job + lane) == 0);
 					if (idle)
 						break;
 					if (lane == 0)
@@ -411,7 +430,7 @@ __device__ void csmv_receiver(const csmv_mem *m, uint32_t *job, uint32_t *stop, 
 				__syncwarp(); /* the request, acquired by lane src, before the job that names it */
 				if (lane == 0) {
 					gb_fence();
-					gb_st_relaxed_cta_u32(job + (__ffs(idle) - 1), b + src + 1);
+					csmv_word_release(job + (__ffs(idle) - 1), b + src + 1);
 				}
 				__syncwarp();
 				bal &= bal - 1u;
@@ -428,14 +447,13 @@ __device__ void csmv_receiver(const csmv_mem *m, uint32_t *job, uint32_t *stop, 
 		}
 	}
 	if (lane == 0) {
-		gb_fence_cta();
-		gb_st_relaxed_cta_u32(stop, 1);
+		csmv_word_release(stop, 1);
 	}
 	__syncwarp();
 }
 
 /* A worker warp (slot `w`): serve what the receiver hands it until it says stop. */
-__device__ void csmv_worker(uint32_t mode, const csmv_mem *m, csmv_ring *ring, uint32_t *job, const uint32_t *stop,
+__device__ void csmv_worker(uint32_t mode, const csmv_mem *m, csmv_ring *ring, uint32_t *job, uint32_t *stop,
 			    uint32_t lane, stm_counters *sc)
 {
 	uint32_t ns = 0;
@@ -443,9 +461,9 @@ __device__ void csmv_worker(uint32_t mode, const csmv_mem *m, csmv_ring *ring, u
 	for (;;) {
 		uint32_t j = 0, st = 0;
 		if (lane == 0) {
-			j = gb_ld_acquire_cta_u32(job);
+			j = csmv_word_acquire(job);
 			if (!j)
-				st = gb_ld_acquire_cta_u32(stop);
+				st = csmv_word_acquire(stop);
 		}
 		j = __shfl_sync(FULL, j, 0);
 		st = __shfl_sync(FULL, st, 0);
@@ -453,7 +471,7 @@ __device__ void csmv_worker(uint32_t mode, const csmv_mem *m, csmv_ring *ring, u
 			csmv_worker_serve(mode, m, ring, j - 1, lane, sc);
 			if (lane == 0) {
 				gb_fence(); /* the answer before idle */
-				gb_st_relaxed_cta_u32(job, 0);
+				csmv_word_release(job, 0);
 			}
 			ns = 0;
 		} else if (st) {
