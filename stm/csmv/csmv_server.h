@@ -33,7 +33,9 @@
  *   the reading that keeps validation correct (docs/fidelity.md).
  *
  * Every access to a record or the tail is an atomic operation of the
- * atomics layer at block scope (common/port.h, gb_*_cta): several workers
+ * atomics layer at block scope (common/port.h, gb_*_cta; a record's stores
+ * are atomic exchanges, which compute-sanitizer's racecheck takes as ordered
+ * where it reports plain strong stores against the readers): several workers
  * read and write them at once, all of them warps of the server block, so a
  * record read costs block-scope fences and no device-scope one; on the CPU
  * backend they are the process-scope operations.
@@ -89,13 +91,13 @@ GB_HD void csmv_record_write(const csmv_ring *r, uint32_t cts, const uint32_t *w
 	csmv_record *rec = csmv_ring_slot(r, cts);
 	uint32_t k;
 
-	gb_st_relaxed_cta_u32(&rec->stamp, 2u * cts + 1u);
+	gb_st_atomic_cta_u32(&rec->stamp, 2u * cts + 1u);
 	gb_fence_cta(); /* the busy stamp before the write set it guards */
-	gb_st_relaxed_cta_u32(&rec->nw, nw);
+	gb_st_atomic_cta_u32(&rec->nw, nw);
 	for (k = 0; k < nw; k++)
-		gb_st_relaxed_cta_u32(&rec->w[k], w[k]);
+		gb_st_atomic_cta_u32(&rec->w[k], w[k]);
 	gb_fence_cta(); /* the write set before the stamp that completes it */
-	gb_st_relaxed_cta_u32(&rec->stamp, 2u * cts);
+	gb_st_atomic_cta_u32(&rec->stamp, 2u * cts);
 }
 
 #define CSMV_SCAN 8 /* records a scan reads between two fences */
