@@ -261,6 +261,10 @@ __device__ int csmv_validate_wait(const csmv_ring *ring, const csmv_req *q, uint
  * The lanes of cand still valid against records from + 1 ... to. Collaborative
  * (CSMV_CV): one transaction after another, lane t scanning for the entry t of
  * its read set then write set; otherwise lane L scans for transaction L's.
+ * Where a transaction has fewer entries n than the warp has lanes, the
+ * collaborative scan puts every lane to work (beyond the paper, which leaves
+ * lanes n ... 31 idle): lane t takes entry t % n and the records of slice t / n
+ * of the 32 / n slices, every (32 / n)-th record from from + 1 + t / n on.
  */
 __device__ uint32_t csmv_validate_batch(uint32_t mode, const csmv_ring *ring, const csmv_req *q, uint32_t cand,
 					uint32_t from, uint32_t to, uint32_t lane)
@@ -275,12 +279,13 @@ __device__ uint32_t csmv_validate_batch(uint32_t mode, const csmv_ring *ring, co
 		return 0; /* a record after the snapshot is already gone */
 	while (left) {
 		uint32_t L = (uint32_t)(__ffs(left) - 1), nr = q->nr[L], n = nr + q->nw[L], bad = 0, c, ns = 0;
+		uint32_t slices = n ? 32u / n : 0, t = n ? lane % n : 0, slice = n ? lane / n : 0;
 		left &= left - 1u;
-		if (lane < n) {
-			uint32_t e = lane < nr ? q->r[L][lane] : q->w[L][lane - nr];
+		if (slice < slices) {
+			uint32_t e = t < nr ? q->r[L][t] : q->w[L][t - nr];
 			int r;
-			c = from;
-			while ((r = csmv_ring_scan(ring, &c, to, &e, 1, NULL, 0)) == CSMV_REC_WAIT)
+			c = from + 1u + slice - slices; /* "last checked": the slice's first record is c + slices */
+			while ((r = csmv_ring_scan_step(ring, &c, to, slices, &e, 1, NULL, 0)) == CSMV_REC_WAIT)
 				csmv_backoff(&ns); /* a worker between its reservation and its record */
 			bad = r != CSMV_REC_CLEAR;
 		}
@@ -377,6 +382,25 @@ __device__ void csmv_worker_serve(uint32_t mode, const csmv_mem *m, csmv_ring *r
 	__syncwarp();
 }
 
+/*
+ * The job and stop words in the server block's shared memory, read and written
+ * as block-scope atomics with a block-scope fence on the acquiring or
+ * releasing side (compute-sanitizer's racecheck orders shared-memory accesses
+ * by barriers and atomics only; a plain acquire load is a hazard to it).
+ */
+__device__ __forceinline__ uint32_t csmv_word_acquire(uint32_t *p)
+{
+	uint32_t v = atomicOr_block(p, 0u);
+	gb_fence_cta();
+	return v;
+}
+
+__device__ __forceinline__ void csmv_word_release(uint32_t *p, uint32_t v)
+{
+	gb_fence_cta();
+	(void)atomicExch_block(p, v);
+}
+
 /* Warp 0 of the server block: hand every request that arrives to an idle worker warp. */
 __device__ void csmv_receiver(const csmv_mem *m, uint32_t *job, uint32_t *stop, uint32_t nworkers, uint32_t lane)
 {
@@ -394,7 +418,7 @@ __device__ void csmv_receiver(const csmv_mem *m, uint32_t *job, uint32_t *stop, 
 			while (bal) {
 				uint32_t src = (uint32_t)(__ffs(bal) - 1), idle, wns = 0;
 				for (;;) {
-					idle = __ballot_sync(FULL, lane < nworkers && gb_ld_acquire_u32(job + lane) == 0);
+					idle = __ballot_sync(FULL, lane < nworkers && csmv_word_acquire(job + lane) == 0);
 					if (idle)
 						break;
 					if (lane == 0)
@@ -406,7 +430,7 @@ __device__ void csmv_receiver(const csmv_mem *m, uint32_t *job, uint32_t *stop, 
 				__syncwarp(); /* the request, acquired by lane src, before the job that names it */
 				if (lane == 0) {
 					gb_fence();
-					gb_st_relaxed_u32(job + (__ffs(idle) - 1), b + src + 1);
+					csmv_word_release(job + (__ffs(idle) - 1), b + src + 1);
 				}
 				__syncwarp();
 				bal &= bal - 1u;
@@ -423,14 +447,13 @@ __device__ void csmv_receiver(const csmv_mem *m, uint32_t *job, uint32_t *stop, 
 		}
 	}
 	if (lane == 0) {
-		gb_fence();
-		gb_st_relaxed_u32(stop, 1);
+		csmv_word_release(stop, 1);
 	}
 	__syncwarp();
 }
 
 /* A worker warp (slot `w`): serve what the receiver hands it until it says stop. */
-__device__ void csmv_worker(uint32_t mode, const csmv_mem *m, csmv_ring *ring, uint32_t *job, const uint32_t *stop,
+__device__ void csmv_worker(uint32_t mode, const csmv_mem *m, csmv_ring *ring, uint32_t *job, uint32_t *stop,
 			    uint32_t lane, stm_counters *sc)
 {
 	uint32_t ns = 0;
@@ -438,9 +461,9 @@ __device__ void csmv_worker(uint32_t mode, const csmv_mem *m, csmv_ring *ring, u
 	for (;;) {
 		uint32_t j = 0, st = 0;
 		if (lane == 0) {
-			j = gb_ld_acquire_u32(job);
+			j = csmv_word_acquire(job);
 			if (!j)
-				st = gb_ld_acquire_u32(stop);
+				st = csmv_word_acquire(stop);
 		}
 		j = __shfl_sync(FULL, j, 0);
 		st = __shfl_sync(FULL, st, 0);
@@ -448,7 +471,7 @@ __device__ void csmv_worker(uint32_t mode, const csmv_mem *m, csmv_ring *ring, u
 			csmv_worker_serve(mode, m, ring, j - 1, lane, sc);
 			if (lane == 0) {
 				gb_fence(); /* the answer before idle */
-				gb_st_relaxed_u32(job, 0);
+				csmv_word_release(job, 0);
 			}
 			ns = 0;
 		} else if (st) {

@@ -33,7 +33,9 @@
  *   the reading that keeps validation correct (docs/fidelity.md).
  *
  * Every access to a record or the tail is an atomic operation of the
- * atomics layer at block scope (common/port.h, gb_*_cta): several workers
+ * atomics layer at block scope (common/port.h, gb_*_cta; a record's stores
+ * are atomic exchanges, which compute-sanitizer's racecheck takes as ordered
+ * where it reports plain strong stores against the readers): several workers
  * read and write them at once, all of them warps of the server block, so a
  * record read costs block-scope fences and no device-scope one; on the CPU
  * backend they are the process-scope operations.
@@ -89,73 +91,94 @@ GB_HD void csmv_record_write(const csmv_ring *r, uint32_t cts, const uint32_t *w
 	csmv_record *rec = csmv_ring_slot(r, cts);
 	uint32_t k;
 
-	gb_st_relaxed_cta_u32(&rec->stamp, 2u * cts + 1u);
+	gb_st_atomic_cta_u32(&rec->stamp, 2u * cts + 1u);
 	gb_fence_cta(); /* the busy stamp before the write set it guards */
-	gb_st_relaxed_cta_u32(&rec->nw, nw);
+	gb_st_atomic_cta_u32(&rec->nw, nw);
 	for (k = 0; k < nw; k++)
-		gb_st_relaxed_cta_u32(&rec->w[k], w[k]);
+		gb_st_atomic_cta_u32(&rec->w[k], w[k]);
 	gb_fence_cta(); /* the write set before the stamp that completes it */
-	gb_st_relaxed_cta_u32(&rec->stamp, 2u * cts);
+	gb_st_atomic_cta_u32(&rec->stamp, 2u * cts);
 }
 
 #define CSMV_SCAN 8 /* records a scan reads between two fences */
 
-/* Whether record c's write set (read by the caller between its stamp checks) holds a word of a or b. */
+/*
+ * Whether record c's write set (read by the caller between its stamp checks) holds a word of a or b.
+ * Every word is loaded before any is compared, so the loads are in flight together.
+ */
 GB_HD int csmv_record_has(const csmv_record *rec, const uint32_t *a, uint32_t na, const uint32_t *b, uint32_t nb)
 {
-	uint32_t nw = gb_ld_relaxed_cta_u32(&rec->nw), j, k, hit = 0;
+	uint32_t nw = gb_ld_relaxed_cta_u32(&rec->nw), w[CSMV_MAX_SET], j, k, hit = 0;
 
 	if (nw > CSMV_MAX_SET)
 		nw = CSMV_MAX_SET; /* a torn read of a reused slot: the stamp check after it rejects it */
-	for (k = 0; k < nw && !hit; k++) {
-		uint32_t w = gb_ld_relaxed_cta_u32(&rec->w[k]);
+	GB_UNROLL
+	for (k = 0; k < CSMV_MAX_SET; k++)
+		w[k] = k < nw ? gb_ld_relaxed_cta_u32(&rec->w[k]) : 0;
+	GB_UNROLL
+	for (k = 0; k < CSMV_MAX_SET; k++) {
+		if (k >= nw)
+			break;
 		for (j = 0; j < na; j++)
-			hit |= a[j] == w;
+			hit |= a[j] == w[k];
 		for (j = 0; j < nb; j++)
-			hit |= b[j] == w;
+			hit |= b[j] == w[k];
 	}
 	return hit;
 }
 
 /*
- * Records *from + 1 ... to against the words a[0..na) and b[0..nb), resuming
- * at *from: CLEAR when none writes one of them, else what the first record
- * that is not clear is: HIT, WAIT (reserved, not written yet: *from is the
- * last record checked) or GONE (its slot reused by a later commit: the stamp
- * moved past it). CSMV_SCAN records at a time: their stamps, one fence, their
- * write sets, one fence, their stamps again (a writer that reuses a slot
- * changes its stamp before it touches the write set), so a record costs a
- * fraction of a fence where reading records one by one costs two each.
+ * Records *from + step, *from + 2 step, ... up to `to` against the words
+ * a[0..na) and b[0..nb), resuming after *from (the last record checked; it
+ * may be "before" 0 modulo 2^32 where a slice starts below step): CLEAR when
+ * none writes one of them, else what the first record that is not clear is:
+ * HIT, WAIT (reserved, not written yet: *from is the last record checked) or
+ * GONE (its slot reused by a later commit: the stamp moved past it).
+ * CSMV_SCAN records at a time: their stamps, one fence, their write sets, one
+ * fence, their stamps again (a writer that reuses a slot changes its stamp
+ * before it touches the write set), so a record costs a fraction of a fence
+ * where reading records one by one costs two each. A step above 1 lets
+ * several lanes share one scan, each its slice of the records.
  */
-GB_HD int csmv_ring_scan(const csmv_ring *r, uint32_t *from, uint32_t to, const uint32_t *a, uint32_t na,
-			 const uint32_t *b, uint32_t nb)
+GB_HD int csmv_ring_scan_step(const csmv_ring *r, uint32_t *from, uint32_t to, uint32_t step, const uint32_t *a,
+			      uint32_t na, const uint32_t *b, uint32_t nb)
 {
-	while (*from < to) {
-		uint32_t s[CSMV_SCAN], m = to - *from < CSMV_SCAN ? to - *from : CSMV_SCAN, ready, k, hit = 0;
+	while (to - *from >= step) {
+		uint32_t s[CSMV_SCAN], m = (to - *from) / step, ready, k, hit = 0;
 
+		m = m < CSMV_SCAN ? m : CSMV_SCAN;
 		for (k = 0; k < m; k++)
-			s[k] = gb_ld_relaxed_cta_u32(&csmv_ring_slot(r, *from + 1 + k)->stamp);
+			s[k] = gb_ld_relaxed_cta_u32(&csmv_ring_slot(r, *from + step * (k + 1))->stamp);
 		gb_fence_cta(); /* the stamps before the write sets they guard */
 		for (ready = 0; ready < m; ready++) {
-			uint32_t c = *from + 1 + ready;
+			uint32_t c = *from + step * (ready + 1);
 			if (s[ready] > 2u * c + 1u)
 				return CSMV_REC_GONE;
 			if (s[ready] != 2u * c)
 				break; /* reserved, not written yet: the records before it are checked */
 		}
-		for (k = 0; k < ready && !hit; k++)
-			hit = csmv_record_has(csmv_ring_slot(r, *from + 1 + k), a, na, b, nb);
-		gb_fence_cta(); /* the write sets before the stamps that say they were whole */
 		for (k = 0; k < ready; k++)
-			if (gb_ld_relaxed_cta_u32(&csmv_ring_slot(r, *from + 1 + k)->stamp) != 2u * (*from + 1 + k))
+			hit |= csmv_record_has(csmv_ring_slot(r, *from + step * (k + 1)), a, na, b, nb);
+		gb_fence_cta(); /* the write sets before the stamps that say they were whole */
+		for (k = 0; k < ready; k++) {
+			uint32_t c = *from + step * (k + 1);
+			if (gb_ld_relaxed_cta_u32(&csmv_ring_slot(r, c)->stamp) != 2u * c)
 				return CSMV_REC_GONE;
+		}
 		if (hit)
 			return CSMV_REC_HIT;
-		*from += ready;
+		*from += step * ready;
 		if (ready < m)
 			return CSMV_REC_WAIT;
 	}
 	return CSMV_REC_CLEAR;
+}
+
+/* Records *from + 1 ... to, one after another (csmv_ring_scan_step with step 1). */
+GB_HD int csmv_ring_scan(const csmv_ring *r, uint32_t *from, uint32_t to, const uint32_t *a, uint32_t na,
+			 const uint32_t *b, uint32_t nb)
+{
+	return csmv_ring_scan_step(r, from, to, 1, a, na, b, nb);
 }
 
 /*

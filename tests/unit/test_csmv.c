@@ -296,6 +296,55 @@ TEST(csmv_ring_scan_across_chunks)
 }
 
 /*
+ * A scan with a step (a collaborative scan's slice): the slices of a step
+ * together check every record once, a slice that starts below 0 modulo 2^32
+ * works, one with no record in range is clear, and a hit or a record not
+ * written yet is found in the slice that holds it.
+ */
+TEST(csmv_ring_scan_step_slices)
+{
+	static csmv_record rec[64];
+	csmv_ring r = {.tail = 0, .size = 64, .rec = rec};
+	uint32_t c, w[2], s, step, from, none = 999, x;
+
+	memset(rec, 0, sizeof(rec));
+	for (c = 1; c <= 40; c++) {
+		w[0] = 100 + c;
+		w[1] = 500 + c;
+		csmv_record_write(&r, c, w, 2);
+	}
+	for (step = 1; step <= 32; step++) {
+		uint32_t hits = 0;
+		for (s = 0; s < step; s++) {
+			from = 0u + 1u + s - step; /* records 1 + s, 1 + s + step, ... */
+			CHECK_EQ_I(csmv_ring_scan_step(&r, &from, 40, step, &none, 1, NULL, 0), CSMV_REC_CLEAR);
+			x = 517; /* record 17's second word */
+			from = 0u + 1u + s - step;
+			hits += csmv_ring_scan_step(&r, &from, 40, step, &none, 1, &x, 1) == CSMV_REC_HIT;
+			CHECK(s != 16u % step || hits == 1); /* slice 16 % step holds 17 and hit it */
+		}
+		CHECK_EQ(hits, 1u);
+	}
+	/* snapshot 30, tail 33: slices of 8, only three of them hold a record */
+	for (s = 0; s < 8; s++) {
+		from = 30u + 1u + s - 8u;
+		CHECK_EQ_I(csmv_ring_scan_step(&r, &from, 33, 8, &none, 1, NULL, 0), CSMV_REC_CLEAR);
+		CHECK_EQ(from, s < 3 ? 31u + s : 23u + s);
+	}
+	/* 42 reserved, not written: the slice holding it waits on it, the others are clear */
+	from = 40u + 1u + 1u - 4u;
+	CHECK_EQ_I(csmv_ring_scan_step(&r, &from, 44, 4, &none, 1, NULL, 0), CSMV_REC_WAIT);
+	CHECK_EQ(from, 38u);
+	from = 40u + 1u + 0u - 4u;
+	CHECK_EQ_I(csmv_ring_scan_step(&r, &from, 44, 4, &none, 1, NULL, 0), CSMV_REC_WAIT); /* 41 is not written either */
+	w[0] = 141;
+	csmv_record_write(&r, 41, w, 1);
+	from = 40u + 1u + 0u - 4u;
+	CHECK_EQ_I(csmv_ring_scan_step(&r, &from, 44, 4, &none, 1, NULL, 0), CSMV_REC_CLEAR);
+	CHECK_EQ(from, 41u);
+}
+
+/*
  * 300 accounts, 200 threads (7 groups, the last partial) on 3 workers,
  * two-leg transfers and semantic chains, 40% inquiries over every account.
  * Each engine name must commit everything, replay exactly in commit order and
