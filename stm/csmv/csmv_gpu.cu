@@ -398,7 +398,7 @@ __device__ __forceinline__ uint32_t csmv_word_acquire(uint32_t *p)
 __device__ __forceinline__ void csmv_word_release(uint32_t *p, uint32_t v)
 {
 	gb_fence_cta();
-	(void)atomicExch_block(p, v);
+	gb_st_atomic_cta_u32(p, v);
 }
 
 /* Warp 0 of the server block: hand every request that arrives to an idle worker warp. */
