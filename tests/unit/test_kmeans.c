@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cjson/cJSON.h>
+
 #include "stm/gpustm/gpustm_engines.h"
 #include "stm/prstm/prstm_engines.h"
 #include "stm/stm.h"
@@ -208,6 +210,16 @@ TEST(kmeans_stages_rerun_what_was_given_up)
 	CHECK_EQ(w.reruns, 1u);
 	CHECK_EQ(w.iteration, 0u);
 	CHECK_EQ(w.tx[1].x, w.x[3]);
+	/* the report names the first iteration's table, not the rerun's few in progress */
+	CHECK_EQ(w.first_tx, 500u);
+	{
+		cJSON *cfg = cJSON_CreateObject(), *k;
+		stm_workload_kmeans.config(&w, cfg);
+		k = cJSON_GetObjectItem(cfg, "kmeans");
+		CHECK_EQ(strtoull(cJSON_GetObjectItem(k, "transactions_first_iteration")->valuestring, NULL, 10), 500u);
+		CHECK_EQ(strtoull(cJSON_GetObjectItem(k, "tx_per_thread")->valuestring, NULL, 10), 32u); /* ceil(500 / 16) */
+		cJSON_Delete(cfg);
+	}
 	for (;;) {
 		memset(status, 0, c.points * sizeof(uint32_t));
 		commit_all(&w, words, status);

@@ -187,6 +187,7 @@ int kmeans_generate(kmeans_workload *w, const kmeans_config *cfg, char *err, siz
 		return -1;
 	}
 	kmeans_stage(w, 0, NULL, NULL);
+	w->first_tx = w->ntx;
 	return 0;
 }
 

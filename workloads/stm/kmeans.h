@@ -80,6 +80,7 @@ typedef struct kmeans_workload {
 	uint32_t run;             /* points per run (--points-per-tx resolved) */
 	uint64_t capacity;        /* the most entries a stage can have */
 	uint64_t iteration_tx;    /* entries of the last full update stage */
+	uint64_t first_tx;        /* entries of the first update stage (the generator's) */
 	uint32_t *x, *y;          /* the points */
 	uint32_t *init_cx, *init_cy; /* the initial centroids */
 	/* the serial k-means the pass must match (computed by the generator) */
