@@ -53,12 +53,14 @@ deadlock 0.02), the same settings at every size.
   --lmdda-sizes LIST  comma-separated sizes N (default 64,128,256,512,1024)
   --units U | LO-HI   lmdda: units of every resource, or the range drawn per
                       resource (default 1-4)
-  --lmdda-cpu-max N   run lmdda's cpu only up to N x N (default 128; 0: never).
-                      The thesis's CPU-LMDDA recomputes reachability in
-                      O(N^2 M^2) after every release that changes an edge:
-                      about 8 minutes for 2000 events at 128 x 128 on one
-                      core, some 16 times longer for each doubling of N
-                      (hours at 256 x 256). osdda's cpu runs at every size.
+  --lmdda-cpu-max N   run lmdda's cpu only up to N x N (default 256 under
+                      --protocol thesis, 128 under stream; 0: never). It
+                      recomputes reachability in O(N^2 M^2) after every
+                      release that changes an edge, some 16 times longer
+                      for each doubling of N: the thesis protocol times one
+                      such release (seconds at 256 x 256, minutes at 512),
+                      a 2000-event stream hundreds (about 8 minutes at
+                      128 x 128 on one core). osdda's cpu runs at every size.
   --protocol NAME     thesis or stream (default thesis; stream with --events
                       or --quick)
   --events N          events per stream, --protocol stream only (default 2000;
@@ -157,7 +159,7 @@ osdda_set=0
 lmdda_sizes="64,128,256,512,1024"
 lmdda_set=0
 units="1-4"
-lmdda_cpu_max=128
+lmdda_cpu_max=""
 events=2000
 events_set=0
 protocol=""
@@ -204,7 +206,6 @@ check_names --impls "$impls"
 check_names --extended-impls "$extended_impls"
 [[ $units =~ ^[1-9][0-9]*(-[1-9][0-9]*)?$ ]] ||
 	die_usage "--units: '$units' is not a number of units or a range LO-HI"
-[[ $lmdda_cpu_max =~ ^(0|[1-9][0-9]*)$ ]] || die_usage "--lmdda-cpu-max: '$lmdda_cpu_max' is not a number"
 [[ $events =~ ^[1-9][0-9]*$ ]] || die_usage "--events: '$events' is not a positive number"
 [[ $seed =~ ^[0-9]+$ ]] || die_usage "--seed: '$seed' is not a number"
 [[ -z $protocol || $protocol == thesis || $protocol == stream ]] ||
@@ -214,6 +215,11 @@ if [[ -z $protocol ]]; then
 	[[ $events_set == 0 && $quick == 0 ]] || protocol=stream
 fi
 [[ $protocol == stream || $events_set == 0 ]] || die_usage "--events applies only to --protocol stream"
+if [[ -z $lmdda_cpu_max ]]; then
+	lmdda_cpu_max=256
+	[[ $protocol == thesis ]] || lmdda_cpu_max=128
+fi
+[[ $lmdda_cpu_max =~ ^(0|[1-9][0-9]*)$ ]] || die_usage "--lmdda-cpu-max: '$lmdda_cpu_max' is not a number"
 [[ $reps =~ ^[1-9][0-9]*$ ]] || die_usage "--reps: '$reps' is not a positive number"
 [[ $extended == 1 || -z $extended_impls ]] || die_usage "--extended-impls applies only with --extended"
 

@@ -1314,6 +1314,7 @@ expect_rc "detect osdda --protocol thesis: the build of a 40 x 24 RAG, every CPU
 json_check "detect osdda thesis: procs + res events, all timed, verified" "$R/detect-th.json" '
 c = d["config"]; r = d["results"]
 assert c["protocol"] == "thesis" and c["events"] == 64 and c["timed_from"] == 0 and c["timed_events"] == 64
+assert c["generated_build_events"] is None
 assert d["verification"]["verified"] is True and d["verification"]["events_checked"] == 64
 assert sum(r["decisions"].values()) == 64 and r["decisions"]["blocked"] > 0
 impls = {x["impl"]: x for x in r["impls"]}
@@ -1326,14 +1327,17 @@ expect_rc "detect lmdda --protocol thesis: one release after the build" 0 "$G" d
 	--json "$R/detect-thl.json" --decisions "$R/detect-thl.dec"
 json_check "detect lmdda thesis: the timed event follows the build, verified" "$R/detect-thl.json" '
 c = d["config"]; r = d["results"]
-assert c["protocol"] == "thesis" and c["timed_from"] >= 32 and c["timed_events"] == 1
-assert c["events"] == c["timed_from"] + 1
+assert c["protocol"] == "thesis" and c["generated_build_events"] >= 32 and c["timed_events"] == 1
+assert c["events"] == c["timed_from"] + 1 and 0 < c["timed_from"] < c["generated_build_events"]
 assert d["verification"]["verified"] is True and d["verification"]["events_checked"] == c["events"]
 for x in r["impls"]:
     assert x["mismatches"] == 0 and x["stream_seconds"]["n"] == 2, x["impl"]
     assert abs(x["events_per_s"] * x["stream_seconds"]["median"] - 1) < 1e-6, x["impl"]'
 check "detect lmdda thesis: the timed event is a release that moves an edge" \
 	sh -c 'tail -n 1 "$1" | grep -Eq " release .* (released|regranted)"' sh "$R/detect-thl.dec"
+check "detect lmdda thesis: the build reaches its RAG by grants, then blocked requests, no release" \
+	sh -c 'head -n -1 "$1" | awk "\$2 != \"request\" || \$5 !~ /^(granted|blocked)\$/ || (\$5 == \"granted\" && b) {bad = 1; exit} \$5 == \"blocked\" {b = 1} END {exit bad || !b}"' \
+	sh "$R/detect-thl.dec"
 expect_rc "detect --protocol thesis with --events exits 2" 2 "$G" detect --protocol thesis --events 50
 expect_err "detect --protocol thesis --events names --protocol stream" "--protocol stream"
 expect_rc "detect --protocol thesis with --trace exits 2" 2 "$G" detect --protocol thesis --trace "$R/detect.trace"

@@ -319,6 +319,66 @@ TEST(rag_gen_streams_are_valid_at_odd_sizes)
 	}
 }
 
+/*
+ * rag_oracle_state_events: from the state at several points of generated
+ * streams, grants then blocked requests take an empty system to the same
+ * state (free units, holdings, who waits for what), none deadlocking.
+ */
+TEST(rag_oracle_state_events_rebuild_the_state)
+{
+	static const uint32_t sizes[][4] = {{20, 12, 1, 3}, {64, 64, 1, 4}, {7, 40, 2, 5}, {50, 5, 1, 1},
+					    {128, 96, 1, 4}};
+	uint64_t blocked = 0; /* the blocked requests of every rebuild: some, for the test to mean it */
+	size_t k;
+
+	for (k = 0; k < sizeof(sizes) / sizeof(sizes[0]); k++) {
+		rag_gen_config c = gen_config(sizes[k][0], sizes[k][1], 4 * (sizes[k][0] + sizes[k][1]),
+					      sizes[k][2], sizes[k][3], 7 + k);
+		uint32_t *units, p, q;
+		rag_events ev;
+		rag_oracle o;
+		uint64_t e, checked = 0;
+
+		REQUIRE(generate(&c, &units, &ev) == 0);
+		rag_oracle_init(&o, c.procs, c.res, units);
+		for (e = 0; e < ev.count; e++) {
+			rag_oracle_apply(&o, ev.type[e], ev.proc[e], ev.res[e]);
+			if ((e + 1) % (ev.count / 4) == 0) { /* four points of the stream */
+				rag_events built;
+				rag_oracle b;
+				uint64_t i, waiting = 0;
+
+				rag_oracle_state_events(&o, 3, &built);
+				for (p = 0; p < c.procs; p++)
+					waiting += o.waits_for[p] != RAG_NONE;
+				rag_oracle_init(&b, c.procs, c.res, units);
+				for (i = 0; i < built.count; i++) {
+					uint8_t want = i < built.count - waiting ? RAG_GRANTED : RAG_BLOCKED;
+					CHECK_EQ_I(built.type[i], RAG_REQUEST);
+					CHECK_EQ_I(outcome_of(&b, built.type[i], built.proc[i], built.res[i]), want);
+				}
+				for (q = 0; q < c.res; q++) {
+					CHECK_EQ(b.free_units[q], o.free_units[q]);
+					CHECK_EQ(b.waiters[q].n, o.waiters[q].n);
+					for (p = 0; p < c.procs; p++)
+						CHECK_EQ(rag_oracle_holds(&b, p, q), rag_oracle_holds(&o, p, q));
+				}
+				for (p = 0; p < c.procs; p++)
+					CHECK_EQ(b.waits_for[p], o.waits_for[p]);
+				checked += built.count;
+				blocked += waiting;
+				rag_oracle_free(&b);
+				rag_events_free(&built);
+			}
+		}
+		CHECK(checked > 0);
+		rag_oracle_free(&o);
+		free(units);
+		rag_events_free(&ev);
+	}
+	CHECK(blocked > 20);
+}
+
 TEST(rag_gen_has_every_outcome)
 {
 	static const uint32_t ranges[][2] = {{1, 1}, {2, 3}};

@@ -152,6 +152,30 @@ static void grant(rag_oracle *o, uint32_t proc, uint32_t res)
 	list_push(&o->held[proc], &res, sizeof(res));
 }
 
+void rag_oracle_state_events(const rag_oracle *o, uint64_t extra, rag_events *out)
+{
+	uint64_t n = 0, e = 0;
+	uint32_t p, k;
+
+	for (p = 0; p < o->procs; p++)
+		n += o->held[p].n + (o->waits_for[p] != RAG_NONE);
+	rag_events_init(out, n + extra);
+	out->count = n;
+	for (p = 0; p < o->procs; p++)
+		for (k = 0; k < o->held[p].n; k++, e++) {
+			out->type[e] = RAG_REQUEST;
+			out->proc[e] = p;
+			out->res[e] = ((const uint32_t *)o->held[p].a)[k];
+		}
+	for (p = 0; p < o->procs; p++)
+		if (o->waits_for[p] != RAG_NONE) {
+			out->type[e] = RAG_REQUEST;
+			out->proc[e] = p;
+			out->res[e] = o->waits_for[p];
+			e++;
+		}
+}
+
 rag_decision rag_oracle_apply(rag_oracle *o, uint8_t type, uint32_t proc, uint32_t res)
 {
 	rag_decision d = {RAG_NOUTCOMES, RAG_NONE};

@@ -60,6 +60,17 @@ rag_decision rag_oracle_apply(rag_oracle *o, uint8_t type, uint32_t proc, uint32
 /* 1 when a request by active process proc for resource res (no unit free) would deadlock. */
 int rag_oracle_would_deadlock(rag_oracle *o, uint32_t proc, uint32_t res);
 
+/*
+ * Events that take an empty system of the same size to o's state without a
+ * release: one request for every unit held, process by process (each
+ * granted), then each waiting process's request for what it waits for (each
+ * blocked: every unit of it is held, and the graph with all its grant edges
+ * and some of its wait edges holds no knot, since a knot's processes all wait
+ * and would be one of the whole graph too). out gets extra slots past count
+ * for the caller's further events; free it with rag_events_free.
+ */
+void rag_oracle_state_events(const rag_oracle *o, uint64_t extra, rag_events *out);
+
 /* Units of res that proc holds. */
 uint32_t rag_oracle_holds(const rag_oracle *o, uint32_t proc, uint32_t res);
 
