@@ -68,9 +68,15 @@ and added to OUT/timing.csv; OUT/timing.md sums the sessions of this revision.
                       script: its points run side by side, one process a GPU,
                       those that time the CPU alone (scripts/fig7.sh --help);
                       not with --emit-slurm
+  --max-seconds S     start no point after S seconds (say, a batch job's time
+                      limit less the longest point): the points running end,
+                      the run stops there with status 3 and no claims or
+                      index; run the same command again to go on (the points
+                      made are kept). Not with --emit-slurm or --plot-only
   -h, --help          this text
 
-Exit status: 0 when every script succeeded, 1 otherwise, 2 on a usage error.
+Exit status: 0 when every script succeeded, 1 otherwise, 2 on a usage error, 3 when
+--max-seconds stopped the run.
 EOF
 }
 
@@ -82,6 +88,7 @@ paper=0
 plot_only=0
 emit=""
 gpus=""
+max_seconds=""
 
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -93,11 +100,15 @@ while [[ $# -gt 0 ]]; do
 	--plot-only) plot_only=1; shift ;;
 	--emit-slurm) need_value "$@"; emit=$2; shift 2 ;;
 	--gpus) sweep_set_gpus "$@"; gpus=$2; shift 2 ;;
+	--max-seconds) need_value "$@"; max_seconds=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) die_usage "unknown option '$1'" ;;
 	esac
 done
 [[ -z $emit || $plot_only == 0 ]] || die_usage "--emit-slurm and --plot-only do not go together"
+[[ -z $max_seconds || $max_seconds =~ ^[0-9]+$ ]] || die_usage "--max-seconds: '$max_seconds' is not a number of seconds"
+[[ -z $max_seconds || ( -z $emit && $plot_only == 0 ) ]] ||
+	die_usage "--max-seconds bounds the runs: not with --emit-slurm or --plot-only"
 [[ -z $emit || -z $gpus ]] ||
 	die_usage "--gpus and --emit-slurm do not go together: Slurm gives each task of the job array its GPU"
 
@@ -158,6 +169,9 @@ if [[ -n $emit ]]; then
 fi
 tally=$(mktemp)
 trap 'rm -f "$tally"' EXIT
+# the scripts' sweeps start no point past it (scripts/lib/sweep.sh: exit 3)
+[[ -z $max_seconds ]] || export GPUBENCH_SWEEP_DEADLINE=$(($(date +%s) + max_seconds))
+stopped=""
 for name in "${names[@]}"; do
 	if [[ -n $emit && $name == csmv-tables ]]; then
 		echo "reproduce-all.sh: == $name: no runs of its own (csmv-fig1's and csmv-fig2's); gathered by --plot-only" >&2
@@ -169,8 +183,13 @@ for name in "${names[@]}"; do
 	: >"$tally"
 	started=$SECONDS
 	status=ok
-	if GPUBENCH_SWEEP_TALLY=$tally bash "$here/$name.sh" "${args[@]}"; then
+	rc=0
+	GPUBENCH_SWEEP_TALLY=$tally bash "$here/$name.sh" "${args[@]}" || rc=$?
+	if [[ $rc == 0 ]]; then
 		[[ -z $emit || ! -e $emit/$name/$name.slurm ]] || echo "sbatch $(cd "$emit/$name" && pwd)/$name.slurm" >>"$submit"
+	elif [[ $rc == 3 && -n $max_seconds ]]; then
+		status=stopped
+		stopped=$name
 	else
 		status=FAILED
 		failed+=("$name")
@@ -181,6 +200,7 @@ for name in "${names[@]}"; do
 	counts=$(python3 "$here/lib/timing.py" add "$out/timing.csv" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$revision" \
 		"$([[ $plot_only == 0 ]] && echo "$mode" || echo plot-only)" "$name" "$status" "$took" "$tally")
 	echo "reproduce-all.sh: $name took $took s: $counts" >&2
+	[[ -z $stopped ]] || break
 done
 
 if [[ -n $emit ]]; then
@@ -193,6 +213,12 @@ fi
 python3 "$here/lib/timing.py" table "$out/timing.csv" "$out/timing.md" "$revision" \
 	"$([[ $plot_only == 0 ]] && echo "$mode" || echo plot-only)"
 echo "reproduce-all.sh: time per script in $out/timing.md" >&2
+if [[ -n $stopped ]]; then
+	echo "reproduce-all.sh: stopped in $stopped at --max-seconds $max_seconds; run the same command" \
+		"again to go on (no claims or index until every script has run)" >&2
+	[[ ${#failed[@]} == 0 ]] || { echo "reproduce-all.sh: failed: ${failed[*]}" >&2; exit 1; }
+	exit 3
+fi
 
 # The verdict on every claim, from the reports of every script (those that failed too:
 # what they left is judged, what they lack is "not run").

@@ -794,6 +794,37 @@ check "timing.md sums the two sessions: 4 points run each, in 2 sessions" \
 	test "$(grep -c '^| \(pba\|detect\)-tables | 2 | [0-9:]* | 4 | ' "$rr/timing.md")" = 2
 check "the second run still writes the claims" test -s "$rr/claims.csv"
 expect_rc "reproduce-all.sh --quick --paper exits 2" 2 bash scripts/reproduce-all.sh --quick --paper --out "$rr"
+# --max-seconds: no point starts past the budget; the same command again goes on
+rb=$T_TMP/reproduce-budget
+expect_rc "reproduce-all.sh --max-seconds 0 stops with status 3" 3 \
+	bash scripts/reproduce-all.sh --quick --gpubench "$G" --only pba-tables,detect-tables --out "$rb" --max-seconds 0
+expect_err "reproduce-all.sh --max-seconds 0 starts no point and says how to go on" \
+	"[tables 1/4] pba-R16-P64: not started: the time budget is spent" \
+	"stopped in pba-tables at --max-seconds 0; run the same command again to go on"
+check "a stopped run writes no index and no claims" test ! -e "$rb/index.md" -a ! -e "$rb/claims.csv"
+check "timing.csv marks the session stopped, detect-tables not reached" \
+	test "$(tail -n +2 "$rb/timing.csv" | cut -d, -f4,5,7 | paste -sd' ')" = "pba-tables,stopped,0"
+expect_rc "reproduce-all.sh --max-seconds x exits 2" 2 bash scripts/reproduce-all.sh --quick --max-seconds x --out "$rb"
+expect_rc "reproduce-all.sh --max-seconds with --plot-only exits 2" 2 \
+	bash scripts/reproduce-all.sh --plot-only --max-seconds 5 --out "$rb"
+# a point that outlasts the budget ends; the next does not start (a binary 3 s slower a point)
+printf '#!/bin/sh\n[ "$1" = info ] || case " $* " in *" --json "*) sleep 3 ;; esac\nexec "%s" "$@"\n' "$(cd "$(dirname "$G")" && pwd)/$(basename "$G")" \
+	>"$T_TMP/slow-gpubench"
+chmod +x "$T_TMP/slow-gpubench"
+: >"$T_TMP/tally"
+expect_rc "a sweep past its deadline exits 3" 3 env GPUBENCH_SWEEP_DEADLINE=$(($(date +%s) + 2)) \
+	GPUBENCH_SWEEP_TALLY="$T_TMP/tally" bash scripts/pba-tables.sh --quick --gpubench "$T_TMP/slow-gpubench" --out "$rb/slow"
+check "the point under way when the budget ran out ended, no other started" \
+	test "$(sed 's/^ran [0-9]*$/ran/' "$T_TMP/tally" | paste -sd,)" = "ran"
+check "its report is whole" python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); assert d["meta"]["complete"] and d["verification"]["verified"]' \
+	"$rb/slow/reports/pba-R16-P64.json"
+: >"$T_TMP/tally"
+expect_rc "the same sweep without a budget goes on and exits 0" 0 env GPUBENCH_SWEEP_TALLY="$T_TMP/tally" \
+	bash scripts/pba-tables.sh --quick --gpubench "$T_TMP/slow-gpubench" --out "$rb/slow"
+check "it keeps the point made and runs the other 3" \
+	test "$(sort "$T_TMP/tally" | sed 's/^ran [0-9]*$/ran/' | uniq -c | awk '{print $1, $2}' | paste -sd,)" = "1 kept,3 ran"
+expect_rc "a deadline that is no time exits 2" 2 env GPUBENCH_SWEEP_DEADLINE=soon \
+	bash scripts/pba-tables.sh --quick --gpubench "$G" --out "$rb/bad"
 
 # ---- scripts/lib/sweep.sh: a script that defaults to a dist/ older than
 # ./gpubench says so; a failed run stops a sweep

@@ -8,7 +8,8 @@
 #   sweep_set_gpus "$@"    --gpus LIST: the GPUs points run on side by side (below)
 #   sweep_gpus_help        its lines for --help
 #   sweep_run ...          one run of a sweep (with --emit-slurm, one job of it);
-#                          a point whose report is already there is kept (resume)
+#                          a point whose report is already there is kept (resume);
+#                          none starts past a time budget (below: exit 3)
 #   sweep_wait             after the runs: wait for the points still running (--gpus)
 #   sweep_emit_done        after the runs: with --emit-slurm, write the job array and exit
 #   sweep_plot PNG ARGS    gnuplot, or say where to plot
@@ -27,6 +28,11 @@
 # to make its point again. Where GPUBENCH_SWEEP_TALLY names a file, each point
 # appends a line to it: "ran SECONDS" or "kept" (scripts/reproduce-all.sh's
 # timing table).
+#
+# Time budget: where GPUBENCH_SWEEP_DEADLINE holds a time (seconds since the
+# epoch; scripts/reproduce-all.sh --max-seconds sets it), no point starts after
+# it: the points running end, and the script exits 3 before its tables, to be
+# run again (resumed) later.
 #
 # --gpus LIST (device indices, e.g. 0,1): the points run side by side, one
 # process per GPU of LIST, each with --device N; the script waits for them all
@@ -104,6 +110,7 @@ sweep_run() {
 		sweep_emit_job "$json" "$@"
 		return
 	fi
+	sweep_budget "$tag $name"
 	if [[ ${#sweep_gpus[@]} == 0 ]] || sweep_on_cpu "$@"; then
 		sweep_wait
 		sweep_point "$tag" "$name" "$json" "$log" "" "${check[@]}" -- "$@" || sweep_stop $?
@@ -142,6 +149,21 @@ sweep_point() {
 	fi
 	echo "$tag $name$on: $line, $((SECONDS - started)) s" >&2
 	sweep_tally "ran $((SECONDS - started))"
+}
+
+# sweep_budget LABEL: where GPUBENCH_SWEEP_DEADLINE (seconds since the epoch)
+# has passed, start no point: wait for those running (a failed one stops the
+# script with status 1 as ever), say where the sweep stopped and exit 3. The
+# reports made are kept, so the same command run again goes on from there.
+sweep_budget() {
+	[[ -n ${GPUBENCH_SWEEP_DEADLINE:-} ]] || return 0
+	[[ $GPUBENCH_SWEEP_DEADLINE =~ ^[0-9]+$ ]] ||
+		die_usage "GPUBENCH_SWEEP_DEADLINE: '$GPUBENCH_SWEEP_DEADLINE' is not a time in seconds since the epoch"
+	(($(date +%s) >= GPUBENCH_SWEEP_DEADLINE)) || return 0
+	sweep_wait_all || sweep_stop $?
+	echo "$1: not started: the time budget is spent; the reports made so far are kept," \
+		"run the same command again to go on" >&2
+	exit 3
 }
 
 # sweep_stop STATUS: a point failed (sweep_point's STATUS): once the points still
