@@ -25,6 +25,7 @@
 #include "common/error.h"
 #include "common/impl.h"
 #include "common/measure.h"
+#include "common/memory.h"
 #include "common/options.h"
 #include "common/opts.h"
 #include "common/output.h"
@@ -216,6 +217,71 @@ static void parse(detect_opts *o, int argc, char **argv)
 		gb_die(GB_EXIT_USAGE, "option --units: osdda's resources have one unit each (use --algo lmdda)");
 	}
 	gb_impl_choose(&registry, o->algo, o->impl_name, o->run.compare, (gb_backend)o->run.backend, &o->impl);
+}
+
+/*
+ * Host memory of a run of `events` events on procs x res, with impl k's
+ * matrices: per event the stream, the oracle's decision and lists, and each
+ * detector's decision and timing; per node the oracle's and the generator's
+ * lists; then the detector's own state (one open at a time).
+ */
+static uint64_t host_need(const detect_opts *o, unsigned k, uint64_t procs, uint64_t res, uint64_t events)
+{
+	const rag_engine *e = (const rag_engine *)o->impl.e[k];
+	uint64_t per_event = 9 + 8 + 16 + (uint64_t)o->impl.n * (RAG_NOUTCOMES * sizeof(double) + 8);
+	uint64_t need = per_event * events + 96 * (procs + res);
+
+	if (e->host_bytes && procs <= UINT32_MAX && res <= UINT32_MAX)
+		need += e->host_bytes((uint32_t)procs, (uint32_t)res);
+	return need;
+}
+
+/* The events of a generated procs x res run (--protocol thesis: its build, LMDDA's twice). */
+static uint64_t events_at(const detect_opts *o, uint64_t procs, uint64_t res)
+{
+	if (o->protocol == PROTOCOL_THESIS)
+		return (o->algo_index == 1 ? 2 : 1) * (procs + res);
+	return o->gen.events;
+}
+
+/*
+ * Exit 1, before anything is generated or run, where a detector's matrices
+ * and the run's arrays exceed the host memory available: the detector, both
+ * amounts and the largest square system that fits. A byte-matrix detector at
+ * a size past the memory would otherwise be killed halfway through.
+ */
+static void check_memory(const detect_opts *o, uint64_t procs, uint64_t res, uint64_t events)
+{
+	uint64_t avail = gb_host_memory_available(), need = 0, lo = 1, hi, fit;
+	unsigned k, big = 0;
+
+	for (k = 0; k < o->impl.n; k++)
+		if (host_need(o, k, procs, res, events) > need) {
+			need = host_need(o, k, procs, res, events);
+			big = k;
+		}
+	if (need <= avail)
+		return;
+	/* the largest N whose N x N run fits (events as they would be at that size when generated) */
+	hi = procs > res ? procs : res;
+	while (lo < hi) {
+		uint64_t mid = lo + (hi - lo + 1) / 2;
+		if (host_need(o, big, mid, mid, o->trace ? events : events_at(o, mid, mid)) <= avail)
+			lo = mid;
+		else
+			hi = mid - 1;
+	}
+	fit = host_need(o, big, lo, lo, o->trace ? events : events_at(o, lo, lo)) <= avail ? lo : 0;
+	if (fit)
+		gb_die(GB_EXIT_RUNTIME, "detect: %s %s at %" PRIu64 " processes x %" PRIu64 " resources needs "
+		       "about %.1f GiB of host memory and %.1f GiB is available; the largest square system it "
+		       "fits is --procs %" PRIu64 " --res %" PRIu64 "%s", o->algo, ((const rag_engine *)o->impl.e[big])->head.name,
+		       procs, res, need / 1073741824.0, avail / 1073741824.0, fit, fit,
+		       o->impl.n > 1 ? " (or leave it out of --impl and --compare)" : "");
+	gb_die(GB_EXIT_RUNTIME, "detect: %s %s at %" PRIu64 " processes x %" PRIu64 " resources needs about "
+	       "%.1f GiB of host memory and %.1f GiB is available, %s", o->algo, ((const rag_engine *)o->impl.e[big])->head.name,
+	       procs, res, need / 1073741824.0, avail / 1073741824.0,
+	       o->trace ? "the trace's events alone too many" : "even at 1 x 1 (fewer --events)");
 }
 
 /* What one detector did in its last repetition: the details the report gives beside its times. */
@@ -504,9 +570,11 @@ static int run(int argc, char **argv)
 			gb_stop_exit_if_requested("reading the trace");
 			gb_die(GB_EXIT_USAGE, "detect: %s", err);
 		}
+		check_memory(&o, procs, res, ev.count);
 	} else {
 		procs = o.gen.procs;
 		res = o.gen.res;
+		check_memory(&o, procs, res, o.gen.events);
 		units = gb_xmalloc((size_t)res * sizeof(uint32_t), "unit counts");
 		if (rag_generate(&o.gen, units, &ev, err, sizeof(err)) != 0) {
 			gb_stop_exit_if_requested("generation");

@@ -102,11 +102,17 @@ static void *thesis_open(uint32_t procs, uint32_t res, const uint32_t *units)
 	return t;
 }
 
+/* AG one count a cell, AR, RP, RP_temp and RP_trans a byte a cell; SP, innertemp, free units */
+static uint64_t thesis_host_bytes(uint32_t procs, uint32_t res)
+{
+	uint64_t cells = (uint64_t)procs * res;
+	return cells * (sizeof(uint32_t) + 4) + 2ull * procs + (uint64_t)res * sizeof(uint32_t);
+}
+
 static uint64_t thesis_bytes(void *ctx)
 {
 	const thesis_lmdda *t = ctx;
-	uint64_t cells = (uint64_t)t->m * t->n;
-	return cells * (sizeof(uint32_t) + 4) + 2ull * t->m + (uint64_t)t->n * sizeof(uint32_t);
+	return thesis_host_bytes(t->m, t->n);
 }
 
 static void thesis_close(void *ctx)
@@ -257,6 +263,7 @@ const rag_engine rag_engine_lmdda_cpu = {
 		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.algo = "lmdda",
 	.open = thesis_open,
+	.host_bytes = thesis_host_bytes,
 	.apply = thesis_apply,
 	.bytes = thesis_bytes,
 	.close = thesis_close,

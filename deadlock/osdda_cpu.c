@@ -118,10 +118,16 @@ static void *cpu_open(uint32_t procs, uint32_t res, const uint32_t *units)
 	return c;
 }
 
+/* AG, AR, Sink and RP (res x procs) and RR (res x res), a byte a cell */
+static uint64_t cpu_host_bytes(uint32_t procs, uint32_t res)
+{
+	return 4 * (uint64_t)res * procs + (uint64_t)res * res;
+}
+
 static uint64_t cpu_bytes(void *vctx)
 {
 	osdda_cpu *c = vctx;
-	return 4 * (uint64_t)c->res * c->procs + (uint64_t)c->res * c->res;
+	return cpu_host_bytes(c->procs, c->res);
 }
 
 static void cpu_close(void *vctx)
@@ -361,6 +367,7 @@ const rag_engine rag_engine_osdda_cpu = {
 		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.algo = "osdda",
 	.open = cpu_open,
+	.host_bytes = cpu_host_bytes,
 	.apply = cpu_apply,
 	.bytes = cpu_bytes,
 	.close = cpu_close,

@@ -18,11 +18,15 @@
  * memory its matrices take. apply_stream(), NULL for most, decides a whole
  * stream at once (out[k] for event k) for detectors that take the events in
  * batches; the decisions are those apply() would give event by event.
+ * host_bytes(), NULL where open() takes O(procs + res) host memory, is what
+ * open() would allocate on the host, computed without allocating (the
+ * memory check before a run).
  */
 typedef struct rag_engine {
 	gb_entry_head head;  /* its name: "cpu", "cpu-bits", "gpu-initial", "gpu" */
 	const char *algo;    /* "osdda" or "lmdda" */
 	void *(*open)(uint32_t procs, uint32_t res, const uint32_t *units);
+	uint64_t (*host_bytes)(uint32_t procs, uint32_t res);
 	rag_decision (*apply)(void *ctx, uint8_t type, uint32_t proc, uint32_t res);
 	uint64_t (*bytes)(void *ctx);
 	void (*close)(void *ctx);

@@ -42,10 +42,17 @@ typedef struct serial {
 	uint32_t **owned[16];
 	size_t owned_words[16];
 	unsigned nowned;
+	int count_only;         /* rag_serial_host_bytes: add the words up, allocate nothing */
+	uint64_t counted;
 } serial;
 
 static uint32_t *serial_alloc(serial *s, uint32_t **slot, size_t words)
 {
+	if (s->count_only) {
+		s->counted += words ? words : 1;
+		*slot = NULL;
+		return NULL;
+	}
 	*slot = gb_xcalloc(words ? words : 1, sizeof(uint32_t), "serial detector matrix");
 	s->owned_words[s->nowned] = words;
 	s->owned[s->nowned++] = slot;
@@ -260,6 +267,8 @@ static void osdda_open(serial *s, uint32_t procs, uint32_t res, const uint32_t *
 	serial_alloc(s, &d->rr, osdda_words_nn(d));
 	serial_alloc(s, &d->tile, nm > mn ? nm : mn);
 	serial_alloc(s, &d->io, OS_IO_WORDS);
+	if (s->count_only)
+		return;
 	for (j = 0; j < res; j++)
 		osdda_init_rr(d, j);
 }
@@ -288,6 +297,8 @@ static void lmdda_open(serial *s, uint32_t procs, uint32_t res, const uint32_t *
 	serial_alloc(s, &d->sp, d->Mw);
 	serial_alloc(s, &d->tile, nm > mn ? nm : mn);
 	serial_alloc(s, &d->io, lmdda_io_words(d));
+	if (s->count_only)
+		return;
 	for (j = 0; j < res; j++)
 		d->avail[j] = units ? units[j] : 1;
 }
@@ -306,6 +317,21 @@ void *rag_serial_open(int lmdda, uint32_t procs, uint32_t res, const uint32_t *u
 		osdda_open(s, procs, res, units, lcpw);
 	warm_up(s);
 	return s;
+}
+
+uint64_t rag_serial_host_bytes(int lmdda, uint32_t procs, uint32_t res, uint32_t lcpw, int alg21)
+{
+	serial s;
+
+	memset(&s, 0, sizeof(s));
+	s.count_only = 1;
+	s.lmdda = lmdda;
+	s.alg21 = lmdda && alg21;
+	if (lmdda)
+		lmdda_open(&s, procs, res, NULL, lcpw);
+	else
+		osdda_open(&s, procs, res, NULL, lcpw);
+	return s.counted * sizeof(uint32_t) + sizeof(serial);
 }
 
 rag_decision rag_serial_apply(void *ctx, uint8_t type, uint32_t p, uint32_t q)
@@ -360,6 +386,16 @@ static void *open_lmdda_serial(uint32_t m, uint32_t n, const uint32_t *u)
 	return rag_serial_open(1, m, n, u, 5, RAG_SERIAL_THESIS, 1);
 }
 
+static uint64_t osdda_serial_host_bytes(uint32_t m, uint32_t n)
+{
+	return rag_serial_host_bytes(0, m, n, 5, 0);
+}
+
+static uint64_t lmdda_serial_host_bytes(uint32_t m, uint32_t n)
+{
+	return rag_serial_host_bytes(1, m, n, 5, 1);
+}
+
 const rag_engine rag_engine_osdda_cpu_serial = {
 	.head = {.name = "cpu-serial",
 		 .summary = "the thesis's CPU-OSDDA as a serial GPU-OSDDA: every kernel of Algorithms 4-11 a "
@@ -367,6 +403,7 @@ const rag_engine rag_engine_osdda_cpu_serial = {
 		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.algo = "osdda",
 	.open = open_osdda_serial,
+	.host_bytes = osdda_serial_host_bytes,
 	.apply = rag_serial_apply,
 	.bytes = rag_serial_bytes,
 	.close = rag_serial_close,
@@ -379,6 +416,7 @@ const rag_engine rag_engine_lmdda_cpu_serial = {
 		 .backends = GB_BACKEND_MASK(GB_BACKEND_CPU)},
 	.algo = "lmdda",
 	.open = open_lmdda_serial,
+	.host_bytes = lmdda_serial_host_bytes,
 	.apply = rag_serial_apply,
 	.bytes = rag_serial_bytes,
 	.close = rag_serial_close,

@@ -26,6 +26,8 @@ void *rag_serial_open(int lmdda, uint32_t procs, uint32_t res, const uint32_t *u
 		      enum rag_serial_flow flow, int alg21);
 rag_decision rag_serial_apply(void *ctx, uint8_t type, uint32_t proc, uint32_t res);
 uint64_t rag_serial_bytes(void *ctx);
+/* What rag_serial_open would allocate, computed without allocating. */
+uint64_t rag_serial_host_bytes(int lmdda, uint32_t procs, uint32_t res, uint32_t lcpw, int alg21);
 void rag_serial_close(void *ctx);
 
 #endif

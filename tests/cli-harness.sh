@@ -211,6 +211,17 @@ expect_rc "avoid --procs 1048576 --res 2048 exits 1 under a 4 GB limit" 1 \
 	bash -c 'ulimit -v 4000000 && exec "$@"' sh "$G" avoid --impl cpu-fast --procs 1048576 --res 2048
 expect_err "avoid --procs names --procs and --res and what fits" \
 	"avoid: --procs 1048576 x --res 2048 need about" "at most --procs "
+# detect: the detector's own matrices, checked before the stream is generated
+expect_rc "detect lmdda cpu-serial at 30000 x 30000 exits 1 under a 4 GB limit" 1 \
+	bash -c 'ulimit -v 4000000 && exec "$@"' sh "$G" detect --algo lmdda --procs 30000 --res 30000 --impl cpu-serial
+expect_err "detect names the detector, the memory and the largest square system that fits" \
+	"detect: lmdda cpu-serial at 30000 processes x 30000 resources needs about 4.0 GiB of host memory" \
+	"the largest square system it fits is --procs "
+expect_rc "detect osdda cpu among others at 2^20 x 2^20 exits 1 at once" 1 \
+	timeout 20 "$G" detect --procs 1048576 --res 1048576 --impl cpu-bits --compare cpu
+expect_err "detect names the detector that does not fit, and how to leave it out" \
+	"detect: osdda cpu at 1048576 processes x 1048576 resources needs about 5120" \
+	"(or leave it out of --impl and --compare)"
 
 # ---------------------------------------------------------------- abandoned transactions
 # One logical thread without tags meets chain steps out of order and, in one pass, abandons

@@ -330,3 +330,31 @@ TEST(osdda_memory)
 	CHECK_EQ(bits->bytes(ctx), 25 * 65536);
 	bits->close(ctx);
 }
+
+/*
+ * host_bytes, the memory check's estimate, is what open() allocates: the
+ * matrices bytes() reports (cpu-serial: and its bookkeeping), at odd sizes, for
+ * every CPU detector of both algorithms that has one; the others are O(M + N).
+ */
+TEST(rag_host_bytes_is_what_open_allocates)
+{
+	static const uint32_t sizes[][2] = {{1, 1}, {5, 7}, {33, 31}, {100, 64}, {257, 1000}};
+	unsigned k, s, checked = 0;
+
+	for (k = 0; rag_engines[k]; k++) {
+		const rag_engine *e = rag_engines[k];
+		if (!e->host_bytes || e->head.unavailable)
+			continue;
+		for (s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+			uint32_t m = sizes[s][0], n = sizes[s][1];
+			void *ctx = e->open(m, n, NULL);
+			uint64_t est = e->host_bytes(m, n), got = e->bytes(ctx);
+			if (got > est || est - got > 1024)
+				tu_fail(__FILE__, __LINE__, "%s %s at %u x %u: host_bytes %llu, open took %llu",
+					e->algo, e->head.name, m, n, (unsigned long long)est, (unsigned long long)got);
+			e->close(ctx);
+		}
+		checked++;
+	}
+	CHECK_EQ(checked, 4u); /* cpu and cpu-serial of osdda and lmdda */
+}
