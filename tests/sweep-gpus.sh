@@ -107,6 +107,19 @@ rm "$T_TMP/par/bank-gpustm-B-x192.json"
 expect_rc "a deleted report is made again" 0 fig7 --gpus 0,1 --out "$T_TMP/par"
 check "... and only it" test "$(grep -c '^start ' "$FAKE_GPUS_RECORD")" = 1
 
+# ------------------------------------------------------------- a time budget (reproduce-all --max-seconds)
+# the points running when the deadline passes end; no other starts; the sweep exits 3
+: >"$FAKE_GPUS_RECORD"
+FAKE_GPUS_SLEEP=2 GPUBENCH_SWEEP_DEADLINE=$(($(date +%s) + 1)) expect_rc "fig7.sh --gpus 0,1 past its deadline exits 3" 3 \
+	fig7 --gpus 0,1 --out "$T_TMP/budget"
+check "the two points under way ended, no third started" \
+	test "$(grep -c '^start ' "$FAKE_GPUS_RECORD") $(grep -c '^end ' "$FAKE_GPUS_RECORD")" = "2 2"
+check "both their reports are there, no table yet" \
+	test "$(ls "$T_TMP/budget"/*.json | wc -l)" = 2 -a ! -e "$T_TMP/budget/fig7.csv"
+expect_err "it says the budget is spent" "not started: the time budget is spent"
+expect_rc "the same sweep without a budget goes on" 0 fig7 --gpus 0,1 --out "$T_TMP/budget"
+check "... and makes the other 6" test "$(grep -c '^start ' "$FAKE_GPUS_RECORD")" = 8
+
 # ------------------------------------------------------------- a failed point
 : >"$FAKE_GPUS_RECORD"
 FAKE_GPUS_FAIL=prstm-B-x96 expect_rc "a failed point fails fig7.sh --gpus 0,1" 1 fig7 --gpus 0,1 --out "$T_TMP/fail"

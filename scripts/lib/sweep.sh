@@ -110,13 +110,14 @@ sweep_run() {
 		sweep_emit_job "$json" "$@"
 		return
 	fi
-	sweep_budget "$tag $name"
 	if [[ ${#sweep_gpus[@]} == 0 ]] || sweep_on_cpu "$@"; then
 		sweep_wait
+		sweep_budget "$tag $name"
 		sweep_point "$tag" "$name" "$json" "$log" "" "${check[@]}" -- "$@" || sweep_stop $?
 		return
 	fi
 	sweep_free_slot
+	sweep_budget "$tag $name" # the deadline as it is when a GPU is free, not before the wait
 	slot=$sweep_slot
 	[[ -n $sweep_tmp ]] || sweep_tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpubench-sweep.XXXXXX") || exit 1
 	sweep_point "$tag" "$name" "$json" "$log" "${sweep_gpus[slot]}" "${check[@]}" -- \
