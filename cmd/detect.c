@@ -110,7 +110,8 @@ static const gb_opt_row rows[NROWS] = {
 		       .help = "replay FILE instead of generating (docs/detect-trace.md; '-' for stdin); a "
 			       "bad line exits 2 naming it"},
 	[ROW_EMIT] = {.name = "emit-trace", .kind = GB_OPT_TEXT, .metavar = "FILE", .offset = AT(emit),
-		      .help = "write the stream as a trace that --trace replays"},
+		      .help = "write the stream the detectors get as a trace that --trace replays (--protocol "
+			      "thesis, lmdda: the built RAG's requests, then the timed release)"},
 	[ROW_DECISIONS] = {.name = "decisions", .kind = GB_OPT_TEXT, .metavar = "FILE", .offset = AT(decisions),
 			   .help = "write one line per event with its outcome ('-': stdout)"},
 };
