@@ -68,11 +68,12 @@ and added to OUT/timing.csv; OUT/timing.md sums the sessions of this revision.
                       script: its points run side by side, one process a GPU,
                       those that time the CPU alone (scripts/fig7.sh --help);
                       not with --emit-slurm
-  --max-seconds S     start no point after S seconds (say, a batch job's time
-                      limit less the longest point): the points running end,
-                      the run stops there with status 3 and no claims or
-                      index; run the same command again to go on (the points
-                      made are kept). Not with --emit-slurm or --plot-only
+  --max-seconds S     start no point that would end after S seconds, judged by
+                      the longest point the script has run so far (say, a
+                      batch job's time limit): the points running end, the
+                      run stops there with status 3 and no claims or index;
+                      run the same command again to go on (the points made
+                      are kept). Not with --emit-slurm or --plot-only
   -h, --help          this text
 
 Exit status: 0 when every script succeeded, 1 otherwise, 2 on a usage error, 3 when

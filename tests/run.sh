@@ -823,6 +823,13 @@ expect_rc "the same sweep without a budget goes on and exits 0" 0 env GPUBENCH_S
 	bash scripts/pba-tables.sh --quick --gpubench "$T_TMP/slow-gpubench" --out "$rb/slow"
 check "it keeps the point made and runs the other 3" \
 	test "$(sort "$T_TMP/tally" | sed 's/^ran [0-9]*$/ran/' | uniq -c | awk '{print $1, $2}' | paste -sd,)" = "1 kept,3 ran"
+# the longest point so far (3 s) would not end by a deadline 5 s away: one point, not two
+: >"$T_TMP/tally"
+expect_rc "a sweep whose next point would outlast its deadline exits 3" 3 env GPUBENCH_SWEEP_DEADLINE=$(($(date +%s) + 5)) \
+	GPUBENCH_SWEEP_TALLY="$T_TMP/tally" bash scripts/pba-tables.sh --quick --gpubench "$T_TMP/slow-gpubench" --out "$rb/ahead"
+check "it ran one point, the second not started as it would have ended past the deadline" \
+	test "$(sed 's/^ran [0-9]*$/ran/' "$T_TMP/tally" | paste -sd,)" = "ran"
+expect_err "it says why" "would be before it ended (the longest point so far took "
 expect_rc "a deadline that is no time exits 2" 2 env GPUBENCH_SWEEP_DEADLINE=soon \
 	bash scripts/pba-tables.sh --quick --gpubench "$G" --out "$rb/bad"
 

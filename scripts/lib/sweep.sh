@@ -30,9 +30,10 @@
 # timing table).
 #
 # Time budget: where GPUBENCH_SWEEP_DEADLINE holds a time (seconds since the
-# epoch; scripts/reproduce-all.sh --max-seconds sets it), no point starts after
-# it: the points running end, and the script exits 3 before its tables, to be
-# run again (resumed) later.
+# epoch; scripts/reproduce-all.sh --max-seconds sets it), no point starts that
+# would end after it, judged by the longest point the sweep has run so far (its
+# tally): the points running end, and the script exits 3 before its tables, to
+# be run again (resumed) later.
 #
 # --gpus LIST (device indices, e.g. 0,1): the points run side by side, one
 # process per GPU of LIST, each with --device N; the script waits for them all
@@ -153,17 +154,29 @@ sweep_point() {
 }
 
 # sweep_budget LABEL: where GPUBENCH_SWEEP_DEADLINE (seconds since the epoch)
-# has passed, start no point: wait for those running (a failed one stops the
-# script with status 1 as ever), say where the sweep stopped and exit 3. The
-# reports made are kept, so the same command run again goes on from there.
+# would pass before a point as long as the longest this sweep has run so far
+# (the "ran SECONDS" lines of $GPUBENCH_SWEEP_TALLY, where it is set) ended,
+# start no point: wait for those running (a failed one stops the script with
+# status 1 as ever), say where the sweep stopped and exit 3. The reports made
+# are kept, so the same command run again goes on from there.
 sweep_budget() {
+	local longest=0
 	[[ -n ${GPUBENCH_SWEEP_DEADLINE:-} ]] || return 0
 	[[ $GPUBENCH_SWEEP_DEADLINE =~ ^[0-9]+$ ]] ||
 		die_usage "GPUBENCH_SWEEP_DEADLINE: '$GPUBENCH_SWEEP_DEADLINE' is not a time in seconds since the epoch"
-	(($(date +%s) >= GPUBENCH_SWEEP_DEADLINE)) || return 0
+	if [[ -n ${GPUBENCH_SWEEP_TALLY:-} && -r $GPUBENCH_SWEEP_TALLY ]]; then
+		longest=$(awk '$1 == "ran" && $2 + 0 > m {m = $2 + 0} END {print m + 0}' "$GPUBENCH_SWEEP_TALLY")
+	fi
+	(($(date +%s) + longest >= GPUBENCH_SWEEP_DEADLINE)) || return 0
 	sweep_wait_all || sweep_stop $?
-	echo "$1: not started: the time budget is spent; the reports made so far are kept," \
-		"run the same command again to go on" >&2
+	if ((longest > 0)); then
+		echo "$1: not started: the time budget is spent or would be before it ended (the longest" \
+			"point so far took $longest s); the reports made so far are kept, run the same command" \
+			"again to go on" >&2
+	else
+		echo "$1: not started: the time budget is spent; the reports made so far are kept," \
+			"run the same command again to go on" >&2
+	fi
 	exit 3
 }
 
