@@ -380,7 +380,8 @@ static uint64_t first_recomputing_release(rag_oracle *o, const rag_events *ev, u
  * event on the state the build left, without the build's releases, each of
  * which costs the serial detectors a node hopping computation (O(N^2 M^2) for
  * cpu, hours at 256 x 256 for a build's hundreds). Returns the generated
- * build's length; ev becomes the new stream.
+ * build's length, ev becoming the new stream; UINT64_MAX, ev as it was, when
+ * no event after the build is such a release.
  */
 static uint64_t thesis_lmdda_stream(rag_events *ev, uint32_t procs, uint32_t res, const uint32_t *units)
 {
@@ -391,11 +392,10 @@ static uint64_t thesis_lmdda_stream(rag_events *ev, uint32_t procs, uint32_t res
 	rag_oracle_init(&o, procs, res, units);
 	found = first_recomputing_release(&o, ev, build);
 	gb_stop_exit_if_requested("the search for the timed release");
-	if (found == UINT64_MAX)
-		gb_die(GB_EXIT_RUNTIME, "detect: the generated stream has no release that recomputes "
-					"reachability in the %" PRIu64 " events after its %" PRIu64
-					"-event build; try another --seed",
-		       ev->count - build, build);
+	if (found == UINT64_MAX) {
+		rag_oracle_free(&o);
+		return UINT64_MAX;
+	}
 	rag_oracle_state_events(&o, 1, &built);
 	rag_oracle_free(&o);
 	built.type[built.count] = ev->type[found];
@@ -590,7 +590,22 @@ static int run(int argc, char **argv)
 						      "resource %u has %u units (use --algo lmdda)", j, units[j]);
 	}
 	if (o.protocol == PROTOCOL_THESIS && strcmp(o.algo, "lmdda") == 0) {
-		d->generated_build = thesis_lmdda_stream(&ev, procs, res, units);
+		/* A small system may make no such release in the stream's second half: a longer
+		 * stream of the same seed (the same events first), up to 64 times the build. */
+		while ((d->generated_build = thesis_lmdda_stream(&ev, procs, res, units)) == UINT64_MAX) {
+			uint64_t build = (uint64_t)procs + res;
+			if (o.gen.events >= 64 * build)
+				gb_die(GB_EXIT_RUNTIME, "detect: the generated stream has no release that recomputes "
+							"reachability in the %" PRIu64 " events after its %" PRIu64
+							"-event build; try another --seed",
+				       ev.count - build, build);
+			rag_events_free(&ev);
+			o.gen.events *= 2;
+			if (rag_generate(&o.gen, units, &ev, err, sizeof(err)) != 0) {
+				gb_stop_exit_if_requested("generation");
+				gb_die(GB_EXIT_USAGE, "detect: %s", err);
+			}
+		}
 		d->timed_from = ev.count - 1;
 	}
 	if (o.emit && rag_trace_write(o.emit, procs, res, units, &ev, err, sizeof(err)) != 0)

@@ -1335,6 +1335,12 @@ for x in r["impls"]:
     assert abs(x["events_per_s"] * x["stream_seconds"]["median"] - 1) < 1e-6, x["impl"]'
 check "detect lmdda thesis: the timed event is a release that moves an edge" \
 	sh -c 'tail -n 1 "$1" | grep -Eq " release .* (released|regranted)"' sh "$R/detect-thl.dec"
+# one process and one resource: no recomputing release in the first 4 events; a longer stream of the seed has one
+expect_rc "detect lmdda --protocol thesis at 1 x 1 finds its release in a longer stream" 0 "$G" detect --algo lmdda \
+	--procs 1 --res 1 --units 1-3 --impl cpu-serial --compare cpu-bits --reps 1 --quiet --json "$R/detect-th1.json"
+json_check "detect lmdda thesis at 1 x 1: the timed release past the first stream, verified" "$R/detect-th1.json" '
+c = d["config"]
+assert c["generated_build_events"] >= 4 and c["timed_events"] == 1 and d["verification"]["verified"] is True, c'
 check "detect lmdda thesis: the build reaches its RAG by grants, then blocked requests, no release" \
 	sh -c 'head -n -1 "$1" | awk "\$2 != \"request\" || \$5 !~ /^(granted|blocked)\$/ || (\$5 == \"granted\" && b) {bad = 1; exit} \$5 == \"blocked\" {b = 1} END {exit bad || !b}"' \
 	sh "$R/detect-thl.dec"
