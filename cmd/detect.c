@@ -173,6 +173,17 @@ static void parse_units(rag_gen_config *g, const char *text)
 	}
 }
 
+/*
+ * The events of a generated procs x res run: --events, or under --protocol
+ * thesis its build (LMDDA's stream twice that: room for the timed release).
+ */
+static uint64_t events_at(const detect_opts *o, uint64_t procs, uint64_t res)
+{
+	if (o->protocol == PROTOCOL_THESIS)
+		return (o->algo_index == 1 ? 2 : 1) * (procs + res);
+	return o->gen.events;
+}
+
 static void parse(detect_opts *o, int argc, char **argv)
 {
 	unsigned char given[NROWS + GB_OPTS_SHARED];
@@ -206,9 +217,7 @@ static void parse(detect_opts *o, int argc, char **argv)
 	if (o->protocol == PROTOCOL_THESIS && (o->trace || given[ROW_EVENTS]))
 		gb_die(GB_EXIT_USAGE, "--protocol thesis generates its RAG from procs + res events: --%s "
 				      "applies only to --protocol stream", o->trace ? "trace" : "events");
-	/* LMDDA's timed release comes after the build: room for it in a stream twice as long */
-	if (o->protocol == PROTOCOL_THESIS)
-		o->gen.events = (o->algo_index == 1 ? 2 : 1) * (o->procs + o->res);
+	o->gen.events = events_at(o, o->procs, o->res);
 	if (strcmp(o->algo, "lmdda") == 0) {
 		if (o->units)
 			parse_units(&o->gen, o->units);
@@ -237,14 +246,6 @@ static uint64_t host_need(const detect_opts *o, unsigned k, uint64_t procs, uint
 	return need;
 }
 
-/* The events of a generated procs x res run (--protocol thesis: its build, LMDDA's twice). */
-static uint64_t events_at(const detect_opts *o, uint64_t procs, uint64_t res)
-{
-	if (o->protocol == PROTOCOL_THESIS)
-		return (o->algo_index == 1 ? 2 : 1) * (procs + res);
-	return o->gen.events;
-}
-
 /*
  * Exit 1, before anything is generated or run, where a detector's matrices
  * and the run's arrays exceed the host memory available: the detector, both
@@ -253,18 +254,20 @@ static uint64_t events_at(const detect_opts *o, uint64_t procs, uint64_t res)
  */
 static void check_memory(const detect_opts *o, uint64_t procs, uint64_t res, uint64_t events)
 {
-	uint64_t avail = gb_host_memory_available(), need = 0, lo = 1, hi, fit;
+	uint64_t avail = gb_host_memory_available(), need = 0, lo = 0, hi = procs > res ? procs : res;
 	unsigned k, big = 0;
+	char fits[160];
 
-	for (k = 0; k < o->impl.n; k++)
-		if (host_need(o, k, procs, res, events) > need) {
-			need = host_need(o, k, procs, res, events);
+	for (k = 0; k < o->impl.n; k++) {
+		uint64_t n = host_need(o, k, procs, res, events);
+		if (n > need) {
+			need = n;
 			big = k;
 		}
+	}
 	if (need <= avail)
 		return;
-	/* the largest N whose N x N run fits (events as they would be at that size when generated) */
-	hi = procs > res ? procs : res;
+	/* the largest N (0: none) whose N x N run fits, its events as generated at that size */
 	while (lo < hi) {
 		uint64_t mid = lo + (hi - lo + 1) / 2;
 		if (host_need(o, big, mid, mid, o->trace ? events : events_at(o, mid, mid)) <= avail)
@@ -272,17 +275,17 @@ static void check_memory(const detect_opts *o, uint64_t procs, uint64_t res, uin
 		else
 			hi = mid - 1;
 	}
-	fit = host_need(o, big, lo, lo, o->trace ? events : events_at(o, lo, lo)) <= avail ? lo : 0;
-	if (fit)
-		gb_die(GB_EXIT_RUNTIME, "detect: %s %s at %" PRIu64 " processes x %" PRIu64 " resources needs "
-		       "about %.1f GiB of host memory and %.1f GiB is available; the largest square system it "
-		       "fits is --procs %" PRIu64 " --res %" PRIu64 "%s", o->algo, ((const rag_engine *)o->impl.e[big])->head.name,
-		       procs, res, need / 1073741824.0, avail / 1073741824.0, fit, fit,
-		       o->impl.n > 1 ? " (or leave it out of --impl and --compare)" : "");
+	if (lo)
+		snprintf(fits, sizeof(fits), "; the largest square system it fits is --procs %" PRIu64
+			 " --res %" PRIu64 "%s", lo, lo,
+			 o->impl.n > 1 ? " (or leave it out of --impl and --compare)" : "");
+	else
+		snprintf(fits, sizeof(fits), ", %s",
+			 o->trace ? "the trace's events alone too many" : "even at 1 x 1 (fewer --events)");
 	gb_die(GB_EXIT_RUNTIME, "detect: %s %s at %" PRIu64 " processes x %" PRIu64 " resources needs about "
-	       "%.1f GiB of host memory and %.1f GiB is available, %s", o->algo, ((const rag_engine *)o->impl.e[big])->head.name,
-	       procs, res, need / 1073741824.0, avail / 1073741824.0,
-	       o->trace ? "the trace's events alone too many" : "even at 1 x 1 (fewer --events)");
+	       "%.1f GiB of host memory and %.1f GiB is available%s", o->algo,
+	       ((const rag_engine *)o->impl.e[big])->head.name, procs, res, need / 1073741824.0,
+	       avail / 1073741824.0, fits);
 }
 
 /* What one detector did in its last repetition: the details the report gives beside its times. */
@@ -549,6 +552,17 @@ static void view_of(gb_measure *ms, void *arg, gb_result_view *v)
 	};
 }
 
+/* The stream of g (and the unit counts), or exit: 2 for what the generator refuses. */
+static void generate(const rag_gen_config *g, uint32_t *units, rag_events *ev)
+{
+	char err[512];
+
+	if (rag_generate(g, units, ev, err, sizeof(err)) != 0) {
+		gb_stop_exit_if_requested("generation");
+		gb_die(GB_EXIT_USAGE, "detect: %s", err);
+	}
+}
+
 static int run(int argc, char **argv)
 {
 	detect_opts o;
@@ -577,10 +591,7 @@ static int run(int argc, char **argv)
 		res = o.gen.res;
 		check_memory(&o, procs, res, o.gen.events);
 		units = gb_xmalloc((size_t)res * sizeof(uint32_t), "unit counts");
-		if (rag_generate(&o.gen, units, &ev, err, sizeof(err)) != 0) {
-			gb_stop_exit_if_requested("generation");
-			gb_die(GB_EXIT_USAGE, "detect: %s", err);
-		}
+		generate(&o.gen, units, &ev);
 	}
 	if (strcmp(o.algo, "osdda") == 0) {
 		uint32_t j;
@@ -601,10 +612,7 @@ static int run(int argc, char **argv)
 				       ev.count - build, build);
 			rag_events_free(&ev);
 			o.gen.events *= 2;
-			if (rag_generate(&o.gen, units, &ev, err, sizeof(err)) != 0) {
-				gb_stop_exit_if_requested("generation");
-				gb_die(GB_EXIT_USAGE, "detect: %s", err);
-			}
+			generate(&o.gen, units, &ev);
 		}
 		d->timed_from = ev.count - 1;
 	}
