@@ -206,15 +206,19 @@ void kmeans_free(kmeans_workload *w)
 	memset(w, 0, sizeof(*w));
 }
 
+uint32_t kmeans_tx_per_thread(const kmeans_workload *w, uint64_t ntx)
+{
+	uint32_t per = (uint32_t)((ntx + w->cfg.threads - 1) / w->cfg.threads);
+	return per ? per : 1;
+}
+
 tx_input kmeans_input_of(const kmeans_workload *w)
 {
 	tx_input in;
 	in.words = w->words;
 	in.max_words = KMEANS_WORDS_PER_CLUSTER;
 	in.ntx = w->ntx;
-	in.tx_per_thread = (uint32_t)((w->ntx + w->cfg.threads - 1) / w->cfg.threads);
-	if (in.tx_per_thread == 0)
-		in.tx_per_thread = 1;
+	in.tx_per_thread = kmeans_tx_per_thread(w, w->ntx);
 	in.max_tag = 0;
 	in.entries = w->tx;
 	in.entry_size = sizeof(kmeans_entry);

@@ -103,6 +103,8 @@ typedef struct kmeans_workload {
  * -1 with a usage message in err. */
 int kmeans_generate(kmeans_workload *w, const kmeans_config *cfg, char *err, size_t errlen);
 void kmeans_free(kmeans_workload *w);
+/* Transactions a thread takes of a stage of ntx: ceil(ntx / threads), at least 1. */
+uint32_t kmeans_tx_per_thread(const kmeans_workload *w, uint64_t ntx);
 tx_input kmeans_input_of(const kmeans_workload *w);
 
 /* The data words a pass starts from: every sum and count 0. */

@@ -166,7 +166,6 @@ static void config(const void *inst, cJSON *cfg)
 {
 	const kmeans_workload *w = inst;
 	cJSON *v = cJSON_AddObjectToObject(cfg, "kmeans");
-	uint64_t first = w->first_tx; /* not the current stage's: a run may end on a rerun's few */
 
 	gb_json_u64(v, "points", w->cfg.points);
 	gb_json_u64(v, "clusters", w->cfg.clusters);
@@ -174,8 +173,9 @@ static void config(const void *inst, cJSON *cfg)
 	gb_json_u64(v, "coord_range", KMEANS_COORD_RANGE);
 	gb_json_u64(v, "seed", w->cfg.seed);
 	gb_json_u64(v, "points_per_tx", w->run);
-	gb_json_u64(v, "transactions_first_iteration", first);
-	gb_json_u64(v, "tx_per_thread", first ? (first + w->cfg.threads - 1) / w->cfg.threads : 1);
+	/* the first stage's, not the current one's: a run may end on a rerun of a few */
+	gb_json_u64(v, "transactions_first_iteration", w->first_tx);
+	gb_json_u64(v, "tx_per_thread", kmeans_tx_per_thread(w, w->first_tx));
 	gb_json_u64(v, "data_words", w->words);
 	gb_json_u64(v, "reference_iterations", w->ref_iterations);
 	gb_json_bool(v, "reference_converged", w->ref_moved == 0);
