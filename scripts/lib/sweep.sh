@@ -169,14 +169,10 @@ sweep_budget() {
 	fi
 	(($(date +%s) + longest >= GPUBENCH_SWEEP_DEADLINE)) || return 0
 	sweep_wait_all || sweep_stop $?
-	if ((longest > 0)); then
-		echo "$1: not started: the time budget is spent or would be before it ended (the longest" \
-			"point so far took $longest s); the reports made so far are kept, run the same command" \
-			"again to go on" >&2
-	else
-		echo "$1: not started: the time budget is spent; the reports made so far are kept," \
-			"run the same command again to go on" >&2
-	fi
+	local why="the time budget is spent"
+	((longest == 0)) ||
+		why+=" or would be before it ended (the longest point so far took $longest s)"
+	echo "$1: not started: $why; the reports made so far are kept, run the same command again to go on" >&2
 	exit 3
 }
 
