@@ -134,13 +134,6 @@ GB_HD_FLAT uint32_t prstm_step(uint32_t wl, prstm_sched *s, const prstm_mem *m, 
 			if (tag < s->tag)
 				s->lower |= 1u << tag;
 			s->pos++;
-			/* A table of several tags passes over most entries: load the
-			 * next one here too, so that its latency hides behind the
-			 * other lanes' attempts rather than stall the warp next step. */
-			if (i + 1 < s->end && i + 1 != s->ahead) {
-				stm_load_entry(wl, v, i + 1, &s->next);
-				s->ahead = i + 1;
-			}
 			return STM_RUNNING;
 		}
 
