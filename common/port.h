@@ -375,25 +375,6 @@ GB_HD uint64_t gb_ld_relaxed_u64(const uint64_t *p)
 #endif
 }
 
-/*
- * Two adjacent 64-bit words, 16-byte aligned, in one load: on a GPU one
- * vector load, one memory request where two loads make two. Each word is read
- * at one moment; the two words need not be read at the same one, nor in
- * order. On the host, two loads.
- */
-GB_HD void gb_ld_relaxed_2u64(const uint64_t *p, uint64_t *lo, uint64_t *hi)
-{
-#if defined(__CUDA_ARCH__)
-	uint64_t a, b;
-	asm volatile("ld.relaxed.gpu.v2.u64 {%0, %1}, [%2];" : "=l"(a), "=l"(b) : "l"(p) : "memory");
-	*lo = a;
-	*hi = b;
-#else
-	*lo = gb_ld_relaxed_u64(p);
-	*hi = gb_ld_relaxed_u64(p + 1);
-#endif
-}
-
 GB_HD uint64_t gb_ld_acquire_u64(const uint64_t *p)
 {
 #if defined(__CUDA_ARCH__)

@@ -47,7 +47,130 @@ static __host__ __device__ size_t rs_staging_words(void)
 	return 3 * (size_t)RS_CHUNK;
 }
 
-/* The window's chunks on the state at base: staged by all threads, decided by thread 0. */
+#define RS_FULL 0xffffffffu
+
+/* Mark resource j reached by search e unless it already was: 1 when this lane marked it. Atomic,
+ * since lanes reach the same resource at once; within a search a mark only grows to e (the wrap
+ * clears them all before a search starts). */
+static __device__ __forceinline__ int rs_claim(const rs_state *s, uint32_t j, uint32_t e)
+{
+	unsigned short cur = 0, old;
+
+	if (!s->narrow)
+		return atomicMax((uint32_t *)s->seen + j, e) != e;
+	for (;;) { /* no 16-bit atomicMax: compare and swap, starting from a guess */
+		if (cur == e)
+			return 0;
+		old = atomicCAS((unsigned short *)s->seen + j, cur, (unsigned short)e);
+		if (old == cur)
+			return 1;
+		cur = old;
+	}
+}
+
+/* The largest of the warp's values. */
+static __device__ __forceinline__ uint32_t rs_warp_max(uint32_t v)
+{
+#if __CUDA_ARCH__ >= 800
+	return __reduce_max_sync(RS_FULL, v);
+#else
+	for (int d = 16; d; d >>= 1)
+		v = max(v, __shfl_xor_sync(RS_FULL, v, d));
+	return v;
+#endif
+}
+
+/*
+ * LMDDA's search (rs_lmdda_reaches_active) by the 32 lanes of a warp: the same question, whether
+ * an active process other than p is reachable from q, asked breadth-first. Each step takes up to
+ * 32 pending resources off the stack, a lane each; the lanes read their resources' unit slots
+ * side by side, mark the resources the holders wait for (rs_claim: each pushed once) and push
+ * them with one ballot a slot. On dense streams most processes wait and a search crosses
+ * hundreds of resources, one dependent chain of shared-memory loads each when one thread walks
+ * them; here a step costs about one resource's chain for up to 32 of them. Every lane returns
+ * the answer. Called by all 32 lanes, after the writes of the event's lane 0 (__syncwarp).
+ */
+static __device__ int rs_lmdda_reaches_active_warp(const rs_state *s, uint32_t p, uint32_t q, uint32_t lane)
+{
+	uint32_t e = rs_ld_raw(s, s->epoch, 0) + 1, top = 1, k;
+
+	if (e == 0 || (s->narrow && e > RS_NARROW_EPOCHS)) { /* the marks wrapped: clear them */
+		for (k = lane; k < s->N; k += 32)
+			rs_st(s, s->seen, k, 0);
+		e = 1;
+	}
+	__syncwarp();
+	if (lane == 0) {
+		rs_st(s, s->epoch, 0, e);
+		rs_st(s, s->seen, q, e);
+		rs_st(s, s->stack, 0, q);
+	}
+	__syncwarp();
+	while (top) {
+		uint32_t n = top < 32 ? top : 32, base = top - n, r = RB_NONE, k0 = 0, len = 0, maxlen, i;
+		int found = 0;
+		if (lane < n) {
+			r = rs_ld(s, s->stack, base + lane);
+			k0 = rs_ld_raw(s, s->off, r);
+			len = rs_ld_raw(s, s->off, r + 1) - k0;
+		}
+		maxlen = rs_warp_max(len);
+		__syncwarp(); /* the stack's entries read before they are written over */
+		top = base;
+		for (i = 0; i < maxlen; i++) {
+			uint32_t w = RB_NONE, mask;
+			int push = 0;
+			if (i < len) {
+				uint32_t a = rs_ld(s, s->slot, k0 + i);
+				if (a != RB_NONE && a != p) {
+					w = rs_ld(s, s->wait, a);
+					if (w == RB_NONE)
+						found = 1;
+					else
+						push = rs_claim(s, w, e);
+				}
+			}
+			mask = __ballot_sync(RS_FULL, push);
+			if (push) {
+				uint32_t at = top + __popc(mask & ((1u << lane) - 1));
+				if (at < s->N) /* at most N marks a search: a full stack is a corrupt state */
+					rs_st(s, s->stack, at, w);
+			}
+			top += __popc(mask);
+		}
+		if (__any_sync(RS_FULL, found))
+			return 1;
+		if (top > s->N)
+			top = s->N;
+		__syncwarp(); /* the pushes seen by the lanes that pop them */
+	}
+	return 0;
+}
+
+/* rs_decide for LMDDA by the 32 lanes of warp 0: lane 0 applies each event, all search. */
+static __device__ void rs_decide_warp(const rs_state *s, const uint32_t *ev, uint32_t len, uint32_t *dec,
+				      uint32_t lane)
+{
+	uint32_t i;
+	for (i = 0; i < len; i++) {
+		uint32_t w0 = ev[2 * i], q = ev[2 * i + 1], d = 0;
+		int search = 0;
+		if (lane == 0)
+			d = rs_lmdda_front(s, w0, q, &search);
+		if (__shfl_sync(RS_FULL, search, 0)) {
+			uint32_t p = w0 & ~RS_TYPE_BIT;
+			int reaches = rs_lmdda_reaches_active_warp(s, p, q, lane);
+			__syncwarp(); /* the search's reads of the marks and stack before lane 0 writes on */
+			if (lane == 0)
+				d = rs_lmdda_block(s, p, q, reaches);
+		}
+		if (lane == 0)
+			dec[i] = d;
+	}
+}
+
+/* The window's chunks on the state at base: staged by all threads, decided by thread 0 (OSDDA) or
+ * warp 0 (LMDDA). */
 static __device__ __forceinline__ void rs_chunks(uint32_t *base, uint32_t *ev_buf, uint32_t *dec_buf,
 						 uint32_t M, uint32_t N, int lmdda, uint32_t slots, int narrow,
 						 const uint32_t *ev, uint32_t n, uint32_t *dec)
@@ -60,7 +183,9 @@ static __device__ __forceinline__ void rs_chunks(uint32_t *base, uint32_t *ev_bu
 		uint32_t len = n - c < RS_CHUNK ? n - c : RS_CHUNK;
 		rs_copy(ev_buf, ev + 2 * (size_t)c, 2 * (size_t)len, tid, blockDim.x);
 		__syncthreads();
-		if (tid == 0)
+		if (lmdda && tid < 32)
+			rs_decide_warp(&s, ev_buf, len, dec_buf, tid);
+		else if (tid == 0)
 			rs_decide(&s, ev_buf, len, dec_buf);
 		__syncthreads();
 		rs_copy(dec + c, dec_buf, len, tid, blockDim.x);

@@ -36,8 +36,10 @@
  * Kernel layout (one block, RS_THREADS threads): the state words are copied
  * into shared memory when they fit (back at the end of the window), else used
  * in place in global memory; events come in chunks of RS_CHUNK staged by all
- * threads into shared memory, thread 0 decides the chunk, all threads write
- * the decisions out. Two block barriers per chunk, none per event.
+ * threads into shared memory, thread 0 decides the chunk (OSDDA) or warp 0 does
+ * (LMDDA: lane 0 applies each event, the 32 lanes search together,
+ * rs_lmdda_reaches_active_warp in the .cu), all threads write the decisions
+ * out. Two block barriers per chunk, none per event.
  */
 #ifndef GB_RAG_STREAM_H
 #define GB_RAG_STREAM_H
@@ -287,11 +289,13 @@ GB_HD int rs_lmdda_reaches_active(const rs_state *s, uint32_t p, uint32_t q)
 	return 0;
 }
 
-/* LMDDA: one event, its decision word. */
-GB_HD uint32_t rs_lmdda_event(const rs_state *s, uint32_t w0, uint32_t q)
+/* LMDDA, an event up to the search: a release's or a grant's decision word, or 0 with *search set
+ * when the request would block p on q (rs_lmdda_block decides it with the search's answer). */
+GB_HD uint32_t rs_lmdda_front(const rs_state *s, uint32_t w0, uint32_t q, int *search)
 {
 	uint32_t p = w0 & ~RS_TYPE_BIT, k, end = rs_ld_raw(s, s->off, q + 1), t;
 
+	*search = 0;
 	if (w0 & RS_TYPE_BIT) {
 		for (k = rs_ld_raw(s, s->off, q); k < end && rs_ld(s, s->slot, k) != p; k++)
 			;
@@ -309,11 +313,29 @@ GB_HD uint32_t rs_lmdda_event(const rs_state *s, uint32_t w0, uint32_t q)
 			rs_st(s, s->slot, k, p);
 			return rs_decision(RAG_GRANTED, RB_NONE);
 		}
-	if (!rs_lmdda_reaches_active(s, p, q))
+	*search = 1;
+	return 0;
+}
+
+/* LMDDA: p's request for q, which has no free unit, given whether an active process other than p
+ * is reachable from q. */
+GB_HD uint32_t rs_lmdda_block(const rs_state *s, uint32_t p, uint32_t q, int reaches)
+{
+	if (!reaches)
 		return rs_decision(RAG_DEADLOCK, RB_NONE);
 	rs_st(s, s->wait, p, q);
 	rs_wait_insert(s, p, q);
 	return rs_decision(RAG_BLOCKED, RB_NONE);
+}
+
+/* LMDDA: one event, its decision word. */
+GB_HD uint32_t rs_lmdda_event(const rs_state *s, uint32_t w0, uint32_t q)
+{
+	uint32_t p = w0 & ~RS_TYPE_BIT;
+	int search;
+	uint32_t d = rs_lmdda_front(s, w0, q, &search);
+
+	return search ? rs_lmdda_block(s, p, q, rs_lmdda_reaches_active(s, p, q)) : d;
 }
 
 GB_HD uint32_t rs_event(const rs_state *s, uint32_t w0, uint32_t q)

@@ -52,12 +52,6 @@ GB_HD uint64_t gb_ld_relaxed_u64(const __global uint64_t *p)
 	return *(const volatile __global uint64_t *)p;
 }
 
-GB_HD void gb_ld_relaxed_2u64(const __global uint64_t *p, uint64_t *lo, uint64_t *hi)
-{
-	*lo = gb_ld_relaxed_u64(p);
-	*hi = gb_ld_relaxed_u64(p + 1);
-}
-
 GB_HD uint64_t gb_ld_acquire_u64(const __global uint64_t *p)
 {
 	uint64_t v = *(const volatile __global uint64_t *)p;

@@ -89,23 +89,6 @@ GB_HD GB_GLOBAL uint32_t *sl_gen(kma_heap h, uint32_t node)
 	return kma_word(h, node + 12);
 }
 
-/*
- * A node's key and next word, each read at one moment (not the two at one
- * moment, nor in order) with one load of its 16 bytes: nodes are 16-byte
- * blocks of the heap, aligned to 16 (the allocator cuts superblocks, whose
- * size is a multiple of 256, into blocks of their class front to back).
- */
-#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
-#error "sl_words reads a node's words as little-endian 64-bit halves"
-#endif
-GB_HD void sl_words(kma_heap h, uint32_t node, uint32_t *key, uint32_t *next)
-{
-	uint64_t w01, w23;
-	gb_ld_relaxed_2u64((GB_GLOBAL const uint64_t *)kma_word(h, node), &w01, &w23);
-	*key = (uint32_t)(w01 >> 32); /* word 1 (little-endian, as the GPU and the host are) */
-	*next = (uint32_t)w23;        /* word 2 */
-}
-
 /* A node's next word (low half) and generation (high half), read at one moment. */
 GB_HD uint64_t sl_next_gen(kma_heap h, uint32_t node)
 {
@@ -262,12 +245,9 @@ GB_HD uint32_t sl_get_fast(kma_heap h, uint32_t key, uint32_t *pred, uint32_t *s
 		v &= ~SL_MARK;
 		if (sl_end(v))
 			return 0;
-		/*
-		 * The node's 16 bytes in one load (one round trip and, on a GPU, one memory
-		 * request a node): the key is word 1, the next word word 2; read in no
-		 * particular order, as this walk may be wrong anyway.
-		 */
-		sl_words(h, v, &k, &n);
+		/* Both words at once (one round trip a node): a walk that may be wrong anyway. */
+		n = gb_ld_relaxed_u32(sl_next(h, v));
+		k = gb_ld_relaxed_u32(sl_key(h, v));
 		/* A node in deletion (or left deleted at the end) no longer holds its key. */
 		if (k == key && !(n & SL_MARK)) {
 			/* A hit is read again in order, the next word before the key. */
