@@ -512,4 +512,30 @@ fi
 "$G" avoid --impl cpu --procs 2048 --res 256 --events 400 --reps 1 --no-verify --timeout 1 >"$T_OUT" 2>"$T_ERR"
 check "no progress line when stderr is not a terminal" test -z "$(grep '/400 (' "$T_ERR")"
 
+# --verify-threads: --duration's batches checked on host threads while the next ones run, the
+# same checks settled in batch order; a wrong batch is reported the same way either side.
+VT=(stm --algo gpustm --backend cpu --threads 32 --accounts 2048 --tx-per-thread 50 --duration 0.1
+	--reps 2 --warmup 0)
+expect_rc "stm --verify-threads 3 exits 0" 0 "$G" "${VT[@]}" --verify-threads 3 --json "$R/vt3.json"
+json_check "stm --verify-threads 3: every batch checked and verified, the threads in the config" "$R/vt3.json" '
+c, r, v = d["config"], d["results"], d["verification"]
+assert c["verify_threads"] == 3, c["verify_threads"]
+assert v["verified"] is True and r["batches"] > 2, (v, r["batches"])
+assert v["batches_verified"] == v["batches_total"] == r["batches"], (v, r["batches"])'
+expect_rc "stm on the CPU backend checks between batches by default" 0 "$G" "${VT[@]}" --json "$R/vt-def.json"
+json_check "stm's default --verify-threads on the CPU backend is 0" "$R/vt-def.json" '
+assert d["config"]["verify_threads"] == 0, d["config"]["verify_threads"]
+assert d["verification"]["verified"] is True'
+for vt in 0 3; do
+	GPUBENCH_TEST_BAD_BATCH=3 run "$G" "${VT[@]}" --verify-threads $vt --json "$R/vt-bad$vt.json"
+	check "a wrong third batch fails verification (--verify-threads $vt): exit 3" test "$RC" = 3
+	expect_err "a wrong third batch is named (--verify-threads $vt)" "rep 0 batch 3: commit stamps are not a permutation"
+	json_check "a wrong third batch: the report counts it (--verify-threads $vt)" "$R/vt-bad$vt.json" '
+v = d["verification"]
+assert v["verified"] is False and "batch 3:" in v["message"], v
+assert v["batches_verified"] == v["batches_total"] == d["results"]["batches"], v'
+done
+expect_rc "stm --verify-threads 257 exits 2" 2 "$G" "${VT[@]}" --verify-threads 257
+expect_err "stm --verify-threads 257 says the range" "--verify-threads" "0..256"
+
 summary cli-harness

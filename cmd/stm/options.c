@@ -69,7 +69,7 @@ static const gb_opt_row table_rows[NTABLE] = {
 };
 
 /* stm's rows of the timing, which --help shows after the engines' */
-enum { ROW_DURATION, ROW_WARMUP_TIME, ROW_PAPER, NTIMING };
+enum { ROW_DURATION, ROW_WARMUP_TIME, ROW_PAPER, ROW_VERIFY_THREADS, NTIMING };
 
 static const gb_opt_row timing_rows[NTIMING] = {
 	[ROW_DURATION] = {.name = "duration", .kind = GB_OPT_REAL, .metavar = "S", .flo = 0, .fhi = 86400,
@@ -85,6 +85,13 @@ static const gb_opt_row timing_rows[NTIMING] = {
 				     "batch is cut after max(1, 2 x S) s"},
 	[ROW_PAPER] = {.name = "paper", .kind = GB_OPT_FLAG, .offset = AT(paper), .set_to = 1,
 		       .help = "the paper's protocol: --duration 5 --reps 10 (values given explicitly win)"},
+	[ROW_VERIFY_THREADS] = {.name = "verify-threads", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = 256,
+				.offset = AT(verify_threads),
+				.help = "host threads that check --duration's batches while the device runs "
+					"the next ones (engines without timed rounds; same checks, settled in "
+					"batch order); 0 checks each batch before the next starts. Default: "
+					"the GPU backend the CPUs this process may use less one, at most 16; "
+					"the CPU backend 0, so that its batches have the cores to themselves"},
 };
 
 static const gb_opt_default shared_settings[] = {
@@ -490,6 +497,7 @@ void stm_cmd_parse(stm_opts *o, int argc, char **argv)
 		gb_die(GB_EXIT_USAGE, "option --semantic-ratio: --workload %s has no semantic transactions",
 		       o->workload->head.name);
 	check_refusals(o, given);
+	o->verify_threads_given = given[timing_first + ROW_VERIFY_THREADS];
 	if (given[timing_first + ROW_WARMUP_TIME] && o->run.warmup == 0)
 		gb_opt_does_not_apply("warmup-time", "a run with warm-up", "--warmup 0, which turns it off");
 	/* An engine runs on either backend: --backend is resolved in run(), against the backends

@@ -51,6 +51,7 @@ static void fill_config(cJSON *cfg, const stm_run *r)
 	gb_json_num(cfg, "duration_s", o->duration);
 	gb_json_num(cfg, "warmup_time_s", o->warmup_time);
 	gb_json_bool(cfg, "paper", o->paper);
+	gb_json_u64(cfg, "verify_threads", o->verify_threads);
 	gb_opts_config(cfg, &o->run);
 	o->workload->config(r->inst, cfg);
 }

@@ -21,21 +21,6 @@ static uint64_t left_ns(const gb_measure *ms)
 	return left > 0 ? (uint64_t)(left * 1e9) : 0;
 }
 
-/* FNV-1a over the data words: equal states give equal checksums on every backend. */
-static uint64_t words_checksum(const uint32_t *b, uint32_t n)
-{
-	uint64_t h = 0xcbf29ce484222325ull;
-	uint32_t i;
-	for (i = 0; i < n; i++) {
-		int k;
-		for (k = 0; k < 4; k++) {
-			h ^= (b[i] >> (8 * k)) & 0xFFu;
-			h *= 0x100000001b3ull;
-		}
-	}
-	return h;
-}
-
 /*
  * A staged workload's pass starts: the first stage's table again (the last
  * pass left the engine with its last stage's), the data from the initial
@@ -118,48 +103,22 @@ static int verify_batch(gb_measure *ms, unsigned k, stm_run *r, const stm_batch_
 {
 	const stm_workload *w = r->o.workload;
 	engine_run *er = &r->er[k];
-	stm_check *chk = &er->chk;
-
 	int results = !er->one_run && er->ops->fetch_results && w->verify_results;
+	stm_check chk;
+	uint64_t n = 0;
 
 	er->ops->fetch(er->ctx, r->after, r->status);
-	if (results)
-		memcpy(r->before, r->mirror, (size_t)r->in.words * sizeof(uint32_t));
-	if (er->one_run)
-		w->verify_counts(r->inst, r->initial, r->status, r->after, chk);
-	else
-		w->verify_batch(r->inst, r->mirror, r->status, r->after, chk);
-	if (results && chk->ok) {
-		stm_check rc = *chk;
-		uint64_t n;
-		er->ops->fetch_results(er->ctx, r->results);
-		n = w->verify_results(r->inst, r->before, r->status, r->results, &rc);
-		if (k == 0)
-			r->results_checked += n;
-		if (!rc.ok) {
-			snprintf(chk->message, sizeof(chk->message), "%s", rc.message);
-			chk->ok = 0;
-		}
+	stm_test_bad_batch(er, r->status, r->in.ntx);
+	if (er->one_run) {
+		memset(&chk, 0, sizeof(chk));
+		w->verify_counts(r->inst, r->initial, r->status, r->after, &chk);
+	} else {
+		if (results)
+			er->ops->fetch_results(er->ctx, r->results);
+		n = stm_oracle_batch(r, r->mirror, r->before, r->status, r->after, results ? r->results : NULL, &chk);
 	}
-	out->checked++;
-	if (!w->stage) /* a staged workload runs them again in its next stage */
-		er->abandoned += chk->abandoned;
-	er->checksum = words_checksum(r->after, r->in.words);
-	if (chk->ok && (chk->committed_update != b->c.commits_update ||
-			chk->committed_readonly != b->c.commits_readonly)) {
-		snprintf(chk->message, sizeof(chk->message),
-			 "engine counted %" PRIu64 " update and %" PRIu64
-			 " read-only commits, the status words say %" PRIu64 " and %" PRIu64,
-			 b->c.commits_update, b->c.commits_readonly, chk->committed_update,
-			 chk->committed_readonly);
-		chk->ok = 0;
-	}
-	if (!chk->ok) {
-		out->wrong++;
-		gb_measure_wrong(ms, k, "%s%srep %u batch %" PRIu64 ": %s", k ? er->e->head.name : "", k ? ": " : "",
-				 rep->timed_index, batch, chk->message);
-	}
-	return chk->ok;
+	stm_batch_verdict(ms, k, r, b, rep, batch, out, &chk, n, r->after);
+	return chk.ok;
 }
 
 /*
@@ -183,7 +142,7 @@ static void verify_pass(gb_measure *ms, unsigned k, stm_run *r, const gb_rep *re
 	}
 	memcpy(er->chk.facts, pc.facts, sizeof(pc.facts));
 	er->chk.nfacts = pc.nfacts;
-	er->checksum = words_checksum(r->after, r->in.words);
+	er->checksum = stm_words_checksum(r->after, r->in.words);
 	/* kept apart too: a later pass that --timeout cuts verifies its batches, whose facts are a
 	 * batch's, not a pass's */
 	er->pass_chk = pc;
@@ -261,6 +220,50 @@ static gb_rep_end stm_rep_staged(gb_measure *ms, unsigned k, const gb_rep *rep, 
 }
 
 /*
+ * stm_rep's batches with their checks on the checker's threads
+ * (batch_check.c): a checked batch starts from words the device is known to
+ * hold (the initial data, the words fetched after the batch before, else
+ * fetched now), its own words are fetched after it and its check queued, and
+ * the device goes on; the repetition ends when every check is settled.
+ */
+static gb_rep_end stm_rep_checked_aside(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_out *out, stm_run *r)
+{
+	const stm_opts *o = &r->o;
+	engine_run *er = &r->er[k];
+	rep_tally t = {0, 0, 0};
+	const uint32_t *known = r->initial; /* the device's words now, when known */
+
+	do {
+		stm_batch_result b;
+		int check = rep->check && er->batches % o->run.verify_every == 0;
+		uint64_t left = left_ns(ms), done;
+
+		if (left == 0) {
+			t.cut = 1;
+			break;
+		}
+		if (check) {
+			uint32_t *from = stm_batch_checker_next(er->bc, ms, rep, out);
+			if (known)
+				memcpy(from, known, (size_t)r->in.words * sizeof(uint32_t));
+			else
+				er->ops->fetch(er->ctx, from, NULL);
+		}
+		er->ops->run(er->ctx, left, 0, &b);
+		done = count_batch(r, er, &b, out, &t);
+		if (check) {
+			known = stm_batch_checker_submit(er->bc, &b, t.batches);
+		} else {
+			er->abandoned += r->in.ntx - done;
+			known = NULL;
+		}
+		progress(ms, rep, out, o->duration);
+	} while (!t.cut && out->seconds < o->duration);
+	stm_batch_checker_settle(er->bc, ms, rep, out);
+	return end_rep(out, &t);
+}
+
+/*
  * One repetition of engine k: from the initial data, batches back to back
  * until --duration seconds of device time (one without it), or one timed run
  * of rounds. Its time is the device time of its batches, its throughput (track
@@ -281,6 +284,8 @@ static gb_rep_end stm_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_
 	if (o->workload->stage)
 		return stm_rep_staged(ms, k, rep, out, r);
 	er->ops->load(er->ctx, r->initial);
+	if (er->bc && !er->one_run)
+		return stm_rep_checked_aside(ms, k, rep, out, r);
 	memcpy(r->mirror, r->initial, (size_t)r->in.words * sizeof(uint32_t));
 	do {
 		stm_batch_result b;
@@ -331,7 +336,13 @@ void stm_cmd_run_engine(gb_measure *ms, unsigned k, stm_run *r)
 				!resident ? "not every GPU block fits on the device at once" :
 				w->rounds_unfit);
 	}
+	/* --duration's batches checked on other host threads (none for one batch a repetition, a timed
+	 * run, or a staged workload, whose next stage is built from the one checked) */
+	if (er->ctx && o->duration > 0 && !er->one_run && !w->stage && o->run.verify)
+		er->bc = stm_batch_checker_open(r, k, (unsigned)o->verify_threads);
 	gb_measure_run(ms, k, stm_rep, r); /* nothing when --timeout has passed */
+	stm_batch_checker_close(er->bc);
+	er->bc = NULL;
 	if (er->ctx)
 		er->ops->close(er->ctx);
 	er->wall_seconds = gb_seconds_since(t0);

@@ -13,6 +13,7 @@
 
 #include "cmd/cmd.h"
 #include "cmd/stm/stm_cmd.h"
+#include "common/cpus.h"
 #include "common/error.h"
 #include "common/memory.h"
 #include "common/opts.h"
@@ -105,6 +106,10 @@ static int run(int argc, char **argv)
 		o->p.cpu_workers = (uint32_t)gb_cpu_count();
 	if (o->p.cpu_workers > o->p.threads)
 		o->p.cpu_workers = o->p.threads;
+	if (!o->verify_threads_given) {
+		int cpus = gb_cpu_count();
+		o->verify_threads = r->backend == GB_BACKEND_GPU && cpus > 1 ? (uint64_t)(cpus - 1 < 16 ? cpus - 1 : 16) : 0;
+	}
 
 	check_memory(o, r->backend, &r->dev);
 	r->inst = w->generate(o->wl_opts, &o->table, err, sizeof(err));

@@ -32,6 +32,8 @@ typedef struct stm_opts {
 	uint64_t threads, tx_per_thread, read_only, semantic_ratio, hash, block_size, cpu_workers;
 	double duration, warmup_time;
 	int presort, paper;
+	uint64_t verify_threads; /* --verify-threads (verify_threads_given: else the backend's default) */
+	int verify_threads_given;
 	/* each workload's own options, where its rows write (offsets into one area each) */
 	union {
 		max_align_t align;
@@ -74,6 +76,7 @@ typedef struct engine_run {
 	uint64_t passes;     /* staged workloads: passes completed, over the timed repetitions */
 	uint64_t stages;     /* and their stages (batches) */
 	uint64_t checksum;   /* of the data words after it */
+	struct stm_batch_checker *bc; /* its batches' checks on other host threads (NULL: in the loop) */
 } engine_run;
 
 /* Everything one invocation measures. */
@@ -106,6 +109,38 @@ void stm_cmd_engine_config(const stm_opts *o, cJSON *cfg);
 
 /* run.c: engine k opened on the table, the loop's repetitions of it, closed. */
 void stm_cmd_run_engine(gb_measure *ms, unsigned k, stm_run *r);
+
+/*
+ * batch_check.c: a batch's check against the workload's oracle, and the host
+ * threads that check batches while the device runs the next ones.
+ * stm_oracle_batch: the replay from state (advanced in place) against after,
+ * then the read-only results (results non-NULL: before gets a copy of the
+ * state first); thread-safe, returns the results checked. stm_batch_verdict:
+ * what it found, into the repetition (out, a wrong batch's message) and the
+ * engine's record. The checker: _next gives the words the next batch starts
+ * from, to be filled (settling the oldest batch when every slot is taken),
+ * _submit fetches the batch's words and queues its check, returning the
+ * device's words after it; _settle waits for every queued check and settles
+ * them in order, leaving the last batch's words in r->after and r->status.
+ * _open gives NULL for 0 threads; _threads says how many it started.
+ */
+typedef struct stm_batch_checker stm_batch_checker;
+uint64_t stm_words_checksum(const uint32_t *b, uint32_t n);
+uint64_t stm_oracle_batch(const stm_run *r, uint32_t *state, uint32_t *before, const uint32_t *status,
+			  const uint32_t *after, const uint32_t *results, stm_check *chk);
+void stm_batch_verdict(gb_measure *ms, unsigned k, stm_run *r, const stm_batch_result *b, const gb_rep *rep,
+		       uint64_t batch, gb_rep_out *out, const stm_check *found, uint64_t results_n,
+		       const uint32_t *after);
+stm_batch_checker *stm_batch_checker_open(stm_run *r, unsigned k, unsigned threads);
+unsigned stm_batch_checker_threads(const stm_batch_checker *c);
+uint32_t *stm_batch_checker_next(stm_batch_checker *c, gb_measure *ms, const gb_rep *rep, gb_rep_out *out);
+const uint32_t *stm_batch_checker_submit(stm_batch_checker *c, const stm_batch_result *b, uint64_t batch);
+void stm_batch_checker_settle(stm_batch_checker *c, gb_measure *ms, const gb_rep *rep, gb_rep_out *out);
+void stm_batch_checker_close(stm_batch_checker *c);
+/* Tests: with GPUBENCH_TEST_BAD_BATCH=N, the status words fetched after an engine's N-th batch
+ * lose one commit, so that the batch's check fails as an engine's wrong batch would. */
+#define STM_TEST_BAD_BATCH_ENV "GPUBENCH_TEST_BAD_BATCH"
+void stm_test_bad_batch(const engine_run *er, uint32_t *status, uint64_t ntx);
 
 /* report.c: the report and the summary of what ran; returns the exit status. */
 int stm_cmd_report(stm_run *r, gb_measure *ms, int argc, char **argv);
