@@ -522,6 +522,13 @@ c, r, v = d["config"], d["results"], d["verification"]
 assert c["verify_threads"] == 3, c["verify_threads"]
 assert v["verified"] is True and r["batches"] > 2, (v, r["batches"])
 assert v["batches_verified"] == v["batches_total"] == r["batches"], (v, r["batches"])'
+expect_rc "stm --verify-threads 2 --verify-every 3 exits 0" 0 "$G" "${VT[@]}" --verify-threads 2 --verify-every 3 \
+	--json "$R/vt-every3.json"
+json_check "stm --verify-threads 2 --verify-every 3: a third of the batches checked, from fetched words" \
+	"$R/vt-every3.json" '
+v, n = d["verification"], d["results"]["batches"]
+assert v["verified"] is True and v["batches_total"] == n, (v, n)
+assert abs(v["batches_verified"] - n / 3) <= 1, (v, n)'
 expect_rc "stm on the CPU backend checks between batches by default" 0 "$G" "${VT[@]}" --json "$R/vt-def.json"
 json_check "stm's default --verify-threads on the CPU backend is 0" "$R/vt-def.json" '
 assert d["config"]["verify_threads"] == 0, d["config"]["verify_threads"]

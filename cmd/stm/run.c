@@ -220,56 +220,19 @@ static gb_rep_end stm_rep_staged(gb_measure *ms, unsigned k, const gb_rep *rep, 
 }
 
 /*
- * stm_rep's batches with their checks on the checker's threads
- * (batch_check.c): a checked batch starts from words the device is known to
- * hold (the initial data, the words fetched after the batch before, else
- * fetched now), its own words are fetched after it and its check queued, and
- * the device goes on; the repetition ends when every check is settled.
- */
-static gb_rep_end stm_rep_checked_aside(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_out *out, stm_run *r)
-{
-	const stm_opts *o = &r->o;
-	engine_run *er = &r->er[k];
-	rep_tally t = {0, 0, 0};
-	const uint32_t *known = r->initial; /* the device's words now, when known */
-
-	do {
-		stm_batch_result b;
-		int check = rep->check && er->batches % o->run.verify_every == 0;
-		uint64_t left = left_ns(ms), done;
-
-		if (left == 0) {
-			t.cut = 1;
-			break;
-		}
-		if (check) {
-			uint32_t *from = stm_batch_checker_next(er->bc, ms, rep, out);
-			if (known)
-				memcpy(from, known, (size_t)r->in.words * sizeof(uint32_t));
-			else
-				er->ops->fetch(er->ctx, from, NULL);
-		}
-		er->ops->run(er->ctx, left, 0, &b);
-		done = count_batch(r, er, &b, out, &t);
-		if (check) {
-			known = stm_batch_checker_submit(er->bc, &b, t.batches);
-		} else {
-			er->abandoned += r->in.ntx - done;
-			known = NULL;
-		}
-		progress(ms, rep, out, o->duration);
-	} while (!t.cut && out->seconds < o->duration);
-	stm_batch_checker_settle(er->bc, ms, rep, out);
-	return end_rep(out, &t);
-}
-
-/*
  * One repetition of engine k: from the initial data, batches back to back
  * until --duration seconds of device time (one without it), or one timed run
  * of rounds. Its time is the device time of its batches, its throughput (track
  * 0) their commits over that time. Every --verify-every-th batch of the engine
  * is checked; a batch whose threads met the --timeout deadline cuts the
  * repetition short, after its committed part is checked.
+ *
+ * A batch's check replays it from the data before it: the words the device
+ * is known to hold (`known`: the initial data, the replay of a batch that
+ * passed, the words fetched after a batch checked aside), else fetched before
+ * it runs. With a checker (er->bc, batch_check.c) the check is queued with the
+ * words fetched after the batch and the device goes on; every check is
+ * settled before the repetition ends.
  */
 static gb_rep_end stm_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_out *out, void *arg)
 {
@@ -277,16 +240,14 @@ static gb_rep_end stm_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_
 	const stm_opts *o = &r->o;
 	engine_run *er = &r->er[k];
 	rep_tally t = {0, 0, 0};
-	int mirror_valid = 1;
+	const uint32_t *known = r->initial;
+	size_t bytes = (size_t)r->in.words * sizeof(uint32_t);
 
 	if (!rep->timed)
 		return warm_up(ms, r, er, out);
 	if (o->workload->stage)
 		return stm_rep_staged(ms, k, rep, out, r);
 	er->ops->load(er->ctx, r->initial);
-	if (er->bc && !er->one_run)
-		return stm_rep_checked_aside(ms, k, rep, out, r);
-	memcpy(r->mirror, r->initial, (size_t)r->in.words * sizeof(uint32_t));
 	do {
 		stm_batch_result b;
 		int check = rep->check && er->batches % o->run.verify_every == 0;
@@ -296,19 +257,28 @@ static gb_rep_end stm_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_
 			t.cut = 1;
 			break;
 		}
-		if (check && !mirror_valid && !er->one_run)
-			er->ops->fetch(er->ctx, r->mirror, NULL);
+		if (check && !er->one_run) { /* the replay's start */
+			uint32_t *from = er->bc ? stm_batch_checker_next(er->bc, ms, rep, out) : r->mirror;
+			if (!known)
+				er->ops->fetch(er->ctx, from, NULL);
+			else if (known != from)
+				memcpy(from, known, bytes);
+		}
 		er->ops->run(er->ctx, left, er->one_run ? (uint64_t)(o->duration * 1e9) : 0, &b);
 		done = count_batch(r, er, &b, out, &t);
-		if (check) {
-			mirror_valid = verify_batch(ms, k, r, &b, rep, t.batches, out);
+		if (check && er->bc) {
+			known = stm_batch_checker_submit(er->bc, &b, t.batches);
+		} else if (check) {
+			known = verify_batch(ms, k, r, &b, rep, t.batches, out) ? r->mirror : NULL;
 		} else {
 			if (!er->one_run)
 				er->abandoned += r->in.ntx - done;
-			mirror_valid = 0;
+			known = NULL;
 		}
 		progress(ms, rep, out, o->duration);
 	} while (!t.cut && !er->one_run && out->seconds < o->duration);
+	if (er->bc)
+		stm_batch_checker_settle(er->bc, ms, rep, out);
 	return end_rep(out, &t);
 }
 
