@@ -90,12 +90,20 @@ void stm_batch_verdict(gb_measure *ms, unsigned k, stm_run *r, const stm_batch_r
 	}
 }
 
+static unsigned long long bad_batch;
+
+static void read_bad_batch(void)
+{
+	bad_batch = gb_test_env_count(STM_TEST_BAD_BATCH_ENV, 1000000000ull, "batches");
+}
+
 void stm_test_bad_batch(const engine_run *er, uint32_t *status, uint64_t ntx)
 {
-	unsigned long long bad = gb_test_env_count(STM_TEST_BAD_BATCH_ENV, 1000000000ull, "batches");
+	static pthread_once_t once = PTHREAD_ONCE_INIT;
 	uint64_t i;
 
-	if (!bad || er->batches != bad)
+	pthread_once(&once, read_bad_batch);
+	if (!bad_batch || er->batches != bad_batch)
 		return;
 	for (i = 0; i < ntx; i++)
 		if (status[i] != TX_STATUS_PENDING && status[i] != TX_STATUS_READONLY) {
@@ -172,7 +180,7 @@ stm_batch_checker *stm_batch_checker_open(stm_run *r, unsigned k, unsigned threa
 		return NULL;
 	/* a slot a thread and two more (the batch the device runs, the one being settled), within a
 	 * quarter of the host's free memory; fewer threads where fewer slots fit, none below two */
-	if (each && room / each < nslots)
+	if (room / each < nslots)
 		nslots = room / each > 2 ? (unsigned)(room / each) : 2;
 	if (threads > nslots - 1)
 		threads = nslots - 1;
@@ -205,11 +213,6 @@ stm_batch_checker *stm_batch_checker_open(stm_run *r, unsigned k, unsigned threa
 		return NULL;
 	}
 	return c;
-}
-
-unsigned stm_batch_checker_threads(const stm_batch_checker *c)
-{
-	return c ? c->nthreads : 0;
 }
 
 /* Settle the oldest batch not yet settled: wait for its check, then its verdict. */
@@ -254,15 +257,8 @@ const uint32_t *stm_batch_checker_submit(stm_batch_checker *c, const stm_batch_r
 
 void stm_batch_checker_settle(stm_batch_checker *c, gb_measure *ms, const gb_rep *rep, gb_rep_out *out)
 {
-	stm_run *r = c->r;
-
-	if (c->filled == c->settled)
-		return;
 	while (c->settled < c->filled)
 		settle_one(c, ms, rep, out);
-	/* the device's words after the last batch, where the loop's own checks leave them */
-	memcpy(r->after, c->slot[(c->filled - 1) % c->nslots].after, (size_t)r->in.words * sizeof(uint32_t));
-	memcpy(r->status, c->slot[(c->filled - 1) % c->nslots].status, r->in.ntx * sizeof(uint32_t));
 }
 
 void stm_batch_checker_close(stm_batch_checker *c)

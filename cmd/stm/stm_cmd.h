@@ -121,8 +121,7 @@ void stm_cmd_run_engine(gb_measure *ms, unsigned k, stm_run *r);
  * from, to be filled (settling the oldest batch when every slot is taken),
  * _submit fetches the batch's words and queues its check, returning the
  * device's words after it; _settle waits for every queued check and settles
- * them in order, leaving the last batch's words in r->after and r->status.
- * _open gives NULL for 0 threads; _threads says how many it started.
+ * them in order. _open gives NULL for 0 threads.
  */
 typedef struct stm_batch_checker stm_batch_checker;
 uint64_t stm_words_checksum(const uint32_t *b, uint32_t n);
@@ -132,7 +131,6 @@ void stm_batch_verdict(gb_measure *ms, unsigned k, stm_run *r, const stm_batch_r
 		       uint64_t batch, gb_rep_out *out, const stm_check *found, uint64_t results_n,
 		       const uint32_t *after);
 stm_batch_checker *stm_batch_checker_open(stm_run *r, unsigned k, unsigned threads);
-unsigned stm_batch_checker_threads(const stm_batch_checker *c);
 uint32_t *stm_batch_checker_next(stm_batch_checker *c, gb_measure *ms, const gb_rep *rep, gb_rep_out *out);
 const uint32_t *stm_batch_checker_submit(stm_batch_checker *c, const stm_batch_result *b, uint64_t batch);
 void stm_batch_checker_settle(stm_batch_checker *c, gb_measure *ms, const gb_rep *rep, gb_rep_out *out);
