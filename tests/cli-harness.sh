@@ -497,13 +497,15 @@ if script -qec true /dev/null >/dev/null 2>&1; then
 		"$R/tty-quiet.log" >/dev/null 2>&1
 	check "--quiet turns the progress line off" test -z "$(grep '/400 (' "$R/tty-quiet.log")"
 	# The loop draws it for every subcommand: list and speculate count repetitions.
-	script -qec "$G list --impl cpu --nodes 20000 --reps 3 --no-verify" "$R/tty-list.log" >/dev/null 2>&1
-	check "list shows a progress line on a terminal" grep -q 'cpu [12]/3 (' "$R/tty-list.log"
-	script -qec "$G speculate --backend cpu --loop ocean --iters 4000000 --reps 3 --no-verify" \
+	# The line is drawn at most four times a second, so each run lasts well over
+	# a quarter second even on a fast machine (8 repetitions of about 0.15 s).
+	script -qec "$G list --impl cpu --nodes 20000 --reps 8 --no-verify" "$R/tty-list.log" >/dev/null 2>&1
+	check "list shows a progress line on a terminal" grep -q 'cpu [1-7]/8 (' "$R/tty-list.log"
+	script -qec "$G speculate --backend cpu --loop ocean --iters 4000000 --reps 8 --no-verify" \
 		"$R/tty-spec.log" >/dev/null 2>&1
-	check "speculate shows a progress line on a terminal" grep -q 'speculative [12]/3 (' "$R/tty-spec.log"
+	check "speculate shows a progress line on a terminal" grep -q 'speculative [1-7]/8 (' "$R/tty-spec.log"
 	check "the progress line estimates the time left once a repetition is done" \
-		grep -qE 'speculative [12]/3 \([0-9]+%, about [0-9]+ (s|min [0-9]+ s) left\)' "$R/tty-spec.log"
+		grep -qE 'speculative [1-7]/8 \([0-9]+%, about [0-9]+ (s|min [0-9]+ s) left\)' "$R/tty-spec.log"
 	# stm's --duration repetitions count milliseconds of device time
 	script -qec "$G stm --backend cpu --threads 8 --accounts 200 --tx-per-thread 6 --semantic-ratio 0 \
 		--duration 0.6 --reps 2 --warmup 0 --no-verify" "$R/tty-stm.log" >/dev/null 2>&1
