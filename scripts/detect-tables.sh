@@ -3,12 +3,14 @@
 # resources) of Abell's thesis, chapters 3 and 4: deadlock detection time on
 # square systems, OSDDA at 512..8192 and LMDDA at 64..1024 processes and
 # resources, here for every detector of gpubench detect on one generated event
-# stream per size, with the speedups of the first detector and of the GPU ones
-# over cpu (the thesis's serial CPU detectors) and cpu-bits, and the thesis's
-# own run-times and speedups beside ours at its sizes.
-# One JSON report per size, then detect-tables.csv, detect-tables.md and (with
-# gnuplot) detect-speedup.png. Any failed or unverified run stops the script
-# with status 1.
+# stream per size, with the speedups of the GPU detectors (or, with none, of the
+# first CPU one) over cpu-serial (the thesis's serial CPU detectors), cpu and
+# thesis's own run-times and speedups beside ours at its sizes.
+# One JSON report per size and detector (one gpubench run each, so that no run
+# is longer than its slowest detector: cpu-serial at OSDDA 8192 x 8192 takes
+# minutes), then detect-tables.csv, detect-tables.md and (with gnuplot)
+# detect-speedup.png. Any failed or unverified run stops the script with
+# status 1.
 set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -25,10 +27,10 @@ usage() {
 	cat <<'EOF'
 usage: scripts/detect-tables.sh [options] [-- extra gpubench detect options]
 
-Runs gpubench detect once per algorithm and size N on an N x N system
-(--procs N --res N), every detector on the same generated stream (--impl
-FIRST --compare REST), writes DIR/reports/detect-<algo>-<N>.json (and .log),
-then builds DIR/detect-tables.csv, DIR/detect-tables.md (one table per
+Runs gpubench detect once per algorithm, size N on an N x N system (--procs
+N --res N) and detector (--impl D), every detector of a size on the same
+generated stream (the seed's), writes DIR/reports/detect-<algo>-<N>-<D>.json
+(and .log), then builds DIR/detect-tables.csv, DIR/detect-tables.md (one table per
 algorithm: Tables 3.2-3.3 for osdda, 4.3-4.4 for lmdda) and, when gnuplot is
 installed, DIR/detect-speedup.png.
 
@@ -44,11 +46,11 @@ deadlock 0.02), the same settings at every size.
                       else ./gpubench)
   --out DIR           where reports and outputs go (default results/local/detect-tables)
   --algos LIST        comma-separated algorithms: osdda, lmdda (default both)
-  --impls LIST        comma-separated detectors of every algorithm, the first
-                      one is --impl (default: those gpubench info lists for
-                      the algorithm, GPU ones first and only when info lists a
-                      device, then cpu-bits, then cpu and cpu-stream; --quick:
-                      cpu-bits,cpu)
+  --impls LIST        comma-separated detectors of every algorithm, run in
+                      that order, one run each (default: those gpubench info
+                      lists for the algorithm, GPU ones first and only when
+                      info lists a device, then cpu-bits, then the other CPU
+                      ones; --quick: cpu-bits,cpu)
   --osdda-sizes LIST  comma-separated sizes N (default 512,1024,2048,4096,8192)
   --lmdda-sizes LIST  comma-separated sizes N (default 64,128,256,512,1024)
   --units U | LO-HI   lmdda: units of every resource, or the range drawn per
@@ -102,9 +104,10 @@ algo, impl and size:
                           last repetition; empty when none occurred
   matrix_bytes            memory of the detector's state
   speedup_over_cpu        stream_median_s of cpu / that of this row's detector,
-                          in the same run; filled only in the rows of the
-                          run's --impl and of GPU detectors (gpu, gpu-*), and
-                          only when cpu ran at that size
+                          at the same size; filled only in the rows of GPU
+                          detectors (gpu, gpu-*) or, at a size where none ran,
+                          of the first CPU one (cpu-bits, then cpu, then the
+                          rest), and only when cpu ran at that size
   speedup_over_cpu_bits   the same over cpu-bits
   speedup_over_cpu_serial the same over cpu-serial (the thesis's serial
                           CPU detectors, as its Tables 3.3 and 4.4 compare)
@@ -267,18 +270,20 @@ check_lmdda_left() {
 	fi
 }
 
-# run_sweep LABEL ALGO LIST SIZES: one gpubench detect run per size.
+# run_sweep LABEL ALGO LIST SIZES: one gpubench detect run per size and detector
+# of LIST, each on the stream the seed makes (the same events for every detector:
+# the tables check that each size's reports agree on its decisions).
 run_sweep() {
-	local label=$1 algo=$2 all=$3 total n=0 size here_list first rest name
+	local label=$1 algo=$2 all=$3 total n=0 size here_list impl
 	local noted=0
-	local -a sizes compare units_opt=()
+	local -a sizes detectors_here units_opt=()
 	IFS=, read -r -a sizes <<<"$4"
 	total=${#sizes[@]}
 	[[ $algo != lmdda ]] || units_opt=(--units "$units")
 	local -a length=(--protocol thesis)
 	[[ $protocol == thesis ]] || length=(--protocol stream --events "$events")
-	echo "detect-tables.sh: $label $algo: $total runs of $("$gpubench" --version) ($gpubench)," \
-		"detectors $all, ${length[*]}, seed $seed, reports in $reports" >&2
+	echo "detect-tables.sh: $label $algo: $total sizes of $("$gpubench" --version) ($gpubench)," \
+		"one run a detector: $all, ${length[*]}, seed $seed, reports in $reports" >&2
 	for size in "${sizes[@]}"; do
 		n=$((n + 1))
 		here_list=$all
@@ -290,16 +295,13 @@ run_sweep() {
 				noted=1
 			fi
 		fi
-		first=${here_list%%,*}
-		rest=${here_list#"$first"}
-		rest=${rest#,}
-		compare=()
-		[[ -z $rest ]] || compare=(--compare "$rest")
-		name="detect-$algo-$size"
-		sweep_run "[$label $algo $n/$total]" "$reports" "$name" \
-			python3 "$helper" check --algo "$algo" --impls "$here_list" -- \
-			detect --algo "$algo" --procs "$size" --res "$size" "${units_opt[@]}" "${length[@]}" \
-			--seed "$seed" --reps "$reps" --impl "$first" "${compare[@]}" "${extra[@]}"
+		IFS=, read -r -a detectors_here <<<"$here_list"
+		for impl in "${detectors_here[@]}"; do
+			sweep_run "[$label $algo $n/$total $impl]" "$reports" "detect-$algo-$size-$impl" \
+				python3 "$helper" check --algo "$algo" --impls "$impl" -- \
+				detect --algo "$algo" --procs "$size" --res "$size" "${units_opt[@]}" "${length[@]}" \
+				--seed "$seed" --reps "$reps" --impl "$impl" "${extra[@]}"
+		done
 	done
 }
 

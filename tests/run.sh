@@ -268,8 +268,13 @@ out=$T_TMP/detect
 expect_rc "detect-tables.sh --quick exits 0" 0 bash scripts/detect-tables.sh --quick --gpubench "$G" --out "$out"
 check "detect-tables.csv exists" test -s "$out/detect-tables.csv"
 check "detect-tables.md exists" test -s "$out/detect-tables.md"
-check "detect-tables.sh wrote one osdda report per size" test -s "$out/reports/detect-osdda-128.json"
-check "detect-tables.sh wrote one lmdda report per size" test -s "$out/reports/detect-lmdda-32.json"
+check "detect-tables.sh wrote one osdda report per size and detector" \
+	test -s "$out/reports/detect-osdda-128-cpu-bits.json" -a -s "$out/reports/detect-osdda-128-cpu.json"
+check "detect-tables.sh wrote one lmdda report per size and detector" \
+	test -s "$out/reports/detect-lmdda-32-cpu-bits.json" -a -s "$out/reports/detect-lmdda-32-cpu.json"
+check "each report is one detector's run" \
+	python3 -c 'import json, sys; sys.exit(json.load(open(sys.argv[1]))["config"]["compare"] != [])' \
+	"$out/reports/detect-osdda-128-cpu.json"
 if command -v gnuplot >/dev/null 2>&1; then
 	check "detect-speedup.png exists (gnuplot is installed)" test -s "$out/detect-speedup.png"
 fi
@@ -293,7 +298,7 @@ if [ -s "$out/detect-tables.csv" ]; then
 	check "detect-tables.csv rows are square systems of 200 events with positive times" \
 		awk -F, 'NR > 1 && !($2 == $3 && $5 == 200 && $6 > 0 && $7 > 0 && $13 > 0) {bad=1} END {exit bad}' \
 		"$out/detect-tables.csv"
-	check "detect-tables.csv gives cpu-bits (the --impl) a speedup over cpu, and cpu none" \
+	check "detect-tables.csv gives cpu-bits (the first CPU detector) a speedup over cpu, and cpu none" \
 		awk -F, 'NR > 1 && (($4 == "cpu-bits") != ($14 > 0) || $15 != "") {bad=1} END {exit bad}' \
 		"$out/detect-tables.csv"
 fi
@@ -316,19 +321,52 @@ fi
 cp "$out/detect-tables.csv" "$T_TMP/detect-first.csv" 2>/dev/null
 expect_rc "detect-tables.sh --plot-only exits 0" 0 bash scripts/detect-tables.sh --plot-only --out "$out"
 check "detect-tables.sh --plot-only rebuilds the same CSV" cmp "$T_TMP/detect-first.csv" "$out/detect-tables.csv"
-cp -r "$out" "$T_TMP/detect-mixed"
-python3 - "$T_TMP/detect-mixed/reports/detect-osdda-64.json" <<'PY'
+# edit_report FILE PYTHON: run PYTHON on the report's document d, and write it back.
+edit_report() {
+	python3 - "$1" "$2" <<'PY'
 import json, sys
 with open(sys.argv[1]) as f:
     d = json.load(f)
-d["config"]["events"] = 300
+exec(sys.argv[2])
 with open(sys.argv[1], "w") as f:
     json.dump(d, f)
 PY
+}
+cp -r "$out" "$T_TMP/detect-mixed"
+edit_report "$T_TMP/detect-mixed/reports/detect-osdda-64-cpu-bits.json" 'd["config"]["events"] = 300'
 expect_rc "detect-tables.sh refuses reports of different streams" 1 \
 	bash scripts/detect-tables.sh --plot-only --out "$T_TMP/detect-mixed"
 expect_err "detect-tables.sh says the reports mix stream lengths" "mix stream lengths (--events)"
 check "detect-tables.sh writes no CSV from a mixed folder" test ! -e "$T_TMP/detect-mixed/detect-tables.csv"
+# The detectors of one size run apart: their reports must tell of the same stream.
+rm -rf "$T_TMP/detect-mixed" && cp -r "$out" "$T_TMP/detect-mixed"
+edit_report "$T_TMP/detect-mixed/reports/detect-lmdda-32-cpu.json" 'd["results"]["decisions"]["granted"] += 1'
+expect_rc "detect-tables.sh refuses one size's reports that decided differently" 1 \
+	bash scripts/detect-tables.sh --plot-only --out "$T_TMP/detect-mixed"
+expect_err "detect-tables.sh names the two reports" \
+	"detect-lmdda-32-cpu-bits.json and $T_TMP/detect-mixed/reports/detect-lmdda-32-cpu.json: the lmdda 32 x 32 reports replayed different streams"
+rm -rf "$T_TMP/detect-mixed" && cp -r "$out" "$T_TMP/detect-mixed"
+edit_report "$T_TMP/detect-mixed/reports/detect-osdda-64-cpu.json" 'd["results"]["impls"][0]["impl"] = "cpu-bits"'
+expect_rc "detect-tables.sh refuses a report whose detector is not its name's" 1 \
+	bash scripts/detect-tables.sh --plot-only --out "$T_TMP/detect-mixed"
+expect_err "detect-tables.sh says which detectors the report holds" "detectors cpu-bits, expected cpu"
+rm -rf "$T_TMP/detect-mixed" && cp -r "$out" "$T_TMP/detect-mixed"
+cp "$out/reports/detect-osdda-64-cpu.json" "$T_TMP/detect-mixed/reports/detect-osdda-64.json"
+expect_rc "detect-tables.sh refuses a detector given twice at one size" 1 \
+	bash scripts/detect-tables.sh --plot-only --out "$T_TMP/detect-mixed"
+expect_err "detect-tables.sh names both reports" "both give cpu at osdda 64 x 64; keep one"
+# A folder of reports of several detectors each (--impl A --compare B, as the
+# script made them before) builds the same tables.
+mkdir -p "$T_TMP/detect-joint/reports"
+for n in 64 128; do
+	"$G" detect --algo osdda --procs $n --res $n --protocol stream --events 200 --seed 1 --reps 1 \
+		--impl cpu-bits --compare cpu --quiet --json "$T_TMP/detect-joint/reports/detect-osdda-$n.json"
+done
+expect_rc "detect-tables.sh --plot-only reads reports of two detectors each" 0 \
+	bash scripts/detect-tables.sh --plot-only --out "$T_TMP/detect-joint"
+check "and gives cpu-bits its speedup over cpu from the same report" \
+	awk -F, 'NR > 1 && (($4 == "cpu-bits") != ($14 > 0)) {bad=1} END {exit bad || NR != 5}' \
+	"$T_TMP/detect-joint/detect-tables.csv"
 expect_rc "detect-tables.sh --osdda-sizes x exits 2" 2 bash scripts/detect-tables.sh --osdda-sizes x --out "$T_TMP/detect-bad"
 expect_err "detect-tables.sh --osdda-sizes x names the option" "--osdda-sizes"
 # At a size of Tables 3.2-3.3 the thesis's numbers stand beside ours, as printed
@@ -784,14 +822,14 @@ rr=$T_TMP/reproduce-resume
 expect_rc "reproduce-all.sh --quick --only pba-tables,detect-tables exits 0" 0 \
 	bash scripts/reproduce-all.sh --quick --gpubench "$G" --only pba-tables,detect-tables --out "$rr"
 expect_err "reproduce-all.sh prints how long each script took" "reproduce-all.sh: pba-tables took " \
-	"reproduce-all.sh: detect-tables took " "4 points run"
+	"reproduce-all.sh: detect-tables took " "8 points run"
 expect_rc "reproduce-all.sh --quick again exits 0" 0 \
 	bash scripts/reproduce-all.sh --quick --gpubench "$G" --only pba-tables,detect-tables --out "$rr"
 expect_err "reproduce-all.sh again runs nothing and keeps every point" \
 	"pba-tables took " ": 0 points run (0 s in gpubench), 4 kept"
 check "timing.csv has a row per script and session" test "$(tail -n +2 "$rr/timing.csv" | wc -l)" = 4
-check "timing.md sums the two sessions: 4 points run each, in 2 sessions" \
-	test "$(grep -c '^| \(pba\|detect\)-tables | 2 | [0-9:]* | 4 | ' "$rr/timing.md")" = 2
+check "timing.md sums the two sessions: 4 and 8 points run, in 2 sessions" \
+	test "$(grep -c '^| \(pba-tables | 2 | [0-9:]* | 4\|detect-tables | 2 | [0-9:]* | 8\) | ' "$rr/timing.md")" = 2
 check "the second run still writes the claims" test -s "$rr/claims.csv"
 expect_rc "reproduce-all.sh --quick --paper exits 2" 2 bash scripts/reproduce-all.sh --quick --paper --out "$rr"
 # --max-seconds: no point starts past the budget; the same command again goes on

@@ -109,8 +109,8 @@ def impl_times(run, pattern, subcommand, key, timing):
         if d["meta"].get("subcommand") != subcommand:
             continue
         k = key(d["config"])
-        if k is not None:
-            out[k] = {e["impl"]: e[timing]["median"] for e in d["results"]["impls"]}
+        if k is not None:  # one report a detector (detect-tables) or several in one report
+            out.setdefault(k, {}).update((e["impl"], e[timing]["median"]) for e in d["results"]["impls"])
     return out
 
 

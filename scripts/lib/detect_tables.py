@@ -17,13 +17,17 @@
         print why on stderr and exit 1.
 
     detect_tables.py table DIR --csv OUT.csv --md OUT.md
-        Read every DIR/detect-<algo>-<N>.json, check each one as above, and
-        write one CSV row per report and detector, plus one markdown table per
-        algorithm whose last columns are the thesis's own numbers
-        (thesis_numbers.py) wherever the thesis has the size, `-` elsewhere.
-        Any report that fails a check, disagrees with its file name or was
-        made under other settings than the rest (stream, repetitions, host,
-        GPU, units) makes the whole command fail: no numbers are written.
+        Read every DIR/detect-<algo>-<N>-<impl>.json (one detector's run, as
+        scripts/detect-tables.sh makes them) and DIR/detect-<algo>-<N>.json
+        (several detectors in one run, as it made them before), check each one
+        as above, and write one CSV row per algorithm, size and detector, plus
+        one markdown table per algorithm whose last columns are the thesis's
+        own numbers (thesis_numbers.py) wherever the thesis has the size, `-`
+        elsewhere. Any report that fails a check, disagrees with its file name
+        or was made under other settings than the rest (stream, repetitions,
+        host, GPU, units), a detector that two reports give at one size, or
+        reports of one size that disagree on the stream's decisions make the
+        whole command fail: no numbers are written.
 
     detect_tables.py plot-vars OUT.csv
         Print the gnuplot assignments scripts/detect-tables.gp needs to draw
@@ -42,11 +46,13 @@ impl, procs and res so that each line of the plot is a run of consecutive rows:
                               (last repetition); empty when none occurred
     matrix_bytes              memory of the detector's state
     speedup_over_cpu          stream_median_s of cpu / that of this row's
-                              detector, same report: how many times faster it
-                              replayed the stream. Filled only in the rows of
-                              the report's --impl and of GPU detectors (names
-                              starting with "gpu"), and only when the report
-                              has a cpu entry
+                              detector at the same algorithm and size: how
+                              many times faster it replayed the stream.
+                              Filled only in the rows of GPU detectors (names
+                              starting with "gpu") or, at a size where none
+                              ran, of the first CPU one in impl_key's order
+                              (cpu-bits, cpu, the rest), and only when cpu ran
+                              at that size
     speedup_over_cpu_bits     the same over cpu-bits
     speedup_over_cpu_serial   the same over cpu-serial (the thesis's serial
                               CPU detectors: the speedups of its Tables 3.3 and
@@ -86,7 +92,7 @@ THESIS = {
     "lmdda": ("Tables 4.3-4.4", "LMDDA", "multi-unit resources", 1024),
 }
 
-NAME_RE = re.compile(r"^detect-(?P<algo>[a-z]+)-(?P<n>[0-9]+)\.json$")
+NAME_RE = re.compile(r"^detect-(?P<algo>[a-z]+)-(?P<n>[0-9]+)(?:-(?P<impl>[a-z0-9-]+))?\.json$")
 
 
 class UsageError(Exception):
@@ -179,7 +185,7 @@ def checked_detect(path, algo=None, impls=None):
 
 
 def rows_of(doc, path):
-    """One row per detector of the report, speedups filled in."""
+    """One row per detector of the report, speedups left to fill_speedups."""
     cfg = field(doc, path, "config")
     rows = []
     for e in field(doc, path, "results.impls"):
@@ -194,15 +200,29 @@ def rows_of(doc, path):
         }
         for outcome in OUTCOMES:
             row["%s_median_s" % outcome] = field(e, path, "event_seconds.%s.median" % outcome)
+        for _, column in BASES:
+            row[column] = None
         rows.append(row)
-    time_of = {r["impl"]: r["stream_median_s"] for r in rows}
-    for r in rows:
-        fast = r["impl"] == cfg["impl"] or is_gpu(r["impl"])
-        for base, column in BASES:
-            r[column] = (time_of[base] / r["stream_median_s"]
-                         if fast and base != r["impl"] and base in time_of
-                         and r["stream_median_s"] > 0 else None)
     return rows
+
+
+def fill_speedups(rows):
+    """Each size's speedups over the slower detectors of BASES, for the rows that get them:
+    the GPU detectors, or, at a size where none ran, the first CPU one in impl_key's order
+    (the detector a table is about; a CPU detector over another is not what the thesis asks)."""
+    sizes = {}
+    for r in rows:
+        sizes.setdefault((r["algo"], r["procs"], r["res"]), []).append(r)
+    for mine in sizes.values():
+        time_of = {r["impl"]: r["stream_median_s"] for r in mine}
+        first = min(time_of, key=impl_key)
+        for r in mine:
+            if not (is_gpu(r["impl"]) or r["impl"] == first):
+                continue
+            for base, column in BASES:
+                r[column] = (time_of[base] / r["stream_median_s"]
+                             if base != r["impl"] and base in time_of
+                             and r["stream_median_s"] > 0 else None)
 
 
 def summary(doc, path):
@@ -235,6 +255,7 @@ def units_text(lo, hi):
 
 def collect(folder):
     rows, docs, paths = [], [], []
+    made_by, stream_of = {}, {}  # (algo, N, impl) -> path; (algo, N) -> [(stream, path)]
     if not os.path.isdir(folder):
         raise ReportError("%s: no such folder" % folder)
     for name in sorted(os.listdir(folder)):
@@ -242,16 +263,25 @@ def collect(folder):
         if not m:
             continue
         path = os.path.join(folder, name)
-        doc = checked_detect(path, m.group("algo"))
+        doc = checked_detect(path, m.group("algo"), [m.group("impl")] if m.group("impl") else None)
         procs = field(doc, path, "config.procs")
         if procs != int(m.group("n")):
             raise ReportError("%s: the report is for %d x %d, not what its name says"
                               % (path, procs, procs))
-        rows += rows_of(doc, path)
+        size = (m.group("algo"), procs)
+        stream_of.setdefault(size, []).append(
+            ((field(doc, path, "config.events"), field(doc, path, "results.decisions")), path))
+        for row in rows_of(doc, path):
+            key = size + (row["impl"],)
+            if key in made_by:
+                raise ReportError("%s and %s: both give %s at %s %d x %d; keep one"
+                                  % (made_by[key], path, row["impl"], size[0], procs, procs))
+            made_by[key] = path
+            rows.append(row)
         docs.append(doc)
         paths.append(path)
     if not docs:
-        raise ReportError("%s: no detect-<algo>-<N>.json reports found" % folder)
+        raise ReportError("%s: no detect-<algo>-<N>-<impl>.json reports found" % folder)
     agree(docs, paths, "protocols (--protocol)", lambda d: d["config"].get("protocol", "stream"))
     # the thesis protocol's length follows the size (procs + res events to build the RAG)
     if docs[0]["config"].get("protocol", "stream") == "stream":
@@ -271,6 +301,14 @@ def collect(folder):
         agree(docs, paths, "%s units per resource (--units)" % algo,
               lambda d: (units_text(d["config"]["units_min"], d["config"]["units_max"])
                          if d["config"]["algo"] == algo else None))
+    # Every detector of a size replays the stream the seed makes: their reports must agree on
+    # what the oracle decided (how many events, how many of each outcome).
+    for (algo, n), runs in sorted(stream_of.items()):
+        for stream, path in runs[1:]:
+            if stream != runs[0][0]:
+                raise ReportError("%s and %s: the %s %d x %d reports replayed different streams "
+                                  "(their events or decisions differ)" % (runs[0][1], path, algo, n, n))
+    fill_speedups(rows)
     rows.sort(key=lambda r: (algo_key(r["algo"]), impl_key(r["impl"]), r["procs"], r["res"]))
     return rows, docs
 
@@ -298,8 +336,8 @@ def md_text(rows, docs):
         "",
         "Median time to replay the whole event stream through each detector of `gpubench "
         "detect`, on square systems (as many processes as resources), and the speedups: "
-        "*X over Y* is Y's median stream time divided by X's, from the same run on the same "
-        "events. The thesis does not say which event stream its tables were timed on; these "
+        "*X over Y* is Y's median stream time divided by X's at the same size, on the same "
+        "events (each detector its own run of the stream the seed makes). The thesis does not say which event stream its tables were timed on; these "
         "are gpubench's generated streams with the fixed settings below, the same at every "
         "size. Its CPU detectors are `cpu-serial` (serial runs of its GPU kernels; `cpu` makes its per-event steps without the GPU-only passes), its initial GPU designs `gpu-initial` and its "
         "bit-packed ones `gpu`. `-`: not run at that size, or a size the thesis has no number "
