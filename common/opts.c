@@ -47,7 +47,8 @@ double gb_opt_double(const char *opt, const char *text, double lo, double hi)
 
 	errno = 0;
 	v = strtod(text, &end);
-	if (end == text || *end != '\0' || !isfinite(v))
+	/* decimal only, as the integer options: strtod would read "0x10" as 16 */
+	if (end == text || *end != '\0' || !isfinite(v) || strpbrk(text, "xX"))
 		gb_die(GB_EXIT_USAGE, "option --%s: '%s' is not a number (accepted: %g..%g)",
 		       opt, text, lo, hi);
 	/* ERANGE past isfinite is an underflow: a tiny value kept as a subnormal is a value (1e-310 lies in

@@ -308,6 +308,8 @@ TEST(opts_double_rejects_bad_input)
 	BAD_DBL("nan", 0, 10, "0..10");
 	BAD_DBL("inf", 0, 10, "0..10");
 	BAD_DBL("1e400", 0, 10, "0..10");
+	BAD_DBL("0x10", 0, 100, "0..100"); /* a hex float: the integer options take decimals only too */
+	BAD_DBL("0X1p2", 0, 100, "0..100");
 	BAD_DBL("0.0001", 0.001, 10, "0.001..10");
 }
 
