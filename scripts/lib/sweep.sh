@@ -168,7 +168,8 @@ sweep_point() {
 # sweep stopped and exit 3. The reports made are kept, so the same command run
 # again goes on from there. A point whose EXPECT is the whole
 # GPUBENCH_SWEEP_BUDGET or more starts all the same when no point of the
-# session has run yet (GPUBENCH_SWEEP_SESSION), else it could never start.
+# session has run yet (GPUBENCH_SWEEP_SESSION), else it could never start; a
+# budget of 0 starts nothing.
 sweep_budget() {
 	local longest=0 expect=${2:-0} need
 	[[ -n ${GPUBENCH_SWEEP_DEADLINE:-} ]] || return 0
@@ -179,7 +180,7 @@ sweep_budget() {
 	fi
 	need=$((expect > longest ? expect : longest))
 	(($(date +%s) + need >= GPUBENCH_SWEEP_DEADLINE)) || return 0
-	if [[ ${GPUBENCH_SWEEP_BUDGET:-} =~ ^[0-9]+$ ]] && ((expect >= GPUBENCH_SWEEP_BUDGET)) &&
+	if [[ ${GPUBENCH_SWEEP_BUDGET:-} =~ ^[1-9][0-9]*$ ]] && ((expect >= GPUBENCH_SWEEP_BUDGET)) &&
 		[[ -n ${GPUBENCH_SWEEP_SESSION:-} ]] && ! grep -q '^ran ' "$GPUBENCH_SWEEP_SESSION" 2>/dev/null; then
 		echo "$1: expected to take about $expect s, longer than the whole time budget" \
 			"($GPUBENCH_SWEEP_BUDGET s): started as the session's first point" >&2
@@ -189,7 +190,7 @@ sweep_budget() {
 	local why="the time budget is spent"
 	if ((expect > longest)); then
 		why+=" or would be before it ended (the point is expected to take about $expect s)"
-		((expect < ${GPUBENCH_SWEEP_BUDGET:-0})) ||
+		[[ ! ${GPUBENCH_SWEEP_BUDGET:-} =~ ^[1-9][0-9]*$ ]] || ((expect < GPUBENCH_SWEEP_BUDGET)) ||
 			why+="; it starts when it is the first point a session runs"
 	elif ((longest > 0)); then
 		why+=" or would be before it ended (the longest point so far took $longest s)"
