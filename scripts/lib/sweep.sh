@@ -98,8 +98,9 @@ sweep_gpubench() {
 # starts each progress line. With --gpus the run starts in the background on
 # a free GPU of the list (see --gpus above).
 sweep_run() {
-	local tag=$1 dir=$2 name=$3 json log slot expect
+	local tag=$1 dir=$2 name=$3 json log slot expect=$sweep_expect
 	local -a check=()
+	sweep_expect=0 # this point's alone, kept or run
 	shift 3
 	while [[ $1 != -- ]]; do
 		check+=("$1")
@@ -116,8 +117,6 @@ sweep_run() {
 		sweep_emit_job "$json" "$@"
 		return
 	fi
-	expect=$sweep_expect
-	sweep_expect=0
 	if [[ ${#sweep_gpus[@]} == 0 ]] || sweep_on_cpu "$@"; then
 		sweep_wait
 		sweep_budget "$tag $name" "$expect"
