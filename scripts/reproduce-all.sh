@@ -69,11 +69,15 @@ and added to OUT/timing.csv; OUT/timing.md sums the sessions of this revision.
                       those that time the CPU alone (scripts/fig7.sh --help);
                       not with --emit-slurm
   --max-seconds S     start no point that would end after S seconds, judged by
-                      the longest point the script has run so far (say, a
-                      batch job's time limit): the points running end, the
-                      run stops there with status 3 and no claims or index;
-                      run the same command again to go on (the points made
-                      are kept). Not with --emit-slurm or --plot-only
+                      the longest point the script has run so far, or by the
+                      point's own expected time where the script can tell
+                      (detect-tables: a detector's time at its smaller sizes,
+                      extrapolated) (say, a batch job's time limit): the
+                      points running end, the run stops there with status 3
+                      and no claims or index; run the same command again to
+                      go on (the points made are kept). A point expected to
+                      take S seconds or more starts only as the first point
+                      a run makes. Not with --emit-slurm or --plot-only
   -h, --help          this text
 
 Exit status: 0 when every script succeeded, 1 otherwise, 2 on a usage error, 3 when
@@ -169,9 +173,13 @@ if [[ -n $emit ]]; then
 	printf '#!/usr/bin/env bash\n# Submits every job array of scripts/reproduce-all.sh --emit-slurm.\nset -e\n' >"$submit"
 fi
 tally=$(mktemp)
-trap 'rm -f "$tally"' EXIT
+session=$(mktemp) # every script's points run in this session: "ran SECONDS" lines
+trap 'rm -f "$tally" "$session"' EXIT
 # the scripts' sweeps start no point past it (scripts/lib/sweep.sh: exit 3)
-[[ -z $max_seconds ]] || export GPUBENCH_SWEEP_DEADLINE=$(($(date +%s) + max_seconds))
+if [[ -n $max_seconds ]]; then
+	export GPUBENCH_SWEEP_DEADLINE=$(($(date +%s) + max_seconds))
+	export GPUBENCH_SWEEP_BUDGET=$max_seconds GPUBENCH_SWEEP_SESSION=$session
+fi
 stopped=""
 for name in "${names[@]}"; do
 	if [[ -n $emit && $name == csmv-tables ]]; then

@@ -870,6 +870,38 @@ check "it ran one point, the second not started as it would have ended past the 
 expect_err "it says why" "would be before it ended (the longest point so far took "
 expect_rc "a deadline that is no time exits 2" 2 env GPUBENCH_SWEEP_DEADLINE=soon \
 	bash scripts/pba-tables.sh --quick --gpubench "$G" --out "$rb/bad"
+# detect-tables tells how long a detector's next size should take: a report at
+# 64 x 64 said to have taken 1000 s forecasts 4000 s at 128 x 128 (N^2 from one size)
+fc=$rb/forecast
+expect_rc "detect-tables.sh makes one size's report" 0 bash scripts/detect-tables.sh --quick --algos osdda \
+	--osdda-sizes 64 --impls cpu --gpubench "$G" --out "$fc"
+edit_report "$fc/reports/detect-osdda-64-cpu.json" 'd["results"]["impls"][0]["stream_seconds"]["median"] = 1000.0'
+forecast() { python3 scripts/lib/detect_tables.py forecast "$fc/reports" --algo osdda "$@"; }
+check "detect_tables.py forecast grows the time as N^2 from one smaller size" \
+	test "$(forecast --impl cpu --size 128)" = 4000
+cp "$fc/reports/detect-osdda-64-cpu.json" "$T_TMP/fc-32.json"
+edit_report "$T_TMP/fc-32.json" 'd["results"]["impls"][0]["stream_seconds"]["median"] = 125.0'
+cp "$T_TMP/fc-32.json" "$fc/reports/detect-osdda-32-cpu.json"
+check "from two sizes, as the detector grew between them (8x a doubling: N^3)" \
+	test "$(forecast --impl cpu --size 128)" = 8000
+rm "$fc/reports/detect-osdda-32-cpu.json"
+check "and 0 for a detector without a smaller size" test "$(forecast --impl cpu-bits --size 128)" = 0
+expect_rc "a point expected to outlast the deadline is not started" 3 env GPUBENCH_SWEEP_DEADLINE=$(($(date +%s) + 100)) \
+	bash scripts/detect-tables.sh --quick --algos osdda --osdda-sizes 64,128 --impls cpu --gpubench "$G" --out "$fc"
+expect_err "it says how long it is expected to take" \
+	"detect-osdda-128-cpu: not started: the time budget is spent or would be before it ended (the point is expected to take about 4000 s)"
+check "and runs nothing" test ! -e "$fc/reports/detect-osdda-128-cpu.json"
+: >"$T_TMP/session"
+expect_rc "a point longer than the whole budget starts as the session's first" 0 env \
+	GPUBENCH_SWEEP_DEADLINE=$(($(date +%s) + 100)) GPUBENCH_SWEEP_BUDGET=100 GPUBENCH_SWEEP_SESSION="$T_TMP/session" \
+	bash scripts/detect-tables.sh --quick --algos osdda --osdda-sizes 64,128 --impls cpu --gpubench "$G" --out "$fc"
+expect_err "it says so" "detect-osdda-128-cpu: expected to take about 4000 s, longer than the whole time budget (100 s): started as the session's first point"
+check "the session's file has its line" grep -q '^ran [0-9]*$' "$T_TMP/session"
+rm "$fc/reports/detect-osdda-128-cpu.json"
+expect_rc "... but not once the session has run a point" 3 env \
+	GPUBENCH_SWEEP_DEADLINE=$(($(date +%s) + 100)) GPUBENCH_SWEEP_BUDGET=100 GPUBENCH_SWEEP_SESSION="$T_TMP/session" \
+	bash scripts/detect-tables.sh --quick --algos osdda --osdda-sizes 64,128 --impls cpu --gpubench "$G" --out "$fc"
+expect_err "it says when it will start" "expected to take about 4000 s); it starts when it is the first point a session runs"
 
 # ---- scripts/lib/sweep.sh: a script that defaults to a dist/ older than
 # ./gpubench says so; a failed run stops a sweep

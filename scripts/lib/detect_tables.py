@@ -29,6 +29,15 @@
         reports of one size that disagree on the stream's decisions make the
         whole command fail: no numbers are written.
 
+    detect_tables.py forecast DIR --algo A --impl D --size N
+        Print how many seconds (whole, rounded up) the run of detector D at
+        N x N should take, from D's reports in DIR at smaller sizes: the
+        largest one's time (its median stream time x its repetitions) grown
+        as D grew between the two largest (a power of N, from 1 to 5), or as
+        N^2 from one alone; 0 when DIR has none. scripts/detect-tables.sh
+        gives it to --max-seconds (scripts/lib/sweep.sh: sweep_expect), so a
+        session does not start a run it cannot finish.
+
     detect_tables.py plot-vars OUT.csv
         Print the gnuplot assignments scripts/detect-tables.gp needs to draw
         the lines that OUT.csv holds.
@@ -64,6 +73,7 @@ standard library is used.
 
 import argparse
 import json
+import math
 import os
 import re
 import sys
@@ -426,6 +436,40 @@ def read_table_csv(path):
     return rows
 
 
+def forecast(folder, algo, impl, size):
+    """Seconds D's run at size N should take, from its smaller sizes' reports (0: none)."""
+    times = {}
+    for name in os.listdir(folder) if os.path.isdir(folder) else []:
+        m = NAME_RE.match(name)
+        if not m or m.group("algo") != algo or m.group("impl") not in (None, impl):
+            continue
+        n = int(m.group("n"))
+        if n >= size:
+            continue
+        try:
+            with open(os.path.join(folder, name), encoding="utf-8") as f:
+                doc = json.load(f)
+            e = [e for e in doc["results"]["impls"] if e.get("impl") == impl]
+            t = e[0]["stream_seconds"]["median"] * doc["config"]["reps"] if e else None
+        except (OSError, ValueError, KeyError, IndexError, TypeError):
+            continue  # a report being written, or not one: no forecast from it
+        if isinstance(t, (int, float)) and t > 0:
+            times[n] = t
+    if not times:
+        return 0
+    sizes = sorted(times)
+    n1 = sizes[-1]
+    power = 2.0
+    if len(sizes) > 1:
+        n0 = sizes[-2]
+        power = min(5.0, max(1.0, math.log(times[n1] / times[n0]) / math.log(n1 / n0)))
+    return int(math.ceil(times[n1] * (size / n1) ** power))
+
+
+def cmd_forecast(args):
+    print(forecast(args.dir, args.algo, args.impl, args.size))
+
+
 def cmd_plot_vars(args):
     rows = read_table_csv(args.csv)
     algos = sorted({r["algo"] for r in rows}, key=algo_key)
@@ -472,6 +516,12 @@ def main():
     t.add_argument("--csv", required=True)
     t.add_argument("--md", required=True)
     t.set_defaults(fn=cmd_table)
+    f = sub.add_parser("forecast", help="seconds a detector's run at a size should take")
+    f.add_argument("dir")
+    f.add_argument("--algo", required=True)
+    f.add_argument("--impl", required=True)
+    f.add_argument("--size", required=True, type=int)
+    f.set_defaults(fn=cmd_forecast)
     p = sub.add_parser("plot-vars", help="gnuplot variables for scripts/detect-tables.gp")
     p.add_argument("csv")
     p.set_defaults(fn=cmd_plot_vars)

@@ -32,8 +32,13 @@
 # Time budget: where GPUBENCH_SWEEP_DEADLINE holds a time (seconds since the
 # epoch; scripts/reproduce-all.sh --max-seconds sets it), no point starts that
 # would end after it, judged by the longest point the sweep has run so far (its
-# tally): the points running end, and the script exits 3 before its tables, to
-# be run again (resumed) later.
+# tally) or, where the script can tell, by how long the point itself should take
+# (sweep_expect: scripts/detect-tables.sh extrapolates a detector's time from its
+# smaller sizes): the points running end, and the script exits 3 before its
+# tables, to be run again (resumed) later. A point expected to outlast the whole
+# budget (GPUBENCH_SWEEP_BUDGET, seconds) would never start: it starts when it is
+# the first point of the session to run (no "ran" line yet in the file
+# GPUBENCH_SWEEP_SESSION, which reproduce-all.sh keeps across its scripts).
 #
 # --gpus LIST (device indices, e.g. 0,1): the points run side by side, one
 # process per GPU of LIST, each with --device N; the script waits for them all
@@ -93,8 +98,9 @@ sweep_gpubench() {
 # starts each progress line. With --gpus the run starts in the background on
 # a free GPU of the list (see --gpus above).
 sweep_run() {
-	local tag=$1 dir=$2 name=$3 json log slot
+	local tag=$1 dir=$2 name=$3 json log slot expect=$sweep_expect
 	local -a check=()
+	sweep_expect=0 # this point's alone, kept or run
 	shift 3
 	while [[ $1 != -- ]]; do
 		check+=("$1")
@@ -113,12 +119,12 @@ sweep_run() {
 	fi
 	if [[ ${#sweep_gpus[@]} == 0 ]] || sweep_on_cpu "$@"; then
 		sweep_wait
-		sweep_budget "$tag $name"
+		sweep_budget "$tag $name" "$expect"
 		sweep_point "$tag" "$name" "$json" "$log" "" "${check[@]}" -- "$@" || sweep_stop $?
 		return
 	fi
 	sweep_free_slot
-	sweep_budget "$tag $name" # the deadline as it is when a GPU is free, not before the wait
+	sweep_budget "$tag $name" "$expect" # the deadline as it is when a GPU is free, not before the wait
 	slot=$sweep_slot
 	[[ -n $sweep_tmp ]] || sweep_tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpubench-sweep.XXXXXX") || exit 1
 	sweep_point "$tag" "$name" "$json" "$log" "${sweep_gpus[slot]}" "${check[@]}" -- \
@@ -153,25 +159,41 @@ sweep_point() {
 	sweep_tally "ran $((SECONDS - started))"
 }
 
-# sweep_budget LABEL: where GPUBENCH_SWEEP_DEADLINE (seconds since the epoch)
-# would pass before a point as long as the longest this sweep has run so far
-# (the "ran SECONDS" lines of $GPUBENCH_SWEEP_TALLY, where it is set) ended,
-# start no point: wait for those running (a failed one stops the script with
-# status 1 as ever), say where the sweep stopped and exit 3. The reports made
-# are kept, so the same command run again goes on from there.
+# sweep_budget LABEL [EXPECT]: where GPUBENCH_SWEEP_DEADLINE (seconds since the
+# epoch) would pass before a point as long as the longest this sweep has run so
+# far (the "ran SECONDS" lines of $GPUBENCH_SWEEP_TALLY, where it is set), or as
+# EXPECT seconds when that is longer, ended, start no point: wait for those
+# running (a failed one stops the script with status 1 as ever), say where the
+# sweep stopped and exit 3. The reports made are kept, so the same command run
+# again goes on from there. A point whose EXPECT is the whole
+# GPUBENCH_SWEEP_BUDGET or more starts all the same when no point of the
+# session has run yet (GPUBENCH_SWEEP_SESSION), else it could never start; a
+# budget of 0 starts nothing.
 sweep_budget() {
-	local longest=0
+	local longest=0 expect=${2:-0} need
 	[[ -n ${GPUBENCH_SWEEP_DEADLINE:-} ]] || return 0
 	[[ $GPUBENCH_SWEEP_DEADLINE =~ ^[0-9]+$ ]] ||
 		die_usage "GPUBENCH_SWEEP_DEADLINE: '$GPUBENCH_SWEEP_DEADLINE' is not a time in seconds since the epoch"
 	if [[ -n ${GPUBENCH_SWEEP_TALLY:-} && -r $GPUBENCH_SWEEP_TALLY ]]; then
 		longest=$(awk '$1 == "ran" && $2 + 0 > m {m = $2 + 0} END {print m + 0}' "$GPUBENCH_SWEEP_TALLY")
 	fi
-	(($(date +%s) + longest >= GPUBENCH_SWEEP_DEADLINE)) || return 0
+	need=$((expect > longest ? expect : longest))
+	(($(date +%s) + need >= GPUBENCH_SWEEP_DEADLINE)) || return 0
+	if [[ ${GPUBENCH_SWEEP_BUDGET:-} =~ ^[1-9][0-9]*$ ]] && ((expect >= GPUBENCH_SWEEP_BUDGET)) &&
+		[[ -n ${GPUBENCH_SWEEP_SESSION:-} ]] && ! grep -q '^ran ' "$GPUBENCH_SWEEP_SESSION" 2>/dev/null; then
+		echo "$1: expected to take about $expect s, longer than the whole time budget" \
+			"($GPUBENCH_SWEEP_BUDGET s): started as the session's first point" >&2
+		return 0
+	fi
 	sweep_wait_all || sweep_stop $?
 	local why="the time budget is spent"
-	((longest == 0)) ||
+	if ((expect > longest)); then
+		why+=" or would be before it ended (the point is expected to take about $expect s)"
+		[[ ! ${GPUBENCH_SWEEP_BUDGET:-} =~ ^[1-9][0-9]*$ ]] || ((expect < GPUBENCH_SWEEP_BUDGET)) ||
+			why+="; it starts when it is the first point a session runs"
+	elif ((longest > 0)); then
 		why+=" or would be before it ended (the longest point so far took $longest s)"
+	fi
 	echo "$1: not started: $why; the reports made so far are kept, run the same command again to go on" >&2
 	exit 3
 }
@@ -198,6 +220,9 @@ EOF
 
 sweep_gpus=()
 sweep_pids=()
+# Seconds the script expects its next point to take, where it can tell; the next
+# sweep_run uses it (sweep_budget) and sets it back to 0.
+sweep_expect=0
 sweep_slot=""
 sweep_tmp=""
 
@@ -337,9 +362,11 @@ sweep_kept() {
 	return 0
 }
 
-# sweep_tally LINE: append LINE to $GPUBENCH_SWEEP_TALLY when it is set.
+# sweep_tally LINE: append LINE to $GPUBENCH_SWEEP_TALLY and to
+# $GPUBENCH_SWEEP_SESSION, each when it is set.
 sweep_tally() {
 	[[ -z ${GPUBENCH_SWEEP_TALLY:-} ]] || echo "$1" >>"$GPUBENCH_SWEEP_TALLY"
+	[[ -z ${GPUBENCH_SWEEP_SESSION:-} ]] || echo "$1" >>"$GPUBENCH_SWEEP_SESSION"
 }
 
 # sweep_plot PNG GNUPLOT_ARGS...: draw PNG with `gnuplot GNUPLOT_ARGS`, or, where
