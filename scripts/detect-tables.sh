@@ -298,7 +298,7 @@ run_sweep() {
 		IFS=, read -r -a detectors_here <<<"$here_list"
 		for impl in "${detectors_here[@]}"; do
 			# how long this run should take, from the detector's smaller sizes (--max-seconds)
-			[[ -z ${GPUBENCH_SWEEP_DEADLINE:-} ]] ||
+			[[ -z ${GPUBENCH_SWEEP_DEADLINE:-} ]] || ((sweep_counting)) ||
 				sweep_expect=$(python3 "$helper" forecast "$reports" --algo "$algo" --impl "$impl" --size "$size")
 			sweep_run "[$label $algo $n/$total $impl]" "$reports" "detect-$algo-$size-$impl" \
 				python3 "$helper" check --algo "$algo" --impls "$impl" -- \
