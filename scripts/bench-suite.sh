@@ -206,6 +206,7 @@ if [[ -z $ab_base ]]; then
 	} >"$out/SUITE"
 	echo "bench-suite.sh: suite $suite_version, ${#runs[@]} $mode runs of $("$gpubench" --version)," \
 		"reports in $out" >&2
+	sweep_plan ${#runs[@]}
 	n=0
 	for spec in "${runs[@]}"; do
 		n=$((n + 1))
@@ -242,6 +243,7 @@ done
 echo "bench-suite.sh: suite $suite_version A/B, ${#runs[@]} $mode runs x $rounds rounds of base" \
 	"$ab_base and new $new_gpubench, reports in $out" >&2
 mkdir -p "$out/base" "$out/new"
+sweep_plan $((${#runs[@]} * 2 * rounds))
 n=0
 for spec in "${runs[@]}"; do
 	n=$((n + 1))

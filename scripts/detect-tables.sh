@@ -298,7 +298,7 @@ run_sweep() {
 		IFS=, read -r -a detectors_here <<<"$here_list"
 		for impl in "${detectors_here[@]}"; do
 			# how long this run should take, from the detector's smaller sizes (--max-seconds)
-			[[ -z ${GPUBENCH_SWEEP_DEADLINE:-} ]] ||
+			[[ -z ${GPUBENCH_SWEEP_DEADLINE:-} ]] || ((sweep_counting)) ||
 				sweep_expect=$(python3 "$helper" forecast "$reports" --algo "$algo" --impl "$impl" --size "$size")
 			sweep_run "[$label $algo $n/$total $impl]" "$reports" "detect-$algo-$size-$impl" \
 				python3 "$helper" check --algo "$algo" --impls "$impl" -- \
@@ -335,14 +335,18 @@ if [[ $plot_only == 0 ]]; then
 		fi
 	done
 	mkdir -p "$reports"
-	for algo in "${algo_list[@]}"; do
-		run_sweep tables "$algo" "${list[$algo]}" "${table_sizes[$algo]}"
-	done
-	if [[ $extended == 1 ]]; then
+	sweeps() {
 		for algo in "${algo_list[@]}"; do
-			run_sweep extended "$algo" "${ext_list[$algo]}" "${ext_sizes[$algo]}"
+			run_sweep tables "$algo" "${list[$algo]}" "${table_sizes[$algo]}"
 		done
-	fi
+		if [[ $extended == 1 ]]; then
+			for algo in "${algo_list[@]}"; do
+				run_sweep extended "$algo" "${ext_list[$algo]}" "${ext_sizes[$algo]}"
+			done
+		fi
+	}
+	sweep_count sweeps
+	sweeps
 else
 	[[ -d $reports ]] || { echo "detect-tables.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
 fi

@@ -169,12 +169,16 @@ if [[ $plot_only == 0 ]]; then
 		rm -f "$probe_err"
 	fi
 	mkdir -p "$reports"
-	run_sweep table1 "$impls" "$nodes"
-	if [[ $extended == 1 ]]; then
-		trav=$(tr , '\n' <<<"$impls" | grep -vx -e gpu-tail -e cpu-tail | paste -sd, || true)
-		[[ -z $trav ]] || run_sweep "extended (traversing)" "$trav" 8192,16384,32768,65536
-		run_sweep "extended (tail)" "gpu-tail,cpu-tail" 131072,262144,524288,1048576
-	fi
+	sweeps() {
+		run_sweep table1 "$impls" "$nodes"
+		if [[ $extended == 1 ]]; then
+			trav=$(tr , '\n' <<<"$impls" | grep -vx -e gpu-tail -e cpu-tail | paste -sd, || true)
+			[[ -z $trav ]] || run_sweep "extended (traversing)" "$trav" 8192,16384,32768,65536
+			run_sweep "extended (tail)" "gpu-tail,cpu-tail" 131072,262144,524288,1048576
+		fi
+	}
+	sweep_count sweeps
+	sweeps
 else
 	[[ -d $reports ]] || { echo "list-table1.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
 fi

@@ -215,8 +215,12 @@ plot_files "$out/pba-speedup" png,svg,pdf | xargs rm -f
 if [[ $plot_only == 0 ]]; then
 	sweep_gpubench
 	mkdir -p "$reports"
-	run_sweep tables "$impls" "$res" "$procs"
-	[[ $extended == 0 ]] || run_sweep extended "$extended_impls" "$ext_res" "$ext_procs"
+	sweeps() {
+		run_sweep tables "$impls" "$res" "$procs"
+		[[ $extended == 0 ]] || run_sweep extended "$extended_impls" "$ext_res" "$ext_procs"
+	}
+	sweep_count sweeps
+	sweeps
 else
 	[[ -d $reports ]] || { echo "pba-tables.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
 fi

@@ -111,26 +111,30 @@ if [[ $plot_only == 0 ]]; then
 	mkdir -p "$reports"
 	IFS=, read -r -a loop_list <<<"$loops"
 	total=$((${#loop_list[@]} * 5))
-	n=0
-	echo "speculate-figures.sh: $total runs of $("$gpubench" --version) ($gpubench), reports in $reports" >&2
-	for loop in "${loop_list[@]}"; do
-		for opt in all no-mo no-co no-sched none; do
-			n=$((n + 1))
-			name="spec-$loop-$opt"
-			compare=()
-			if [[ $opt == all ]]; then
-				case $loop in
-				fftbench) compare=(--compare seq,cpu-tm,cpu-spec,cpu-inspect,gpu-nospec) ;;
-				alvinn) compare=(--compare seq,cpu-tm,cpu-spec,gpu-nospec) ;;
-				ocean | trfd) compare=(--compare seq,cpu-tm,cpu-spec,cpu-inspect) ;;
-				*) compare=(--compare seq,cpu-tm,cpu-spec) ;;
-				esac
-			fi
-			sweep_run "[$n/$total]" "$reports" "$name" python3 "$helper" check -- \
-				speculate --loop "$loop" --opt "$opt" --reps "$reps" "${size[@]}" "${compare[@]}" \
-				"${extra[@]}"
+	sweeps() {
+		n=0
+		echo "speculate-figures.sh: $total runs of $("$gpubench" --version) ($gpubench), reports in $reports" >&2
+		for loop in "${loop_list[@]}"; do
+			for opt in all no-mo no-co no-sched none; do
+				n=$((n + 1))
+				name="spec-$loop-$opt"
+				compare=()
+				if [[ $opt == all ]]; then
+					case $loop in
+					fftbench) compare=(--compare seq,cpu-tm,cpu-spec,cpu-inspect,gpu-nospec) ;;
+					alvinn) compare=(--compare seq,cpu-tm,cpu-spec,gpu-nospec) ;;
+					ocean | trfd) compare=(--compare seq,cpu-tm,cpu-spec,cpu-inspect) ;;
+					*) compare=(--compare seq,cpu-tm,cpu-spec) ;;
+					esac
+				fi
+				sweep_run "[$n/$total]" "$reports" "$name" python3 "$helper" check -- \
+					speculate --loop "$loop" --opt "$opt" --reps "$reps" "${size[@]}" "${compare[@]}" \
+					"${extra[@]}"
+			done
 		done
-	done
+	}
+	sweep_count sweeps
+	sweeps
 else
 	[[ -d $reports ]] || { echo "speculate-figures.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
 fi

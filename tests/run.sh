@@ -266,6 +266,12 @@ check "pba-tables.md puts Table 5.3's numbers beside ours at 512 x 512" \
 echo "== detect: scripts/detect-tables.sh --quick"
 out=$T_TMP/detect
 expect_rc "detect-tables.sh --quick exits 0" 0 bash scripts/detect-tables.sh --quick --gpubench "$G" --out "$out"
+expect_err "each point's line says how many points are to come, both algorithms counted first, and when they end" \
+	"] detect-osdda-64-cpu-bits: " " s; 7 to go, about " " at this pace"
+check "the last point's line has nothing to come" grep -q '\] detect-lmdda-32-cpu: .*, [0-9]* s$' "$T_ERR"
+check "sweep_duration writes seconds, minutes, hours" \
+	test "$(bash -c '. scripts/lib/sweep.sh; sweep_duration 45; sweep_duration 1500; sweep_duration 7500' | paste -sd/)" = \
+	"45 s/25 min/2 h 5 min"
 check "detect-tables.csv exists" test -s "$out/detect-tables.csv"
 check "detect-tables.md exists" test -s "$out/detect-tables.md"
 check "detect-tables.sh wrote one osdda report per size and detector" \

@@ -188,6 +188,7 @@ stmfig_main() {
 	if [[ $plot_only == 0 ]]; then
 		sweep_gpubench
 		mkdir -p "$out"
+		sweep_count stmfig_sweep
 		stmfig_sweep
 		sweep_wait
 	else

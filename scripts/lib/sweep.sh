@@ -101,6 +101,11 @@ sweep_run() {
 	local tag=$1 dir=$2 name=$3 json log slot expect=$sweep_expect
 	local -a check=()
 	sweep_expect=0 # this point's alone, kept or run
+	if ((sweep_counting)); then
+		sweep_todo=$((sweep_todo + 1))
+		return 0
+	fi
+	((sweep_todo == 0)) || sweep_todo=$((sweep_todo - 1))
 	shift 3
 	while [[ $1 != -- ]]; do
 		check+=("$1")
@@ -155,8 +160,15 @@ sweep_point() {
 		echo "$tag $name REJECTED (see above); output in $log" >&2
 		return 2
 	fi
-	echo "$tag $name$on: $line, $((SECONDS - started)) s" >&2
-	sweep_tally "ran $((SECONDS - started))"
+	local took=$((SECONDS - started)) eta=""
+	if [[ -z $gpu ]]; then # a point run in the background (--gpus) cannot add to the pace
+		sweep_ran_n=$((sweep_ran_n + 1))
+		sweep_ran_s=$((sweep_ran_s + took))
+		((sweep_todo == 0)) ||
+			eta="; $sweep_todo to go, about $(sweep_duration $((sweep_todo * sweep_ran_s / sweep_ran_n))) at this pace"
+	fi
+	echo "$tag $name$on: $line, $took s$eta" >&2
+	sweep_tally "ran $took"
 }
 
 # sweep_budget LABEL [EXPECT]: where GPUBENCH_SWEEP_DEADLINE (seconds since the
@@ -223,6 +235,39 @@ sweep_pids=()
 # Seconds the script expects its next point to take, where it can tell; the next
 # sweep_run uses it (sweep_budget) and sets it back to 0.
 sweep_expect=0
+# The progress: points counted (sweep_count) and not reached yet, and the points
+# run here (not in the background) with their seconds, whose mean is the pace.
+sweep_todo=0
+sweep_counting=0
+sweep_ran_n=0
+sweep_ran_s=0
+
+# sweep_count CMD...: run CMD, a script's loop of sweep_run calls, only to count
+# its points (each sweep_run adds one and returns; CMD's messages are dropped),
+# then the script runs CMD itself. Each point's line then ends with how many are
+# still to come and how long they would take at the pace so far (kept points
+# cost next to nothing, so it is an upper bound where reports are kept).
+sweep_count() {
+	sweep_counting=1
+	"$@" >/dev/null 2>&1
+	sweep_counting=0
+}
+
+# sweep_plan N: N more points are coming, where a script knows how many.
+sweep_plan() {
+	sweep_todo=$((sweep_todo + $1))
+}
+
+# sweep_duration S: S seconds as "45 s", "12 min" or "2 h 5 min".
+sweep_duration() {
+	if (($1 < 90)); then
+		echo "$1 s"
+	elif (($1 < 5400)); then
+		echo "$((($1 + 30) / 60)) min"
+	else
+		echo "$(($1 / 3600)) h $((($1 % 3600 + 30) / 60)) min"
+	fi
+}
 sweep_slot=""
 sweep_tmp=""
 
