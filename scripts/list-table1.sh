@@ -177,8 +177,7 @@ if [[ $plot_only == 0 ]]; then
 			run_sweep "extended (tail)" "gpu-tail,cpu-tail" 131072,262144,524288,1048576
 		fi
 	}
-	sweep_count sweeps
-	sweeps
+	sweep_loops sweeps
 else
 	[[ -d $reports ]] || { echo "list-table1.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
 fi

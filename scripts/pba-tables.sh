@@ -219,8 +219,7 @@ if [[ $plot_only == 0 ]]; then
 		run_sweep tables "$impls" "$res" "$procs"
 		[[ $extended == 0 ]] || run_sweep extended "$extended_impls" "$ext_res" "$ext_procs"
 	}
-	sweep_count sweeps
-	sweeps
+	sweep_loops sweeps
 else
 	[[ -d $reports ]] || { echo "pba-tables.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
 fi

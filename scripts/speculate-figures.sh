@@ -133,8 +133,7 @@ if [[ $plot_only == 0 ]]; then
 			done
 		done
 	}
-	sweep_count sweeps
-	sweeps
+	sweep_loops sweeps
 else
 	[[ -d $reports ]] || { echo "speculate-figures.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
 fi

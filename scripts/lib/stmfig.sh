@@ -188,8 +188,7 @@ stmfig_main() {
 	if [[ $plot_only == 0 ]]; then
 		sweep_gpubench
 		mkdir -p "$out"
-		sweep_count stmfig_sweep
-		stmfig_sweep
+		sweep_loops stmfig_sweep
 		sweep_wait
 	else
 		[[ -d $out ]] || { echo "$sweep_name: --plot-only: no folder '$out'" >&2; exit 1; }
