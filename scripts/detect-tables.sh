@@ -282,7 +282,7 @@ run_sweep() {
 	[[ $algo != lmdda ]] || units_opt=(--units "$units")
 	local -a length=(--protocol thesis)
 	[[ $protocol == thesis ]] || length=(--protocol stream --events "$events")
-	echo "detect-tables.sh: $label $algo: $total sizes of $("$gpubench" --version) ($gpubench)," \
+	echo "detect-tables.sh: $label $algo: $total sizes of $sweep_version ($gpubench)," \
 		"one run a detector: $all, ${length[*]}, seed $seed, reports in $reports" >&2
 	for size in "${sizes[@]}"; do
 		n=$((n + 1))

@@ -129,7 +129,7 @@ run_sweep() {
 	[[ -z $rest ]] || compare=(--compare "$rest")
 	IFS=, read -r -a sizes <<<"$3"
 	total=${#sizes[@]}
-	echo "list-table1.sh: $label: $total runs of $("$gpubench" --version), implementations $list" >&2
+	echo "list-table1.sh: $label: $total runs of $sweep_version, implementations $list" >&2
 	for size in "${sizes[@]}"; do
 		n=$((n + 1))
 		name="table1-N$size"

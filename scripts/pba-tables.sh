@@ -195,7 +195,7 @@ run_sweep() {
 	IFS=, read -r -a res_list <<<"$3"
 	IFS=, read -r -a procs_list <<<"$4"
 	total=$((${#res_list[@]} * ${#procs_list[@]}))
-	echo "pba-tables.sh: $label: $total runs of $("$gpubench" --version) ($gpubench)," \
+	echo "pba-tables.sh: $label: $total runs of $sweep_version ($gpubench)," \
 		"implementations $list, reports in $reports" >&2
 	for r in "${res_list[@]}"; do
 		for p in "${procs_list[@]}"; do

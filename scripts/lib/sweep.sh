@@ -4,7 +4,8 @@
 #
 #   die_usage MESSAGE...   print MESSAGE and where the help is, exit 2
 #   need_value "$@"        exit 2 unless option $1 has a value in $2
-#   sweep_gpubench         settle $gpubench (see below), exit 1 if it is not there
+#   sweep_gpubench         settle $gpubench (see below), exit 1 if it is not there;
+#                          $sweep_version is then its --version line
 #   sweep_set_gpus "$@"    --gpus LIST: the GPUs points run on side by side (below)
 #   sweep_gpus_help        its lines for --help
 #   sweep_run ...          one run of a sweep (with --emit-slurm, one job of it);
@@ -88,6 +89,7 @@ sweep_gpubench() {
 			"pass --gpubench PATH)" >&2
 		exit 1
 	}
+	sweep_version=$("$gpubench" --version)
 }
 
 # sweep_run TAG DIR NAME CHECK... -- ARGS...: one run of a sweep,
@@ -239,6 +241,7 @@ EOF
 sweep_gpus=()
 sweep_pids=()
 sweep_slot=""
+sweep_version=""
 sweep_tmp=""
 # Where the script can tell: a command that prints how many seconds its next
 # point should take; the next sweep_run gives it to sweep_budget and empties it.
