@@ -201,10 +201,10 @@ mkdir -p "$out"
 if [[ -z $ab_base ]]; then
 	{
 		echo "gpubench benchmark suite version $suite_version ($mode)"
-		echo "binary: $("$gpubench" --version)"
+		echo "binary: $sweep_version"
 		suite_lines
 	} >"$out/SUITE"
-	echo "bench-suite.sh: suite $suite_version, ${#runs[@]} $mode runs of $("$gpubench" --version)," \
+	echo "bench-suite.sh: suite $suite_version, ${#runs[@]} $mode runs of $sweep_version," \
 		"reports in $out" >&2
 	sweep_plan ${#runs[@]}
 	n=0

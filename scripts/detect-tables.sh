@@ -5,7 +5,7 @@
 # resources, here for every detector of gpubench detect on one generated event
 # stream per size, with the speedups of the GPU detectors (or, with none, of the
 # first CPU one) over cpu-serial (the thesis's serial CPU detectors), cpu and
-# thesis's own run-times and speedups beside ours at its sizes.
+# cpu-bits, and the thesis's own run-times and speedups beside ours at its sizes.
 # One JSON report per size and detector (one gpubench run each, so that no run
 # is longer than its slowest detector: cpu-serial at OSDDA 8192 x 8192 takes
 # minutes), then detect-tables.csv, detect-tables.md and (with gnuplot)
@@ -282,7 +282,7 @@ run_sweep() {
 	[[ $algo != lmdda ]] || units_opt=(--units "$units")
 	local -a length=(--protocol thesis)
 	[[ $protocol == thesis ]] || length=(--protocol stream --events "$events")
-	echo "detect-tables.sh: $label $algo: $total sizes of $("$gpubench" --version) ($gpubench)," \
+	echo "detect-tables.sh: $label $algo: $total sizes of $sweep_version ($gpubench)," \
 		"one run a detector: $all, ${length[*]}, seed $seed, reports in $reports" >&2
 	for size in "${sizes[@]}"; do
 		n=$((n + 1))
@@ -298,8 +298,7 @@ run_sweep() {
 		IFS=, read -r -a detectors_here <<<"$here_list"
 		for impl in "${detectors_here[@]}"; do
 			# how long this run should take, from the detector's smaller sizes (--max-seconds)
-			[[ -z ${GPUBENCH_SWEEP_DEADLINE:-} ]] || ((sweep_counting)) ||
-				sweep_expect=$(python3 "$helper" forecast "$reports" --algo "$algo" --impl "$impl" --size "$size")
+			sweep_expect=(python3 "$helper" forecast "$reports" --algo "$algo" --impl "$impl" --size "$size")
 			sweep_run "[$label $algo $n/$total $impl]" "$reports" "detect-$algo-$size-$impl" \
 				python3 "$helper" check --algo "$algo" --impls "$impl" -- \
 				detect --algo "$algo" --procs "$size" --res "$size" "${units_opt[@]}" "${length[@]}" \
@@ -345,8 +344,7 @@ if [[ $plot_only == 0 ]]; then
 			done
 		fi
 	}
-	sweep_count sweeps
-	sweeps
+	sweep_loops sweeps
 else
 	[[ -d $reports ]] || { echo "detect-tables.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
 fi

@@ -129,7 +129,7 @@ run_sweep() {
 	[[ -z $rest ]] || compare=(--compare "$rest")
 	IFS=, read -r -a sizes <<<"$3"
 	total=${#sizes[@]}
-	echo "list-table1.sh: $label: $total runs of $("$gpubench" --version), implementations $list" >&2
+	echo "list-table1.sh: $label: $total runs of $sweep_version, implementations $list" >&2
 	for size in "${sizes[@]}"; do
 		n=$((n + 1))
 		name="table1-N$size"
@@ -177,8 +177,7 @@ if [[ $plot_only == 0 ]]; then
 			run_sweep "extended (tail)" "gpu-tail,cpu-tail" 131072,262144,524288,1048576
 		fi
 	}
-	sweep_count sweeps
-	sweeps
+	sweep_loops sweeps
 else
 	[[ -d $reports ]] || { echo "list-table1.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
 fi

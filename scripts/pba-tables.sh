@@ -195,7 +195,7 @@ run_sweep() {
 	IFS=, read -r -a res_list <<<"$3"
 	IFS=, read -r -a procs_list <<<"$4"
 	total=$((${#res_list[@]} * ${#procs_list[@]}))
-	echo "pba-tables.sh: $label: $total runs of $("$gpubench" --version) ($gpubench)," \
+	echo "pba-tables.sh: $label: $total runs of $sweep_version ($gpubench)," \
 		"implementations $list, reports in $reports" >&2
 	for r in "${res_list[@]}"; do
 		for p in "${procs_list[@]}"; do
@@ -219,8 +219,7 @@ if [[ $plot_only == 0 ]]; then
 		run_sweep tables "$impls" "$res" "$procs"
 		[[ $extended == 0 ]] || run_sweep extended "$extended_impls" "$ext_res" "$ext_procs"
 	}
-	sweep_count sweeps
-	sweeps
+	sweep_loops sweeps
 else
 	[[ -d $reports ]] || { echo "pba-tables.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
 fi

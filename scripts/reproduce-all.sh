@@ -68,12 +68,12 @@ and added to OUT/timing.csv; OUT/timing.md sums the sessions of this revision.
                       script: its points run side by side, one process a GPU,
                       those that time the CPU alone (scripts/fig7.sh --help);
                       not with --emit-slurm
-  --max-seconds S     start no point that would end after S seconds, judged by
-                      the longest point the script has run so far, or by the
-                      point's own expected time where the script can tell
-                      (detect-tables: a detector's time at its smaller sizes,
-                      extrapolated) (say, a batch job's time limit): the
-                      points running end, the run stops there with status 3
+  --max-seconds S     start no point that would end after S seconds (say, a
+                      batch job's time limit), judged by the longest point
+                      the script has run so far, or by the point's own
+                      expected time where the script can tell (detect-tables:
+                      a detector's time at its smaller sizes, extrapolated):
+                      the points running end, the run stops there with status 3
                       and no claims or index; run the same command again to
                       go on (the points made are kept). A point expected to
                       take S seconds or more starts only as the first point

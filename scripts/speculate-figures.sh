@@ -113,7 +113,7 @@ if [[ $plot_only == 0 ]]; then
 	total=$((${#loop_list[@]} * 5))
 	sweeps() {
 		n=0
-		echo "speculate-figures.sh: $total runs of $("$gpubench" --version) ($gpubench), reports in $reports" >&2
+		echo "speculate-figures.sh: $total runs of $sweep_version ($gpubench), reports in $reports" >&2
 		for loop in "${loop_list[@]}"; do
 			for opt in all no-mo no-co no-sched none; do
 				n=$((n + 1))
@@ -133,8 +133,7 @@ if [[ $plot_only == 0 ]]; then
 			done
 		done
 	}
-	sweep_count sweeps
-	sweeps
+	sweep_loops sweeps
 else
 	[[ -d $reports ]] || { echo "speculate-figures.sh: --plot-only: no folder '$reports'" >&2; exit 1; }
 fi

@@ -13,6 +13,7 @@
 #                              unless it is a string
 #   json_check NAME FILE CODE  python CODE with d = the parsed FILE; passes when it
 #                              runs without an exception (use assert with messages)
+#   edit_report FILE CODE      python CODE with d = the parsed FILE, then d written back
 #   summary LABEL              print "LABEL: N passed, N failed"; status 1 on failure
 #   pba_fan_trace FILE N       write an avoid trace whose second safety iteration has
 #                              N - 1 candidates (see below)
@@ -167,6 +168,17 @@ PY
 	else
 		fail "$name" "$msg"
 	fi
+}
+
+edit_report() {
+	python3 - "$1" "$2" <<'PY'
+import json, sys
+with open(sys.argv[1]) as f:
+    d = json.load(f)
+exec(sys.argv[2])
+with open(sys.argv[1], "w") as f:
+    json.dump(d, f)
+PY
 }
 
 summary() {

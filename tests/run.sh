@@ -327,17 +327,6 @@ fi
 cp "$out/detect-tables.csv" "$T_TMP/detect-first.csv" 2>/dev/null
 expect_rc "detect-tables.sh --plot-only exits 0" 0 bash scripts/detect-tables.sh --plot-only --out "$out"
 check "detect-tables.sh --plot-only rebuilds the same CSV" cmp "$T_TMP/detect-first.csv" "$out/detect-tables.csv"
-# edit_report FILE PYTHON: run PYTHON on the report's document d, and write it back.
-edit_report() {
-	python3 - "$1" "$2" <<'PY'
-import json, sys
-with open(sys.argv[1]) as f:
-    d = json.load(f)
-exec(sys.argv[2])
-with open(sys.argv[1], "w") as f:
-    json.dump(d, f)
-PY
-}
 cp -r "$out" "$T_TMP/detect-mixed"
 edit_report "$T_TMP/detect-mixed/reports/detect-osdda-64-cpu-bits.json" 'd["config"]["events"] = 300'
 expect_rc "detect-tables.sh refuses reports of different streams" 1 \
@@ -546,13 +535,8 @@ if command -v gnuplot >/dev/null 2>&1; then
 	# a median of 0 on a log axis is drawn low and said so
 	mkdir -p "$T_TMP/fig9-zero"
 	cp "$T_TMP/fig9"/*.json "$T_TMP/fig9-zero/"
-	python3 - "$T_TMP/fig9-zero/bank-prstm-A-x100.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-t = d["results"]["throughput_tx_per_s"]
-t["median"] = t["min"] = 0
-json.dump(d, open(sys.argv[1], "w"))
-PY
+	edit_report "$T_TMP/fig9-zero/bank-prstm-A-x100.json" \
+		't = d["results"]["throughput_tx_per_s"]; t["median"] = t["min"] = 0'
 	expect_rc "fig9.sh --plot-only with a zero throughput exits 0" 0 bash scripts/fig9.sh --plot-only --format svg \
 		--out "$T_TMP/fig9-zero"
 	check "a zero throughput is marked on the log axis" grep -q '0 (none committed), drawn low' "$T_TMP/fig9-zero/fig9.svg"
@@ -812,7 +796,7 @@ if ! grep -q -- '--backend' <<<"$args"; then
 		python3 scripts/lib/resume.py "$rj" "$G" -- $args <<<"$with_gpu"
 fi
 dirty=$(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); d["git_revision"] = "0123456789ab-dirty"; print(json.dumps(d))' "$info")
-python3 -c 'import json, sys; d = json.load(open(sys.argv[1])); d["meta"]["git_revision"] = "0123456789ab-dirty"; json.dump(d, open(sys.argv[1], "w"))' "$rj"
+edit_report "$rj" 'd["meta"]["git_revision"] = "0123456789ab-dirty"'
 cp "$G" "$T_TMP/resume-bin"
 touch -d '1 hour ago' "$T_TMP/resume-bin"
 # shellcheck disable=SC2086

@@ -188,8 +188,8 @@ stmfig_main() {
 	if [[ $plot_only == 0 ]]; then
 		sweep_gpubench
 		mkdir -p "$out"
-		sweep_count stmfig_sweep
-		stmfig_sweep
+		sweep_cpu_algos=" $(stmfig_cpu_only) " # once: sweep_loops runs stmfig_sweep twice
+		sweep_loops stmfig_sweep
 		sweep_wait
 	else
 		[[ -d $out ]] || { echo "$sweep_name: --plot-only: no folder '$out'" >&2; exit 1; }
@@ -251,10 +251,9 @@ stmfig_sweep() {
 		[[ ,$only_panels, == *,${spec%% *},* ]] && chosen+=("$spec")
 	done
 	total=$((${#wl_list[@]} * ${#algo_list[@]} * ${#chosen[@]} * ${#point_list[@]}))
-	echo "$sweep_name: $total runs of $("$gpubench" --version) ($gpubench), backend $backend," \
+	echo "$sweep_name: $total runs of $sweep_version ($gpubench), backend $backend," \
 		"reports in $out" >&2
-	cpu_only=" $(stmfig_cpu_only) "
-	sweep_cpu_algos=$cpu_only
+	cpu_only=$sweep_cpu_algos
 	for algo in "${algo_list[@]}"; do
 		[[ $backend == gpu && $cpu_only == *" $algo "* ]] &&
 			echo "$sweep_name: note: $algo has no GPU backend (the host baseline): its runs use --backend cpu" >&2

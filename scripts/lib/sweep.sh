@@ -4,7 +4,8 @@
 #
 #   die_usage MESSAGE...   print MESSAGE and where the help is, exit 2
 #   need_value "$@"        exit 2 unless option $1 has a value in $2
-#   sweep_gpubench         settle $gpubench (see below), exit 1 if it is not there
+#   sweep_gpubench         settle $gpubench (see below), exit 1 if it is not there;
+#                          $sweep_version is then its --version line
 #   sweep_set_gpus "$@"    --gpus LIST: the GPUs points run on side by side (below)
 #   sweep_gpus_help        its lines for --help
 #   sweep_run ...          one run of a sweep (with --emit-slurm, one job of it);
@@ -33,8 +34,8 @@
 # epoch; scripts/reproduce-all.sh --max-seconds sets it), no point starts that
 # would end after it, judged by the longest point the sweep has run so far (its
 # tally) or, where the script can tell, by how long the point itself should take
-# (sweep_expect: scripts/detect-tables.sh extrapolates a detector's time from its
-# smaller sizes): the points running end, and the script exits 3 before its
+# (sweep_expect, a command asked only then: scripts/detect-tables.sh extrapolates
+# a detector's time from its smaller sizes): the points running end, and the script exits 3 before its
 # tables, to be run again (resumed) later. A point expected to outlast the whole
 # budget (GPUBENCH_SWEEP_BUDGET, seconds) would never start: it starts when it is
 # the first point of the session to run (no "ran" line yet in the file
@@ -88,6 +89,7 @@ sweep_gpubench() {
 			"pass --gpubench PATH)" >&2
 		exit 1
 	}
+	sweep_version=$("$gpubench" --version)
 }
 
 # sweep_run TAG DIR NAME CHECK... -- ARGS...: one run of a sweep,
@@ -98,9 +100,9 @@ sweep_gpubench() {
 # starts each progress line. With --gpus the run starts in the background on
 # a free GPU of the list (see --gpus above).
 sweep_run() {
-	local tag=$1 dir=$2 name=$3 json log slot expect=$sweep_expect
-	local -a check=()
-	sweep_expect=0 # this point's alone, kept or run
+	local tag=$1 dir=$2 name=$3 json log slot
+	local -a check=() expect=("${sweep_expect[@]}")
+	sweep_expect=() # this point's alone, kept or run
 	if ((sweep_counting)); then
 		sweep_todo=$((sweep_todo + 1))
 		return 0
@@ -124,12 +126,12 @@ sweep_run() {
 	fi
 	if [[ ${#sweep_gpus[@]} == 0 ]] || sweep_on_cpu "$@"; then
 		sweep_wait
-		sweep_budget "$tag $name" "$expect"
+		sweep_budget "$tag $name" "${expect[@]}"
 		sweep_point "$tag" "$name" "$json" "$log" "" "${check[@]}" -- "$@" || sweep_stop $?
 		return
 	fi
 	sweep_free_slot
-	sweep_budget "$tag $name" "$expect" # the deadline as it is when a GPU is free, not before the wait
+	sweep_budget "$tag $name" "${expect[@]}" # the deadline as it is when a GPU is free, not before the wait
 	slot=$sweep_slot
 	[[ -n $sweep_tmp ]] || sweep_tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpubench-sweep.XXXXXX") || exit 1
 	sweep_point "$tag" "$name" "$json" "$log" "${sweep_gpus[slot]}" "${check[@]}" -- \
@@ -171,10 +173,11 @@ sweep_point() {
 	sweep_tally "ran $took"
 }
 
-# sweep_budget LABEL [EXPECT]: where GPUBENCH_SWEEP_DEADLINE (seconds since the
+# sweep_budget LABEL [CMD...]: where GPUBENCH_SWEEP_DEADLINE (seconds since the
 # epoch) would pass before a point as long as the longest this sweep has run so
 # far (the "ran SECONDS" lines of $GPUBENCH_SWEEP_TALLY, where it is set), or as
-# EXPECT seconds when that is longer, ended, start no point: wait for those
+# EXPECT seconds when that is longer (what CMD prints, asked only under a
+# deadline), ended, start no point: wait for those
 # running (a failed one stops the script with status 1 as ever), say where the
 # sweep stopped and exit 3. The reports made are kept, so the same command run
 # again goes on from there. A point whose EXPECT is the whole
@@ -182,10 +185,15 @@ sweep_point() {
 # session has run yet (GPUBENCH_SWEEP_SESSION), else it could never start; a
 # budget of 0 starts nothing.
 sweep_budget() {
-	local longest=0 expect=${2:-0} need
+	local label=$1 longest=0 expect=0 need
+	shift
 	[[ -n ${GPUBENCH_SWEEP_DEADLINE:-} ]] || return 0
 	[[ $GPUBENCH_SWEEP_DEADLINE =~ ^[0-9]+$ ]] ||
 		die_usage "GPUBENCH_SWEEP_DEADLINE: '$GPUBENCH_SWEEP_DEADLINE' is not a time in seconds since the epoch"
+	if (($#)); then
+		expect=$("$@") || exit 1
+		[[ $expect =~ ^[0-9]+$ ]] || { echo "$label: the expected time '$expect' is not whole seconds" >&2; exit 1; }
+	fi
 	if [[ -n ${GPUBENCH_SWEEP_TALLY:-} && -r $GPUBENCH_SWEEP_TALLY ]]; then
 		longest=$(awk '$1 == "ran" && $2 + 0 > m {m = $2 + 0} END {print m + 0}' "$GPUBENCH_SWEEP_TALLY")
 	fi
@@ -193,7 +201,7 @@ sweep_budget() {
 	(($(date +%s) + need >= GPUBENCH_SWEEP_DEADLINE)) || return 0
 	if [[ ${GPUBENCH_SWEEP_BUDGET:-} =~ ^[1-9][0-9]*$ ]] && ((expect >= GPUBENCH_SWEEP_BUDGET)) &&
 		[[ -n ${GPUBENCH_SWEEP_SESSION:-} ]] && ! grep -q '^ran ' "$GPUBENCH_SWEEP_SESSION" 2>/dev/null; then
-		echo "$1: expected to take about $expect s, longer than the whole time budget" \
+		echo "$label: expected to take about $expect s, longer than the whole time budget" \
 			"($GPUBENCH_SWEEP_BUDGET s): started as the session's first point" >&2
 		return 0
 	fi
@@ -206,7 +214,7 @@ sweep_budget() {
 	elif ((longest > 0)); then
 		why+=" or would be before it ended (the longest point so far took $longest s)"
 	fi
-	echo "$1: not started: $why; the reports made so far are kept, run the same command again to go on" >&2
+	echo "$label: not started: $why; the reports made so far are kept, run the same command again to go on" >&2
 	exit 3
 }
 
@@ -232,25 +240,29 @@ EOF
 
 sweep_gpus=()
 sweep_pids=()
-# Seconds the script expects its next point to take, where it can tell; the next
-# sweep_run uses it (sweep_budget) and sets it back to 0.
-sweep_expect=0
-# The progress: points counted (sweep_count) and not reached yet, and the points
+sweep_slot=""
+sweep_version=""
+sweep_tmp=""
+# Where the script can tell: a command that prints how many seconds its next
+# point should take; the next sweep_run gives it to sweep_budget and empties it.
+sweep_expect=()
+# The progress: points counted (sweep_loops) and not reached yet, and the points
 # run here (not in the background) with their seconds, whose mean is the pace.
 sweep_todo=0
 sweep_counting=0
 sweep_ran_n=0
 sweep_ran_s=0
 
-# sweep_count CMD...: run CMD, a script's loop of sweep_run calls, only to count
-# its points (each sweep_run adds one and returns; CMD's messages are dropped),
-# then the script runs CMD itself. Each point's line then ends with how many are
+# sweep_loops CMD...: CMD, a script's loops of sweep_run calls, run twice: first
+# only to count its points (each sweep_run adds one and returns; CMD's messages
+# are dropped), then for real. Each point's line then ends with how many are
 # still to come and how long they would take at the pace so far (kept points
 # cost next to nothing, so it is an upper bound where reports are kept).
-sweep_count() {
+sweep_loops() {
 	sweep_counting=1
 	"$@" >/dev/null 2>&1
 	sweep_counting=0
+	"$@"
 }
 
 # sweep_plan N: N more points are coming, where a script knows how many.
@@ -268,8 +280,6 @@ sweep_duration() {
 		echo "$(($1 / 3600)) h $((($1 % 3600 + 30) / 60)) min"
 	fi
 }
-sweep_slot=""
-sweep_tmp=""
 
 # sweep_set_gpus "$@": --gpus LIST in a script's option loop (then shift 2). LIST is
 # device indices as gpubench --device takes them, comma-separated, each once.
