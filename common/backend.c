@@ -18,6 +18,18 @@ gb_backend gb_backend_parse(const char *opt, const char *text)
 	return (gb_backend)gb_opt_choice(opt, text, gb_backend_names);
 }
 
+static int fell_back;
+
+int gb_backend_fell_back(void)
+{
+	return fell_back;
+}
+
+void gb_backend_set_fell_back(void)
+{
+	fell_back = 1;
+}
+
 gb_backend gb_backend_resolve(gb_backend requested, unsigned supported, const char *what,
 			      gb_device_info *dev)
 {
@@ -40,8 +52,10 @@ gb_backend gb_backend_resolve(gb_backend requested, unsigned supported, const ch
 			requested = GB_BACKEND_GPU;
 		} else {
 			requested = GB_BACKEND_CPU;
-			if (supported & GB_BACKEND_MASK(GB_BACKEND_GPU))
+			if (supported & GB_BACKEND_MASK(GB_BACKEND_GPU)) {
 				gb_note("note: %s; running %s on the CPU backend", why, what);
+				fell_back = 1;
+			}
 		}
 	}
 	if (requested == GB_BACKEND_CPU && !(supported & GB_BACKEND_MASK(GB_BACKEND_CPU)))

@@ -27,4 +27,13 @@ gb_backend gb_backend_parse(const char *opt, const char *text);
 gb_backend gb_backend_resolve(gb_backend requested, unsigned supported, const char *what,
 			      gb_device_info *dev);
 
+/*
+ * Whether this process runs on the CPU only because no GPU was found: --backend
+ * auto, or no --impl, on an engine or a choice that has a GPU side. Reports
+ * record it (device.no_gpu_fallback), so a resumed sweep can tell a CPU run
+ * that would go to the GPU on a host with one from one that asked for the CPU.
+ */
+int gb_backend_fell_back(void);
+void gb_backend_set_fell_back(void);
+
 #endif

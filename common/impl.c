@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/backend.h"
 #include "common/device.h"
 #include "common/error.h"
 #include "common/impl.h"
@@ -87,8 +88,10 @@ void gb_impl_choose(const gb_registry *r, const char *group, const char *impl, c
 	} else if (!impl) {
 		have_gpu = gb_device_count(why, sizeof(why)) > 0;
 		impl = have_gpu ? r->gpu_default : r->cpu_default;
-		if (!have_gpu)
+		if (!have_gpu) {
 			gb_note("note: %s; running --impl %s", why, impl);
+			gb_backend_set_fell_back();
+		}
 	}
 	c->e[c->n++] = gb_registry_pick(r, group, option_of(r), impl);
 	mask = gb_head(c->e[0])->backends;

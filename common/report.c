@@ -123,8 +123,10 @@ void gb_report_set_device(gb_report *r, gb_backend backend, const gb_device_info
 		gb_report_warn(r, "--device %d was not used: the run is on the CPU", gb_device_current());
 	}
 	gb_describe_host_cpu(d);
-	if (backend == GB_BACKEND_CPU)
+	if (backend == GB_BACKEND_CPU) {
 		gb_json_u64(d, "cpu_workers", (uint64_t)cpu_workers);
+		cJSON_AddBoolToObject(d, "no_gpu_fallback", gb_backend_fell_back());
+	}
 }
 
 void gb_report_incomplete(gb_report *r)

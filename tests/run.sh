@@ -790,11 +790,29 @@ other_host=$(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); d["cpu_m
 expect_rc "resume.py refuses a report of another host" 1 python3 scripts/lib/resume.py "$rj" "$G" -- $args <<<"$other_host"
 expect_out "resume.py says so" "made on another host (cpu_model"
 with_gpu=$(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); d["devices"] = [{"name": "Some GPU"}]; print(json.dumps(d))' "$info")
+cp "$rj" "$T_TMP/resume-keep.json"
 if ! grep -q -- '--backend' <<<"$args"; then
+	edit_report "$rj" 'd["device"].pop("no_gpu_fallback", None)'
 	# shellcheck disable=SC2086
-	expect_rc "resume.py refuses a CPU report of a run that could now go to a GPU" 1 \
+	expect_rc "resume.py refuses an older CPU report (no no_gpu_fallback) on a host with a GPU" 1 \
 		python3 scripts/lib/resume.py "$rj" "$G" -- $args <<<"$with_gpu"
 fi
+edit_report "$rj" 'd["device"]["no_gpu_fallback"] = False'
+# shellcheck disable=SC2086
+expect_rc "resume.py keeps a CPU report of a run that chose the CPU on a host with a GPU" 0 \
+	python3 scripts/lib/resume.py "$rj" "$G" -- $args <<<"$with_gpu"
+edit_report "$rj" 'd["device"]["no_gpu_fallback"] = True'
+# shellcheck disable=SC2086
+expect_rc "resume.py refuses one that fell back to the CPU for want of a GPU" 1 \
+	python3 scripts/lib/resume.py "$rj" "$G" -- $args <<<"$with_gpu"
+expect_out "resume.py says why" "made on the CPU where no GPU was found; this host has one"
+cp "$T_TMP/resume-keep.json" "$rj"
+# the field itself: a run that fell back to the CPU says so, one that named a CPU engine does not
+"$G" detect --algo osdda --procs 64 --res 64 --reps 1 --json "$T_TMP/fb-auto.json" >/dev/null 2>&1
+"$G" detect --algo osdda --procs 64 --res 64 --reps 1 --impl cpu --json "$T_TMP/fb-cpu.json" >/dev/null 2>&1
+check "a CPU run for want of a GPU records no_gpu_fallback true, one that named --impl cpu false" \
+	python3 -c 'import json, sys; a, b = (json.load(open(p))["device"]["no_gpu_fallback"] for p in sys.argv[1:]); assert (a, b) == (True, False), (a, b)' \
+	"$T_TMP/fb-auto.json" "$T_TMP/fb-cpu.json"
 dirty=$(python3 -c 'import json, sys; d = json.loads(sys.argv[1]); d["git_revision"] = "0123456789ab-dirty"; print(json.dumps(d))' "$info")
 edit_report "$rj" 'd["meta"]["git_revision"] = "0123456789ab-dirty"'
 cp "$G" "$T_TMP/resume-bin"

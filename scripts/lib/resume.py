@@ -11,9 +11,10 @@ Exit 0 when REPORT.json was made by the same run this sweep is about to make:
     --device N on either side is left out (sweep.sh's --gpus gives a point
     whichever GPU is free, and the report's device block says which it was);
   - the same machine: the report's CPU model and logical cores are this
-    host's; a GPU report names a device this host has, and a CPU report of a
-    run that did not ask for --backend cpu was made where no GPU was found,
-    as here (else this run could go to the GPU).
+    host's; a GPU report names a device this host has, and a CPU report made
+    on the CPU only because no GPU was found (device.no_gpu_fallback; a report
+    without the field and without --backend cpu counts as one) is kept only
+    where no GPU is found now (else this run would go to the GPU).
 Whether the report is complete and verified is the sweep's own check, run
 after this one. Exit 1 otherwise, printing why: "made by revision ...",
 "made with other options", ... (sweep.sh prints "its report was " before it). Only the
@@ -70,7 +71,8 @@ def why_not(report_path, binary, args, info):
     names = [d.get("name") for d in info.get("devices") or []]
     if dev.get("backend") == "gpu" and dev.get("name") not in names:
         return "made on a GPU this host does not have (%s)" % dev.get("name")
-    if dev.get("backend") == "cpu" and names and not asked_cpu(args):
+    fell_back = dev.get("no_gpu_fallback", not asked_cpu(args))
+    if dev.get("backend") == "cpu" and names and fell_back is not False:
         return "made on the CPU where no GPU was found; this host has one"
     return None
 

@@ -132,6 +132,7 @@ TEST(report_roundtrip)
 	CHECK(cJSON_IsString(get(o, "cpu_model")));
 	CHECK(cJSON_IsNumber(get(o, "cpu_logical_cores")) && get(o, "cpu_logical_cores")->valuedouble >= 1);
 	CHECK(cJSON_IsNumber(get(o, "cpu_workers")) && get(o, "cpu_workers")->valuedouble == 3);
+	CHECK(cJSON_IsFalse(get(o, "no_gpu_fallback")));
 	CHECK(get(o, "name") == NULL); /* no GPU fields on the CPU backend */
 
 	CHECK_EQ(get(get(root, "config"), "threads")->valuedouble, 4);
