@@ -581,9 +581,9 @@ RULES = {
     "lmdda-bitpacked-1024": (R, 85.24, thesis_ratio("detect", ("lmdda", 1024), "cpu-serial", "gpu")),
     "lmdda-speedup-falls": (R, 0.32, speedup_change("detect", ("lmdda", 256), ("lmdda", 1024), "cpu-serial", "gpu")),
     "lmdda-max": (R, 812.50, thesis_max("lmdda", (64, 128, 256, 512, 1024))),
-    "pba-512x256": (R, 0.65, thesis_ratio("pba", (256, 512), "cpu", "gpu-thesis")),
-    "pba-8192x256": (R, 3.19, thesis_ratio("pba", (256, 8192), "cpu", "gpu-thesis")),
-    "pba-8192x1024": (R, 1.58, thesis_ratio("pba", (1024, 8192), "cpu", "gpu-thesis")),
-    "pba-speedup-grows": (R, 4.9, speedup_change("pba", (256, 512), (256, 8192), "cpu", "gpu-thesis")),
+    "pba-512x256": (R, 1.65, thesis_ratio("pba", (256, 512), "cpu", "gpu-thesis")),
+    "pba-8192x256": (R, 4.19, thesis_ratio("pba", (256, 8192), "cpu", "gpu-thesis")),
+    "pba-8192x1024": (R, 2.58, thesis_ratio("pba", (1024, 8192), "cpu", "gpu-thesis")),
+    "pba-speedup-grows": (R, 2.54, speedup_change("pba", (256, 512), (256, 8192), "cpu", "gpu-thesis")),
 }
 
