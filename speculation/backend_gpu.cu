@@ -222,7 +222,7 @@ typedef struct gpu_ctx {
 	uint32_t *buffers[SP_NBUFFERS];
 	size_t words[SP_NBUFFERS];
 	uint32_t *bounce;     /* pinned host memory for small copies and unlocked pieces */
-	pinned pin[3];        /* the host array and the inputs, where locked */
+	pinned pin[4];        /* the host array, the inputs and the runtime's staging, where locked */
 	cudaStream_t steps;   /* the steps and the copies that wait for them */
 	cudaStream_t back;    /* background copies that overlap later steps (upload/download_async) */
 	cudaEvent_t launched; /* where back's copies start in steps */
@@ -552,6 +552,12 @@ static void gpu_close(void *vctx)
 
 extern "C" {
 extern const sp_backend sp_backend_gpu;
+static void gpu_pin(void *vctx, const void *p, size_t bytes)
+{
+	gpu_ctx *c = (gpu_ctx *)vctx;
+	c->pin[3] = pin_host(p, bytes);
+}
+
 const sp_backend sp_backend_gpu = {
 	.name = "gpu",
 	.host_memory = 0,
@@ -563,6 +569,7 @@ const sp_backend sp_backend_gpu = {
 	.upload_async = gpu_upload_async,
 	.download_async = gpu_download_async,
 	.drain = gpu_drain,
+	.pin = gpu_pin,
 	.close = gpu_close,
 };
 }

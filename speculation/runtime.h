@@ -49,6 +49,10 @@ typedef struct sp_backend {
 			     size_t words);
 	void (*download_async)(void *ctx, unsigned buf, size_t off_words, uint32_t *dst, size_t words);
 	void (*drain)(void *ctx, const char *what);
+	/* Page-lock another host buffer the run copies into (the no-co staging buffer), as
+	 * open does the host array, so that its copies run at the link's speed; unlocked at
+	 * close. NULL where copies need no locking (the CPU backend). */
+	void (*pin)(void *ctx, const void *p, size_t bytes);
 	void (*close)(void *ctx);
 } sp_backend;
 
