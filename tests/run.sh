@@ -858,7 +858,9 @@ printf '#!/bin/sh\n[ "$1" = info ] || case " $* " in *" --json "*) sleep 3 ;; es
 	>"$T_TMP/slow-gpubench"
 chmod +x "$T_TMP/slow-gpubench"
 : >"$T_TMP/tally"
-expect_rc "a sweep past its deadline exits 3" 3 env GPUBENCH_SWEEP_DEADLINE=$(($(date +%s) + 2)) \
+# (a deadline 4 s away: the first point starts however slowly the sweep starts on a loaded
+# machine, and the next, expected to take 3 s, cannot end by it)
+expect_rc "a sweep past its deadline exits 3" 3 env GPUBENCH_SWEEP_DEADLINE=$(($(date +%s) + 4)) \
 	GPUBENCH_SWEEP_TALLY="$T_TMP/tally" bash scripts/pba-tables.sh --quick --gpubench "$T_TMP/slow-gpubench" --out "$rb/slow"
 check "the point under way when the budget ran out ended, no other started" \
 	test "$(sed 's/^ran [0-9]*$/ran/' "$T_TMP/tally" | paste -sd,)" = "ran"
@@ -869,9 +871,9 @@ expect_rc "the same sweep without a budget goes on and exits 0" 0 env GPUBENCH_S
 	bash scripts/pba-tables.sh --quick --gpubench "$T_TMP/slow-gpubench" --out "$rb/slow"
 check "it keeps the point made and runs the other 3" \
 	test "$(sort "$T_TMP/tally" | sed 's/^ran [0-9]*$/ran/' | uniq -c | awk '{print $1, $2}' | paste -sd,)" = "1 kept,3 ran"
-# the longest point so far (3 s) would not end by a deadline 5 s away: one point, not two
+# the longest point so far (3 s) would not end by a deadline 6 s away: one point, not two
 : >"$T_TMP/tally"
-expect_rc "a sweep whose next point would outlast its deadline exits 3" 3 env GPUBENCH_SWEEP_DEADLINE=$(($(date +%s) + 5)) \
+expect_rc "a sweep whose next point would outlast its deadline exits 3" 3 env GPUBENCH_SWEEP_DEADLINE=$(($(date +%s) + 6)) \
 	GPUBENCH_SWEEP_TALLY="$T_TMP/tally" bash scripts/pba-tables.sh --quick --gpubench "$T_TMP/slow-gpubench" --out "$rb/ahead"
 check "it ran one point, the second not started as it would have ended past the deadline" \
 	test "$(sed 's/^ran [0-9]*$/ran/' "$T_TMP/tally" | paste -sd,)" = "ran"

@@ -111,7 +111,9 @@ check "... and only it" test "$(grep -c '^start ' "$FAKE_GPUS_RECORD")" = 1
 # the points running when the deadline passes end; no other starts; the sweep exits 3
 : >"$FAKE_GPUS_RECORD"
 : >"$GPUBENCH_SWEEP_TALLY" # no earlier point's time: the first two start at once
-FAKE_GPUS_SLEEP=2 GPUBENCH_SWEEP_DEADLINE=$(($(date +%s) + 1)) expect_rc "fig7.sh --gpus 0,1 past its deadline exits 3" 3 \
+# The deadline leaves the sweep 4 s to start its first two points (a loaded machine takes
+# over 1 s); they last past it, so no third may start.
+FAKE_GPUS_SLEEP=6 GPUBENCH_SWEEP_DEADLINE=$(($(date +%s) + 4)) expect_rc "fig7.sh --gpus 0,1 past its deadline exits 3" 3 \
 	fig7 --gpus 0,1 --out "$T_TMP/budget"
 check "the two points under way ended, no third started" \
 	test "$(grep -c '^start ' "$FAKE_GPUS_RECORD") $(grep -c '^end ' "$FAKE_GPUS_RECORD")" = "2 2"
