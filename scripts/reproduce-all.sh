@@ -173,9 +173,11 @@ if [[ $plot_only == 0 && -z $emit ]]; then
 	had_gpubench=$gpubench
 	sweep_gpubench
 	[[ -n $had_gpubench ]] || common=(--gpubench "$gpubench" "${common[@]}")
-	info=$("$gpubench" info --quiet --json -) &&
-		revision=$(python3 -c 'import json, sys; print(json.load(sys.stdin)["git_revision"])' <<<"$info") ||
-		{ echo "reproduce-all.sh: '$gpubench info' failed" >&2; exit 1; }
+	if ! info=$("$gpubench" info --quiet --json -) ||
+		! revision=$(python3 -c 'import json, sys; print(json.load(sys.stdin)["git_revision"])' <<<"$info"); then
+		echo "reproduce-all.sh: '$gpubench info' failed" >&2
+		exit 1
+	fi
 	# one machine's run: a folder begun elsewhere would have every point made again here
 	mkdir -p "$out"
 	new=()
