@@ -47,7 +47,8 @@ OUT/claims.csv), then writes OUT/index.md linking every table and plot.
 
 Resumable: a point whose report is already in OUT, made by this binary's revision with
 the same options on this machine, complete and verified, is kept, not run again; run the
-same command again after an interruption, or spread the run over several sessions.
+same command again after an interruption, or spread the run over several sessions (on one
+machine: see --new-machine).
 Delete a report to make its point again. Each script's time is printed when it ends
 and added to OUT/timing.csv; OUT/timing.md sums the sessions of this revision.
 
@@ -78,10 +79,18 @@ and added to OUT/timing.csv; OUT/timing.md sums the sessions of this revision.
                       go on (the points made are kept). A point expected to
                       take S seconds or more starts only as the first point
                       a run makes. Not with --emit-slurm or --plot-only
+  --new-machine       OUT was begun on another machine (OUT/machine.json: its GPU
+                      models, CPU model and cores): make it this machine's run,
+                      each point made again here as it comes (without it: exit 4)
   -h, --help          this text
 
+One machine's run: the first session writes OUT/machine.json, and a later one on a
+host with other GPU or CPU models or another number of cores stops with status 4
+before it runs anything, since every point would be made again there (a resumed
+Slurm job on another node type, a session given another GPU).
+
 Exit status: 0 when every script succeeded, 1 otherwise, 2 on a usage error, 3 when
---max-seconds stopped the run.
+--max-seconds stopped the run, 4 when OUT was begun on another machine.
 EOF
 }
 
@@ -94,6 +103,7 @@ plot_only=0
 emit=""
 gpus=""
 max_seconds=""
+new_machine=0
 
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -106,6 +116,7 @@ while [[ $# -gt 0 ]]; do
 	--emit-slurm) need_value "$@"; emit=$2; shift 2 ;;
 	--gpus) sweep_set_gpus "$@"; gpus=$2; shift 2 ;;
 	--max-seconds) need_value "$@"; max_seconds=$2; shift 2 ;;
+	--new-machine) new_machine=1; shift ;;
 	-h | --help) usage; exit 0 ;;
 	*) die_usage "unknown option '$1'" ;;
 	esac
@@ -114,6 +125,8 @@ done
 [[ -z $max_seconds || $max_seconds =~ ^[0-9]+$ ]] || die_usage "--max-seconds: '$max_seconds' is not a number of seconds"
 [[ -z $max_seconds || ( -z $emit && $plot_only == 0 ) ]] ||
 	die_usage "--max-seconds bounds the runs: not with --emit-slurm or --plot-only"
+[[ $new_machine == 0 || ( -z $emit && $plot_only == 0 ) ]] ||
+	die_usage "--new-machine is for a run: not with --emit-slurm or --plot-only"
 [[ -z $emit || -z $gpus ]] ||
 	die_usage "--gpus and --emit-slurm do not go together: Slurm gives each task of the job array its GPU"
 
@@ -160,8 +173,21 @@ if [[ $plot_only == 0 && -z $emit ]]; then
 	had_gpubench=$gpubench
 	sweep_gpubench
 	[[ -n $had_gpubench ]] || common=(--gpubench "$gpubench" "${common[@]}")
-	revision=$("$gpubench" info --quiet --json - | python3 -c 'import json, sys; print(json.load(sys.stdin)["git_revision"])') ||
-		{ echo "reproduce-all.sh: '$gpubench info' failed" >&2; exit 1; }
+	if ! info=$("$gpubench" info --quiet --json -) ||
+		! revision=$(python3 -c 'import json, sys; print(json.load(sys.stdin)["git_revision"])' <<<"$info"); then
+		echo "reproduce-all.sh: '$gpubench info' failed" >&2
+		exit 1
+	fi
+	# one machine's run: a folder begun elsewhere would have every point made again here
+	mkdir -p "$out"
+	new=()
+	[[ $new_machine == 0 ]] || new=(--new)
+	if ! why=$(python3 "$here/lib/resume.py" --machine "$out/machine.json" "${new[@]}" <<<"$info"); then
+		echo "reproduce-all.sh: $out was begun on another machine ($why): resumed here, every" \
+			"point would be made again and replace that machine's report. Resume it there, give" \
+			"another --out, or pass --new-machine to make it this machine's run." >&2
+		exit 4
+	fi
 fi
 
 mkdir -p "$out"

@@ -840,6 +840,28 @@ check "timing.md sums the two sessions: 4 and 8 points run, in 2 sessions" \
 	test "$(grep -c '^| \(pba-tables | 2 | [0-9:]* | 4\|detect-tables | 2 | [0-9:]* | 8\) | ' "$rr/timing.md")" = 2
 check "the second run still writes the claims" test -s "$rr/claims.csv"
 expect_rc "reproduce-all.sh --quick --paper exits 2" 2 bash scripts/reproduce-all.sh --quick --paper --out "$rr"
+# one machine's run: the same folder resumed on a host of another CPU model stops with status 4
+check "the first session wrote machine.json" grep -q '"cpu_logical_cores"' "$rr/machine.json"
+gabs="$(cd "$(dirname "$G")" && pwd)/$(basename "$G")"
+cat >"$T_TMP/other-gpubench" <<EOF
+#!/bin/sh
+if [ "\$1" = info ]; then
+	"$gabs" "\$@" | python3 -c 'import json, sys; d = json.load(sys.stdin); d["cpu_model"] = "Other CPU"; json.dump(d, sys.stdout)'
+else
+	exec "$gabs" "\$@"
+fi
+EOF
+chmod +x "$T_TMP/other-gpubench"
+expect_rc "reproduce-all.sh resumed on another machine exits 4" 4 \
+	bash scripts/reproduce-all.sh --quick --gpubench "$T_TMP/other-gpubench" --only pba-tables --out "$rr"
+expect_err "it names both machines and the ways on" "was begun on another machine" "this host: no GPU; host Other CPU" \
+	"--new-machine"
+check "it ran nothing" test "$(tail -n +2 "$rr/timing.csv" | wc -l)" = 4
+expect_rc "reproduce-all.sh --new-machine makes it this machine's run" 0 \
+	bash scripts/reproduce-all.sh --quick --gpubench "$T_TMP/other-gpubench" --only pba-tables --out "$rr" --new-machine
+check "machine.json names the new machine" grep -q '"Other CPU"' "$rr/machine.json"
+expect_err "its points are made again there" "pba-tables took " ": 4 points run"
+expect_rc "reproduce-all.sh --new-machine --plot-only exits 2" 2 bash scripts/reproduce-all.sh --plot-only --new-machine --out "$rr"
 # --max-seconds: no point starts past the budget; the same command again goes on
 rb=$T_TMP/reproduce-budget
 expect_rc "reproduce-all.sh --max-seconds 0 stops with status 3" 3 \

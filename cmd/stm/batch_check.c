@@ -7,10 +7,9 @@
  * back to back, and each is checked by a serial replay on the host: on an
  * H200 at 4800 threads GPU-STM's second of device time is 191 batches of 4.8
  * million transactions, and their replays took 54 of the point's 59 s. A
- * batch's check needs only the data before it, its status words and the data
- * after it, all three fetched from the device; the data before batch n is the
- * data after batch n - 1 as the device left it, which is what the check of
- * batch n - 1 compares its replay with. So the checks of different batches are
+ * batch's check needs only the data before it (the initial data: every batch
+ * starts from it, run.c says why), its status words and the data after it,
+ * fetched from the device. So the checks of different batches are
  * independent, and a pool of host threads runs them while the caller goes on
  * with the next batch; their verdicts are settled in batch order, with the
  * same messages and counts as checking each batch before the next.

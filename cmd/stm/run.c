@@ -220,19 +220,23 @@ static gb_rep_end stm_rep_staged(gb_measure *ms, unsigned k, const gb_rep *rep, 
 }
 
 /*
- * One repetition of engine k: from the initial data, batches back to back
- * until --duration seconds of device time (one without it), or one timed run
- * of rounds. Its time is the device time of its batches, its throughput (track
- * 0) their commits over that time. Every --verify-every-th batch of the engine
- * is checked; a batch whose threads met the --timeout deadline cuts the
+ * One repetition of engine k: batches back to back until --duration seconds
+ * of device time (one without it), each from the initial data, or one timed
+ * run of rounds. Its time is the device time of its batches, its throughput
+ * (track 0) their commits over that time. Every --verify-every-th batch of the
+ * engine is checked; a batch whose threads met the --timeout deadline cuts the
  * repetition short, after its committed part is checked.
  *
- * A batch's check replays it from the data before it: the words the device
- * is known to hold (`known`: the initial data, the replay of a batch that
- * passed, the words fetched after a batch checked aside), else fetched before
- * it runs. With a checker (er->bc, batch_check.c) the check is queued with the
- * words fetched after the batch and the device goes on; every check is
- * settled before the repetition ends.
+ * Each batch starts from the initial data, not from where the batch before
+ * left it: a table nets to zero only when all of it commits, and one that
+ * gives transactions up (gpustm's --retry-limit) leaves money where a chain
+ * stopped, so the next batch would run an easier table (on the bank, 100%
+ * semantic: a fifth of the aborts and 5x the throughput after a few hundred
+ * batches, docs/stm.md "GPU-STM under --duration"). The load is outside the
+ * device time. A batch's check replays it from the initial data. With a
+ * checker (er->bc, batch_check.c) the check is queued with the words fetched
+ * after the batch and the device goes on; every check is settled before the
+ * repetition ends.
  */
 static gb_rep_end stm_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_out *out, void *arg)
 {
@@ -240,14 +244,12 @@ static gb_rep_end stm_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_
 	const stm_opts *o = &r->o;
 	engine_run *er = &r->er[k];
 	rep_tally t = {0, 0, 0};
-	const uint32_t *known = r->initial;
 	size_t bytes = (size_t)r->in.words * sizeof(uint32_t);
 
 	if (!rep->timed)
 		return warm_up(ms, r, er, out);
 	if (o->workload->stage)
 		return stm_rep_staged(ms, k, rep, out, r);
-	er->ops->load(er->ctx, r->initial);
 	do {
 		stm_batch_result b;
 		int check = rep->check && er->batches % o->run.verify_every == 0;
@@ -257,24 +259,17 @@ static gb_rep_end stm_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_
 			t.cut = 1;
 			break;
 		}
-		if (check && !er->one_run) { /* the replay's start */
-			uint32_t *from = er->bc ? stm_batch_checker_next(er->bc, ms, rep, out) : r->mirror;
-			if (!known)
-				er->ops->fetch(er->ctx, from, NULL);
-			else if (known != from)
-				memcpy(from, known, bytes);
-		}
+		er->ops->load(er->ctx, r->initial);
+		if (check && !er->one_run) /* the replay's start */
+			memcpy(er->bc ? stm_batch_checker_next(er->bc, ms, rep, out) : r->mirror, r->initial, bytes);
 		er->ops->run(er->ctx, left, er->one_run ? (uint64_t)(o->duration * 1e9) : 0, &b);
 		done = count_batch(r, er, &b, out, &t);
-		if (check && er->bc) {
-			known = stm_batch_checker_submit(er->bc, &b, t.batches);
-		} else if (check) {
-			known = verify_batch(ms, k, r, &b, rep, t.batches, out) ? r->mirror : NULL;
-		} else {
-			if (!er->one_run)
-				er->abandoned += r->in.ntx - done;
-			known = NULL;
-		}
+		if (check && er->bc)
+			stm_batch_checker_submit(er->bc, &b, t.batches);
+		else if (check)
+			verify_batch(ms, k, r, &b, rep, t.batches, out);
+		else if (!er->one_run)
+			er->abandoned += r->in.ntx - done;
 		progress(ms, rep, out, o->duration);
 	} while (!t.cut && !er->one_run && out->seconds < o->duration);
 	if (er->bc)

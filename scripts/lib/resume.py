@@ -2,6 +2,7 @@
 """Whether a sweep's point can keep the report it already has (scripts/lib/sweep.sh).
 
     resume.py REPORT.json GPUBENCH -- ARGS...      (gpubench info --json on stdin)
+    resume.py --machine FILE [--new]               (gpubench info --json on stdin)
 
 Exit 0 when REPORT.json was made by the same run this sweep is about to make:
   - the same build: meta.git_revision is the revision `gpubench info` reports
@@ -16,7 +17,12 @@ Exit 0 when REPORT.json was made by the same run this sweep is about to make:
     without the field and without --backend cpu counts as one) is kept only
     where no GPU is found now (else this run would go to the GPU).
 Whether the report is complete and verified is the sweep's own check, run
-after this one. Exit 1 otherwise, printing why: "made by revision ...",
+after this one.
+
+With --machine, the machine a results folder was begun on (scripts/reproduce-all.sh,
+OUT/machine.json: CPU model, logical cores, GPU models): written from this host
+when FILE does not exist or with --new; exit 0 when FILE names this host's
+machine as the criteria above see it, else exit 1 printing both. Exit 1 otherwise, printing why: "made by revision ...",
 "made with other options", ... (sweep.sh prints "its report was " before it). Only the
 standard library is used.
 """
@@ -77,7 +83,48 @@ def why_not(report_path, binary, args, info):
     return None
 
 
+def machine_of(info):
+    """The host as the per-point checks above see it: CPU model, logical cores, GPU models."""
+    gpus = sorted({d.get("name") for d in info.get("devices") or [] if d.get("name")})
+    return {"cpu_model": info.get("cpu_model"), "cpu_logical_cores": info.get("cpu_logical_cores"),
+            "gpus": gpus}
+
+
+def describe(m):
+    gpus = ", ".join(m.get("gpus") or []) or "no GPU"
+    return "%s; host %s, %s logical cores" % (gpus, m.get("cpu_model"), m.get("cpu_logical_cores"))
+
+
+def machine_main(args, info):
+    """resume.py --machine FILE [--new]: 0 when FILE is this host's machine (written if new)."""
+    if len(args) not in (1, 2) or (len(args) == 2 and args[1] != "--new"):
+        sys.exit(__doc__.strip())
+    path, here = args[0], machine_of(info)
+    if len(args) == 1 and os.path.exists(path):
+        try:
+            with open(path, encoding="utf-8") as f:
+                began = json.load(f)
+        except (OSError, ValueError) as e:
+            print("%s is unreadable (%s)" % (path, e))
+            sys.exit(1)
+        if {k: began.get(k) for k in here} != here:
+            print("begun on: %s; this host: %s" % (describe(began), describe(here)))
+            sys.exit(1)
+        return
+    with open(path, "w", encoding="utf-8") as f:
+        json.dump(here, f, indent=1)
+        f.write("\n")
+
+
 def main():
+    if len(sys.argv) >= 2 and sys.argv[1] == "--machine":
+        try:
+            info = json.load(sys.stdin)
+        except ValueError as e:
+            print("gpubench info printed no JSON (%s)" % e)
+            sys.exit(1)
+        machine_main(sys.argv[2:], info)
+        return
     if len(sys.argv) < 4 or sys.argv[3] != "--":
         sys.exit(__doc__.strip())
     try:
