@@ -186,6 +186,25 @@ assert m["ways"] == 16 and m["items"] == 1024 and m["sets"] == 64 and m["set_per
 assert d["verification"]["read_only_results_checked"] == d["results"]["commits_read_only"] > 0, d["verification"]
 ' "$T_TMP/csmv-fig2/memcached-jvstm-A-x16.json"
 check "fig8 sweeps the hash at 96 threads" test "$(cut -d, -f7,8 "$T_TMP/fig8/fig8.csv" | tail -n +2 | sort -u | paste -sd' ')" = "96,1 96,8"
+# --duration and --reps replace the figure's protocol (fig7's: --duration 1 --reps 5)
+expect_rc "fig7.sh --duration 0.05 --reps 2 exits 0" 0 bash scripts/fig7.sh --gpubench "$G" --backend cpu \
+	--workloads bank --algos prstm --panels A --threads 16 --duration 0.05 --reps 2 --out "$T_TMP/fig7-short"
+check "its run has the new protocol, each option once" python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))["meta"]["argv"]
+assert a.count("--duration") == 1 and a[a.index("--duration") + 1] == "0.05", a
+assert a.count("--reps") == 1 and a[a.index("--reps") + 1] == "2", a' "$T_TMP/fig7-short/bank-prstm-A-x16.json"
+expect_rc "fig7.sh --reps 3 keeps the protocol's --duration 1" 0 bash scripts/fig7.sh --gpubench "$G" --backend cpu \
+	--workloads bank --algos prstm --panels A --threads 16 --reps 1 --out "$T_TMP/fig7-reps" -- --accounts 64 --tx-per-thread 4
+check "... with --reps 1 in place of 5" python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))["meta"]["argv"]
+assert a[a.index("--duration") + 1] == "1" and a.count("--reps") == 1 and a[a.index("--reps") + 1] == "1", a' \
+	"$T_TMP/fig7-reps/bank-prstm-A-x16.json"
+for bad in "--duration 0" "--duration x" "--reps 0" "--duration 1 --paper" "--reps 2 --quick"; do
+	# shellcheck disable=SC2086 # the options are split on purpose
+	expect_rc "fig7.sh $bad exits 2" 2 bash scripts/fig7.sh $bad --out "$T_TMP/fig7-bad"
+done
 expect_rc "fig7.sh stops at a run that is not verified" 1 bash scripts/fig7.sh --quick --gpubench "$G" \
 	--out "$T_TMP/fig7-noverify" --workloads bank --algos prstm --panels A -- --no-verify
 expect_err "fig7.sh names the unverified run" "bank-prstm-A-x96 REJECTED" "not verified"

@@ -104,6 +104,11 @@ its logs in thread-local memory, as PR-STM keeps its own.}
                       table and plot cover every report in --out
   --paper             the paper's protocol on every run: 5 s x 10 repetitions
                       (default: $(stmfig_protocol_about))
+  --duration S        each repetition S seconds of device time, in place of the
+                      default protocol's (not with --paper or --quick)
+  --reps N            N repetitions a run, in place of the default protocol's
+                      (not with --paper or --quick): with --duration, a shorter
+                      or longer look at the figure than its protocol
   --quick             tiny sizes for CI: --$fig_axis $fig_quick_points, ${fig_quick_fixed[*]},
                       20 transactions per thread, 1 repetition, CPU backend
   --format LIST       the plot's formats, comma-separated: png, svg, pdf
@@ -128,7 +133,7 @@ stmfig_main() {
 	local workloads=${fig_workloads:-bank,vacation} points=$fig_points points_set=0
 	local only_panels
 	only_panels=$(stmfig_letters)
-	local paper=0 quick=0 plot_only=0 csv md formats=png
+	local paper=0 quick=0 plot_only=0 csv md formats=png duration="" reps=""
 	local -a extra=() protocol=("${fig_protocol[@]}") fixed=("${fig_fixed[@]}")
 
 	while [[ $# -gt 0 ]]; do
@@ -142,6 +147,8 @@ stmfig_main() {
 		--panels) need_value "$@"; only_panels=$2; shift 2 ;;
 		--paper) paper=1; shift ;;
 		--quick) quick=1; shift ;;
+		--duration) need_value "$@"; duration=$2; shift 2 ;;
+		--reps) need_value "$@"; reps=$2; shift 2 ;;
 		--plot-only) plot_only=1; shift ;;
 		--format) need_value "$@"; plot_formats "$2"; formats=$2; shift 2 ;;
 		--emit-slurm) need_value "$@"; sweep_emit_dir=$2; shift 2 ;;
@@ -165,6 +172,26 @@ stmfig_main() {
 	[[ $points =~ ^[0-9]+(,[0-9]+)*$ ]] ||
 		die_usage "--$fig_axis: '$points' is not a comma-separated list of numbers"
 
+	if [[ -n $duration ]] && [[ ! $duration =~ ^([0-9]+\.?[0-9]*|\.[0-9]+)$ || $duration =~ ^[0.]*$ ]]; then
+		die_usage "--duration: '$duration' is not a positive number of seconds"
+	fi
+	[[ -z $reps || $reps =~ ^[1-9][0-9]*$ ]] || die_usage "--reps: '$reps' is not a positive number"
+	if [[ -n $duration$reps ]]; then
+		[[ $paper == 0 && $quick == 0 ]] || die_usage "--duration and --reps replace the default protocol: not with --paper or --quick"
+		# the default protocol less what is replaced, then the replacements
+		local -a kept=()
+		local i=0
+		while [[ $i -lt ${#protocol[@]} ]]; do
+			case ${protocol[i]} in
+			--duration) [[ -n $duration ]] || kept+=("${protocol[@]:i:2}"); i=$((i + 2)) ;;
+			--reps) [[ -n $reps ]] || kept+=("${protocol[@]:i:2}"); i=$((i + 2)) ;;
+			*) kept+=("${protocol[i]}"); i=$((i + 1)) ;;
+			esac
+		done
+		protocol=("${kept[@]}")
+		[[ -z $duration ]] || protocol+=(--duration "$duration")
+		[[ -z $reps ]] || protocol+=(--reps "$reps")
+	fi
 	[[ $paper == 0 ]] || protocol=(--paper)
 	if [[ $quick == 1 ]]; then
 		[[ $points_set == 1 ]] || points=$fig_quick_points
