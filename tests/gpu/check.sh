@@ -615,8 +615,8 @@ for algo in csmv csmv-nocv csmv-onlycs csmv-index csmv-index-nocv csmv-index-onl
 done
 gpu_csmv "csmv, 1792 clients on 64 accounts, K=2" --algo csmv --threads 1792 --block-size 64 --accounts 64 \
 	--initial-balance 100000 --semantic-ratio 0 --read-only 10 --transfers-per-tx 2 --tx-per-thread 10
-# --duration: csmv's and jvstm-gpu's batches back to back, each from what the last left (its words' newest
-# values rebased to timestamp 0 before it starts)
+# --duration: csmv's and jvstm-gpu's batches back to back, each from the initial data (every word's
+# newest value rebased to timestamp 0 before it starts)
 for algo in csmv jvstm-gpu; do
 	n=$((n + 1))
 	f=$R/run$n.json
