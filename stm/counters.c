@@ -30,4 +30,5 @@ void stm_counters_add(stm_counters *into, const stm_counters *c)
 	into->server_cycles_validate += c->server_cycles_validate;
 	into->server_cycles_insert += c->server_cycles_insert;
 	into->cycles_record += c->cycles_record;
+	into->cycles_thread += c->cycles_thread;
 }

@@ -110,10 +110,14 @@ typedef struct stm_counters {
 	uint64_t server_cycles_validate, server_cycles_insert;
 	/* jvstm, committed updates: of cycles_commit, writing the write set into the ATR's record */
 	uint64_t cycles_record;
+	/* prstm's and gpustm's GPU kernels: each thread's time from its start to its end in the
+	 * kernel, attempts and everything between them (loading entries, the scheduler's sweeps,
+	 * waiting for the lanes of its warp), summed over threads; 0 where not measured */
+	uint64_t cycles_thread;
 } stm_counters;
 
 /* The counters as an array of 64-bit words (the GPU kernels sum them so); the *_MAX_WORDs are maxima. */
-#define STM_NCOUNTERS 25
+#define STM_NCOUNTERS 26
 #define STM_PASSES_MAX_WORD (offsetof(stm_counters, passes_max) / sizeof(uint64_t))
 #define STM_VERSIONS_MAX_WORD (offsetof(stm_counters, versions_kept_peak) / sizeof(uint64_t))
 #ifdef __cplusplus

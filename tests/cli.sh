@@ -354,6 +354,7 @@ assert ph["read"] > 0 and ph["validate"] > 0 and ph["commit"] > 0, ph
 # the phases split the committed attempts: their sum is the time of those attempts per commit
 assert abs(ph["read"] + ph["validate"] + ph["commit"] - (r["time_per_tx_ns"] - r["wasted_per_tx_ns"])) < 1e-6 * r["time_per_tx_ns"] + 1e-9, (ph, r["time_per_tx_ns"], r["wasted_per_tx_ns"])
 assert isint(r["passes_max"]) and r["passes_max"] >= 0
+assert "thread_time_per_tx_ns" in r and r["thread_time_per_tx_ns"] is None, r.get("thread_time_per_tx_ns")  # GPU kernels only
 for k in ["reps_completed", "batches", "transactions_per_batch", "commits", "commits_update", "commits_read_only", "abandoned", "passes_max", "threads_gave_up", "threads_stalled", "threads_timed_out"]:
     assert isint(r[k]), k'
 json_check "report: verification" "$R/full.json" '

@@ -76,8 +76,9 @@ static const gb_opt_row timing_rows[NTIMING] = {
 			  .def = "0", .offset = AT(duration),
 			  .help = "seconds of device time per repetition (0: one pass over the table; the "
 				  "paper: 5): one run in which every thread sweeps its block round after round "
-				  "until S seconds (repeated batches where the engine runs no rounds, not all "
-				  "GPU threads fit at once, or rounds could overflow the data)"},
+				  "until S seconds (repeated batches, each from the initial data, where the engine "
+				  "runs no rounds, not all GPU threads fit at once, or rounds could overflow the "
+				  "data)"},
 	[ROW_WARMUP_TIME] = {.name = "warmup-time", .kind = GB_OPT_REAL, .metavar = "S", .flo = 0, .fhi = 3600,
 			     .def = "0.2", .offset = AT(warmup_time),
 			     .help = "warm-up lasts at least S seconds too, so the GPU clock has ramped up "

@@ -92,6 +92,8 @@ static void engine_json(cJSON *res, unsigned k, const void *arg)
 	gb_json_num(res, "time_per_tx_ns", per_commit_ns(er, cycles));
 	gb_json_num(res, "wasted_per_tx_ns", per_commit_ns(er, er->c.cycles_wasted));
 	gb_json_num(res, "wasted_fraction", cycles ? (double)er->c.cycles_wasted / (double)cycles : NAN);
+	/* null where the engine does not measure it (stm/stm.h, cycles_thread) */
+	gb_json_num(res, "thread_time_per_tx_ns", er->c.cycles_thread ? per_commit_ns(er, er->c.cycles_thread) : NAN);
 	ph = cJSON_AddObjectToObject(res, "committed_phases_ns");
 	gb_json_num(ph, "read", per_commit_ns(er, er->c.cycles_read));
 	gb_json_num(ph, "validate", per_commit_ns(er, er->c.cycles_validate));

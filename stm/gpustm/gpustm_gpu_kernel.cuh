@@ -41,10 +41,12 @@ __device__ __forceinline__ void gpustm_kernel_body(uint32_t workload, gpustm_mem
 	stm_block_counters_clear(sum);
 	if (tid < p.threads) {
 		gpustm_sched s;
+		uint64_t t0 = gb_cycles();
 		gpustm_sched_init(&s, tid, &v, timeout_ns, sh, gb_clock_ns());
 		while (gpustm_step(workload, &s, &m, &v, &p, sh) == STM_RUNNING)
 			;
 		stm_counters t = gpustm_thread_totals(&s);
+		t.cycles_thread = gb_cycles() - t0;
 		stm_block_counters_add(sum, &t);
 	}
 	stm_block_counters_flush(sum, out);

@@ -83,6 +83,7 @@ static __device__ __forceinline__ void prstm_kernel_body(uint32_t workload, cons
 	if (tid < p.threads) {
 		prstm_sched s;
 		int running = 1;
+		uint64_t t0 = gb_cycles();
 		prstm_sched_init(&s, tid, &v, &p, a->timeout_ns, a->run_ns, sh, gb_clock_ns());
 		for (;;) {
 			unsigned wait = 0;
@@ -96,6 +97,7 @@ static __device__ __forceinline__ void prstm_kernel_body(uint32_t workload, cons
 				__nanosleep(__reduce_min_sync(live, running ? wait : 0xFFFFFFFFu));
 		}
 		stm_counters t = prstm_thread_totals(&s);
+		t.cycles_thread = gb_cycles() - t0; /* the lane's loop, its warp's waits included */
 		stm_block_counters_add(sum, &t);
 	}
 	stm_block_counters_flush(sum, a->out);

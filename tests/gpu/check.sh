@@ -186,7 +186,9 @@ assert bs > 0 and bs % 32 == 0 and bs <= 1024, bs
 a = r["aborts"]
 assert a["total"] == a["conflict"] + a["validation"] + a["semantic"]
 ph = r["committed_phases_ns"]
-assert ph["read"] > 0 and ph["validate"] > 0 and ph["commit"] > 0, ph'
+assert ph["read"] > 0 and ph["validate"] > 0 and ph["commit"] > 0, ph
+# the time of each thread in the kernel holds its attempts and what lies between them
+assert r["thread_time_per_tx_ns"] >= r["time_per_tx_ns"] > 0, (r["thread_time_per_tx_ns"], r["time_per_tx_ns"])'
 }
 
 # ---- the matrix: threads x hash x semantic ratio, presort alternating
@@ -407,7 +409,8 @@ if (b["semantic_ratio"] == 0 or b["presort"]) and \
     assert r["abandoned"] == 0, "given up %d: %s" % (r["abandoned"], " ".join(d["meta"]["argv"]))
 assert r["commits"] + r["abandoned"] == 2 * b["transactions"]
 assert r["threads_timed_out"] == 0 and r["aborts"]["conflict_priority"] == 0
-assert r["throughput_tx_per_s"]["n"] == 2'
+assert r["throughput_tx_per_s"]["n"] == 2
+assert r["thread_time_per_tx_ns"] >= r["time_per_tx_ns"] > 0, (r["thread_time_per_tx_ns"], r["time_per_tx_ns"])'
 }
 for threads in 960 6720; do
 	for hash in 1 4; do
@@ -615,8 +618,8 @@ for algo in csmv csmv-nocv csmv-onlycs csmv-index csmv-index-nocv csmv-index-onl
 done
 gpu_csmv "csmv, 1792 clients on 64 accounts, K=2" --algo csmv --threads 1792 --block-size 64 --accounts 64 \
 	--initial-balance 100000 --semantic-ratio 0 --read-only 10 --transfers-per-tx 2 --tx-per-thread 10
-# --duration: csmv's and jvstm-gpu's batches back to back, each from what the last left (its words' newest
-# values rebased to timestamp 0 before it starts)
+# --duration: csmv's and jvstm-gpu's batches back to back, each from the initial data (every word's
+# newest value rebased to timestamp 0 before it starts)
 for algo in csmv jvstm-gpu; do
 	n=$((n + 1))
 	f=$R/run$n.json
