@@ -168,6 +168,7 @@ mode=full
 [[ $paper == 0 ]] || mode=paper
 [[ $quick == 0 ]] || mode=quick
 revision=-
+mkdir -p "$out"
 if [[ $plot_only == 0 && -z $emit ]]; then
 	# every script runs the binary whose revision the timing table names
 	had_gpubench=$gpubench
@@ -179,7 +180,6 @@ if [[ $plot_only == 0 && -z $emit ]]; then
 		exit 1
 	fi
 	# one machine's run: a folder begun elsewhere would have every point made again here
-	mkdir -p "$out"
 	new=()
 	[[ $new_machine == 0 ]] || new=(--new)
 	if ! why=$(python3 "$here/lib/resume.py" --machine "$out/machine.json" "${new[@]}" <<<"$info"); then
@@ -190,7 +190,6 @@ if [[ $plot_only == 0 && -z $emit ]]; then
 	fi
 fi
 
-mkdir -p "$out"
 failed=()
 declare -A ran_with
 if [[ -n $emit ]]; then

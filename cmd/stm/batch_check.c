@@ -235,7 +235,7 @@ uint32_t *stm_batch_checker_next(stm_batch_checker *c, gb_measure *ms, const gb_
 	return c->slot[c->filled % c->nslots].state;
 }
 
-const uint32_t *stm_batch_checker_submit(stm_batch_checker *c, const stm_batch_result *b, uint64_t batch)
+void stm_batch_checker_submit(stm_batch_checker *c, const stm_batch_result *b, uint64_t batch)
 {
 	engine_run *er = &c->r->er[c->k];
 	bc_slot *s = &c->slot[c->filled % c->nslots];
@@ -251,7 +251,6 @@ const uint32_t *stm_batch_checker_submit(stm_batch_checker *c, const stm_batch_r
 	c->filled++;
 	pthread_cond_signal(&c->work);
 	pthread_mutex_unlock(&c->mu);
-	return s->after;
 }
 
 void stm_batch_checker_settle(stm_batch_checker *c, gb_measure *ms, const gb_rep *rep, gb_rep_out *out)

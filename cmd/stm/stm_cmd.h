@@ -119,9 +119,8 @@ void stm_cmd_run_engine(gb_measure *ms, unsigned k, stm_run *r);
  * what it found, into the repetition (out, a wrong batch's message) and the
  * engine's record. The checker: _next gives the words the next batch starts
  * from, to be filled (settling the oldest batch when every slot is taken),
- * _submit fetches the batch's words and queues its check, returning the
- * device's words after it; _settle waits for every queued check and settles
- * them in order. _open gives NULL for 0 threads.
+ * _submit fetches the batch's words and queues its check; _settle waits for
+ * every queued check and settles them in order. _open gives NULL for 0 threads.
  */
 typedef struct stm_batch_checker stm_batch_checker;
 uint64_t stm_words_checksum(const uint32_t *b, uint32_t n);
@@ -132,7 +131,7 @@ void stm_batch_verdict(gb_measure *ms, unsigned k, stm_run *r, const stm_batch_r
 		       const uint32_t *after);
 stm_batch_checker *stm_batch_checker_open(stm_run *r, unsigned k, unsigned threads);
 uint32_t *stm_batch_checker_next(stm_batch_checker *c, gb_measure *ms, const gb_rep *rep, gb_rep_out *out);
-const uint32_t *stm_batch_checker_submit(stm_batch_checker *c, const stm_batch_result *b, uint64_t batch);
+void stm_batch_checker_submit(stm_batch_checker *c, const stm_batch_result *b, uint64_t batch);
 void stm_batch_checker_settle(stm_batch_checker *c, gb_measure *ms, const gb_rep *rep, gb_rep_out *out);
 void stm_batch_checker_close(stm_batch_checker *c);
 /* Tests: with GPUBENCH_TEST_BAD_BATCH=N, the status words fetched after an engine's N-th batch

@@ -17,13 +17,13 @@ Exit 0 when REPORT.json was made by the same run this sweep is about to make:
     without the field and without --backend cpu counts as one) is kept only
     where no GPU is found now (else this run would go to the GPU).
 Whether the report is complete and verified is the sweep's own check, run
-after this one.
+after this one. Exit 1 otherwise, printing why: "made by revision ...",
+"made with other options", ... (sweep.sh prints "its report was " before it).
 
 With --machine, the machine a results folder was begun on (scripts/reproduce-all.sh,
 OUT/machine.json: CPU model, logical cores, GPU models): written from this host
 when FILE does not exist or with --new; exit 0 when FILE names this host's
-machine as the criteria above see it, else exit 1 printing both. Exit 1 otherwise, printing why: "made by revision ...",
-"made with other options", ... (sweep.sh prints "its report was " before it). Only the
+machine as the criteria above see it, else exit 1 printing both. Only the
 standard library is used.
 """
 
