@@ -896,6 +896,35 @@ r = d["results"]; b = d["config"]["bank"]
 assert b["read_only_size"] == 300 and r["commits"] == 960 and r["commits_read_only"] == b["read_only_transactions"], r
 assert d["verification"]["verified"] is True and r["abandoned"] == 0, r
 assert all(c["verified"] is True for c in r["compare"]), r["compare"]'
+# --read-only-threads: the share as whole threads, the last ones, on each workload with read-only transactions
+expect_rc "--read-only-threads on the bank, prstm beside gpustm" 0 "$G" stm --backend cpu --threads 10 --accounts 200 \
+	--tx-per-thread 30 --reps 1 --warmup 0 --read-only 20 --read-only-threads --compare gpustm --quiet \
+	--json "$R/ro-threads.json"
+json_check "--read-only-threads: 2 of 10 threads hold the 60 inquiries, both engines verified" "$R/ro-threads.json" '
+b = d["config"]["bank"]; r = d["results"]
+assert d["config"]["read_only_threads"] is True and b["read_only_thread_count"] == 2, b
+assert b["read_only_transactions"] == 60 == r["commits_read_only"], (b, r)
+assert d["verification"]["verified"] is True and r["compare"][0]["verified"] is True'
+expect_rc "--read-only 20 without --read-only-threads: every thread updates" 0 "$G" stm --backend cpu --threads 10 \
+	--accounts 200 --tx-per-thread 30 --reps 1 --warmup 0 --read-only 20 --quiet --json "$R/ro-blocks.json"
+json_check "without --read-only-threads: no read-only thread, the same 60 inquiries" "$R/ro-blocks.json" '
+b = d["config"]["bank"]
+assert d["config"]["read_only_threads"] is False and b["read_only_thread_count"] == 0, b
+assert b["read_only_transactions"] == 60, b'
+expect_rc "--read-only-threads on vacation and skiplist verifies" 0 "$G" stm "${VAC[@]}" --read-only 20 \
+	--read-only-threads --compare gpustm --quiet --json "$R/ro-threads-vac.json"
+json_check "--read-only-threads on vacation: 3 of 16 threads query" "$R/ro-threads-vac.json" '
+assert d["config"]["vacation"]["read_only_thread_count"] == 3 and d["verification"]["verified"] is True, d["config"]'
+expect_rc "--read-only-threads on the skiplist with rounds verifies" 0 "$G" stm "${SKL[@]}" --read-only 25 \
+	--read-only-threads --duration 0.05 --quiet --json "$R/ro-threads-skl.json"
+json_check "--read-only-threads on the skiplist: 6 of 24 threads look up only" "$R/ro-threads-skl.json" '
+w = d["config"]["skiplist"]
+assert w["read_only_thread_count"] == 6 and w["key_owners"] <= 18 and d["verification"]["verified"] is True, w'
+expect_rc "--read-only-threads with a share of a thread says how it rounds" 0 "$G" stm "${TINY[@]}" --read-only 20 \
+	--read-only-threads
+expect_err "--read-only-threads rounds 1.6 threads to 2" "--read-only 20 of --threads 8 as whole threads is 2 read-only threads (25%)"
+expect_rc "kmeans --read-only-threads exits 2" 2 "$G" stm --workload kmeans --read-only-threads
+expect_err "kmeans --read-only-threads says why" "option --read-only-threads does not apply to --workload kmeans"
 expect_rc "--read-only-size above gpustm's read set exits 2" 2 "$G" stm "${TINY[@]}" --algo gpustm --read-only-size 200
 expect_err "--read-only-size above gpustm's read set names engine, capacity and option" \
 	"gpustm runs bank transactions of at most 8 words" "(--read-only-size) touch up to 200"

@@ -125,6 +125,8 @@ for r in rows:
     assert r["verified"] == "true" and float(r["throughput_median"]) > 0, r
     ro = r["x"] if sys.argv[2] == "read_only" else {"A": "0", "B": "20", "C": "0", "D": "20"}[r["panel"]]
     assert (r["presort"], r["read_only"]) == ({"C": "1", "D": "1"}.get(r["panel"], "0"), ro), r
+    # the read-only panels 20% of the threads, the CSMV figures a share of every block
+    assert r["read_only_threads"] == ("1" if r["panel"] in "BD" and sys.argv[2] != "read_only" else "0"), r
     assert r["x"] == r[sys.argv[2]], r
 ' "$out/$fig.csv" "$(case $fig in fig7 | fig10 | fig1?a) echo threads ;; fig8 | fig11 | fig1?b) echo hash ;; fig9) echo semantic_ratio ;; csmv-fig2) echo x ;; csmv-*) echo read_only ;; esac)" "$wls" "$panels" "$algos"
 	cp "$out/$fig.csv" "$T_TMP/$fig-first.csv"
@@ -219,8 +221,38 @@ sed -i 's/"verified":[[:space:]]*true/"verified": false/' "$T_TMP/fig7-mixed/ban
 expect_rc "fig7.sh --plot-only refuses a report that failed verification" 1 \
 	bash scripts/fig7.sh --plot-only --out "$T_TMP/fig7-mixed"
 expect_err "the refusal names the report" "bank-prstm-A-x96.json: verification FAILED"
+# panels B and D: 20% of the threads read-only (--read-only-threads), or with --read-only-mix blocks 20% of
+# every thread's transactions; one folder cannot hold both
+expect_rc "fig7.sh --read-only-mix blocks exits 0" 0 bash scripts/fig7.sh --gpubench "$G" --backend cpu \
+	--workloads bank --algos prstm --panels B --threads 10 --reps 1 --duration 0.01 --read-only-mix blocks \
+	--out "$T_TMP/fig7-mix" -- --accounts 200 --tx-per-thread 30
+check "... its panel B mixes read-only transactions into every thread" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["config"]["read_only_threads"] is False and d["config"]["bank"]["read_only_thread_count"] == 0, d["config"]
+assert d["config"]["bank"]["read_only_transactions"] == 60, d["config"]["bank"]' "$T_TMP/fig7-mix/bank-prstm-B-x10.json"
+cp "$T_TMP/fig7-mix/bank-prstm-B-x10.json" "$T_TMP/fig7-mix-blocks.json"
+expect_rc "fig7.sh's panel B by default: 2 of 10 threads read-only" 0 bash scripts/fig7.sh --gpubench "$G" \
+	--backend cpu --workloads bank --algos prstm --panels B --threads 10 --reps 1 --duration 0.01 --out "$T_TMP/fig7-mix" \
+	-- --accounts 200 --tx-per-thread 30
+check "... as whole threads, the same 60 inquiries" python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert d["config"]["read_only_threads"] is True and d["config"]["bank"]["read_only_thread_count"] == 2, d["config"]
+assert d["config"]["bank"]["read_only_transactions"] == 60, d["config"]["bank"]' "$T_TMP/fig7-mix/bank-prstm-B-x10.json"
+check "fig7.md says panel B's read-only transactions are threads" grep -q "^### bank B: no presort, 20% read-only threads" \
+	"$T_TMP/fig7-mix/fig7.md"
+cp "$T_TMP/fig7-mix-blocks.json" "$T_TMP/fig7-mix/bank-prstm-B-x11.json"
+sed -i 's/"threads":[[:space:]]*10,/"threads": 11,/' "$T_TMP/fig7-mix/bank-prstm-B-x11.json"
+expect_rc "fig7.sh --plot-only refuses a panel of both mixes" 1 bash scripts/fig7.sh --plot-only --out "$T_TMP/fig7-mix"
+expect_err "the refusal names both" "bank panel B mixes no presort, 20% read-only threads and no presort, 20% read-only"
+expect_rc "fig7.sh --read-only-mix rows exits 2" 2 bash scripts/fig7.sh --read-only-mix rows --out "$T_TMP/fig7-bad"
+expect_rc "fig12a.sh --read-only-mix blocks exits 2 (no read-only panel)" 2 bash scripts/fig12a.sh --read-only-mix blocks \
+	--out "$T_TMP/fig12a-bad"
+expect_err "... and says so" "fig12a.sh has no panel with read-only transactions"
 expect_rc "fig8.sh --help exits 0" 0 bash scripts/fig8.sh --help
 expect_out "fig8.sh --help names its axis and fixed options" "--hash LIST" "--threads 6720 --semantic-ratio 100"
+expect_out "fig8.sh --help offers --read-only-mix" "--read-only-mix M" "20% of the"
 
 # ---- scripts/pba-tables.sh --quick: Tables 5.2-5.4 on the CPU implementations
 echo "== pba: scripts/pba-tables.sh --quick"

@@ -23,7 +23,7 @@
 
 /* stm's rows of the table and the backends, which --help shows first */
 enum {
-	ROW_ALGO, ROW_WORKLOAD, ROW_THREADS, ROW_TPT, ROW_READONLY, ROW_SEMANTIC, ROW_PRESORT, ROW_HASH, ROW_BLOCK,
+	ROW_ALGO, ROW_WORKLOAD, ROW_THREADS, ROW_TPT, ROW_READONLY, ROW_RO_THREADS, ROW_SEMANTIC, ROW_PRESORT, ROW_HASH, ROW_BLOCK,
 	ROW_WORKERS, NTABLE
 };
 
@@ -42,7 +42,14 @@ static const gb_opt_row table_rows[NTABLE] = {
 	[ROW_READONLY] = {.name = "read-only", .kind = GB_OPT_UINT, .metavar = "P", .lo = 0, .hi = 100, .def = "0",
 			  .offset = AT(read_only),
 			  .help = "percent of read-only transactions (bank: balance inquiries; vacation: queries "
-				  "of three room types; skiplist: lookups; the paper uses 0 and 20)"},
+				  "of three room types; skiplist: lookups; the paper uses 0 and 20), that share of "
+				  "every thread's block (see --read-only-threads)"},
+	[ROW_RO_THREADS] = {.name = "read-only-threads", .kind = GB_OPT_FLAG, .offset = AT(read_only_threads),
+			    .set_to = 1,
+			    .help = "--read-only's share as whole threads, the PR-STM paper's \"20% of the "
+				    "threads\": the last P% of --threads (rounded) run only read-only "
+				    "transactions, the others none (an odd one out aside); without it every "
+				    "thread mixes both kinds. Nothing changes at --read-only 0"},
 	[ROW_SEMANTIC] = {.name = "semantic-ratio", .kind = GB_OPT_UINT, .metavar = "P", .lo = 0, .hi = 100,
 			  .def = "100", .offset = AT(semantic_ratio),
 			  .help = "percent of update transactions that can meet a semantic conflict (bank: "
@@ -529,6 +536,13 @@ void stm_cmd_parse(stm_opts *o, int argc, char **argv)
 	o->table.threads = (uint32_t)o->threads;
 	o->table.tx_per_thread = (uint32_t)o->tx_per_thread;
 	o->table.read_only = (uint32_t)o->read_only;
+	o->table.read_only_threads = o->read_only_threads;
+	if (o->read_only_threads && o->threads * o->read_only % 100)
+		gb_note("note: --read-only %" PRIu64 " of --threads %" PRIu64 " as whole threads is %" PRIu64
+			" read-only thread%s (%.3g%%); a --threads that is a multiple of 100 gives any share exactly",
+			o->read_only, o->threads, (o->threads * o->read_only + 50) / 100,
+			(o->threads * o->read_only + 50) / 100 == 1 ? "" : "s",
+			100.0 * (double)((o->threads * o->read_only + 50) / 100) / (double)o->threads);
 	o->table.semantic_ratio = (uint32_t)o->semantic_ratio;
 	o->table.presort = o->presort;
 	o->table.seed = o->run.seed;

@@ -39,6 +39,7 @@ static void fill_config(cJSON *cfg, const stm_run *r)
 	gb_json_u64(cfg, "threads", o->p.threads);
 	gb_json_u64(cfg, "tx_per_thread", r->in.tx_per_thread); /* a staged workload's: its first stage's */
 	gb_json_u64(cfg, "read_only", o->read_only);
+	gb_json_bool(cfg, "read_only_threads", o->read_only_threads);
 	if (o->workload->semantic)
 		gb_json_u64(cfg, "semantic_ratio", o->semantic_ratio);
 	else

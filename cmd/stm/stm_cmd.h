@@ -31,7 +31,7 @@ typedef struct stm_opts {
 	const char *algo, *workload_name;
 	uint64_t threads, tx_per_thread, read_only, semantic_ratio, hash, block_size, cpu_workers;
 	double duration, warmup_time;
-	int presort, paper;
+	int presort, paper, read_only_threads;
 	uint64_t verify_threads; /* --verify-threads (verify_threads_given: else the backend's default) */
 	int verify_threads_given;
 	/* each workload's own options, where its rows write (offsets into one area each) */

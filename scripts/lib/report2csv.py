@@ -38,7 +38,7 @@ import sys
 CSV_FIELDS = [
     "workload", "algo", "panel", "presort", "read_only", "x", "threads", "hash", "semantic_ratio",
     "throughput_median", "throughput_min", "throughput_max",
-    "abort_rate", "abandoned", "verified",
+    "abort_rate", "abandoned", "verified", "read_only_threads",
 ]
 
 NAME_RE = re.compile(r"^(?P<workload>[a-z0-9]+)-(?P<algo>.+)-(?P<panel>[A-Z])-x(?P<x>[0-9]+)\.json$")
@@ -53,7 +53,7 @@ AXES = {"threads": "threads", "hash": "hash", "semantic-ratio": "semantic_ratio"
 # (--gpus). Everything else in a report's argv must be the same over one
 # workload's reports.
 RUN_OPTIONS = {"--algo", "--read-only", "--json", "--backend", "--device"}
-RUN_FLAGS = {"--presort"}
+RUN_FLAGS = {"--presort", "--read-only-threads"}
 
 
 class ReportError(Exception):
@@ -117,6 +117,8 @@ def row_of(doc, path):
         "abort_rate": field(doc, path, "results.abort_rate"),
         "abandoned": field(doc, path, "results.abandoned"),
         "verified": "true",
+        # --read-only-threads (absent from reports made before it: every block's share)
+        "read_only_threads": 1 if doc.get("config", {}).get("read_only_threads") else 0,
     }
 
 
@@ -140,10 +142,12 @@ def device_text(doc):
     return "%s (CPU backend, %s workers)" % (dev.get("cpu_model"), dev.get("cpu_workers"))
 
 
-def panel_text(presort, read_only):
+def panel_text(presort, read_only, read_only_threads=0):
     if read_only is None:
-        return "%s, read-only swept" % ("presort" if presort else "no presort")
-    return "%s, %d%% read-only" % ("presort" if presort else "no presort", read_only)
+        return "%s, read-only swept%s" % ("presort" if presort else "no presort",
+                                          " as whole threads" if read_only_threads else "")
+    return "%s, %d%% read-only%s" % ("presort" if presort else "no presort", read_only,
+                                     " threads" if read_only_threads and read_only else "")
 
 
 def sweep_of(argv, axis):
@@ -184,7 +188,7 @@ def collect(folder, axis):
     meaning = {}
     for row in rows:
         panel = (row["workload"], row["panel"])
-        got = (row["presort"], None if axis == "read-only" else row["read_only"])
+        got = (row["presort"], None if axis == "read-only" else row["read_only"], row["read_only_threads"])
         if meaning.setdefault(panel, got) != got:
             raise ReportError("%s panel %s mixes %s and %s: reports from different sweeps in %s"
                               % (row["workload"], row["panel"], panel_text(*meaning[panel]),

@@ -5,6 +5,9 @@
 # the other options fixed, over engines and workloads:
 #   A: no presort, 0% read-only     B: no presort, 20% read-only
 #   C: presort,    0% read-only     D: presort,    20% read-only
+# where 20% read-only is 20% of the threads running only read-only
+# transactions, as the paper's section 4.2 has it ("when 20% of the threads are
+# read-only"), or with --read-only-mix blocks 20% of every thread's.
 # A figure script sets the variables below and calls `stmfig_main "$@"`:
 #
 #   fig_name          outputs DIR/<fig_name>.{csv,md,png} (and .svg, .pdf with --format); default DIR
@@ -59,9 +62,9 @@ fig_protocol=()
 # Panel letter, then the gpubench stm options that make it.
 stmfig_panels=(
 	"A --read-only 0"
-	"B --read-only 20"
+	"B --read-only 20 --read-only-threads"
 	"C --read-only 0 --presort"
-	"D --read-only 20 --presort"
+	"D --read-only 20 --presort --read-only-threads"
 )
 
 # --quick: each workload at tiny sizes (the paper's sizes otherwise, gpubench's defaults).
@@ -86,7 +89,9 @@ Runs gpubench stm for every engine, workload, panel and --$fig_axis point
 (fixed: ${fig_fixed[*]}), then builds DIR/$fig_name.csv, DIR/$fig_name.md and,
 when gnuplot is installed, DIR/$fig_name.png (one row of panels per
 workload, log y; --format for SVG and PDF too). ${fig_panels_about:-Panels: A no presort, 0% read-only; B no presort, 20%
-read-only; C presort, 0% read-only; D presort, 20% read-only.}
+read-only; C presort, 0% read-only; D presort, 20% read-only, where 20% of the
+threads run only read-only transactions, as in section 4.2 of the paper
+(gpubench stm --read-only-threads).}
 ${fig_algos_about:-Engines: PR-STM (prstm); GPU-STM (gpustm), its transaction logs in global
 memory as the original keeps them; and gpustm-local, our variant of GPU-STM with
 its logs in thread-local memory, as PR-STM keeps its own.}
@@ -102,6 +107,9 @@ its logs in thread-local memory, as PR-STM keeps its own.}
   --$fig_axis LIST    comma-separated points (default $fig_points)
   --panels LIST       comma-separated panels to run (default $(stmfig_letters)); the
                       table and plot cover every report in --out
+EOF
+	stmfig_mix_help
+	cat <<EOF
   --paper             the paper's protocol on every run: 5 s x 10 repetitions
                       (default: $(stmfig_protocol_about))
   --duration S        each repetition S seconds of device time, in place of the
@@ -133,7 +141,7 @@ stmfig_main() {
 	local workloads=${fig_workloads:-bank,vacation} points=$fig_points points_set=0
 	local only_panels
 	only_panels=$(stmfig_letters)
-	local paper=0 quick=0 plot_only=0 csv md formats=png duration="" reps=""
+	local paper=0 quick=0 plot_only=0 csv md formats=png duration="" reps="" mix=threads
 	local -a extra=() protocol=("${fig_protocol[@]}") fixed=("${fig_fixed[@]}")
 
 	while [[ $# -gt 0 ]]; do
@@ -145,6 +153,7 @@ stmfig_main() {
 		--workloads) need_value "$@"; workloads=$2; shift 2 ;;
 		"--$fig_axis") need_value "$@"; points=$2; points_set=1; shift 2 ;;
 		--panels) need_value "$@"; only_panels=$2; shift 2 ;;
+		--read-only-mix) need_value "$@"; mix=$2; shift 2 ;;
 		--paper) paper=1; shift ;;
 		--quick) quick=1; shift ;;
 		--duration) need_value "$@"; duration=$2; shift 2 ;;
@@ -169,6 +178,10 @@ stmfig_main() {
 		die_usage "--workloads: '$workloads' is not a comma-separated list of workload names"
 	[[ $only_panels =~ ^[A-D](,[A-D])*$ ]] ||
 		die_usage "--panels: '$only_panels' is not a comma-separated list of A, B, C, D"
+	[[ $mix == threads || $mix == blocks ]] ||
+		die_usage "--read-only-mix: '$mix' is not threads or blocks"
+	[[ $mix == threads || " ${stmfig_panels[*]} " == *" --read-only-threads"* ]] ||
+		die_usage "--read-only-mix: $sweep_name has no panel with read-only transactions"
 	[[ $points =~ ^[0-9]+(,[0-9]+)*$ ]] ||
 		die_usage "--$fig_axis: '$points' is not a comma-separated list of numbers"
 
@@ -232,6 +245,17 @@ stmfig_main() {
 		-e "panel_title_all='$(stmfig_gp "${fig_panel_title:-}")'" "$stmfig_here/../stm-figure.gp"
 }
 
+# --read-only-mix's help, for a figure with read-only panels.
+stmfig_mix_help() {
+	[[ " ${stmfig_panels[*]} " == *" --read-only-threads"* ]] || return 0
+	cat <<'EOF'
+  --read-only-mix M   threads (default): the read-only panels' 20% are whole
+                      threads, each running only read-only transactions, as
+                      the paper; blocks: 20% of every thread's transactions
+                      (gpubench stm --read-only without --read-only-threads)
+EOF
+}
+
 # What a run measures without --paper, for --help.
 stmfig_protocol_about() {
 	if [[ ${#fig_protocol[@]} == 0 ]]; then
@@ -293,6 +317,7 @@ stmfig_sweep() {
 			[[ $backend == gpu && $cpu_only == *" $algo "* ]] && run_backend=cpu
 			for spec in "${chosen[@]}"; do
 				read -r panel opts <<<"$spec"
+				[[ $mix == threads ]] || opts=${opts/ --read-only-threads/}
 				for x in "${point_list[@]}"; do
 					n=$((n + 1))
 					# shellcheck disable=SC2086 # $opts is a list of options

@@ -222,6 +222,9 @@ done
 # the paper's mixes at the default thread count, two repetitions
 gpu_bank "threads 6720 semantic 100 read-only 20" 2 --threads 6720 --accounts 65536 --tx-per-thread 100 --read-only 20
 gpu_bank "threads 6720 semantic 100 presort read-only 20" 2 --threads 6720 --accounts 65536 --tx-per-thread 100 --read-only 20 --presort
+# the read-only share as whole threads (Figs. 7-11's panels B and D), on its own and presorted
+gpu_bank "threads 6720 semantic 100 read-only 20 threads" 2 --threads 6720 --accounts 65536 --tx-per-thread 100 --read-only 20 --read-only-threads
+gpu_bank "threads 6720 semantic 100 presort read-only 20 threads" 2 --threads 6720 --accounts 65536 --tx-per-thread 100 --read-only 20 --presort --read-only-threads
 gpu_bank "threads 6720 semantic 0 K=2" 2 --threads 6720 --accounts 65536 --tx-per-thread 100 --semantic-ratio 0 --transfers-per-tx 2
 gpu_bank "threads 960 block size 64, no tags" 1 --threads 960 --block-size 64 --no-tags --accounts 4096 --tx-per-thread 40 --semantic-ratio 50 --presort
 # prstm-nocm, PR-STM without its semantic contention manager: presorted chains and no semantic work commit in
@@ -482,6 +485,8 @@ for algo in prstm gpustm gpustm-local; do
 		--presort --read-only 20
 	gpu_vacation "$algo, 2048 threads, 50 customers, hash 4" --algo "$algo" --threads 2048 --tx-per-thread 20 \
 		--customers 50 --room-types 8 --rooms 10 --room-interval 2 --hash 4
+	gpu_vacation "$algo, 6720 threads, presort, read-only 20 threads" --algo "$algo" --threads 6720 \
+		--tx-per-thread 100 --presort --read-only 20 --read-only-threads
 done
 
 # ---- skiplist on the GPU, both engines, verified by the replay on the oracle's own skip list; every set
@@ -514,6 +519,8 @@ for algo in prstm gpustm gpustm-local; do
 	gpu_skiplist "$algo, 6720 threads, the paper's sizes" --algo "$algo" --threads 6720 --tx-per-thread 100
 	gpu_skiplist "$algo, 1536 threads, read-only 20, hash 4" --algo "$algo" --threads 1536 --tx-per-thread 100 \
 		--read-only 20 --hash 4
+	gpu_skiplist "$algo, 1536 threads, read-only 20 threads" --algo "$algo" --threads 1536 --tx-per-thread 100 \
+		--read-only 20 --read-only-threads
 	limit=()
 	[ "$algo" != prstm ] && limit=(--retry-limit 1000000000)
 	for levels in 1 2 4 8; do
@@ -524,6 +531,8 @@ for algo in prstm gpustm gpustm-local; do
 done
 gpu_skiplist "prstm, 6720 threads, 1 s rounds" --algo prstm --threads 6720 --tx-per-thread 100 --duration 1 \
 	--read-only 20
+gpu_skiplist "prstm, 6720 threads, 1 s rounds, read-only 20 threads" --algo prstm --threads 6720 \
+	--tx-per-thread 100 --duration 1 --read-only 20 --read-only-threads
 
 fi # part stm
 

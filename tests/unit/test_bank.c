@@ -426,6 +426,57 @@ TEST(bank_verify_accepts_correct_replay)
 	replay_free(&r);
 }
 
+/* --read-only-threads: the share as whole threads, the last ones, with and without presort. */
+TEST(bank_read_only_threads_are_whole_blocks)
+{
+	int presort;
+
+	for (presort = 0; presort < 2; presort++) {
+		bank_config c = base_config();
+		replay r;
+		bank_check chk;
+		uint64_t b, i, ro_in_updates = 0, not_ro_in_ro = 0, in_order;
+
+		c.presort = presort;
+		c.read_only_threads = 1;
+		REQUIRE(replay_setup(&r, &c, UINT64_MAX) == 0);
+		/* 20% of 10 threads: threads 8 and 9 run only inquiries; each of the others 5 chains and 15
+		 * transfers (semantic 50% of 30 updates), the same 60 inquiries and 40 chains in all */
+		CHECK_EQ(r.w.update_threads, 8u);
+		CHECK_EQ(r.w.count[BANK_BALANCE], 60u);
+		CHECK_EQ(r.w.chains, 40u);
+		CHECK_EQ(r.w.nonsemantic, 120u);
+		for (b = 0; b < c.threads; b++)
+			for (i = b * c.tx_per_thread; i < (b + 1) * c.tx_per_thread; i++) {
+				int ro = BANK_TYPE(r.w.tx[i].meta) == BANK_BALANCE;
+				ro_in_updates += b < 8 && ro;
+				not_ro_in_ro += b >= 8 && !ro;
+			}
+		CHECK_EQ(ro_in_updates, 0u);
+		CHECK_EQ(not_ro_in_ro, 0u);
+		CHECK_EQ(match_chains(&r.w, presort, &in_order), r.w.chains);
+		if (presort)
+			CHECK_EQ(in_order, r.w.chains);
+		else
+			CHECK(in_order < r.w.chains / 2); /* still shuffled over the update threads */
+		verify(&r, &chk); /* a serial run commits everything and nets to zero */
+		CHECK_EQ_I(chk.ok, 1);
+		CHECK_EQ(chk.committed_readonly, 60u);
+		CHECK_EQ(chk.abandoned, 0u);
+		CHECK_EQ_I(chk.money_after, 50 * 1000);
+		replay_free(&r);
+	}
+	/* the default: every block holds its share, all threads update */
+	{
+		bank_config c = base_config();
+		bank_workload w;
+		char err[512];
+		REQUIRE(bank_generate(&w, &c, err, sizeof(err)) == 0);
+		CHECK_EQ(w.update_threads, 10u);
+		bank_free(&w);
+	}
+}
+
 TEST(bank_verify_partial_batch)
 {
 	bank_config c = base_config();

@@ -282,6 +282,39 @@ TEST(skiplist_verify_accepts_a_serial_run)
 	free_serial(&r);
 }
 
+/* --read-only-threads: the share as whole threads, the last ones, which own no key. */
+TEST(skiplist_read_only_threads_are_whole_blocks)
+{
+	skiplist_config c = small_config();
+	serial_run r;
+	skiplist_check chk;
+	uint64_t b, i, lookups_in_updates = 0, updates_in_ro = 0;
+
+	c.read_only_threads = 1;
+	run_serially(&r, &c);
+	REQUIRE(r.status != NULL);
+	/* 20% of 8 threads is 1.6: threads 6 and 7 look up only; 6 threads own the 60 keys, 10 each */
+	CHECK_EQ(r.w.update_threads, 6u);
+	CHECK_EQ(r.w.owners, 6u);
+	CHECK_EQ(r.w.count[SKIPLIST_LOOKUP], 2u * 30);
+	CHECK_EQ(r.w.count[SKIPLIST_INSERT] + r.w.count[SKIPLIST_DELETE], 6u * 30);
+	for (b = 0; b < c.threads; b++)
+		for (i = b * c.tx_per_thread; i < (b + 1) * c.tx_per_thread; i++) {
+			int look = SKIPLIST_OP(r.w.tx[i].meta) == SKIPLIST_LOOKUP;
+			lookups_in_updates += b < 6 && look;
+			updates_in_ro += b >= 6 && !look;
+		}
+	CHECK_EQ(lookups_in_updates, 0u);
+	CHECK_EQ(updates_in_ro, 0u);
+	check_of(&r, &chk);
+	if (!chk.ok)
+		tu_fail(__FILE__, __LINE__, "%s", chk.message);
+	CHECK_EQ(chk.committed_update, 180u);
+	CHECK_EQ(chk.committed_readonly, 60u);
+	CHECK_EQ(chk.keys, c.initial_keys); /* blocks net to zero */
+	free_serial(&r);
+}
+
 /* A node on level 0 with its two neighbours around it, all of height 1 when possible. */
 static uint32_t live_short_node(const serial_run *r, uint32_t *pred)
 {

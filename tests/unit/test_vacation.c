@@ -193,6 +193,44 @@ TEST(vacation_verify_accepts_a_serial_run)
 	free_serial(&s);
 }
 
+/* --read-only-threads: the share as whole threads, the last ones, with and without presort. */
+TEST(vacation_read_only_threads_are_whole_blocks)
+{
+	int presort;
+
+	for (presort = 0; presort < 2; presort++) {
+		vacation_config c = small_config();
+		serial_run s;
+		vacation_check chk;
+		uint64_t b, i, q_in_updates = 0, not_q_in_ro = 0;
+
+		c.presort = presort;
+		c.read_only_threads = 1;
+		run_serially(&s, &c);
+		REQUIRE(s.status != NULL);
+		/* 20% of 8 threads is 1.6: 2 read-only threads (6 and 7) of 25 queries each; the others
+		 * 12 pairs and an odd one out, a query */
+		CHECK_EQ(s.w.update_threads, 6u);
+		CHECK_EQ(s.w.count[VACATION_QUERY], 2u * 25 + 6);
+		CHECK_EQ(s.w.count[VACATION_BOOK], 6u * 12);
+		for (b = 0; b < c.threads; b++)
+			for (i = b * c.tx_per_thread; i < (b + 1) * c.tx_per_thread; i++) {
+				int q = VACATION_OP(s.w.tx[i].meta) == VACATION_QUERY;
+				q_in_updates += b < 6 && q;
+				not_q_in_ro += b >= 6 && !q;
+			}
+		CHECK_EQ(q_in_updates, 6u); /* the odd ones out, shuffled among the update threads or not */
+		CHECK_EQ(not_q_in_ro, 0u);
+		check_of(&s, &chk);
+		CHECK_EQ_I(chk.ok, 1);
+		CHECK_EQ(chk.committed_update, 6u * 24);
+		CHECK_EQ(chk.committed_readonly, 56u);
+		CHECK_EQ(chk.abandoned, 0u);
+		CHECK_EQ(chk.reservations, 0u);
+		free_serial(&s);
+	}
+}
+
 TEST(vacation_verify_names_what_is_wrong)
 {
 	vacation_config c = small_config();

@@ -152,8 +152,8 @@ static void shuffle_u64(gb_rng *r, uint64_t *a, uint64_t n)
 /*
  * Where each entry goes. Entries are laid out block by block as
  * [chains in step order | non-semantic | read-only]; the placement then
- * shuffles the whole table, or (presort) each block with every chain's steps
- * kept in order.
+ * shuffles the update threads' blocks (all of them but read-only threads')
+ * together, or (presort) each block with every chain's steps kept in order.
  */
 static void place(gen *g, uint64_t *slot, uint32_t chains_b)
 {
@@ -163,7 +163,7 @@ static void place(gen *g, uint64_t *slot, uint32_t chains_b)
 	for (i = 0; i < ntx; i++)
 		slot[i] = i;
 	if (!w->cfg.presort) {
-		shuffle_u64(&g->rng, slot, ntx);
+		shuffle_u64(&g->rng, slot, (uint64_t)w->update_threads * P);
 		return;
 	}
 	for (b = 0; b < w->cfg.threads; b++) {
@@ -184,7 +184,7 @@ static void place(gen *g, uint64_t *slot, uint32_t chains_b)
 
 int bank_generate(bank_workload *w, const bank_config *cfg, char *err, size_t errlen)
 {
-	uint64_t P = cfg->tx_per_thread, T = cfg->threads, b, i, k, ns_total, next;
+	uint64_t P = cfg->tx_per_thread, T = cfg->threads, U, b, i, k, ns_total, next;
 	uint32_t ro_b, u_b, chains_b, ns_b;
 	uint64_t *slot;
 	bank_workload layout;
@@ -213,12 +213,15 @@ int bank_generate(bank_workload *w, const bank_config *cfg, char *err, size_t er
 	if (w->cfg.read_only_size <= BANK_MAX_READ_ONLY && w->cfg.read_only_size > w->extra_stride)
 		w->extra_stride = w->cfg.read_only_size;
 	w->extra_stride = w->extra_stride > 2 ? w->extra_stride - 2 : 0;
-	ro_b = (uint32_t)((P * cfg->read_only + 50) / 100);
+	/* The read-only share: of every block, or (read_only_threads) whole blocks, the last ones. */
+	U = cfg->read_only_threads ? T - (T * cfg->read_only + 50) / 100 : T;
+	w->update_threads = (uint32_t)U;
+	ro_b = cfg->read_only_threads ? 0 : (uint32_t)((P * cfg->read_only + 50) / 100);
 	u_b = (uint32_t)P - ro_b;
 	chains_b = (uint32_t)((u_b * (uint64_t)cfg->semantic_ratio / 100) / 3);
 	ns_b = u_b - 3 * chains_b;
-	ns_total = ns_b * T;
-	w->chains = chains_b * T;
+	ns_total = ns_b * U;
+	w->chains = chains_b * U;
 	w->nonsemantic = ns_total - (ns_total & 1);
 
 	/* Fill `layout` in block order, then move entries to their slots. */
@@ -236,7 +239,7 @@ int bank_generate(bank_workload *w, const bank_config *cfg, char *err, size_t er
 	/* Non-semantic entries of all blocks, paired in the order they appear. */
 	{
 		uint64_t prev = UINT64_MAX, made = 0;
-		for (b = 0; b < T && rc == 0 && !gb_stop_requested(); b++)
+		for (b = 0; b < U && rc == 0 && !gb_stop_requested(); b++)
 			for (k = 0; k < ns_b && rc == 0 && !GB_STOP_EVERY(k); k++) {
 				uint64_t e = b * P + 3ull * chains_b + k;
 				if (made == w->nonsemantic) {
@@ -253,6 +256,11 @@ int bank_generate(bank_workload *w, const bank_config *cfg, char *err, size_t er
 			}
 	}
 	for (b = 0; b < T && rc == 0 && !gb_stop_requested(); b++) {
+		if (b >= U) { /* a read-only thread's block */
+			for (k = 0; k < P && !GB_STOP_EVERY(k); k++)
+				make_balance(&g, b * P + k);
+			continue;
+		}
 		for (k = 0; k < chains_b && !GB_STOP_EVERY(k); k++) {
 			uint64_t e[3];
 			e[0] = b * P + 3 * k;

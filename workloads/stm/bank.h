@@ -17,14 +17,17 @@
  *   withdraw(b, d) with d in (B, 2B]: a step usually finds too little money
  *   until the step before it has committed, which is the paper's semantic
  *   conflict. Chains also net to zero;
- * - --read-only percent of the transactions are balance inquiries that read
+ * - --read-only percent of the transactions are balance inquiries (that share
+ *   of every thread's block, or with read_only_threads that share of the
+ *   threads, the last ones, whose blocks hold nothing else) that read
  *   --read-only-size balances (default 2K): up to BANK_MAX_READ_ONLY accounts
  *   drawn at random, listed in the entry; more than that, a run of that many
  *   consecutive accounts from a random one, wrapping (all of them at
  *   --read-only-size = --accounts, the sum of the bank as in CSMV's bank,
  *   Nunes et al. section IV-A); an inquiry gives the sum it read as its
  *   result (TX_RESULT);
- * - without --presort the whole table is shuffled; with it, each chain's
+ * - without --presort the whole table is shuffled (the update threads'
+ *   blocks among themselves with read_only_threads); with it, each chain's
  *   three steps go to one thread in order (randomly interleaved with that
  *   thread's other transactions), which is the application pre-ordering the
  *   table so that program order resolves every semantic dependence.
@@ -87,6 +90,7 @@ typedef struct bank_config {
 	uint32_t tx_per_thread;
 	uint32_t semantic_ratio;   /* percent of update transactions in chains */
 	uint32_t read_only;        /* percent of all transactions */
+	int read_only_threads;     /* that share as whole threads, the last ones (else of every block) */
 	uint32_t transfers_per_tx; /* K */
 	uint32_t read_only_size;   /* accounts a balance inquiry reads, up to --accounts; 0: 2K */
 	uint32_t initial_balance;
@@ -103,6 +107,7 @@ typedef struct bank_workload {
 	uint64_t count[BANK_NTYPES];
 	uint64_t chains, nonsemantic;
 	uint32_t max_tag;
+	uint32_t update_threads; /* threads whose blocks hold the updates: all but --read-only-threads' */
 } bank_workload;
 
 /* Build the table. Returns 0, or -1 with a usage message in err (sizes that cannot work). */

@@ -109,6 +109,7 @@ static void *generate(const void *opts, const stm_table_cfg *c, char *err, size_
 		.tx_per_thread = c->tx_per_thread,
 		.semantic_ratio = c->semantic_ratio,
 		.read_only = c->read_only,
+		.read_only_threads = c->read_only_threads,
 		.transfers_per_tx = (uint32_t)o->transfers,
 		.read_only_size = (uint32_t)o->read_only_size, /* 0: the generator's default, 2K */
 		.initial_balance = (uint32_t)o->initial_balance,
@@ -121,7 +122,7 @@ static void *generate(const void *opts, const stm_table_cfg *c, char *err, size_
 		return NULL;
 	}
 	/* Every thread gets the same number of inquiries, so the share is rounded per thread. */
-	if ((uint64_t)bc.tx_per_thread * bc.read_only % 100) {
+	if (!bc.read_only_threads && (uint64_t)bc.tx_per_thread * bc.read_only % 100) {
 		uint64_t per = ((uint64_t)bc.tx_per_thread * bc.read_only + 50) / 100;
 		gb_note("note: bank: --read-only %u of --tx-per-thread %u is %llu inquir%s a thread (%.3g%%); "
 			"a --tx-per-thread that is a multiple of 100 gives any share exactly",
@@ -209,6 +210,7 @@ static void config(const void *inst, cJSON *cfg)
 	gb_json_u64(bank, "tx_per_thread", w->cfg.tx_per_thread);
 	gb_json_u64(bank, "semantic_ratio", w->cfg.semantic_ratio);
 	gb_json_u64(bank, "read_only", w->cfg.read_only);
+	gb_json_u64(bank, "read_only_thread_count", w->cfg.threads - w->update_threads);
 	gb_json_u64(bank, "transfers_per_tx", w->cfg.transfers_per_tx);
 	gb_json_u64(bank, "read_only_size", w->cfg.read_only_size);
 	gb_json_u64(bank, "initial_balance", w->cfg.initial_balance);

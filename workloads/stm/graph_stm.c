@@ -41,6 +41,7 @@ static const gb_opt_row rows[] = {
 static const stm_refusal refuses[] = {
 	{"read-only", "graph has no read-only transactions by kind: one is read-only only when no neighbour "
 		      "is larger, which only running it tells (the paper, section 4.9)"},
+	{"read-only-threads", "graph has no read-only transactions by kind"},
 	{"presort", "graph transactions meet no semantic conflict, so there is nothing to pre-order"},
 	{"tx-per-thread", "graph runs the transactions of a round's vertices, dealt over --threads (set "
 			  "--vertices and --edges instead)"},

@@ -43,6 +43,7 @@ static const gb_opt_row rows[] = {
 static const stm_refusal refuses[] = {
 	{"read-only", "kmeans has no read-only transactions: every one adds points to their cluster's sums "
 		      "(the paper, section 4.7: \"there is no read-only thread\")"},
+	{"read-only-threads", "kmeans has no read-only transactions"},
 	{"presort", "kmeans transactions meet no semantic conflict, so there is nothing to pre-order"},
 	{"tx-per-thread", "kmeans deals an iteration's transactions over --threads (set --points and "
 			  "--points-per-tx instead)"},

@@ -50,6 +50,7 @@ static const gb_opt_row rows[] = {
 
 static const stm_refusal refuses[] = {
 	{"read-only", "memcached's GETs are its read-only transactions, set in per mille by --set-permille"},
+	{"read-only-threads", "memcached's GETs are its read-only transactions, dealt over every thread by --set-permille"},
 	{"presort", "memcached transactions meet no semantic conflict, so there is nothing to pre-order"},
 	{NULL, NULL},
 };

@@ -44,7 +44,7 @@ typedef struct gen_key {
 
 int skiplist_generate(skiplist_workload *w, const skiplist_config *cfg, char *err, size_t errlen)
 {
-	uint64_t P = cfg->tx_per_thread, T = cfg->threads, words, nodes, inserts = 0, b, k;
+	uint64_t P = cfg->tx_per_thread, T = cfg->threads, U, words, nodes, inserts = 0, b, k;
 	uint32_t R = cfg->key_range, I = cfg->initial_keys, L = cfg->levels, lookups_b, updates_b;
 	uint32_t *perm = NULL, *node_of = NULL, *slots = NULL, next_node;
 	uint8_t *present = NULL;
@@ -74,13 +74,16 @@ int skiplist_generate(skiplist_workload *w, const skiplist_config *cfg, char *er
 		return -1;
 	}
 	w->words = (uint32_t)words;
-	lookups_b = (uint32_t)((P * cfg->read_only + 50) / 100);
+	/* The read-only share: of every block, or (read_only_threads) whole blocks, the last ones. */
+	U = cfg->read_only_threads ? T - (T * cfg->read_only + 50) / 100 : T;
+	w->update_threads = (uint32_t)U;
+	lookups_b = cfg->read_only_threads ? 0 : (uint32_t)((P * cfg->read_only + 50) / 100);
 	updates_b = (uint32_t)(P - lookups_b);
 	updates_b -= updates_b % 2; /* pairs of toggles: a block nets to zero */
 
 	/* Every thread's inserts need their own node: count them before allocating anything large. */
 	{
-		uint64_t owners = T < R ? T : R;
+		uint64_t owners = U < R ? U : R;
 		inserts = owners * (uint64_t)(updates_b / 2);
 		nodes = 1 + (uint64_t)I + inserts;
 		w->owners = (uint32_t)owners;
@@ -119,7 +122,8 @@ int skiplist_generate(skiplist_workload *w, const skiplist_config *cfg, char *er
 			}
 	}
 
-	/* Owners: the keys shuffled and dealt round robin, so thread t owns perm[t], perm[t + T], ... */
+	/* Owners: the keys shuffled and dealt round robin over the update threads, so thread t < U owns
+	 * perm[t], perm[t + U], ... */
 	perm = gb_xmalloc((size_t)R * sizeof(uint32_t), "key permutation");
 	for (k = 0; k < R; k++)
 		perm[k] = (uint32_t)k + 1;
@@ -129,14 +133,14 @@ int skiplist_generate(skiplist_workload *w, const skiplist_config *cfg, char *er
 		perm[k - 1] = perm[j];
 		perm[j] = t;
 	}
-	mine = gb_xmalloc(((size_t)R / (T ? T : 1) + 1) * sizeof(gen_key), "a thread's keys");
+	mine = gb_xmalloc(((size_t)R / (U ? U : 1) + 1) * sizeof(gen_key), "a thread's keys");
 	slots = gb_xmalloc(((size_t)updates_b + 1) * sizeof(uint32_t), "a block's updates");
 
 	for (b = 0; b < T && !gb_stop_requested(); b++) {
 		uint64_t base = b * P, nmine = 0, done = 0, j;
 		uint32_t ups = 0;
 
-		for (k = b; k < R; k += T) {
+		for (k = b; b < U && k < R; k += U) {
 			mine[nmine].key = perm[k];
 			mine[nmine].node = present[perm[k]] ? node_of[perm[k]] : 0;
 			nmine++;

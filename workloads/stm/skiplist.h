@@ -39,9 +39,10 @@
  *   which batches back to back and timed rounds rely on. Inserts and deletes
  *   are therefore half each of the updates;
  * - --read-only percent of each block are lookups of keys drawn from the
- *   whole range (present or not); a thread that owns no key (more threads
- *   than keys) runs lookups only. An odd number of updates gives one more
- *   lookup;
+ *   whole range (present or not), or with read_only_threads that share of
+ *   the threads, the last ones, run lookups only and own no key (the keys are
+ *   dealt over the others); a thread that owns no key (more threads than
+ *   keys) runs lookups only. An odd number of updates gives one more lookup;
  * - --presort changes nothing: each key's updates are already in program
  *   order in one block.
  * An insert of a key in the list or a delete of a key not in it can then
@@ -110,6 +111,7 @@ typedef struct skiplist_config {
 	uint32_t threads;
 	uint32_t tx_per_thread;
 	uint32_t read_only; /* percent of lookups */
+	int read_only_threads; /* that share as whole threads, the last ones (else of every block) */
 	int presort;        /* recorded; changes nothing (see above) */
 	uint64_t seed;
 } skiplist_config;
@@ -124,6 +126,7 @@ typedef struct skiplist_workload {
 	uint32_t *header;      /* header word of each used node */
 	uint32_t max_height;   /* tallest node but the head */
 	uint32_t owners;       /* threads that own at least one key */
+	uint32_t update_threads; /* threads the keys are dealt over: all but --read-only-threads' */
 	uint64_t count[SKIPLIST_NOPS];
 } skiplist_workload;
 

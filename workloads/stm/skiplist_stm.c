@@ -102,6 +102,7 @@ static void *generate(const void *opts, const stm_table_cfg *c, char *err, size_
 		.threads = c->threads,
 		.tx_per_thread = c->tx_per_thread,
 		.read_only = c->read_only,
+		.read_only_threads = c->read_only_threads,
 		.presort = c->presort,
 		.seed = c->seed,
 	};
@@ -110,9 +111,11 @@ static void *generate(const void *opts, const stm_table_cfg *c, char *err, size_
 		free(w);
 		return NULL;
 	}
-	if (w->owners < sc.threads)
-		gb_note("note: skiplist: --key-range %u < --threads %u: %u threads own no key and run lookups only",
-			sc.key_range, sc.threads, sc.threads - w->owners);
+	if (w->owners < w->update_threads)
+		gb_note("note: skiplist: --key-range %u < %u threads that may update (--threads %u%s): %u threads "
+			"own no key and run lookups only", sc.key_range, w->update_threads, sc.threads,
+			w->update_threads < sc.threads ? " less --read-only-threads'" : "",
+			w->update_threads - w->owners);
 	return w;
 }
 
@@ -178,6 +181,7 @@ static void config(const void *inst, cJSON *cfg)
 	gb_json_u64(v, "levels", w->cfg.levels);
 	gb_json_u64(v, "tx_per_thread", w->cfg.tx_per_thread);
 	gb_json_u64(v, "read_only", w->cfg.read_only);
+	gb_json_u64(v, "read_only_thread_count", w->cfg.threads - w->update_threads);
 	gb_json_bool(v, "presort", w->cfg.presort);
 	gb_json_u64(v, "seed", w->cfg.seed);
 	gb_json_u64(v, "transactions", w->ntx);

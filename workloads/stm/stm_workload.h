@@ -37,6 +37,7 @@ typedef struct stm_table_cfg {
 	uint32_t threads;
 	uint32_t tx_per_thread;
 	uint32_t read_only; /* --read-only: percent of read-only transactions */
+	int read_only_threads; /* --read-only-threads: that share as whole threads, the last ones */
 	uint32_t semantic_ratio; /* --semantic-ratio: percent of update transactions that can meet a semantic conflict */
 	int presort;        /* --presort: the table is pre-ordered so program order resolves its semantic dependences */
 	uint64_t seed;
@@ -67,10 +68,11 @@ typedef struct stm_check {
 } stm_check;
 
 /*
- * One of stm's own table options (--read-only, --presort, --tx-per-thread) that
- * a workload has no use for: given a value other than 0 (a flag: given at all)
- * with this workload, `gpubench stm` exits 2 with "option --OPTION does not
- * apply to --workload NAME: " and the sentence, which --help shows too.
+ * One of stm's own table options (--read-only, --read-only-threads, --presort,
+ * --tx-per-thread) that a workload has no use for: given a value other than 0
+ * (a flag: given at all) with this workload, `gpubench stm` exits 2 with
+ * "option --OPTION does not apply to --workload NAME: " and the sentence,
+ * which --help shows too.
  */
 typedef struct stm_refusal {
 	const char *option; /* without the dashes; NULL ends a list */

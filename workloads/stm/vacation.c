@@ -103,7 +103,7 @@ static void presorted_block(vacation_workload *w, uint64_t b, uint32_t pairs, ui
 
 int vacation_generate(vacation_workload *w, const vacation_config *cfg, char *err, size_t errlen)
 {
-	uint64_t P = cfg->tx_per_thread, T = cfg->threads, words, b, k, *cut;
+	uint64_t P = cfg->tx_per_thread, T = cfg->threads, U, words, b, k, *cut;
 	uint32_t queries_b, pairs_b, reprices_b, t;
 	gb_rng r;
 	int rc = 0;
@@ -122,11 +122,14 @@ int vacation_generate(vacation_workload *w, const vacation_config *cfg, char *er
 	}
 	w->words = (uint32_t)words;
 	w->customer_base = cfg->room_types * cfg->interval;
-	queries_b = (uint32_t)((P * cfg->read_only + 50) / 100);
+	/* The read-only share: of every block, or (read_only_threads) whole blocks, the last ones. */
+	U = cfg->read_only_threads ? T - (T * cfg->read_only + 50) / 100 : T;
+	w->update_threads = (uint32_t)U;
+	queries_b = cfg->read_only_threads ? 0 : (uint32_t)((P * cfg->read_only + 50) / 100);
 	/* Update transactions come in pairs, an odd one out becomes a query. */
 	pairs_b = (uint32_t)((P - queries_b) / 2 * cfg->semantic_ratio / 100);
 	reprices_b = (uint32_t)((P - queries_b) / 2) - pairs_b;
-	w->priced = reprices_b > 0 && T > 0;
+	w->priced = reprices_b > 0 && U > 0;
 	if (w->priced && cfg->interval < 2) {
 		snprintf(err, errlen,
 			 "--semantic-ratio %u leaves price changes, which need --room-interval 2 or more (a room "
@@ -137,6 +140,11 @@ int vacation_generate(vacation_workload *w, const vacation_config *cfg, char *er
 	cut = gb_xcalloc(cfg->room_types, sizeof(uint64_t), "price decreases per room type");
 	gb_rng_init(&r, cfg->seed, 0);
 	for (b = 0; b < T && !gb_stop_requested(); b++) {
+		if (b >= U) { /* a read-only thread's block */
+			for (k = 0; k < P && !GB_STOP_EVERY(k); k++)
+				set_query(w, b * P + k, &r);
+			continue;
+		}
 		if (cfg->presort) {
 			presorted_block(w, b, pairs_b, reprices_b, &r, cut);
 			continue;
@@ -172,7 +180,7 @@ int vacation_generate(vacation_workload *w, const vacation_config *cfg, char *er
 		return -1;
 	}
 	if (!cfg->presort)
-		shuffle(&r, w->tx, w->ntx);
+		shuffle(&r, w->tx, U * P);
 	if (gb_stop_check(err, errlen) != 0) {
 		vacation_free(w);
 		return -1;

@@ -26,8 +26,11 @@
  *   type's price decreases within it, so no order drives a price below 0, no
  *   price change ever meets a semantic conflict, and a pair nets to zero;
  * - --read-only percent of the transactions are queries that read the free
- *   rooms of three room types;
- * - without --presort the whole table is shuffled, so a cancel often meets
+ *   rooms of three room types (that share of every block, or with
+ *   read_only_threads that share of the threads, the last ones, whose blocks
+ *   hold nothing else);
+ * - without --presort the whole table is shuffled (the update threads'
+ *   blocks among themselves with read_only_threads), so a cancel often meets
  *   its customer before the booking (a semantic conflict) and a booking meets
  *   its customer holding another room; with --presort every pair of thread
  *   b's block is of customer b (mod --customers), in pair order, queries
@@ -81,6 +84,7 @@ typedef struct vacation_config {
 	uint32_t threads;
 	uint32_t tx_per_thread;
 	uint32_t read_only; /* percent of queries */
+	int read_only_threads; /* that share as whole threads, the last ones (else of every block) */
 	uint32_t semantic_ratio; /* percent of update transactions in book -> cancel pairs; the rest reprice */
 	int presort;
 	uint64_t seed;
@@ -94,6 +98,7 @@ typedef struct vacation_workload {
 	uint32_t customer_base; /* customer c's word is customer_base + c */
 	int priced;             /* the table changes prices: price words start at VACATION_BASE_PRICE */
 	uint64_t count[VACATION_NOPS];
+	uint32_t update_threads; /* threads whose blocks hold the updates: all but --read-only-threads' */
 } vacation_workload;
 
 /* Build the table. Returns 0, or -1 with a usage message in err (sizes that cannot work). */

@@ -86,6 +86,7 @@ static void *generate(const void *opts, const stm_table_cfg *c, char *err, size_
 		.threads = c->threads,
 		.tx_per_thread = c->tx_per_thread,
 		.read_only = c->read_only,
+		.read_only_threads = c->read_only_threads,
 		.semantic_ratio = c->semantic_ratio,
 		.presort = c->presort,
 		.seed = c->seed,
@@ -141,6 +142,7 @@ static void config(const void *inst, cJSON *cfg)
 	gb_json_u64(v, "room_interval", w->cfg.interval);
 	gb_json_u64(v, "tx_per_thread", w->cfg.tx_per_thread);
 	gb_json_u64(v, "read_only", w->cfg.read_only);
+	gb_json_u64(v, "read_only_thread_count", w->cfg.threads - w->update_threads);
 	gb_json_u64(v, "semantic_ratio", w->cfg.semantic_ratio);
 	gb_json_bool(v, "presort", w->cfg.presort);
 	gb_json_u64(v, "seed", w->cfg.seed);
