@@ -63,6 +63,7 @@ static gb_rep_end warm_up(gb_measure *ms, stm_run *r, engine_run *er, gb_rep_out
 typedef struct rep_tally {
 	uint64_t batches, commits;
 	int cut; /* the last batch's threads met the --timeout deadline */
+	int checked; /* a batch was checked in the loop: r->after holds the last one's words */
 } rep_tally;
 
 /*
@@ -117,7 +118,11 @@ static void verify_batch(gb_measure *ms, unsigned k, stm_run *r, const stm_batch
 			er->ops->fetch_results(er->ctx, r->results);
 		n = stm_oracle_batch(r, r->mirror, r->before, r->status, r->after, results ? r->results : NULL, &chk);
 	}
-	stm_batch_verdict(ms, k, r, b, rep, batch, out, &chk, n, r->after);
+	stm_batch_verdict(ms, k, r, b, rep, batch, out, &chk, n);
+	/* a staged workload builds its next stage from r->after: its checksum now; a batch
+	 * otherwise leaves r->after alone until the next check, which takes it at the end */
+	if (w->stage)
+		er->checksum = stm_words_checksum(r->after, r->in.words);
 }
 
 /*
@@ -172,7 +177,7 @@ static gb_rep_end stm_rep_staged(gb_measure *ms, unsigned k, const gb_rep *rep, 
 	const stm_workload *w = o->workload;
 	engine_run *er = &r->er[k];
 	uint64_t pass = 0, left_over = 0;
-	rep_tally t = {0, 0, 0};
+	rep_tally t = {0, 0, 0, 0};
 
 	do {
 		uint32_t s = 0;
@@ -242,8 +247,7 @@ static gb_rep_end stm_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_
 	stm_run *r = arg;
 	const stm_opts *o = &r->o;
 	engine_run *er = &r->er[k];
-	rep_tally t = {0, 0, 0};
-	size_t bytes = (size_t)r->in.words * sizeof(uint32_t);
+	rep_tally t = {0, 0, 0, 0};
 
 	if (!rep->timed)
 		return warm_up(ms, r, er, out);
@@ -259,20 +263,26 @@ static gb_rep_end stm_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_
 			break;
 		}
 		er->ops->load(er->ctx, r->initial);
-		if (check && !er->one_run) /* the replay's start */
-			memcpy(er->bc ? stm_batch_checker_next(er->bc, ms, rep, out) : r->mirror, r->initial, bytes);
+		if (check && er->bc) /* room for its check */
+			stm_batch_checker_next(er->bc, ms, rep, out);
+		else if (check && !er->one_run) /* the replay's start */
+			memcpy(r->mirror, r->initial, (size_t)r->in.words * sizeof(uint32_t));
 		er->ops->run(er->ctx, left, er->one_run ? (uint64_t)(o->duration * 1e9) : 0, &b);
 		done = count_batch(r, er, &b, out, &t);
-		if (check && er->bc)
+		if (check && er->bc) {
 			stm_batch_checker_submit(er->bc, &b, t.batches);
-		else if (check)
+		} else if (check) {
 			verify_batch(ms, k, r, &b, rep, t.batches, out);
-		else if (!er->one_run)
+			t.checked = 1;
+		} else if (!er->one_run) {
 			er->abandoned += r->in.ntx - done;
+		}
 		progress(ms, rep, out, o->duration);
 	} while (!t.cut && !er->one_run && out->seconds < o->duration);
 	if (er->bc)
 		stm_batch_checker_settle(er->bc, ms, rep, out);
+	else if (t.checked)
+		er->checksum = stm_words_checksum(r->after, r->in.words);
 	return end_rep(out, &t);
 }
 

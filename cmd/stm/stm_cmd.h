@@ -75,7 +75,7 @@ typedef struct engine_run {
 	uint64_t pass_checksum; /* and the data words' checksum after it */
 	uint64_t passes;     /* staged workloads: passes completed, over the timed repetitions */
 	uint64_t stages;     /* and their stages (batches) */
-	uint64_t checksum;   /* of the data words after it */
+	uint64_t checksum;   /* of the data words after it (taken at the repetition's end) */
 	struct stm_batch_checker *bc; /* its batches' checks on other host threads (NULL: in the loop) */
 } engine_run;
 
@@ -117,20 +117,22 @@ void stm_cmd_run_engine(gb_measure *ms, unsigned k, stm_run *r);
  * then the read-only results (results non-NULL: before gets a copy of the
  * state first); thread-safe, returns the results checked. stm_batch_verdict:
  * what it found, into the repetition (out, a wrong batch's message) and the
- * engine's record. The checker: _next gives the words the next batch starts
- * from, to be filled (settling the oldest batch when every slot is taken),
- * _submit fetches the batch's words and queues its check; _settle waits for
- * every queued check and settles them in order. _open gives NULL for 0 threads.
+ * engine's record; the checksum of the words after the batch is the caller's
+ * (once a repetition: a checksum of every batch, on the thread that runs the
+ * device, held the next batch up). The checker: _next makes room for the next
+ * batch (settling the oldest when every slot is taken), _submit fetches the
+ * batch's words and queues its check, which a checker thread runs from a copy
+ * of the initial data; _settle waits for every queued check, settles them in
+ * order and takes the last one's checksum. _open gives NULL for 0 threads.
  */
 typedef struct stm_batch_checker stm_batch_checker;
 uint64_t stm_words_checksum(const uint32_t *b, uint32_t n);
 uint64_t stm_oracle_batch(const stm_run *r, uint32_t *state, uint32_t *before, const uint32_t *status,
 			  const uint32_t *after, const uint32_t *results, stm_check *chk);
 void stm_batch_verdict(gb_measure *ms, unsigned k, stm_run *r, const stm_batch_result *b, const gb_rep *rep,
-		       uint64_t batch, gb_rep_out *out, const stm_check *found, uint64_t results_n,
-		       const uint32_t *after);
+		       uint64_t batch, gb_rep_out *out, const stm_check *found, uint64_t results_n);
 stm_batch_checker *stm_batch_checker_open(stm_run *r, unsigned k, unsigned threads);
-uint32_t *stm_batch_checker_next(stm_batch_checker *c, gb_measure *ms, const gb_rep *rep, gb_rep_out *out);
+void stm_batch_checker_next(stm_batch_checker *c, gb_measure *ms, const gb_rep *rep, gb_rep_out *out);
 void stm_batch_checker_submit(stm_batch_checker *c, const stm_batch_result *b, uint64_t batch);
 void stm_batch_checker_settle(stm_batch_checker *c, gb_measure *ms, const gb_rep *rep, gb_rep_out *out);
 void stm_batch_checker_close(stm_batch_checker *c);
