@@ -60,6 +60,12 @@ and added to OUT/timing.csv; OUT/timing.md sums the sessions of this revision.
   --paper             the STM figures (fig7 to csmv-fig3) under the paper's
                       protocol, 5 s x 10 repetitions a point (about a minute
                       each), instead of their default of 1 s x 5 (PR-STM's)
+  --series S          all (default): every engine of the STM figures, ours beside
+                      the paper's; paper: only the paper's own series (fig7 to
+                      csmv-fig3 --series paper: PR-STM and GPU-STM, in Fig. 9
+                      PR-STM without its manager too, in CSMV's the engines it
+                      draws), about a quarter fewer points; a later run with
+                      all adds the rest to the same OUT
   --plot-only         run nothing: rebuild every table, plot and the index
                       from the reports already in OUT
   --emit-slurm DIR    run nothing: each script's runs as a Slurm job array in
@@ -104,6 +110,7 @@ emit=""
 gpus=""
 max_seconds=""
 new_machine=0
+series=all
 
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -117,11 +124,13 @@ while [[ $# -gt 0 ]]; do
 	--gpus) sweep_set_gpus "$@"; gpus=$2; shift 2 ;;
 	--max-seconds) need_value "$@"; max_seconds=$2; shift 2 ;;
 	--new-machine) new_machine=1; shift ;;
+	--series) need_value "$@"; series=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) die_usage "unknown option '$1'" ;;
 	esac
 done
 [[ -z $emit || $plot_only == 0 ]] || die_usage "--emit-slurm and --plot-only do not go together"
+[[ $series == all || $series == paper ]] || die_usage "--series: '$series' is not all or paper"
 [[ -z $max_seconds || $max_seconds =~ ^[0-9]+$ ]] || die_usage "--max-seconds: '$max_seconds' is not a number of seconds"
 [[ -z $max_seconds || ( -z $emit && $plot_only == 0 ) ]] ||
 	die_usage "--max-seconds bounds the runs: not with --emit-slurm or --plot-only"
@@ -158,7 +167,10 @@ script_args() {
 		args=(--tables-only --fig1 "$out/csmv-fig1" --fig2 "$out/csmv-fig2" --out "$out/$1")
 		return
 		;;
-	fig* | csmv-fig*) [[ $paper == 0 ]] || args+=(--paper) ;;
+	fig* | csmv-fig*)
+		[[ $paper == 0 ]] || args+=(--paper)
+		[[ $series == all ]] || args+=(--series "$series")
+		;;
 	esac
 	args+=("${common[@]}" --out "$out/$1")
 	[[ -z $emit ]] || args+=(--emit-slurm "$emit/$1")
