@@ -60,6 +60,12 @@ and added to OUT/timing.csv; OUT/timing.md sums the sessions of this revision.
   --paper             the STM figures (fig7 to csmv-fig3) under the paper's
                       protocol, 5 s x 10 repetitions a point (about a minute
                       each), instead of their default of 1 s x 5 (PR-STM's)
+  --preview           a look in minutes before the full run: the STM figures
+                      only (fig7 to csmv-tables), each at the first and last
+                      point of its axis, at the paper's sizes, --duration 0.3
+                      --reps 2 a point (fig7.sh --preview), then the claims
+                      judged on them; into an OUT of its own (not with --quick
+                      or --paper)
   --series S          all (default): every engine of the STM figures, ours beside
                       the paper's; paper: only the paper's own series (fig7 to
                       csmv-fig3 --series paper: PR-STM and GPU-STM, in Fig. 9
@@ -105,6 +111,7 @@ out=results/local/reproduce-all
 only=""
 quick=0
 paper=0
+preview=0
 plot_only=0
 emit=""
 gpus=""
@@ -119,6 +126,7 @@ while [[ $# -gt 0 ]]; do
 	--only) need_value "$@"; only=$2; shift 2 ;;
 	--quick) quick=1; shift ;;
 	--paper) paper=1; shift ;;
+	--preview) preview=1; shift ;;
 	--plot-only) plot_only=1; shift ;;
 	--emit-slurm) need_value "$@"; emit=$2; shift 2 ;;
 	--gpus) sweep_set_gpus "$@"; gpus=$2; shift 2 ;;
@@ -150,6 +158,17 @@ if [[ -n $only ]]; then
 	done
 	names=("${chosen[@]}")
 fi
+if [[ $preview == 1 ]]; then
+	[[ $quick == 0 && $paper == 0 ]] || die_usage "--preview has its own protocol: not with --quick or --paper"
+	stm_names=()
+	for n in "${names[@]}"; do
+		case $n in
+		fig* | csmv-*) stm_names+=("$n") ;;
+		*) [[ -z $only ]] || die_usage "--preview is for the STM figures (fig7 to csmv-tables), not $n" ;;
+		esac
+	done
+	names=("${stm_names[@]}")
+fi
 
 [[ $quick == 0 || $paper == 0 ]] || die_usage "--quick and --paper do not go together"
 common=()
@@ -169,6 +188,7 @@ script_args() {
 		;;
 	fig* | csmv-fig*)
 		[[ $paper == 0 ]] || args+=(--paper)
+		[[ $preview == 0 ]] || args+=(--preview)
 		[[ $series == all ]] || args+=(--series "$series")
 		;;
 	esac
@@ -178,6 +198,7 @@ script_args() {
 
 mode=full
 [[ $paper == 0 ]] || mode=paper
+[[ $preview == 0 ]] || mode=preview
 [[ $quick == 0 ]] || mode=quick
 revision=-
 mkdir -p "$out"
@@ -276,7 +297,7 @@ index=$out/index.md
 {
 	echo "# gpubench: every figure and table"
 	echo
-	echo "Made by \`scripts/reproduce-all.sh\` on $(date -u +%Y-%m-%dT%H:%M:%SZ)$([[ $quick == 0 ]] || echo ", --quick (tiny sizes, CPU backend)")."
+	echo "Made by \`scripts/reproduce-all.sh\` on $(date -u +%Y-%m-%dT%H:%M:%SZ)$([[ $quick == 0 ]] || echo ", --quick (tiny sizes, CPU backend)")$([[ $preview == 0 ]] || echo ", --preview (the STM figures at the ends of their axes, 0.3 s x 2 a point: a look, not the reproduction)")."
 	echo "Each section links the files its script wrote under its folder and shows its tables;"
 	echo "where a script records the paper's numbers, they stand beside ours in its table."
 	echo

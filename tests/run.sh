@@ -904,6 +904,24 @@ expect_rc "reproduce-all.sh --series all then adds our variants" 0 bash scripts/
 	--only fig12a --out "$rp"
 expect_err "... keeping the paper's points" "fig12a took " "2 points run" "4 kept"
 check "... fig12a has gpustm-local now" grep -q "^kmeans,gpustm-local," "$rp/fig12a/fig12a.csv"
+# --preview: the STM figures at the ends of their axes, at the paper's sizes, 0.3 s x 2 a point (written
+# as job arrays here, which run nothing: the paper's sizes are for a GPU)
+expect_rc "reproduce-all.sh --preview --series paper --emit-slurm exits 0" 0 bash scripts/reproduce-all.sh --preview \
+	--series paper --gpubench "$G" --out "$rp/preview" --emit-slurm "$rp/preview-jobs"
+check "... job arrays for the 12 STM figures and nothing else" \
+	test "$(grep -c '^sbatch .*\.slurm$' "$rp/preview-jobs/submit-all.sh")" = 12 -a ! -e "$rp/preview-jobs/pba-tables"
+check "... fig7 at 960 and 9600 threads, PR-STM and GPU-STM, 0.3 s x 2 a point, the paper's sizes" python3 -c '
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == 2 * 2 * 4 * 2, len(lines)  # workloads x engines x panels x points
+for l in lines:
+    a = l.split()
+    assert a[a.index("--threads") + 1] in ("960", "9600") and a[a.index("--algo") + 1] in ("prstm", "gpustm"), l
+    assert a[a.index("--duration") + 1] == "0.3" and a[a.index("--reps") + 1] == "2" and "--tx-per-thread" not in a, l
+' "$rp/preview-jobs/fig7/jobs.txt"
+expect_rc "reproduce-all.sh --preview --only pba-tables exits 2" 2 bash scripts/reproduce-all.sh --preview --only pba-tables \
+	--out "$rp/preview"
+expect_rc "fig7.sh --preview --duration 1 exits 2" 2 bash scripts/fig7.sh --preview --duration 1 --out "$rp/bad"
 expect_rc "reproduce-all.sh --series some exits 2" 2 bash scripts/reproduce-all.sh --series some --out "$rp"
 expect_rc "fig7.sh --series paper --algos prstm exits 2" 2 bash scripts/fig7.sh --series paper --algos prstm --out "$rp/bad"
 expect_err "... and says the two choose the same" "--series and --algos both choose the engines"

@@ -122,6 +122,10 @@ EOF
   --reps N            N repetitions a run, in place of the default protocol's
                       (not with --paper or --quick): with --duration, a shorter
                       or longer look at the figure than its protocol
+  --preview           a look in minutes before the full run: the first and last
+                      of the default points (${fig_points%%,*} and ${fig_points##*,}) at the paper's sizes,
+                      --duration 0.3 --reps 2 a run (not with --paper, --quick,
+                      --duration or --reps)
   --quick             tiny sizes for CI: --$fig_axis $fig_quick_points, ${fig_quick_fixed[*]},
                       20 transactions per thread, 1 repetition, CPU backend
   --format LIST       the plot's formats, comma-separated: png, svg, pdf
@@ -146,7 +150,7 @@ stmfig_main() {
 	local workloads=${fig_workloads:-bank,vacation} points=$fig_points points_set=0
 	local only_panels
 	only_panels=$(stmfig_letters)
-	local paper=0 quick=0 plot_only=0 csv md formats=png duration="" reps="" mix=threads series=all algos_set=0
+	local paper=0 quick=0 preview=0 plot_only=0 csv md formats=png duration="" reps="" mix=threads series=all algos_set=0
 	local -a extra=() protocol=("${fig_protocol[@]}") fixed=("${fig_fixed[@]}")
 
 	while [[ $# -gt 0 ]]; do
@@ -162,6 +166,7 @@ stmfig_main() {
 		--read-only-mix) need_value "$@"; mix=$2; shift 2 ;;
 		--paper) paper=1; shift ;;
 		--quick) quick=1; shift ;;
+		--preview) preview=1; shift ;;
 		--duration) need_value "$@"; duration=$2; shift 2 ;;
 		--reps) need_value "$@"; reps=$2; shift 2 ;;
 		--plot-only) plot_only=1; shift ;;
@@ -220,6 +225,12 @@ stmfig_main() {
 		[[ -z $reps ]] || protocol+=(--reps "$reps")
 	fi
 	[[ $paper == 0 ]] || protocol=(--paper)
+	if [[ $preview == 1 ]]; then
+		[[ $paper == 0 && $quick == 0 && -z $duration$reps ]] ||
+			die_usage "--preview has its own points and protocol: not with --paper, --quick, --duration or --reps"
+		[[ $points_set == 1 ]] || points=${fig_points%%,*},${fig_points##*,}
+		protocol=(--duration 0.3 --reps 2)
+	fi
 	if [[ $quick == 1 ]]; then
 		[[ $points_set == 1 ]] || points=$fig_quick_points
 		[[ -n $backend ]] || backend=cpu
