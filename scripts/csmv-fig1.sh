@@ -26,6 +26,7 @@ fig_quick_sizes="--tx-per-thread 20"
 fig_logx=0
 fig_workloads=bank
 fig_algos=csmv,csmv-nocv,csmv-onlycs,csmv-index,jvstm,jvstm-gpu,prstm
+fig_paper_algos=csmv,jvstm,jvstm-gpu,prstm
 fig_metrics="throughput abort_rate"
 fig_panel_title="every inquiry sums every account"
 stmfig_panels=("A")

@@ -22,6 +22,7 @@ fig_quick_sizes="--tx-per-thread 20"
 fig_logx=1
 fig_workloads=memcached
 fig_algos=csmv,csmv-nocv,csmv-onlycs,csmv-index,jvstm,jvstm-gpu,prstm
+fig_paper_algos=csmv,jvstm-gpu,prstm
 fig_metrics="throughput abort_rate"
 fig_panel_title="99.8% GETs, zipfian keys"
 stmfig_panels=("A")

@@ -28,6 +28,7 @@ fig_quick_sizes="--tx-per-thread 20"
 fig_logx=0
 fig_workloads=bank
 fig_algos=csmv,csmv-nocv,csmv-onlycs,jvstm-gpu,csmv-index
+fig_paper_algos=csmv,csmv-nocv,csmv-onlycs,jvstm-gpu
 fig_panel_title="every inquiry sums every account"
 stmfig_panels=("A")
 fig_panels_about="One panel, A: no presort, the read-only share swept (the paper's bank has no

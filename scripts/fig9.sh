@@ -28,6 +28,8 @@ fig_protocol=(--duration 1 --reps 5)
 fig_about="Figure 9 of Shen et al. 2020 (PR-STM): bank and vacation throughput as the
 share of semantic transactions grows, PR-STM and GPU-STM side by side."
 fig_algos=prstm,prstm-nocm,gpustm,gpustm-local
+# PR-STM without its manager is a series of the paper too: its overhead is measured against it
+fig_paper_algos=prstm,prstm-nocm,gpustm
 fig_algos_about="prstm-nocm is PR-STM without its semantic contention manager, the version
 the paper measures the manager's 15% overhead against (section 3.4, Fig. 5A):
 a semantic conflict retries in place. At 0% semantic the two PR-STMs differ

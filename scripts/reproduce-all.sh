@@ -60,6 +60,18 @@ and added to OUT/timing.csv; OUT/timing.md sums the sessions of this revision.
   --paper             the STM figures (fig7 to csmv-fig3) under the paper's
                       protocol, 5 s x 10 repetitions a point (about a minute
                       each), instead of their default of 1 s x 5 (PR-STM's)
+  --preview           a look in minutes before the full run: the STM figures
+                      only (fig7 to csmv-tables), each at the first and last
+                      point of its axis, at the paper's sizes, --duration 0.3
+                      --reps 2 a point (fig7.sh --preview), then the claims
+                      judged on them; into an OUT of its own (not with --quick
+                      or --paper)
+  --series S          all (default): every engine of the STM figures, ours beside
+                      the paper's; paper: only the paper's own series (fig7 to
+                      csmv-fig3 --series paper: PR-STM and GPU-STM, in Fig. 9
+                      PR-STM without its manager too, in CSMV's the engines it
+                      draws), about a quarter fewer points; a later run with
+                      all adds the rest to the same OUT
   --plot-only         run nothing: rebuild every table, plot and the index
                       from the reports already in OUT
   --emit-slurm DIR    run nothing: each script's runs as a Slurm job array in
@@ -99,11 +111,13 @@ out=results/local/reproduce-all
 only=""
 quick=0
 paper=0
+preview=0
 plot_only=0
 emit=""
 gpus=""
 max_seconds=""
 new_machine=0
+series=all
 
 while [[ $# -gt 0 ]]; do
 	case $1 in
@@ -112,16 +126,19 @@ while [[ $# -gt 0 ]]; do
 	--only) need_value "$@"; only=$2; shift 2 ;;
 	--quick) quick=1; shift ;;
 	--paper) paper=1; shift ;;
+	--preview) preview=1; shift ;;
 	--plot-only) plot_only=1; shift ;;
 	--emit-slurm) need_value "$@"; emit=$2; shift 2 ;;
 	--gpus) sweep_set_gpus "$@"; gpus=$2; shift 2 ;;
 	--max-seconds) need_value "$@"; max_seconds=$2; shift 2 ;;
 	--new-machine) new_machine=1; shift ;;
+	--series) need_value "$@"; series=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) die_usage "unknown option '$1'" ;;
 	esac
 done
 [[ -z $emit || $plot_only == 0 ]] || die_usage "--emit-slurm and --plot-only do not go together"
+[[ $series == all || $series == paper ]] || die_usage "--series: '$series' is not all or paper"
 [[ -z $max_seconds || $max_seconds =~ ^[0-9]+$ ]] || die_usage "--max-seconds: '$max_seconds' is not a number of seconds"
 [[ -z $max_seconds || ( -z $emit && $plot_only == 0 ) ]] ||
 	die_usage "--max-seconds bounds the runs: not with --emit-slurm or --plot-only"
@@ -141,6 +158,17 @@ if [[ -n $only ]]; then
 	done
 	names=("${chosen[@]}")
 fi
+if [[ $preview == 1 ]]; then
+	[[ $quick == 0 && $paper == 0 ]] || die_usage "--preview has its own protocol: not with --quick or --paper"
+	stm_names=()
+	for n in "${names[@]}"; do
+		case $n in
+		fig* | csmv-*) stm_names+=("$n") ;;
+		*) [[ -z $only ]] || die_usage "--preview is for the STM figures (fig7 to csmv-tables), not $n" ;;
+		esac
+	done
+	names=("${stm_names[@]}")
+fi
 
 [[ $quick == 0 || $paper == 0 ]] || die_usage "--quick and --paper do not go together"
 common=()
@@ -158,7 +186,11 @@ script_args() {
 		args=(--tables-only --fig1 "$out/csmv-fig1" --fig2 "$out/csmv-fig2" --out "$out/$1")
 		return
 		;;
-	fig* | csmv-fig*) [[ $paper == 0 ]] || args+=(--paper) ;;
+	fig* | csmv-fig*)
+		[[ $paper == 0 ]] || args+=(--paper)
+		[[ $preview == 0 ]] || args+=(--preview)
+		[[ $series == all ]] || args+=(--series "$series")
+		;;
 	esac
 	args+=("${common[@]}" --out "$out/$1")
 	[[ -z $emit ]] || args+=(--emit-slurm "$emit/$1")
@@ -166,6 +198,7 @@ script_args() {
 
 mode=full
 [[ $paper == 0 ]] || mode=paper
+[[ $preview == 0 ]] || mode=preview
 [[ $quick == 0 ]] || mode=quick
 revision=-
 mkdir -p "$out"
@@ -264,7 +297,7 @@ index=$out/index.md
 {
 	echo "# gpubench: every figure and table"
 	echo
-	echo "Made by \`scripts/reproduce-all.sh\` on $(date -u +%Y-%m-%dT%H:%M:%SZ)$([[ $quick == 0 ]] || echo ", --quick (tiny sizes, CPU backend)")."
+	echo "Made by \`scripts/reproduce-all.sh\` on $(date -u +%Y-%m-%dT%H:%M:%SZ)$([[ $quick == 0 ]] || echo ", --quick (tiny sizes, CPU backend)")$([[ $preview == 0 ]] || echo ", --preview (the STM figures at the ends of their axes, 0.3 s x 2 a point: a look, not the reproduction)")."
 	echo "Each section links the files its script wrote under its folder and shows its tables;"
 	echo "where a script records the paper's numbers, they stand beside ours in its table."
 	echo

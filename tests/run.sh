@@ -891,6 +891,40 @@ check "timing.md sums the two sessions: 4 and 8 points run, in 2 sessions" \
 	test "$(grep -c '^| \(pba-tables | 2 | [0-9:]* | 4\|detect-tables | 2 | [0-9:]* | 8\) | ' "$rr/timing.md")" = 2
 check "the second run still writes the claims" test -s "$rr/claims.csv"
 expect_rc "reproduce-all.sh --quick --paper exits 2" 2 bash scripts/reproduce-all.sh --quick --paper --out "$rr"
+# --series paper: the STM figures run only the paper's own series; all adds ours to the same folder
+rp=$T_TMP/reproduce-series
+expect_rc "reproduce-all.sh --series paper exits 0" 0 bash scripts/reproduce-all.sh --quick --gpubench "$G" \
+	--only fig12a,csmv-fig2 --series paper --out "$rp"
+check "... fig12a ran PR-STM and GPU-STM, csmv-fig2 the paper's three engines" python3 -c '
+import csv, sys
+got = lambda f: sorted({r["algo"] for r in csv.DictReader(open(f))})
+assert got(sys.argv[1]) == ["gpustm", "prstm"], got(sys.argv[1])
+assert got(sys.argv[2]) == ["csmv", "jvstm-gpu", "prstm"], got(sys.argv[2])' "$rp/fig12a/fig12a.csv" "$rp/csmv-fig2/csmv-fig2.csv"
+expect_rc "reproduce-all.sh --series all then adds our variants" 0 bash scripts/reproduce-all.sh --quick --gpubench "$G" \
+	--only fig12a --out "$rp"
+expect_err "... keeping the paper's points" "fig12a took " "2 points run" "4 kept"
+check "... fig12a has gpustm-local now" grep -q "^kmeans,gpustm-local," "$rp/fig12a/fig12a.csv"
+# --preview: the STM figures at the ends of their axes, at the paper's sizes, 0.3 s x 2 a point (written
+# as job arrays here, which run nothing: the paper's sizes are for a GPU)
+expect_rc "reproduce-all.sh --preview --series paper --emit-slurm exits 0" 0 bash scripts/reproduce-all.sh --preview \
+	--series paper --gpubench "$G" --out "$rp/preview" --emit-slurm "$rp/preview-jobs"
+check "... job arrays for the 12 STM figures and nothing else" \
+	test "$(grep -c '^sbatch .*\.slurm$' "$rp/preview-jobs/submit-all.sh")" = 12 -a ! -e "$rp/preview-jobs/pba-tables"
+check "... fig7 at 960 and 9600 threads, PR-STM and GPU-STM, 0.3 s x 2 a point, the paper's sizes" python3 -c '
+import sys
+lines = open(sys.argv[1]).read().splitlines()
+assert len(lines) == 2 * 2 * 4 * 2, len(lines)  # workloads x engines x panels x points
+for l in lines:
+    a = l.split()
+    assert a[a.index("--threads") + 1] in ("960", "9600") and a[a.index("--algo") + 1] in ("prstm", "gpustm"), l
+    assert a[a.index("--duration") + 1] == "0.3" and a[a.index("--reps") + 1] == "2" and "--tx-per-thread" not in a, l
+' "$rp/preview-jobs/fig7/jobs.txt"
+expect_rc "reproduce-all.sh --preview --only pba-tables exits 2" 2 bash scripts/reproduce-all.sh --preview --only pba-tables \
+	--out "$rp/preview"
+expect_rc "fig7.sh --preview --duration 1 exits 2" 2 bash scripts/fig7.sh --preview --duration 1 --out "$rp/bad"
+expect_rc "reproduce-all.sh --series some exits 2" 2 bash scripts/reproduce-all.sh --series some --out "$rp"
+expect_rc "fig7.sh --series paper --algos prstm exits 2" 2 bash scripts/fig7.sh --series paper --algos prstm --out "$rp/bad"
+expect_err "... and says the two choose the same" "--series and --algos both choose the engines"
 # one machine's run: the same folder resumed on a host of another CPU model stops with status 4
 check "the first session wrote machine.json" grep -q '"cpu_logical_cores"' "$rr/machine.json"
 gabs="$(cd "$(dirname "$G")" && pwd)/$(basename "$G")"

@@ -27,6 +27,9 @@
 #                     GPU-STM as the original keeps its logs, in global memory, and our
 #                     variant with them thread-local, so a plot tells the two apart)
 #   fig_algos_about   optional: a paragraph for --help on the engines (why some are left out)
+#   fig_paper_algos   optional: the engines of the paper's own series, comma-separated
+#                     (default prstm,gpustm), what --series paper runs; the others of
+#                     fig_algos are our variants beside them
 #   fig_quick_sizes   optional: the sizes of --quick for every workload, replacing
 #                     stmfig_quick_sizes (when the fixed options tie sizes together)
 #   fig_metrics       optional: what the plot shows, a row of panels each per workload:
@@ -103,6 +106,8 @@ its logs in thread-local memory, as PR-STM keeps its own.}
   --algos LIST        comma-separated engines (default ${fig_algos:-prstm,gpustm,gpustm-local}); an
                       engine with no GPU backend (jvstm) runs on the CPU under
                       --backend gpu
+  --series S          all (default): those engines; paper: only the paper's own
+                      series, ${fig_paper_algos:-prstm,gpustm} (not with --algos)
   --workloads LIST    comma-separated workloads (default ${fig_workloads:-bank,vacation})
   --$fig_axis LIST    comma-separated points (default $fig_points)
   --panels LIST       comma-separated panels to run (default $(stmfig_letters)); the
@@ -117,6 +122,10 @@ EOF
   --reps N            N repetitions a run, in place of the default protocol's
                       (not with --paper or --quick): with --duration, a shorter
                       or longer look at the figure than its protocol
+  --preview           a look in minutes before the full run: the first and last
+                      of the default points (${fig_points%%,*} and ${fig_points##*,}) at the paper's sizes,
+                      --duration 0.3 --reps 2 a run (not with --paper, --quick,
+                      --duration or --reps)
   --quick             tiny sizes for CI: --$fig_axis $fig_quick_points, ${fig_quick_fixed[*]},
                       20 transactions per thread, 1 repetition, CPU backend
   --format LIST       the plot's formats, comma-separated: png, svg, pdf
@@ -141,7 +150,7 @@ stmfig_main() {
 	local workloads=${fig_workloads:-bank,vacation} points=$fig_points points_set=0
 	local only_panels
 	only_panels=$(stmfig_letters)
-	local paper=0 quick=0 plot_only=0 csv md formats=png duration="" reps="" mix=threads
+	local paper=0 quick=0 preview=0 plot_only=0 csv md formats=png duration="" reps="" mix=threads series=all algos_set=0
 	local -a extra=() protocol=("${fig_protocol[@]}") fixed=("${fig_fixed[@]}")
 
 	while [[ $# -gt 0 ]]; do
@@ -149,13 +158,15 @@ stmfig_main() {
 		--gpubench) need_value "$@"; gpubench=$2; shift 2 ;;
 		--out) need_value "$@"; out=$2; shift 2 ;;
 		--backend) need_value "$@"; backend=$2; shift 2 ;;
-		--algos) need_value "$@"; algos=$2; shift 2 ;;
+		--algos) need_value "$@"; algos=$2; algos_set=1; shift 2 ;;
+		--series) need_value "$@"; series=$2; shift 2 ;;
 		--workloads) need_value "$@"; workloads=$2; shift 2 ;;
 		"--$fig_axis") need_value "$@"; points=$2; points_set=1; shift 2 ;;
 		--panels) need_value "$@"; only_panels=$2; shift 2 ;;
 		--read-only-mix) need_value "$@"; mix=$2; shift 2 ;;
 		--paper) paper=1; shift ;;
 		--quick) quick=1; shift ;;
+		--preview) preview=1; shift ;;
 		--duration) need_value "$@"; duration=$2; shift 2 ;;
 		--reps) need_value "$@"; reps=$2; shift 2 ;;
 		--plot-only) plot_only=1; shift ;;
@@ -171,6 +182,14 @@ stmfig_main() {
 	case ${backend:-auto} in
 	gpu | cpu | auto) ;;
 	*) die_usage "--backend: '$backend' is not one of gpu, cpu, auto" ;;
+	esac
+	case $series in
+	all) ;;
+	paper)
+		[[ $algos_set == 0 ]] || die_usage "--series and --algos both choose the engines: give one of them"
+		algos=${fig_paper_algos:-prstm,gpustm}
+		;;
+	*) die_usage "--series: '$series' is not all or paper" ;;
 	esac
 	[[ $algos =~ ^[A-Za-z0-9_-]+(,[A-Za-z0-9_-]+)*$ ]] ||
 		die_usage "--algos: '$algos' is not a comma-separated list of engine names"
@@ -206,6 +225,12 @@ stmfig_main() {
 		[[ -z $reps ]] || protocol+=(--reps "$reps")
 	fi
 	[[ $paper == 0 ]] || protocol=(--paper)
+	if [[ $preview == 1 ]]; then
+		[[ $paper == 0 && $quick == 0 && -z $duration$reps ]] ||
+			die_usage "--preview has its own points and protocol: not with --paper, --quick, --duration or --reps"
+		[[ $points_set == 1 ]] || points=${fig_points%%,*},${fig_points##*,}
+		protocol=(--duration 0.3 --reps 2)
+	fi
 	if [[ $quick == 1 ]]; then
 		[[ $points_set == 1 ]] || points=$fig_quick_points
 		[[ -n $backend ]] || backend=cpu
