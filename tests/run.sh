@@ -713,6 +713,10 @@ assert len(judged) >= 30, len(judged)
 # the quick run has no 6720-thread, 1% or 99% ROTs or thesis-sized point
 for i in ("csmv-fig1-prstm-99", "csmv-table1-commit", "osdda-bitpacked-8192", "prstm-fig9-gpustm-5pct"):
     assert [r["verdict"] for r in rows if r["id"] == i] == ["not run"], i
+# the read-only panels are 20% of the threads, and the verdict says so
+for i in ("prstm-fig7-readonly", "prstm-fig8-readonly", "prstm-fig10-readonly"):
+    d = [r["detail"] for r in rows if r["id"] == i]
+    assert len(d) == 1 and "(as 20% of the threads)" in d[0], (i, d)
 ' "$rs/out/claims.csv" "$nclaims"
 mkdir -p "$T_TMP/claims-none"
 expect_rc "claims.sh over an empty run exits 0" 0 bash scripts/claims.sh --run "$T_TMP/claims-none"

@@ -69,7 +69,9 @@ def stm(run, script):
                     "x": int(m.group("x")), "thr": r["throughput_tx_per_s"]["median"],
                     "abort": r.get("abort_rate"), "tpt": r.get("time_per_tx_ns"),
                     "wasted": r.get("wasted_per_tx_ns"), "phases": r.get("commit_phases_ns"),
-                    "threads": d["config"].get("threads")})
+                    "threads": d["config"].get("threads"),
+                    # --read-only-threads (absent before it: the share of every block)
+                    "ro_threads": bool(d["config"].get("read_only_threads"))})
     return out
 
 

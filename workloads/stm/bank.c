@@ -138,12 +138,28 @@ static void make_balance(gen *g, uint64_t i)
 		set_account(w, i, j, (uint32_t)gb_rng_below(&g->rng, w->cfg.accounts));
 }
 
-/* A stop (common/stop.h) leaves it part done: the caller sees the stop too. */
+/* Steps of a shuffle or a gather whose random slot is fetched ahead of its use. */
+#define GEN_AHEAD 16
+
+/*
+ * Fisher-Yates. Each step swaps with a random slot of a large table, a cache
+ * miss, and the draws depend on nothing but the stream: they are taken
+ * GEN_AHEAD steps early, in the same order, and their slots prefetched, so the
+ * table is the one the plain loop makes. A stop (common/stop.h) leaves it part
+ * done: the caller sees the stop too.
+ */
 static void shuffle_u64(gb_rng *r, uint64_t *a, uint64_t n)
 {
-	uint64_t i;
+	uint64_t drawn[GEN_AHEAD], i, d = n; /* d: the step whose draw comes next */
+
 	for (i = n; i > 1 && !GB_STOP_EVERY(i); i--) {
-		uint64_t j = gb_rng_below(r, i), t = a[i - 1];
+		uint64_t j, t;
+		for (; d > 1 && d + GEN_AHEAD > i; d--) {
+			drawn[d % GEN_AHEAD] = gb_rng_below(r, d);
+			__builtin_prefetch(&a[drawn[d % GEN_AHEAD]], 1);
+		}
+		j = drawn[i % GEN_AHEAD];
+		t = a[i - 1];
 		a[i - 1] = a[j];
 		a[j] = t;
 	}
@@ -302,6 +318,11 @@ int bank_generate(bank_workload *w, const bank_config *cfg, char *err, size_t er
 						"transaction accounts") : NULL;
 	for (next = 0; next < w->ntx; next++) {
 		uint64_t from = slot[next];
+		if (next + GEN_AHEAD < w->ntx) { /* a random entry: fetched ahead */
+			__builtin_prefetch(&layout.tx[slot[next + GEN_AHEAD]]);
+			if (w->extra_stride)
+				__builtin_prefetch(&layout.extra[slot[next + GEN_AHEAD] * w->extra_stride]);
+		}
 		w->tx[next] = layout.tx[from];
 		if (w->extra_stride)
 			memcpy(w->extra + next * w->extra_stride, layout.extra + from * w->extra_stride,
