@@ -61,6 +61,16 @@ typedef struct tx_table {
 } tx_table;
 
 /*
+ * A percent of n, to the nearest whole: a table's read-only share (--read-only
+ * P) of every thread's block, or with --read-only-threads of the threads (the
+ * last ones, whose blocks hold nothing else), as every generator takes it.
+ */
+static inline uint64_t tx_percent_of(uint64_t n, uint32_t percent)
+{
+	return (n * percent + 50) / 100;
+}
+
+/*
  * The table and shared memory as a workload hands them to an engine's backend (host memory).
  * ntx may be less than threads x tx_per_thread: the last blocks are then short or empty
  * (kmeans and graph deal their stage's entries over the threads so).

@@ -537,12 +537,12 @@ void stm_cmd_parse(stm_opts *o, int argc, char **argv)
 	o->table.tx_per_thread = (uint32_t)o->tx_per_thread;
 	o->table.read_only = (uint32_t)o->read_only;
 	o->table.read_only_threads = o->read_only_threads;
-	if (o->read_only_threads && o->threads * o->read_only % 100)
+	if (o->read_only_threads && o->threads * o->read_only % 100) {
+		uint64_t ro = tx_percent_of(o->threads, (uint32_t)o->read_only);
 		gb_note("note: --read-only %" PRIu64 " of --threads %" PRIu64 " as whole threads is %" PRIu64
 			" read-only thread%s (%.3g%%); a --threads that is a multiple of 100 gives any share exactly",
-			o->read_only, o->threads, (o->threads * o->read_only + 50) / 100,
-			(o->threads * o->read_only + 50) / 100 == 1 ? "" : "s",
-			100.0 * (double)((o->threads * o->read_only + 50) / 100) / (double)o->threads);
+			o->read_only, o->threads, ro, ro == 1 ? "" : "s", 100.0 * (double)ro / (double)o->threads);
+	}
 	o->table.semantic_ratio = (uint32_t)o->semantic_ratio;
 	o->table.presort = o->presort;
 	o->table.seed = o->run.seed;

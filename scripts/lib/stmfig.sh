@@ -199,7 +199,7 @@ stmfig_main() {
 		die_usage "--panels: '$only_panels' is not a comma-separated list of A, B, C, D"
 	[[ $mix == threads || $mix == blocks ]] ||
 		die_usage "--read-only-mix: '$mix' is not threads or blocks"
-	[[ $mix == threads || " ${stmfig_panels[*]} " == *" --read-only-threads"* ]] ||
+	[[ $mix == threads ]] || stmfig_has_read_only ||
 		die_usage "--read-only-mix: $sweep_name has no panel with read-only transactions"
 	[[ $points =~ ^[0-9]+(,[0-9]+)*$ ]] ||
 		die_usage "--$fig_axis: '$points' is not a comma-separated list of numbers"
@@ -270,9 +270,14 @@ stmfig_main() {
 		-e "panel_title_all='$(stmfig_gp "${fig_panel_title:-}")'" "$stmfig_here/../stm-figure.gp"
 }
 
+# Whether a panel of the figure has read-only transactions (the mix --read-only-mix chooses).
+stmfig_has_read_only() {
+	[[ " ${stmfig_panels[*]} " == *" --read-only-threads"* ]]
+}
+
 # --read-only-mix's help, for a figure with read-only panels.
 stmfig_mix_help() {
-	[[ " ${stmfig_panels[*]} " == *" --read-only-threads"* ]] || return 0
+	stmfig_has_read_only || return 0
 	cat <<'EOF'
   --read-only-mix M   threads (default): the read-only panels' 20% are whole
                       threads, each running only read-only transactions, as

@@ -230,9 +230,9 @@ int bank_generate(bank_workload *w, const bank_config *cfg, char *err, size_t er
 		w->extra_stride = w->cfg.read_only_size;
 	w->extra_stride = w->extra_stride > 2 ? w->extra_stride - 2 : 0;
 	/* The read-only share: of every block, or (read_only_threads) whole blocks, the last ones. */
-	U = cfg->read_only_threads ? T - (T * cfg->read_only + 50) / 100 : T;
+	U = T - (cfg->read_only_threads ? tx_percent_of(T, cfg->read_only) : 0);
 	w->update_threads = (uint32_t)U;
-	ro_b = cfg->read_only_threads ? 0 : (uint32_t)((P * cfg->read_only + 50) / 100);
+	ro_b = cfg->read_only_threads ? 0 : (uint32_t)tx_percent_of(P, cfg->read_only);
 	u_b = (uint32_t)P - ro_b;
 	chains_b = (uint32_t)((u_b * (uint64_t)cfg->semantic_ratio / 100) / 3);
 	ns_b = u_b - 3 * chains_b;
@@ -319,9 +319,10 @@ int bank_generate(bank_workload *w, const bank_config *cfg, char *err, size_t er
 	for (next = 0; next < w->ntx; next++) {
 		uint64_t from = slot[next];
 		if (next + GEN_AHEAD < w->ntx) { /* a random entry: fetched ahead */
-			__builtin_prefetch(&layout.tx[slot[next + GEN_AHEAD]]);
+			uint64_t later = slot[next + GEN_AHEAD];
+			__builtin_prefetch(&layout.tx[later]);
 			if (w->extra_stride)
-				__builtin_prefetch(&layout.extra[slot[next + GEN_AHEAD] * w->extra_stride]);
+				__builtin_prefetch(&layout.extra[later * w->extra_stride]);
 		}
 		w->tx[next] = layout.tx[from];
 		if (w->extra_stride)

@@ -123,7 +123,7 @@ static void *generate(const void *opts, const stm_table_cfg *c, char *err, size_
 	}
 	/* Every thread gets the same number of inquiries, so the share is rounded per thread. */
 	if (!bc.read_only_threads && (uint64_t)bc.tx_per_thread * bc.read_only % 100) {
-		uint64_t per = ((uint64_t)bc.tx_per_thread * bc.read_only + 50) / 100;
+		uint64_t per = tx_percent_of(bc.tx_per_thread, bc.read_only);
 		gb_note("note: bank: --read-only %u of --tx-per-thread %u is %llu inquir%s a thread (%.3g%%); "
 			"a --tx-per-thread that is a multiple of 100 gives any share exactly",
 			bc.read_only, bc.tx_per_thread, (unsigned long long)per, per == 1 ? "y" : "ies",

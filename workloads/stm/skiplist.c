@@ -75,9 +75,9 @@ int skiplist_generate(skiplist_workload *w, const skiplist_config *cfg, char *er
 	}
 	w->words = (uint32_t)words;
 	/* The read-only share: of every block, or (read_only_threads) whole blocks, the last ones. */
-	U = cfg->read_only_threads ? T - (T * cfg->read_only + 50) / 100 : T;
+	U = T - (cfg->read_only_threads ? tx_percent_of(T, cfg->read_only) : 0);
 	w->update_threads = (uint32_t)U;
-	lookups_b = cfg->read_only_threads ? 0 : (uint32_t)((P * cfg->read_only + 50) / 100);
+	lookups_b = cfg->read_only_threads ? 0 : (uint32_t)tx_percent_of(P, cfg->read_only);
 	updates_b = (uint32_t)(P - lookups_b);
 	updates_b -= updates_b % 2; /* pairs of toggles: a block nets to zero */
 

@@ -123,9 +123,9 @@ int vacation_generate(vacation_workload *w, const vacation_config *cfg, char *er
 	w->words = (uint32_t)words;
 	w->customer_base = cfg->room_types * cfg->interval;
 	/* The read-only share: of every block, or (read_only_threads) whole blocks, the last ones. */
-	U = cfg->read_only_threads ? T - (T * cfg->read_only + 50) / 100 : T;
+	U = T - (cfg->read_only_threads ? tx_percent_of(T, cfg->read_only) : 0);
 	w->update_threads = (uint32_t)U;
-	queries_b = cfg->read_only_threads ? 0 : (uint32_t)((P * cfg->read_only + 50) / 100);
+	queries_b = cfg->read_only_threads ? 0 : (uint32_t)tx_percent_of(P, cfg->read_only);
 	/* Update transactions come in pairs, an odd one out becomes a query. */
 	pairs_b = (uint32_t)((P - queries_b) / 2 * cfg->semantic_ratio / 100);
 	reprices_b = (uint32_t)((P - queries_b) / 2) - pairs_b;
