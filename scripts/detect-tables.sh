@@ -308,8 +308,7 @@ run_sweep() {
 }
 
 # Outputs of an earlier sweep must not survive a failed one.
-rm -f "$out/detect-tables.csv" "$out/detect-tables.md"
-plot_files "$out/detect-speedup" png,svg,pdf | xargs rm -f
+sweep_clear "$out/detect-tables.csv" "$out/detect-tables.md" -- "$out/detect-speedup"
 
 if [[ $plot_only == 0 ]]; then
 	sweep_gpubench

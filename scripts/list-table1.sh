@@ -116,8 +116,7 @@ done
 command -v python3 >/dev/null || { echo "list-table1.sh: python3 is required" >&2; exit 1; }
 
 reports="$out/reports"
-rm -f "$out/list-table1.csv" "$out/list-table1.md"
-plot_files "$out/list-table1" png,svg,pdf | xargs rm -f
+sweep_clear "$out/list-table1.csv" "$out/list-table1.md" -- "$out/list-table1"
 
 # run_sweep LABEL IMPLS NODES: one gpubench list run per size.
 run_sweep() {

@@ -209,8 +209,7 @@ run_sweep() {
 }
 
 # Outputs of an earlier sweep must not survive a failed one.
-rm -f "$out/pba-tables.csv" "$out/pba-tables.md"
-plot_files "$out/pba-speedup" png,svg,pdf | xargs rm -f
+sweep_clear "$out/pba-tables.csv" "$out/pba-tables.md" -- "$out/pba-speedup"
 
 if [[ $plot_only == 0 ]]; then
 	sweep_gpubench

@@ -94,6 +94,15 @@ and added to OUT/timing.csv; OUT/timing.md sums the sessions of this revision.
   --new-machine       OUT was begun on another machine (OUT/machine.json: its GPU
                       models, CPU model and cores): make it this machine's run,
                       each point made again here as it comes (without it: exit 4)
+  --plan              run nothing: for each script, how many points these
+                      options make, how many of OUT's reports a run would keep
+                      (the test a resume makes: this binary's revision, the
+                      options, this machine) and about how long the rest takes
+                      at the pace OUT/timing.csv measured for the script in
+                      this mode (its seconds a point, every session and
+                      revision, one point at a time); a table on standard
+                      output. Not with --emit-slurm, --plot-only,
+                      --max-seconds or --new-machine
   -h, --help          this text
 
 One machine's run: the first session writes OUT/machine.json, and a later one on a
@@ -117,6 +126,7 @@ emit=""
 gpus=""
 max_seconds=""
 new_machine=0
+plan=0
 series=all
 
 while [[ $# -gt 0 ]]; do
@@ -132,6 +142,7 @@ while [[ $# -gt 0 ]]; do
 	--gpus) sweep_set_gpus "$@"; gpus=$2; shift 2 ;;
 	--max-seconds) need_value "$@"; max_seconds=$2; shift 2 ;;
 	--new-machine) new_machine=1; shift ;;
+	--plan) plan=1; shift ;;
 	--series) need_value "$@"; series=$2; shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) die_usage "unknown option '$1'" ;;
@@ -144,6 +155,8 @@ done
 	die_usage "--max-seconds bounds the runs: not with --emit-slurm or --plot-only"
 [[ $new_machine == 0 || ( -z $emit && $plot_only == 0 ) ]] ||
 	die_usage "--new-machine is for a run: not with --emit-slurm or --plot-only"
+[[ $plan == 0 || ( -z $emit && $plot_only == 0 && -z $max_seconds && $new_machine == 0 ) ]] ||
+	die_usage "--plan runs nothing: not with --emit-slurm, --plot-only, --max-seconds or --new-machine"
 [[ -z $emit || -z $gpus ]] ||
 	die_usage "--gpus and --emit-slurm do not go together: Slurm gives each task of the job array its GPU"
 
@@ -201,7 +214,10 @@ mode=full
 [[ $preview == 0 ]] || mode=preview
 [[ $quick == 0 ]] || mode=quick
 revision=-
-mkdir -p "$out"
+out_existed=0
+[[ ! -d $out ]] || out_existed=1
+[[ $plan == 1 ]] || mkdir -p "$out"
+machine_note=""
 if [[ $plot_only == 0 && -z $emit ]]; then
 	# every script runs the binary whose revision the timing table names
 	had_gpubench=$gpubench
@@ -213,9 +229,14 @@ if [[ $plot_only == 0 && -z $emit ]]; then
 		exit 1
 	fi
 	# one machine's run: a folder begun elsewhere would have every point made again here
+	if [[ $plan == 1 ]]; then # writes no machine.json
+		[[ ! -e $out/machine.json ]] ||
+			why=$(python3 "$here/lib/resume.py" --machine "$out/machine.json" <<<"$info") ||
+			machine_note="$out was begun on another machine ($why): a run here exits 4, and with --new-machine makes every point again"
+	fi
 	new=()
 	[[ $new_machine == 0 ]] || new=(--new)
-	if ! why=$(python3 "$here/lib/resume.py" --machine "$out/machine.json" "${new[@]}" <<<"$info"); then
+	if [[ $plan == 0 ]] && ! why=$(python3 "$here/lib/resume.py" --machine "$out/machine.json" "${new[@]}" <<<"$info"); then
 		echo "reproduce-all.sh: $out was begun on another machine ($why): resumed here, every" \
 			"point would be made again and replace that machine's report. Resume it there, give" \
 			"another --out, or pass --new-machine to make it this machine's run." >&2
@@ -239,6 +260,60 @@ if [[ -n $max_seconds ]]; then
 	export GPUBENCH_SWEEP_BUDGET=$max_seconds GPUBENCH_SWEEP_SESSION=$session
 fi
 stopped=""
+
+# --plan: each script's points tested as a run would test them, none run (sweep.sh's
+# GPUBENCH_SWEEP_PLAN), and the folders the test made where there were none taken away.
+if [[ $plan == 1 ]]; then
+	errs=$(mktemp)
+	trap 'rm -f "$tally" "$session" "$errs"' EXIT
+	echo "# Plan: $out, mode $mode, revision $revision"
+	echo
+	[[ -z $machine_note ]] || { echo "Note: $machine_note."; echo; }
+	echo "| script | points | kept | to make | about (pace from timing.csv) |"
+	echo "| --- | ---: | ---: | ---: | --- |"
+	all=0 all_kept=0 all_make=0 all_s=0 unknown=()
+	for name in "${names[@]}"; do
+		[[ $name != csmv-tables ]] || continue # no runs of its own (csmv-fig1's and csmv-fig2's)
+		script_args "$name"
+		had=0
+		[[ ! -d $out/$name ]] || had=1
+		: >"$tally"
+		rc=0
+		GPUBENCH_SWEEP_PLAN=1 GPUBENCH_SWEEP_TALLY=$tally bash "$here/$name.sh" "${args[@]}" 2>"$errs" || rc=$?
+		[[ $had == 1 || ! -d $out/$name ]] || find "$out/$name" -depth -type d -empty -delete
+		if [[ $rc != 0 ]]; then
+			failed+=("$name")
+			echo "| $name | | | | FAILED: see standard error |"
+			{ echo "reproduce-all.sh: $name FAILED in its plan:"; sed 's/^/    /' "$errs"; } >&2
+			continue
+		fi
+		kept=$(grep -cx kept "$tally" || true)
+		make=$(grep -cx plan "$tally" || true)
+		read -r pace paced < <(python3 "$here/lib/timing.py" pace "$out/timing.csv" "$mode" "$name")
+		if ((make == 0)); then
+			about="nothing to run"
+		elif [[ $pace == - ]]; then
+			about="unknown: no point of $name in $mode mode in timing.csv"
+			unknown+=("$name")
+		else
+			s=$(python3 -c 'import sys; import math; print(math.ceil(float(sys.argv[1]) * int(sys.argv[2])))' "$pace" "$make")
+			all_s=$((all_s + s))
+			about="$(sweep_duration "$s") ($pace s a point, over $paced points)"
+		fi
+		all=$((all + kept + make)) all_kept=$((all_kept + kept)) all_make=$((all_make + make))
+		echo "| $name | $((kept + make)) | $kept | $make | $about |"
+	done
+	total="$(sweep_duration "$all_s")"
+	if [[ ${#unknown[@]} != 0 ]]; then
+		((all_s > 0)) && total="at least $total" || total="unknown"
+		total+=" (no pace for $(IFS=,; echo "${unknown[*]}"))"
+	fi
+	echo "| all | $all | $all_kept | $all_make | $total |"
+	[[ $out_existed == 1 || ! -d $out ]] || rmdir "$out" 2>/dev/null || true
+	[[ ${#failed[@]} == 0 ]] || exit 1
+	exit 0
+fi
+
 for name in "${names[@]}"; do
 	if [[ -n $emit && $name == csmv-tables ]]; then
 		echo "reproduce-all.sh: == $name: no runs of its own (csmv-fig1's and csmv-fig2's); gathered by --plot-only" >&2

@@ -103,8 +103,8 @@ fi
 
 command -v python3 >/dev/null || { echo "speculate-figures.sh: python3 is required" >&2; exit 1; }
 reports="$out/reports"
-rm -f "$out"/table1.csv "$out"/fig8.csv "$out"/fig9.csv "$out"/fig10.csv "$out"/fig11.csv "$out/figures.md"
-plot_files "$out/speculate-figures" png,svg,pdf | xargs rm -f
+sweep_clear "$out"/table1.csv "$out"/fig8.csv "$out"/fig9.csv "$out"/fig10.csv "$out"/fig11.csv "$out/figures.md" \
+	-- "$out/speculate-figures"
 
 if [[ $plot_only == 0 ]]; then
 	sweep_gpubench

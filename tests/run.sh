@@ -946,6 +946,22 @@ expect_rc "reproduce-all.sh resumed on another machine exits 4" 4 \
 expect_err "it names both machines and the ways on" "was begun on another machine" "this host: no GPU; host Other CPU" \
 	"--new-machine"
 check "it ran nothing" test "$(tail -n +2 "$rr/timing.csv" | wc -l)" = 4
+# --plan: the points a run would make and keep, and their time at the measured pace; it runs nothing
+rq=$T_TMP/reproduce-plan
+cp -r "$rr" "$rq"
+rm "$(ls "$rq"/detect-tables/reports/*.json | head -n 1)"
+expect_rc "reproduce-all.sh --plan exits 0" 0 bash scripts/reproduce-all.sh --plan --quick --gpubench "$G" \
+	--only pba-tables,detect-tables,fig12a --out "$rq"
+expect_out "... and counts each script's points to keep and to make, with a pace where timing.csv has one" \
+	"| pba-tables | 4 | 4 | 0 | nothing to run |" "| detect-tables | 8 | 7 | 1 | 1 s (" "a point, over 8 points) |" \
+	"| fig12a | 6 | 0 | 6 | unknown: no point of fig12a in quick mode in timing.csv |" "| all | 18 | 11 | 7 | at least 1 s (no pace for fig12a) |"
+check "... ran nothing, removed no table, made no folder" test "$(tail -n +2 "$rq/timing.csv" | wc -l)" = 4 \
+	-a -s "$rq/detect-tables/detect-tables.md" -a -s "$rq/pba-tables/pba-tables.md" -a ! -e "$rq/fig12a"
+expect_rc "reproduce-all.sh --plan on another machine exits 0" 0 bash scripts/reproduce-all.sh --plan --quick \
+	--gpubench "$T_TMP/other-gpubench" --only pba-tables --out "$rq"
+expect_out "... and says a run there would exit 4 and keep nothing" "was begun on another machine" "| pba-tables | 4 | 0 | 4 |"
+check "... and leaves machine.json as it was" cmp -s "$rr/machine.json" "$rq/machine.json"
+expect_rc "reproduce-all.sh --plan --max-seconds 60 exits 2" 2 bash scripts/reproduce-all.sh --plan --max-seconds 60 --out "$rq"
 expect_rc "reproduce-all.sh --new-machine makes it this machine's run" 0 \
 	bash scripts/reproduce-all.sh --quick --gpubench "$T_TMP/other-gpubench" --only pba-tables --out "$rr" --new-machine
 check "machine.json names the new machine" grep -q '"Other CPU"' "$rr/machine.json"

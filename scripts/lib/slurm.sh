@@ -1,9 +1,8 @@
 # shellcheck shell=bash
 # --emit-slurm DIR for the figure and table scripts: instead of running, write
 # the runs as a Slurm job array a cluster's admin would accept. Sourced after
-# scripts/lib/sweep.sh, whose sweep_emit_job and sweep_emit_done it takes the
-# place of (sweep_run calls the first for each run, a script the second after
-# its runs). It writes to DIR:
+# scripts/lib/sweep.sh, whose sweep_run calls sweep_emit_job for each run; a
+# script calls sweep_emit_done after its runs. It writes to DIR:
 #
 #   jobs.txt        one gpubench command line a run (absolute paths: the folders
 #                   must be on a file system the nodes share)
@@ -127,6 +126,7 @@ slurm_pack() {
 # submit, and exit 0. Reads $plot_only, $out and ($formats) of the sourcing script.
 sweep_emit_done() {
 	local dir base script minutes cpus tasks longest hms gres=1 setup here
+	! sweep_planning || exit 0 # a plan stops after its loops, before any table
 	[[ -n $sweep_emit_dir ]] || return 0
 	[[ $plot_only == 0 ]] || die_usage "--emit-slurm and --plot-only do not go together"
 	[[ $sweep_emit_jobs -gt 0 ]] || { echo "$sweep_name: no runs to emit" >&2; exit 1; }

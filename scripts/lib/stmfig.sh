@@ -247,8 +247,7 @@ stmfig_main() {
 	csv=$out/$fig_name.csv
 	md=$out/$fig_name.md
 	# Outputs of an earlier sweep must not survive a failed one.
-	rm -f "$csv" "$md"
-	plot_files "$out/$fig_name" png,svg,pdf | xargs rm -f
+	sweep_clear "$csv" "$md" -- "$out/$fig_name"
 
 	if [[ $plot_only == 0 ]]; then
 		sweep_gpubench

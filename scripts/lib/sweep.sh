@@ -53,6 +53,12 @@
 # device block names the card. Without --gpus points run one after another
 # with no --device, on the card gpubench picks. --gpus and --emit-slurm do not
 # go together (exit 2): Slurm gives each task of the array its GPU.
+#
+# Plan: where GPUBENCH_SWEEP_PLAN is set (scripts/reproduce-all.sh --plan), no
+# point runs: each point is tested as a resume tests it and appends "kept" or
+# "plan" to the tally, the script removes none of its earlier outputs
+# (sweep_clear) and exits 0 after its loops (slurm.sh's sweep_emit_done), before
+# any table.
 
 sweep_name=$(basename "$0")
 sweep_lib=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -117,6 +123,10 @@ sweep_run() {
 	json=$dir/$name.json
 	log=$dir/$name.log
 	if sweep_kept "$tag $name" "$json" "${check[@]}" -- "$@"; then
+		return
+	fi
+	if sweep_planning; then
+		sweep_tally plan
 		return
 	fi
 	rm -f "$json"
@@ -438,6 +448,24 @@ sweep_plot() {
 	fi
 }
 
+# sweep_planning: whether this is a plan (GPUBENCH_SWEEP_PLAN): nothing runs.
+sweep_planning() {
+	[[ -n ${GPUBENCH_SWEEP_PLAN:-} ]]
+}
+
+# sweep_clear FILE... -- PLOT_BASE: remove an earlier sweep's outputs (FILEs and
+# PLOT_BASE's plots), which must not survive a failed sweep; a plan removes nothing.
+sweep_clear() {
+	local -a files=()
+	while [[ $1 != -- ]]; do
+		files+=("$1")
+		shift
+	done
+	sweep_planning && return 0
+	rm -f "${files[@]}"
+	plot_files "$2" png,svg,pdf | xargs rm -f
+}
+
 sweep_emit_dir=""
 sweep_emit_jobs=0
 
@@ -447,67 +475,4 @@ sweep_abspath() {
 	local d
 	d=$(cd "$(dirname "$1")" && pwd) || exit 1
 	echo "$d/$(basename "$1")"
-}
-
-# sweep_emit_job JSON ARGS...: append `gpubench ARGS --json JSON` to DIR/jobs.txt.
-sweep_emit_job() {
-	local json=$1 exe
-	shift
-	if [[ $sweep_emit_jobs == 0 ]]; then
-		mkdir -p "$sweep_emit_dir" || exit 1
-		: >"$sweep_emit_dir/jobs.txt"
-	fi
-	exe=$(sweep_abspath "$gpubench")
-	json=$(sweep_abspath "$json")
-	{
-		printf '%q ' "$exe" "$@" --json
-		printf '%q\n' "$json"
-	} >>"$sweep_emit_dir/jobs.txt"
-	sweep_emit_jobs=$((sweep_emit_jobs + 1))
-}
-
-# With --emit-slurm: write DIR/<script>.slurm, say how to submit it and gather
-# the reports, and exit 0. Reads $plot_only and $out of the sourcing script.
-sweep_emit_done() {
-	local dir base script
-	[[ -n $sweep_emit_dir ]] || return 0
-	[[ $plot_only == 0 ]] || die_usage "--emit-slurm and --plot-only do not go together"
-	if [[ $sweep_emit_jobs == 0 && $sweep_kept_points -gt 0 ]]; then
-		echo "$sweep_name: every report is already there, no runs to emit; gather them with" >&2
-		echo "  scripts/$sweep_name --plot-only --out $out" >&2
-		exit 0
-	fi
-	[[ $sweep_emit_jobs -gt 0 ]] || { echo "$sweep_name: no runs to emit" >&2; exit 1; }
-	dir=$(cd "$sweep_emit_dir" && pwd)
-	base=${sweep_name%.sh}
-	script=$dir/$base.slurm
-	mkdir -p "$dir/logs"
-	sed -e "s|@BASE@|$base|g" -e "s|@DIR@|$dir|g" -e "s|@JOBS@|$sweep_emit_jobs|g" \
-		-e "s|@SCRIPT@|$sweep_name|g" >"$script" <<'EOF'
-#!/usr/bin/env bash
-# The runs of scripts/@SCRIPT@ as a Slurm job array (written by --emit-slurm):
-# task N runs line N of @DIR@/jobs.txt, one gpubench run writing one report.
-# Options on the sbatch command line override the lines below, e.g.
-#   sbatch --partition=gpu --time=00:20:00 --array=1-@JOBS@%8 @DIR@/@BASE@.slurm
-#SBATCH --job-name=@BASE@
-#SBATCH --array=1-@JOBS@
-#SBATCH --ntasks=1
-#SBATCH --gres=gpu:1
-#SBATCH --time=01:00:00
-#SBATCH --output=@DIR@/logs/%a.log
-set -euo pipefail
-task=${SLURM_ARRAY_TASK_ID:?run this script with sbatch, or set SLURM_ARRAY_TASK_ID}
-line=$(sed -n "${task}p" "@DIR@/jobs.txt")
-if [[ -z $line ]]; then
-	echo "@BASE@.slurm: no line $task in @DIR@/jobs.txt" >&2
-	exit 2
-fi
-eval "$line"
-EOF
-	chmod +x "$script"
-	echo "$sweep_name: $sweep_emit_jobs runs written to $dir/jobs.txt; submit them with" >&2
-	echo "  sbatch $script" >&2
-	echo "and once every task has finished, gather the reports with" >&2
-	echo "  scripts/$sweep_name --plot-only --out $out" >&2
-	exit 0
 }

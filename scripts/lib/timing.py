@@ -12,6 +12,11 @@
         mode summed (a full run spread over several sessions costs their
         sum), then the total.
 
+    timing.py pace TIMING.csv MODE SCRIPT
+        Print the seconds a point of SCRIPT took in MODE, over every session
+        of every revision that ran points (their run_s over their points_run),
+        and how many points that is: "SECONDS POINTS", or "- 0" where none ran.
+
 TIMING.csv holds every session of every revision (date_utc, revision, mode,
 script, status, wall_s, points_run, points_kept, run_s: seconds of the points
 run, gpubench's runs alone). Only the standard library is used.
@@ -92,12 +97,28 @@ def cmd_table(args):
         f.write("\n".join(out) + "\n")
 
 
+def cmd_pace(args):
+    path, mode, script = args
+    run_s, points = 0, 0
+    try:
+        with open(path, newline="", encoding="utf-8") as f:
+            for r in csv.DictReader(f):
+                if r["mode"] == mode and r["script"] == script:
+                    run_s += int(r["run_s"])
+                    points += int(r["points_run"])
+    except OSError:
+        pass
+    print("%.2f %d" % (run_s / points, points) if points else "- 0")
+
+
 def main():
     if len(sys.argv) >= 2 and sys.argv[1] == "add" and len(sys.argv) == 10:
         ran, kept, run_s = cmd_add(sys.argv[2:])
         print("%d points run (%d s in gpubench), %d kept" % (ran, run_s, kept))
     elif len(sys.argv) >= 2 and sys.argv[1] == "table" and len(sys.argv) == 6:
         cmd_table(sys.argv[2:])
+    elif len(sys.argv) >= 2 and sys.argv[1] == "pace" and len(sys.argv) == 5:
+        cmd_pace(sys.argv[2:])
     else:
         sys.exit(__doc__.strip())
 
