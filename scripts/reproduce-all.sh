@@ -289,14 +289,13 @@ if [[ $plan == 1 ]]; then
 		fi
 		kept=$(grep -cx kept "$tally" || true)
 		make=$(grep -cx plan "$tally" || true)
-		read -r pace paced < <(python3 "$here/lib/timing.py" pace "$out/timing.csv" "$mode" "$name")
+		read -r pace paced s < <(python3 "$here/lib/timing.py" pace "$out/timing.csv" "$mode" "$name" "$make")
 		if ((make == 0)); then
 			about="nothing to run"
 		elif [[ $pace == - ]]; then
 			about="unknown: no point of $name in $mode mode in timing.csv"
 			unknown+=("$name")
 		else
-			s=$(python3 -c 'import sys; import math; print(math.ceil(float(sys.argv[1]) * int(sys.argv[2])))' "$pace" "$make")
 			all_s=$((all_s + s))
 			about="$(sweep_duration "$s") ($pace s a point, over $paced points)"
 		fi
