@@ -271,7 +271,7 @@ if [[ $plan == 1 ]]; then
 	[[ -z $machine_note ]] || { echo "Note: $machine_note."; echo; }
 	echo "| script | points | kept | to make | about (pace from timing.csv) |"
 	echo "| --- | ---: | ---: | ---: | --- |"
-	all=0 all_kept=0 all_make=0 all_s=0 unknown=()
+	all=0 all_kept=0 all_make=0 all_s=0 paced_any=0 unknown=()
 	for name in "${names[@]}"; do
 		[[ $name != csmv-tables ]] || continue # no runs of its own (csmv-fig1's and csmv-fig2's)
 		script_args "$name"
@@ -296,7 +296,7 @@ if [[ $plan == 1 ]]; then
 			about="unknown: no point of $name in $mode mode in timing.csv"
 			unknown+=("$name")
 		else
-			all_s=$((all_s + s))
+			all_s=$((all_s + s)) paced_any=1
 			about="$(sweep_duration "$s") ($pace s a point, over $paced points)"
 		fi
 		all=$((all + kept + make)) all_kept=$((all_kept + kept)) all_make=$((all_make + make))
@@ -304,7 +304,7 @@ if [[ $plan == 1 ]]; then
 	done
 	total="$(sweep_duration "$all_s")"
 	if [[ ${#unknown[@]} != 0 ]]; then
-		((all_s > 0)) && total="at least $total" || total="unknown"
+		[[ $paced_any == 1 ]] && total="at least $total" || total="unknown"
 		total+=" (no pace for $(IFS=,; echo "${unknown[*]}"))"
 	fi
 	echo "| all | $all | $all_kept | $all_make | $total |"

@@ -953,8 +953,9 @@ rm "$(ls "$rq"/detect-tables/reports/*.json | head -n 1)"
 expect_rc "reproduce-all.sh --plan exits 0" 0 bash scripts/reproduce-all.sh --plan --quick --gpubench "$G" \
 	--only pba-tables,detect-tables,fig12a --out "$rq"
 expect_out "... and counts each script's points to keep and to make, with a pace where timing.csv has one" \
-	"| pba-tables | 4 | 4 | 0 | nothing to run |" "| detect-tables | 8 | 7 | 1 | 1 s (" "a point, over 8 points) |" \
-	"| fig12a | 6 | 0 | 6 | unknown: no point of fig12a in quick mode in timing.csv |" "| all | 18 | 11 | 7 | at least 1 s (no pace for fig12a) |"
+	"| pba-tables | 4 | 4 | 0 | nothing to run |" "| detect-tables | 8 | 7 | 1 | " "s a point, over 8 points) |" \
+	"| fig12a | 6 | 0 | 6 | unknown: no point of fig12a in quick mode in timing.csv |" "| all | 18 | 11 | 7 | at least " \
+	"s (no pace for fig12a) |"
 check "... ran nothing, removed no table, made no folder" test "$(tail -n +2 "$rq/timing.csv" | wc -l)" = 4 \
 	-a -s "$rq/detect-tables/detect-tables.md" -a -s "$rq/pba-tables/pba-tables.md" -a ! -e "$rq/fig12a"
 expect_rc "reproduce-all.sh --plan on another machine exits 0" 0 bash scripts/reproduce-all.sh --plan --quick \
