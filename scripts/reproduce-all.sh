@@ -271,7 +271,7 @@ if [[ $plan == 1 ]]; then
 	[[ -z $machine_note ]] || { echo "Note: $machine_note."; echo; }
 	echo "| script | points | kept | to make | about (pace from timing.csv) |"
 	echo "| --- | ---: | ---: | ---: | --- |"
-	all=0 all_kept=0 all_make=0 all_s=0 unknown=()
+	all=0 all_kept=0 all_make=0 all_s=0 paced_any=0 unknown=()
 	for name in "${names[@]}"; do
 		[[ $name != csmv-tables ]] || continue # no runs of its own (csmv-fig1's and csmv-fig2's)
 		script_args "$name"
@@ -289,15 +289,14 @@ if [[ $plan == 1 ]]; then
 		fi
 		kept=$(grep -cx kept "$tally" || true)
 		make=$(grep -cx plan "$tally" || true)
-		read -r pace paced < <(python3 "$here/lib/timing.py" pace "$out/timing.csv" "$mode" "$name")
+		read -r pace paced s < <(python3 "$here/lib/timing.py" pace "$out/timing.csv" "$mode" "$name" "$make")
 		if ((make == 0)); then
 			about="nothing to run"
 		elif [[ $pace == - ]]; then
 			about="unknown: no point of $name in $mode mode in timing.csv"
 			unknown+=("$name")
 		else
-			s=$(python3 -c 'import sys; import math; print(math.ceil(float(sys.argv[1]) * int(sys.argv[2])))' "$pace" "$make")
-			all_s=$((all_s + s))
+			all_s=$((all_s + s)) paced_any=1
 			about="$(sweep_duration "$s") ($pace s a point, over $paced points)"
 		fi
 		all=$((all + kept + make)) all_kept=$((all_kept + kept)) all_make=$((all_make + make))
@@ -305,7 +304,7 @@ if [[ $plan == 1 ]]; then
 	done
 	total="$(sweep_duration "$all_s")"
 	if [[ ${#unknown[@]} != 0 ]]; then
-		((all_s > 0)) && total="at least $total" || total="unknown"
+		[[ $paced_any == 1 ]] && total="at least $total" || total="unknown"
 		total+=" (no pace for $(IFS=,; echo "${unknown[*]}"))"
 	fi
 	echo "| all | $all | $all_kept | $all_make | $total |"

@@ -953,14 +953,28 @@ rm "$(ls "$rq"/detect-tables/reports/*.json | head -n 1)"
 expect_rc "reproduce-all.sh --plan exits 0" 0 bash scripts/reproduce-all.sh --plan --quick --gpubench "$G" \
 	--only pba-tables,detect-tables,fig12a --out "$rq"
 expect_out "... and counts each script's points to keep and to make, with a pace where timing.csv has one" \
-	"| pba-tables | 4 | 4 | 0 | nothing to run |" "| detect-tables | 8 | 7 | 1 | 1 s (" "a point, over 8 points) |" \
-	"| fig12a | 6 | 0 | 6 | unknown: no point of fig12a in quick mode in timing.csv |" "| all | 18 | 11 | 7 | at least 1 s (no pace for fig12a) |"
+	"| pba-tables | 4 | 4 | 0 | nothing to run |" "| detect-tables | 8 | 7 | 1 | " "s a point, over 8 points) |" \
+	"| fig12a | 6 | 0 | 6 | unknown: no point of fig12a in quick mode in timing.csv |" "| all | 18 | 11 | 7 | at least " \
+	"s (no pace for fig12a) |"
 check "... ran nothing, removed no table, made no folder" test "$(tail -n +2 "$rq/timing.csv" | wc -l)" = 4 \
 	-a -s "$rq/detect-tables/detect-tables.md" -a -s "$rq/pba-tables/pba-tables.md" -a ! -e "$rq/fig12a"
 expect_rc "reproduce-all.sh --plan on another machine exits 0" 0 bash scripts/reproduce-all.sh --plan --quick \
 	--gpubench "$T_TMP/other-gpubench" --only pba-tables --out "$rq"
 expect_out "... and says a run there would exit 4 and keep nothing" "was begun on another machine" "| pba-tables | 4 | 0 | 4 |"
 check "... and leaves machine.json as it was" cmp -s "$rr/machine.json" "$rq/machine.json"
+# timing.py pace: a script's seconds a point over every session of its mode, and the estimate for MAKE points
+tc=$T_TMP/pace.csv
+printf '%s\n' date_utc,revision,mode,script,status,wall_s,points_run,points_kept,run_s \
+	2026-01-01T00:00:00Z,a,full,fig7,ok,40,3,0,31 2026-01-02T00:00:00Z,b,full,fig7,ok,20,1,5,9 \
+	2026-01-02T00:00:00Z,b,quick,fig7,ok,9,9,0,9 >"$tc"
+check "timing.py pace sums run_s over points_run across sessions of the mode" \
+	test "$(python3 scripts/lib/timing.py pace "$tc" full fig7)" = "10.00 4"
+check "... and with MAKE prices those points at the printed pace, rounded up" \
+	test "$(python3 scripts/lib/timing.py pace "$tc" full fig7 7)" = "10.00 4 70" \
+	-a "$(python3 scripts/lib/timing.py pace "$tc" quick fig7 3)" = "1.00 9 3"
+check "... and says none where the script ran no point in that mode" \
+	test "$(python3 scripts/lib/timing.py pace "$tc" full fig8 7)" = "- 0 -" \
+	-a "$(python3 scripts/lib/timing.py pace "$T_TMP/absent.csv" full fig7)" = "- 0"
 expect_rc "reproduce-all.sh --plan --max-seconds 60 exits 2" 2 bash scripts/reproduce-all.sh --plan --max-seconds 60 --out "$rq"
 expect_rc "reproduce-all.sh --new-machine makes it this machine's run" 0 \
 	bash scripts/reproduce-all.sh --quick --gpubench "$T_TMP/other-gpubench" --only pba-tables --out "$rr" --new-machine

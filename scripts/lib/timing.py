@@ -12,10 +12,12 @@
         mode summed (a full run spread over several sessions costs their
         sum), then the total.
 
-    timing.py pace TIMING.csv MODE SCRIPT
+    timing.py pace TIMING.csv MODE SCRIPT [MAKE]
         Print the seconds a point of SCRIPT took in MODE, over every session
         of every revision that ran points (their run_s over their points_run),
         and how many points that is: "SECONDS POINTS", or "- 0" where none ran.
+        With MAKE (a count of points still to run), a third field: the
+        seconds those take at that pace, rounded up ("-" where none ran).
 
 TIMING.csv holds every session of every revision (date_utc, revision, mode,
 script, status, wall_s, points_run, points_kept, run_s: seconds of the points
@@ -23,6 +25,7 @@ run, gpubench's runs alone). Only the standard library is used.
 """
 
 import csv
+import math
 import os
 import sys
 
@@ -98,7 +101,8 @@ def cmd_table(args):
 
 
 def cmd_pace(args):
-    path, mode, script = args
+    path, mode, script = args[:3]
+    make = int(args[3]) if len(args) == 4 else None
     run_s, points = 0, 0
     try:
         with open(path, newline="", encoding="utf-8") as f:
@@ -108,7 +112,13 @@ def cmd_pace(args):
                     points += int(r["points_run"])
     except OSError:
         pass
-    print("%.2f %d" % (run_s / points, points) if points else "- 0")
+    if not points:
+        print("- 0" if make is None else "- 0 -")
+        return
+    pace = "%.2f" % (run_s / points)
+    # The estimate prices the pace as printed, so a reader can redo the sum.
+    est = "" if make is None else " %d" % math.ceil(float(pace) * make)
+    print("%s %d%s" % (pace, points, est))
 
 
 def main():
@@ -117,7 +127,7 @@ def main():
         print("%d points run (%d s in gpubench), %d kept" % (ran, run_s, kept))
     elif len(sys.argv) >= 2 and sys.argv[1] == "table" and len(sys.argv) == 6:
         cmd_table(sys.argv[2:])
-    elif len(sys.argv) >= 2 and sys.argv[1] == "pace" and len(sys.argv) == 5:
+    elif len(sys.argv) >= 2 and sys.argv[1] == "pace" and len(sys.argv) in (5, 6):
         cmd_pace(sys.argv[2:])
     else:
         sys.exit(__doc__.strip())
