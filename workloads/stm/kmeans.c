@@ -63,7 +63,8 @@ static void *assign_range(void *arg)
 }
 
 /* Host threads for an assignment stage: cfg.host_threads, or (0) one per 4M distances up to the
- * usable CPUs and KMEANS_MAX_HOST_THREADS, so the paper's 16 clusters stay on one thread. */
+ * usable CPUs and KMEANS_MAX_HOST_THREADS (the paper's million points in 16 clusters: 4), so a
+ * small stage does not pay for threads it cannot use. */
 static uint32_t assign_threads(const kmeans_workload *w)
 {
 	uint64_t work = (uint64_t)w->cfg.points * w->cfg.clusters, n;
