@@ -89,6 +89,54 @@ TEST(kmeans_generate_points_table_and_reference)
 	CHECK_CONTAINS(err, "--clusters 501 exceeds --points 500");
 }
 
+/* The assignment stages on several host threads give what one gives: the same assignment, tables and
+ * reference, stage after stage (shares of 500 points over 1, 7 and 16 threads; 16 is the auto cap). */
+TEST(kmeans_host_threads_change_nothing)
+{
+	static const uint32_t threads[] = {7, 16, 0};
+	kmeans_config c = small_config();
+	kmeans_workload one, many;
+	char err[256];
+	uint32_t t, words1[3 * 13], words2[3 * 13], *status;
+
+	c.clusters = 13;
+	c.points_per_tx = 5;
+	c.host_threads = 1;
+	REQUIRE(kmeans_generate(&one, &c, err, sizeof(err)) == 0);
+	status = calloc(one.capacity, sizeof(uint32_t));
+	for (t = 0; t < sizeof(threads) / sizeof(threads[0]); t++) {
+		uint32_t s = 0;
+		int more1, more2;
+		c.host_threads = threads[t];
+		REQUIRE(kmeans_generate(&many, &c, err, sizeof(err)) == 0);
+		CHECK_EQ(many.ref_iterations, one.ref_iterations);
+		CHECK_EQ(many.ref_moved, one.ref_moved);
+		CHECK(memcmp(many.ref_sums, one.ref_sums, one.words * sizeof(uint32_t)) == 0);
+		/* a pass of each, stage by stage */
+		kmeans_initial(&one, words1);
+		kmeans_initial(&many, words2);
+		kmeans_stage(&one, 0, words1, NULL);
+		kmeans_stage(&many, 0, words2, NULL);
+		do {
+			CHECK_EQ(many.ntx, one.ntx);
+			CHECK_EQ(many.moved, one.moved);
+			CHECK(memcmp(many.assign, one.assign, c.points * sizeof(uint32_t)) == 0);
+			CHECK(memcmp(many.tx, one.tx, one.ntx * sizeof(kmeans_entry)) == 0);
+			commit_all(&one, words1, status);
+			commit_all(&many, words2, status);
+			s++;
+			more1 = (int)kmeans_stage(&one, s, words1, status);
+			more2 = (int)kmeans_stage(&many, s, words2, status);
+			CHECK_EQ_I(more2, more1);
+		} while (more1 && more2);
+		CHECK(s >= 2); /* the pass went past its first iteration */
+		CHECK(memcmp(words1, words2, sizeof(words1)) == 0);
+		kmeans_free(&many);
+	}
+	free(status);
+	kmeans_free(&one);
+}
+
 /* Runs of points: a transaction per cluster present in each run, adding that cluster's points of the run. */
 TEST(kmeans_runs_of_points_add_by_cluster)
 {

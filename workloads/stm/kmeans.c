@@ -1,9 +1,11 @@
 /* Kmeans generation, its stages and the oracle: replay per batch, a serial k-means per pass (see kmeans.h). */
 #include <inttypes.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "common/cpus.h"
 #include "common/error.h"
 #include "common/rng.h"
 #include "common/stop.h"
@@ -38,21 +40,88 @@ void kmeans_centroids(const uint32_t *words, uint32_t k, uint32_t *cx, uint32_t 
 	}
 }
 
+/* One host thread's share of an assignment stage: points [lo, hi). */
+typedef struct assign_part {
+	const kmeans_workload *w;
+	const uint32_t *cx, *cy;
+	uint32_t *assign;
+	int first;
+	uint32_t lo, hi;
+	uint64_t moved;
+} assign_part;
+
+static void *assign_range(void *arg)
+{
+	assign_part *a = arg;
+	uint32_t i;
+	for (i = a->lo; i < a->hi && ((i & 0x3FF) || !gb_stop_requested()); i++) {
+		uint32_t c = kmeans_nearest(a->cx, a->cy, a->w->cfg.clusters, a->w->x[i], a->w->y[i]);
+		a->moved += a->first || c != a->assign[i];
+		a->assign[i] = c;
+	}
+	return NULL;
+}
+
+/* Host threads for an assignment stage: cfg.host_threads, or (0) one per 4M distances up to the
+ * usable CPUs and KMEANS_MAX_HOST_THREADS (the paper's million points in 16 clusters: 4), so a
+ * small stage does not pay for threads it cannot use. */
+static uint32_t assign_threads(const kmeans_workload *w)
+{
+	uint64_t work = (uint64_t)w->cfg.points * w->cfg.clusters, n;
+	if (w->cfg.host_threads)
+		n = w->cfg.host_threads;
+	else {
+		int cpus = gb_cpu_count();
+		n = work >> 22;
+		if (n > (uint64_t)cpus)
+			n = (uint64_t)cpus;
+		if (n > KMEANS_MAX_HOST_THREADS)
+			n = KMEANS_MAX_HOST_THREADS;
+	}
+	if (n > w->cfg.points)
+		n = w->cfg.points;
+	return n ? (uint32_t)n : 1;
+}
+
 /*
  * The assignment stage: every point to its nearest centroid; returns how many
- * changed cluster. O(points x clusters): it stops early when the run must
- * (common/stop.h), and its caller, seeing the stop too, uses nothing of it.
+ * changed cluster. O(points x clusters), spread over host threads in ranges
+ * of points (each point's cluster is the same on any number: kmeans_nearest
+ * alone decides it). It stops early when the run must (common/stop.h), and
+ * its caller, seeing the stop too, uses nothing of it.
  */
 static uint64_t assign_all(const kmeans_workload *w, const uint32_t *cx, const uint32_t *cy, uint32_t *assign,
 			   int first)
 {
+	uint32_t n = assign_threads(w), t, per = (w->cfg.points + n - 1) / n;
+	assign_part *parts = gb_xcalloc(n, sizeof(*parts), "assignment threads");
+	pthread_t *tid = gb_xcalloc(n, sizeof(*tid), "assignment threads");
+	char *started = gb_xcalloc(n, 1, "assignment threads");
 	uint64_t moved = 0;
-	uint32_t i;
-	for (i = 0; i < w->cfg.points && ((i & 0x3FF) || !gb_stop_requested()); i++) {
-		uint32_t c = kmeans_nearest(cx, cy, w->cfg.clusters, w->x[i], w->y[i]);
-		moved += first || c != assign[i];
-		assign[i] = c;
+
+	for (t = 0; t < n; t++) {
+		assign_part *a = &parts[t];
+		a->w = w;
+		a->cx = cx;
+		a->cy = cy;
+		a->assign = assign;
+		a->first = first;
+		a->lo = (uint32_t)((uint64_t)t * per < w->cfg.points ? t * per : w->cfg.points);
+		a->hi = a->lo + per < w->cfg.points ? a->lo + per : w->cfg.points;
+		/* the first share is the caller's; a thread that cannot start leaves its share to the caller too */
+		started[t] = t > 0 && pthread_create(&tid[t], NULL, assign_range, a) == 0;
 	}
+	for (t = 0; t < n; t++)
+		if (!started[t])
+			assign_range(&parts[t]);
+	for (t = 0; t < n; t++) {
+		if (started[t])
+			pthread_join(tid[t], NULL);
+		moved += parts[t].moved;
+	}
+	free(parts);
+	free(tid);
+	free(started);
 	return moved;
 }
 

@@ -32,8 +32,9 @@
  * - a stage that left entries uncommitted (gpustm gives a transaction up at
  *   --retry-limit) is followed by a stage that runs just those entries again,
  *   from the sums as they are, so every iteration adds every point once.
- * The host does the assignment stages (a serial loop, outside the timed
- * kernels) because they have no transactions to measure; the entries of an
+ * The host does the assignment stages (outside the timed kernels, spread over
+ * host threads when there are many clusters) because they have no
+ * transactions to measure; the entries of an
  * update stage are the runs' transactions in point order, dealt over
  * --threads in blocks of ceil(entries / threads).
  *
@@ -54,6 +55,8 @@
 #define KMEANS_COORD_RANGE 1024u
 /* The most points whose coordinate sums fit a 32-bit word: points x (range - 1) <= 2^32 - 1. */
 #define KMEANS_MAX_POINTS 4000000u
+/* The most host threads an assignment stage takes on its own (kmeans_config.host_threads 0). */
+#define KMEANS_MAX_HOST_THREADS 16u
 
 /* An update transaction: add `count` points of sums (x, y) to the cluster whose words start at `base` (= 3c). */
 typedef struct kmeans_entry {
@@ -72,6 +75,7 @@ typedef struct kmeans_config {
 	uint32_t points_per_tx; /* a run of points whose transactions add them by cluster; 0: ceil(points / threads) */
 	uint32_t threads;
 	uint64_t seed;
+	uint32_t host_threads; /* the assignment stages' host threads; 0: by the work (kmeans.c, assign_threads) */
 } kmeans_config;
 
 typedef struct kmeans_workload {
