@@ -24,7 +24,7 @@
         reports in DIR of any revision: NAME's own earlier report; else its
         series' time at the nearest point it has, scaled as another series
         of the workload (another engine or panel) grew from there to NAME's
-        point (the largest such); else its last point grown as it grew
+        point (the largest such; "there" the nearest point both have); else its last point grown as it grew
         between its last two, a step of LIST at a time; 0 when DIR has none
         of its series. A report's time is its results.wall_seconds, plus a
         fifth and 2 s for what lies outside it (the generator, the checks).
@@ -385,9 +385,12 @@ def forecast(folder, name, points):
     if at in mine:
         est = mine[at]
     elif mine:
-        near = min(mine, key=lambda i: (abs(i - at), -i))
         for (s, p), t in times.items():
-            if s != series and s.startswith(workload) and p == x and (s, points[near]) in times:
+            if s == series or not s.startswith(workload) or p != x:
+                continue
+            both = [i for i in mine if (s, points[i]) in times]
+            if both:  # the point of mine nearest NAME's that s has too
+                near = min(both, key=lambda i: (abs(i - at), -i))
                 est = max(est, mine[near] * t / times[(s, points[near])])
         if est == 0.0:
             below = sorted(i for i in mine if i < at)
