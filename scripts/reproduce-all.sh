@@ -85,7 +85,9 @@ and added to OUT/timing.csv; OUT/timing.md sums the sessions of this revision.
                       batch job's time limit), judged by the longest point
                       the script has run so far, or by the point's own
                       expected time where the script can tell (detect-tables:
-                      a detector's time at its smaller sizes, extrapolated):
+                      a detector's time at its smaller sizes, extrapolated;
+                      the STM figures: the reports of the point's workload,
+                      scripts/lib/report2csv.py forecast):
                       the points running end, the run stops there with status 3
                       and no claims or index; run the same command again to
                       go on (the points made are kept). A point expected to

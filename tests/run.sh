@@ -1053,6 +1053,31 @@ expect_rc "... but not once the session has run a point" 3 env \
 	GPUBENCH_SWEEP_DEADLINE=$(($(date +%s) + 100)) GPUBENCH_SWEEP_BUDGET=100 GPUBENCH_SWEEP_SESSION="$T_TMP/session" \
 	bash scripts/detect-tables.sh --quick --algos osdda --osdda-sizes 64,128 --impls cpu --gpubench "$G" --out "$fc"
 expect_err "it says when it will start" "expected to take about 4000 s); it starts when it is the first point a session runs"
+# the STM figures tell how long a point should take from the reports of its workload:
+# its own earlier one, another series' growth from a point both have, or its own growth
+sf=$rb/stm-forecast
+mkdir -p "$sf"
+for r in bank-prstm-A-x1:2 bank-prstm-A-x4:10 bank-gpustm-A-x1:4 vacation-prstm-A-x1:1 vacation-prstm-A-x2:3 \
+	skiplist-prstm-A-x1:5 skiplist-prstm-A-x2:4 graph-prstm-A-x1:50; do
+	printf '{"meta": {"complete": true}, "results": {"wall_seconds": %s}}\n' "${r#*:}" >"$sf/${r%:*}.json"
+done
+printf '{"meta": {"complete": false}, "results": {"wall_seconds": 1}}\n' >"$sf/graph-gpustm-A-x1.json"
+sfc() { python3 scripts/lib/report2csv.py forecast "$sf" "$1" --points 1,2,4; }
+check "report2csv.py forecast: a point's own earlier report, a fifth and 2 s added (2 s: 5)" \
+	test "$(sfc bank-prstm-A-x1)" = 5
+check "... another engine's growth from a point both have (4 x 10 / 2 = 20 s: 26)" \
+	test "$(sfc bank-gpustm-A-x4)" = 26
+check "... its own growth a step at a time (3 s, 3x a step: 9 s: 13)" test "$(sfc vacation-prstm-A-x4)" = 13
+check "... never shrinking (5 s then 4 s: 4 s: 7)" test "$(sfc skiplist-prstm-A-x4)" = 7
+check "... 0 from nothing of its series, an incomplete report, or another workload" \
+	test "$(sfc graph-gpustm-A-x1)" = 0 -a "$(sfc kmeans-prstm-A-x1)" = 0
+mkdir -p "$sf/fig"
+printf '{"meta": {"complete": true}, "results": {"wall_seconds": 5000}}\n' >"$sf/fig/graph-prstm-A-x1.json"
+expect_rc "fig13b.sh does not start a point its forecast puts past the deadline" 3 \
+	env GPUBENCH_SWEEP_DEADLINE=$(($(date +%s) + 1000)) bash scripts/fig13b.sh --quick --gpubench "$G" \
+	--algos prstm --hash 1 --out "$sf/fig"
+expect_err "... and says how long it should take" \
+	"graph-prstm-A-x1: not started: the time budget is spent or would be before it ended (the point is expected to take about 6002 s)"
 
 # ---- scripts/lib/sweep.sh: a script that defaults to a dist/ older than
 # ./gpubench says so; a failed run stops a sweep

@@ -18,6 +18,21 @@
         --algo and --backend (an engine with no GPU backend runs on the CPU
         beside GPU ones), and each engine's reports one backend.
 
+    report2csv.py forecast DIR NAME --points LIST
+        Print how many seconds (whole, rounded up) the run of NAME
+        (<workload>-<algo>-<panel>-x<point>) should take, from the complete
+        reports in DIR of any revision: NAME's own earlier report; else its
+        series' time at the nearest point it has, scaled as another series
+        of the workload (another engine or panel) grew from there to NAME's
+        point (the largest such; "there" the nearest point both have); else its last point grown as it grew
+        between its last two, a step of LIST at a time; 0 when DIR has none
+        of its series. A report's time is its results.wall_seconds, plus a
+        fifth and 2 s for what lies outside it (the generator, the checks).
+        scripts/lib/stmfig.sh gives it to --max-seconds (scripts/lib/sweep.sh:
+        sweep_expect), so a session does not start a point it cannot finish
+        where a figure's points grow along its axis (Figure 13B's hash: 3 s
+        at 1, 38 s at 256 on an H200).
+
 A panel is a letter; the reports say what it means (config.presort and
 config.read_only, unless read-only is the swept axis), and every report of one
 workload and panel must agree.
@@ -31,6 +46,7 @@ checks (load, field, checked) and the writing and formatting helpers below
 import argparse
 import csv
 import json
+import math
 import os
 import re
 import sys
@@ -327,6 +343,68 @@ def cmd_table(args):
     print("%d reports -> %s, %s" % (len(rows), args.csv, args.md))
 
 
+def series_of(m):
+    """A report's series, its name less the point: <workload>-<algo>-<panel>."""
+    return "%s-%s-%s" % (m.group("workload"), m.group("algo"), m.group("panel"))
+
+
+def wall_times(folder):
+    """{(series, x): seconds} of the complete reports in folder (any revision, verified or not)."""
+    times = {}
+    try:
+        names = os.listdir(folder)
+    except OSError:
+        return times
+    for name in names:
+        m = NAME_RE.match(name)
+        if not m:
+            continue
+        try:
+            doc = load(os.path.join(folder, name))
+            if doc.get("meta", {}).get("complete") is not True:
+                continue
+            wall = float(doc["results"]["wall_seconds"])
+        except (ReportError, KeyError, TypeError, ValueError):
+            continue
+        if wall > 0:
+            times[(series_of(m), m.group("x"))] = wall
+    return times
+
+
+def forecast(folder, name, points):
+    """Seconds NAME's run should take (report2csv.py forecast), 0 when nothing tells."""
+    m = NAME_RE.match(name + ".json")
+    if not m or m.group("x") not in points:
+        return 0
+    series, x = series_of(m), m.group("x")
+    at = points.index(x)
+    times = wall_times(folder)
+    mine = {points.index(p): t for (s, p), t in times.items() if s == series and p in points}
+    workload = m.group("workload") + "-"
+    est = 0.0
+    if at in mine:
+        est = mine[at]
+    elif mine:
+        for (s, p), t in times.items():
+            if s == series or not s.startswith(workload) or p != x:
+                continue
+            both = [i for i in mine if (s, points[i]) in times]
+            if both:  # the point of mine nearest NAME's that s has too
+                near = min(both, key=lambda i: (abs(i - at), -i))
+                est = max(est, mine[near] * t / times[(s, points[near])])
+        if est == 0.0:
+            below = sorted(i for i in mine if i < at)
+            if below:
+                last = below[-1]
+                grow = mine[last] / mine[below[-2]] if len(below) > 1 else 1.0
+                est = mine[last] * max(1.0, grow) ** (at - last)
+    return 0 if est == 0.0 else int(math.ceil(est * 1.2 + 2))
+
+
+def cmd_forecast(args):
+    print(forecast(args.dir, args.name, args.points.split(",")))
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     sub = ap.add_subparsers(dest="cmd", required=True)
@@ -341,6 +419,11 @@ def main():
     t.add_argument("--md", required=True)
     t.add_argument("--title", default="gpubench stm results")
     t.set_defaults(fn=cmd_table)
+    f = sub.add_parser("forecast", help="seconds a point's run should take")
+    f.add_argument("dir")
+    f.add_argument("name", help="<workload>-<algo>-<panel>-x<point>")
+    f.add_argument("--points", required=True, help="the figure's points in order, comma-separated")
+    f.set_defaults(fn=cmd_forecast)
     args = ap.parse_args()
     try:
         args.fn(args)

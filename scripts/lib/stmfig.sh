@@ -349,6 +349,7 @@ stmfig_sweep() {
 				[[ $mix == threads ]] || opts=${opts/ --read-only-threads/}
 				for x in "${point_list[@]}"; do
 					n=$((n + 1))
+					sweep_expect=(python3 "$stmfig_here/report2csv.py" forecast "$out" "$wl-$algo-$panel-x$x" --points "$points")
 					# shellcheck disable=SC2086 # $opts is a list of options
 					sweep_run "[$n/$total]" "$out" "$wl-$algo-$panel-x$x" \
 						python3 "$stmfig_here/report2csv.py" check -- \

@@ -35,7 +35,8 @@
 # would end after it, judged by the longest point the sweep has run so far (its
 # tally) or, where the script can tell, by how long the point itself should take
 # (sweep_expect, a command asked only then: scripts/detect-tables.sh extrapolates
-# a detector's time from its smaller sizes): the points running end, and the script exits 3 before its
+# a detector's time from its smaller sizes, scripts/lib/stmfig.sh a point's from
+# the reports of its workload, report2csv.py forecast): the points running end, and the script exits 3 before its
 # tables, to be run again (resumed) later. A point expected to outlast the whole
 # budget (GPUBENCH_SWEEP_BUDGET, seconds) would never start: it starts when it is
 # the first point of the session to run (no "ran" line yet in the file
@@ -129,19 +130,23 @@ sweep_run() {
 		sweep_tally plan
 		return
 	fi
-	rm -f "$json"
 	if [[ -n $sweep_emit_dir ]]; then
+		rm -f "$json"
 		sweep_emit_job "$json" "$@"
 		return
 	fi
+	# the report this point replaces goes once the point starts: until then the
+	# forecast (sweep_expect) may read its time
 	if [[ ${#sweep_gpus[@]} == 0 ]] || sweep_on_cpu "$@"; then
 		sweep_wait
 		sweep_budget "$tag $name" "${expect[@]}"
+		rm -f "$json"
 		sweep_point "$tag" "$name" "$json" "$log" "" "${check[@]}" -- "$@" || sweep_stop $?
 		return
 	fi
 	sweep_free_slot
 	sweep_budget "$tag $name" "${expect[@]}" # the deadline as it is when a GPU is free, not before the wait
+	rm -f "$json"
 	slot=$sweep_slot
 	[[ -n $sweep_tmp ]] || sweep_tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpubench-sweep.XXXXXX") || exit 1
 	sweep_point "$tag" "$name" "$json" "$log" "${sweep_gpus[slot]}" "${check[@]}" -- \
