@@ -1058,7 +1058,8 @@ expect_err "it says when it will start" "expected to take about 4000 s); it star
 sf=$rb/stm-forecast
 mkdir -p "$sf"
 for r in bank-prstm-A-x1:2 bank-prstm-A-x4:10 bank-gpustm-A-x1:4 vacation-prstm-A-x1:1 vacation-prstm-A-x2:3 \
-	skiplist-prstm-A-x1:5 skiplist-prstm-A-x2:4 graph-prstm-A-x1:50; do
+	skiplist-prstm-A-x1:5 skiplist-prstm-A-x2:4 graph-prstm-A-x1:50 memcached-prstm-A-x1:2 memcached-prstm-A-x4:10 \
+	memcached-gpustm-A-x1:4 memcached-gpustm-A-x2:8; do
 	printf '{"meta": {"complete": true}, "results": {"wall_seconds": %s}}\n' "${r#*:}" >"$sf/${r%:*}.json"
 done
 printf '{"meta": {"complete": false}, "results": {"wall_seconds": 1}}\n' >"$sf/graph-gpustm-A-x1.json"
@@ -1067,6 +1068,8 @@ check "report2csv.py forecast: a point's own earlier report, a fifth and 2 s add
 	test "$(sfc bank-prstm-A-x1)" = 5
 check "... another engine's growth from a point both have (4 x 10 / 2 = 20 s: 26)" \
 	test "$(sfc bank-gpustm-A-x4)" = 26
+check "... from the nearest point both series have (memcached: gpustm's x2 is nearer, but only x1 is prstm's)" \
+	test "$(sfc memcached-gpustm-A-x4)" = 26
 check "... its own growth a step at a time (3 s, 3x a step: 9 s: 13)" test "$(sfc vacation-prstm-A-x4)" = 13
 check "... never shrinking (5 s then 4 s: 4 s: 7)" test "$(sfc skiplist-prstm-A-x4)" = 7
 check "... 0 from nothing of its series, an incomplete report, or another workload" \
