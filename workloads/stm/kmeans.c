@@ -48,6 +48,8 @@ typedef struct assign_part {
 	int first;
 	uint32_t lo, hi;
 	uint64_t moved;
+	pthread_t tid;
+	int started; /* on a thread of its own (tid), else run by the caller */
 } assign_part;
 
 static void *assign_range(void *arg)
@@ -95,33 +97,30 @@ static uint64_t assign_all(const kmeans_workload *w, const uint32_t *cx, const u
 {
 	uint32_t n = assign_threads(w), t, per = (w->cfg.points + n - 1) / n;
 	assign_part *parts = gb_xcalloc(n, sizeof(*parts), "assignment threads");
-	pthread_t *tid = gb_xcalloc(n, sizeof(*tid), "assignment threads");
-	char *started = gb_xcalloc(n, 1, "assignment threads");
 	uint64_t moved = 0;
 
 	for (t = 0; t < n; t++) {
 		assign_part *a = &parts[t];
+		uint64_t lo = (uint64_t)t * per;
 		a->w = w;
 		a->cx = cx;
 		a->cy = cy;
 		a->assign = assign;
 		a->first = first;
-		a->lo = (uint32_t)((uint64_t)t * per < w->cfg.points ? t * per : w->cfg.points);
-		a->hi = a->lo + per < w->cfg.points ? a->lo + per : w->cfg.points;
+		a->lo = (uint32_t)(lo < w->cfg.points ? lo : w->cfg.points);
+		a->hi = (uint32_t)(lo + per < w->cfg.points ? lo + per : w->cfg.points);
 		/* the first share is the caller's; a thread that cannot start leaves its share to the caller too */
-		started[t] = t > 0 && pthread_create(&tid[t], NULL, assign_range, a) == 0;
+		a->started = t > 0 && pthread_create(&a->tid, NULL, assign_range, a) == 0;
 	}
 	for (t = 0; t < n; t++)
-		if (!started[t])
+		if (!parts[t].started)
 			assign_range(&parts[t]);
 	for (t = 0; t < n; t++) {
-		if (started[t])
-			pthread_join(tid[t], NULL);
+		if (parts[t].started)
+			pthread_join(parts[t].tid, NULL);
 		moved += parts[t].moved;
 	}
 	free(parts);
-	free(tid);
-	free(started);
 	return moved;
 }
 
