@@ -344,8 +344,8 @@ def cmd_table(args):
 
 
 def series_of(m):
-    """A report's series, its name less the point: <workload>-<algo>-<panel>."""
-    return "%s-%s-%s" % (m.group("workload"), m.group("algo"), m.group("panel"))
+    """A report's series, its name less the point: (workload, algo, panel)."""
+    return m.group("workload", "algo", "panel")
 
 
 def wall_times(folder):
@@ -380,13 +380,12 @@ def forecast(folder, name, points):
     at = points.index(x)
     times = wall_times(folder)
     mine = {points.index(p): t for (s, p), t in times.items() if s == series and p in points}
-    workload = m.group("workload") + "-"
     est = 0.0
     if at in mine:
         est = mine[at]
     elif mine:
         for (s, p), t in times.items():
-            if s == series or not s.startswith(workload) or p != x:
+            if s == series or s[0] != series[0] or p != x:  # another series of the workload, at x
                 continue
             both = [i for i in mine if (s, points[i]) in times]
             if both:  # the point of mine nearest NAME's that s has too
