@@ -1118,6 +1118,10 @@ expect_rc "check.sh with an unknown CHECK_GPU_PARTS exits 1 before running anyth
 	env CHECK_GPU_PARTS=stm,bogus GPUBENCH="$G" bash tests/gpu/check.sh
 expect_out "check.sh names the unknown part and the parts" "part that does not exist: bogus" \
 	"devices stm stm-mv avoid detect speculate list reliability"
+expect_rc "check.sh run directly, CHECK_GPU_PARTS unset, reaches its own checks" 1 \
+	env -u CHECK_GPU_PARTS GPUBENCH=/nonexistent/gpubench bash tests/gpu/check.sh
+expect_out "check.sh without CHECK_GPU_PARTS names the missing binary" "/nonexistent/gpubench is an executable"
+check "check.sh without CHECK_GPU_PARTS: no unset-variable error" test -z "$(grep "unbound variable" "$T_ERR")"
 # stm's checks are in two pieces, around stm-mv's
 check "every part of check.sh has its if and its fi" test \
 	"$(grep -c '^if part [a-z-]*; then$' tests/gpu/check.sh) $(grep -c '^fi # part [a-z-]*$' tests/gpu/check.sh)" = "9 9"

@@ -47,7 +47,8 @@ start=$(date +%s)
 # every workload but memcached), stm-mv (memcached on every engine, and CSMV, its ablations and
 # JVSTM-GPU on the bank), avoid, detect, speculate, list, reliability.
 check_gpu_parts="devices stm stm-mv avoid detect speculate list reliability"
-for p in ${CHECK_GPU_PARTS//,/ }; do
+parts=${CHECK_GPU_PARTS:-}
+for p in ${parts//,/ }; do
 	[[ " $check_gpu_parts " == *" $p "* ]] || {
 		fail "CHECK_GPU_PARTS names a part that does not exist: $p (the parts: $check_gpu_parts)"
 		summary check-gpu
