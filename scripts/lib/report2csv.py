@@ -348,8 +348,8 @@ def series_of(m):
     return m.group("workload", "algo", "panel")
 
 
-def wall_times(folder):
-    """{(series, x): seconds} of the complete reports in folder (any revision, verified or not)."""
+def wall_times(folder, workload):
+    """{(series, x): seconds} of workload's complete reports in folder (any revision, verified or not)."""
     times = {}
     try:
         names = os.listdir(folder)
@@ -357,7 +357,7 @@ def wall_times(folder):
         return times
     for name in names:
         m = NAME_RE.match(name)
-        if not m:
+        if not m or m.group("workload") != workload:
             continue
         try:
             doc = load(os.path.join(folder, name))
@@ -378,14 +378,14 @@ def forecast(folder, name, points):
         return 0
     series, x = series_of(m), m.group("x")
     at = points.index(x)
-    times = wall_times(folder)
+    times = wall_times(folder, series[0])
     mine = {points.index(p): t for (s, p), t in times.items() if s == series and p in points}
     est = 0.0
     if at in mine:
         est = mine[at]
     elif mine:
         for (s, p), t in times.items():
-            if s == series or s[0] != series[0] or p != x:  # another series of the workload, at x
+            if s == series or p != x:  # another series of the workload, at x
                 continue
             both = [i for i in mine if (s, points[i]) in times]
             if both:  # the point of mine nearest NAME's that s has too

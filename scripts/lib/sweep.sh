@@ -135,18 +135,14 @@ sweep_run() {
 		sweep_emit_job "$json" "$@"
 		return
 	fi
-	# the report this point replaces goes once the point starts: until then the
-	# forecast (sweep_expect) may read its time
 	if [[ ${#sweep_gpus[@]} == 0 ]] || sweep_on_cpu "$@"; then
 		sweep_wait
 		sweep_budget "$tag $name" "${expect[@]}"
-		rm -f "$json"
 		sweep_point "$tag" "$name" "$json" "$log" "" "${check[@]}" -- "$@" || sweep_stop $?
 		return
 	fi
 	sweep_free_slot
 	sweep_budget "$tag $name" "${expect[@]}" # the deadline as it is when a GPU is free, not before the wait
-	rm -f "$json"
 	slot=$sweep_slot
 	[[ -n $sweep_tmp ]] || sweep_tmp=$(mktemp -d "${TMPDIR:-/tmp}/gpubench-sweep.XXXXXX") || exit 1
 	sweep_point "$tag" "$name" "$json" "$log" "${sweep_gpus[slot]}" "${check[@]}" -- \
@@ -167,6 +163,9 @@ sweep_point() {
 	done
 	shift
 	[[ -z $gpu ]] || on=" on GPU $gpu"
+	# the report this point replaces goes only now: until the point starts, the
+	# forecast (sweep_expect) may read its time
+	rm -f "$json"
 	if "$gpubench" "$@" --json "$json" >"$log" 2>&1; then rc=0; else rc=$?; fi
 	if [[ $rc != 0 ]]; then
 		echo "$tag $name FAILED: gpubench exited $rc$on; its output ($log):" >&2

@@ -48,7 +48,8 @@ start=$(date +%s)
 # JVSTM-GPU on the bank), avoid, detect, speculate, list, reliability.
 check_gpu_parts="devices stm stm-mv avoid detect speculate list reliability"
 parts=${CHECK_GPU_PARTS:-}
-for p in ${parts//,/ }; do
+parts=${parts//,/ }
+for p in $parts; do
 	[[ " $check_gpu_parts " == *" $p "* ]] || {
 		fail "CHECK_GPU_PARTS names a part that does not exist: $p (the parts: $check_gpu_parts)"
 		summary check-gpu
@@ -56,7 +57,7 @@ for p in ${parts//,/ }; do
 	}
 done
 part() {
-	[ -z "${CHECK_GPU_PARTS:-}" ] || [[ " ${CHECK_GPU_PARTS//,/ } " == *" $1 "* ]]
+	[ -z "$parts" ] || [[ " $parts " == *" $1 "* ]]
 }
 n=0
 
