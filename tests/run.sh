@@ -833,10 +833,62 @@ for p in glob.glob(sys.argv[1] + "/*.json"):
     assert d["meta"]["git_revision"] != "0123456789ab" and d["meta"]["complete"] is True, p
     assert d["verification"]["verified"] is True, p
 ' "$rep"
+# one resume.py answers a whole sweep: a python3 on PATH that logs its arguments
+mkdir -p "$T_TMP/shim"
+cat >"$T_TMP/shim/python3" <<EOF
+#!/bin/sh
+echo "\$*" >>"$T_TMP/python-calls"
+exec $(command -v python3) "\$@"
+EOF
+chmod +x "$T_TMP/shim/python3"
+: >"$T_TMP/tally"
+: >"$T_TMP/python-calls"
+expect_rc "resume: a sweep keeping every report exits 0" 0 env PATH="$T_TMP/shim:$PATH" \
+	GPUBENCH_SWEEP_TALLY="$T_TMP/tally" bash scripts/pba-tables.sh --quick --gpubench "$G" --out "$T_TMP/resume" -- --seed 7
+check "resume: ... it kept all 4" test "$(sort "$T_TMP/tally" | uniq -c | awk '{print $1, $2}')" = "4 kept"
+check "resume: one resume.py answered its 4 points, their checks run in it (no python3 of its own)" \
+	test "$(grep -c 'resume.py' "$T_TMP/python-calls"),$(grep -c ' check ' "$T_TMP/python-calls")" = "1,0"
 # resume.py alone: the machine, and a -dirty revision's report older than the binary
 info=$("$G" info --quiet --json -)
 rj=$rep/pba-R16-P64.json
 args=$(python3 -c 'import json, sys; a = json.load(open(sys.argv[1]))["meta"]["argv"]; i = a.index("--json"); print(" ".join(a[:i] + a[i + 2:]))' "$rj")
+# resume.py --serve: NUL-ended fields in (info, then REPORT, #CHECK, CHECK, #ARGS, ARGS),
+# a verdict and its text out, one process for every request
+cat >"$T_TMP/okcheck.py" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[-1]))
+if d["verification"]["verified"] is not True:
+    sys.exit(1)
+print("fine", sys.argv[1])
+EOF
+cp "$rj" "$T_TMP/unverified.json"
+edit_report "$T_TMP/unverified.json" 'd["verification"]["verified"] = False'
+read -r -a argv_words <<<"$args"
+nargs=${#argv_words[@]}
+serve_out=$( {
+	printf '%s\0' "$info"
+	printf '%s\0' "$rj" 3 python3 "$T_TMP/okcheck.py" first "$nargs" "${argv_words[@]}"
+	printf '%s\0' "$rj" 3 python3 "$T_TMP/okcheck.py" first "$((nargs + 1))" "${argv_words[@]}" --extra
+	printf '%s\0' "$T_TMP/unverified.json" 3 python3 "$T_TMP/okcheck.py" x "$nargs" "${argv_words[@]}"
+	printf '%s\0' "$rj" 1 true "$nargs" "${argv_words[@]}"
+	printf '%s\0' "$rj" 3 python3 "$T_TMP/okcheck.py" second "$nargs" "${argv_words[@]}"
+	printf '%s\0' "$rj" x
+} | python3 scripts/lib/resume.py --serve "$G" | tr '\0' '|')
+check "resume.py --serve: kept with the check's line, other options, unverified, a check to run, kept, an error" \
+	test "$serve_out" = "kept|fine first|other|made with other options|unverified||check||kept|fine second|error|ValueError: a count was expected, not 'x'|"
+# the sweep's side: an answerer that has ended is replaced by one for each request
+fallback=$(bash -c '
+. scripts/lib/sweep.sh
+gpubench=$1 json=$2
+shift 2
+sweep_info=$("$gpubench" info --quiet --json -)
+sweep_resume_ask "$json" python3 scripts/lib/pba_tables.py check --impls cpu,cpu-fast -- "$@"
+first=$sweep_verdict
+kill "$sweep_resume_pid"
+wait "$sweep_resume_pid" 2>/dev/null
+sweep_resume_ask "$json" python3 scripts/lib/pba_tables.py check --impls cpu,cpu-fast -- "$@"
+echo "$first $sweep_verdict"' _ "$G" "$rj" "${argv_words[@]}" 2>&1)
+check "sweep_resume_ask: kept before and after its resume.py ended ($fallback)" test "$fallback" = "kept kept"
 # shellcheck disable=SC2086 # $args is the report's own argument list
 expect_rc "resume.py keeps a report of this binary, options and machine" 0 \
 	python3 scripts/lib/resume.py "$rj" "$G" -- $args <<<"$info"

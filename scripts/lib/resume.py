@@ -3,6 +3,7 @@
 
     resume.py REPORT.json GPUBENCH -- ARGS...      (gpubench info --json on stdin)
     resume.py --machine FILE [--new]               (gpubench info --json on stdin)
+    resume.py --serve GPUBENCH                     (requests on stdin, below)
 
 Exit 0 when REPORT.json was made by the same run this sweep is about to make:
   - the same build: meta.git_revision is the revision `gpubench info` reports
@@ -23,12 +24,25 @@ after this one. Exit 1 otherwise, printing why: "made by revision ...",
 With --machine, the machine a results folder was begun on (scripts/reproduce-all.sh,
 OUT/machine.json: CPU model, logical cores, GPU models): written from this host
 when FILE does not exist or with --new; exit 0 when FILE names this host's
-machine as the criteria above see it, else exit 1 printing both. Only the
-standard library is used.
+machine as the criteria above see it, else exit 1 printing both.
+
+With --serve, one process answers every point of a sweep (sweep.sh's
+sweep_kept), so that a resumed sweep pays no interpreter start a point. Its
+input is fields each ended by a NUL byte: first gpubench info's JSON, then
+requests of REPORT, the number of CHECK's words, CHECK's words, the number of
+ARGS, ARGS. Each answer is two NUL-ended fields, a verdict and its text:
+"other" and why (as above); for a report of this run, CHECK is run on it (a
+Python script, `python3 SCRIPT.py ...`, in this process, as if run alone):
+"kept" and the line it printed, or "unverified" where it exits non-zero;
+"check" where CHECK is no Python script (sweep.sh runs it itself); "error" and
+what went wrong. Only the standard library is used.
 """
 
+import contextlib
+import io
 import json
 import os
+import runpy
 import sys
 
 
@@ -116,7 +130,97 @@ def machine_main(args, info):
         f.write("\n")
 
 
+def run_check(check, report):
+    """CHECK REPORT as a Python script in this process: (exit status, what it printed)."""
+    script = check[1]
+    saved = sys.argv, list(sys.path)
+    sys.argv = [script] + check[2:] + [report]
+    sys.path.insert(0, os.path.dirname(os.path.abspath(script)))
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+            sys.stdin = io.StringIO()  # not the requests: a check that reads finds none
+            runpy.run_path(script, run_name="__main__")
+        code = 0
+    except SystemExit as e:
+        code = 0 if e.code in (None, 0) else 1
+    except Exception:  # a check that raises rejects the report, as its own process would
+        code = 1
+    finally:
+        sys.argv, sys.path[:] = saved
+        sys.stdin = sys.__stdin__
+    return code, out.getvalue().rstrip("\n")
+
+
+def is_python_script(check):
+    return len(check) >= 2 and os.path.basename(check[0]).startswith("python") and \
+        check[1].endswith(".py")
+
+
+class Fields:
+    """NUL-ended fields from a byte stream, read as they come (a pipe from sweep.sh)."""
+
+    def __init__(self, stream):
+        self.stream, self.buf = stream, b""
+
+    def next(self):
+        while b"\0" not in self.buf:
+            chunk = self.stream.read1(65536)
+            if not chunk:
+                return None
+            self.buf += chunk
+        field, _, self.buf = self.buf.partition(b"\0")
+        return field.decode("utf-8", "surrogateescape")
+
+    def words(self):
+        n = self.next()
+        if n is None or not n.isdigit():
+            raise ValueError("a count was expected, not %r" % n)
+        out = [self.next() for _ in range(int(n))]
+        if None in out:
+            raise ValueError("the request ended early")
+        return out
+
+
+def answer(report, binary, check, args, info):
+    why = why_not(report, binary, args, info)
+    if why:
+        return "other", why
+    if not is_python_script(check):
+        return "check", ""
+    code, line = run_check(check, report)
+    return ("kept", line) if code == 0 else ("unverified", "")
+
+
+def serve(binary):
+    """resume.py --serve GPUBENCH: answer sweep_kept's requests until stdin ends."""
+    fields = Fields(sys.stdin.buffer)
+    out = sys.stdout.buffer
+    info_text = fields.next()
+    if info_text is None:
+        return
+    try:
+        info = json.loads(info_text)
+    except ValueError as e:
+        info, bad = None, "gpubench info printed no JSON (%s)" % e
+    while True:
+        report = fields.next()
+        if report is None:
+            return
+        try:
+            check, args = fields.words(), fields.words()
+            verdict = ("error", bad) if info is None else answer(report, binary, check, args, info)
+        except Exception as e:  # one bad request must not silence the rest
+            verdict = ("error", "%s: %s" % (type(e).__name__, e))
+        out.write(b"".join(v.replace("\0", " ").encode("utf-8", "surrogateescape") + b"\0"
+                           for v in verdict))
+        out.flush()
+
+
 def main():
+    if len(sys.argv) == 3 and sys.argv[1] == "--serve":
+        serve(sys.argv[2])
+        return
     if len(sys.argv) >= 2 and sys.argv[1] == "--machine":
         try:
             info = json.load(sys.stdin)

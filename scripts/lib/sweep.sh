@@ -24,8 +24,10 @@
 # Resume: a point whose report is already at its path is not run again (nor
 # emitted) when scripts/lib/resume.py finds it made by this binary's revision
 # with the same arguments on this machine and the point's CHECK accepts it
-# (complete, verified). So a sweep cut short, run again, makes only the points
-# it lacks, and a long one can be spread over several sessions. Delete a report
+# (complete, verified); one resume.py process (--serve) answers every point of
+# the sweep and runs a Python CHECK in itself, so a kept point costs
+# milliseconds, not two interpreter starts. So a sweep cut short, run again,
+# makes only the points it lacks, and a long one can be spread over several sessions. Delete a report
 # to make its point again. Where GPUBENCH_SWEEP_TALLY names a file, each point
 # appends a line to it: "ran SECONDS" or "kept" (scripts/reproduce-all.sh's
 # timing table).
@@ -400,28 +402,82 @@ sweep_wait() {
 
 sweep_info=""
 sweep_kept_points=0
+sweep_resume_pid=""
+
+# sweep_resume_ask JSON CHECK... -- ARGS...: sets sweep_verdict and sweep_text
+# to resume.py --serve's answer on the report JSON. One resume.py answers every
+# point of the sweep (a coprocess started at the first report found), so a
+# resumed sweep pays no Python start a point; where it has ended, one is
+# started for the request alone.
+sweep_resume_ask() {
+	local json=$1 a
+	local -a check=() request
+	shift
+	for a; do
+		[[ $a != -- ]] || break
+		check+=("$a")
+	done
+	shift $((${#check[@]} + 1))
+	request=("$json" "${#check[@]}" "${check[@]}" "$#" "$@")
+	if [[ -z $sweep_resume_pid ]]; then
+		coproc SWEEP_RESUME { exec python3 "$sweep_lib/resume.py" --serve "$gpubench"; }
+		# shellcheck disable=SC2153 # coproc sets SWEEP_RESUME_PID
+		sweep_resume_pid=$SWEEP_RESUME_PID
+		request=("$sweep_info" "${request[@]}")
+	fi
+	if [[ -n ${SWEEP_RESUME[1]:-} ]]; then
+		# one that ended before bash took its fds away: a failed write, not SIGPIPE
+		trap '' PIPE
+		if { printf '%s\0' "${request[@]}" >&"${SWEEP_RESUME[1]}"; } 2>/dev/null &&
+			IFS= read -r -d '' sweep_verdict <&"${SWEEP_RESUME[0]}" &&
+			IFS= read -r -d '' sweep_text <&"${SWEEP_RESUME[0]}"; then
+			trap - PIPE
+			return 0
+		fi
+		trap - PIPE
+	fi
+	request=("$json" "${#check[@]}" "${check[@]}" "$#" "$@")
+	if ! { IFS= read -r -d '' sweep_verdict && IFS= read -r -d '' sweep_text; } < <(
+		printf '%s\0' "$sweep_info" "${request[@]}" | python3 "$sweep_lib/resume.py" --serve "$gpubench"
+	); then
+		sweep_verdict=error sweep_text="resume.py --serve gave no answer"
+	fi
+}
 
 # sweep_kept LABEL JSON CHECK... -- ARGS...: true, having said so, when the
 # report JSON of the run `gpubench ARGS` can be kept (see Resume above); when
 # a report there cannot, says why it is made again.
 sweep_kept() {
-	local label=$1 json=$2 why line
+	local label=$1 json=$2 line
 	local -a check=()
 	shift 2
-	while [[ $1 != -- ]]; do
-		check+=("$1")
-		shift
-	done
-	shift
 	[[ -e $json ]] || return 1
 	if [[ -z $sweep_info ]]; then
 		sweep_info=$("$gpubench" info --quiet --json -) || return 1
 	fi
-	if ! why=$(python3 "$sweep_lib/resume.py" "$json" "$gpubench" -- "$@" <<<"$sweep_info"); then
-		echo "$label: made again: its report was $why" >&2
+	sweep_resume_ask "$json" "$@"
+	while [[ $1 != -- ]]; do
+		check+=("$1")
+		shift
+	done
+	case $sweep_verdict in
+	kept) line=$sweep_text ;;
+	check)
+		if ! line=$("${check[@]}" "$json" 2>/dev/null); then
+			sweep_verdict=unverified
+		fi
+		;;
+	other)
+		echo "$label: made again: its report was $sweep_text" >&2
 		return 1
-	fi
-	if ! line=$("${check[@]}" "$json" 2>/dev/null); then
+		;;
+	unverified) ;;
+	*)
+		echo "$label: made again: the resume check failed ($sweep_text)" >&2
+		return 1
+		;;
+	esac
+	if [[ $sweep_verdict == unverified ]]; then
 		echo "$label: made again: its report is not complete and verified" >&2
 		return 1
 	fi
