@@ -876,6 +876,12 @@ serve_out=$( {
 } | python3 scripts/lib/resume.py --serve "$G" | tr '\0' '|')
 check "resume.py --serve: kept with the check's line, other options, unverified, a check to run, kept, an error" \
 	test "$serve_out" = "kept|fine first|other|made with other options|unverified||check||kept|fine second|error|ValueError: a count was expected, not 'x'|"
+# a sweep killed before resume.py answers: it ends quietly (status 0, nothing on stderr)
+printf '%s\0' "$info" "$rj" 1 true "$nargs" "${argv_words[@]}" |
+	python3 scripts/lib/resume.py --serve "$G" 2>"$T_TMP/serve-err" | true
+serve_rc=${PIPESTATUS[1]}
+check "resume.py --serve with no reader left: status 0 ($serve_rc), no traceback" \
+	test "$serve_rc" = 0 -a ! -s "$T_TMP/serve-err"
 # the sweep's side: an answerer that has ended is replaced by one for each request
 fallback=$(bash -c '
 . scripts/lib/sweep.sh

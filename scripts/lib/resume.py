@@ -212,9 +212,13 @@ def serve(binary):
             verdict = ("error", bad) if info is None else answer(report, binary, check, args, info)
         except Exception as e:  # one bad request must not silence the rest
             verdict = ("error", "%s: %s" % (type(e).__name__, e))
-        out.write(b"".join(v.replace("\0", " ").encode("utf-8", "surrogateescape") + b"\0"
-                           for v in verdict))
-        out.flush()
+        try:
+            out.write(b"".join(v.replace("\0", " ").encode("utf-8", "surrogateescape") + b"\0"
+                               for v in verdict))
+            out.flush()
+        except BrokenPipeError:  # the sweep has ended (killed): nobody to answer, nothing to say
+            os.dup2(os.open(os.devnull, os.O_WRONLY), out.fileno())
+            return
 
 
 def main():
