@@ -403,32 +403,34 @@ sweep_wait() {
 sweep_info=""
 sweep_kept_points=0
 sweep_resume_pid=""
+sweep_check=()
 
 # sweep_resume_ask JSON CHECK... -- ARGS...: sets sweep_verdict and sweep_text
-# to resume.py --serve's answer on the report JSON. One resume.py answers every
-# point of the sweep (a coprocess started at the first report found), so a
-# resumed sweep pays no Python start a point; where it has ended, one is
-# started for the request alone.
+# to resume.py --serve's answer on the report JSON, and sweep_check to CHECK.
+# One resume.py answers every point of the sweep (a coprocess started at the
+# first report found), so a resumed sweep pays no Python start a point; where
+# it has ended, one is started for the request alone.
 sweep_resume_ask() {
 	local json=$1 a
-	local -a check=() request
+	local -a first=() request
 	shift
+	sweep_check=()
 	for a; do
 		[[ $a != -- ]] || break
-		check+=("$a")
+		sweep_check+=("$a")
 	done
-	shift $((${#check[@]} + 1))
-	request=("$json" "${#check[@]}" "${check[@]}" "$#" "$@")
+	shift $((${#sweep_check[@]} + 1))
+	request=("$json" "${#sweep_check[@]}" "${sweep_check[@]}" "$#" "$@")
 	if [[ -z $sweep_resume_pid ]]; then
 		coproc SWEEP_RESUME { exec python3 "$sweep_lib/resume.py" --serve "$gpubench"; }
 		# shellcheck disable=SC2153 # coproc sets SWEEP_RESUME_PID
 		sweep_resume_pid=$SWEEP_RESUME_PID
-		request=("$sweep_info" "${request[@]}")
+		first=("$sweep_info")
 	fi
 	if [[ -n ${SWEEP_RESUME[1]:-} ]]; then
 		# one that ended before bash took its fds away: a failed write, not SIGPIPE
 		trap '' PIPE
-		if { printf '%s\0' "${request[@]}" >&"${SWEEP_RESUME[1]}"; } 2>/dev/null &&
+		if { printf '%s\0' "${first[@]}" "${request[@]}" >&"${SWEEP_RESUME[1]}"; } 2>/dev/null &&
 			IFS= read -r -d '' sweep_verdict <&"${SWEEP_RESUME[0]}" &&
 			IFS= read -r -d '' sweep_text <&"${SWEEP_RESUME[0]}"; then
 			trap - PIPE
@@ -436,7 +438,6 @@ sweep_resume_ask() {
 		fi
 		trap - PIPE
 	fi
-	request=("$json" "${#check[@]}" "${check[@]}" "$#" "$@")
 	if ! { IFS= read -r -d '' sweep_verdict && IFS= read -r -d '' sweep_text; } < <(
 		printf '%s\0' "$sweep_info" "${request[@]}" | python3 "$sweep_lib/resume.py" --serve "$gpubench"
 	); then
@@ -448,40 +449,36 @@ sweep_resume_ask() {
 # report JSON of the run `gpubench ARGS` can be kept (see Resume above); when
 # a report there cannot, says why it is made again.
 sweep_kept() {
-	local label=$1 json=$2 line
-	local -a check=()
+	local label=$1 json=$2
 	shift 2
 	[[ -e $json ]] || return 1
 	if [[ -z $sweep_info ]]; then
 		sweep_info=$("$gpubench" info --quiet --json -) || return 1
 	fi
 	sweep_resume_ask "$json" "$@"
-	while [[ $1 != -- ]]; do
-		check+=("$1")
-		shift
-	done
-	case $sweep_verdict in
-	kept) line=$sweep_text ;;
-	check)
-		if ! line=$("${check[@]}" "$json" 2>/dev/null); then
+	if [[ $sweep_verdict == check ]]; then # no Python script: resume.py left it to us
+		if sweep_text=$("${sweep_check[@]}" "$json" 2>/dev/null); then
+			sweep_verdict=kept
+		else
 			sweep_verdict=unverified
 		fi
-		;;
+	fi
+	case $sweep_verdict in
+	kept) ;;
 	other)
 		echo "$label: made again: its report was $sweep_text" >&2
 		return 1
 		;;
-	unverified) ;;
+	unverified)
+		echo "$label: made again: its report is not complete and verified" >&2
+		return 1
+		;;
 	*)
 		echo "$label: made again: the resume check failed ($sweep_text)" >&2
 		return 1
 		;;
 	esac
-	if [[ $sweep_verdict == unverified ]]; then
-		echo "$label: made again: its report is not complete and verified" >&2
-		return 1
-	fi
-	echo "$label: kept, $line (a report of this revision and configuration)" >&2
+	echo "$label: kept, $sweep_text (a report of this revision and configuration)" >&2
 	sweep_kept_points=$((sweep_kept_points + 1))
 	sweep_tally kept
 	return 0
