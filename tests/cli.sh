@@ -1309,6 +1309,9 @@ fi
 printf 'processes 2\nresources 1\navailable 1\nmax 0 1\nmax 1 1\nrelease 0 1\n' >"$R/bad.trace"
 expect_rc "avoid: a trace releasing what is not held exits 2" 2 "$G" avoid --trace "$R/bad.trace"
 expect_err "avoid: the message names the line" "bad.trace:6:"
+printf 'processes 1048576\nresources 1048576\n' >"$R/huge.trace"
+expect_rc "avoid: a trace declaring a matrix past the limit exits 2" 2 "$G" avoid --trace "$R/huge.trace"
+expect_err "avoid: it names the line and the limit --procs x --res has" "huge.trace:2:" "2147483648-cell matrix limit"
 
 # ---- gpubench detect
 expect_rc "detect --help exits 0" 0 "$G" detect --help
