@@ -516,6 +516,11 @@ void stm_cmd_parse(stm_opts *o, int argc, char **argv)
 	o->nengines = chosen.n;
 	check_engine_options(o, given);
 	check_engines(o);
+	if (given[ROW_BLOCK] && o->run.backend == GB_BACKEND_CPU)
+		gb_opt_does_not_apply("block-size", "the GPU backend", "--backend cpu");
+	if (o->verify_threads_given && !o->run.verify)
+		gb_die(GB_EXIT_USAGE, "stm: option --verify-threads does not apply with --no-verify, which checks "
+		       "nothing");
 	if (o->block_size % 32)
 		gb_die(GB_EXIT_USAGE, "option --block-size: %" PRIu64 " is not a multiple of 32 "
 		       "(accepted: 0 or 32..1024 in steps of 32)", o->block_size);
