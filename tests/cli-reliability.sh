@@ -217,8 +217,6 @@ expect_rc "--no-verify --verify-every 2 exits 2" 2 "$G" "${AVOID[@]}" --no-verif
 expect_err "--verify-every with --no-verify says why" "option --verify-every does not apply with --no-verify"
 expect_rc "stm --warmup 0 --warmup-time 1 exits 2" 2 "$G" stm --backend cpu --warmup 0 --warmup-time 1
 expect_err "stm --warmup-time names what it belongs to" "option --warmup-time applies only to a run with warm-up"
-expect_rc "stm --block-size with --backend cpu exits 2" 2 "$G" stm --backend cpu --threads 8 --block-size 64
-expect_err "--block-size names what it belongs to" "option --block-size applies only to the GPU backend"
 expect_rc "stm --no-verify --verify-threads 3 exits 2" 2 "$G" stm --backend cpu --no-verify --verify-threads 3
 expect_err "--verify-threads with --no-verify says why" "option --verify-threads does not apply with --no-verify"
 expect_rc "--version with a word after it exits 2" 2 "$G" --version extra
