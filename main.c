@@ -59,6 +59,8 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0 ||
 	    strcmp(argv[1], "-v") == 0) {
+		if (argc > 2)
+			gb_die(GB_EXIT_USAGE, "%s takes nothing after it, got '%s'", argv[1], argv[2]);
 		puts(GB_VERSION_LINE);
 		return 0;
 	}
@@ -81,6 +83,9 @@ int main(int argc, char **argv)
 		cmd = gb_command_find(argv[2]);
 		if (!cmd)
 			gb_die(GB_EXIT_USAGE, "help: unknown subcommand '%s' (see 'gpubench --help')",
+			       argv[2]);
+		if (argc > 3)
+			gb_die(GB_EXIT_USAGE, "help: one subcommand at a time, got '%s' after '%s'", argv[3],
 			       argv[2]);
 		cmd->help(stdout);
 		return 0;

@@ -15,6 +15,10 @@
 #include <stddef.h>
 #include <stdint.h>
 
+/* The most cells (procs x res) a system may have, generated or read from a trace: each of its
+ * three matrices is an int32_t array of that many. */
+#define PBA_MAX_CELLS (1ull << 31)
+
 typedef struct pba_system {
 	uint32_t procs, res;
 	int32_t *maximum;    /* procs x res: declared maximum claim */

@@ -133,9 +133,9 @@ static void parse(avoid_opts *o, int argc, char **argv)
 	if (o->gen.events * o->gen.res > (1ull << 31))
 		gb_die(GB_EXIT_USAGE, "--events %llu x --res %u is above the %llu-amount stream limit",
 		       (unsigned long long)o->gen.events, o->gen.res, 1ull << 31);
-	if ((uint64_t)o->gen.procs * o->gen.res > (1ull << 31))
+	if ((uint64_t)o->gen.procs * o->gen.res > PBA_MAX_CELLS)
 		gb_die(GB_EXIT_USAGE, "--procs %u x --res %u is above the %llu-cell matrix limit",
-		       o->gen.procs, o->gen.res, 1ull << 31);
+		       o->gen.procs, o->gen.res, PBA_MAX_CELLS);
 }
 
 /* What one implementation did in its last repetition: the details the report gives beside its times. */

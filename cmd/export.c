@@ -480,6 +480,12 @@ static char **chosen_columns(const table *t, const char *list, size_t *n)
 	return cols;
 }
 
+static int is_json_name(const char *path)
+{
+	size_t len = strlen(path);
+	return len >= 5 && strcmp(path + len - 5, ".json") == 0;
+}
+
 static int run(int argc, char **argv)
 {
 	options o;
@@ -505,6 +511,15 @@ static int run(int argc, char **argv)
 		struct stat st;
 		if (stat(argv[i], &st) != 0)
 			gb_die(GB_EXIT_USAGE, "export: cannot read %s: no such file or folder", argv[i]);
+		/* the table written over a report it reads would lose the report; a .json one
+		 * inside a folder it reads would be read as a report the next time */
+		if (o.output && !gb_path_is_stdout(o.output) &&
+		    gb_path_writes_over(o.output, argv[i], S_ISDIR(st.st_mode)) &&
+		    (!S_ISDIR(st.st_mode) || is_json_name(o.output)))
+			gb_die(GB_EXIT_USAGE, "export: option --output: %s %s the %s %s it reads; write the "
+			       "table elsewhere%s", o.output, S_ISDIR(st.st_mode) ? "is inside" : "is",
+			       S_ISDIR(st.st_mode) ? "folder" : "report", argv[i],
+			       S_ISDIR(st.st_mode) ? ", or under a name not ending in .json" : "");
 		if (S_ISDIR(st.st_mode))
 			gb_report_set_scan(&set, argv[i], strlen(argv[i]) + 1);
 		else

@@ -181,7 +181,7 @@ static void untested_reason(gb_metric_row *r)
 			 !isfinite(r->base) ? "base" : "new");
 	else if (r->base == 0)
 		snprintf(r->why, sizeof(r->why), "the base median is 0, so a change has no size");
-	else if (r->newv / r->base <= 0)
+	else if (r->newv / r->base < 0) /* a new median of 0 is a change of -100%: judged below */
 		snprintf(r->why, sizeof(r->why), "the medians have opposite signs");
 	else if (r->dir == 0)
 		snprintf(r->why, sizeof(r->why),

@@ -308,7 +308,7 @@ static void help_row(FILE *out, const gb_opt_spec *spec, size_t i)
 		return;
 	snprintf(line, sizeof(line), "  --%s%s%s", r->name, r->metavar ? " " : "", r->metavar ? r->metavar : "");
 	col = fprintf(out, "%-24s", line);
-	if (col > 24) {
+	if (strlen(line) >= 24) { /* no room for the space that parts the name from its text */
 		fprintf(out, "\n%24s", "");
 		col = 24;
 	}

@@ -151,15 +151,15 @@ void gb_help_wrap(FILE *out, int col, int indent, const char *text)
 {
 	char docs[4096];
 	const char *p = gb_docs_text(text, docs, sizeof(docs));
-	int first = 1;
+	int first = 1, wrap = indent;
 
 	while (*p == ' ')
 		p++;
 	while (*p) {
-		int word = (int)strcspn(p, " ");
+		int word = (int)strcspn(p, " \n");
 		if (!first && col + 1 + word > GB_HELP_COLUMNS) {
-			fprintf(out, "\n%*s", indent, "");
-			col = indent;
+			fprintf(out, "\n%*s", wrap, "");
+			col = wrap;
 		} else if (!first) {
 			fputc(' ', out);
 			col++;
@@ -168,6 +168,16 @@ void gb_help_wrap(FILE *out, int col, int indent, const char *text)
 		col += word;
 		first = 0;
 		p += word;
+		if (*p == '\n') { /* a line of its own: its leading spaces kept, and kept by its wrapped part */
+			int lead = (int)strspn(++p, " ");
+			fputc('\n', out);
+			fprintf(out, "%*s", lead, "");
+			col = lead;
+			wrap = lead ? lead : indent;
+			first = 1;
+			p += lead;
+			continue;
+		}
 		while (*p == ' ')
 			p++;
 	}

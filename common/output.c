@@ -110,6 +110,45 @@ static char *canonical_name(const char *path)
 	return out;
 }
 
+/*
+ * The absolute path a write to path would replace: an existing file's (a
+ * symlink followed), else its nearest existing folder's with the rest of path
+ * after it. NULL when no folder on the way exists.
+ */
+static char *resolved_out(const char *path)
+{
+	char *real = realpath(path, NULL), *dir, *up, *out;
+	const char *slash = strrchr(path, '/');
+
+	if (real || !*path)
+		return real;
+	if (slash == path)
+		dir = strdup("/");
+	else
+		dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
+	up = dir ? resolved_out(dir) : NULL;
+	free(dir);
+	if (!up)
+		return NULL;
+	out = gb_xmalloc(strlen(up) + strlen(path) + 2, "a path");
+	sprintf(out, "%s%s%s", up, up[strlen(up) - 1] == '/' ? "" : "/", slash ? slash + 1 : path);
+	free(up);
+	return out;
+}
+
+int gb_path_writes_over(const char *out_path, const char *input, int dir)
+{
+	char *out = resolved_out(out_path), *in = realpath(input, NULL);
+	size_t len = in ? strlen(in) : 0;
+	int hit = out && in &&
+		  (dir ? strncmp(out, in, len) == 0 && (out[len] == '/' || out[len] == 0 || in[len - 1] == '/')
+		       : strcmp(out, in) == 0);
+
+	free(out);
+	free(in);
+	return hit;
+}
+
 static int same_file(const char *a, const char *b)
 {
 	struct stat sa, sb;

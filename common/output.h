@@ -38,6 +38,13 @@ int gb_path_is_stdout(const char *path);
  */
 void gb_paths_check(const char *cmd, const gb_path_use *uses, size_t n);
 
+/*
+ * Whether writing to out would replace input (a file; symlinks followed) or,
+ * with dir, put a file inside the folder input (at any depth): for the
+ * subcommands that read reports and write beside them (compare, export).
+ */
+int gb_path_writes_over(const char *out, const char *input, int dir);
+
 /* An output being written; see gb_out_open. */
 typedef struct gb_out {
 	FILE *f;

@@ -121,7 +121,29 @@ static int cmp_names(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
-void gb_report_set_scan(gb_report_set *s, const char *dir, size_t root_len)
+/* The folders a scan has entered, by device and inode: a link back up (or across) is entered once. */
+typedef struct scan_seen {
+	struct stat *st;
+	size_t n, cap;
+} scan_seen;
+
+static int scan_enter(scan_seen *seen, const struct stat *st)
+{
+	size_t i;
+	for (i = 0; i < seen->n; i++)
+		if (seen->st[i].st_dev == st->st_dev && seen->st[i].st_ino == st->st_ino)
+			return 0;
+	if (seen->n == seen->cap) {
+		seen->cap = seen->cap ? 2 * seen->cap : 16;
+		seen->st = realloc(seen->st, seen->cap * sizeof(*seen->st));
+		if (!seen->st)
+			gb_die(GB_EXIT_RUNTIME, "out of host memory");
+	}
+	seen->st[seen->n++] = *st;
+	return 1;
+}
+
+static void scan(gb_report_set *s, const char *dir, size_t root_len, scan_seen *seen)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -142,20 +164,34 @@ void gb_report_set_scan(gb_report_set *s, const char *dir, size_t root_len)
 		names[n++] = strdup(e->d_name);
 	}
 	closedir(d);
-	qsort(names, n, sizeof(*names), cmp_names);
+	if (n) /* qsort wants an array, even of nothing */
+		qsort(names, n, sizeof(*names), cmp_names);
 	for (i = 0; i < n; i++) {
 		size_t len = strlen(names[i]);
 		char *path = gb_xmalloc(strlen(dir) + len + 2, "path");
 		struct stat st;
 		sprintf(path, "%s/%s", dir, names[i]);
-		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
-			gb_report_set_scan(s, path, root_len);
-		else if (len > 5 && strcmp(names[i] + len - 5, ".json") == 0)
+		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+			if (scan_enter(seen, &st))
+				scan(s, path, root_len, seen);
+		} else if (len > 5 && strcmp(names[i] + len - 5, ".json") == 0) {
 			gb_report_set_add(s, path, root_len);
+		}
 		free(path);
 		free(names[i]);
 	}
 	free(names);
+}
+
+void gb_report_set_scan(gb_report_set *s, const char *dir, size_t root_len)
+{
+	scan_seen seen = {NULL, 0, 0};
+	struct stat st;
+
+	if (stat(dir, &st) == 0)
+		scan_enter(&seen, &st);
+	scan(s, dir, root_len, &seen);
+	free(seen.st);
 }
 
 void gb_run_report_device(const gb_run_report *r, char *out, size_t outlen)

@@ -29,7 +29,7 @@ enum stm_thread_state {
 };
 
 /* Bytes of an engine family's own parameters in stm_params, and of its option struct. */
-#define STM_ENGINE_PARAMS_MAX 32
+#define STM_ENGINE_PARAMS_MAX 48
 #define STM_ENGINE_OPTS_MAX 64
 
 /*

@@ -132,6 +132,31 @@ mkdir -p "$T_TMP/comma"
 cp "$R/list.json" "$T_TMP/comma/a,b.json"
 expect_rc "a report whose name has a comma exports" 0 "$G" export --columns report,entry "$T_TMP/comma"
 check "CSV quotes a field with a comma" grep -qF "\"$T_TMP/comma/a,b.json\",cpu-lockfree" "$T_OUT"
+# ---------------------------------------------------------------- outputs over inputs, links, empty folders
+L=$T_TMP/links
+mkdir -p "$L/d" "$L/empty/none"
+cp "$R/stm.json" "$L/d/"
+cp "$R/stm.json" "$L/one.json"
+ln -s .. "$L/d/up"
+expect_rc "--output over the report it reads exits 2" 2 "$G" export --output "$L/one.json" "$L/one.json"
+expect_err "it names the option and the report" "option --output" "is the report"
+check "the report is still a report" python3 -c 'import json, sys; json.load(open(sys.argv[1]))["meta"]' "$L/one.json"
+expect_rc "a .json --output inside a folder it reads exits 2" 2 "$G" export --output "$L/d/t.json" "$L/d"
+expect_err "it says why" "is inside the folder" "not ending in .json"
+expect_rc "a .csv --output inside a folder it reads is fine" 0 "$G" export --output "$L/d/t.csv" "$L/d"
+rm -f "$L/d/t.csv"
+expect_rc "a folder with a link back up exits 0" 0 "$G" export "$L/d"
+cp "$T_OUT" "$T_TMP/links.csv"
+check "the link back up is followed once: every report once" python3 -c '
+import sys
+p = sys.argv[2]
+rows = [l.split(",")[0] for l in open(sys.argv[1]) if l.strip()][1:]
+# d/stm.json and d/up/one.json, each with its compared engine; d/up/d is d again
+assert sorted(set(rows)) == [p + "/d/stm.json", p + "/d/up/one.json"] and len(rows) == 4, rows
+' "$T_TMP/links.csv" "$L"
+expect_rc "an empty folder (and one of empty folders) exits 2" 2 "$G" export "$L/empty"
+expect_err "it says there is no report" "no run report in"
+
 expect_rc "export --help exits 0" 0 "$G" export --help
 expect_out "export --help shows its usage and formats" "usage: gpubench export [options] PATH..." "markdown"
 expect_rc "gpubench --help lists export" 0 "$G" --help

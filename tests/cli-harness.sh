@@ -178,6 +178,17 @@ expect_rc "gpubench --help stm exits 0" 0 "$G" --help stm
 cp "$T_OUT" "$R/help-stm.txt"
 expect_rc "gpubench help stm exits 0" 0 "$G" help stm
 check "--help stm prints stm's help" cmp "$R/help-stm.txt" "$T_OUT"
+for sub in stm detect avoid speculate list compare export info; do
+	"$G" "$sub" --help >"$R/help-$sub.txt" 2>&1
+done
+check "every option row parts its name from its text, and every example line is whole" python3 - "$R" <<'PY'
+import re, sys
+for sub in "stm detect avoid speculate list compare export info".split():
+    for l in open("%s/help-%s.txt" % (sys.argv[1], sub)).read().splitlines():
+        # "  --opencl-platform NAME" fills the 24 columns: its text goes on the next line, not against it
+        assert not re.match(r"  --[a-z0-9-]+ [A-Z][A-Z0-9,.]*[a-z(]", l), (sub, l)
+        assert l.strip() != "Example:", (sub, "an example cut from its command")
+PY
 
 # ---------------------------------------------------------------- trace errors
 : >"$R/empty.trace"

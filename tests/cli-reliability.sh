@@ -217,6 +217,12 @@ expect_rc "--no-verify --verify-every 2 exits 2" 2 "$G" "${AVOID[@]}" --no-verif
 expect_err "--verify-every with --no-verify says why" "option --verify-every does not apply with --no-verify"
 expect_rc "stm --warmup 0 --warmup-time 1 exits 2" 2 "$G" stm --backend cpu --warmup 0 --warmup-time 1
 expect_err "stm --warmup-time names what it belongs to" "option --warmup-time applies only to a run with warm-up"
+expect_rc "stm --no-verify --verify-threads 3 exits 2" 2 "$G" stm --backend cpu --no-verify --verify-threads 3
+expect_err "--verify-threads with --no-verify says why" "option --verify-threads does not apply with --no-verify"
+expect_rc "--version with a word after it exits 2" 2 "$G" --version extra
+expect_err "--version says what it got" "takes nothing after it, got 'extra'"
+expect_rc "help of two subcommands exits 2" 2 "$G" help stm avoid
+expect_err "help says one at a time" "one subcommand at a time"
 expect_rc "help avoid exits 0" 0 "$G" help avoid
 expect_out "help says what --timeout, signals and repeated options do" "SIGINT and SIGTERM" "a grace" \
 	"of 5 s + S/10 (60 s at most)" "An option given twice is a usage error (exit 2), but for one marked repeatable;"

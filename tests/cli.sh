@@ -504,6 +504,13 @@ assert v["batches_verified"] == 2, v["batches_verified"]
 assert v["verified"] is True
 assert r["device_seconds"] >= 3 * 0.05
 assert r["throughput_tx_per_s"]["n"] == 3'
+# a --duration under a nanosecond is still a timed run of rounds (it was 0 ns, one pass, checked as rounds)
+expect_rc "--duration 1e-10 exits 0" 0 "$G" stm --backend cpu --threads 1 --tx-per-thread 1 --accounts 2 --reps 1 \
+	--warmup 0 --duration 1e-10 --quiet --json "$R/dur-tiny.json"
+json_check "--duration 1e-10: a timed run of rounds, verified" "$R/dur-tiny.json" '
+r = d["results"]
+assert r["timed_run"] == "rounds" and r["commits"] >= 1, r
+assert d["verification"]["verified"] is True'
 expect_rc "--duration without semantic chains exits 0" 0 "$G" stm $(t_less TINY --accounts) --semantic-ratio 0 --read-only 20 \
 	--accounts 200 --duration 0.1 --quiet --json "$R/rounds.json"
 json_check "--duration wraps the table: more commits than transactions, all verified" "$R/rounds.json" '
@@ -896,6 +903,15 @@ r = d["results"]; b = d["config"]["bank"]
 assert b["read_only_size"] == 300 and r["commits"] == 960 and r["commits_read_only"] == b["read_only_transactions"], r
 assert d["verification"]["verified"] is True and r["abandoned"] == 0, r
 assert all(c["verified"] is True for c in r["compare"]), r["compare"]'
+# an inquiry longer than the CPU backend's time window (a million accounts: milliseconds, the window at
+# most 200 us) commits when the commits counted since it started prove its versions: here, alone, none
+expect_rc "prstm's inquiry over a million accounts, alone, commits" 0 "$G" stm --backend cpu --threads 1 \
+	--tx-per-thread 1 --accounts 1000000 --read-only 100 --read-only-size 1000000 --reps 1 --warmup 0 \
+	--timeout 60 --quiet --json "$R/prstm-ro1m.json"
+json_check "the million-account inquiry committed on its first attempt, verified" "$R/prstm-ro1m.json" '
+r = d["results"]
+assert r["commits_read_only"] == 1 and r["aborts"]["total"] == 0 and r["abandoned"] == 0, r
+assert d["verification"]["verified"] is True and d["meta"]["complete"] is True'
 # --read-only-threads: the share as whole threads, the last ones, on each workload with read-only transactions
 expect_rc "--read-only-threads on the bank, prstm beside gpustm" 0 "$G" stm --backend cpu --threads 10 --accounts 200 \
 	--tx-per-thread 30 --reps 1 --warmup 0 --read-only 20 --read-only-threads --compare gpustm --quiet \
@@ -1293,6 +1309,9 @@ fi
 printf 'processes 2\nresources 1\navailable 1\nmax 0 1\nmax 1 1\nrelease 0 1\n' >"$R/bad.trace"
 expect_rc "avoid: a trace releasing what is not held exits 2" 2 "$G" avoid --trace "$R/bad.trace"
 expect_err "avoid: the message names the line" "bad.trace:6:"
+printf 'processes 1048576\nresources 1048576\n' >"$R/huge.trace"
+expect_rc "avoid: a trace declaring a matrix past the limit exits 2" 2 "$G" avoid --trace "$R/huge.trace"
+expect_err "avoid: it names the line and the limit --procs x --res has" "huge.trace:2:" "2147483648-cell matrix limit"
 
 # ---- gpubench detect
 expect_rc "detect --help exits 0" 0 "$G" detect --help

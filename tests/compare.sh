@@ -63,6 +63,7 @@ mk "$D/faster.json" "s([v * 1.25 for v in $steady])"
 mk "$D/slight.json" "s([v * 0.97 for v in $steady])"
 mk "$D/noisy-base.json" "s([100.0, 60.0, 140.0, 90.0, 110.0])"
 mk "$D/noisy-new.json" "s([80.0, 130.0, 70.0, 95.0, 105.0])"
+mk "$D/zero.json" "s([0.0, 0.0, 0.0, 0.0, 0.0])"
 mk "$D/three-base.json" "s([100.0, 101.0, 99.0])"
 mk "$D/three.json" "s([80.0, 81.0, 79.0])"
 mk "$D/unverified.json" 's([v * 0.8 for v in '"$steady"']); d["verification"]["verified"] = False'
@@ -95,6 +96,10 @@ expect_rc "20% less throughput, steady samples: regression, exit 4" 4 "$G" compa
 expect_out "the regression row: medians, change, p, verdict" "throughput_tx_per_s" "100" "80" "-20.0%" \
 	"0.008" "REGRESSION"
 expect_err "the summary counts the regression" "1 regressions"
+expect_rc "throughput down to 0: regression, exit 4" 4 "$G" compare "$D/base.json" "$D/zero.json"
+expect_out "the drop to 0 is a change of -100%, no sign flip" "-100.0%" "REGRESSION"
+expect_rc "throughput up from 0: no size to a change, exit 2" 2 "$G" compare "$D/zero.json" "$D/base.json"
+expect_out "up from 0 says why" "untested: the base median is 0"
 expect_rc "25% more throughput: improvement, exit 0" 0 "$G" compare "$D/base.json" "$D/faster.json"
 expect_out "the improvement row" "+25.0%" "improvement"
 expect_rc "3% less: below the 5% floor, exit 0" 0 "$G" compare "$D/base.json" "$D/slight.json"

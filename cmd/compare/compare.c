@@ -17,47 +17,13 @@
 #include "common/output.h"
 
 /*
- * The absolute path a write to path would replace: an existing file's (a
- * symlink followed), else its nearest existing folder's with the rest of path
- * after it. NULL when no folder on the way exists.
- */
-static char *resolved_out(const char *path)
-{
-	char *real = realpath(path, NULL), *dir, *up, *out;
-	const char *slash = strrchr(path, '/');
-
-	if (real || !*path)
-		return real;
-	if (slash == path)
-		dir = strdup("/");
-	else
-		dir = slash ? strndup(path, (size_t)(slash - path)) : strdup(".");
-	up = dir ? resolved_out(dir) : NULL;
-	free(dir);
-	if (!up)
-		return NULL;
-	out = gb_xmalloc(strlen(up) + strlen(path) + 2, "a path");
-	sprintf(out, "%s%s%s", up, up[strlen(up) - 1] == '/' ? "" : "/", slash ? slash + 1 : path);
-	free(up);
-	return out;
-}
-
-/*
  * A comparison written over its base or new report, or into one of their
  * folders, would replace or join what it reads (a baseline lost, or a
  * comparison paired as a report next time): refused before anything is written.
  */
 static void refuse_output_over_input(const char *json, const char *input, const char *role, int dir)
 {
-	char *out = resolved_out(json), *in = realpath(input, NULL);
-	size_t len = in ? strlen(in) : 0;
-	int hit = out && in &&
-		  (dir ? strncmp(out, in, len) == 0 && (out[len] == '/' || out[len] == 0 || in[len - 1] == '/')
-		       : strcmp(out, in) == 0);
-
-	free(out);
-	free(in);
-	if (hit)
+	if (gb_path_writes_over(json, input, dir))
 		gb_die(GB_EXIT_USAGE, "compare: option --json: %s %s the %s %s %s; compare never writes over "
 		       "what it reads: write the comparison elsewhere", json, dir ? "is inside" : "is",
 		       role, dir ? "folder" : "report", input);

@@ -67,7 +67,9 @@ static const gb_opt_row table_rows[NTABLE] = {
 			      "(bank: --accounts)"},
 	[ROW_BLOCK] = {.name = "block-size", .kind = GB_OPT_UINT, .metavar = "N", .lo = 0, .hi = 1024,
 		       .def = "0", .offset = AT(block_size),
-		       .help = "GPU threads per block, a multiple of 32; 0 spreads warps over all SMs"},
+		       .help = "GPU threads per block, a multiple of 32; 0 spreads warps over all SMs (the CPU "
+			       "backend, which has no blocks, accepts and ignores it, so that one command line "
+			       "serves both)"},
 	[ROW_WORKERS] = {.name = "cpu-workers", .kind = GB_OPT_UINT, .metavar = "N", .lo = 1, .hi = 4096,
 			 .offset = AT(cpu_workers),
 			 .help = "OS threads of the CPU backend (default: the CPUs this process may use: its "
@@ -516,6 +518,9 @@ void stm_cmd_parse(stm_opts *o, int argc, char **argv)
 	o->nengines = chosen.n;
 	check_engine_options(o, given);
 	check_engines(o);
+	if (o->verify_threads_given && !o->run.verify)
+		gb_die(GB_EXIT_USAGE, "stm: option --verify-threads does not apply with --no-verify, which checks "
+		       "nothing");
 	if (o->block_size % 32)
 		gb_die(GB_EXIT_USAGE, "option --block-size: %" PRIu64 " is not a multiple of 32 "
 		       "(accepted: 0 or 32..1024 in steps of 32)", o->block_size);

@@ -267,7 +267,8 @@ static gb_rep_end stm_rep(gb_measure *ms, unsigned k, const gb_rep *rep, gb_rep_
 			stm_batch_checker_next(er->bc, ms, rep, out);
 		else if (check && !er->one_run) /* the replay's start */
 			memcpy(r->mirror, r->initial, (size_t)r->in.words * sizeof(uint32_t));
-		er->ops->run(er->ctx, left, er->one_run ? (uint64_t)(o->duration * 1e9) : 0, &b);
+		/* rounded up: a --duration under 1 ns is still a timed run (0 would be one pass) */
+		er->ops->run(er->ctx, left, er->one_run ? (uint64_t)ceil(o->duration * 1e9) : 0, &b);
 		done = count_batch(r, er, &b, out, &t);
 		if (check && er->bc) {
 			stm_batch_checker_submit(er->bc, &b, t.batches);

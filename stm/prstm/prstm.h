@@ -146,6 +146,13 @@ typedef struct prstm_tx {
 	/* cycles an attempt may take from its first access to validation (0: no limit); the CPU
 	 * backend's only, so device code (which never sets a limit) keeps none of it */
 	uint64_t window;
+	/* past the window, the proof that no version wrapped all the same (prstm_versions_held):
+	 * the update commits' ticket counter (NULL: none), its value when the window started, the
+	 * commits that may be in flight then (one a worker), and the cycles within which the
+	 * 32-bit counter cannot wrap */
+	const uint32_t *commits;
+	uint32_t commits0, inflight;
+	uint64_t counted;
 #endif
 	uint32_t abort;
 	uint32_t nr, nw, nl;
@@ -219,6 +226,9 @@ GB_HD void prstm_tx_start(prstm_tx *tx, uint32_t prio)
 	tx->late = 0;
 #if !defined(__CUDA_ARCH__)
 	tx->window = 0;
+	tx->commits = NULL;
+	tx->commits0 = tx->inflight = 0;
+	tx->counted = 0;
 #endif
 	tx->abort = PRSTM_OK;
 	tx->nr = tx->nw = tx->nl = 0;
@@ -236,8 +246,11 @@ GB_HD void prstm_tx_start(prstm_tx *tx, uint32_t prio)
 GB_HD void prstm_start_window(prstm_tx *tx)
 {
 #if !defined(__CUDA_ARCH__)
-	if (tx->window && tx->nr == 0 && tx->nl == 0)
+	if (tx->window && tx->nr == 0 && tx->nl == 0) {
 		tx->late = gb_cycles() + tx->window;
+		if (tx->commits) /* before the first lock load: acquire keeps that load after it */
+			tx->commits0 = gb_ld_acquire_u32(tx->commits);
+	}
 #else
 	(void)tx;
 #endif
@@ -515,6 +528,36 @@ GB_HD int prstm_validate_long(const prstm_tx *tx, const prstm_mem *m, uint32_t f
 }
 #endif
 
+/*
+ * Whether an attempt past its time window may still trust its versions (the
+ * CPU backend's; device code never sets a window). The window is a guess that
+ * 2048 commits on one lock take longer than it; a long read (a whole-bank
+ * inquiry, a GET over 256 ways) can take longer than any such window, and one
+ * that always does would abort for ever even alone. The commits can be
+ * counted instead: every update commit takes a ticket from the stamp counter
+ * before it releases its locks with the next version, so a lock bumped after
+ * the window started was bumped by a commit counted since then or by one of
+ * the commits in flight then, at most one a worker. Fewer than 2048 of those
+ * together, and no version can have come round again. The version loads of
+ * validation come before the counter's load (the fence), so every bump they
+ * saw is counted; the counter is 32 bits, so the proof is taken only within
+ * `counted` cycles of the window's start, too short for 2^32 tickets.
+ */
+GB_HD int prstm_versions_held(const prstm_tx *tx)
+{
+#if !defined(__CUDA_ARCH__)
+	uint32_t n;
+	if (!tx->commits || gb_cycles() - (tx->late - tx->window) > tx->counted)
+		return 0;
+	gb_fence();
+	n = gb_ld_acquire_u32(tx->commits) - tx->commits0;
+	return (uint64_t)n + tx->inflight < PRSTM_VERSION_MASK + 1u;
+#else
+	(void)tx;
+	return 0;
+#endif
+}
+
 /* txValidate: pre-lock the write set, check the read set, lock the write set. */
 GB_HD int prstm_tx_validate(prstm_tx *tx, const prstm_mem *m)
 {
@@ -554,7 +597,7 @@ GB_HD int prstm_tx_validate(prstm_tx *tx, const prstm_mem *m)
 	 * reads and here) could see its version again and commit on stale data.
 	 * Past its `late` limit it aborts instead; from here on the pre-locks
 	 * hold its versions. */
-	if (tx->late && gb_cycles() > tx->late) {
+	if (tx->late && gb_cycles() > tx->late && !prstm_versions_held(tx)) {
 		tx->abort = PRSTM_ABORT_VALIDATION;
 		prstm_release_locks(tx, m, 0, PRSTM_FIRST(tx->nl));
 		return 0;

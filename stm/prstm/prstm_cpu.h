@@ -33,16 +33,22 @@ static stm_counters thread_totals(const void *t)
 /*
  * A worker preempted in the middle of a transaction can sleep through 2048
  * commits on one lock and find its version again (stm/prstm/prstm.h): an attempt
- * whose first transactional read is older than 20 us at validation aborts.
- * Without preemption the reads and the validation of an attempt take about a
+ * whose first transactional read is older than 20 us at validation aborts,
+ * unless fewer than 2048 commits (those counted since it started and one in
+ * flight a worker) can have happened since (prstm_versions_held), which holds
+ * within a second: the 32-bit counter takes longer than that to wrap. Without
+ * preemption the reads and the validation of an attempt take about a
  * microsecond, and 2048 commits through one lock's cache line take far longer
  * than 20 us.
  */
 static inline void *open_with(uint32_t wl, const tx_input *in, const stm_params *p, const stm_cpu_threads *threads)
 {
 	stm_cpu *c = stm_cpu_open(in, p, threads);
+	prstm_params *pr = prstm_params_rw(&c->p);
 	(void)wl;
-	prstm_params_rw(&c->p)->window_cycles = (uint64_t)(20000.0 * c->cycles_per_ns);
+	pr->window_cycles = (uint64_t)(20000.0 * c->cycles_per_ns);
+	pr->counted_cycles = (uint64_t)(1e9 * c->cycles_per_ns);
+	pr->inflight = c->p.cpu_workers;
 	return c;
 }
 

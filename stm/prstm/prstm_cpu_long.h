@@ -49,7 +49,9 @@ static const stm_cpu_threads *const long_threads[STM_NWORKLOADS] = {STM_WORKLOAD
  * here (a lock load, a value load, two stores to the log), so the limit grows
  * by 20 ns a word past the set, up to 200 us: 2048 commits on one lock move
  * its cache line between cores three times each (pre-lock, lock, release),
- * far longer than that.
+ * far longer than that. A read that takes longer still commits when the
+ * commits counted since it started prove its versions (open_with): alone, or
+ * while few others commit.
  */
 void *PRSTM_LONG_OPEN(uint32_t wl, const tx_input *in, const stm_params *p)
 {

@@ -42,7 +42,8 @@ static void params(const void *opts, stm_params *p)
 	pr->use_tags = !o->no_tags;
 	pr->semantic_retry = 0;
 	pr->stall_ns = (uint64_t)(o->stall * 1e9);
-	pr->window_cycles = 0; /* the CPU backend sets it when it opens */
+	pr->window_cycles = pr->counted_cycles = 0; /* the CPU backend sets them when it opens */
+	pr->inflight = 0;
 }
 
 static void config(const void *opts, cJSON *cfg)
@@ -92,7 +93,8 @@ static void nocm_params(const void *opts, stm_params *p)
 	pr->use_tags = 0;
 	pr->semantic_retry = 1;
 	pr->stall_ns = (uint64_t)(o->stall * 1e9);
-	pr->window_cycles = 0;
+	pr->window_cycles = pr->counted_cycles = 0;
+	pr->inflight = 0;
 }
 
 static void nocm_config(const void *opts, cJSON *cfg)

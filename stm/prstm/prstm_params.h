@@ -15,6 +15,9 @@
 typedef struct prstm_params {
 	uint64_t stall_ns;      /* give up postponed work after this long without any commit */
 	uint64_t window_cycles; /* an attempt older than this at validation aborts (0: no limit) */
+	uint64_t counted_cycles; /* unless the commits counted since prove otherwise within this
+				  * long (stm/prstm/prstm.h prstm_versions_held; 0: never) */
+	uint32_t inflight;      /* commits that may be in flight at once: the CPU backend's workers */
 	uint32_t max_passes;    /* sweeps over a block before its postponed work is abandoned */
 	uint32_t use_tags;      /* run higher priority tags first within a pass */
 	uint32_t semantic_retry; /* no semantic contention manager (prstm-nocm): a semantic conflict

@@ -150,6 +150,11 @@ GB_HD_FLAT uint32_t prstm_step(uint32_t wl, prstm_sched *s, const prstm_mem *m, 
 			tx.late = t0 + pr->window_cycles;
 #if !defined(__CUDA_ARCH__)
 		tx.window = pr->window_cycles; /* and restarts at its first access (stm/prstm/prstm.h) */
+		if (pr->counted_cycles) {
+			tx.commits = &sh->stamp;
+			tx.inflight = pr->inflight;
+			tx.counted = pr->counted_cycles;
+		}
 #endif
 		r = prstm_body(wl, &tx, m, v, i, &e);
 		t1 = gb_cycles();

@@ -350,6 +350,9 @@ static int parse_line(parser *p, char *line)
 
 		if (parse_size(p, cursor, kw, is_n ? &p->n : &p->m, is_n ? &p->n_line : &p->m_line) < 0)
 			return -1;
+		if (p->n_line && p->m_line && (uint64_t)p->n * p->m > PBA_MAX_CELLS)
+			return fail(p, "'processes' %" PRIu32 " x 'resources' %" PRIu32
+				    " is above the %llu-cell matrix limit", p->n, p->m, PBA_MAX_CELLS);
 		if (p->n_line && p->m_line)
 			allocate(p);
 		return 0;
