@@ -480,12 +480,6 @@ static char **chosen_columns(const table *t, const char *list, size_t *n)
 	return cols;
 }
 
-static int is_json_name(const char *path)
-{
-	size_t len = strlen(path);
-	return len >= 5 && strcmp(path + len - 5, ".json") == 0;
-}
-
 static int run(int argc, char **argv)
 {
 	options o;
@@ -495,7 +489,7 @@ static int run(int argc, char **argv)
 	size_t ncols, i;
 	gb_out out;
 	FILE *f;
-	int first;
+	int first, dir;
 
 	memset(&o, 0, sizeof(o));
 	memset(&set, 0, sizeof(set));
@@ -511,15 +505,14 @@ static int run(int argc, char **argv)
 		struct stat st;
 		if (stat(argv[i], &st) != 0)
 			gb_die(GB_EXIT_USAGE, "export: cannot read %s: no such file or folder", argv[i]);
-		/* the table written over a report it reads would lose the report; a .json one
-		 * inside a folder it reads would be read as a report the next time */
-		if (o.output && !gb_path_is_stdout(o.output) &&
-		    gb_path_writes_over(o.output, argv[i], S_ISDIR(st.st_mode)) &&
-		    (!S_ISDIR(st.st_mode) || is_json_name(o.output)))
+		/* the table written over a report it reads would lose the report; one inside a folder
+		 * it reads, under a name the scan takes for a report, would be read as one next time */
+		dir = S_ISDIR(st.st_mode);
+		if (o.output && !gb_path_is_stdout(o.output) && gb_path_writes_over(o.output, argv[i], dir) &&
+		    (!dir || gb_report_file_name(strrchr(o.output, '/') ? strrchr(o.output, '/') + 1 : o.output)))
 			gb_die(GB_EXIT_USAGE, "export: option --output: %s %s the %s %s it reads; write the "
-			       "table elsewhere%s", o.output, S_ISDIR(st.st_mode) ? "is inside" : "is",
-			       S_ISDIR(st.st_mode) ? "folder" : "report", argv[i],
-			       S_ISDIR(st.st_mode) ? ", or under a name not ending in .json" : "");
+			       "table elsewhere%s", o.output, dir ? "is inside" : "is", dir ? "folder" : "report",
+			       argv[i], dir ? ", or under a name not ending in .json" : "");
 		if (S_ISDIR(st.st_mode))
 			gb_report_set_scan(&set, argv[i], strlen(argv[i]) + 1);
 		else

@@ -116,6 +116,12 @@ void gb_report_set_add(gb_report_set *s, const char *path, size_t rel_off)
 	s->r[s->n++] = r;
 }
 
+int gb_report_file_name(const char *name)
+{
+	size_t len = strlen(name);
+	return name[0] != '.' && len > 5 && strcmp(name + len - 5, ".json") == 0;
+}
+
 static int cmp_names(const void *a, const void *b)
 {
 	return strcmp(*(char *const *)a, *(char *const *)b);
@@ -174,7 +180,7 @@ static void scan(gb_report_set *s, const char *dir, size_t root_len, scan_seen *
 		if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
 			if (scan_enter(seen, &st))
 				scan(s, path, root_len, seen);
-		} else if (len > 5 && strcmp(names[i] + len - 5, ".json") == 0) {
+		} else if (gb_report_file_name(names[i])) {
 			gb_report_set_add(s, path, root_len);
 		}
 		free(path);

@@ -35,6 +35,8 @@ typedef struct gb_report_set {
 int gb_run_report_load(gb_run_report *r, const char *path, size_t rel_off);
 /* Add the report at path to s, or count it in s->skipped when it is not a run report. */
 void gb_report_set_add(gb_report_set *s, const char *path, size_t rel_off);
+/* Whether a folder scan reads a file of this name (no folder part) as a report: NAME.json, not hidden. */
+int gb_report_file_name(const char *name);
 /* Every *.json under dir, recursively, in name order, each folder once however many links lead to it;
  * names start root_len bytes in. */
 void gb_report_set_scan(gb_report_set *s, const char *dir, size_t root_len);
