@@ -8,7 +8,9 @@
 
 void gb_progress_start(gb_progress *p, const char *what)
 {
-	p->on = !gb_quiet && isatty(2);
+	p->on = !gb_quiet;
+	p->tty = isatty(2);
+	p->every_ns = p->tty ? 250000000ull : GB_PROGRESS_LOG_EVERY_S * 1000000000ull;
 	p->shown = 0;
 	p->last_ns = gb_now_ns();
 	p->start_ns = p->last_ns;
@@ -44,12 +46,16 @@ void gb_progress_update(gb_progress *p, uint64_t done, uint64_t total)
 	if (!p->on)
 		return;
 	now = gb_now_ns();
-	if (now - p->last_ns < 250000000ull)
+	if (now - p->last_ns < p->every_ns)
 		return;
 	p->last_ns = now;
-	p->shown = 1;
 	gb_progress_text(line, sizeof(line), p->what, done, total, (double)(now - p->start_ns) / 1e9);
-	fprintf(stderr, "\r\033[K%s", line);
+	if (p->tty) {
+		p->shown = 1;
+		fprintf(stderr, "\r\033[K%s", line);
+	} else {
+		fprintf(stderr, "gpubench: progress: %s\n", line);
+	}
 	fflush(stderr);
 }
 

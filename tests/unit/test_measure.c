@@ -12,6 +12,7 @@
 
 #include "common/error.h"
 #include "common/measure.h"
+#include "common/progress.h"
 #include "common/report.h"
 #include "tests/unit/test.h"
 
@@ -739,6 +740,39 @@ TEST(measure_watchdog_reports_what_finished)
 	CHECK_STR_EQ(err, "incomplete 1, reps 1");
 	CHECK_EQ_I(tu_run_child(watched_in_time, NULL, err, sizeof(err)), 0);
 	CHECK_STR_EQ(err, "in time, reps 3");
+}
+
+/* Into a pipe: no line before GB_PROGRESS_LOG_EVERY_S, then lines of their own. */
+static void progress_into_a_pipe(void *arg)
+{
+	gb_progress p;
+
+	(void)arg;
+	gb_quiet = 0;
+	gb_progress_start(&p, "gpustm");
+	gb_progress_update(&p, 1, 6); /* at once: under the interval, nothing */
+	gb_progress_end(&p);
+	fputs("|", stderr);
+	gb_progress_start(&p, "gpustm");
+	p.every_ns = 0;
+	gb_progress_update(&p, 0, 6);
+	gb_progress_update(&p, 6, 6);
+	gb_progress_end(&p); /* nothing to clear in a log */
+	fputs("|", stderr);
+	gb_quiet = 1;
+	gb_progress_start(&p, "gpustm");
+	p.every_ns = 0;
+	gb_progress_update(&p, 3, 6);
+	gb_progress_end(&p);
+}
+
+TEST(progress_into_a_log_writes_a_line_at_most_every_interval_and_none_quiet)
+{
+	char err[512];
+
+	CHECK_EQ_I(tu_run_child(progress_into_a_pipe, NULL, err, sizeof(err)), 0);
+	CHECK_STR_EQ(err, "|gpubench: progress: gpustm 0/6 (0%)\n"
+			  "gpubench: progress: gpustm 6/6 (100%)\n|");
 }
 
 TEST(progress_line_estimates_the_time_left_from_the_rate_so_far)
