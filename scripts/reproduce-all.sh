@@ -112,6 +112,12 @@ host with other GPU or CPU models or another number of cores stops with status 4
 before it runs anything, since every point would be made again there (a resumed
 Slurm job on another node type, a session given another GPU).
 
+Killed by a signal that reaches the script and its runs (Ctrl-C, timeout(1), a
+batch job's time limit), it records the script it was in as "killed" in
+OUT/timing.csv and timing.md, with the points that script made before (their
+reports are kept; the point cut off has its log and no report), and exits 128 +
+the signal's number; the same command again goes on.
+
 Exit status: 0 when every script succeeded, 1 otherwise, 2 on a usage error, 3 when
 --max-seconds stopped the run, 4 when OUT was begun on another machine.
 EOF
@@ -262,6 +268,27 @@ if [[ -n $max_seconds ]]; then
 	export GPUBENCH_SWEEP_BUDGET=$max_seconds GPUBENCH_SWEEP_SESSION=$session
 fi
 stopped=""
+current="" # the script running now, for a signal's record
+
+# on_signal NAME NUMBER: killed in the middle of a script, keep what it made in timing.csv and
+# timing.md (the points it ran, the seconds it took) before the exit, so the time spent is
+# counted and the next session's estimate knows it
+on_signal() {
+	trap - INT TERM HUP
+	if [[ -n $current && -z $emit && $plan == 0 ]]; then
+		python3 "$here/lib/timing.py" add "$out/timing.csv" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$revision" \
+			"$([[ $plot_only == 0 ]] && echo "$mode" || echo plot-only)" "$current" killed \
+			"$((SECONDS - started))" "$tally" >/dev/null || true
+		python3 "$here/lib/timing.py" table "$out/timing.csv" "$out/timing.md" "$revision" \
+			"$([[ $plot_only == 0 ]] && echo "$mode" || echo plot-only)" || true
+		echo "reproduce-all.sh: killed by SIG$1 in $current: the reports made are kept, and timing.md counts" \
+			"the time spent; run the same command again to go on" >&2
+	fi
+	exit $((128 + $2))
+}
+trap 'on_signal INT 2' INT
+trap 'on_signal TERM 15' TERM
+trap 'on_signal HUP 1' HUP
 
 # --plan: each script's points tested as a run would test them, none run (sweep.sh's
 # GPUBENCH_SWEEP_PLAN), and the folders the test made where there were none taken away.
@@ -327,7 +354,9 @@ for name in "${names[@]}"; do
 	started=$SECONDS
 	status=ok
 	rc=0
+	current=$name
 	GPUBENCH_SWEEP_TALLY=$tally bash "$here/$name.sh" "${args[@]}" || rc=$?
+	current=""
 	if [[ $rc == 0 ]]; then
 		[[ -z $emit || ! -e $emit/$name/$name.slurm ]] || echo "sbatch $(cd "$emit/$name" && pwd)/$name.slurm" >>"$submit"
 	elif [[ $rc == 3 && -n $max_seconds ]]; then

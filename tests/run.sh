@@ -1079,6 +1079,23 @@ check "it ran one point, the second not started as it would have ended past the 
 expect_err "it says why" "would be before it ended (the longest point so far took "
 expect_rc "a deadline that is no time exits 2" 2 env GPUBENCH_SWEEP_DEADLINE=soon \
 	bash scripts/pba-tables.sh --quick --gpubench "$G" --out "$rb/bad"
+# killed where timeout(1) signals the run and its children: the script it was in is recorded
+# "killed" with what it made (how many points end first depends on the machine's load; 4 of
+# 3 s each cannot all end in 8 s)
+rk=$T_TMP/reproduce-killed
+expect_rc "reproduce-all.sh killed by timeout(1) in its first script" 124 timeout -s TERM 8 \
+	bash scripts/reproduce-all.sh --quick --gpubench "$T_TMP/slow-gpubench" --only pba-tables --out "$rk"
+expect_err "it says where it was killed and how to go on" "killed by SIGTERM in pba-tables" \
+	"run the same command again to go on"
+check "timing.csv records pba-tables killed, its points run those with a report, and timing.md the same" python3 -c '
+import csv, glob, sys
+rows = list(csv.DictReader(open(sys.argv[1] + "/timing.csv")))
+assert [(r["script"], r["status"]) for r in rows] == [("pba-tables", "killed")], rows
+made = len(glob.glob(sys.argv[1] + "/pba-tables/reports/*.json"))
+assert int(rows[0]["points_run"]) == made < 4 and int(rows[0]["wall_s"]) >= 1, (rows, made)
+assert "| pba-tables | 1 | " in open(sys.argv[1] + "/timing.md").read()' "$rk"
+expect_rc "the same command again goes on and exits 0" 0 \
+	bash scripts/reproduce-all.sh --quick --gpubench "$G" --only pba-tables --out "$rk"
 # detect-tables tells how long a detector's next size should take: a report at
 # 64 x 64 said to have taken 1000 s forecasts 4000 s at 128 x 128 (N^2 from one size)
 fc=$rb/forecast
