@@ -269,18 +269,28 @@ if [[ -n $max_seconds ]]; then
 fi
 stopped=""
 current="" # the script running now, for a signal's record
+timing_mode=$mode # the mode timing.csv files this session under
+[[ $plot_only == 0 ]] || timing_mode=plot-only
+
+# timing_add SCRIPT STATUS SECONDS: SCRIPT's row of this session in timing.csv, its points from
+# the tally; prints the counts ("N points run (S s in gpubench), K kept")
+timing_add() {
+	python3 "$here/lib/timing.py" add "$out/timing.csv" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$revision" \
+		"$timing_mode" "$1" "$2" "$3" "$tally"
+}
+# timing_table: timing.md anew from timing.csv
+timing_table() {
+	python3 "$here/lib/timing.py" table "$out/timing.csv" "$out/timing.md" "$revision" "$timing_mode"
+}
 
 # on_signal NAME NUMBER: killed in the middle of a script, keep what it made in timing.csv and
 # timing.md (the points it ran, the seconds it took) before the exit, so the time spent is
 # counted and the next session's estimate knows it
 on_signal() {
 	trap - INT TERM HUP
-	if [[ -n $current && -z $emit && $plan == 0 ]]; then
-		python3 "$here/lib/timing.py" add "$out/timing.csv" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$revision" \
-			"$([[ $plot_only == 0 ]] && echo "$mode" || echo plot-only)" "$current" killed \
-			"$((SECONDS - started))" "$tally" >/dev/null || true
-		python3 "$here/lib/timing.py" table "$out/timing.csv" "$out/timing.md" "$revision" \
-			"$([[ $plot_only == 0 ]] && echo "$mode" || echo plot-only)" || true
+	if [[ -n $current && -z $emit ]]; then
+		timing_add "$current" killed "$((SECONDS - started))" >/dev/null || true
+		timing_table || true
 		echo "reproduce-all.sh: killed by SIG$1 in $current: the reports made are kept, and timing.md counts" \
 			"the time spent; run the same command again to go on" >&2
 	fi
@@ -369,8 +379,7 @@ for name in "${names[@]}"; do
 	fi
 	[[ -z $emit ]] || continue
 	took=$((SECONDS - started))
-	counts=$(python3 "$here/lib/timing.py" add "$out/timing.csv" "$(date -u +%Y-%m-%dT%H:%M:%SZ)" "$revision" \
-		"$([[ $plot_only == 0 ]] && echo "$mode" || echo plot-only)" "$name" "$status" "$took" "$tally")
+	counts=$(timing_add "$name" "$status" "$took")
 	echo "reproduce-all.sh: $name took $took s: $counts" >&2
 	[[ -z $stopped ]] || break
 done
@@ -382,8 +391,7 @@ if [[ -n $emit ]]; then
 	[[ ${#failed[@]} == 0 ]] || exit 1
 	exit 0
 fi
-python3 "$here/lib/timing.py" table "$out/timing.csv" "$out/timing.md" "$revision" \
-	"$([[ $plot_only == 0 ]] && echo "$mode" || echo plot-only)"
+timing_table
 echo "reproduce-all.sh: time per script in $out/timing.md" >&2
 if [[ -n $stopped ]]; then
 	echo "reproduce-all.sh: stopped in $stopped at --max-seconds $max_seconds; run the same command" \
