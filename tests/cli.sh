@@ -912,6 +912,11 @@ json_check "the million-account inquiry committed on its first attempt, verified
 r = d["results"]
 assert r["commits_read_only"] == 1 and r["aborts"]["total"] == 0 and r["abandoned"] == 0, r
 assert d["verification"]["verified"] is True and d["meta"]["complete"] is True'
+# --read-only-size without inquiries: a sweep may keep it across --read-only 0, so it runs and says so
+expect_rc "--read-only-size with --read-only 0 runs" 0 "$G" stm "${TINY[@]}" --read-only 0 --read-only-size 8 \
+	--json "$R/ro-size-none.json"
+expect_err "--read-only-size with --read-only 0 says it has no effect" \
+	"--read-only-size 8 has no effect: --read-only 0 runs no balance inquiries"
 # --read-only-threads: the share as whole threads, the last ones, on each workload with read-only transactions
 expect_rc "--read-only-threads on the bank, prstm beside gpustm" 0 "$G" stm --backend cpu --threads 10 --accounts 200 \
 	--tx-per-thread 30 --reps 1 --warmup 0 --read-only 20 --read-only-threads --compare gpustm --quiet \

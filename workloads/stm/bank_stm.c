@@ -121,6 +121,10 @@ static void *generate(const void *opts, const stm_table_cfg *c, char *err, size_
 		free(w);
 		return NULL;
 	}
+	/* A sweep may keep --read-only-size across --read-only 0; said, not refused. */
+	if (o->read_only_size && !bc.read_only)
+		gb_note("note: bank: --read-only-size %llu has no effect: --read-only 0 runs no balance inquiries",
+			(unsigned long long)o->read_only_size);
 	/* Every thread gets the same number of inquiries, so the share is rounded per thread. */
 	if (!bc.read_only_threads && (uint64_t)bc.tx_per_thread * bc.read_only % 100) {
 		uint64_t per = tx_percent_of(bc.tx_per_thread, bc.read_only);
