@@ -93,6 +93,15 @@ and added to OUT/timing.csv; OUT/timing.md sums the sessions of this revision.
                       go on (the points made are kept). A point expected to
                       take S seconds or more starts only as the first point
                       a run makes. Not with --emit-slurm or --plot-only
+  --point-timeout S   stop a point that is still running after S seconds
+                      (SIGINT, as gpubench --timeout stops itself; SIGKILL 5 s
+                      + S/10 later, at most 60 s, if it has not ended), its
+                      report removed and its log kept: its script goes on with
+                      its other points and then fails, without tables, and
+                      the run goes on with the next script; run the same
+                      command again to make what is missing. For a point
+                      that hangs: it costs S, not the session. Not with
+                      --emit-slurm, --plot-only or --plan
   --new-machine       OUT was begun on another machine (OUT/machine.json: its GPU
                       models, CPU model and cores): make it this machine's run,
                       each point made again here as it comes (without it: exit 4)
@@ -133,6 +142,7 @@ plot_only=0
 emit=""
 gpus=""
 max_seconds=""
+point_timeout=""
 new_machine=0
 plan=0
 series=all
@@ -149,6 +159,7 @@ while [[ $# -gt 0 ]]; do
 	--emit-slurm) need_value "$@"; emit=$2; shift 2 ;;
 	--gpus) sweep_set_gpus "$@"; gpus=$2; shift 2 ;;
 	--max-seconds) need_value "$@"; max_seconds=$2; shift 2 ;;
+	--point-timeout) need_value "$@"; point_timeout=$2; shift 2 ;;
 	--new-machine) new_machine=1; shift ;;
 	--plan) plan=1; shift ;;
 	--series) need_value "$@"; series=$2; shift 2 ;;
@@ -161,6 +172,10 @@ done
 [[ -z $max_seconds || $max_seconds =~ ^[0-9]+$ ]] || die_usage "--max-seconds: '$max_seconds' is not a number of seconds"
 [[ -z $max_seconds || ( -z $emit && $plot_only == 0 ) ]] ||
 	die_usage "--max-seconds bounds the runs: not with --emit-slurm or --plot-only"
+[[ -z $point_timeout || $point_timeout =~ ^[1-9][0-9]{0,5}$ ]] ||
+	die_usage "--point-timeout: '$point_timeout' is not a whole number of seconds from 1 to 999999"
+[[ -z $point_timeout || ( -z $emit && $plot_only == 0 && $plan == 0 ) ]] ||
+	die_usage "--point-timeout bounds the runs: not with --emit-slurm, --plot-only or --plan"
 [[ $new_machine == 0 || ( -z $emit && $plot_only == 0 ) ]] ||
 	die_usage "--new-machine is for a run: not with --emit-slurm or --plot-only"
 [[ $plan == 0 || ( -z $emit && $plot_only == 0 && -z $max_seconds && $new_machine == 0 ) ]] ||
@@ -267,6 +282,8 @@ if [[ -n $max_seconds ]]; then
 	export GPUBENCH_SWEEP_DEADLINE=$(($(date +%s) + max_seconds))
 	export GPUBENCH_SWEEP_BUDGET=$max_seconds GPUBENCH_SWEEP_SESSION=$session
 fi
+# a point still running after it is stopped and its script fails after its other points (sweep.sh)
+[[ -z $point_timeout ]] || export GPUBENCH_SWEEP_POINT_TIMEOUT=$point_timeout
 stopped=""
 current="" # the script running now, for a signal's record
 timing_mode=$mode # the mode timing.csv files this session under

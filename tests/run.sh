@@ -1096,6 +1096,37 @@ assert int(rows[0]["points_run"]) == made < 4 and int(rows[0]["wall_s"]) >= 1, (
 assert "| pba-tables | 1 | " in open(sys.argv[1] + "/timing.md").read()' "$rk"
 expect_rc "the same command again goes on and exits 0" 0 \
 	bash scripts/reproduce-all.sh --quick --gpubench "$G" --only pba-tables --out "$rk"
+# --point-timeout: a point still running after it is stopped (SIGINT), its report removed and
+# its log kept; its script's other points go on, then the script fails without tables and the run
+# goes on; the same command again makes what is missing (here the P128 points hang until SIGINT)
+cat >"$T_TMP/hang-gpubench" <<EOF
+#!/bin/bash
+trap 'kill \$! 2>/dev/null; exit 130' INT
+case " \$* " in *" --json "*-P128.json*) sleep 60 & wait \$! ;; esac
+exec "$(cd "$(dirname "$G")" && pwd)/$(basename "$G")" "\$@"
+EOF
+chmod +x "$T_TMP/hang-gpubench"
+rt=$T_TMP/reproduce-timeout
+expect_rc "reproduce-all.sh --point-timeout 1 over two hanging points fails" 1 bash scripts/reproduce-all.sh --quick \
+	--gpubench "$T_TMP/hang-gpubench" --only pba-tables,list-table1 --out "$rt" --point-timeout 1
+expect_err "it names each point stopped, and its script" "pba-R16-P128 TIMED OUT: stopped after 1 s" \
+	"pba-R32-P128 TIMED OUT: stopped after 1 s" \
+	"pba-tables.sh: 2 point(s) stopped by the point timeout: no table or plot" "failed: pba-tables"
+check "the other points were made, the stopped ones left no report and kept their logs, no table" python3 -c '
+import glob, os, sys
+d = sys.argv[1] + "/pba-tables/reports"
+made = sorted(os.path.basename(p) for p in glob.glob(d + "/*.json"))
+assert made == ["pba-R16-P64.json", "pba-R32-P64.json"], made
+assert os.path.exists(d + "/pba-R16-P128.log") and not os.path.exists(sys.argv[1] + "/pba-tables/pba-tables.md")
+' "$rt"
+check "the run went on with the next script" test -s "$rt/list-table1/list-table1.md"
+expect_rc "the same command with a gpubench that ends goes on and exits 0" 0 bash scripts/reproduce-all.sh --quick \
+	--gpubench "$G" --only pba-tables,list-table1 --out "$rt" --point-timeout 60
+check "it made the two stopped points and kept the rest" test -s "$rt/pba-tables/pba-tables.md" -a \
+	"$(tail -n 2 "$rt/timing.csv" | cut -d, -f4,5,7,8 | paste -sd' ')" = "pba-tables,ok,2,2 list-table1,ok,0,$(ls "$rt"/list-table1/reports/*.json | wc -l)"
+expect_rc "reproduce-all.sh --point-timeout 0 exits 2" 2 bash scripts/reproduce-all.sh --quick --point-timeout 0 --out "$rt"
+expect_rc "reproduce-all.sh --point-timeout with --plot-only exits 2" 2 \
+	bash scripts/reproduce-all.sh --plot-only --point-timeout 5 --out "$rt"
 # detect-tables tells how long a detector's next size should take: a report at
 # 64 x 64 said to have taken 1000 s forecasts 4000 s at 128 x 128 (N^2 from one size)
 fc=$rb/forecast

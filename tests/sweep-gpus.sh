@@ -123,6 +123,20 @@ expect_err "it says the budget is spent" "not started: the time budget is spent"
 expect_rc "the same sweep without a budget goes on" 0 fig7 --gpus 0,1 --out "$T_TMP/budget"
 check "... and makes the other 6" test "$(grep -c '^start ' "$FAKE_GPUS_RECORD")" = 8
 
+# ------------------------------------------------------------- a point timeout (reproduce-all --point-timeout)
+# a point still running after GPUBENCH_SWEEP_POINT_TIMEOUT is stopped (here, ignoring SIGINT as a
+# background job, by SIGKILL 5 s later; the others take about a second); the others go on, on both
+# GPUs; the script then fails
+: >"$FAKE_GPUS_RECORD"
+FAKE_GPUS_SLEEP=0 FAKE_GPUS_HANG=prstm-B-x96 GPUBENCH_SWEEP_POINT_TIMEOUT=8 expect_rc "a point past the point timeout fails fig7.sh --gpus 0,1" 1 \
+	fig7 --gpus 0,1 --out "$T_TMP/hang"
+expect_err "it says which point, on which GPU, and that the others went on" "bank-prstm-B-x96 TIMED OUT on GPU " \
+	"fig7.sh: 1 point(s) stopped by the point timeout: no table or plot"
+check "the other 7 points were made, it left no report, no table" \
+	test "$(ls "$T_TMP/hang"/*.json | wc -l)" = 7 -a ! -e "$T_TMP/hang/bank-prstm-B-x96.json" -a ! -e "$T_TMP/hang/fig7.csv"
+expect_rc "the same sweep, the point no longer hanging, makes it and the table" 0 fig7 --gpus 0,1 --out "$T_TMP/hang"
+check "... and only it" test "$(grep -c '^start ' "$FAKE_GPUS_RECORD") $(ls "$T_TMP/hang"/fig7.csv | wc -l)" = "9 1"
+
 # ------------------------------------------------------------- a failed point
 : >"$FAKE_GPUS_RECORD"
 FAKE_GPUS_FAIL=prstm-B-x96 expect_rc "a failed point fails fig7.sh --gpus 0,1" 1 fig7 --gpus 0,1 --out "$T_TMP/fail"

@@ -44,6 +44,17 @@
 # the first point of the session to run (no "ran" line yet in the file
 # GPUBENCH_SWEEP_SESSION, which reproduce-all.sh keeps across its scripts).
 #
+# Point timeout: where GPUBENCH_SWEEP_POINT_TIMEOUT holds whole seconds
+# (scripts/reproduce-all.sh --point-timeout sets it), a point still running
+# after them is stopped as gpubench stops at its own --timeout: SIGINT, then,
+# if it has not ended within 5 s + a tenth of the timeout (60 s at most),
+# SIGKILL. Its report (incomplete) is removed and its log kept; the sweep goes
+# on with its other points and exits 1 after them, before its tables, so the
+# same command run again makes only the points it lacks. A point that hangs
+# (or runs far past what a session can give it) costs the timeout, not the
+# session. The timeout does not enter the point's configuration: its report,
+# when it ends in time, is the one it would be without.
+#
 # --gpus LIST (device indices, e.g. 0,1): the points run side by side, one
 # process per GPU of LIST, each with --device N; the script waits for them all
 # (sweep_wait) before it builds anything. A point that times the CPU (--backend
@@ -138,9 +149,9 @@ sweep_run() {
 		return
 	fi
 	if [[ ${#sweep_gpus[@]} == 0 ]] || sweep_on_cpu "$@"; then
-		sweep_wait
+		sweep_wait_all || sweep_stop $?
 		sweep_budget "$tag $name" "${expect[@]}"
-		sweep_point "$tag" "$name" "$json" "$log" "" "${check[@]}" -- "$@" || sweep_stop $?
+		sweep_point "$tag" "$name" "$json" "$log" "" "${check[@]}" -- "$@" || sweep_ended $?
 		return
 	fi
 	sweep_free_slot
@@ -153,7 +164,8 @@ sweep_run() {
 }
 
 # sweep_point TAG NAME JSON LOG GPU CHECK... -- ARGS...: run the point and say how it
-# went on stderr; status 0, or 1 when gpubench failed, 2 when CHECK rejected its report.
+# went on stderr; status 0, or 1 when gpubench failed, 2 when CHECK rejected its report,
+# 4 when GPUBENCH_SWEEP_POINT_TIMEOUT stopped it.
 # GPU is the device it was given with --device, or empty.
 sweep_point() {
 	local tag=$1 name=$2 json=$3 log=$4 gpu=$5 rc line started=$SECONDS on=""
@@ -168,7 +180,23 @@ sweep_point() {
 	# the report this point replaces goes only now: until the point starts, the
 	# forecast (sweep_expect) may read its time
 	rm -f "$json"
-	if "$gpubench" "$@" --json "$json" >"$log" 2>&1; then rc=0; else rc=$?; fi
+	local -a bound=()
+	if [[ -n ${GPUBENCH_SWEEP_POINT_TIMEOUT:-} ]]; then
+		local limit=$GPUBENCH_SWEEP_POINT_TIMEOUT grace
+		grace=$((5 + limit / 10 < 60 ? 5 + limit / 10 : 60))
+		# --foreground: gpubench stays in the sweep's process group, where Ctrl-C reaches it
+		bound=(timeout --foreground -s INT -k "$grace" "$limit")
+	fi
+	if "${bound[@]}" "$gpubench" "$@" --json "$json" >"$log" 2>&1; then rc=0; else rc=$?; fi
+	if [[ ${#bound[@]} != 0 && ($rc == 124 || $rc == 137) ]]; then
+		rm -f "$json"
+		echo "$tag $name TIMED OUT$on: stopped after $GPUBENCH_SWEEP_POINT_TIMEOUT s" \
+			"(GPUBENCH_SWEEP_POINT_TIMEOUT, reproduce-all.sh --point-timeout); the other points go on." \
+			"The end of its output ($log):" >&2
+		tail -n 5 "$log" | sed 's/^/    /' >&2
+		sweep_tally "timedout $((SECONDS - started))"
+		return 4
+	fi
 	if [[ $rc != 0 ]]; then
 		echo "$tag $name FAILED: gpubench exited $rc$on; its output ($log):" >&2
 		sed 's/^/    /' "$log" >&2
@@ -232,6 +260,16 @@ sweep_budget() {
 	fi
 	echo "$label: not started: $why; the reports made so far are kept, run the same command again to go on" >&2
 	exit 3
+}
+
+# sweep_ended STATUS: a point run here ended with sweep_point's STATUS, not 0: one
+# stopped by the point timeout is counted and the sweep goes on; else sweep_stop.
+sweep_ended() {
+	if [[ $1 == 4 ]]; then
+		sweep_timed_out=$((sweep_timed_out + 1))
+		return 0
+	fi
+	sweep_stop "$1"
 }
 
 # sweep_stop STATUS: a point failed (sweep_point's STATUS): once the points still
@@ -374,6 +412,10 @@ sweep_reap() {
 	if wait "${sweep_pids[$1]}"; then rc=0; else rc=$?; fi
 	cat "$sweep_tmp/$1" >&2
 	sweep_pids[$1]=""
+	if [[ $rc == 4 ]]; then # stopped by the point timeout: counted, the sweep goes on
+		sweep_timed_out=$((sweep_timed_out + 1))
+		rc=0
+	fi
 	return "$rc"
 }
 
@@ -394,14 +436,20 @@ sweep_wait_all() {
 	return "$rc"
 }
 
-# sweep_wait: after a sweep's runs (--gpus), wait for the points still running; one
-# that failed stops the script, as sweep_run does.
+# sweep_wait: after a sweep's runs, wait for the points still running (--gpus); one
+# that failed stops the script, as sweep_run does, and so, once all have ended, do
+# points stopped by the point timeout (status 1).
 sweep_wait() {
 	sweep_wait_all || sweep_stop $?
+	((sweep_timed_out == 0)) && return 0
+	echo "$sweep_name: $sweep_timed_out point(s) stopped by the point timeout: no table or plot;" \
+		"run the same command again to make them (the others are kept)" >&2
+	exit 1
 }
 
 sweep_info=""
 sweep_kept_points=0
+sweep_timed_out=0 # points stopped by GPUBENCH_SWEEP_POINT_TIMEOUT
 sweep_resume_pid=""
 sweep_check=()
 

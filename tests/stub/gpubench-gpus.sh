@@ -13,6 +13,8 @@
 #                       NAME the report's file name; TIME seconds since the epoch)
 #   FAKE_GPUS_SLEEP     seconds each run lasts at least (default 0)
 #   FAKE_GPUS_FAIL      a run whose report path contains this text exits 1
+#   FAKE_GPUS_HANG      a run whose report path contains this text first sleeps 20 s
+#                       (SIGINT does not stop it: a script's background job ignores it)
 set -u
 real=${FAKE_GPUBENCH:?FAKE_GPUBENCH names the real gpubench}
 device=- json="" prev=""
@@ -53,6 +55,7 @@ args=("${kept[@]}")
 name=$(basename "$json" .json)
 echo "start $device $name $(date +%s.%N)" >>"${FAKE_GPUS_RECORD:?}"
 sleep "${FAKE_GPUS_SLEEP:-0}"
+[[ -z ${FAKE_GPUS_HANG:-} || $json != *"$FAKE_GPUS_HANG"* ]] || sleep 20
 rc=0
 if [[ -n ${FAKE_GPUS_FAIL:-} && $json == *"$FAKE_GPUS_FAIL"* ]]; then
 	echo "gpubench: error: CUDA error: an illegal memory access was encountered (fake)" >&2
