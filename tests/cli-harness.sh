@@ -558,9 +558,11 @@ assert v["batches_verified"] == v["batches_total"] == d["results"]["batches"], v
 done
 # the checksum of the last checked batch's words, taken once a repetition: a table that commits
 # whole nets to zero, so every batch leaves every account at its initial balance, either side
+# (a batch takes about 0.02 s alone and 0.06 s beside another test suite: --duration 0.5 gives
+# every repetition more than one batch either way)
 for vt in 0 3; do
 	expect_rc "csmv's batches, every one committed (--verify-threads $vt)" 0 "$G" stm --algo csmv --backend cpu \
-		--threads 32 --accounts 512 --tx-per-thread 20 --semantic-ratio 0 --duration 0.05 --reps 2 --warmup 0 \
+		--threads 32 --accounts 512 --tx-per-thread 20 --semantic-ratio 0 --duration 0.5 --reps 2 --warmup 0 \
 		--verify-threads $vt --json "$R/vt-sum$vt.json"
 	json_check "the last batch's checksum is of the initial balances (--verify-threads $vt)" "$R/vt-sum$vt.json" '
 r, v = d["results"], d["verification"]

@@ -1125,6 +1125,9 @@ expect_rc "the same command with a gpubench that ends goes on and exits 0" 0 bas
 check "it made the two stopped points and kept the rest" test -s "$rt/pba-tables/pba-tables.md" -a \
 	"$(tail -n 2 "$rt/timing.csv" | cut -d, -f4,5,7,8 | paste -sd' ')" = "pba-tables,ok,2,2 list-table1,ok,0,$(ls "$rt"/list-table1/reports/*.json | wc -l)"
 expect_rc "reproduce-all.sh --point-timeout 0 exits 2" 2 bash scripts/reproduce-all.sh --quick --point-timeout 0 --out "$rt"
+expect_rc "a point timeout that is no time exits 2" 2 env GPUBENCH_SWEEP_POINT_TIMEOUT=soon \
+	bash scripts/pba-tables.sh --quick --gpubench "$G" --out "$rt/bad"
+expect_err "it names the variable" "GPUBENCH_SWEEP_POINT_TIMEOUT: 'soon' is not a whole number of seconds"
 expect_rc "reproduce-all.sh --point-timeout with --plot-only exits 2" 2 \
 	bash scripts/reproduce-all.sh --plot-only --point-timeout 5 --out "$rt"
 # detect-tables tells how long a detector's next size should take: a report at

@@ -110,6 +110,9 @@ sweep_gpubench() {
 		exit 1
 	}
 	sweep_version=$("$gpubench" --version)
+	[[ -z ${GPUBENCH_SWEEP_POINT_TIMEOUT:-} || $GPUBENCH_SWEEP_POINT_TIMEOUT =~ ^[1-9][0-9]{0,5}$ ]] ||
+		die_usage "GPUBENCH_SWEEP_POINT_TIMEOUT: '$GPUBENCH_SWEEP_POINT_TIMEOUT' is not a whole number of" \
+			"seconds from 1 to 999999"
 }
 
 # sweep_run TAG DIR NAME CHECK... -- ARGS...: one run of a sweep,
