@@ -172,7 +172,7 @@ done
 [[ -z $max_seconds || $max_seconds =~ ^[0-9]+$ ]] || die_usage "--max-seconds: '$max_seconds' is not a number of seconds"
 [[ -z $max_seconds || ( -z $emit && $plot_only == 0 ) ]] ||
 	die_usage "--max-seconds bounds the runs: not with --emit-slurm or --plot-only"
-[[ -z $point_timeout || $point_timeout =~ ^[1-9][0-9]{0,5}$ ]] ||
+[[ -z $point_timeout ]] || sweep_point_timeout_ok "$point_timeout" ||
 	die_usage "--point-timeout: '$point_timeout' is not a whole number of seconds from 1 to 999999"
 [[ -z $point_timeout || ( -z $emit && $plot_only == 0 && $plan == 0 ) ]] ||
 	die_usage "--point-timeout bounds the runs: not with --emit-slurm, --plot-only or --plan"

@@ -110,9 +110,14 @@ sweep_gpubench() {
 		exit 1
 	}
 	sweep_version=$("$gpubench" --version)
-	[[ -z ${GPUBENCH_SWEEP_POINT_TIMEOUT:-} || $GPUBENCH_SWEEP_POINT_TIMEOUT =~ ^[1-9][0-9]{0,5}$ ]] ||
+	[[ -z ${GPUBENCH_SWEEP_POINT_TIMEOUT:-} ]] || sweep_point_timeout_ok "$GPUBENCH_SWEEP_POINT_TIMEOUT" ||
 		die_usage "GPUBENCH_SWEEP_POINT_TIMEOUT: '$GPUBENCH_SWEEP_POINT_TIMEOUT' is not a whole number of" \
 			"seconds from 1 to 999999"
+}
+
+# sweep_point_timeout_ok S: whether S is a point timeout: whole seconds, 1 to 999999.
+sweep_point_timeout_ok() {
+	[[ $1 =~ ^[1-9][0-9]{0,5}$ ]]
 }
 
 # sweep_run TAG DIR NAME CHECK... -- ARGS...: one run of a sweep,
@@ -186,6 +191,7 @@ sweep_point() {
 	local -a bound=()
 	if [[ -n ${GPUBENCH_SWEEP_POINT_TIMEOUT:-} ]]; then
 		local limit=$GPUBENCH_SWEEP_POINT_TIMEOUT grace
+		# gpubench's own grace after its --timeout (common/stop.c, gb_stop_grace)
 		grace=$((5 + limit / 10 < 60 ? 5 + limit / 10 : 60))
 		# --foreground: gpubench stays in the sweep's process group, where Ctrl-C reaches it
 		bound=(timeout --foreground -s INT -k "$grace" "$limit")
@@ -197,7 +203,6 @@ sweep_point() {
 			"(GPUBENCH_SWEEP_POINT_TIMEOUT, reproduce-all.sh --point-timeout); the other points go on." \
 			"The end of its output ($log):" >&2
 		tail -n 5 "$log" | sed 's/^/    /' >&2
-		sweep_tally "timedout $((SECONDS - started))"
 		return 4
 	fi
 	if [[ $rc != 0 ]]; then
@@ -265,14 +270,17 @@ sweep_budget() {
 	exit 3
 }
 
+# sweep_timed_out_counted STATUS: true, having counted it, when sweep_point's STATUS says the
+# point timeout stopped the point (the sweep goes on; sweep_wait fails the script after it).
+sweep_timed_out_counted() {
+	[[ $1 == 4 ]] || return 1
+	sweep_timed_out=$((sweep_timed_out + 1))
+}
+
 # sweep_ended STATUS: a point run here ended with sweep_point's STATUS, not 0: one
 # stopped by the point timeout is counted and the sweep goes on; else sweep_stop.
 sweep_ended() {
-	if [[ $1 == 4 ]]; then
-		sweep_timed_out=$((sweep_timed_out + 1))
-		return 0
-	fi
-	sweep_stop "$1"
+	sweep_timed_out_counted "$1" || sweep_stop "$1"
 }
 
 # sweep_stop STATUS: a point failed (sweep_point's STATUS): once the points still
@@ -415,10 +423,7 @@ sweep_reap() {
 	if wait "${sweep_pids[$1]}"; then rc=0; else rc=$?; fi
 	cat "$sweep_tmp/$1" >&2
 	sweep_pids[$1]=""
-	if [[ $rc == 4 ]]; then # stopped by the point timeout: counted, the sweep goes on
-		sweep_timed_out=$((sweep_timed_out + 1))
-		rc=0
-	fi
+	! sweep_timed_out_counted "$rc" || rc=0
 	return "$rc"
 }
 
