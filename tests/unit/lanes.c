@@ -56,7 +56,7 @@ uint64_t lanes_run(uint32_t n, lanes_fn fn, void *arg, unsigned order, uint64_t 
 {
 	/* volatile: swapcontext returns here like setjmp, and these live across it */
 	volatile uint64_t steps = 0, rng = seed * 2 + 1;
-	volatile uint32_t live = n, rr = 0;
+	volatile uint32_t live = n, rr = 0, burst = 0;
 	uint32_t i;
 
 	L.lanes = gb_xcalloc(n, sizeof(lane), "lanes");
@@ -79,7 +79,19 @@ uint64_t lanes_run(uint32_t n, lanes_fn fn, void *arg, unsigned order, uint64_t 
 			steps = 0;
 			break;
 		}
-		if (order == LANES_RANDOM) {
+		if (order == LANES_BURSTY) {
+			uint64_t r = rng;
+			pick = rr;
+			if (burst == 0 || L.lanes[pick].done) {
+				pick = (uint32_t)(next_rand(&r) % n);
+				burst = (uint32_t)(next_rand(&r) % 256u) + 1u;
+			}
+			while (L.lanes[pick].done)
+				pick = (pick + 1) % n;
+			rng = r;
+			rr = pick;
+			burst--;
+		} else if (order == LANES_RANDOM) {
 			uint64_t r = rng;
 			pick = (uint32_t)(next_rand(&r) % n);
 			rng = r;

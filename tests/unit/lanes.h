@@ -12,7 +12,11 @@
  * lane reads a shared word before any writes it, the interleaving that
  * pthreads on a few cores almost never produce. LANES_RANDOM picks the next
  * lane with a seeded generator, so a failing order can be replayed.
- * Deterministic: the same call gives the same interleaving.
+ * LANES_BURSTY runs a lane picked at random for a random burst of 1 to 256
+ * switches before picking again: a scheduler that keeps one path of a warp
+ * going while the others wait, so one lane can get far ahead of (or hold a
+ * lock for long against) the rest. Deterministic: the same call gives the
+ * same interleaving.
  */
 #ifndef GB_TESTS_LANES_H
 #define GB_TESTS_LANES_H
@@ -22,7 +26,7 @@
 void lanes_yield(void);
 #define GB_PORT_STEP() lanes_yield()
 
-enum lanes_order { LANES_LOCKSTEP = 0, LANES_RANDOM };
+enum lanes_order { LANES_LOCKSTEP = 0, LANES_RANDOM, LANES_BURSTY };
 
 typedef void (*lanes_fn)(uint32_t lane, void *arg);
 

@@ -142,6 +142,7 @@ TEST(gpustm_lanes_transfers_serialize_in_random_orders)
 	for (seed = 1; seed <= 6; seed++) {
 		run_bank(16, 4, 1, 30, LANES_RANDOM, seed, "16 lanes random, 4 accounts");
 		run_bank(16, 6, 3, 30, LANES_RANDOM, seed + 100, "16 lanes random, 6 accounts, hash 3");
+		run_bank(32, 4, 1, 30, LANES_BURSTY, seed, "32 lanes bursty, 4 accounts");
 	}
 }
 

@@ -145,3 +145,14 @@ TEST(skiplist_lanes_gpustm_lockstep_and_random)
 	sl_run(1, 24, 1, 20, LANES_RANDOM, 4, "gpustm, random");
 	sl_run(1, 16, 1, 0, LANES_RANDOM, 5, "gpustm, random, updates only");
 }
+
+/* One lane kept going for long bursts while the others wait: it can hold its locks, or run far ahead, for thousands of accesses. */
+TEST(skiplist_lanes_bursty)
+{
+	uint64_t seed;
+	for (seed = 1; seed <= 4; seed++) {
+		sl_run(0, 32, 1, 20, LANES_BURSTY, seed, "prstm, bursty");
+		sl_run(1, 32, 1, 20, LANES_BURSTY, seed, "gpustm, bursty");
+		sl_run(1, 32, 8, 0, LANES_BURSTY, seed + 10, "gpustm, bursty, hash 8, updates only");
+	}
+}
