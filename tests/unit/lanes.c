@@ -56,7 +56,7 @@ uint64_t lanes_run(uint32_t n, lanes_fn fn, void *arg, unsigned order, uint64_t 
 {
 	/* volatile: swapcontext returns here like setjmp, and these live across it */
 	volatile uint64_t steps = 0, rng = seed * 2 + 1;
-	volatile uint32_t live = n, rr = 0, burst = 0;
+	volatile uint32_t live = n, rr = 0, cur = 0, burst = 0; /* cur, burst: LANES_BURSTY's lane and what is left of its burst */
 	uint32_t i;
 
 	L.lanes = gb_xcalloc(n, sizeof(lane), "lanes");
@@ -81,7 +81,7 @@ uint64_t lanes_run(uint32_t n, lanes_fn fn, void *arg, unsigned order, uint64_t 
 		}
 		if (order == LANES_BURSTY) {
 			uint64_t r = rng;
-			pick = rr;
+			pick = cur;
 			if (burst == 0 || L.lanes[pick].done) {
 				pick = (uint32_t)(next_rand(&r) % n);
 				burst = (uint32_t)(next_rand(&r) % 256u) + 1u;
@@ -89,7 +89,7 @@ uint64_t lanes_run(uint32_t n, lanes_fn fn, void *arg, unsigned order, uint64_t 
 			while (L.lanes[pick].done)
 				pick = (pick + 1) % n;
 			rng = r;
-			rr = pick;
+			cur = pick;
 			burst--;
 		} else if (order == LANES_RANDOM) {
 			uint64_t r = rng;

@@ -146,7 +146,7 @@ TEST(skiplist_lanes_gpustm_lockstep_and_random)
 	sl_run(1, 16, 1, 0, LANES_RANDOM, 5, "gpustm, random, updates only");
 }
 
-/* One lane kept going for long bursts while the others wait: it can hold its locks, or run far ahead, for thousands of accesses. */
+/* One lane kept going for bursts of up to 256 accesses while the others wait: it can hold its locks, or run far ahead, that long. */
 TEST(skiplist_lanes_bursty)
 {
 	uint64_t seed;
