@@ -744,14 +744,14 @@ import csv, sys
 r = [r for r in csv.DictReader(open(sys.argv[1])) if r["id"] == sys.argv[2]][0]
 print("%s|%s|%s" % (r["verdict"], r["ratio"] and "%.3g" % float(r["ratio"]), r["reason"]))' "$cr/claims.csv" "$1"
 }
-# reason_of ID: the reason docs/claims.md gives for a claim that differs
+# reason_of ID: the reason docs/claims.md gives for a claim that differs, as claims.py reads it
 reason_of() {
 	python3 -c '
 import sys
-for l in open("docs/claims.md"):
-    f = [c.strip() for c in l.split("|")]
-    if len(f) == 5 and f[1] == sys.argv[1]:
-        print(f[2])' "$1"
+sys.path.insert(0, "scripts/lib")
+import claims
+r = claims.read_docs("docs/claims.md")[1].get(sys.argv[1])
+print(r["why it differs"] if r else "")' "$1"
 }
 check "docs/claims.md gives csmv-fig2-prstm-4 a reason" test -n "$(reason_of csmv-fig2-prstm-4)"
 # the reason is given beside "differs" and "reproduced in direction only"
