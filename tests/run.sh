@@ -217,6 +217,35 @@ cp "$T_TMP/fig7"/*.json "$T_TMP/fig7-mixed/"
 	--tx-per-thread 20 --accounts 20000 --reps 1 --quiet --json "$T_TMP/fig7-mixed/bank-prstm-A-x96.json"
 expect_rc "fig7.sh --plot-only refuses reports of two sweeps" 1 bash scripts/fig7.sh --plot-only --out "$T_TMP/fig7-mixed"
 expect_err "the refusal names the workload and both settings" "mixes bank reports of different settings" "--hash 2"
+# --reps and --warmup say how long a point is measured, not what it measures: a point made again
+# with one repetition and no warm-up stays in its figure, and the table says so
+mkdir -p "$T_TMP/fig7-reps-mixed"
+cp "$T_TMP/fig7"/*.json "$T_TMP/fig7-reps-mixed/"
+check "a quick fig7 point made again with --reps 2 --warmup 0" python3 -c '
+import json, subprocess, sys
+g, path = sys.argv[1:]
+a = json.load(open(path))["meta"]["argv"]
+i = a.index("--reps")
+a[i + 1] = "2"
+a[a.index("--json") + 1] = path
+subprocess.run([g] + a[:i] + ["--warmup", "0"] + a[i:], check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)' "$G" "$T_TMP/fig7-reps-mixed/bank-prstm-A-x96.json"
+expect_rc "fig7.sh --plot-only keeps a point of other repetitions" 0 bash scripts/fig7.sh --plot-only --out "$T_TMP/fig7-reps-mixed"
+check "... the markdown names its protocol and adds the reps column" python3 -c '
+import sys
+t = open(sys.argv[1]).read()
+assert "the points\x27 repetitions differ (column reps)" in t and "`--warmup 0 --reps 2` for prstm at 96" in t, t
+assert "| algo | threads | median tx/s | min tx/s | max tx/s | abort rate | abandoned | reps |" in t, t
+bank_a = t.split("### bank A:")[1].split("###")[0]
+reps = {l.split("|")[1].strip() + "@" + l.split("|")[2].strip(): l.split("|")[-2].strip()
+        for l in bank_a.splitlines() if l.startswith("| ") and not l.startswith("| algo")}
+assert reps["prstm@96"] == "2" and reps["prstm@192"] == "1" and reps["gpustm@96"] == "1", reps
+assert "## vacation" in t and "the points\x27 repetitions" not in t.split("## vacation")[1], t' "$T_TMP/fig7-reps-mixed/fig7.md"
+check "... and the CSV each point's repetitions" python3 -c '
+import csv, sys
+rows = list(csv.DictReader(open(sys.argv[1])))
+assert sorted((r["workload"], r["algo"], r["panel"], r["x"]) for r in rows if r["reps"] != "1") == [("bank", "prstm", "A", "96")], rows
+assert [r["reps"] for r in rows if r["panel"] == "A" and r["x"] == "96" and r["algo"] == "prstm" and r["workload"] == "bank"] == ["2"], rows' \
+	"$T_TMP/fig7-reps-mixed/fig7.csv"
 sed -i 's/"verified":[[:space:]]*true/"verified": false/' "$T_TMP/fig7-mixed/bank-prstm-A-x96.json"
 expect_rc "fig7.sh --plot-only refuses a report that failed verification" 1 \
 	bash scripts/fig7.sh --plot-only --out "$T_TMP/fig7-mixed"

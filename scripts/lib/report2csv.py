@@ -16,7 +16,11 @@
         are written. So does a folder that mixes sweeps: the reports of one
         workload must share every option but the swept one, the panel's,
         --algo and --backend (an engine with no GPU backend runs on the CPU
-        beside GPU ones), and each engine's reports one backend.
+        beside GPU ones), and each engine's reports one backend. --reps and
+        --warmup may differ (they say how long a point is measured, not what
+        it measures): the CSV's reps column gives each point's repetitions,
+        and where a workload's points differ the markdown says which point
+        was measured how and adds the column.
 
     report2csv.py forecast DIR NAME --points LIST
         Print how many seconds (whole, rounded up) the run of NAME
@@ -54,7 +58,7 @@ import sys
 CSV_FIELDS = [
     "workload", "algo", "panel", "presort", "read_only", "x", "threads", "hash", "semantic_ratio",
     "throughput_median", "throughput_min", "throughput_max",
-    "abort_rate", "abandoned", "verified", "read_only_threads",
+    "abort_rate", "abandoned", "verified", "read_only_threads", "reps",
 ]
 
 NAME_RE = re.compile(r"^(?P<workload>[a-z0-9]+)-(?P<algo>.+)-(?P<panel>[A-Z])-x(?P<x>[0-9]+)\.json$")
@@ -70,6 +74,9 @@ AXES = {"threads": "threads", "hash": "hash", "semantic-ratio": "semantic_ratio"
 # workload's reports.
 RUN_OPTIONS = {"--algo", "--read-only", "--json", "--backend", "--device"}
 RUN_FLAGS = {"--presort", "--read-only-threads"}
+# How long a point is measured, not what it measures: a sweep may make some of its points with
+# fewer repetitions (a point too slow for the protocol's), and one figure still shows them all.
+PROTOCOL_OPTIONS = ("--reps", "--warmup")
 
 
 class ReportError(Exception):
@@ -135,6 +142,7 @@ def row_of(doc, path):
         "verified": "true",
         # --read-only-threads (absent from reports made before it: every block's share)
         "read_only_threads": 1 if doc.get("config", {}).get("read_only_threads") else 0,
+        "reps": field(doc, path, "results.throughput_tx_per_s.n"),
     }
 
 
@@ -171,13 +179,18 @@ def sweep_of(argv, axis):
     kept, i = [], 0
     while i < len(argv):
         a = argv[i]
-        if a in RUN_OPTIONS or a == "--" + axis:
+        if a in RUN_OPTIONS or a in PROTOCOL_OPTIONS or a == "--" + axis:
             i += 2
             continue
         if a not in RUN_FLAGS:
             kept.append(a)
         i += 1
     return tuple(kept)
+
+
+def protocol_of(argv):
+    """The options of argv that set how long its point is measured ("" when none does)."""
+    return " ".join("%s %s" % (a, argv[i + 1]) for i, a in enumerate(argv[:-1]) if a in PROTOCOL_OPTIONS)
 
 
 def collect(folder, axis):
@@ -319,20 +332,38 @@ def write_md(rows, docs, meaning, out, title, axis):
         cfg = doc["config"]
         fixed = ", ".join("%s %s" % (name, cfg[key]) for name, key in AXES.items()
                           if name != axis and cfg.get(key) is not None)
-        lines += ["", "## %s" % workload, "",
-                  "%s reps x %s s per repetition (0 = one batch over the table), %s; "
-                  "example command: `gpubench %s`"
-                  % (cfg["reps"], cfg["duration_s"], fixed, " ".join(doc["meta"].get("argv", [])))]
+        protocols = {}
+        for d in docs:
+            if d["config"]["workload"] == workload:
+                cfg_d, key = d["config"], AXES[axis]
+                x = cfg_d[key] if key in cfg_d else cfg_d.get(workload, {}).get(key)
+                protocols.setdefault(protocol_of(d["meta"].get("argv", [])), []).append(
+                    (cfg_d["algo"], x))
+        mixed = len(protocols) > 1
+        lines += ["", "## %s" % workload, ""]
+        if mixed:
+            lines += ["%s s per repetition (0 = one batch over the table), %s; the points' repetitions "
+                      "differ (column reps): %s. Example command: `gpubench %s`"
+                      % (cfg["duration_s"], fixed, "; ".join(
+                          "%s for %s" % ("`%s`" % k if k else "the sweep's protocol",
+                                         ", ".join("%s at %s" % p for p in sorted(v)))
+                          for k, v in sorted(protocols.items())), " ".join(doc["meta"].get("argv", [])))]
+        else:
+            lines += ["%s reps x %s s per repetition (0 = one batch over the table), %s; "
+                      "example command: `gpubench %s`"
+                      % (cfg["reps"], cfg["duration_s"], fixed, " ".join(doc["meta"].get("argv", [])))]
         for panel in sorted(p for w, p in meaning if w == workload):
             lines += ["", "### %s %s: %s" % (workload, panel, panel_text(*meaning[(workload, panel)])),
                       "",
-                      "| algo | %s | median tx/s | min tx/s | max tx/s | abort rate | abandoned |" % axis,
-                      "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"]
+                      "| algo | %s | median tx/s | min tx/s | max tx/s | abort rate | abandoned |%s"
+                      % (axis, " reps |" if mixed else ""),
+                      "| --- | ---: | ---: | ---: | ---: | ---: | ---: |%s" % (" ---: |" if mixed else "")]
             for r in rows:
                 if (r["workload"], r["panel"]) == (workload, panel):
-                    lines.append("| %s | %d | %.4g | %.4g | %.4g | %.2f%% | %d |" % (
+                    lines.append("| %s | %d | %.4g | %.4g | %.4g | %.2f%% | %d |%s" % (
                         r["algo"], r["x"], r["throughput_median"], r["throughput_min"],
-                        r["throughput_max"], 100.0 * r["abort_rate"], r["abandoned"]))
+                        r["throughput_max"], 100.0 * r["abort_rate"], r["abandoned"],
+                        " %d |" % r["reps"] if mixed else ""))
     write_atomically(out, "\n".join(lines) + "\n")
 
 
