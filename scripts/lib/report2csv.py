@@ -210,6 +210,7 @@ def collect(folder, axis):
             raise ReportError("%s: the report is %s on %s at %s %d, not what its name says"
                               % (path, row["workload"], row["algo"], axis, row["x"]))
         row["panel"] = m.group("panel")
+        row["protocol"] = protocol_of(doc["meta"].get("argv", []))  # the markdown's, not a CSV field
         rows.append(row)
         docs.append(doc)
     if not rows:
@@ -333,12 +334,9 @@ def write_md(rows, docs, meaning, out, title, axis):
         fixed = ", ".join("%s %s" % (name, cfg[key]) for name, key in AXES.items()
                           if name != axis and cfg.get(key) is not None)
         protocols = {}
-        for d in docs:
-            if d["config"]["workload"] == workload:
-                cfg_d, key = d["config"], AXES[axis]
-                x = cfg_d[key] if key in cfg_d else cfg_d.get(workload, {}).get(key)
-                protocols.setdefault(protocol_of(d["meta"].get("argv", [])), []).append(
-                    (cfg_d["algo"], x))
+        for r in rows:
+            if r["workload"] == workload:
+                protocols.setdefault(r["protocol"], []).append((r["algo"], r["x"]))
         mixed = len(protocols) > 1
         lines += ["", "## %s" % workload, ""]
         if mixed:
