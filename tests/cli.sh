@@ -550,11 +550,21 @@ expect_out "--compare cut short: the summary says so" "  prstm        no repetit
 # gpustm: GPU-STM as the paper compares against, and --compare
 expect_rc "stm --algo gpustm runs and verifies" 0 "$G" stm $(t_less TINY --reps) --algo gpustm --semantic-ratio 0 \
 	--reps 2 --quiet --json "$R/gpustm.json"
-json_check "gpustm report: verified, every transaction committed, no retry limit reached" "$R/gpustm.json" '
-c = d["config"]; r = d["results"]
+# On the CPU backend a thread descheduled while it holds locks can make another abort 100 times
+# on a loaded machine, so the default run asserts the accounting, and a run with a limit no
+# load reaches asserts that every transaction commits.
+json_check "gpustm report: verified, the paper's retry limit, every transaction committed or counted" "$R/gpustm.json" '
+c = d["config"]; r = d["results"]; n = r["retry_limit_reached"]
 assert c["algo"] == "gpustm" and c["retry_limit"] == 100 and c["compare"] == [], c
-assert r["commits"] == 2 * c["bank"]["transactions"] and r["abandoned"] == 0 and r["retry_limit_reached"] == 0, r
+assert r["commits"] + n == 2 * c["bank"]["transactions"] and r["abandoned"] == n, r
 assert r["aborts"]["conflict_priority"] == 0 and r["passes_max"] == 1, r
+assert d["verification"]["verified"] is True'
+expect_rc "stm --algo gpustm --retry-limit 1000000000 runs and verifies" 0 "$G" stm $(t_less TINY --reps) \
+	--algo gpustm --semantic-ratio 0 --retry-limit 1000000000 --reps 2 --quiet --json "$R/gpustm-nolimit.json"
+json_check "gpustm report: with no reachable retry limit every transaction commits" "$R/gpustm-nolimit.json" '
+c = d["config"]; r = d["results"]
+assert c["retry_limit"] == 1000000000, c
+assert r["commits"] == 2 * c["bank"]["transactions"] and r["abandoned"] == 0 and r["retry_limit_reached"] == 0, r
 assert d["verification"]["verified"] is True'
 expect_rc "gpustm at --retry-limit 1 on semantic chains gives transactions up, counted" 0 "$G" stm --backend cpu \
 	--algo gpustm --threads 32 --accounts 50 --tx-per-thread 12 --retry-limit 1 --reps 1 --warmup 0 \
@@ -607,8 +617,9 @@ assert one["batches"] == 1 and one["abandoned"] > 50, one
 assert r["batches"] >= 3 and d["verification"]["verified"] is True, r
 assert r["abandoned"] / r["batches"] >= 0.5 * one["abandoned"], (r["abandoned"], r["batches"], one["abandoned"])
 assert r["abort_rate"] >= 0.8 * one["abort_rate"], (r["abort_rate"], one["abort_rate"])'
+# (no reachable retry limit: see the gpustm report above)
 expect_rc "stm --compare gpustm runs both on the same table" 0 "$G" stm $(t_less TINY --reps) --semantic-ratio 0 \
-	--reps 2 --compare gpustm --json "$R/compare.json"
+	--reps 2 --compare gpustm --retry-limit 1000000000 --json "$R/compare.json"
 expect_out "the summary gives the compared engine and the speedup" "  gpustm       " "prstm is "
 json_check "--compare: each engine verified, with its speedup" "$R/compare.json" '
 c = d["config"]; r = d["results"]; v = d["verification"]
