@@ -397,12 +397,14 @@ TEST(gpustm_cpu_backend_gives_up_an_unfundable_withdrawal)
 		tx[5].meta = BANK_META(BANK_WITHDRAW, 0, 1, 0);
 		tx[5].amount = 1000000;
 		run_bank(tx, 8, 2, limits[k], &r, status, after);
-		CHECK_EQ(r.c.retry_limit_reached, 1u);
+		/* the withdrawal is given up; so, rarely, is a deposit whose account's lock the
+		 * other worker held while the machine descheduled it (limits[k] conflicts in a row) */
+		CHECK(r.c.retry_limit_reached >= 1u);
+		CHECK_EQ(r.c.commits_update + r.c.retry_limit_reached, 8u);
 		/* limits[k] attempts of the withdrawal, each semantic unless a concurrent
 		 * deposit to its account made it a conflict instead */
 		CHECK(r.c.aborts_semantic <= limits[k]);
-		CHECK(r.c.aborts_semantic + r.c.aborts_locked + r.c.aborts_validation >= limits[k]);
-		CHECK_EQ(r.c.commits_update, 7u);
+		CHECK(r.c.aborts_semantic + r.c.aborts_locked + r.c.aborts_validation >= limits[k] * r.c.retry_limit_reached);
 		CHECK_EQ(r.c.threads_timed_out, 0u);
 		CHECK_EQ(status[5], TX_STATUS_PENDING);
 		memset(&w, 0, sizeof(w));
@@ -413,8 +415,8 @@ TEST(gpustm_cpu_backend_gives_up_an_unfundable_withdrawal)
 			mirror[i] = 1000;
 		bank_verify_batch(&w, mirror, status, after, &chk);
 		CHECK_EQ_I(chk.ok, 1);
-		CHECK_EQ(chk.abandoned, 1u);
-		CHECK_EQ(chk.committed_update, 7u);
+		CHECK_EQ(chk.abandoned, r.c.retry_limit_reached);
+		CHECK_EQ(chk.committed_update, r.c.commits_update);
 	}
 }
 
@@ -453,7 +455,9 @@ TEST(gpustm_and_gpustm_local_are_distinct_engines_that_both_verify)
 			tx[i].b = 0;
 		}
 		memset(pool, 0xFF, sizeof(pool));
-		CHECK_EQ_I(run_bank_on(ops[k], tx, 8, 2, GPUSTM_RETRY_LIMIT, &r, status, after, pool), k == 0);
+		/* a limit no attempt reaches: a worker descheduled while it holds a lock must not
+		 * make the other give a transaction up on a loaded machine */
+		CHECK_EQ_I(run_bank_on(ops[k], tx, 8, 2, 1000000000u, &r, status, after, pool), k == 0);
 		CHECK_EQ(r.c.commits_update, 8u);
 		CHECK_EQ(r.c.retry_limit_reached, 0u);
 		memset(&w, 0, sizeof(w));
