@@ -835,6 +835,42 @@ for path, anchor in links:
 assert ("lock-free-list-opencl-on-the-gpu-seed-002" in [a for _, a in links]), links
 ' "$cr"
 fi
+# csmv-table1-divergence-share: JVSTM-GPU's reports leave divergence null, a profile of its lanes
+# judges it. tests/data/ncu/ holds ncu's three exports as divergence.sh writes them, made up so the
+# shares come out by hand: the kernel's counters 24 lanes an instruction (25% idle); per
+# instruction 0%, 75% and 50% idle under 10, 30 and 60 samples (52.5% by time), the last two in
+# the commit (jvstm.h, and jvgpu_attempt's wait on the ATR in jvstm_gpu.cu: 58.3%, 90% of the time)
+mkdir -p "$cr/csmv-fig1"
+cp "$T_TMP/csmv-fig1/bank-jvstm-gpu-A-x10.json" "$cr/csmv-fig1/bank-jvstm-gpu-A-x1.json"
+bash scripts/claims.sh --run "$cr" 2>/dev/null
+check "JVSTM-GPU's divergence without a profile of its lanes: not run" \
+	test "$(verdict_of csmv-table1-divergence-share | cut -d'|' -f1)" = "not run"
+cp -r tests/data/ncu "$cr/csmv-fig1/divergence"
+expect_rc "ncu_lanes.py reads ncu's exports" 0 python3 scripts/lib/ncu_lanes.py "$cr/csmv-fig1/divergence"
+expect_out "ncu_lanes.py's table: lanes an instruction, idle by instruction and by time, the commit's" \
+	"| jvstm-gpu | 24 | 25.0% | 52.5% | 58.3% | 90.0% |"
+check "lanes.json: the kernel's counters, the samples' weights and the commit's lines" python3 -c '
+import json, sys
+a = json.load(open(sys.argv[1]))["jvstm-gpu"]
+k, s, c = a["kernel"], a["sampled"], a["commit"]
+assert k["warp_instructions"] == 1000 and k["thread_instructions"] == 24000 and k["idle_share_by_instruction"] == 0.25, k
+assert k["name"] == "jvstm_gpu_bank_kernel" and k["duration_ns"] == 12e6, k
+assert s["samples"] == 100 and abs(s["idle_share_by_time"] - 0.525) < 1e-12, s
+assert abs(s["idle_share_by_instruction"] - (1 - 7200 / 12800)) < 1e-12, s
+assert c["samples"] == 90 and abs(c["idle_share_by_time"] - 52.5 / 90) < 1e-12 and c["share_of_samples"] == 0.9, c
+' "$cr/csmv-fig1/divergence/lanes.json"
+bash scripts/claims.sh --run "$cr" 2>/dev/null
+check "JVSTM-GPU's divergence from the commit's idle lanes: 58.3% against the paper's 45%, reproduced" \
+	test "$(verdict_of csmv-table1-divergence-share)" = "reproduced|1.3|"
+check "claims.csv says where the share comes from" grep -q '^csmv-table1-divergence-share,.*58.3% of its commit.s warp time (ncu on the same binary' "$cr/claims.csv"
+rm "$cr/csmv-fig1/divergence"/jvstm-gpu-*sass.csv
+expect_rc "ncu_lanes.py with the kernel's counters alone" 0 python3 scripts/lib/ncu_lanes.py "$cr/csmv-fig1/divergence"
+bash scripts/claims.sh --run "$cr" 2>/dev/null
+check "without the source counters, the kernel's: 25% against 45%, reproduced (within 2x)" \
+	test "$(verdict_of csmv-table1-divergence-share)" = "reproduced|0.556|"
+rm -r "$cr/csmv-fig1"
+expect_rc "ncu_lanes.py over a folder without exports exits 1" 1 python3 scripts/lib/ncu_lanes.py "$T_TMP"
+expect_rc "ncu_lanes.py without a folder exits 2" 2 python3 scripts/lib/ncu_lanes.py
 sed -i 's/"verified":[[:space:]]*true/"verified": false/' "$cr/csmv-fig2/memcached-prstm-A-x4.json"
 bash scripts/claims.sh --run "$cr" 2>/dev/null
 check "a report that did not verify does not count: not run" test "$(verdict_of csmv-fig2-prstm-4)" = "not run||"

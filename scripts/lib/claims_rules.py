@@ -22,7 +22,9 @@ RULES maps a claim's id to (kind, paper, measure):
 Only the standard library is used.
 """
 
+import json
 import math
+import os
 import statistics
 
 from claims_reports import (Judged, NotRun, always, at, detect, end_over_start, fx, lists,
@@ -220,7 +222,7 @@ def phase_ratio(kind):
                           "%s of %s ns" % (fx(validation(j)), fx(commit_total(j))))
         if kind == "divergence-share":
             if j.get("divergence") is None:
-                return NotRun("jvstm-gpu's reports do not measure divergence (docs/stm.md, \"Tables I to IV\")")
+                return lanes_divergence(run)
             return Judged(j["divergence"] / commit_total(j), "jvstm-gpu's divergence over its commit at 1%% ROTs: "
                           "%s of %s ns" % (fx(j["divergence"]), fx(commit_total(j))))
         c, why = phases(run, "csmv", 1)
@@ -232,6 +234,28 @@ def phase_ratio(kind):
         return Judged(validation(j) / validation(c), "validation per update at 1%% ROTs: jvstm-gpu %s ns, "
                       "csmv %s ns" % (fx(validation(j)), fx(validation(c))))
     return m
+
+
+def lanes_divergence(run):
+    """JVSTM-GPU's divergence where its reports leave it null: the share of its warps' lane slots
+    idle while they ran the commit, from a profile of the same binary (scripts/lib/ncu_lanes.py's
+    lanes.json in csmv-fig1/divergence/, results/*/divergence.sh)."""
+    path = os.path.join(run, "csmv-fig1", "divergence", "lanes.json")
+    try:
+        with open(path, encoding="utf-8") as f:
+            a = json.load(f).get("jvstm-gpu") or {}
+    except (OSError, ValueError):
+        return NotRun("jvstm-gpu's reports do not measure divergence (docs/stm.md, \"Tables I to IV\"), "
+                      "and the run has no profile of its lanes (csmv-fig1/divergence/lanes.json)")
+    for part, key, what in (("commit", "idle_share_by_time", "of its commit's warp time"),
+                            ("sampled", "idle_share_by_time", "of its kernel's warp time"),
+                            ("kernel", "idle_share_by_instruction", "of its kernel's warp instructions")):
+        v = (a.get(part) or {}).get(key)
+        if v is not None:
+            return Judged(v, "jvstm-gpu's lanes idle while their warp ran the other lanes' paths, %s%% %s "
+                          "(ncu on the same binary, csmv-fig1/divergence/lanes.json: its reports leave "
+                          "divergence null)" % (fx(100 * v), what))
+    return NotRun("csmv-fig1/divergence/lanes.json has no figure for jvstm-gpu")
 
 
 def csmv_divergence(run):

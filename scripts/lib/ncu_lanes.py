@@ -1,0 +1,267 @@
+#!/usr/bin/env python3
+"""The lanes a warp runs with, from Nsight Compute's CSV exports: how much of a kernel's
+lane-time its lanes spend waiting while their warp runs the other lanes' paths.
+
+CSMV's Table I gives JVSTM-GPU a "divergence" column, "the time during which threads block
+due to warp divergence" (45% of its commit at 1% inquiries). JVSTM-GPU's own reports leave it
+null: a lane commits by itself, with no point where it waits for its warp to time (docs/stm.md,
+"Tables I to IV"). A profile of the same binary measures it instead (results/*/divergence.sh):
+for every instruction a warp issues, ncu counts the lanes that execute it, so
+
+  idle share = 1 - (thread instructions executed) / (32 x warp instructions executed)
+
+is the share of the warp's lane slots whose lanes were elsewhere: on another path (divergence)
+or done with their work (exited). Weighted by instruction it is the kernel counters' ratio;
+weighted by time it is the same per instruction, each weighted by the warp-state samples taken
+at it (where the warps spent their time). The commit's share keeps only the instructions of
+the source lines of the commit (COMMIT below).
+
+    ncu_lanes.py DIR [--json OUT]
+
+reads DIR/ALGO-metrics.csv (`ncu --csv --page raw` with smsp__inst_executed.sum and
+smsp__thread_inst_executed.sum), DIR/ALGO-sass.csv (`ncu -i R --page source --csv
+--print-source sass`) and DIR/ALGO-cuda-sass.csv (`--print-source cuda,sass`) for each ALGO
+found, prints a table and writes the figures as JSON (default DIR/lanes.json). Only the
+standard library is used.
+"""
+
+import csv
+import glob
+import json
+import os
+import re
+import sys
+
+LANES = 32
+INST = "Instructions Executed"
+THREAD_INST = "Thread Instructions Executed"
+SAMPLES = ("Warp Stall Sampling (All Samples)", "Warp Stall Sampling (All Cycles)", "# Samples")
+BLOCK_STARTS = ("Kernel Name", "Function Name", "File Path", "File Name", "File")
+LINE_COLUMNS = ("Line No", "Line", "#", "Line Number", "# Line")
+
+# JVSTM-GPU's commit, from the end of its execution to its write-back (jvstm_gpu.cu's
+# jvgpu_attempt after csmv_retire: validation and insertion into the ATR with its waits, the
+# record, the install and publication): the functions it runs there, by file. A line of the
+# kernel counts as the commit's when it lies in one of them.
+COMMIT = {
+    "jvstm.h": None,  # the whole file: the ATR's insertion, record and publication
+    "jvstm_gpu.cu": ("jvgpu_backoff", "jvgpu_write_back", ("jvgpu_attempt", "csmv_retire(")),
+    "csmv.h": ("csmv_install", "csmv_refresh_safe"),
+    "csmv_sched.h": ("csmv_lane_outcome", "csmv_lane_install"),
+}
+
+
+def number(s):
+    s = (s or "").strip().replace(",", "")
+    if s in ("", "-", "n/a", "N/A"):
+        return None
+    try:
+        return float(s)
+    except ValueError:
+        return None
+
+
+def csv_rows(path):
+    """The CSV rows of an ncu export, without ncu's own lines (==PROF==, ==WARNING==)."""
+    with open(path, encoding="utf-8", errors="replace", newline="") as f:
+        return [r for r in csv.reader(line for line in f if not line.startswith("==")) if r]
+
+
+def raw_counters(path):
+    """The first profiled kernel's metrics of `ncu --csv --page raw`: {metric: value}, and its name."""
+    rows = csv_rows(path)
+    if not rows or rows[0][0] != "ID":
+        return None, None
+    head = rows[0]
+    for r in rows[1:]:
+        if r[0].strip():  # the units row has no ID
+            d = dict(zip(head, r))
+            return {k: number(v) for k, v in d.items() if number(v) is not None}, d.get("Kernel Name")
+    return None, None
+
+
+def source_blocks(path):
+    """The blocks of `ncu --page source --csv`: [(what, name, [row dict])], a block a kernel or a
+    file; a header row follows each block's first row."""
+    rows, out, i = csv_rows(path), [], 0
+    while i < len(rows):
+        r = rows[i]
+        if r[0] in BLOCK_STARTS and i + 1 < len(rows) and rows[i + 1][0] in BLOCK_STARTS:
+            i += 1  # a kernel's row before its first file's
+        elif r[0] in BLOCK_STARTS and i + 1 < len(rows):
+            head, body, i = rows[i + 1], [], i + 2
+            while i < len(rows) and rows[i][0] not in BLOCK_STARTS:
+                body.append(dict(zip(head, rows[i])))
+                i += 1
+            out.append((r[0], r[1] if len(r) > 1 else "", body))
+        elif r[0] in ("Address",) + LINE_COLUMNS:  # no block row: one block
+            head, body, i = r, [], i + 1
+            while i < len(rows) and rows[i][0] not in BLOCK_STARTS:
+                body.append(dict(zip(head, rows[i])))
+                i += 1
+            out.append(("", "", body))
+        else:
+            i += 1
+    return out
+
+
+def samples_of(row):
+    for k in SAMPLES:
+        if k in row:
+            return number(row[k]) or 0.0
+    return None
+
+
+def sass_rows(blocks):
+    """The SASS instructions: rows with an address and executed-instruction counts."""
+    out = []
+    for _, _, body in blocks:
+        for row in body:
+            a = (row.get("Address") or "").strip()
+            inst, thr = number(row.get(INST)), number(row.get(THREAD_INST))
+            if a and a not in ("-", "...") and inst:
+                out.append((row, inst, thr or 0.0))
+    return out
+
+
+def idle(rows):
+    """Idle lane share over (row, inst, thr) rows: by instruction, and by the samples."""
+    inst = sum(r[1] for r in rows)
+    thr = sum(r[2] for r in rows)
+    by_inst = 1.0 - thr / (LANES * inst) if inst else None
+    w = s = 0.0
+    for row, i, t in rows:
+        n = samples_of(row)
+        if n:
+            s += n
+            w += n * (1.0 - t / (LANES * i))
+    return {"warp_instructions": inst, "thread_instructions": thr, "idle_share_by_instruction": by_inst,
+            "samples": s, "idle_share_by_time": (w / s) if s else None}
+
+
+def function_lines(path, names):
+    """{line} of the functions `names` in a source file: a name, or (name, after) for the part of
+    the function after the first line holding `after`; a definition runs from its name's line to
+    the first line that is a lone closing brace."""
+    try:
+        with open(path, encoding="utf-8") as f:
+            text = f.read().split("\n")
+    except OSError:
+        return set()
+    out = set()
+    for want in names:
+        name, after = (want, None) if isinstance(want, str) else want
+        start = None
+        for n, line in enumerate(text, 1):
+            if start is None and re.match(r"^(?:GB_HD\w*|__device__|static|__global__)\b.*\b%s\(" % re.escape(name), line):
+                start = n
+            elif start is not None and line.startswith("}"):
+                lines = range(start, n + 1)
+                if after:
+                    hit = [k for k in lines if after in text[k - 1]]
+                    lines = range(hit[0] + 1, n + 1) if hit else range(0)
+                out.update(lines)
+                break
+    return out
+
+
+def commit_lines(src_root):
+    """{(file basename, line)} of COMMIT in the sources under src_root (stm/csmv/)."""
+    out = set()
+    for base, names in COMMIT.items():
+        path = os.path.join(src_root, "stm", "csmv", base)
+        if names is None:
+            try:
+                with open(path, encoding="utf-8") as f:
+                    n = len(f.read().split("\n"))
+            except OSError:
+                continue
+            out.update((base, k) for k in range(1, n + 1))
+        else:
+            out.update((base, k) for k in function_lines(path, names))
+    return out
+
+
+def sass_by_line(blocks):
+    """(file basename, line, row, inst, thr) of each SASS row of a cuda,sass export: a row with a
+    line number and no address names the source line of the SASS rows after it."""
+    out = []
+    for what, name, body in blocks:
+        base = os.path.basename(name) if what in ("File Path", "File Name", "File") else None
+        line = None
+        for row in body:
+            a = (row.get("Address") or "").strip()
+            ln = next((row[k].strip() for k in LINE_COLUMNS if k in row and row[k].strip().isdigit()), None)
+            if ln and (not a or a in ("-", "...")):
+                line = int(ln)
+                continue
+            if a and a not in ("-", "...") and number(row.get(INST)):
+                f = base or os.path.basename((row.get("File") or row.get("File Path") or "").strip()) or None
+                out.append((f, line, row, number(row.get(INST)), number(row.get(THREAD_INST)) or 0.0))
+    return out
+
+
+def summary(d, src_root="."):
+    out = {}
+    commit = commit_lines(src_root)
+    for metrics in sorted(glob.glob(os.path.join(d, "*-metrics.csv"))):
+        algo = os.path.basename(metrics)[:-len("-metrics.csv")]
+        a = {}
+        m, kernel = raw_counters(metrics)
+        if m and m.get("smsp__inst_executed.sum"):
+            inst, thr = m["smsp__inst_executed.sum"], m.get("smsp__thread_inst_executed.sum", 0.0)
+            a["kernel"] = {"name": kernel, "warp_instructions": inst, "thread_instructions": thr,
+                           "lanes_per_instruction": thr / inst, "idle_share_by_instruction": 1.0 - thr / (LANES * inst),
+                           "duration_ns": m.get("gpu__time_duration.sum")}
+        sass = os.path.join(d, algo + "-sass.csv")
+        if os.path.exists(sass):
+            rows = sass_rows(source_blocks(sass))
+            if rows:
+                a["sampled"] = idle(rows)
+        both = os.path.join(d, algo + "-cuda-sass.csv")
+        if os.path.exists(both):
+            rows = sass_by_line(source_blocks(both))
+            mine = [(r, i, t) for f, ln, r, i, t in rows if (f, ln) in commit]
+            if mine:
+                a["commit"] = idle(mine)
+                a["commit"]["share_of_samples"] = (a["commit"]["samples"] / idle([(r, i, t) for _, _, r, i, t in rows])["samples"]
+                                                   if a["commit"]["samples"] else None)
+        if a:
+            out[algo] = a
+    return out
+
+
+def fmt(v, pct=False):
+    if v is None:
+        return "-"
+    return "%.1f%%" % (100 * v) if pct else "%.4g" % v
+
+
+def main(argv):
+    if len(argv) < 2 or argv[1] in ("-h", "--help"):
+        print(__doc__.strip())
+        return 0 if len(argv) > 1 else 2
+    d = argv[1]
+    out = argv[argv.index("--json") + 1] if "--json" in argv else os.path.join(d, "lanes.json")
+    root = argv[argv.index("--src") + 1] if "--src" in argv else os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..")
+    s = summary(d, root)
+    if not s:
+        print("ncu_lanes.py: no ncu export with instruction counts in %s" % d, file=sys.stderr)
+        return 1
+    with open(out, "w", encoding="utf-8") as f:
+        json.dump(s, f, indent=1, sort_keys=True)
+        f.write("\n")
+    print("| algo | lanes an instruction | idle lanes, by instruction | idle lanes, by time | commit: idle lanes by time | commit's share of the time |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    for algo, a in s.items():
+        k, p, c = a.get("kernel", {}), a.get("sampled", {}), a.get("commit", {})
+        print("| %s | %s | %s | %s | %s | %s |" % (algo, fmt(k.get("lanes_per_instruction")),
+                                                  fmt(k.get("idle_share_by_instruction"), True),
+                                                  fmt(p.get("idle_share_by_time"), True),
+                                                  fmt(c.get("idle_share_by_time"), True),
+                                                  fmt(c.get("share_of_samples"), True)))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv))
