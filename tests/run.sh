@@ -836,10 +836,11 @@ assert ("lock-free-list-opencl-on-the-gpu-seed-002" in [a for _, a in links]), l
 ' "$cr"
 fi
 # csmv-table1-divergence-share: JVSTM-GPU's reports leave divergence null, a profile of its lanes
-# judges it. tests/data/ncu/ holds ncu's three exports as divergence.sh writes them, made up so the
-# shares come out by hand: the kernel's counters 24 lanes an instruction (25% idle); per
-# instruction 0%, 75% and 50% idle under 10, 30 and 60 samples (52.5% by time), the last two in
-# the commit (jvstm.h, and jvgpu_attempt's wait on the ATR in jvstm_gpu.cu: 58.3%, 90% of the time)
+# judges it. tests/data/ncu/ holds ncu's three exports and nvdisasm's listing as divergence.sh
+# writes them, made up so the shares come out by hand: the kernel's counters 24 lanes an
+# instruction (25% idle); per instruction 0%, 75% and 50% idle under 10, 30 and 60 samples (52.5%
+# by time), the last two in the commit (jvstm.h, and jvgpu_attempt's wait on the ATR in
+# jvstm_gpu.cu: 58.3%, 90% of the time)
 mkdir -p "$cr/csmv-fig1"
 cp "$T_TMP/csmv-fig1/bank-jvstm-gpu-A-x10.json" "$cr/csmv-fig1/bank-jvstm-gpu-A-x1.json"
 bash scripts/claims.sh --run "$cr" 2>/dev/null
@@ -863,6 +864,18 @@ bash scripts/claims.sh --run "$cr" 2>/dev/null
 check "JVSTM-GPU's divergence from the commit's idle lanes: 58.3% against the paper's 45%, reproduced" \
 	test "$(verdict_of csmv-table1-divergence-share)" = "reproduced|1.3|"
 check "claims.csv says where the share comes from" grep -q '^csmv-table1-divergence-share,.*58.3% of its commit.s warp time (ncu on the same binary' "$cr/claims.csv"
+# where ncu's page has no source lines (its sources not found), nvdisasm's listing of the kernel
+# gives them, matched to the SASS page instruction by instruction
+rm "$cr/csmv-fig1/divergence/jvstm-gpu-cuda-sass.csv"
+expect_rc "ncu_lanes.py with the lines of nvdisasm's listing" 0 python3 scripts/lib/ncu_lanes.py "$cr/csmv-fig1/divergence"
+expect_out "the same commit share from nvdisasm's lines" "| jvstm-gpu | 24 | 25.0% | 52.5% | 58.3% | 90.0% |"
+check "lanes.json says where the commit's lines came from" python3 -c '
+import json, sys
+assert json.load(open(sys.argv[1]))["jvstm-gpu"]["lines_from"] == "nvdisasm"' "$cr/csmv-fig1/divergence/lanes.json"
+sed -i 's|NANOSLEEP R6 ;|NANOSLEEP R6 ;\n        /*0030*/                   EXIT ;|' "$cr/csmv-fig1/divergence/jvstm-gpu-sass-lines.txt"
+expect_rc "ncu_lanes.py with a listing of another build" 0 python3 scripts/lib/ncu_lanes.py "$cr/csmv-fig1/divergence"
+expect_out "a listing that does not match the page instruction by instruction gives no commit share" \
+	"| jvstm-gpu | 24 | 25.0% | 52.5% | - | - |"
 rm "$cr/csmv-fig1/divergence"/jvstm-gpu-*sass.csv
 expect_rc "ncu_lanes.py with the kernel's counters alone" 0 python3 scripts/lib/ncu_lanes.py "$cr/csmv-fig1/divergence"
 bash scripts/claims.sh --run "$cr" 2>/dev/null

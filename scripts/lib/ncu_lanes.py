@@ -20,8 +20,9 @@ the source lines of the commit (COMMIT below).
 
 reads DIR/ALGO-metrics.csv (`ncu --csv --page raw` with smsp__inst_executed.sum and
 smsp__thread_inst_executed.sum), DIR/ALGO-sass.csv (`ncu -i R --page source --csv
---print-source sass`) and DIR/ALGO-cuda-sass.csv (`--print-source cuda,sass`) for each ALGO
-found, prints a table and writes the figures as JSON (default DIR/lanes.json). Only the
+--print-source sass`) and DIR/ALGO-cuda-sass.csv (`--print-source cuda,sass`), or for the
+source lines, where that page has none, DIR/ALGO-sass-lines.txt (`nvdisasm -g` of the kernel's
+cubin, matched to the SASS page instruction by instruction), for each ALGO found, prints a table and writes the figures as JSON (default DIR/lanes.json). Only the
 standard library is used.
 """
 
@@ -112,15 +113,16 @@ def samples_of(row):
     return None
 
 
-def sass_rows(blocks):
-    """The SASS instructions: rows with an address and executed-instruction counts."""
+def sass_rows(blocks, executed=True):
+    """The SASS instructions: rows with an address, and their executed-instruction counts; only
+    those executed unless `executed` is false."""
     out = []
     for _, _, body in blocks:
         for row in body:
             a = (row.get("Address") or "").strip()
             inst, thr = number(row.get(INST)), number(row.get(THREAD_INST))
-            if a and a not in ("-", "...") and inst:
-                out.append((row, inst, thr or 0.0))
+            if a and a not in ("-", "...") and (inst or not executed):
+                out.append((row, inst or 0.0, thr or 0.0))
     return out
 
 
@@ -201,6 +203,48 @@ def sass_by_line(blocks):
     return out
 
 
+def sass_lines(path, kernel):
+    """[(opcode, file basename, line)] of `kernel`'s instructions in `nvdisasm -g` output, in
+    order: a `//## File "F", line N` comment names the source line of the instructions after it
+    (the innermost, where code was inlined)."""
+    out, inside, where = [], False, (None, None)
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            text = f.read().split("\n")
+    except OSError:
+        return out
+    for line in text:
+        t = line.strip()
+        if re.match(r"^\.section\s", t):
+            inside, where = ".text." in t and kernel in t, (None, None)
+            continue
+        m = re.match(r'^//## File "([^"]+)", line (\d+)', t)
+        if m:
+            where = (os.path.basename(m.group(1)), int(m.group(2)))
+            continue
+        m = re.match(r"^/\*[0-9a-fA-F]+\*/\s+(.*?)\s*;", t)
+        if m and inside:
+            out.append((opcode(m.group(1)), where[0], where[1]))
+    return out
+
+
+def opcode(sass):
+    """An instruction's opcode without its predicate and modifiers: `@!P0 BRA.U` -> BRA."""
+    w = sass.strip().split()
+    if w and w[0].startswith("@"):
+        w = w[1:]
+    return w[0].split(".")[0] if w else ""
+
+
+def sass_by_order(rows, lines):
+    """(file, line, row, inst, thr) of the SASS page's rows, their lines taken from nvdisasm's
+    listing of the same kernel instruction by instruction (both in address order): only when the
+    two list the same opcodes."""
+    if len(rows) != len(lines) or any(opcode(r[0].get("Source", "")) != o for r, (o, _, _) in zip(rows, lines)):
+        return None
+    return [(f, ln, r, i, t) for (r, i, t), (_, f, ln) in zip(rows, lines)]
+
+
 def summary(d, src_root="."):
     out = {}
     commit = commit_lines(src_root)
@@ -218,9 +262,17 @@ def summary(d, src_root="."):
             rows = sass_rows(source_blocks(sass))
             if rows:
                 a["sampled"] = idle(rows)
-        both = os.path.join(d, algo + "-cuda-sass.csv")
-        if os.path.exists(both):
-            rows = sass_by_line(source_blocks(both))
+        both, listing = os.path.join(d, algo + "-cuda-sass.csv"), os.path.join(d, algo + "-sass-lines.txt")
+        rows = sass_by_line(source_blocks(both)) if os.path.exists(both) else []
+        if not any(ln for _, ln, _, _, _ in rows) and os.path.exists(sass) and os.path.exists(listing):
+            # no source lines on ncu's page (its sources not found): nvdisasm's, by instruction
+            name = (a.get("kernel", {}).get("name") or algo.replace("-", "_") + "_bank_kernel").split("(")[0]
+            rows = sass_by_order(sass_rows(source_blocks(sass), executed=False),
+                                 sass_lines(listing, name.split("::")[-1].strip())) or []
+            rows = [x for x in rows if x[3]]
+            if rows:
+                a["lines_from"] = "nvdisasm"
+        if rows:
             mine = [(r, i, t) for f, ln, r, i, t in rows if (f, ln) in commit]
             if mine:
                 a["commit"] = idle(mine)
