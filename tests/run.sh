@@ -872,7 +872,12 @@ expect_out "the same commit share from nvdisasm's lines" "| jvstm-gpu | 24 | 25.
 check "lanes.json says where the commit's lines came from" python3 -c '
 import json, sys
 assert json.load(open(sys.argv[1]))["jvstm-gpu"]["lines_from"] == "nvdisasm"' "$cr/csmv-fig1/divergence/lanes.json"
-sed -i 's|NANOSLEEP R6 ;|NANOSLEEP R6 ;\n        /*0030*/                   EXIT ;|' "$cr/csmv-fig1/divergence/jvstm-gpu-sass-lines.txt"
+sed -i 's|NANOSLEEP R6 ;|NANOSLEEP R6 ;\n        /*0030*/                   BRA `(.L_x_9) ;\n        /*0040*/                   NOP ;|' \
+	"$cr/csmv-fig1/divergence/jvstm-gpu-sass-lines.txt"
+expect_rc "ncu_lanes.py with a listing padded past the kernel's last instruction" 0 \
+	python3 scripts/lib/ncu_lanes.py "$cr/csmv-fig1/divergence"
+expect_out "padding after the kernel's last instruction matches" "| jvstm-gpu | 24 | 25.0% | 52.5% | 58.3% | 90.0% |"
+sed -i 's|NANOSLEEP R6 ;|NANOSLEEP R6 ;\n        /*0028*/                   EXIT ;|' "$cr/csmv-fig1/divergence/jvstm-gpu-sass-lines.txt"
 expect_rc "ncu_lanes.py with a listing of another build" 0 python3 scripts/lib/ncu_lanes.py "$cr/csmv-fig1/divergence"
 expect_out "a listing that does not match the page instruction by instruction gives no commit share" \
 	"| jvstm-gpu | 24 | 25.0% | 52.5% | - | - |"

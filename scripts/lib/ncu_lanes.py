@@ -239,10 +239,15 @@ def opcode(sass):
 def sass_by_order(rows, lines):
     """(file, line, row, inst, thr) of the SASS page's rows, their lines taken from nvdisasm's
     listing of the same kernel instruction by instruction (both in address order): only when the
-    two list the same opcodes."""
-    if len(rows) != len(lines) or any(opcode(r[0].get("Source", "")) != o for r, (o, _, _) in zip(rows, lines)):
+    two list the same opcodes, but for a tail of padding (NOP, BRA) one of them may have after
+    the kernel's last instruction."""
+    n = min(len(rows), len(lines))
+    tail = [opcode(r[0].get("Source", "")) for r in rows[n:]] + [o for o, _, _ in lines[n:]]
+    if any(o not in ("NOP", "BRA") for o in tail):
         return None
-    return [(f, ln, r, i, t) for (r, i, t), (_, f, ln) in zip(rows, lines)]
+    if any(opcode(r[0].get("Source", "")) != o for r, (o, _, _) in zip(rows, lines)):
+        return None
+    return [(f, ln, r, i, t) for (r, i, t), (_, f, ln) in zip(rows[:n], lines[:n])]
 
 
 def summary(d, src_root="."):
