@@ -77,7 +77,8 @@ def raw_counters(path):
     for r in rows[1:]:
         if r[0].strip():  # the units row has no ID
             d = dict(zip(head, r))
-            return {k: number(v) for k, v in d.items() if number(v) is not None}, d.get("Kernel Name")
+            values = {k: number(v) for k, v in d.items()}
+            return {k: v for k, v in values.items() if v is not None}, d.get("Kernel Name")
     return None, None
 
 
@@ -87,22 +88,18 @@ def source_blocks(path):
     rows, out, i = csv_rows(path), [], 0
     while i < len(rows):
         r = rows[i]
-        if r[0] in BLOCK_STARTS and i + 1 < len(rows) and rows[i + 1][0] in BLOCK_STARTS:
-            i += 1  # a kernel's row before its first file's
-        elif r[0] in BLOCK_STARTS and i + 1 < len(rows):
-            head, body, i = rows[i + 1], [], i + 2
-            while i < len(rows) and rows[i][0] not in BLOCK_STARTS:
-                body.append(dict(zip(head, rows[i])))
-                i += 1
-            out.append((r[0], r[1] if len(r) > 1 else "", body))
+        if r[0] in BLOCK_STARTS and i + 1 < len(rows) and rows[i + 1][0] not in BLOCK_STARTS:
+            what, name, i = r[0], r[1] if len(r) > 1 else "", i + 1
         elif r[0] in ("Address",) + LINE_COLUMNS:  # no block row: one block
-            head, body, i = r, [], i + 1
-            while i < len(rows) and rows[i][0] not in BLOCK_STARTS:
-                body.append(dict(zip(head, rows[i])))
-                i += 1
-            out.append(("", "", body))
+            what, name = "", ""
         else:
+            i += 1  # a kernel's row before its first file's, or nothing of ours
+            continue
+        head, body, i = rows[i], [], i + 1
+        while i < len(rows) and rows[i][0] not in BLOCK_STARTS:
+            body.append(dict(zip(head, rows[i])))
             i += 1
+        out.append((what, name, body))
     return out
 
 
@@ -113,16 +110,15 @@ def samples_of(row):
     return None
 
 
-def sass_rows(blocks, executed=True):
-    """The SASS instructions: rows with an address, and their executed-instruction counts; only
-    those executed unless `executed` is false."""
+def sass_rows(blocks):
+    """The SASS instructions, executed or not: (row, warp instructions, thread instructions) of
+    each row with an address."""
     out = []
     for _, _, body in blocks:
         for row in body:
             a = (row.get("Address") or "").strip()
-            inst, thr = number(row.get(INST)), number(row.get(THREAD_INST))
-            if a and a not in ("-", "...") and (inst or not executed):
-                out.append((row, inst or 0.0, thr or 0.0))
+            if a and a not in ("-", "..."):
+                out.append((row, number(row.get(INST)) or 0.0, number(row.get(THREAD_INST)) or 0.0))
     return out
 
 
@@ -263,26 +259,24 @@ def summary(d, src_root="."):
                            "lanes_per_instruction": thr / inst, "idle_share_by_instruction": 1.0 - thr / (LANES * inst),
                            "duration_ns": m.get("gpu__time_duration.sum")}
         sass = os.path.join(d, algo + "-sass.csv")
-        if os.path.exists(sass):
-            rows = sass_rows(source_blocks(sass))
-            if rows:
-                a["sampled"] = idle(rows)
+        instructions = sass_rows(source_blocks(sass)) if os.path.exists(sass) else []
+        executed = [x for x in instructions if x[1]]
+        if executed:
+            a["sampled"] = idle(executed)
         both, listing = os.path.join(d, algo + "-cuda-sass.csv"), os.path.join(d, algo + "-sass-lines.txt")
         rows = sass_by_line(source_blocks(both)) if os.path.exists(both) else []
-        if not any(ln for _, ln, _, _, _ in rows) and os.path.exists(sass) and os.path.exists(listing):
+        if not any(ln for _, ln, _, _, _ in rows) and instructions and os.path.exists(listing):
             # no source lines on ncu's page (its sources not found): nvdisasm's, by instruction
             name = (a.get("kernel", {}).get("name") or algo.replace("-", "_") + "_bank_kernel").split("(")[0]
-            rows = sass_by_order(sass_rows(source_blocks(sass), executed=False),
-                                 sass_lines(listing, name.split("::")[-1].strip())) or []
-            rows = [x for x in rows if x[3]]
+            rows = [x for x in sass_by_order(instructions, sass_lines(listing, name.split("::")[-1].strip())) or []
+                    if x[3]]
             if rows:
                 a["lines_from"] = "nvdisasm"
-        if rows:
-            mine = [(r, i, t) for f, ln, r, i, t in rows if (f, ln) in commit]
-            if mine:
-                a["commit"] = idle(mine)
-                a["commit"]["share_of_samples"] = (a["commit"]["samples"] / idle([(r, i, t) for _, _, r, i, t in rows])["samples"]
-                                                   if a["commit"]["samples"] else None)
+        mine = [(r, i, t) for f, ln, r, i, t in rows if (f, ln) in commit]
+        if mine:
+            a["commit"] = idle(mine)
+            total = sum(samples_of(r) or 0.0 for _, _, r, _, _ in rows)
+            a["commit"]["share_of_samples"] = a["commit"]["samples"] / total if a["commit"]["samples"] else None
         if a:
             out[algo] = a
     return out
