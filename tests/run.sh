@@ -840,7 +840,9 @@ fi
 # writes them, made up so the shares come out by hand: the kernel's counters 24 lanes an
 # instruction (25% idle); per instruction 0%, 75% and 50% idle under 10, 30 and 60 samples (52.5%
 # by time), the last two in the commit (jvstm.h, and jvgpu_attempt's wait on the ATR in
-# jvstm_gpu.cu: 58.3%, 90% of the time)
+# jvstm_gpu.cu: 58.3%, 90% of the time). The layout is ncu 2025.3's: a file's block names the file
+# and then the kernel, its rows a source line then that line's instructions; the atomic is
+# port.h's, inlined into jvstm.h, and listed under both lines (it counts once, as the commit's)
 mkdir -p "$cr/csmv-fig1"
 cp "$T_TMP/csmv-fig1/bank-jvstm-gpu-A-x10.json" "$cr/csmv-fig1/bank-jvstm-gpu-A-x1.json"
 bash scripts/claims.sh --run "$cr" 2>/dev/null
@@ -864,6 +866,10 @@ bash scripts/claims.sh --run "$cr" 2>/dev/null
 check "JVSTM-GPU's divergence from the commit's idle lanes: 58.3% against the paper's 45%, reproduced" \
 	test "$(verdict_of csmv-table1-divergence-share)" = "reproduced|1.3|"
 check "claims.csv says where the share comes from" grep -q '^csmv-table1-divergence-share,.*58.3% of its commit.s warp time (ncu on the same binary' "$cr/claims.csv"
+gzip "$cr/csmv-fig1/divergence"/jvstm-gpu-*sass*
+expect_rc "ncu_lanes.py reads the exports gzip'd" 0 python3 scripts/lib/ncu_lanes.py "$cr/csmv-fig1/divergence"
+expect_out "the same table from the gzip'd exports" "| jvstm-gpu | 24 | 25.0% | 52.5% | 58.3% | 90.0% |"
+gunzip "$cr/csmv-fig1/divergence"/*.gz
 # where ncu's page has no source lines (its sources not found), nvdisasm's listing of the kernel
 # gives them, matched to the SASS page instruction by instruction
 rm "$cr/csmv-fig1/divergence/jvstm-gpu-cuda-sass.csv"

@@ -22,12 +22,22 @@ reads DIR/ALGO-metrics.csv (`ncu --csv --page raw` with smsp__inst_executed.sum 
 smsp__thread_inst_executed.sum), DIR/ALGO-sass.csv (`ncu -i R --page source --csv
 --print-source sass`) and DIR/ALGO-cuda-sass.csv (`--print-source cuda,sass`), or for the
 source lines, where that page has none, DIR/ALGO-sass-lines.txt (`nvdisasm -g` of the kernel's
-cubin, matched to the SASS page instruction by instruction), for each ALGO found, prints a table and writes the figures as JSON (default DIR/lanes.json). Only the
-standard library is used.
+cubin, matched to the SASS page instruction by instruction), each of the last three as it is or
+gzip'd (NAME.gz), for each ALGO found; prints a table and writes the figures as JSON (default
+DIR/lanes.json). Only the standard library is used.
+
+An instruction inlined from a helper (a fence of common/port.h) is the commit's when the commit's
+line inlined it: ncu's cuda,sass page lists it under each line of its inlining, and it counts
+once. `nvdisasm -g` names only the innermost line, so lines taken from its listing leave such
+helpers out of the commit; `nvdisasm -gi` names every level. On the H100 reference run
+(results/h100-ref-5a1cd31/csmv-fig1/divergence) the commit took 45% of the kernel's sampled time
+by ncu's page, 27% by a `-g` listing and 49% by a `-gi` listing of the same binary, its lanes
+idle 30% of it by all three.
 """
 
 import csv
 import glob
+import gzip
 import json
 import os
 import re
@@ -37,7 +47,8 @@ LANES = 32
 INST = "Instructions Executed"
 THREAD_INST = "Thread Instructions Executed"
 SAMPLES = ("Warp Stall Sampling (All Samples)", "Warp Stall Sampling (All Cycles)", "# Samples")
-BLOCK_STARTS = ("Kernel Name", "Function Name", "File Path", "File Name", "File")
+FILE_BLOCKS = ("File Path", "File Name", "File")
+BLOCK_STARTS = ("Kernel Name", "Function Name") + FILE_BLOCKS
 LINE_COLUMNS = ("Line No", "Line", "#", "Line Number", "# Line")
 
 # JVSTM-GPU's commit, from the end of its execution to its write-back (jvstm_gpu.cu's
@@ -62,9 +73,22 @@ def number(s):
         return None
 
 
+def export(d, name):
+    """DIR/NAME, or DIR/NAME.gz where the export was kept compressed; None where neither is."""
+    path = os.path.join(d, name)
+    return next((p for p in (path, path + ".gz") if os.path.exists(p)), None)
+
+
+def text(path, newline=None):
+    """An export opened for reading as text, gzip'd or not."""
+    if path.endswith(".gz"):
+        return gzip.open(path, "rt", encoding="utf-8", errors="replace", newline=newline)
+    return open(path, encoding="utf-8", errors="replace", newline=newline)
+
+
 def csv_rows(path):
     """The CSV rows of an ncu export, without ncu's own lines (==PROF==, ==WARNING==)."""
-    with open(path, encoding="utf-8", errors="replace", newline="") as f:
+    with text(path, newline="") as f:
         return [r for r in csv.reader(line for line in f if not line.startswith("==")) if r]
 
 
@@ -84,17 +108,22 @@ def raw_counters(path):
 
 def source_blocks(path):
     """The blocks of `ncu --page source --csv`: [(what, name, [row dict])], a block a kernel or a
-    file; a header row follows each block's first row."""
+    file. A block opens with one or more rows naming it (`--print-source sass`: "Kernel Name";
+    `cuda,sass`: "File Path" then "Function Name"), then a header row; a block named by a file
+    is that file's (what "File Path", name its path), else the first row's."""
     rows, out, i = csv_rows(path), [], 0
     while i < len(rows):
-        r = rows[i]
-        if r[0] in BLOCK_STARTS and i + 1 < len(rows) and rows[i + 1][0] not in BLOCK_STARTS:
-            what, name, i = r[0], r[1] if len(r) > 1 else "", i + 1
-        elif r[0] in ("Address",) + LINE_COLUMNS:  # no block row: one block
-            what, name = "", ""
-        else:
-            i += 1  # a kernel's row before its first file's, or nothing of ours
+        names = []
+        while i < len(rows) and rows[i][0] in BLOCK_STARTS:
+            names.append((rows[i][0], rows[i][1] if len(rows[i]) > 1 else ""))
+            i += 1
+        if i >= len(rows):
+            break
+        if not names and rows[i][0] not in ("Address",) + LINE_COLUMNS:
+            i += 1  # nothing of ours
             continue
+        files = [n for n in names if n[0] in FILE_BLOCKS]
+        what, name = (files or names or [("", "")])[0]
         head, body, i = rows[i], [], i + 1
         while i < len(rows) and rows[i][0] not in BLOCK_STARTS:
             body.append(dict(zip(head, rows[i])))
@@ -185,7 +214,7 @@ def sass_by_line(blocks):
     line number and no address names the source line of the SASS rows after it."""
     out = []
     for what, name, body in blocks:
-        base = os.path.basename(name) if what in ("File Path", "File Name", "File") else None
+        base = os.path.basename(name) if what in FILE_BLOCKS else None
         line = None
         for row in body:
             a = (row.get("Address") or "").strip()
@@ -200,27 +229,32 @@ def sass_by_line(blocks):
 
 
 def sass_lines(path, kernel):
-    """[(opcode, file basename, line)] of `kernel`'s instructions in `nvdisasm -g` output, in
+    """[(opcode, [(file basename, line)])] of `kernel`'s instructions in `nvdisasm -g` output, in
     order: a `//## File "F", line N` comment names the source line of the instructions after it
-    (the innermost, where code was inlined)."""
-    out, inside, where = [], False, (None, None)
+    (the innermost, where code was inlined: `-g` names no caller). `nvdisasm -gi` writes a run of
+    such comments, one a level of the inlining, each with the line that inlined it (`inlined at
+    "F", line N`): all of them are the instruction's lines."""
+    out, inside, where, continued = [], False, [], False
     try:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            text = f.read().split("\n")
+        with text(path) as f:
+            listing = f.read().split("\n")
     except OSError:
         return out
-    for line in text:
+    for line in listing:
         t = line.strip()
         if re.match(r"^\.section\s", t):
-            inside, where = ".text." in t and kernel in t, (None, None)
+            inside, where = ".text." in t and kernel in t, []
             continue
-        m = re.match(r'^//## File "([^"]+)", line (\d+)', t)
-        if m:
-            where = (os.path.basename(m.group(1)), int(m.group(2)))
+        if t.startswith("//## File "):
+            # `-gi` writes a comment per level of the inlining: a run of them is one instruction's
+            levels = [(os.path.basename(f), int(n)) for f, n in re.findall(r'"([^"]+)", line (\d+)', t)]
+            where = where + [x for x in levels if x not in where] if continued else levels
+            continued = True
             continue
         m = re.match(r"^/\*[0-9a-fA-F]+\*/\s+(.*?)\s*;", t)
         if m and inside:
-            out.append((opcode(m.group(1)), where[0], where[1]))
+            out.append((opcode(m.group(1)), where))
+        continued = False
     return out
 
 
@@ -234,16 +268,17 @@ def opcode(sass):
 
 def sass_by_order(rows, lines):
     """(file, line, row, inst, thr) of the SASS page's rows, their lines taken from nvdisasm's
-    listing of the same kernel instruction by instruction (both in address order): only when the
-    two list the same opcodes, but for a tail of padding (NOP, BRA) one of them may have after
-    the kernel's last instruction."""
+    listing of the same kernel instruction by instruction (both in address order), a row for
+    each of an instruction's lines: only when the two list the same opcodes, but for a tail of
+    padding (NOP, BRA) one of them may have after the kernel's last instruction."""
     n = min(len(rows), len(lines))
-    tail = [opcode(r[0].get("Source", "")) for r in rows[n:]] + [o for o, _, _ in lines[n:]]
+    tail = [opcode(r[0].get("Source", "")) for r in rows[n:]] + [o for o, _ in lines[n:]]
     if any(o not in ("NOP", "BRA") for o in tail):
         return None
-    if any(opcode(r[0].get("Source", "")) != o for r, (o, _, _) in zip(rows, lines)):
+    if any(opcode(r[0].get("Source", "")) != o for r, (o, _) in zip(rows, lines)):
         return None
-    return [(f, ln, r, i, t) for (r, i, t), (_, f, ln) in zip(rows[:n], lines[:n])]
+    return [(f, ln, r, i, t) for (r, i, t), (_, where) in zip(rows[:n], lines[:n])
+            for f, ln in (where or [(None, None)])]
 
 
 def summary(d, src_root="."):
@@ -258,24 +293,32 @@ def summary(d, src_root="."):
             a["kernel"] = {"name": kernel, "warp_instructions": inst, "thread_instructions": thr,
                            "lanes_per_instruction": thr / inst, "idle_share_by_instruction": 1.0 - thr / (LANES * inst),
                            "duration_ns": m.get("gpu__time_duration.sum")}
-        sass = os.path.join(d, algo + "-sass.csv")
-        instructions = sass_rows(source_blocks(sass)) if os.path.exists(sass) else []
+        sass = export(d, algo + "-sass.csv")
+        instructions = sass_rows(source_blocks(sass)) if sass else []
         executed = [x for x in instructions if x[1]]
         if executed:
             a["sampled"] = idle(executed)
-        both, listing = os.path.join(d, algo + "-cuda-sass.csv"), os.path.join(d, algo + "-sass-lines.txt")
-        rows = sass_by_line(source_blocks(both)) if os.path.exists(both) else []
-        if not any(ln for _, ln, _, _, _ in rows) and instructions and os.path.exists(listing):
+        both, listing = export(d, algo + "-cuda-sass.csv"), export(d, algo + "-sass-lines.txt")
+        rows = sass_by_line(source_blocks(both)) if both else []
+        if not any(ln for _, ln, _, _, _ in rows) and instructions and listing:
             # no source lines on ncu's page (its sources not found): nvdisasm's, by instruction
             name = (a.get("kernel", {}).get("name") or algo.replace("-", "_") + "_bank_kernel").split("(")[0]
             rows = [x for x in sass_by_order(instructions, sass_lines(listing, name.split("::")[-1].strip())) or []
                     if x[3]]
             if rows:
                 a["lines_from"] = "nvdisasm"
-        mine = [(r, i, t) for f, ln, r, i, t in rows if (f, ln) in commit]
+        # ncu's cuda,sass page lists an inlined instruction under each line of its inlining (the
+        # fence of port.h under port.h's line and under the commit's line that calls it): an
+        # instruction is the commit's when any of its lines is, and counts once
+        once = {}
+        for f, ln, r, i, t in rows:
+            key = (r.get("Address") or "").strip() or id(r)
+            x = once.setdefault(key, [r, i, t, False])
+            x[3] = x[3] or (f, ln) in commit
+        mine = [(r, i, t) for r, i, t, c in once.values() if c]
         if mine:
             a["commit"] = idle(mine)
-            total = sum(samples_of(r) or 0.0 for _, _, r, _, _ in rows)
+            total = sum(samples_of(r) or 0.0 for r, _, _, _ in once.values())
             a["commit"]["share_of_samples"] = a["commit"]["samples"] / total if a["commit"]["samples"] else None
         if a:
             out[algo] = a
