@@ -264,6 +264,10 @@ GB_HD void gb_fence_sc(void)
  * that needs the value) returns the ticket. On the GPU the lanes of a warp that
  * arrive together share one atomicAdd: the leader takes a block of tickets and
  * hands them out by rank, so a warp of committers costs one atomic, not 32.
+ * Built with -DGB_TICKET_PER_LANE, every lane takes its own ticket with its
+ * own atomic and no lane waits for another: a diagnostic build (docs/stm.md,
+ * GPU-STM, says how to make it) to run the GPU-STM skiplist configurations that
+ * stall at times on, whose stalled lane waits in gb_ticket_end's shuffle.
  */
 typedef struct gb_ticket {
 	uint32_t base;
@@ -273,13 +277,16 @@ typedef struct gb_ticket {
 GB_HD gb_ticket gb_ticket_begin(uint32_t *counter)
 {
 	gb_ticket t;
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && !defined(GB_TICKET_PER_LANE)
 	unsigned lane;
 	asm("mov.u32 %0, %%laneid;" : "=r"(lane));
 	t.mask = __activemask();
 	t.leader = (uint32_t)(__ffs(t.mask) - 1);
 	t.rank = (uint32_t)__popc(t.mask & ((1u << lane) - 1u));
 	t.base = lane == t.leader ? atomicAdd(counter, (unsigned)__popc(t.mask)) : 0;
+#elif defined(__CUDA_ARCH__)
+	t.base = atomicAdd(counter, 1u);
+	t.mask = t.leader = t.rank = 0;
 #else
 	GB_PORT_STEP();
 	t.base = __atomic_fetch_add(counter, 1u, __ATOMIC_ACQ_REL);
@@ -290,7 +297,7 @@ GB_HD gb_ticket gb_ticket_begin(uint32_t *counter)
 
 GB_HD uint32_t gb_ticket_end(const gb_ticket *t)
 {
-#if defined(__CUDA_ARCH__)
+#if defined(__CUDA_ARCH__) && !defined(GB_TICKET_PER_LANE)
 	return __shfl_sync(t->mask, t->base, (int)t->leader) + t->rank;
 #else
 	return t->base;
