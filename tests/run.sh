@@ -849,9 +849,10 @@ bash scripts/claims.sh --run "$cr" 2>/dev/null
 check "JVSTM-GPU's divergence without a profile of its lanes: not run" \
 	test "$(verdict_of csmv-table1-divergence-share | cut -d'|' -f1)" = "not run"
 cp -r tests/data/ncu "$cr/csmv-fig1/divergence"
+lanes_row="| jvstm-gpu | 24 | 25.0% | 52.5% | 58.3% | 90.0% |"
 expect_rc "ncu_lanes.py reads ncu's exports" 0 python3 scripts/lib/ncu_lanes.py "$cr/csmv-fig1/divergence"
 expect_out "ncu_lanes.py's table: lanes an instruction, idle by instruction and by time, the commit's" \
-	"| jvstm-gpu | 24 | 25.0% | 52.5% | 58.3% | 90.0% |"
+	"$lanes_row"
 check "lanes.json: the kernel's counters, the samples' weights and the commit's lines" python3 -c '
 import json, sys
 a = json.load(open(sys.argv[1]))["jvstm-gpu"]
@@ -868,13 +869,13 @@ check "JVSTM-GPU's divergence from the commit's idle lanes: 58.3% against the pa
 check "claims.csv says where the share comes from" grep -q '^csmv-table1-divergence-share,.*58.3% of its commit.s warp time (ncu on the same binary' "$cr/claims.csv"
 gzip "$cr/csmv-fig1/divergence"/jvstm-gpu-*sass*
 expect_rc "ncu_lanes.py reads the exports gzip'd" 0 python3 scripts/lib/ncu_lanes.py "$cr/csmv-fig1/divergence"
-expect_out "the same table from the gzip'd exports" "| jvstm-gpu | 24 | 25.0% | 52.5% | 58.3% | 90.0% |"
+expect_out "the same table from the gzip'd exports" "$lanes_row"
 gunzip "$cr/csmv-fig1/divergence"/*.gz
 # where ncu's page has no source lines (its sources not found), nvdisasm's listing of the kernel
 # gives them, matched to the SASS page instruction by instruction
 rm "$cr/csmv-fig1/divergence/jvstm-gpu-cuda-sass.csv"
 expect_rc "ncu_lanes.py with the lines of nvdisasm's listing" 0 python3 scripts/lib/ncu_lanes.py "$cr/csmv-fig1/divergence"
-expect_out "the same commit share from nvdisasm's lines" "| jvstm-gpu | 24 | 25.0% | 52.5% | 58.3% | 90.0% |"
+expect_out "the same commit share from nvdisasm's lines" "$lanes_row"
 check "lanes.json says where the commit's lines came from" python3 -c '
 import json, sys
 assert json.load(open(sys.argv[1]))["jvstm-gpu"]["lines_from"] == "nvdisasm"' "$cr/csmv-fig1/divergence/lanes.json"
@@ -882,7 +883,7 @@ sed -i 's|NANOSLEEP R6 ;|NANOSLEEP R6 ;\n        /*0030*/                   BRA 
 	"$cr/csmv-fig1/divergence/jvstm-gpu-sass-lines.txt"
 expect_rc "ncu_lanes.py with a listing padded past the kernel's last instruction" 0 \
 	python3 scripts/lib/ncu_lanes.py "$cr/csmv-fig1/divergence"
-expect_out "padding after the kernel's last instruction matches" "| jvstm-gpu | 24 | 25.0% | 52.5% | 58.3% | 90.0% |"
+expect_out "padding after the kernel's last instruction matches" "$lanes_row"
 sed -i 's|NANOSLEEP R6 ;|NANOSLEEP R6 ;\n        /*0028*/                   EXIT ;|' "$cr/csmv-fig1/divergence/jvstm-gpu-sass-lines.txt"
 expect_rc "ncu_lanes.py with a listing of another build" 0 python3 scripts/lib/ncu_lanes.py "$cr/csmv-fig1/divergence"
 expect_out "a listing that does not match the page instruction by instruction gives no commit share" \

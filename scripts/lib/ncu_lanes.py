@@ -172,20 +172,20 @@ def function_lines(path, names):
     the first line that is a lone closing brace."""
     try:
         with open(path, encoding="utf-8") as f:
-            text = f.read().split("\n")
+            src = f.read().split("\n")
     except OSError:
         return set()
     out = set()
     for want in names:
         name, after = (want, None) if isinstance(want, str) else want
         start = None
-        for n, line in enumerate(text, 1):
+        for n, line in enumerate(src, 1):
             if start is None and re.match(r"^(?:GB_HD\w*|__device__|static|__global__)\b.*\b%s\(" % re.escape(name), line):
                 start = n
             elif start is not None and line.startswith("}"):
                 lines = range(start, n + 1)
                 if after:
-                    hit = [k for k in lines if after in text[k - 1]]
+                    hit = [k for k in lines if after in src[k - 1]]
                     lines = range(hit[0] + 1, n + 1) if hit else range(0)
                 out.update(lines)
                 break
@@ -210,9 +210,12 @@ def commit_lines(src_root):
 
 
 def sass_by_line(blocks):
-    """(file basename, line, row, inst, thr) of each SASS row of a cuda,sass export: a row with a
-    line number and no address names the source line of the SASS rows after it."""
-    out = []
+    """(row, inst, thr, {(file basename, line)}) of each executed instruction of a cuda,sass
+    export, in the page's order: a row with a line number and no address names the source line
+    of the SASS rows after it, and an instruction inlined from a helper is listed under each line
+    of its inlining (a fence of port.h under port.h's line and the commit's that calls it), so
+    its rows are one instruction with all those lines."""
+    out = {}
     for what, name, body in blocks:
         base = os.path.basename(name) if what in FILE_BLOCKS else None
         line = None
@@ -224,8 +227,9 @@ def sass_by_line(blocks):
                 continue
             if a and a not in ("-", "...") and number(row.get(INST)):
                 f = base or os.path.basename((row.get("File") or row.get("File Path") or "").strip()) or None
-                out.append((f, line, row, number(row.get(INST)), number(row.get(THREAD_INST)) or 0.0))
-    return out
+                x = out.setdefault(a, (row, number(row.get(INST)), number(row.get(THREAD_INST)) or 0.0, set()))
+                x[3].add((f, line))
+    return list(out.values())
 
 
 def sass_lines(path, kernel):
@@ -267,18 +271,17 @@ def opcode(sass):
 
 
 def sass_by_order(rows, lines):
-    """(file, line, row, inst, thr) of the SASS page's rows, their lines taken from nvdisasm's
-    listing of the same kernel instruction by instruction (both in address order), a row for
-    each of an instruction's lines: only when the two list the same opcodes, but for a tail of
-    padding (NOP, BRA) one of them may have after the kernel's last instruction."""
+    """(row, inst, thr, {(file, line)}) of the SASS page's rows, their lines taken from nvdisasm's
+    listing of the same kernel instruction by instruction (both in address order): only when the
+    two list the same opcodes, but for a tail of padding (NOP, BRA) one of them may have after
+    the kernel's last instruction."""
     n = min(len(rows), len(lines))
     tail = [opcode(r[0].get("Source", "")) for r in rows[n:]] + [o for o, _ in lines[n:]]
     if any(o not in ("NOP", "BRA") for o in tail):
         return None
     if any(opcode(r[0].get("Source", "")) != o for r, (o, _) in zip(rows, lines)):
         return None
-    return [(f, ln, r, i, t) for (r, i, t), (_, where) in zip(rows[:n], lines[:n])
-            for f, ln in (where or [(None, None)])]
+    return [(r, i, t, set(where)) for (r, i, t), (_, where) in zip(rows[:n], lines[:n])]
 
 
 def summary(d, src_root="."):
@@ -300,25 +303,18 @@ def summary(d, src_root="."):
             a["sampled"] = idle(executed)
         both, listing = export(d, algo + "-cuda-sass.csv"), export(d, algo + "-sass-lines.txt")
         rows = sass_by_line(source_blocks(both)) if both else []
-        if not any(ln for _, ln, _, _, _ in rows) and instructions and listing:
+        if not any(ln for _, _, _, where in rows for _, ln in where) and instructions and listing:
             # no source lines on ncu's page (its sources not found): nvdisasm's, by instruction
             name = (a.get("kernel", {}).get("name") or algo.replace("-", "_") + "_bank_kernel").split("(")[0]
             rows = [x for x in sass_by_order(instructions, sass_lines(listing, name.split("::")[-1].strip())) or []
-                    if x[3]]
+                    if x[1]]
             if rows:
                 a["lines_from"] = "nvdisasm"
-        # ncu's cuda,sass page lists an inlined instruction under each line of its inlining (the
-        # fence of port.h under port.h's line and under the commit's line that calls it): an
-        # instruction is the commit's when any of its lines is, and counts once
-        once = {}
-        for f, ln, r, i, t in rows:
-            key = (r.get("Address") or "").strip() or id(r)
-            x = once.setdefault(key, [r, i, t, False])
-            x[3] = x[3] or (f, ln) in commit
-        mine = [(r, i, t) for r, i, t, c in once.values() if c]
+        # an instruction is the commit's when any of its lines is
+        mine = [(r, i, t) for r, i, t, where in rows if where & commit]
         if mine:
             a["commit"] = idle(mine)
-            total = sum(samples_of(r) or 0.0 for r, _, _, _ in once.values())
+            total = sum(samples_of(r) or 0.0 for r, _, _, _ in rows)
             a["commit"]["share_of_samples"] = a["commit"]["samples"] / total if a["commit"]["samples"] else None
         if a:
             out[algo] = a
