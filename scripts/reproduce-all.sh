@@ -50,7 +50,8 @@ the same options on this machine, complete and verified, is kept, not run again;
 same command again after an interruption, or spread the run over several sessions (on one
 machine: see --new-machine).
 Delete a report to make its point again. Each script's time is printed when it ends
-and added to OUT/timing.csv; OUT/timing.md sums the sessions of this revision.
+and added to OUT/timing.csv; OUT/timing.md sums the sessions of this revision
+(after --plot-only, which runs no point, those of the run it plotted).
 
   --gpubench PATH     binary to run (default: dist/bin/gpubench if present,
                       else ./gpubench)

@@ -1065,6 +1065,15 @@ check "timing.csv has a row per script and session" test "$(tail -n +2 "$rr/timi
 check "timing.md sums the two sessions: 4 and 8 points run, in 2 sessions" \
 	test "$(grep -c '^| \(pba-tables | 2 | [0-9:]* | 4\|detect-tables | 2 | [0-9:]* | 8\) | ' "$rr/timing.md")" = 2
 check "the second run still writes the claims" test -s "$rr/claims.csv"
+# a --plot-only session runs no point: timing.csv files it, and timing.md still tables the run it plotted
+ro=$T_TMP/reproduce-plot-only
+cp -r "$rr" "$ro"
+expect_rc "reproduce-all.sh --plot-only over a copy exits 0" 0 \
+	bash scripts/reproduce-all.sh --plot-only --only pba-tables,detect-tables --out "$ro"
+check "timing.csv files the plot-only session, and timing.md is still the quick run's two sessions" \
+	test "$(grep -c ',plot-only,' "$ro/timing.csv")" = 2 -a \
+	"$(grep -c '^| \(pba-tables | 2 | [0-9:]* | 4\|detect-tables | 2 | [0-9:]* | 8\) | ' "$ro/timing.md")" = 2 -a \
+	"$(grep -c 'mode quick:' "$ro/timing.md")" = 1
 expect_rc "reproduce-all.sh --quick --paper exits 2" 2 bash scripts/reproduce-all.sh --quick --paper --out "$rr"
 # --series paper: the STM figures run only the paper's own series; all adds ours to the same folder
 rp=$T_TMP/reproduce-series

@@ -10,7 +10,9 @@
     timing.py table TIMING.csv TIMING.md REVISION MODE
         Write TIMING.md: for each script, the sessions of this revision and
         mode summed (a full run spread over several sessions costs their
-        sum), then the total.
+        sum), then the total. MODE plot-only (a session that runs no point)
+        tables the run whose points it plotted instead: the revision and mode
+        of the newest session in TIMING.csv that was not plot-only, where one is.
 
     timing.py pace TIMING.csv MODE SCRIPT [MAKE]
         Print the seconds a point of SCRIPT took in MODE, over every session
@@ -69,7 +71,12 @@ def hms(s):
 def cmd_table(args):
     path, md, rev, mode = args
     with open(path, newline="", encoding="utf-8") as f:
-        rows = [r for r in csv.DictReader(f) if r["revision"] == rev and r["mode"] == mode]
+        every = list(csv.DictReader(f))
+    if mode == "plot-only":
+        made = [r for r in every if r["mode"] != "plot-only"]
+        if made:
+            rev, mode = made[-1]["revision"], made[-1]["mode"]
+    rows = [r for r in every if r["revision"] == rev and r["mode"] == mode]
     order, per = [], {}
     for r in rows:
         if r["script"] not in per:
