@@ -268,6 +268,10 @@ GB_HD void gb_fence_sc(void)
  * own atomic and no lane waits for another: a diagnostic build (docs/stm.md,
  * GPU-STM, says how to make it) to run the GPU-STM skiplist configurations that
  * stall at times on, whose stalled lane waits in gb_ticket_end's shuffle.
+ * Built with -DGB_TICKET_SYNCWARP, the lanes of a ticket's mask wait for each
+ * other (__syncwarp on the mask, a WARPSYNC on each lane's own mask) before
+ * the shuffle, whose divergence check the compiler makes on one lane's mask
+ * for every lane that reaches it together: the other diagnostic build.
  */
 typedef struct gb_ticket {
 	uint32_t base;
@@ -298,6 +302,9 @@ GB_HD gb_ticket gb_ticket_begin(uint32_t *counter)
 GB_HD uint32_t gb_ticket_end(const gb_ticket *t)
 {
 #if defined(__CUDA_ARCH__) && !defined(GB_TICKET_PER_LANE)
+#if defined(GB_TICKET_SYNCWARP)
+	__syncwarp(t->mask);
+#endif
 	return __shfl_sync(t->mask, t->base, (int)t->leader) + t->rank;
 #else
 	return t->base;

@@ -1356,11 +1356,15 @@ check "check.sh without CHECK_GPU_PARTS: no unset-variable error" test -z "$(gre
 # stm's checks are in two pieces, around stm-mv's
 check "every part of check.sh has its if and its fi" test \
 	"$(grep -c '^if part [a-z-]*; then$' tests/gpu/check.sh) $(grep -c '^fi # part [a-z-]*$' tests/gpu/check.sh)" = "9 9"
-# common/port.h's diagnostic build of the ticket (one atomic a lane: docs/stm.md, GPU-STM) compiles
+# common/port.h's diagnostic builds of the ticket (one atomic a lane; a warp sync before the shuffle:
+# docs/stm.md, GPU-STM) compile
 if command -v nvcc >/dev/null 2>&1; then
 	check "GPU-STM's kernels compile with -DGB_TICKET_PER_LANE" nvcc -std=c++17 -I. -arch=sm_90 \
 		-Xcompiler "-Wall -Wextra -Werror" -Werror all-warnings -DGB_TICKET_PER_LANE -O3 -c \
 		-o "$T_TMP/ticket.o" stm/gpustm/gpustm_gpu_set16.cu
+	check "GPU-STM's kernels compile with -DGB_TICKET_SYNCWARP" nvcc -std=c++17 -I. -arch=sm_90 \
+		-Xcompiler "-Wall -Wextra -Werror" -Werror all-warnings -DGB_TICKET_SYNCWARP -O3 -c \
+		-o "$T_TMP/ticket-syncwarp.o" stm/gpustm/gpustm_gpu_set16.cu
 fi
 
 # ---- the CPU-only build
