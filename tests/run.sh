@@ -1069,8 +1069,10 @@ expect_rc "reproduce-all.sh --quick again exits 0" 0 \
 expect_err "reproduce-all.sh again runs nothing and keeps every point" \
 	"pba-tables took " ": 0 points run (0 s in gpubench), 4 kept"
 check "timing.csv has a row per script and session" test "$(tail -n +2 "$rr/timing.csv" | wc -l)" = 4
+# the quick run's two sessions in timing.md: pba-tables' 4 points and detect-tables' 8
+two_sessions='^| \(pba-tables | 2 | [0-9:]* | 4\|detect-tables | 2 | [0-9:]* | 8\) | '
 check "timing.md sums the two sessions: 4 and 8 points run, in 2 sessions" \
-	test "$(grep -c '^| \(pba-tables | 2 | [0-9:]* | 4\|detect-tables | 2 | [0-9:]* | 8\) | ' "$rr/timing.md")" = 2
+	test "$(grep -c "$two_sessions" "$rr/timing.md")" = 2
 check "the second run still writes the claims" test -s "$rr/claims.csv"
 # a --plot-only session runs no point: timing.csv files it, and timing.md still tables the run it plotted
 ro=$T_TMP/reproduce-plot-only
@@ -1079,7 +1081,7 @@ expect_rc "reproduce-all.sh --plot-only over a copy exits 0" 0 \
 	bash scripts/reproduce-all.sh --plot-only --only pba-tables,detect-tables --out "$ro"
 check "timing.csv files the plot-only session, and timing.md is still the quick run's two sessions" \
 	test "$(grep -c ',plot-only,' "$ro/timing.csv")" = 2 -a \
-	"$(grep -c '^| \(pba-tables | 2 | [0-9:]* | 4\|detect-tables | 2 | [0-9:]* | 8\) | ' "$ro/timing.md")" = 2 -a \
+	"$(grep -c "$two_sessions" "$ro/timing.md")" = 2 -a \
 	"$(grep -c 'mode quick:' "$ro/timing.md")" = 1
 expect_rc "reproduce-all.sh --quick --paper exits 2" 2 bash scripts/reproduce-all.sh --quick --paper --out "$rr"
 # --series paper: the STM figures run only the paper's own series; all adds ours to the same folder
@@ -1366,12 +1368,11 @@ check "every part of check.sh has its if and its fi" test \
 # common/port.h's diagnostic builds of the ticket (one atomic a lane; a warp sync before the shuffle:
 # docs/stm.md, GPU-STM) compile
 if command -v nvcc >/dev/null 2>&1; then
-	check "GPU-STM's kernels compile with -DGB_TICKET_PER_LANE" nvcc -std=c++17 -I. -arch=sm_90 \
-		-Xcompiler "-Wall -Wextra -Werror" -Werror all-warnings -DGB_TICKET_PER_LANE -O3 -c \
-		-o "$T_TMP/ticket.o" stm/gpustm/gpustm_gpu_set16.cu
-	check "GPU-STM's kernels compile with -DGB_TICKET_SYNCWARP" nvcc -std=c++17 -I. -arch=sm_90 \
-		-Xcompiler "-Wall -Wextra -Werror" -Werror all-warnings -DGB_TICKET_SYNCWARP -O3 -c \
-		-o "$T_TMP/ticket-syncwarp.o" stm/gpustm/gpustm_gpu_set16.cu
+	for flag in GB_TICKET_PER_LANE GB_TICKET_SYNCWARP; do
+		check "GPU-STM's kernels compile with -D$flag" nvcc -std=c++17 -I. -arch=sm_90 \
+			-Xcompiler "-Wall -Wextra -Werror" -Werror all-warnings -D$flag -O3 -c \
+			-o "$T_TMP/ticket-$flag.o" stm/gpustm/gpustm_gpu_set16.cu
+	done
 fi
 
 # ---- the CPU-only build
